@@ -1,0 +1,219 @@
+"""The executable round: seeded deals, random play, traces that replay exactly.
+
+The engine is a loop over :meth:`Rules.legal_moves` and :meth:`Rules.apply`;
+it holds no rule logic of its own (STYLE 2). Dealing is the one chance step:
+a seeded shuffle of the set, dealt as the variant says.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .errors import DominoproofError, TraceError, VariantError
+from .moves import Move
+from .outcome import Outcome, outcome
+from .rules import Rules, VoidDeal, rules_for
+from .state import State, Status
+from .tiles import Tile, bits, mask_of
+from .variant import DealOrder, Variant, load_variant_data
+
+TRACE_FORMAT = "dominoproof-trace/1"
+_MAX_REDEALS = 1000
+
+
+class Deal(NamedTuple):
+    """The chance step: each hand, the boneyard in draw order, the tiles set aside."""
+
+    hands: tuple[int, ...]
+    stack: tuple[int, ...]  #: the boneyard, top (next drawn) first
+    set_aside: int
+
+    @staticmethod
+    def from_order(variant: Variant, order: Sequence[int]) -> Deal:
+        """Deal a shuffled set (``order``: every tile index once) as the variant says."""
+        players, size = variant.players, variant.deal.hand_size
+        dealt = players * size
+        if variant.deal.order is DealOrder.BLOCKS:
+            hands = tuple(mask_of(order[p * size:(p + 1) * size]) for p in range(players))
+        else:
+            hands = tuple(mask_of(order[p:dealt:players]) for p in range(players))
+        rest = order[dealt:]
+        keep = len(rest) - variant.deal.set_aside
+        return Deal(hands, tuple(rest[:keep]), mask_of(rest[keep:]))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hands": [[str(Tile.from_index(t)) for t in bits(h)] for h in self.hands],
+            "stack": [str(Tile.from_index(t)) for t in self.stack],
+            "set_aside": [str(Tile.from_index(t)) for t in bits(self.set_aside)],
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Deal:
+        def idx(names: list[str]) -> list[int]:
+            return [Tile.parse(n).idx for n in names]
+
+        return Deal(tuple(mask_of(idx(h)) for h in data["hands"]), tuple(idx(data["stack"])),
+                    mask_of(idx(data.get("set_aside", []))))
+
+
+def shuffled_deal(variant: Variant, rng: random.Random) -> Deal:
+    """A uniformly random deal: the set ordered by independent uniform keys from
+    ``rng`` (a uniform permutation, and faster than ``shuffle``), dealt as the
+    variant says. A deal the lead rule voids (fallback "redeal") is dealt again."""
+    rules = rules_for(variant)
+    tiles = range(variant.tiles.count)
+    rnd = rng.random
+    for _ in range(_MAX_REDEALS):
+        keys = [rnd() for _ in tiles]
+        deal = Deal.from_order(variant, sorted(tiles, key=keys.__getitem__))
+        try:
+            rules.opening(deal.hands)
+        except VoidDeal:
+            continue
+        return deal
+    raise DominoproofError(f"{variant.name}: {_MAX_REDEALS} deals in a row were void "
+                           "(nobody held the lead tile); the lead rule cannot be met")
+
+
+def initial_state(variant: Variant, deal: Deal, *, free_draw: bool = False,
+                  rules: Rules | None = None) -> State:
+    """Init: the state right after ``deal``. With ``free_draw`` the draw order is not
+    fixed: a draw may take any boneyard tile (the model's "every draw order")."""
+    rules = rules or rules_for(variant)
+    leader, _ = rules.opening(deal.hands)
+    return State(deal.hands, mask_of(deal.stack), deal.set_aside, 0, (), leader, 0, False, 0,
+                 Status.PLAYING, None if free_draw else deal.stack)
+
+
+def playout(rules: Rules, s: State, rnd: Callable[[], float],
+            record: list[Move] | None = None) -> tuple[State, int]:
+    """Play uniformly random legal moves from ``s`` to the end of the round.
+
+    Each move is drawn from ``legal_moves(s)``, so it is legal by construction and
+    the loop takes the transition with :meth:`Rules.step` (``apply`` without its
+    membership check). Returns the final state and the number of moves, and
+    appends the moves to ``record``.
+    """
+    legal, step = rules.moves, rules.step
+    playing = Status.PLAYING
+    n = 0
+    while s.status is playing:
+        moves = legal(s)
+        k = len(moves)
+        m = moves[0] if k == 1 else moves[int(rnd() * k)]
+        if record is not None:
+            record.append(m)
+        s = step(s, m)
+        n += 1
+    return s, n
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A round: its variant, its deal and its moves. Serialises to JSON and replays."""
+
+    variant: Variant
+    deal: Deal
+    moves: tuple[Move, ...]
+    seed: int | None = None
+    free_draw: bool = False
+    _states: tuple[State, ...] = field(default=(), compare=False, repr=False)
+
+    def initial(self) -> State:
+        return initial_state(self.variant, self.deal, free_draw=self.free_draw)
+
+    def states(self) -> list[State]:
+        """Every state of the round, replayed with legality checks (TraceError if not)."""
+        if self._states:
+            return list(self._states)
+        rules = rules_for(self.variant)
+        s = self.initial()
+        out = [s]
+        for i, m in enumerate(self.moves):
+            try:
+                s = rules.apply(s, m)
+            except DominoproofError as e:
+                raise TraceError(f"move {i + 1} ({m!r}) does not replay: {e}") from None
+            out.append(s)
+        object.__setattr__(self, "_states", tuple(out))
+        return out
+
+    @property
+    def final(self) -> State:
+        return self.states()[-1]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return outcome(self.variant, self.final)
+
+    def to_json(self) -> dict[str, Any]:
+        res = self.outcome
+        return {
+            "format": TRACE_FORMAT,
+            "variant": self.variant.to_dict(),
+            "seed": self.seed,
+            "free_draw": self.free_draw,
+            "deal": self.deal.to_json(),
+            "moves": [m.to_json() for m in self.moves],
+            "final": {
+                "status": self.final.status.name.lower(),
+                "ends": list(self.final.ends),
+                "outcome": res.to_json() if res else None,
+            },
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @staticmethod
+    def from_json(data: dict[str, Any], source: str = "<trace>") -> Trace:
+        """Read a trace and replay it; the recorded final state must be reproduced."""
+        if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
+            raise TraceError(f"{source}: not a {TRACE_FORMAT} document")
+        try:
+            variant = load_variant_data(data["variant"], source=f"{source}: variant")
+            deal = Deal.from_json(data["deal"])
+            moves = tuple(Move.from_json(m) for m in data["moves"])
+        except VariantError:
+            raise
+        except (KeyError, ValueError, TypeError) as e:
+            raise TraceError(f"{source}: malformed trace ({e!r})") from None
+        trace = Trace(variant, deal, moves, data.get("seed"), bool(data.get("free_draw")))
+        recorded = data.get("final")
+        if recorded is not None and recorded != trace.to_json()["final"]:
+            raise TraceError(f"{source}: the replay does not reach the recorded final state")
+        return trace
+
+    @staticmethod
+    def loads(text: str, source: str = "<trace>") -> Trace:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise TraceError(f"{source}: not JSON ({e})") from None
+        return Trace.from_json(data, source)
+
+
+def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:
+    """One round: a seeded deal, then uniformly random legal moves (same seed, same round)."""
+    rules = rules or rules_for(variant)
+    rng = random.Random(seed)
+    deal = shuffled_deal(variant, rng)
+    moves: list[Move] = []
+    playout(rules, initial_state(variant, deal, rules=rules), rng.random, moves)
+    return Trace(variant, deal, tuple(moves), seed)
+
+
+def random_rounds(variant: Variant, n: int, seed: int,
+                  rules: Rules | None = None) -> Iterator[tuple[State, int]]:
+    """``n`` random rounds from one seeded stream: (final state, number of moves) each."""
+    rules = rules or rules_for(variant)
+    rng = random.Random(seed)
+    rnd = rng.random
+    for _ in range(n):
+        deal = shuffled_deal(variant, rng)
+        yield playout(rules, initial_state(variant, deal, rules=rules), rnd)

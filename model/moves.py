@@ -1,0 +1,137 @@
+"""Moves: every action of a round is an explicit value (STYLE 3).
+
+=========  ==========================================================  =========
+kind       meaning                                                     rule
+=========  ==========================================================  =========
+PLAY       lay ``tile`` on the open end named ``end`` (-1: the lead)   R2, Terms
+DRAW       take ``tile`` from the boneyard                             R3.1
+PASS       draw-one games: the drawn tile does not fit, turn passes    R3.1
+CONFIRM    declare "I cannot extend any open end" (the first such      R4.1-R4.2
+           declaration of a run proposes the block)
+ESTABLISH  the table establishes the block after the confirmations     R4.4, R5.1
+DOMINO     the table records that ``player`` emptied their hand        Terms
+=========  ==========================================================  =========
+
+A pass is never silent: a player who cannot move makes a CONFIRM (or, with
+stock left in a draw-one game, a PASS) that the trace records.
+
+An open end is named by the layout. In the one-line layout an end is named by
+the number it shows (two ends showing the same number are interchangeable).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, NamedTuple
+
+from .tiles import Tile
+
+
+class MoveKind(enum.IntEnum):
+    PLAY = 0
+    DRAW = 1
+    PASS = 2
+    CONFIRM = 3
+    ESTABLISH = 4
+    DOMINO = 5
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+NO_TILE = -1
+LEAD = -1  #: the ``end`` of the opening play: there is no open end yet
+
+
+class Move(NamedTuple):
+    """One action. ``repr`` is a constructor expression that can be pasted into a test."""
+
+    kind: MoveKind
+    player: int
+    tile: int = NO_TILE  #: tile index (PLAY, DRAW)
+    end: int = LEAD  #: the open end played on (PLAY); LEAD for the opening tile
+
+    # -- constructors (accept tile text or indices) -----------------------
+    @staticmethod
+    def play(player: int, tile: str | int | Tile, end: int = LEAD) -> Move:
+        return Move(MoveKind.PLAY, player, _tile_index(tile), end)
+
+    @staticmethod
+    def draw(player: int, tile: str | int | Tile) -> Move:
+        return Move(MoveKind.DRAW, player, _tile_index(tile))
+
+    @staticmethod
+    def pass_(player: int) -> Move:
+        return Move(MoveKind.PASS, player)
+
+    @staticmethod
+    def confirm(player: int) -> Move:
+        return Move(MoveKind.CONFIRM, player)
+
+    @staticmethod
+    def establish(player: int) -> Move:
+        return Move(MoveKind.ESTABLISH, player)
+
+    @staticmethod
+    def domino(player: int) -> Move:
+        return Move(MoveKind.DOMINO, player)
+
+    # -- views --------------------------------------------------------------
+    @property
+    def as_tile(self) -> Tile | None:
+        return Tile.from_index(self.tile) if self.tile >= 0 else None
+
+    def __repr__(self) -> str:
+        k = self.kind
+        if k is MoveKind.PLAY:
+            end = "" if self.end == LEAD else f", {self.end}"
+            return f'Move.play({self.player}, "{Tile.from_index(self.tile)}"{end})'
+        if k is MoveKind.DRAW:
+            return f'Move.draw({self.player}, "{Tile.from_index(self.tile)}")'
+        name = "pass_" if k is MoveKind.PASS else k.label
+        return f"Move.{name}({self.player})"
+
+    def __str__(self) -> str:
+        k, p = self.kind, self.player
+        if k is MoveKind.PLAY:
+            t = Tile.from_index(self.tile).show()
+            return f"P{p} leads {t}" if self.end == LEAD else f"P{p} plays {t} on {self.end}"
+        if k is MoveKind.DRAW:
+            return f"P{p} draws {Tile.from_index(self.tile).show()}"
+        if k is MoveKind.PASS:
+            return f"P{p} passes (the drawn tile does not fit)"
+        if k is MoveKind.CONFIRM:
+            return f"P{p} confirms they cannot play"
+        if k is MoveKind.ESTABLISH:
+            return "the block is established"
+        return f"P{p} dominoes (empty hand)"
+
+    # -- JSON -----------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.label, "player": self.player}
+        if self.tile >= 0:
+            out["tile"] = str(Tile.from_index(self.tile))
+        if self.kind is MoveKind.PLAY:
+            out["end"] = None if self.end == LEAD else self.end
+        return out
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Move:
+        kind = MoveKind[str(data["kind"]).upper()]
+        tile = data.get("tile")
+        end = data.get("end")
+        return Move(
+            kind,
+            int(data["player"]),
+            Tile.parse(tile).idx if tile is not None else NO_TILE,
+            LEAD if end is None else int(end),
+        )
+
+
+def _tile_index(tile: str | int | Tile) -> int:
+    if isinstance(tile, Tile):
+        return tile.idx
+    if isinstance(tile, str):
+        return Tile.parse(tile).idx
+    return tile

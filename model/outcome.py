@@ -1,0 +1,180 @@
+"""Scoring (R5): the end of a round is a value, :class:`Outcome` (STYLE 4).
+
+A *side* is what scores: a team when the variant compares team totals, else a
+single player. Every number here is an ``int`` (pips are never floats).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from .rules import rules_for
+from .state import State, Status
+from .tiles import Tile, bits
+from .variant import Award, TieRule, Variant
+
+
+class Termination(enum.StrEnum):
+    DOMINO = "domino"  #: a player emptied their hand (Terms)
+    BLOCKED = "blocked"  #: the block was established (R1, R4.4)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a round ended and what everyone scored.
+
+    ``awards[i]`` is what side ``i`` wins (R5.4/R5.5), ``penalties[p]`` what
+    player ``p``'s fouls cost (R4.5), ``scores[i]`` side ``i``'s net result.
+    """
+
+    termination: Termination
+    residuals: tuple[int, ...]  #: R5.3: per player, the value of the tiles left in hand
+    sides: tuple[tuple[int, ...], ...]  #: the seats of each side
+    totals: tuple[int, ...]  #: per side, the sum of its players' residuals
+    winners: tuple[int, ...]  #: winning sides (empty: nobody scores)
+    awards: tuple[int, ...]  #: per side
+    penalties: tuple[int, ...]  #: per player (R4.5)
+    scores: tuple[int, ...]  #: per side: award minus its players' penalties
+    tied: tuple[int, ...]  #: sides tied for the lowest total (blocked rounds; () if no tie)
+    proposer: int | None  #: R4.1: who proposed the block
+    explanation: str
+
+    @property
+    def winning_players(self) -> tuple[int, ...]:
+        return tuple(p for i in self.winners for p in self.sides[i])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "residuals": list(self.residuals),
+            "sides": [list(s) for s in self.sides],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "awards": list(self.awards),
+            "penalties": list(self.penalties),
+            "scores": list(self.scores),
+            "tied": list(self.tied),
+            "proposer": self.proposer,
+            "explanation": self.explanation,
+        }
+
+
+def residual(variant: Variant, hand: int) -> int:
+    """R5.3: a hand's residual count: the sum of its tiles' values."""
+    value = variant.tile_value
+    return sum(value[t] for t in bits(hand))
+
+
+def rounded(x: int, step: int) -> int:
+    """R5.4 "rounded": to the nearest multiple of ``step``, halves up."""
+    return (x + step // 2) // step * step if step > 1 else x
+
+
+def award(variant: Variant, rule: Award, totals: tuple[int, ...], winners: list[int]) -> int:
+    """R5.4: what each of ``winners`` is awarded under ``rule`` (before R5.5 sharing)."""
+    others = sum(t for i, t in enumerate(totals) if i not in winners)
+    if rule is Award.OTHERS_SUM:
+        x = others
+    elif rule is Award.OTHERS_MINUS_WINNER:
+        x = max(0, others - totals[winners[0]])
+    else:
+        x = sum(totals)
+    return rounded(x, variant.scoring.round_to)
+
+
+def side_of(sides: tuple[tuple[int, ...], ...], player: int) -> int:
+    for i, s in enumerate(sides):
+        if player in s:
+            return i
+    raise ValueError(player)
+
+
+def outcome(variant: Variant, s: State) -> Outcome | None:
+    """The outcome of a finished round, or ``None`` while it is still being played."""
+    if s.status is Status.PLAYING:
+        return None
+    sides = variant.teams
+    residuals = tuple(residual(variant, h) for h in s.hands)
+    totals = tuple(sum(residuals[p] for p in side) for side in sides)
+    penalties = tuple(variant.fouls.penalty if s.fouls >> p & 1 else 0
+                      for p in range(variant.players))
+    proposer = s.proposer
+    tied: tuple[int, ...] = ()
+    if s.status is Status.DOMINO:
+        w = side_of(sides, s.turn)
+        winners = [w]
+        awards = [0] * len(sides)
+        awards[w] = award(variant, variant.scoring.domino_award, totals, winners)
+        why = f"P{s.turn} emptied their hand: domino"
+        term = Termination.DOMINO
+    else:
+        term = Termination.BLOCKED
+        winners, awards, tied, why = _blocked(variant, s, sides, totals, residuals, proposer)
+    scores = tuple(awards[i] - sum(penalties[p] for p in side) for i, side in enumerate(sides))
+    return Outcome(term, residuals, sides, totals, tuple(winners), tuple(awards), penalties,
+                   scores, tied, proposer, why)
+
+
+def _blocked(
+    variant: Variant, s: State, sides: tuple[tuple[int, ...], ...], totals: tuple[int, ...],
+    residuals: tuple[int, ...], proposer: int | None,
+) -> tuple[list[int], list[int], tuple[int, ...], str]:
+    """R5.2 (lowest total wins), R5.4 (award), R5.5 (ties)."""
+    rule = variant.scoring.block_award
+    low = min(totals)
+    tied = [i for i, t in enumerate(totals) if t == low]
+    awards = [0] * len(sides)
+
+    def name(i: int) -> str:
+        side = sides[i]
+        return f"P{side[0]}" if len(side) == 1 else "team " + "+".join(f"P{p}" for p in side)
+
+    if len(tied) == 1:
+        awards[tied[0]] = award(variant, rule, totals, tied)
+        return tied, awards, (), f"blocked: {name(tied[0])} has the lowest count ({low})"
+    tie = variant.scoring.tie
+    names = ", ".join(name(i) for i in tied)
+    head = f"blocked: {names} tie at {low}; R5.5 {tie.value}"
+    if tie is TieRule.NONE:
+        return [], awards, tuple(tied), f"{head}: nobody scores"
+    if tie is TieRule.SPLIT:
+        share = award(variant, rule, totals, tied) // len(tied)
+        for i in tied:
+            awards[i] = share
+        return tied, awards, tuple(tied), f"{head}: each receives {share}"
+    if tie is TieRule.ALL_WIN:
+        full = award(variant, rule, totals, tied)
+        for i in tied:
+            awards[i] = full
+        return tied, awards, tuple(tied), f"{head}: each receives {full}"
+    w: int | None
+    if tie is TieRule.FIRST_FROM_PROPOSER:
+        start = proposer if proposer is not None else s.turn
+        order = [(start + k) % variant.players for k in range(variant.players)]
+        w = next(side_of(sides, p) for p in order if side_of(sides, p) in tied)
+        why = f"{name(w)} comes first in turn order from the proposer P{start}"
+    elif tie is TieRule.LIGHTEST_TILE:
+        rules = rules_for(variant)
+        held = {i: rules.lightest(_mask(s, sides[i])) for i in tied if _mask(s, sides[i])}
+        w = min(held, key=lambda i: (variant.tile_value[held[i]], held[i]))
+        why = f"{name(w)} holds the lightest tile {Tile.from_index(held[w]).show()}"
+    else:  # TEAM_TOTAL: tied players are separated by their teams' totals
+        team_total = {i: sum(residuals[q] for team in variant.partnerships.teams
+                             if sides[i][0] in team for q in team) for i in tied}
+        best = min(team_total.values())
+        lowest = [i for i in tied if team_total[i] == best]
+        if len(lowest) > 1:
+            return [], awards, tuple(tied), f"{head}: the team totals tie too, nobody scores"
+        w = lowest[0]
+        why = f"{name(w)}'s team has the lowest total ({best})"
+    awards[w] = award(variant, rule, totals, [w])
+    return [w], awards, tuple(tied), f"{head}: {why}"
+
+
+def _mask(s: State, side: tuple[int, ...]) -> int:
+    m = 0
+    for p in side:
+        m |= s.hands[p]
+    return m

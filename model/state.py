@@ -1,0 +1,145 @@
+"""The state of a round: a compact immutable value (the TLA+ ``VARIABLES``).
+
+Hands, boneyard, set-aside tiles and the table are bitmasks over the one tile
+numbering of :mod:`~dominoproof.model.tiles`. The open ends are kept in the
+layout's canonical form (for one line: the two numbers, sorted), because
+left/right order is cosmetic: the state holds what decides the future, not the
+history (STYLE 1). The progress of the R4 procedure is part of the state, so a
+blocked position is a state anyone can inspect.
+
+:func:`state_status` is the type invariant (``TypeOK``): it returns the set of
+things wrong with a state, empty for a well-formed one.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, NamedTuple
+
+from .layout import layout_of
+from .tiles import show_tiles
+
+if TYPE_CHECKING:
+    from .variant import Variant
+
+
+class Status(enum.IntEnum):
+    """Where the round stands. BLOCKED and DOMINO are terminal (R1.1, R5.1)."""
+
+    PLAYING = 0
+    BLOCKED = 1
+    DOMINO = 2
+
+
+class State(NamedTuple):
+    """One state of a round.
+
+    ``stack`` is the boneyard in draw order (top first) when the draw order is
+    fixed by the deal, or ``None`` when drawing is a free choice of any
+    boneyard tile (the model's "every draw order" mode).
+    """
+
+    hands: tuple[int, ...]  #: per seat, the mask of tiles held
+    boneyard: int  #: mask of the drawable stock
+    set_aside: int  #: mask of tiles out of play, never drawn (constant in a round)
+    table: int  #: mask of tiles on the layout
+    ends: tuple[int, ...]  #: open ends, canonical; () before the lead
+    turn: int  #: the seat to move
+    confirmed: int  #: R4: consecutive confirmations of inability so far
+    drew: bool  #: R3.1 draw-one: the player to move has drawn this turn
+    fouls: int  #: R4.5: mask of seats that made a false declaration
+    status: Status
+    stack: tuple[int, ...] | None  #: remaining draw order (top first), or None
+
+    # -- derived views ---------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status is not Status.PLAYING
+
+    @property
+    def proposer(self) -> int | None:
+        """R4.1: the player who proposed the block in progress, if any.
+
+        Confirmations are consecutive and each passes the turn, so the proposer
+        is the seat ``confirmed`` places before the player to move.
+        """
+        if self.confirmed == 0:
+            return None
+        return (self.turn - self.confirmed) % len(self.hands)
+
+    @property
+    def in_hands(self) -> int:
+        m = 0
+        for h in self.hands:
+            m |= h
+        return m
+
+    def key(self) -> tuple[object, ...]:
+        """Canonical key: equal keys, equal futures (``table`` is implied by the rest)."""
+        return (self.hands, self.boneyard, self.set_aside, self.ends, self.turn,
+                self.confirmed, self.drew, self.fouls, self.status, self.stack)
+
+    def describe(self) -> str:
+        """A few lines a person can read."""
+        ends = " ".join(str(e) for e in self.ends) or "(none yet)"
+        lines = [f"ends: {ends}   turn: P{self.turn}   status: {self.status.name.lower()}"]
+        for p, h in enumerate(self.hands):
+            lines.append(f"  P{p}: {show_tiles(h)}")
+        lines.append(f"  boneyard: {self.boneyard.bit_count()} tile(s)"
+                     + (f", set aside: {self.set_aside.bit_count()}" if self.set_aside else ""))
+        if self.confirmed:
+            lines.append(f"  R4: {self.confirmed} confirmation(s), proposed by P{self.proposer}")
+        return "\n".join(lines)
+
+
+class StateFlaw(enum.IntFlag):
+    """What can be wrong with a state (python-chess ``status()``)."""
+
+    OK = 0
+    OVERLAP = enum.auto()  #: a tile is in two places
+    LOST_TILES = enum.auto()  #: a tile of the set is nowhere
+    FOREIGN_TILES = enum.auto()  #: a tile outside the set
+    BAD_TURN = enum.auto()
+    BAD_ENDS = enum.auto()  #: ends inconsistent with the tiles on the table
+    BAD_STACK = enum.auto()  #: draw order disagrees with the boneyard
+    BAD_PROCEDURE = enum.auto()  #: more confirmations than players, or a fouler outside
+    BAD_PLAYERS = enum.auto()
+
+
+def state_status(variant: Variant, s: State) -> StateFlaw:
+    """The type invariant (TypeOK) and conservation: the flaws of ``s``, or ``OK``.
+
+    Conservation: hands, boneyard, set-aside tiles and the table partition the set;
+    the open ends are ones the layout can have with those tiles on the table.
+    """
+    flaws = StateFlaw.OK
+    ts = variant.tiles
+    if len(s.hands) != variant.players:
+        return StateFlaw.BAD_PLAYERS
+    parts = [*s.hands, s.boneyard, s.set_aside, s.table]
+    seen = 0
+    for m in parts:
+        if seen & m:
+            flaws |= StateFlaw.OVERLAP
+        seen |= m
+    if seen & ~ts.full:
+        flaws |= StateFlaw.FOREIGN_TILES
+    if seen & ts.full != ts.full:
+        flaws |= StateFlaw.LOST_TILES
+    if not 0 <= s.turn < variant.players:
+        flaws |= StateFlaw.BAD_TURN
+    if s.stack is not None:
+        m = 0
+        for t in s.stack:
+            m |= 1 << t
+        if m != s.boneyard or len(s.stack) != s.boneyard.bit_count():
+            flaws |= StateFlaw.BAD_STACK
+    if not 0 <= s.confirmed <= variant.players or s.fouls >> variant.players:
+        flaws |= StateFlaw.BAD_PROCEDURE
+    if not layout_of(variant).consistent(ts, s.table & ts.full, s.ends):
+        flaws |= StateFlaw.BAD_ENDS
+    return flaws

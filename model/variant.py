@@ -1,0 +1,728 @@
+"""The variant: one frozen, validated value holding every [variant] point of RULES.md.
+
+It is the single source of every rule parameter. The engine, the transition
+system and the Z3 encoding read their parameters from here and nowhere else.
+
+A variant is written as TOML (the sections mirror the dataclasses below)::
+
+    name = "my-block-game"
+    base = "block-2p-d6"        # optional: start from a preset and override
+
+    [deal]
+    hand_size = 6
+
+Built-in presets are TOML files of the same form (``model/presets/``), read by
+the same loader; :func:`find_variant` accepts a preset name, an alias or a path.
+Invalid input raises :class:`~dominoproof.model.errors.VariantError` naming the
+file, the key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import tomllib
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .errors import VariantError
+from .tiles import MAX_SET, Tile, TileSet, tile_count, tile_index, tile_set
+
+# ---------------------------------------------------------------------------
+# Enumerations of the [variant] points
+# ---------------------------------------------------------------------------
+
+
+class DealOrder(enum.StrEnum):
+    """How the shuffled stock is dealt."""
+
+    BLOCKS = "blocks"  #: each player in seat order takes ``hand_size`` consecutive tiles
+    ROUND_ROBIN = "round-robin"  #: one tile at a time, seat after seat
+
+
+class DrawRule(enum.StrEnum):
+    """R3.1: what a player who cannot play does."""
+
+    NONE = "none"  #: block game: no drawing at all
+    UNTIL_PLAYABLE = "until-playable"  #: draw one at a time until playable or exhausted
+    ONE = "one"  #: draw one tile, then play it or pass
+
+
+class LeadRule(enum.StrEnum):
+    """Who opens the round, with which tile."""
+
+    PLAYER = "player"  #: a named player leads with any tile
+    TILE = "tile"  #: the holder of a named tile leads with it
+    HIGHEST_DOUBLE = "highest-double"  #: the holder of the highest double leads with it
+
+
+class LeadFallback(enum.StrEnum):
+    """What happens when nobody holds the tile the lead rule names."""
+
+    HIGHEST_DOUBLE = "highest-double"
+    HEAVIEST_TILE = "heaviest-tile"
+    PLAYER = "player"  #: ``lead.player`` leads with any tile
+    REDEAL = "redeal"  #: the deal is void: the engine deals again; the model omits it
+
+
+class LayoutKind(enum.StrEnum):
+    """Terms, Layout: the topology of the table."""
+
+    LINE = "line"  #: one line with two open ends, every player may play on both
+
+
+class ExtendReading(enum.StrEnum):
+    """R2.3: what "an open end can be extended" means."""
+
+    HOLDS_MATCHING_TILE = "holds-matching-tile"
+    HAS_LEGAL_MOVE = "has-legal-move"
+
+
+class Proposer(enum.StrEnum):
+    """R4.1: who proposes the block."""
+
+    STUCK = "stuck"  #: the player who, with the boneyard supplying nothing, cannot move
+
+
+class FoulRule(enum.StrEnum):
+    """R4.5: what a false declaration of inability is."""
+
+    IMPOSSIBLE = "impossible"  #: rejected as an illegal move
+    PENALISED = "penalised"  #: possible, recorded as a foul and penalised at scoring
+
+
+class Award(enum.StrEnum):
+    """R5.4: what the winning side is awarded."""
+
+    OTHERS_SUM = "others-sum"  #: the sum of the other sides' residuals
+    OTHERS_MINUS_WINNER = "others-minus-winner"  #: that sum minus the winner's own
+    ALL_RESIDUALS = "all-residuals"  #: the sum of every player's residual
+
+
+class Compare(enum.StrEnum):
+    """Partnerships: whether a round compares players or team totals (R5.2)."""
+
+    PLAYER = "player"
+    TEAM = "team"
+
+
+class TieRule(enum.StrEnum):
+    """R5.5: how a tie for the lowest residual is settled."""
+
+    NONE = "none"  #: nobody scores
+    SPLIT = "split"  #: the award is split evenly (rounded down)
+    ALL_WIN = "all-win"  #: every tied side wins the award
+    FIRST_FROM_PROPOSER = "first-from-proposer"  #: first tied side in turn order from the proposer
+    LIGHTEST_TILE = "lightest-tile"  #: the tied side holding the lightest tile
+    TEAM_TOTAL = "team-total"  #: tied players are separated by their teams' totals
+
+
+# ---------------------------------------------------------------------------
+# The sections
+# ---------------------------------------------------------------------------
+
+
+def _param(default: Any, rule: str, doc: str, **extra: Any) -> Any:
+    """A variant parameter: its default, the rule ID it realises and a line of help."""
+    meta = {"rule": rule, "doc": doc, **extra}
+    if isinstance(default, list | dict):
+        return field(default_factory=lambda: default, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class SetSpec:
+    """Terms: the set double-N."""
+
+    max: int = _param(6, "Terms", "the set is double-N: every tile a-b, 0 <= a <= b <= N",
+                      range=(0, MAX_SET))
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """The deal: players, hand size, tiles out of play."""
+
+    players: int = _param(2, "Terms", "number of players", range=(2, 10))
+    hand_size: int = _param(7, "Terms", "tiles dealt to each player", range=(1, 190))
+    set_aside: int = _param(
+        0, "R3.1",
+        'undealt tiles that are never drawn ("rest" = every undealt tile, as in a block game)',
+        range=(0, 190),
+    )
+    order: DealOrder = _param(DealOrder.BLOCKS, "Terms", "how the shuffled stock is dealt")
+
+
+@dataclass(frozen=True)
+class DrawSpec:
+    rule: DrawRule = _param(DrawRule.UNTIL_PLAYABLE, "R3.1", "what a player who cannot play does")
+
+
+@dataclass(frozen=True)
+class LeadSpec:
+    rule: LeadRule = _param(LeadRule.PLAYER, "Terms", "who opens the round, with which tile")
+    player: int = _param(0, "Terms", "the seat that leads (rule player, fallback player)",
+                         range=(0, 9))
+    tile: str = _param("", "Terms", 'the tile that leads under rule "tile", e.g. "6-6"')
+    fallback: LeadFallback = _param(
+        LeadFallback.HEAVIEST_TILE, "Terms", "what happens when nobody holds the named tile"
+    )
+
+
+@dataclass(frozen=True)
+class LayoutSpec:
+    kind: LayoutKind = _param(LayoutKind.LINE, "Terms", "topology of the layout")
+    extend: ExtendReading = _param(
+        ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
+    )
+
+
+@dataclass(frozen=True)
+class BlockSpec:
+    """R4: the procedure that establishes a block."""
+
+    proposer: Proposer = _param(Proposer.STUCK, "R4.1", "who proposes the block")
+    confirmations: str = _param(
+        "all", "R4.4",
+        'consecutive confirmations that establish the block: "all" (every player, from the '
+        'proposer), "all-others" (every player but one) or a number',
+    )
+    boneyard_must_be_empty: bool = _param(
+        True, "R4.4", "a confirmation counts only while the boneyard supplies nothing"
+    )
+
+
+@dataclass(frozen=True)
+class FoulSpec:
+    """R4.5: false declarations of inability."""
+
+    rule: FoulRule = _param(FoulRule.IMPOSSIBLE, "R4.5", "what a false declaration is")
+    penalty: int = _param(0, "R4.5", "points a foul costs its author at scoring",
+                          range=(0, 10_000))
+
+
+@dataclass(frozen=True)
+class PartnershipSpec:
+    teams: tuple[tuple[int, ...], ...] = _param(
+        (), "R5.4", "teams of seats, e.g. [[0, 2], [1, 3]]; empty: everyone for themselves"
+    )
+    compare: Compare = _param(Compare.PLAYER, "R5.2",
+                              "whether a round compares players or team totals")
+
+
+@dataclass(frozen=True)
+class ScoringSpec:
+    """R5: ending and scoring."""
+
+    block_award: Award = _param(Award.OTHERS_SUM, "R5.4", "award for winning a blocked round")
+    domino_award: Award = _param(Award.OTHERS_SUM, "R5.4", "award for a domino")
+    round_to: int = _param(1, "R5.4", "awards are rounded to the nearest multiple of this",
+                           range=(1, 100))
+    tie: TieRule = _param(TieRule.NONE, "R5.5", "how a tie for the lowest residual is settled")
+    tile_values: tuple[tuple[int, int], ...] = _param(
+        (), "R5.3", 'special tile values overriding a+b, e.g. { "0-0" = 25 }'
+    )
+
+
+_SECTIONS: dict[str, type] = {
+    "set": SetSpec,
+    "deal": DealSpec,
+    "draw": DrawSpec,
+    "lead": LeadSpec,
+    "layout": LayoutSpec,
+    "block": BlockSpec,
+    "fouls": FoulSpec,
+    "partnerships": PartnershipSpec,
+    "scoring": ScoringSpec,
+}
+_TOP_KEYS = {"name": str, "aliases": list, "description": str, "base": str}
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """One variant: every [variant] point of RULES.md, validated.
+
+    Equality and hashing ignore the name, aliases, description and source:
+    two variants with the same rules are the same variant.
+    """
+
+    name: str
+    set: SetSpec = field(default_factory=SetSpec)
+    deal: DealSpec = field(default_factory=DealSpec)
+    draw: DrawSpec = field(default_factory=DrawSpec)
+    lead: LeadSpec = field(default_factory=LeadSpec)
+    layout: LayoutSpec = field(default_factory=LayoutSpec)
+    block: BlockSpec = field(default_factory=BlockSpec)
+    fouls: FoulSpec = field(default_factory=FoulSpec)
+    partnerships: PartnershipSpec = field(default_factory=PartnershipSpec)
+    scoring: ScoringSpec = field(default_factory=ScoringSpec)
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    source: str = "<variant>"
+
+    SECTIONS: ClassVar[dict[str, type]] = _SECTIONS
+
+    # -- identity ----------------------------------------------------------
+    def rules_key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, s) for s in _SECTIONS)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Variant):
+            return NotImplemented
+        return self.rules_key() == other.rules_key()
+
+    def __hash__(self) -> int:
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(self.rules_key())
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __repr__(self) -> str:
+        return f"find_variant({self.name!r})"
+
+    # -- derived quantities (never stored twice) ---------------------------
+    @property
+    def n(self) -> int:
+        return self.set.max
+
+    @property
+    def players(self) -> int:
+        return self.deal.players
+
+    @cached_property
+    def tiles(self) -> TileSet:
+        return tile_set(self.set.max)
+
+    @property
+    def dealt(self) -> int:
+        return self.deal.players * self.deal.hand_size
+
+    @property
+    def boneyard_size(self) -> int:
+        """Tiles in the boneyard right after the deal (drawable stock)."""
+        return tile_count(self.set.max) - self.dealt - self.deal.set_aside
+
+    @property
+    def all_in_play(self) -> bool:
+        """Every tile is in a hand or (later) on the table: nothing set aside."""
+        return self.deal.set_aside == 0
+
+    @property
+    def needed_confirmations(self) -> int:
+        """R4.4: consecutive confirmations that establish the block."""
+        c = self.block.confirmations
+        if c == "all":
+            return self.deal.players
+        if c == "all-others":
+            return self.deal.players - 1
+        return int(c)
+
+    @cached_property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The sides that score: the teams, or one side per player."""
+        if self.partnerships.compare is Compare.TEAM:
+            return self.partnerships.teams
+        return tuple((p,) for p in range(self.deal.players))
+
+    @cached_property
+    def tile_value(self) -> tuple[int, ...]:
+        """R5.3: the value of each tile of the set (pips, or the special value)."""
+        special = dict(self.scoring.tile_values)
+        return tuple(special.get(i, p) for i, p in enumerate(self.tiles.pips))
+
+    @cached_property
+    def lead_tile_index(self) -> int | None:
+        return tile_index(*Tile.parse(self.lead.tile)) if self.lead.tile else None
+
+    # -- serialisation -----------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The variant as TOML-shaped data; ``load_variant_data(v.to_dict())`` gives ``v``."""
+        out: dict[str, Any] = {"name": self.name}
+        if self.aliases:
+            out["aliases"] = list(self.aliases)
+        if self.description:
+            out["description"] = self.description
+        for sec in _SECTIONS:
+            out[sec] = {f.name: _to_plain(f.name, getattr(getattr(self, sec), f.name))
+                        for f in dataclasses.fields(getattr(self, sec))}
+        return out
+
+    def to_toml(self) -> str:
+        lines = [f'name = "{self.name}"']
+        if self.aliases:
+            lines.append("aliases = [" + ", ".join(f'"{a}"' for a in self.aliases) + "]")
+        if self.description:
+            lines.append(f"description = {_toml_value(self.description)}")
+        data = self.to_dict()
+        for sec in _SECTIONS:
+            lines.append("")
+            lines.append(f"[{sec}]")
+            for k, v in data[sec].items():
+                lines.append(f"{k} = {_toml_value(v)}")
+        return "\n".join(lines) + "\n"
+
+    def with_overrides(self, overrides: Mapping[str, Any], source: str = "<override>") -> Variant:
+        """A new variant with ``{"deal.players": 3, ...}`` applied, validated again."""
+        data = self.to_dict()
+        for dotted, value in overrides.items():
+            sec, _, key = dotted.partition(".")
+            if sec not in _SECTIONS or not key:
+                raise VariantError(
+                    "unknown parameter", source=source, key=dotted, value=value,
+                    allowed=", ".join(f"{s}.<key>" for s in _SECTIONS),
+                )
+            data[sec][key] = value
+        data["name"] = f"{self.name}+" + ",".join(f"{k}={v}" for k, v in overrides.items())
+        data.pop("aliases", None)
+        return load_variant_data(data, source=source)
+
+    def parameters(self) -> list[tuple[str, str, Any, str]]:
+        """Every parameter as ``(key, rule ID, value, help)``, for ``dominoproof show``."""
+        rows = []
+        for sec in _SECTIONS:
+            spec = getattr(self, sec)
+            for f in dataclasses.fields(spec):
+                rows.append((f"{sec}.{f.name}", f.metadata["rule"],
+                             _to_plain(f.name, getattr(spec, f.name)), f.metadata["doc"]))
+        return rows
+
+
+def _to_plain(name: str, value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if name == "tile_values":
+        return {str(Tile.from_index(i)): v for i, v in value}
+    if name == "teams":
+        return [list(t) for t in value]
+    if name == "confirmations" and value.isdigit():
+        return int(value)
+    return value
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f'"{k}" = {_toml_value(x)}' for k, x in v.items()) + " }"
+    raise TypeError(v)
+
+
+# ---------------------------------------------------------------------------
+# Loading and validation
+# ---------------------------------------------------------------------------
+
+
+def load_variant(path: str | Path) -> Variant:
+    """Load and validate a variant from a TOML file."""
+    p = Path(path)
+    src = str(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise VariantError("no such file", source=src) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise VariantError(f"cannot read the file ({e})", source=src) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise VariantError(f"not valid TOML: {e}", source=src) from None
+    return load_variant_data(data, source=src, default_name=p.stem)
+
+
+def load_variant_data(
+    data: Mapping[str, Any], *, source: str = "<variant>", default_name: str = "variant"
+) -> Variant:
+    """Validate TOML-shaped data (a dict) into a :class:`Variant`."""
+    data = dict(data)
+    for key in data:
+        if key not in _TOP_KEYS and key not in _SECTIONS:
+            raise VariantError(
+                "unknown key", source=source, key=key,
+                allowed=", ".join([*_TOP_KEYS, *(f"[{s}]" for s in _SECTIONS)]),
+            )
+    base_name = data.pop("base", None)
+    if base_name is not None:
+        if not isinstance(base_name, str):
+            raise VariantError("must be a preset name", source=source, key="base",
+                               value=base_name, allowed=", ".join(preset_names()))
+        known = _preset_data()
+        base = known.get(_ALIASES.get(base_name, base_name))
+        if base is None:
+            raise VariantError("no such preset", source=source, key="base", value=base_name,
+                               allowed=", ".join(preset_names()))
+        merged: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v)
+                                  for k, v in base[1].items()
+                                  if k not in ("aliases", "name", "description")}
+        for k, v in data.items():
+            if k in _SECTIONS:
+                if not isinstance(v, dict):
+                    raise VariantError("must be a table", source=source, key=f"[{k}]", value=v)
+                merged.setdefault(k, {}).update(v)
+            else:
+                merged[k] = v
+        data = merged
+    name = _top(data, "name", str, source, default_name)
+    aliases = _top(data, "aliases", list, source, [])
+    if not all(isinstance(a, str) for a in aliases):
+        raise VariantError("must be a list of strings", source=source, key="aliases",
+                           value=aliases)
+    description = _top(data, "description", str, source, "")
+
+    raw_sections: dict[str, dict[str, Any]] = {}
+    for sec in _SECTIONS:
+        body = data.get(sec, {})
+        if not isinstance(body, dict):
+            raise VariantError("must be a table", source=source, key=f"[{sec}]", value=body)
+        raw_sections[sec] = dict(body)
+
+    # R3.1: under the block game (no drawing) every undealt tile is out of play.
+    deal_raw = raw_sections["deal"]
+    draw_rule = raw_sections["draw"].get("rule", DrawRule.UNTIL_PLAYABLE.value)
+    if deal_raw.get("set_aside", "rest" if draw_rule == DrawRule.NONE.value else 0) == "rest":
+        n = raw_sections["set"].get("max", 6)
+        players = deal_raw.get("players", 2)
+        hand = deal_raw.get("hand_size", 7)
+        if isinstance(n, int) and isinstance(players, int) and isinstance(hand, int):
+            deal_raw["set_aside"] = max(0, tile_count(n) - players * hand)
+        else:
+            deal_raw["set_aside"] = 0  # the type errors are reported below
+
+    built = {sec: _build_section(sec, cls, raw_sections[sec], source)
+             for sec, cls in _SECTIONS.items()}
+    v = Variant(name=name, aliases=tuple(aliases), description=description, source=source,
+                **built)
+    _validate(v)
+    return v
+
+
+def _top(data: Mapping[str, Any], key: str, typ: type, source: str, default: Any) -> Any:
+    if key not in data:
+        return default
+    value = data[key]
+    if not isinstance(value, typ):
+        raise VariantError(f"must be a {_type_name(typ)}", source=source, key=key, value=value)
+    return value
+
+
+def _type_name(t: Any) -> str:
+    return {int: "whole number", str: "string", bool: "boolean (true/false)",
+            list: "list", dict: "table"}.get(t, getattr(t, "__name__", str(t)))
+
+
+def _build_section(sec: str, cls: type, body: dict[str, Any], source: str) -> Any:
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in body.items():
+        dotted = f"[{sec}] {key}"
+        if key not in fields:
+            raise VariantError("unknown key", source=source, key=dotted, value=value,
+                               allowed=", ".join(fields))
+        f = fields[key]
+        kwargs[key] = _convert(dotted, f, hints[key], value, source)
+    return cls(**kwargs)
+
+
+def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, source: str) -> Any:
+    name = f.name
+    if isinstance(typ, type) and issubclass(typ, enum.Enum):
+        allowed = ", ".join(f'"{m.value}"' for m in typ)
+        if not isinstance(value, str):
+            raise VariantError("must be a string", source=source, key=dotted, value=value,
+                               allowed=allowed)
+        try:
+            return typ(value)
+        except ValueError:
+            raise VariantError("not a known value", source=source, key=dotted, value=value,
+                               allowed=allowed) from None
+    if name == "confirmations":
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise VariantError("must be a string or a whole number", source=source,
+                               key=dotted, value=value,
+                               allowed='"all", "all-others", or 1..players')
+        if isinstance(value, str) and value not in ("all", "all-others"):
+            raise VariantError("not a known value", source=source, key=dotted, value=value,
+                               allowed='"all", "all-others", or 1..players')
+        return str(value)
+    if name == "teams":
+        ok = isinstance(value, list) and all(
+            isinstance(t, list) and all(isinstance(s, int) and not isinstance(s, bool)
+                                        for s in t) for t in value)
+        if not ok:
+            raise VariantError("must be a list of lists of seat numbers", source=source,
+                               key=dotted, value=value, allowed="e.g. [[0, 2], [1, 3]]")
+        return tuple(tuple(t) for t in value)
+    if name == "tile_values":
+        if not isinstance(value, dict):
+            raise VariantError("must be a table of tile = value", source=source, key=dotted,
+                               value=value, allowed='e.g. { "0-0" = 25 }')
+        pairs = []
+        for k, v in value.items():
+            try:
+                t = Tile.parse(k)
+            except ValueError:
+                raise VariantError("not a tile", source=source, key=f"{dotted}.{k}",
+                                   value=k, allowed='tiles written "a-b"') from None
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise VariantError("must be a whole number >= 0", source=source,
+                                   key=f"{dotted}.{k}", value=v)
+            pairs.append((t.idx, v))
+        return tuple(sorted(pairs))
+    if typ is bool:
+        if not isinstance(value, bool):
+            raise VariantError("must be a boolean", source=source, key=dotted, value=value,
+                               allowed="true, false")
+        return value
+    if typ is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise VariantError("must be a whole number", source=source, key=dotted, value=value)
+        lo, hi = f.metadata.get("range", (None, None))
+        if lo is not None and not lo <= value <= hi:
+            raise VariantError("out of range", source=source, key=dotted, value=value,
+                               allowed=f"{lo}..{hi}")
+        return value
+    if typ is str:
+        if not isinstance(value, str):
+            raise VariantError("must be a string", source=source, key=dotted, value=value)
+        return value
+    raise AssertionError(f"no converter for {dotted}: {typ}")  # pragma: no cover
+
+
+def _validate(v: Variant) -> None:
+    """Cross-field validation: every message names the key, the value and what is allowed."""
+    src = v.source
+    n, players, hand = v.set.max, v.deal.players, v.deal.hand_size
+    count = tile_count(n)
+    if v.dealt > count:
+        raise VariantError(
+            f"a deal of {players} x {hand} tiles needs {v.dealt} tiles; "
+            f"the double-{n} set has {count}",
+            source=src, key="[deal] hand_size", value=hand, allowed=f"1..{count // players}",
+        )
+    if v.dealt + v.deal.set_aside > count:
+        raise VariantError(
+            f"{v.dealt} tiles dealt and {v.deal.set_aside} set aside exceed the "
+            f"{count} tiles of double-{n}",
+            source=src, key="[deal] set_aside", value=v.deal.set_aside,
+            allowed=f"0..{count - v.dealt}",
+        )
+    if v.draw.rule is DrawRule.NONE and v.boneyard_size != 0:
+        raise VariantError(
+            'with [draw] rule = "none" no tile is ever drawn, so every undealt tile must be '
+            "set aside",
+            source=src, key="[deal] set_aside", value=v.deal.set_aside,
+            allowed=f'{count - v.dealt} or "rest"',
+        )
+    if v.lead.player >= players:
+        raise VariantError("no such seat", source=src, key="[lead] player",
+                           value=v.lead.player, allowed=f"0..{players - 1}")
+    if v.lead.tile:
+        try:
+            t = Tile.parse(v.lead.tile)
+        except ValueError:
+            raise VariantError("not a tile", source=src, key="[lead] tile", value=v.lead.tile,
+                               allowed='a tile written "a-b"') from None
+        if t.hi > n:
+            raise VariantError(f"not a tile of the double-{n} set", source=src,
+                               key="[lead] tile", value=v.lead.tile,
+                               allowed=f'tiles "a-b" with 0 <= a <= b <= {n}')
+    if v.lead.rule is LeadRule.TILE and not v.lead.tile:
+        raise VariantError('lead rule "tile" needs the tile that leads', source=src,
+                           key="[lead] tile", value="", allowed='a tile, e.g. "6-6"')
+    if v.lead.rule is LeadRule.HIGHEST_DOUBLE and v.lead.fallback is LeadFallback.HIGHEST_DOUBLE:
+        raise VariantError('a fallback of "highest-double" repeats the lead rule', source=src,
+                           key="[lead] fallback", value=v.lead.fallback.value,
+                           allowed='"heaviest-tile", "player", "redeal"')
+    c = v.block.confirmations
+    if c not in ("all", "all-others") and not 1 <= int(c) <= players:
+        raise VariantError("out of range", source=src, key="[block] confirmations",
+                           value=int(c), allowed=f'"all", "all-others", 1..{players}')
+    teams = v.partnerships.teams
+    if teams:
+        seats = sorted(s for t in teams for s in t)
+        if seats != list(range(players)) or len(teams) < 2 or any(not t for t in teams):
+            raise VariantError(
+                f"teams must split the seats 0..{players - 1} into two or more teams, "
+                "each seat in exactly one",
+                source=src, key="[partnerships] teams", value=[list(t) for t in teams],
+                allowed="e.g. [[0, 2], [1, 3]]",
+            )
+    if v.partnerships.compare is Compare.TEAM and not teams:
+        raise VariantError('comparing team totals needs teams', source=src,
+                           key="[partnerships] compare", value="team",
+                           allowed='"player", or set [partnerships] teams')
+    if v.scoring.tie is TieRule.TEAM_TOTAL and (not teams or
+                                                v.partnerships.compare is Compare.TEAM):
+        raise VariantError(
+            'tie rule "team-total" separates tied players by their teams, so it needs '
+            '[partnerships] teams and compare = "player"',
+            source=src, key="[scoring] tie", value="team-total",
+            allowed=", ".join(f'"{t.value}"' for t in TieRule if t is not TieRule.TEAM_TOTAL),
+        )
+    for i, _ in v.scoring.tile_values:
+        if i >= count:
+            raise VariantError(f"not a tile of the double-{n} set", source=src,
+                               key=f"[scoring] tile_values.{Tile.from_index(i)}",
+                               value=str(Tile.from_index(i)),
+                               allowed=f'tiles "a-b" with 0 <= a <= b <= {n}')
+
+
+# ---------------------------------------------------------------------------
+# Presets: TOML files shipped with the package, read by the same loader
+# ---------------------------------------------------------------------------
+
+_ALIASES: dict[str, str] = {}
+
+
+@cache
+def _preset_data() -> dict[str, tuple[str, dict[str, Any]]]:
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    folder = resources.files(__package__).joinpath("presets")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".toml"):
+            continue
+        data = tomllib.loads(entry.read_text(encoding="utf-8"))
+        name = data["name"]
+        out[name] = (f"preset:{entry.name}", data)
+        for alias in data.get("aliases", []):
+            _ALIASES[alias] = name
+    return out
+
+
+@cache
+def presets() -> dict[str, Variant]:
+    """Every built-in preset, by name (validated once, on first use)."""
+    return {name: load_variant_data(data, source=src)
+            for name, (src, data) in _preset_data().items()}
+
+
+def preset_names() -> list[str]:
+    return list(_preset_data())
+
+
+def find_variant(name: str) -> Variant:
+    """A preset by name or alias, or a variant file by path."""
+    pres = presets()
+    if name in pres:
+        return pres[name]
+    if name in _ALIASES:
+        return pres[_ALIASES[name]]
+    p = Path(name)
+    if p.suffix == ".toml" or p.exists():
+        return load_variant(p)
+    raise VariantError(
+        "no preset has this name or alias, and it is not a variant file", source="<command line>",
+        key="variant", value=name, allowed=", ".join(pres) + ", or a path to a .toml file",
+    )
+
