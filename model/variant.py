@@ -19,6 +19,7 @@ file, the key, the value and what is allowed.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import tomllib
@@ -263,6 +264,8 @@ class Variant:
     aliases: tuple[str, ...] = ()
     description: str = ""
     source: str = "<variant>"
+    #: the TOML data as written (after ``base`` is merged), for :meth:`with_overrides`
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     SECTIONS: ClassVar[dict[str, type]] = _SECTIONS
 
@@ -337,7 +340,10 @@ class Variant:
 
     @cached_property
     def lead_tile_index(self) -> int | None:
-        return tile_index(*Tile.parse(self.lead.tile)) if self.lead.tile else None
+        """The tile that must lead under lead rule "tile" (validated only then)."""
+        if self.lead.rule is not LeadRule.TILE:
+            return None
+        return tile_index(*Tile.parse(self.lead.tile))
 
     # -- serialisation -----------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -368,7 +374,9 @@ class Variant:
 
     def with_overrides(self, overrides: Mapping[str, Any], source: str = "<override>") -> Variant:
         """A new variant with ``{"deal.players": 3, ...}`` applied, validated again."""
-        data = self.to_dict()
+        data = copy.deepcopy(dict(self.raw)) if self.raw else self.to_dict()
+        for sec in _SECTIONS:
+            data.setdefault(sec, {})
         for dotted, value in overrides.items():
             sec, _, key = dotted.partition(".")
             if sec not in _SECTIONS or not key:
@@ -441,10 +449,10 @@ def load_variant(path: str | Path) -> Variant:
 
 
 def load_variant_data(
-    data: Mapping[str, Any], *, source: str = "<variant>", default_name: str = "variant"
+    given: Mapping[str, Any], *, source: str = "<variant>", default_name: str = "variant"
 ) -> Variant:
     """Validate TOML-shaped data (a dict) into a :class:`Variant`."""
-    data = dict(data)
+    data: dict[str, Any] = copy.deepcopy(dict(given))
     for key in data:
         if key not in _TOP_KEYS and key not in _SECTIONS:
             raise VariantError(
@@ -472,6 +480,7 @@ def load_variant_data(
             else:
                 merged[k] = v
         data = merged
+    raw = copy.deepcopy(data)
     name = _top(data, "name", str, source, default_name)
     aliases = _top(data, "aliases", list, source, [])
     if not all(isinstance(a, str) for a in aliases):
@@ -501,7 +510,7 @@ def load_variant_data(
     built = {sec: _build_section(sec, cls, raw_sections[sec], source)
              for sec, cls in _SECTIONS.items()}
     v = Variant(name=name, aliases=tuple(aliases), description=description, source=source,
-                **built)
+                raw=raw, **built)
     _validate(v)
     return v
 
@@ -627,7 +636,7 @@ def _validate(v: Variant) -> None:
     if v.lead.player >= players:
         raise VariantError("no such seat", source=src, key="[lead] player",
                            value=v.lead.player, allowed=f"0..{players - 1}")
-    if v.lead.tile:
+    if v.lead.tile and v.lead.rule is LeadRule.TILE:
         try:
             t = Tile.parse(v.lead.tile)
         except ValueError:

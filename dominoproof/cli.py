@@ -1,0 +1,52 @@
+"""The ``dominoproof`` command line.
+
+Every command lives in ``dominoproof/commands/<name>.py`` and is found here.
+Errors a user can cause (a bad variant file, an unknown preset, an illegal
+move in a trace) are printed as one located message with exit code 2 and no
+traceback; nothing is written when the input is bad.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from typing import Any
+
+import click
+
+from dominoproof import __version__, commands
+from dominoproof.model.errors import DominoproofError
+
+#: Exit codes: 0 success; 1 a property is violated (or not as expected); 2 bad input;
+#: 3 a verdict is UNKNOWN (budget or timeout), where the command reports verdicts.
+EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN = 1, 2, 3
+
+
+class _Group(click.Group):
+    """Turns every DominoproofError into a clean message and exit code 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DominoproofError as e:
+            click.echo(f"dominoproof: error: {e}", err=True)
+            ctx.exit(EXIT_USAGE)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="dominoproof")
+def main() -> None:
+    """Make the rules of a domino round, above all how it ends blocked, executable,
+    checkable and provable (rule IDs refer to RULES.md)."""
+
+
+for _info in pkgutil.iter_modules(commands.__path__):
+    _module = importlib.import_module(f"{commands.__name__}.{_info.name}")
+    _cmd = getattr(_module, "command", None)
+    if isinstance(_cmd, click.Command):
+        main.add_command(_cmd)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""The property catalogue: every checked property as data (STYLE 9).
+
+Each property has an id, a statement in words, the rule IDs it checks, its kind
+and the variants it applies to. The checkers live elsewhere, one per method:
+exhaustive graph search (``statespace``/``graphcheck``) and Z3 (``queries``,
+``allsizes``); they all report a :class:`Result` with a :class:`Verdict`.
+
+Verdicts are honest: HOLDS and PROVED need a complete search or an
+unsatisfiable query; an exhausted budget or a solver ``unknown`` is UNKNOWN;
+VIOLATED carries a trace from a real deal; NOT_INDUCTIVE (a counterexample to
+induction that no real round may reach) is kept apart from VIOLATED.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dominoproof.model.variant import LayoutKind, Variant
+
+
+class Kind(enum.StrEnum):
+    STATE = "state invariant"  #: holds in every reachable state
+    TRANSITION = "transition property"  #: holds of every reachable transition
+    TERMINAL = "terminal property"  #: holds in every reachable terminal state
+    REACHABILITY = "reachability"  #: about which states can be reached (witnesses)
+    LIVENESS = "bounded liveness"  #: something happens within a stated bound
+
+
+class Verdict(enum.StrEnum):
+    HOLDS = "HOLDS"  #: exhaustive search examined every reachable state
+    PROVED = "PROVED"  #: Z3: the inductive proof obligations are unsatisfiable
+    VIOLATED = "VIOLATED"  #: a reachable counterexample, with a replayable trace
+    NOT_INDUCTIVE = "NOT INDUCTIVE"  #: Z3: a counterexample to induction (maybe unreachable)
+    UNKNOWN = "UNKNOWN"  #: budget exhausted or solver unknown: nothing is claimed
+    NOT_APPLICABLE = "N/A"  #: the property does not apply to this variant
+
+    @property
+    def ok(self) -> bool:
+        return self in (Verdict.HOLDS, Verdict.PROVED)
+
+
+@dataclass(frozen=True)
+class Property:
+    id: str
+    statement: str
+    rules: tuple[str, ...]
+    kind: Kind
+    applies_doc: str = "every variant"
+    applies: Callable[[Variant], bool] = field(default=lambda v: True, compare=False)
+
+    def applies_to(self, variant: Variant) -> bool:
+        return self.applies(variant)
+
+
+def _line(v: Variant) -> bool:
+    return v.layout.kind is LayoutKind.LINE
+
+
+CATALOGUE: tuple[Property, ...] = (
+    Property(
+        "blocked-sound",
+        "In every state where the block is established, the boneyard supplies nothing and no "
+        "hand holds a tile that extends any open end (under both readings of R2.3).",
+        ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), Kind.STATE),
+    Property(
+        "blocked-complete",
+        "Whenever R2 and R3 hold in a round still being played, the block is established "
+        "within one round of turns (at most P confirmations and the establishment).",
+        ("R1.1", "R1.3", "R4.2", "R4.4"), Kind.LIVENESS),
+    Property(
+        "procedure",
+        "The block is established only after every player, starting from the proposer, has "
+        "confirmed in succession with the boneyard empty; at that moment the R4 procedure and "
+        "the R2/R3 conditions agree.",
+        ("R4.1", "R4.2", "R4.3", "R4.4"), Kind.TRANSITION),
+    Property(
+        "no-false-confirmation",
+        "A confirmation of inability is only ever made by a player with no legal move, or, "
+        "where fouls are possible, it is recorded as a foul.",
+        ("R4.2", "R4.3", "R4.5"), Kind.TRANSITION),
+    Property(
+        "conservation",
+        "Hands, boneyard, set-aside tiles and layout partition the set, in every state.",
+        ("Terms",), Kind.STATE),
+    Property(
+        "boneyard-monotone",
+        "The boneyard never grows; once empty it stays empty; nobody draws from an empty "
+        "boneyard.",
+        ("R3.1", "R3.2"), Kind.TRANSITION),
+    Property(
+        "termination",
+        "Every round ends, within a bound stated in tiles and players (the bound of the "
+        "ranking function, compared with the longest round found by search).",
+        ("R1.2", "R5.1"), Kind.LIVENESS),
+    Property(
+        "opening",
+        "The first move is the lead the variant names: its player and, where it names one, "
+        "its tile.",
+        ("Terms",), Kind.TRANSITION),
+    Property(
+        "winner-lowest",
+        "At a block, the winners are exactly the sides with the lowest residual total (or "
+        "nobody, when a tie scores nothing).",
+        ("R5.2",), Kind.TERMINAL),
+    Property(
+        "award",
+        "The winner's award is what the variant's award rule says (R5.4), before any tie "
+        "sharing.",
+        ("R5.4",), Kind.TERMINAL),
+    Property(
+        "tie",
+        "Every tie for the lowest total is settled as the variant's tie rule says.",
+        ("R5.5",), Kind.TERMINAL),
+    Property(
+        "pips",
+        "Each residual is the sum over the tiles left in hand of a+b (or the variant's "
+        "special value).",
+        ("R5.3",), Kind.TERMINAL),
+    Property(
+        "parity",
+        "One line, every tile in play: at a block every tile of each end's suit is on the "
+        "table, and the two ends show the same number exactly when N is even.",
+        ("R1.1", "R2.1"), Kind.TERMINAL,
+        applies_doc="one-line variants with every tile in play (refuted where tiles are "
+                    "set aside)",
+        applies=lambda v: _line(v) and v.all_in_play),
+)
+
+BY_ID: dict[str, Property] = {p.id: p for p in CATALOGUE}
+
+
+def find_property(pid: str) -> Property:
+    try:
+        return BY_ID[pid]
+    except KeyError:
+        from dominoproof.model.errors import DominoproofError
+
+        raise DominoproofError(
+            f"no property {pid!r}; the catalogue has: {', '.join(BY_ID)}") from None
+
+
+@dataclass
+class Result:
+    """One verdict on one property for one configuration, by one method."""
+
+    property: str
+    verdict: Verdict
+    method: str  #: "exhaustive search", "induction", "all sizes", "bounded to depth k", ...
+    configuration: str  #: the variant and what was explored
+    detail: str = ""
+    states: int | None = None  #: states examined (search) or None
+    seconds: float = 0.0
+    trace: Any = None  #: a model Trace for VIOLATED (replayable), or a decoded CTI
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "property": self.property,
+            "verdict": self.verdict.value,
+            "method": self.method,
+            "configuration": self.configuration,
+            "detail": self.detail,
+            "states": self.states,
+            "seconds": round(self.seconds, 4),
+            "stats": self.stats,
+        }
+        if self.trace is not None and hasattr(self.trace, "to_json"):
+            out["trace"] = self.trace.to_json()
+        return out
