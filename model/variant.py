@@ -241,6 +241,10 @@ _SECTIONS: dict[str, type] = {
     "scoring": ScoringSpec,
 }
 _TOP_KEYS = {"name": str, "aliases": list, "description": str, "base": str}
+_TOP_ALLOWED = {"name": 'a quoted string, e.g. "my-game"',
+                "aliases": 'a list of strings, e.g. ["block"]',
+                "description": "a quoted string"}
+_TABLE = "a table: a [section] header followed by key = value lines"
 
 
 @dataclass(frozen=True, eq=False)
@@ -456,7 +460,7 @@ def load_variant_data(
     for key in data:
         if key not in _TOP_KEYS and key not in _SECTIONS:
             raise VariantError(
-                "unknown key", source=source, key=key,
+                "unknown key", source=source, key=key, value=data[key],
                 allowed=", ".join([*_TOP_KEYS, *(f"[{s}]" for s in _SECTIONS)]),
             )
     base_name = data.pop("base", None)
@@ -475,7 +479,8 @@ def load_variant_data(
         for k, v in data.items():
             if k in _SECTIONS:
                 if not isinstance(v, dict):
-                    raise VariantError("must be a table", source=source, key=f"[{k}]", value=v)
+                    raise VariantError("must be a table", source=source, key=f"[{k}]", value=v,
+                                       allowed=_TABLE)
                 merged.setdefault(k, {}).update(v)
             else:
                 merged[k] = v
@@ -485,14 +490,15 @@ def load_variant_data(
     aliases = _top(data, "aliases", list, source, [])
     if not all(isinstance(a, str) for a in aliases):
         raise VariantError("must be a list of strings", source=source, key="aliases",
-                           value=aliases)
+                           value=aliases, allowed='a list of strings, e.g. ["block"]')
     description = _top(data, "description", str, source, "")
 
     raw_sections: dict[str, dict[str, Any]] = {}
     for sec in _SECTIONS:
         body = data.get(sec, {})
         if not isinstance(body, dict):
-            raise VariantError("must be a table", source=source, key=f"[{sec}]", value=body)
+            raise VariantError("must be a table", source=source, key=f"[{sec}]", value=body,
+                               allowed=_TABLE)
         raw_sections[sec] = dict(body)
 
     # R3.1: under the block game (no drawing) every undealt tile is out of play.
@@ -520,7 +526,8 @@ def _top(data: Mapping[str, Any], key: str, typ: type, source: str, default: Any
         return default
     value = data[key]
     if not isinstance(value, typ):
-        raise VariantError(f"must be a {_type_name(typ)}", source=source, key=key, value=value)
+        raise VariantError(f"must be a {_type_name(typ)}", source=source, key=key, value=value,
+                           allowed=_TOP_ALLOWED[key])
     return value
 
 
@@ -585,7 +592,7 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
                                    value=k, allowed='tiles written "a-b"') from None
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise VariantError("must be a whole number >= 0", source=source,
-                                   key=f"{dotted}.{k}", value=v)
+                                   key=f"{dotted}.{k}", value=v, allowed="a whole number >= 0")
             pairs.append((t.idx, v))
         return tuple(sorted(pairs))
     if typ is bool:
@@ -594,16 +601,21 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
                                allowed="true, false")
         return value
     if typ is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise VariantError("must be a whole number", source=source, key=dotted, value=value)
         lo, hi = f.metadata.get("range", (None, None))
+        allowed = "a whole number" if lo is None else f"{lo}..{hi}"
+        if name == "set_aside":
+            allowed += ' or "rest"'
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise VariantError("must be a whole number", source=source, key=dotted, value=value,
+                               allowed=allowed)
         if lo is not None and not lo <= value <= hi:
             raise VariantError("out of range", source=source, key=dotted, value=value,
-                               allowed=f"{lo}..{hi}")
+                               allowed=allowed)
         return value
     if typ is str:
         if not isinstance(value, str):
-            raise VariantError("must be a string", source=source, key=dotted, value=value)
+            raise VariantError("must be a string", source=source, key=dotted, value=value,
+                               allowed=f'a quoted string: {f.metadata["doc"]}')
         return value
     raise AssertionError(f"no converter for {dotted}: {typ}")  # pragma: no cover
 
