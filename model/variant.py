@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import json
 import tomllib
 import typing
 from collections.abc import Mapping
@@ -363,9 +364,9 @@ class Variant:
         return out
 
     def to_toml(self) -> str:
-        lines = [f'name = "{self.name}"']
+        lines = [f"name = {_toml_value(self.name)}"]
         if self.aliases:
-            lines.append("aliases = [" + ", ".join(f'"{a}"' for a in self.aliases) + "]")
+            lines.append(f"aliases = {_toml_value(list(self.aliases))}")
         if self.description:
             lines.append(f"description = {_toml_value(self.description)}")
         data = self.to_dict()
@@ -422,7 +423,8 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        # a TOML basic string: JSON's escapes (\\, \", \n, \t, \uXXXX) are TOML's too
+        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(v, list):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
