@@ -299,6 +299,9 @@ class Rules:
     def apply(self, s: State, m: Move) -> State:
         """The state after ``m``; raises :class:`IllegalMoveError` (naming the rule) if
         ``m`` is not legal in ``s``. ``s`` itself never changes."""
+        if type(m) is not Move or type(m.kind) is not MoveKind:
+            # a plain tuple, or a Move whose kind is an int, compares equal to a legal move
+            raise self.why_illegal(s, m)
         moves = self._memo_moves if s is self._memo_state else self.legal_moves(s)
         if m not in moves:
             raise self.why_illegal(s, m)
@@ -365,8 +368,9 @@ class Rules:
         def err(msg: str, rule: str) -> IllegalMoveError:
             return IllegalMoveError(f"{msg}: {m!r}", move=m, rule=rule)
 
-        if not isinstance(m, Move) or not isinstance(m.kind, MoveKind):
-            return IllegalMoveError(f"not a move: {m!r}", move=m)
+        if type(m) is not Move or type(m.kind) is not MoveKind:
+            shown = repr(tuple(m)) if isinstance(m, tuple) else repr(m)
+            return IllegalMoveError(f"not a move: {shown}", move=m)
         if s.status is not PLAYING:
             return err("the round is over", "R5.1")
         if m.player != s.turn:
