@@ -61,6 +61,25 @@ class Deal(NamedTuple):
                     mask_of(idx(data.get("set_aside", []))))
 
 
+def _deal_error(variant: Variant, data: dict[str, Any]) -> str:
+    """What makes a deal's JSON not a deal of ``variant`` (``""``: nothing): each tile
+    of the set exactly once, hands, boneyard and set-aside tiles of the variant's sizes."""
+    hands, stack = data["hands"], data["stack"]
+    aside = data.get("set_aside", [])
+    if len(hands) != variant.players:
+        return f"{len(hands)} hands for {variant.players} players"
+    sizes = [len(h) for h in hands]
+    if any(n != variant.deal.hand_size for n in sizes):
+        return f"hands of {sizes} tiles, not {variant.deal.hand_size} each"
+    if (len(stack), len(aside)) != (variant.boneyard_size, variant.deal.set_aside):
+        return (f"{len(stack)} tiles in the boneyard and {len(aside)} set aside, not "
+                f"{variant.boneyard_size} and {variant.deal.set_aside}")
+    idx = sorted(Tile.parse(str(n)).idx for part in (*hands, stack, aside) for n in part)
+    if idx != list(range(variant.tiles.count)):
+        return f"the tiles are not the double-{variant.n} set, each tile once"
+    return ""
+
+
 def shuffled_deal(variant: Variant, rng: random.Random) -> Deal:
     """A uniformly random deal: the set ordered by independent uniform keys from
     ``rng`` (a uniform permutation, and faster than ``shuffle``), dealt as the
@@ -177,15 +196,22 @@ class Trace:
             raise TraceError(f"{source}: not a {TRACE_FORMAT} document")
         try:
             variant = load_variant_data(data["variant"], source=f"{source}: variant")
+            wrong = _deal_error(variant, data["deal"])
             deal = Deal.from_json(data["deal"])
             moves = tuple(Move.from_json(m) for m in data["moves"])
         except VariantError:
             raise
         except (KeyError, ValueError, TypeError) as e:
             raise TraceError(f"{source}: malformed trace ({e!r})") from None
+        if wrong:
+            raise TraceError(f"{source}: not a deal of {variant.name}: {wrong}")
         trace = Trace(variant, deal, moves, data.get("seed"), bool(data.get("free_draw")))
+        try:
+            final = trace.to_json()["final"]  # replays every move, with apply's checks
+        except VoidDeal:
+            raise TraceError(f"{source}: the deal is void (nobody holds the lead tile)") from None
         recorded = data.get("final")
-        if recorded is not None and recorded != trace.to_json()["final"]:
+        if recorded is not None and recorded != final:
             raise TraceError(f"{source}: the replay does not reach the recorded final state")
         return trace
 
