@@ -1,0 +1,134 @@
+"""Builders for hand-made variants and states, shared by the tests.
+
+A test that needs one particular position is clearer when it writes that position
+down than when it searches for a seed that happens to reach it::
+
+    v = variant("block-2p-d6")
+    s = position(v, hands=["1-1 1-2", "5-5"], line="0-6")
+    assert is_blocked(v, s)
+
+* :func:`variant` -- a preset, optionally with overrides (``"deal.players": 3``).
+* :func:`tiles` -- a mask from tile text (``"5-10 12-12"``).
+* :func:`line_ends` -- the open ends of a line written left to right.
+* :func:`position` -- a state built from hands, a line, a boneyard; every tile of the
+  set not mentioned is set aside. The result is checked with ``state_status``, so a
+  hand-made state is always a well-formed one (a typo fails loudly, not silently).
+* :func:`run` -- apply moves one after another with the legality checks of ``apply``.
+* :func:`dealt` -- the initial state of a seeded deal (what ``random_round`` starts from).
+
+Nothing here knows any rule: the builders only place tiles; the rules under test
+decide what is legal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from dominoproof.model import (
+    Move,
+    State,
+    StateFlaw,
+    Status,
+    Tile,
+    Variant,
+    apply,
+    find_variant,
+    initial_state,
+    shuffled_deal,
+    state_status,
+)
+
+
+def variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
+    """The preset (or alias, or path) ``name``, with ``overrides`` applied and validated."""
+    v = find_variant(name)
+    return v.with_overrides(overrides, source="<test>") if overrides else v
+
+
+def tile_list(text: str) -> list[int]:
+    """Tile indices of ``"a-b c-d ..."`` in the order written (whitespace or commas)."""
+    return [Tile.parse(t).idx for t in text.replace(",", " ").split()]
+
+
+def tiles(text: str) -> int:
+    """The mask of ``"a-b c-d ..."``; every tile must appear once."""
+    idx = tile_list(text)
+    if len(set(idx)) != len(idx):
+        raise ValueError(f"a tile is written twice in {text!r}")
+    m = 0
+    for i in idx:
+        m |= 1 << i
+    return m
+
+
+def line_ends(text: str) -> tuple[int, ...]:
+    """The canonical open ends of a line written left to right (``"6-6 6-11 11-2"``).
+
+    The first tile opens the line; each next tile joins the right end when it matches
+    it, else the left end. Raises ``ValueError`` for a tile that matches neither.
+    """
+    seq = [Tile.parse(t) for t in text.replace(",", " ").split()]
+    if not seq:
+        return ()
+    left, right = seq[0].lo, seq[0].hi
+    for t in seq[1:]:
+        if right in t:
+            right = t.other(right)
+        elif left in t:
+            left = t.other(left)
+        else:
+            raise ValueError(f"{t} matches neither open end ({left}, {right}) of {text!r}")
+    return (min(left, right), max(left, right))
+
+
+def position(
+    v: Variant,
+    hands: Sequence[str],
+    *,
+    line: str = "",
+    boneyard: str = "",
+    free_draw: bool = False,
+    turn: int = 0,
+    confirmed: int = 0,
+    drew: bool = False,
+    fouls: Iterable[int] = (),
+    status: Status = Status.PLAYING,
+) -> State:
+    """A well-formed state of ``v`` written by hand.
+
+    ``hands[p]`` is seat ``p``'s tiles; ``line`` the layout left to right (``""``: the
+    lead is still to come); ``boneyard`` the stock in draw order, top first (any order
+    with ``free_draw``). Every other tile of the set is set aside.
+    """
+    if len(hands) != v.players:
+        raise ValueError(f"{v.name} has {v.players} seats, got {len(hands)} hands")
+    hand_masks = tuple(tiles(h) for h in hands)
+    table = tiles(line)
+    stack = tuple(tile_list(boneyard))
+    bone = tiles(boneyard)
+    used = table | bone
+    for h in hand_masks:
+        used |= h
+    fouled = 0
+    for p in fouls:
+        fouled |= 1 << p
+    s = State(hand_masks, bone, v.tiles.full & ~used, table, line_ends(line), turn,
+              confirmed, drew, fouled, status, None if free_draw else stack)
+    flaws = state_status(v, s)
+    if flaws is not StateFlaw.OK:
+        raise ValueError(f"not a well-formed state of {v.name}: {flaws!r}\n{s.describe()}")
+    return s
+
+
+def run(v: Variant, s: State, *moves: Move) -> State:
+    """``s`` after ``moves``, each checked by ``apply`` (raises on the first illegal one)."""
+    for m in moves:
+        s = apply(v, s, m)
+    return s
+
+
+def dealt(v: Variant, seed: int, *, free_draw: bool = False) -> State:
+    """The initial state of the deal ``random.Random(seed)`` gives (``random_round``'s)."""
+    return initial_state(v, shuffled_deal(v, random.Random(seed)), free_draw=free_draw)
