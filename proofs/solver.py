@@ -1,0 +1,193 @@
+"""A small Z3 solver wrapper: fixed seed, timeout, push/pop frames, statistics.
+
+Every query of dominoproof goes through :class:`Solver` (or :class:`Optimizer`):
+a fixed random seed and a timeout per check, incremental frames with push/pop
+in ``try/finally`` (:meth:`Solver.frame`), the time and Z3's statistics of each
+check recorded in a :class:`Check`, and the mapping from ``sat``/``unsat``/
+``unknown`` to a :class:`~dominoproof.proofs.properties.Verdict` — where
+``unknown`` is always UNKNOWN, never PROVED. Nothing here is global: each
+wrapper owns its Z3 solver and its parameters (mypyvy's layering, STYLE 8).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import z3  # type: ignore[import-untyped]
+
+from .properties import Verdict
+
+Answer = Literal["sat", "unsat", "unknown"]
+
+DEFAULT_SEED = 0
+DEFAULT_TIMEOUT_MS = 30_000
+
+#: Z3 statistics worth keeping in a result (the rest is noise for a report).
+_KEPT_STATS = ("conflicts", "decisions", "propagations", "sat conflicts", "sat decisions",
+               "sat propagations 2ary", "sat propagations nary", "memory", "max memory",
+               "bv bit2core", "restarts", "sat restarts")
+
+
+@dataclass
+class Check:
+    """One ``check``: the answer, its time and Z3's statistics (and the model if sat)."""
+
+    answer: Answer
+    seconds: float
+    stats: dict[str, float] = field(default_factory=dict)
+    reason: str = ""  #: why Z3 said unknown
+    model: Any = None
+
+    @property
+    def sat(self) -> bool:
+        return self.answer == "sat"
+
+    @property
+    def unsat(self) -> bool:
+        return self.answer == "unsat"
+
+    @property
+    def unknown(self) -> bool:
+        return self.answer == "unknown"
+
+    def proof_verdict(self, *, sat_means: Verdict = Verdict.NOT_INDUCTIVE) -> Verdict:
+        """The verdict of a proof obligation asked as "is there a counterexample?":
+        unsat is PROVED, sat is ``sat_means``, unknown is UNKNOWN."""
+        if self.answer == "unsat":
+            return Verdict.PROVED
+        if self.answer == "sat":
+            return sat_means
+        return Verdict.UNKNOWN
+
+
+def _stats(st: Any) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for k in st.keys():
+        if k in _KEPT_STATS:
+            v = st.get_key_value(k)
+            out[k] = float(v)
+    return out
+
+
+@dataclass
+class Ledger:
+    """What a series of checks cost: their number, total time, summed statistics."""
+
+    checks: int = 0
+    seconds: float = 0.0
+    stats: dict[str, float] = field(default_factory=dict)
+    unknowns: int = 0
+
+    def record(self, c: Check) -> None:
+        self.checks += 1
+        self.seconds += c.seconds
+        if c.unknown:
+            self.unknowns += 1
+        for k, v in c.stats.items():
+            if k in ("memory", "max memory"):
+                self.stats[k] = max(self.stats.get(k, 0.0), v)
+            else:
+                self.stats[k] = self.stats.get(k, 0.0) + v
+
+    def as_dict(self) -> dict[str, float]:
+        out = {"checks": float(self.checks), "solver_seconds": round(self.seconds, 4),
+               "unknown": float(self.unknowns)}
+        out.update({k: round(v, 2) for k, v in self.stats.items()})
+        return out
+
+
+class Solver:
+    """A Z3 solver with a fixed seed and a timeout per check."""
+
+    def __init__(self, *, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 ledger: Ledger | None = None) -> None:
+        self.seed = seed
+        self.timeout_ms = timeout_ms
+        self.ledger = ledger if ledger is not None else Ledger()
+        self._s = z3.Solver()
+        self._s.set("random_seed", seed)
+        self._s.set("timeout", timeout_ms)
+
+    def add(self, *constraints: Any) -> None:
+        for c in constraints:
+            self._s.add(c)
+
+    @contextmanager
+    def frame(self) -> Iterator[None]:
+        """A push/pop frame: whatever is added inside is gone afterwards, even on error."""
+        self._s.push()
+        try:
+            yield
+        finally:
+            self._s.pop()
+
+    def check(self, *assumptions: Any) -> Check:
+        """One check under ``assumptions``; the model is kept when the answer is sat."""
+        t0 = time.perf_counter()
+        r = self._s.check(*assumptions)
+        dt = time.perf_counter() - t0
+        answer: Answer = "sat" if r == z3.sat else "unsat" if r == z3.unsat else "unknown"
+        c = Check(answer, dt, _stats(self._s.statistics()),
+                  self._s.reason_unknown() if answer == "unknown" else "",
+                  self._s.model() if answer == "sat" else None)
+        self.ledger.record(c)
+        return c
+
+    def unsat_core(self) -> list[Any]:
+        return list(self._s.unsat_core())
+
+
+class Optimizer:
+    """Z3's optimiser with a fixed seed and a timeout (one objective at a time)."""
+
+    def __init__(self, *, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 ledger: Ledger | None = None) -> None:
+        self.seed = seed
+        self.timeout_ms = timeout_ms
+        self.ledger = ledger if ledger is not None else Ledger()
+        self._o = z3.Optimize()
+        self._o.set("random_seed", seed)
+        self._o.set("timeout", timeout_ms)
+
+    def add(self, *constraints: Any) -> None:
+        for c in constraints:
+            self._o.add(c)
+
+    def add_soft(self, constraint: Any, weight: int = 1) -> None:
+        self._o.add_soft(constraint, weight)
+
+    @contextmanager
+    def frame(self) -> Iterator[None]:
+        self._o.push()
+        try:
+            yield
+        finally:
+            self._o.pop()
+
+    def maximize(self, term: Any) -> Any:
+        return self._o.maximize(term)
+
+    def minimize(self, term: Any) -> Any:
+        return self._o.minimize(term)
+
+    def check(self) -> Check:
+        """One optimisation. A timeout may leave a model that is not optimal: the answer is
+        then ``unknown`` (the model, if any, is still returned, as a bound only)."""
+        t0 = time.perf_counter()
+        r = self._o.check()
+        dt = time.perf_counter() - t0
+        answer: Answer = "sat" if r == z3.sat else "unsat" if r == z3.unsat else "unknown"
+        model = None
+        if answer != "unsat":
+            try:
+                model = self._o.model()
+            except z3.Z3Exception:
+                model = None
+        c = Check(answer, dt, _stats(self._o.statistics()),
+                  self._o.reason_unknown() if answer == "unknown" else "", model)
+        self.ledger.record(c)
+        return c
