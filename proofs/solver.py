@@ -66,7 +66,7 @@ class Check:
 
 def _stats(st: Any) -> dict[str, float]:
     out: dict[str, float] = {}
-    for k in st.keys():
+    for k in st.keys():  # noqa: SIM118 (z3 Statistics is not a mapping)
         if k in _KEPT_STATS:
             v = st.get_key_value(k)
             out[k] = float(v)
