@@ -1,0 +1,37 @@
+"""``dominoproof play``: one seeded round of random legal moves, told move by move."""
+
+from __future__ import annotations
+
+import click
+
+from dominoproof.options import (
+    json_option,
+    overrides_option,
+    resolve_variant,
+    seed_option,
+    variant_argument,
+)
+
+
+@click.command("play")
+@variant_argument
+@seed_option
+@overrides_option
+@json_option
+def command(variant: str, seed: int, overrides: tuple[str, ...], as_json: bool) -> None:
+    """Play one round of VARIANT with uniformly random legal moves (seeded).
+
+    Prints the deal, every move with the rule that allows it, the line of play,
+    each R4 confirmation, fouls (R4.5), the block (R4.4) or the domino, and the
+    scoring table (R5). With --json, prints the trace (replay it with
+    `dominoproof replay`).
+    """
+    from dominoproof.model.engine import random_round
+    from dominoproof.render import render_round
+
+    v = resolve_variant(variant, overrides)
+    trace = random_round(v, seed)
+    if as_json:
+        click.echo(trace.dumps())
+    else:
+        click.echo(render_round(trace), nl=False)

@@ -1,0 +1,97 @@
+"""``dominoproof show``: every parameter of a variant, its rule ID and its meaning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from dominoproof.options import overrides_option, variant_argument
+
+
+@click.command("show")
+@variant_argument
+@overrides_option
+@click.option("--toml", "as_toml", is_flag=True,
+              help="Print the variant as a TOML file (a starting point for your own).")
+def command(variant: str, overrides: tuple[str, ...], as_toml: bool) -> None:
+    """Show every parameter of VARIANT, grouped by TOML section, with its value, the
+    rule ID it realises and what it means; then the figures derived from them (tiles
+    in the set, dealt, boneyard, set aside, confirmations needed for a block).
+    """
+    import textwrap
+
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from dominoproof.model.tiles import tile_count
+    from dominoproof.options import WIDTH, resolve_variant
+    from dominoproof.render import side_name, table_text
+
+    v = resolve_variant(variant, overrides)
+    if as_toml:
+        click.echo(v.to_toml(), nl=False)
+        return
+
+    out = [v.name + (f"  (aka {', '.join(v.aliases)})" if v.aliases else "")]
+    out.append(f"  source: {v.source}")
+    if v.description:
+        out += textwrap.wrap(v.description, WIDTH, initial_indent="  ", subsequent_indent="  ")
+    out.append("")
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column("parameter", no_wrap=True)
+    table.add_column("value", overflow="fold", max_width=24)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("meaning", ratio=1)
+    section = ""
+    for key, rule, value, doc in v.parameters():
+        sec, _, name = key.partition(".")
+        if sec != section:
+            table.add_row(Text(f"[{sec}]"))
+            section = sec
+        table.add_row(Text(f"  {name}"), Text(_toml(value)), Text(rule), Text(doc))
+    out.append(table_text(table))
+
+    n, count = v.n, tile_count(v.n)
+    c = v.block.confirmations
+    conf_how = {"all": "every player, from the proposer",
+                "all-others": "every player but one"}.get(c, "a fixed number")
+    derived: list[tuple[str, str, str]] = [
+        ("tiles in the set", str(count), f"double-{n}: (N+1)(N+2)/2 (Terms)"),
+        ("dealt", str(v.dealt), f"{v.players} players x {v.deal.hand_size} tiles"),
+        ("boneyard", str(v.boneyard_size), "drawable stock after the deal (R3)"),
+        ("set aside", str(v.deal.set_aside), "out of play, never drawn (R3.1)"),
+        ("confirmations needed", str(v.needed_confirmations),
+         f'consecutive, to establish a block (R4.4: "{c}", {conf_how})'),
+        ("sides that score", ", ".join(side_name(s) for s in v.teams),
+         "teams compare totals (R5.2)" if len(v.teams) < v.players else "one per player"),
+        ("every tile in play", "yes" if v.all_in_play else "no",
+         "each tile is in a hand, the boneyard or on the table (premise of the parity "
+         "argument)"),
+    ]
+    out.append("")
+    out.append("derived")
+    width = max(len(d[0]) for d in derived)
+    vwidth = max(len(d[1]) for d in derived)
+    indent = " " * (2 + width + 2 + vwidth + 2)
+    for label, value, why in derived:
+        out += textwrap.wrap(why, WIDTH, initial_indent=f"  {label.ljust(width)}  "
+                             f"{value.rjust(vwidth)}  ", subsequent_indent=indent)
+    click.echo("\n".join(out))
+
+
+def _toml(value: Any) -> str:
+    """A parameter's value as written in TOML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(x) for x in value) + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f'"{k}" = {_toml(x)}' for k, x in value.items()) + " }"
+    return str(value)

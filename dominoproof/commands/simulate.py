@@ -1,0 +1,136 @@
+"""``dominoproof simulate``: Monte-Carlo statistics of a variant under random play."""
+
+from __future__ import annotations
+
+import click
+
+from dominoproof.options import (
+    json_option,
+    overrides_option,
+    resolve_variant,
+    seed_option,
+    variant_argument,
+)
+
+
+@click.command("simulate")
+@variant_argument
+@click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Number of random rounds to play.")
+@seed_option
+@overrides_option
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Tiles listed in the R5.6 risk table.")
+@json_option
+def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], top: int,
+            as_json: bool) -> None:
+    """Play random rounds of VARIANT (uniformly random legal moves, seeded) and report:
+    the share of rounds that block with a 95% Wilson interval, the residual pips at a
+    block (R5.3), the winners per side (R5.2), ties and how they were settled (R5.5),
+    round lengths, and the tiles that carry the risk of R5.6. --json prints the same
+    figures as JSON for CI pipelines. The progress bar (stderr) shows only on a terminal.
+    """
+    import json
+    import sys
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from dominoproof.options import console
+    from dominoproof.simulate import simulate
+
+    v = resolve_variant(variant, overrides)
+    err = console(stderr=True)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True,
+                  disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(f"{v.name}", total=rounds)
+        stats = simulate(v, rounds, seed, top=top,
+                         progress=lambda done: bar.update(task, completed=done),
+                         every=max(1, min(2000, rounds // 100)))
+    if as_json:
+        click.echo(json.dumps(stats.to_json(), indent=1))
+    else:
+        click.echo(render_statistics(stats))
+
+
+def render_statistics(stats: object) -> str:
+    """The statistics as text tables (fixed width, no colour)."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from dominoproof.render import side_name, table_text
+    from dominoproof.simulate import Distribution, Statistics
+
+    assert isinstance(stats, Statistics)
+    s = stats
+    n = s.rounds
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.2f}%"
+
+    def share(k: int, of: int) -> str:
+        return pct(k / of) if of else "-"
+
+    def num(x: float | int | None, digits: int = 1) -> str:
+        if x is None:
+            return "-"
+        return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
+
+    def table(*columns: str) -> Table:
+        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for i, c in enumerate(columns):
+            t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True)
+        return t
+
+    def row(t: Table, *cells: str) -> None:
+        t.add_row(*(Text(c) for c in cells))
+
+    def dist_row(t: Table, label: str, d: Distribution) -> None:
+        row(t, label, num(d.mean), num(d.min), num(d.median), num(d.p95), num(d.max))
+
+    lo, hi = s.block_ci
+    out = [f"Simulation of {s.variant}: {n} rounds of uniformly random legal moves, "
+           f"seed {s.seed}", ""]
+    out.append(f"  blocked (R1.1, R4.4)  {s.blocked:>9} rounds  {pct(s.block_share):>7}   "
+               f"95% Wilson interval {pct(lo)} .. {pct(hi)}")
+    out.append(f"  domino                {s.dominoes:>9} rounds  "
+               f"{share(s.dominoes, n):>7}")
+
+    t = table("residual pips at a block (R5.3)", "mean", "min", "median", "p95", "max")
+    dist_row(t, "all hands together", s.residual_total)
+    dist_row(t, "the winner (lowest side total)", s.residual_winner)
+    out += ["", table_text(t)]
+
+    t = table("winner (R5.2)", "at a block", "share", "by domino", "share", "total share")
+    for side, b, d in zip(s.sides, s.wins_blocked, s.wins_domino, strict=True):
+        row(t, side_name(side), str(b), share(b, n), str(d), share(d, n), share(b + d, n))
+    if s.no_winner:
+        row(t, "nobody (tie, R5.5)", str(s.no_winner), share(s.no_winner, n), "", "",
+            share(s.no_winner, n))
+    out += ["", table_text(t)]
+    if sum(s.wins_blocked) > s.blocked - s.no_winner:
+        out.append("  (a shared win counts for every side that shares it)")
+
+    out += ["", f"  ties for the lowest total at a block: {s.ties} "
+                f"({share(s.ties, s.blocked)} of blocks); R5.5 rule \"{s.tie_rule}\""]
+    for how, k in s.tie_settled:
+        out.append(f"    {how}: {k}")
+
+    t = table("round length", "mean", "min", "median", "p95", "max")
+    dist_row(t, "moves (R4 confirmations included)", s.length)
+    dist_row(t, "plays (tiles laid)", s.plays)
+    out += ["", table_text(t)]
+
+    t = table("R5.6 risk: tile", "value", "held at a block", "share of blocks",
+              "holder lost", "mean cost (pips)")
+    for r in s.risk:
+        row(t, r.tile.show(), str(r.value), str(r.held), pct(r.held_share),
+            share(r.lost, r.held), f"{r.mean_cost:.2f}")
+    if s.risk:
+        out += ["", table_text(t),
+                "  mean cost: the tile's value times the share of those blocks its holder's "
+                "side did not win"]
+    else:
+        out += ["", "  R5.6 risk: no round blocked, no tile was left at a block"]
+    return "\n".join(out)

@@ -1,0 +1,63 @@
+"""``dominoproof variants``: the built-in presets, one entry each."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("variants")
+def command() -> None:
+    """List the built-in variants (presets): name, set, players, hand size, tiles set
+    aside, draw rule (R3.1), lead, tie rule (R5.5), then the aliases and a one-line
+    description under each.
+
+    Any of them, by name or alias, is a VARIANT for the other commands;
+    `dominoproof show NAME` prints every parameter, `--toml` a file to start from.
+    """
+    from dominoproof.model.variant import LeadRule, Variant, presets
+    from dominoproof.options import WIDTH
+
+    def lead(v: Variant) -> str:
+        if v.lead.rule is LeadRule.PLAYER:
+            return f"P{v.lead.player}, any tile"
+        if v.lead.rule is LeadRule.TILE:
+            return f"holder of {v.lead.tile}"
+        return "highest double"
+
+    header = ("name", "set", "players", "hand", "aside", "draw (R3.1)", "lead", "tie (R5.5)")
+    right = {2, 3, 4}
+    rows = [(v.name, f"d{v.n}", str(v.players), str(v.deal.hand_size),
+             str(v.deal.set_aside), v.draw.rule.value, lead(v), v.scoring.tie.value)
+            for v in presets().values()]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    out = [line(header), "-" * min(WIDTH, len(line(header)))]
+    for v, row in zip(presets().values(), rows, strict=True):
+        out.append(line(row))
+        about = _first_sentence(v.description)
+        if v.aliases:
+            about = f"aka {', '.join(v.aliases)} — {about}"
+        out.append(_clip("    " + about, WIDTH))
+    click.echo("\n".join(out))
+
+
+def _first_sentence(text: str) -> str:
+    """The description up to its first full stop (the rest is in `show`)."""
+    for i, ch in enumerate(text):
+        if ch == "." and (i + 1 == len(text) or text[i + 1] == " "):
+            return text[:i + 1]
+    return text
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` cut at a word boundary to fit ``width`` columns, marked with ``…``."""
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    if " " in cut.strip():
+        cut = cut[:cut.rstrip().rfind(" ")]
+    return cut.rstrip(" ,;:") + "…"

@@ -1,0 +1,145 @@
+"""Shared command-line pieces: the variant argument, ``-o`` overrides, seeds, ``--json``.
+
+Every command that works on a variant takes it the same way::
+
+    @click.command("explore")
+    @variant_argument
+    @overrides_option
+    def command(variant: str, overrides: tuple[str, ...]) -> None:
+        v = resolve_variant(variant, overrides)
+
+``VARIANT|FILE`` is a preset name, an alias or a path to a TOML file
+(:func:`~dominoproof.model.variant.find_variant`). ``-o/--set KEY=VALUE``
+(repeatable) overrides one parameter, ``KEY`` as ``section.key``
+(``deal.players``) and ``VALUE`` read as a TOML value (``4``, ``true``,
+``"6-6"``, ``[[0, 2], [1, 3]]``), falling back to the plain text (``-o
+scoring.tie=split``). The result is validated again like a variant file
+(:meth:`~dominoproof.model.variant.Variant.with_overrides`), so a bad value gets
+the same located message as a bad file. Every error is a
+:class:`~dominoproof.model.errors.DominoproofError`: the CLI prints one line and
+exits with code 2.
+
+Output is deterministic: :data:`WIDTH` columns whatever the terminal, and no
+colour unless the stream is a terminal (:func:`console`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import sys
+import tomllib
+from collections.abc import Callable, Iterable
+from typing import IO, Any, TypeVar
+
+import click
+from rich.console import Console
+
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.variant import Variant, find_variant
+
+__all__ = [
+    "WIDTH",
+    "console",
+    "json_option",
+    "overrides_option",
+    "parse_override",
+    "parse_overrides",
+    "resolve_variant",
+    "seed_option",
+    "variant_argument",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Every command renders at this width, whatever the terminal: output never
+#: depends on the window it was run in (golden transcripts stay byte-identical).
+WIDTH = 100
+
+_KEY_RE = re.compile(r"[a-z][a-z_]*\.[a-z][a-z_]*")
+
+
+def variant_argument(f: F) -> F:
+    """The positional ``VARIANT|FILE`` argument, passed as ``variant: str``."""
+    return click.argument("variant", metavar="VARIANT|FILE")(f)
+
+
+def overrides_option(f: F) -> F:
+    """``-o/--set KEY=VALUE`` (repeatable), passed as ``overrides: tuple[str, ...]``."""
+    return click.option(
+        "-o", "--set", "overrides", multiple=True, metavar="KEY=VALUE",
+        help="Override one variant parameter, e.g. -o deal.players=4 -o scoring.tie=split "
+             "(VALUE is read as TOML; repeatable; see `dominoproof show`).",
+    )(f)
+
+
+def seed_option(f: F) -> F:
+    """``--seed S`` (an int, default 0), passed as ``seed: int``."""
+    return click.option("--seed", type=int, default=0, show_default=True,
+                        help="Seed of the random deal and moves (same seed, same output).")(f)
+
+
+def json_option(f: F) -> F:
+    """``--json``, passed as ``as_json: bool``."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print JSON instead of text (for scripts and CI).")(f)
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """One ``KEY=VALUE`` into ``("section.key", value)``.
+
+    ``VALUE`` is read as a TOML value (int, bool, string, list, inline table);
+    text that is not TOML (``split``, ``6-6``) is kept as a string. Dates and
+    times, which TOML also reads, are kept as the text too: no parameter is one.
+    Raises :class:`DominoproofError` naming the option when the shape is wrong.
+    """
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not _KEY_RE.fullmatch(key):
+        raise DominoproofError(
+            f"-o {text!r}: expected KEY=VALUE with KEY as section.key "
+            "(e.g. -o deal.players=4, -o scoring.tie=split; `dominoproof show VARIANT` "
+            "lists every key)"
+        )
+    raw = raw.strip()
+    try:
+        value: Any = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    if isinstance(value, datetime.date | datetime.time):
+        value = raw
+    return key, value
+
+
+def parse_overrides(items: Iterable[str]) -> dict[str, Any]:
+    """Every ``KEY=VALUE`` in order (a key given twice: the last one counts)."""
+    return dict(parse_override(item) for item in items)
+
+
+def resolve_variant(name: str, overrides: Iterable[str] = ()) -> Variant:
+    """The variant named on the command line, with its ``-o`` overrides applied.
+
+    ``name``: a preset, an alias or a TOML file. ``overrides``: the raw
+    ``KEY=VALUE`` strings of ``-o``. Every failure is a located
+    :class:`DominoproofError` (:class:`~dominoproof.model.errors.VariantError`
+    for the variant itself).
+    """
+    items = list(overrides)
+    variant = find_variant(name)
+    if not items:
+        return variant
+    source = f"{variant.source} with -o " + " -o ".join(items)
+    return variant.with_overrides(parse_overrides(items), source=source)
+
+
+def console(stream: IO[str] | None = None, *, stderr: bool = False) -> Console:
+    """A rich console of :data:`WIDTH` columns on ``stream`` (default: stdout/stderr).
+
+    Colour and terminal controls only when the stream is a terminal; otherwise
+    plain text, so piped output and golden transcripts are the same everywhere.
+    """
+    out = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
+    tty = bool(getattr(out, "isatty", lambda: False)())
+    return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not tty,
+                   color_system="auto" if tty else None, highlight=False,
+                   soft_wrap=True, emoji=False)

@@ -1,0 +1,299 @@
+"""Monte-Carlo statistics of a variant under uniformly random legal play.
+
+:func:`simulate` plays ``rounds`` seeded random rounds with the engine's fast
+loop (:func:`~dominoproof.model.engine.random_rounds`) and answers the last
+question of RULES.md: how often does a round block, what is left in the hands
+when it does (R5.3), who wins (R5.2, R5.4), how ties are settled (R5.5), how
+long rounds last, and which tiles carry the risk of R5.6.
+
+It is a pure function of ``(variant, rounds, seed)``: no printing, no clock, so
+the CLI, CI pipelines and tests share it. Pips are ``int`` throughout; only
+shares and means are floats. Distributions are kept as histograms of ints, so
+medians and percentiles are exact values that occurred (nearest rank), and the
+memory used does not grow with ``rounds``.
+
+The per-round work is small next to a playout: a blocked round sums its hands
+and counts the tiles left; the full scoring (:func:`~dominoproof.model.outcome.outcome`)
+is called only when sides tie for the lowest total, the one case where the
+variant's tie rule (R5.5) decides who wins. A round with a single lowest side
+is won by it (R5.2); a domino by the side of the player who emptied their hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dominoproof.model.engine import random_rounds
+from dominoproof.model.outcome import outcome
+from dominoproof.model.rules import rules_for
+from dominoproof.model.state import State, Status
+from dominoproof.model.tiles import Tile
+from dominoproof.model.variant import Variant
+
+__all__ = ["Distribution", "Statistics", "TileRisk", "simulate", "wilson"]
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``k`` successes in ``n`` trials (95% by default).
+
+    Unlike the normal approximation it stays inside [0, 1] and is sensible at
+    ``k = 0`` and ``k = n``. With no trials, every share is possible: (0, 1).
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    z2 = z * z
+    den = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """An integer quantity over some rounds: count, mean, and order statistics.
+
+    ``median`` is the lower median and ``p95`` the nearest-rank 95th percentile:
+    both are values that occurred (ints, never interpolated). ``None`` when empty.
+    """
+
+    count: int
+    mean: float | None
+    min: int | None
+    median: int | None
+    p95: int | None
+    max: int | None
+
+    @staticmethod
+    def of(hist: Mapping[int, int]) -> Distribution:
+        n = sum(hist.values())
+        if n == 0:
+            return Distribution(0, None, None, None, None, None)
+        keys = sorted(hist)
+        total = sum(k * c for k, c in hist.items())
+        return Distribution(n, total / n, keys[0], _rank(hist, keys, (n + 1) // 2),
+                            _rank(hist, keys, math.ceil(0.95 * n)), keys[-1])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "mean": _r(self.mean), "min": self.min,
+                "median": self.median, "p95": self.p95, "max": self.max}
+
+
+def _rank(hist: Mapping[int, int], keys: list[int], rank: int) -> int:
+    """The ``rank``-th smallest value (1-based) of a histogram."""
+    seen = 0
+    for k in keys:
+        seen += hist[k]
+        if seen >= rank:
+            return k
+    return keys[-1]
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
+@dataclass(frozen=True)
+class TileRisk:
+    """R5.6 for one tile: how often it is still in a hand when the round blocks,
+    and what it costs the side holding it.
+
+    ``lost`` counts the blocks where it was held by a side that did not win: its
+    pips then count against that side (R5.3) and feed the winner's award (R5.4).
+    ``mean_cost`` is the pips it cost its holder per block where it was held:
+    ``value * lost / held``.
+    """
+
+    tile: Tile
+    value: int  #: its value at scoring (pips, or the variant's special value, R5.3)
+    held: int  #: blocked rounds in which some hand still held it
+    held_share: float  #: ``held`` / blocked rounds
+    lost: int  #: of those, rounds in which its holder's side did not win
+    mean_cost: float  #: pips per block where held: ``value * lost / held``
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tile": str(self.tile), "value": self.value, "held": self.held,
+                "held_share": _r(self.held_share), "lost": self.lost,
+                "mean_cost": _r(self.mean_cost)}
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """What :func:`simulate` measured. Counts are exact; shares and means are floats."""
+
+    variant: str
+    rounds: int
+    seed: int
+    blocked: int  #: rounds ended by an established block (R4.4)
+    block_share: float
+    block_ci: tuple[float, float]  #: 95% Wilson interval of ``block_share``
+    residual_total: Distribution  #: R5.3, at a block: pips left in all hands together
+    residual_winner: Distribution  #: at a block: the lowest side total (the winner's residual)
+    sides: tuple[tuple[int, ...], ...]  #: the sides that score (teams, or one per player)
+    wins_blocked: tuple[int, ...]  #: per side, blocked rounds it won (shared wins count)
+    wins_domino: tuple[int, ...]  #: per side, rounds it won by a domino
+    no_winner: int  #: blocked rounds in which nobody scored (a tie the rule leaves unsettled)
+    ties: int  #: blocked rounds in which two or more sides tied for the lowest total
+    tie_rule: str  #: R5.5 of the variant
+    tie_settled: tuple[tuple[str, int], ...]  #: how the ties were settled, with counts
+    length: Distribution  #: moves per round (every move, R4 confirmations included)
+    plays: Distribution  #: tiles laid per round
+    risk: tuple[TileRisk, ...]  #: R5.6: the tiles most often held at a block
+
+    @property
+    def dominoes(self) -> int:
+        return self.rounds - self.blocked
+
+    def to_json(self) -> dict[str, Any]:
+        names = ["+".join(f"P{p}" for p in s) for s in self.sides]
+        n = self.rounds
+        return {
+            "variant": self.variant,
+            "rounds": n,
+            "seed": self.seed,
+            "blocked": {"count": self.blocked, "share": _r(self.block_share),
+                        "ci95": [_r(self.block_ci[0]), _r(self.block_ci[1])]},
+            "domino": {"count": self.dominoes, "share": _r(self.dominoes / n if n else 0.0)},
+            "residual_at_block": {"all_hands": self.residual_total.to_json(),
+                                  "winner": self.residual_winner.to_json()},
+            "winners": [
+                {"side": name, "blocked": b, "domino": d,
+                 "share": _r((b + d) / n if n else 0.0),
+                 "share_blocked": _r(b / n if n else 0.0),
+                 "share_domino": _r(d / n if n else 0.0)}
+                for name, b, d in zip(names, self.wins_blocked, self.wins_domino, strict=True)
+            ],
+            "no_winner": self.no_winner,
+            "ties": {"count": self.ties,
+                     "share_of_blocks": _r(self.ties / self.blocked if self.blocked else 0.0),
+                     "rule": self.tie_rule,
+                     "settled": dict(self.tie_settled)},
+            "length": {"moves": self.length.to_json(), "plays": self.plays.to_json()},
+            "risk": [r.to_json() for r in self.risk],
+        }
+
+
+def simulate(
+    variant: Variant,
+    rounds: int,
+    seed: int,
+    *,
+    top: int = 10,
+    progress: Callable[[int], None] | None = None,
+    every: int = 1000,
+) -> Statistics:
+    """Play ``rounds`` random rounds of ``variant`` from ``seed`` and measure them.
+
+    ``top``: how many tiles the R5.6 risk table keeps. ``progress``, if given, is
+    called with the number of rounds done every ``every`` rounds and at the end.
+    The same arguments give the same :class:`Statistics`.
+    """
+    if rounds < 0:
+        raise ValueError("rounds must be >= 0")
+    rules = rules_for(variant)
+    value = variant.tile_value
+    sides = variant.teams
+    side_of = [0] * variant.players
+    for i, side in enumerate(sides):
+        for p in side:
+            side_of[p] = i
+    nsides = len(sides)
+    count = variant.tiles.count
+
+    length: dict[int, int] = {}  # histograms: value -> rounds
+    plays: dict[int, int] = {}
+    res_total: dict[int, int] = {}
+    res_winner: dict[int, int] = {}
+    wins_blocked = [0] * nsides
+    wins_domino = [0] * nsides
+    held = [0] * count
+    lost = [0] * count
+    settled: Counter[str] = Counter()
+    blocked = ties = no_winner = 0
+    blocked_status = Status.BLOCKED
+    tie_rule = variant.scoring.tie.value
+
+    done = 0
+    for final, moves in random_rounds(variant, rounds, seed, rules):
+        done += 1
+        length[moves] = length.get(moves, 0) + 1
+        k = final.table.bit_count()
+        plays[k] = plays.get(k, 0) + 1
+        if final.status is blocked_status:
+            blocked += 1
+            totals = [0] * nsides
+            held_by: list[list[int]] = []
+            everyone = 0
+            for p, h in enumerate(final.hands):
+                r = 0
+                tiles: list[int] = []
+                while h:  # the bits of h, inline: this loop runs for every tile left
+                    low = h & -h
+                    t = low.bit_length() - 1
+                    r += value[t]
+                    held[t] += 1
+                    tiles.append(t)
+                    h ^= low
+                totals[side_of[p]] += r
+                everyone += r
+                held_by.append(tiles)
+            low_total = min(totals)
+            res_total[everyone] = res_total.get(everyone, 0) + 1
+            res_winner[low_total] = res_winner.get(low_total, 0) + 1
+            lowest = [i for i, x in enumerate(totals) if x == low_total]
+            if len(lowest) == 1:
+                winners: tuple[int, ...] = (lowest[0],)
+            else:  # R5.5: the variant's tie rule decides
+                ties += 1
+                winners = _settled(variant, final, settled, tie_rule)
+            if not winners:
+                no_winner += 1
+            for w in winners:
+                wins_blocked[w] += 1
+            for p, tiles in enumerate(held_by):
+                if side_of[p] not in winners:
+                    for t in tiles:
+                        lost[t] += 1
+        else:
+            wins_domino[side_of[final.turn]] += 1
+        if progress is not None and done % every == 0:
+            progress(done)
+    if progress is not None and done % every:
+        progress(done)
+
+    order = sorted((t for t in range(count) if held[t]),
+                   key=lambda t: (-held[t], -value[t], -t))[:top]
+    risk = tuple(
+        TileRisk(Tile.from_index(t), value[t], held[t], held[t] / blocked, lost[t],
+                 value[t] * lost[t] / held[t])
+        for t in order)
+    return Statistics(
+        variant=variant.name, rounds=rounds, seed=seed, blocked=blocked,
+        block_share=blocked / rounds if rounds else 0.0, block_ci=wilson(blocked, rounds),
+        residual_total=Distribution.of(res_total), residual_winner=Distribution.of(res_winner),
+        sides=sides, wins_blocked=tuple(wins_blocked), wins_domino=tuple(wins_domino),
+        no_winner=no_winner, ties=ties, tie_rule=tie_rule,
+        tie_settled=tuple(sorted(settled.items())),
+        length=Distribution.of(length), plays=Distribution.of(plays), risk=risk,
+    )
+
+
+def _settled(variant: Variant, final: State, settled: Counter[str], rule: str) -> tuple[int, ...]:
+    """The winners of a tied block under R5.5, and how the tie was settled."""
+    res = outcome(variant, final)
+    assert res is not None
+    k = len(res.winners)
+    if k == 0:
+        settled["nobody scores"] += 1
+    elif k == 1:
+        settled[f"one side wins ({rule})"] += 1
+    else:
+        settled[f"shared by {k} sides ({rule})"] += 1
+    return res.winners
