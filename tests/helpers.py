@@ -14,6 +14,8 @@ down than when it searches for a seed that happens to reach it::
   set not mentioned is set aside. The result is checked with ``state_status``, so a
   hand-made state is always a well-formed one (a typo fails loudly, not silently).
 * :func:`run` -- apply moves one after another with the legality checks of ``apply``.
+* :func:`established` -- a position played through the R4 procedure to an established
+  block: every needed confirmation, then the establishment, each checked by ``apply``.
 * :func:`dealt` -- the initial state of a seeded deal (what ``random_round`` starts from).
 
 Nothing here knows any rule: the builders only place tiles; the rules under test
@@ -23,6 +25,7 @@ decide what is legal.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -66,13 +69,16 @@ def tiles(text: str) -> int:
 def line_ends(text: str) -> tuple[int, ...]:
     """The canonical open ends of a line written left to right (``"6-6 6-11 11-2"``).
 
-    The first tile opens the line; each next tile joins the right end when it matches
-    it, else the left end. Raises ``ValueError`` for a tile that matches neither.
+    The first tile opens the line as written (``"11-5"``: 11 on the left); each next
+    tile joins the right end when it matches it, else the left end. Raises
+    ``ValueError`` for a tile that matches neither.
     """
-    seq = [Tile.parse(t) for t in text.replace(",", " ").split()]
-    if not seq:
+    words = text.replace(",", " ").split()
+    if not words:
         return ()
-    left, right = seq[0].lo, seq[0].hi
+    seq = [Tile.parse(t) for t in words]
+    first = re.findall(r"\d+", words[0])  # the opening tile as written: left half first
+    left, right = int(first[0]), int(first[1])
     for t in seq[1:]:
         if right in t:
             right = t.other(right)
@@ -127,6 +133,16 @@ def run(v: Variant, s: State, *moves: Move) -> State:
     for m in moves:
         s = apply(v, s, m)
     return s
+
+
+def established(v: Variant, hands: Sequence[str], *, line: str, proposer: int = 0) -> State:
+    """The BLOCKED state reached from ``position(v, hands, line=line, turn=proposer)`` by
+    the R4 procedure: ``proposer`` and the next players confirm, then the block is
+    established. Raises ``IllegalMoveError`` if the rules do not allow it."""
+    s = position(v, hands, line=line, turn=proposer)
+    for k in range(v.needed_confirmations):
+        s = apply(v, s, Move.confirm((proposer + k) % v.players))
+    return apply(v, s, Move.establish(s.turn))
 
 
 def dealt(v: Variant, seed: int, *, free_draw: bool = False) -> State:

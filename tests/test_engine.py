@@ -19,8 +19,10 @@ from dominoproof.model import (
     MoveKind,
     StateFlaw,
     Status,
+    Tile,
     Trace,
     TraceError,
+    Variant,
     apply,
     find_variant,
     initial_state,
@@ -33,7 +35,8 @@ from dominoproof.model import (
     state_status,
 )
 from dominoproof.model.moves import LEAD
-from helpers import dealt, position, variant
+from dominoproof.model.rules import VoidDeal
+from helpers import dealt, position, tiles, variant
 
 PRESETS = sorted(presets())
 
@@ -326,3 +329,109 @@ def test_a_void_deal_in_a_trace_is_a_trace_error() -> None:
                        "deal": deal.to_json(), "moves": []})
     with pytest.raises(TraceError, match="void"):
         Trace.loads(text)
+
+
+# ---------------------------------------------------------------------------
+# Init: the lead rule and its fallbacks (SEMANTICS.md, Init)
+# ---------------------------------------------------------------------------
+
+
+def _deal(v: Variant, *hands: str) -> Deal:
+    """A deal of ``hands``; the rest of the set is the boneyard in index order."""
+    masks = tuple(tiles(h) for h in hands)
+    used = 0
+    for m in masks:
+        used |= m
+    return Deal(masks, tuple(t for t in range(v.tiles.count) if not used >> t & 1), 0)
+
+
+def _lead(v: Variant, deal: Deal) -> tuple[int, set[str]]:
+    s = initial_state(v, deal)
+    assert state_status(v, s) is StateFlaw.OK
+    moves = legal_moves(v, s)
+    assert all(m.kind is MoveKind.PLAY and m.end == LEAD and m.player == s.turn
+               for m in moves)
+    return s.turn, {str(Tile.from_index(m.tile)) for m in moves}
+
+
+D3 = {"set.max": 3, "deal.hand_size": 2}
+
+
+def test_lead_rule_player_any_tile() -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "player", "lead.player": 1})
+    assert _lead(v, _deal(v, "3-3 0-1", "1-2 0-3")) == (1, {"1-2", "0-3"})
+
+
+def test_lead_rule_tile_its_holder_with_it() -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "tile", "lead.tile": "1-2"})
+    assert _lead(v, _deal(v, "3-3 0-1", "1-2 0-3")) == (1, {"1-2"})
+
+
+def test_lead_rule_highest_double_held() -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "highest-double"})
+    assert _lead(v, _deal(v, "0-0 0-1", "2-2 0-3")) == (1, {"2-2"})
+    assert _lead(v, _deal(v, "3-3 0-1", "2-2 0-3")) == (0, {"3-3"})
+
+
+@pytest.mark.parametrize(("fallback", "hands", "expected"), [
+    # nobody holds 1-2: the highest double held, else the heaviest tile
+    ("highest-double", ("0-0 2-3", "1-1 0-3"), (1, {"1-1"})),
+    ("highest-double", ("0-1 2-3", "1-3 0-3"), (0, {"2-3"})),
+    # the heaviest tile: highest value
+    ("heaviest-tile", ("0-0 2-3", "3-3 0-3"), (1, {"3-3"})),
+    ("heaviest-tile", ("0-0 0-3", "1-3 0-1"), (1, {"1-3"})),
+    ("player", ("0-0 2-3", "3-3 0-3"), (1, {"3-3", "0-3"})),
+])
+def test_lead_fallback_when_nobody_holds_the_tile(
+    fallback: str, hands: tuple[str, str], expected: tuple[int, set[str]],
+) -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "tile", "lead.tile": "1-2",
+                               "lead.fallback": fallback, "lead.player": 1})
+    assert _lead(v, _deal(v, *hands)) == expected
+
+
+@pytest.mark.parametrize(("fallback", "expected"), [
+    ("heaviest-tile", (0, {"2-3"})), ("player", (1, {"0-1", "1-3"})),
+])
+def test_lead_fallback_when_nobody_holds_a_double(
+    fallback: str, expected: tuple[int, set[str]],
+) -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "highest-double",
+                               "lead.fallback": fallback, "lead.player": 1})
+    assert _lead(v, _deal(v, "0-2 2-3", "0-1 1-3")) == expected
+
+
+def test_lead_heaviest_tile_equal_values_highest_index() -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "tile", "lead.tile": "3-3",
+                               "lead.fallback": "heaviest-tile"})
+    # 0-3 and 1-2 both count 3; 0-3 has the higher index (6 against 4)
+    assert _lead(v, _deal(v, "0-0 1-2", "0-3 0-1")) == (1, {"0-3"})
+    assert _lead(v, _deal(v, "0-0 0-3", "1-2 0-1")) == (0, {"0-3"})
+
+
+def test_lead_heaviest_tile_uses_special_values() -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "tile", "lead.tile": "1-2",
+                               "lead.fallback": "heaviest-tile",
+                               "scoring.tile_values": {"0-1": 40}})
+    assert _lead(v, _deal(v, "0-0 2-3", "0-1 0-3")) == (1, {"0-1"})
+
+
+def test_lead_fallback_redeal_deals_again() -> None:
+    v = variant("draw-2p-d6", {**D3, "lead.rule": "tile", "lead.tile": "0-0",
+                               "lead.fallback": "redeal"})
+    void = _deal(v, "1-1 2-3", "1-3 0-3")
+    with pytest.raises(VoidDeal):
+        initial_state(v, void)
+    # shuffled deals skip void ones: 0-0 is always in a hand, and its holder leads
+    redealt = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        first = Deal.from_order(v, sorted(range(v.tiles.count),
+                                          key=[rng.random() for _ in range(v.tiles.count)]
+                                          .__getitem__))
+        deal = shuffled_deal(v, random.Random(seed))
+        redealt += deal != first
+        s = initial_state(v, deal)
+        assert s.hands[s.turn] & 1
+        assert legal_moves(v, s) == (Move.play(s.turn, "0-0"),)
+    assert redealt  # some first deals were void and dealt again
