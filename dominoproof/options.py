@@ -25,6 +25,7 @@ colour unless the stream is a terminal (:func:`console`).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 import sys
@@ -129,7 +130,11 @@ def resolve_variant(name: str, overrides: Iterable[str] = ()) -> Variant:
     if not items:
         return variant
     source = f"{variant.source} with -o " + " -o ".join(items)
-    return variant.with_overrides(parse_overrides(items), source=source)
+    changed = variant.with_overrides(parse_overrides(items), source=source)
+    # The base's description no longer tells the whole story: say what changed.
+    note = "Overridden: " + ", ".join(items) + "."
+    text = f"{changed.description} {note}" if changed.description else note
+    return dataclasses.replace(changed, description=text)
 
 
 def console(stream: IO[str] | None = None, *, stderr: bool = False) -> Console:
