@@ -24,7 +24,8 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-from .tiles import Tile
+from .tiles import MAX_SET as _MAX_SET
+from .tiles import Tile, tile_count
 
 
 class MoveKind(enum.IntEnum):
@@ -42,6 +43,7 @@ class MoveKind(enum.IntEnum):
 
 NO_TILE = -1
 LEAD = -1  #: the ``end`` of the opening play: there is no open end yet
+TILE_LIMIT = tile_count(_MAX_SET)  #: tile indices are ``0 .. TILE_LIMIT-1``
 
 
 class Move(NamedTuple):
@@ -84,6 +86,9 @@ class Move(NamedTuple):
 
     def __repr__(self) -> str:
         k = self.kind
+        if not self._canonical():  # e.g. a tile index outside every set: show the fields
+            kind = f"MoveKind.{k.name}" if isinstance(k, MoveKind) else repr(k)
+            return f"Move({kind}, {self.player!r}, {self.tile!r}, {self.end!r})"
         if k is MoveKind.PLAY:
             end = "" if self.end == LEAD else f", {self.end}"
             return f'Move.play({self.player}, "{Tile.from_index(self.tile)}"{end})'
@@ -92,8 +97,21 @@ class Move(NamedTuple):
         name = "pass_" if k is MoveKind.PASS else k.label
         return f"Move.{name}({self.player})"
 
+    def _canonical(self) -> bool:
+        """Whether the named constructor shown by ``repr`` gives back this very value."""
+        k, t = self.kind, self.tile
+        if type(k) is not MoveKind or type(self.player) is not int:
+            return False
+        if k is MoveKind.PLAY:
+            return type(t) is int and 0 <= t < TILE_LIMIT and type(self.end) is int
+        if k is MoveKind.DRAW:
+            return type(t) is int and 0 <= t < TILE_LIMIT and self.end == LEAD
+        return t == NO_TILE and self.end == LEAD
+
     def __str__(self) -> str:
         k, p = self.kind, self.player
+        if not self._canonical():
+            return repr(self)
         if k is MoveKind.PLAY:
             t = Tile.from_index(self.tile).show()
             return f"P{p} leads {t}" if self.end == LEAD else f"P{p} plays {t} on {self.end}"
