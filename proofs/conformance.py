@@ -1,0 +1,551 @@
+"""Conformance: the engine against independent readings of SEMANTICS.md, state by state.
+
+docs/SEMANTICS.md is implemented more than once on purpose. This module checks
+that two implementations agree on every state a search visits: the same moves
+are enabled, each move leads to the same successor, and terminal states are
+classified (and, where both sides score, scored) identically. It also checks
+that a trace - a counterexample or a witness - replays in the engine to the very
+states it records.
+
+Oracles
+=======
+
+An *oracle* is anything with
+
+- ``name: str``;
+- ``successors(state) -> set[tuple[Move, key]]``: every enabled move in the
+  model :class:`~dominoproof.model.state.State` ``state``, each with the
+  :meth:`State.key` of the state it leads to (empty for a terminal state);
+- ``classify(state) -> Mapping[str, Any] | None``: a terminal classification.
+  Known fields: ``terminal`` (no move is enabled), ``is_blocked`` (R1.1),
+  ``ends_unplayable`` (R2), ``boneyard_supplies_nothing`` (R3.2), ``outcome``
+  (R5: a dict with ``termination``, ``residuals``, ``totals``, ``winners``,
+  ``awards``, ``penalties``, ``scores``; None while playing). Two oracles are
+  compared on the fields both report; an oracle may omit any of them;
+- optionally ``initial(hands, stack, set_aside, *, free_draw) -> key | None``:
+  the key of Init for a dealt position (None: the lead rule voids the deal).
+
+Oracles are plain objects (a ``Protocol``), so an oracle can live anywhere:
+the deliberately plain reference implementation lives in
+``tests/reference_rules.py`` and is passed in by the tests. Oracles known by
+name (:data:`ORACLES`, :func:`get_oracle`):
+
+``engine``
+    :class:`~dominoproof.model.rules.Rules` (or a subclass: a fault of
+    :mod:`~dominoproof.proofs.faults`) and :func:`~dominoproof.model.outcome.outcome`.
+``z3``
+    The Z3 transition relation. **Contract** with ``dominoproof.proofs.encoding``,
+    imported lazily: that module defines ::
+
+        def z3_successors(variant: Variant, state: State) -> set[tuple[Move, tuple[object, ...]]]
+
+    returning, for a concrete model state, every move the relation ``Next`` allows
+    from it, each with the ``State.key()`` of the successor (decoded from a model
+    of the relation with the pre-state fixed, one solver call per successor, or
+    any other way). Terminal states have no successors. It may also define
+    ``z3_classify(variant, state) -> Mapping[str, Any]`` with the fields above;
+    without it the z3 oracle classifies a state as terminal iff it has no
+    successors. Until the module or the function exists, :func:`get_oracle`
+    raises :class:`OracleUnavailable` saying so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from dominoproof.model.engine import Deal, Trace, initial_state
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.moves import Move
+from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.rules import Rules, VoidDeal, rules_for
+from dominoproof.model.state import State
+from dominoproof.model.tiles import Tile, bits, mask_of
+from dominoproof.model.variant import Variant
+
+Key = tuple[object, ...]
+Transition = tuple[Move, Key]
+Classification = Mapping[str, Any]
+Scorer = Callable[[Variant, State], "Outcome | None"]
+
+#: The fields of :meth:`State.key`, in order (for readable differences).
+KEY_FIELDS = ("hands", "boneyard", "set_aside", "ends", "turn", "confirmed", "drew",
+              "fouls", "status", "stack")
+
+
+class OracleUnavailable(DominoproofError):
+    """A named oracle cannot be used here (its module or function does not exist yet)."""
+
+
+@runtime_checkable
+class Oracle(Protocol):
+    name: str
+
+    def successors(self, state: State) -> set[Transition]: ...
+
+    def classify(self, state: State) -> Classification | None: ...
+
+
+# ---------------------------------------------------------------------------
+# The oracles known by name
+# ---------------------------------------------------------------------------
+
+
+def outcome_fields(res: Outcome | None) -> dict[str, Any] | None:
+    """The R5 fields every oracle reports, from a model :class:`Outcome`."""
+    if res is None:
+        return None
+    return {
+        "termination": res.termination.value,
+        "residuals": tuple(res.residuals),
+        "totals": tuple(res.totals),
+        "winners": tuple(sorted(res.winners)),
+        "awards": tuple(res.awards),
+        "penalties": tuple(res.penalties),
+        "scores": tuple(res.scores),
+    }
+
+
+class EngineOracle:
+    """The engine: :class:`Rules` (or a fault's subclass) and R5 scoring."""
+
+    def __init__(self, variant: Variant, rules: Rules | None = None,
+                 scorer: Scorer | None = None, name: str = "engine") -> None:
+        self.variant = variant
+        self.rules = rules if rules is not None else rules_for(variant)
+        self.scorer: Scorer = scorer if scorer is not None else outcome
+        self.name = name
+
+    def successors(self, state: State) -> set[Transition]:
+        return {(m, s.key()) for m, s in self.rules.successors(state)}
+
+    def classify(self, state: State) -> Classification:
+        r = self.rules
+        return {
+            "terminal": not r.legal_moves(state),
+            "is_blocked": r.is_blocked(state),
+            "ends_unplayable": r.ends_unplayable(state),
+            "boneyard_supplies_nothing": r.boneyard_supplies_nothing(state),
+            "outcome": outcome_fields(self.scorer(self.variant, state)),
+        }
+
+    def initial(self, hands: Sequence[int], stack: Sequence[int], set_aside: int, *,
+                free_draw: bool = False) -> Key | None:
+        try:
+            s = initial_state(self.variant, Deal(tuple(hands), tuple(stack), set_aside),
+                              free_draw=free_draw, rules=self.rules)
+        except VoidDeal:
+            return None
+        return s.key()
+
+
+class Z3Oracle:
+    """The Z3 transition relation, through ``dominoproof.proofs.encoding`` (see the
+    module docstring for the contract)."""
+
+    name = "z3"
+
+    def __init__(self, variant: Variant) -> None:
+        try:
+            enc = importlib.import_module("dominoproof.proofs.encoding")
+        except ImportError as e:
+            raise OracleUnavailable(
+                "oracle 'z3' is unavailable: dominoproof.proofs.encoding cannot be imported "
+                f"({e})") from None
+        fn = getattr(enc, "z3_successors", None)
+        if not callable(fn):
+            raise OracleUnavailable(
+                "oracle 'z3' is unavailable: dominoproof.proofs.encoding defines no "
+                "z3_successors(variant, state) (the contract is in proofs/conformance.py)")
+        self.variant = variant
+        self._successors: Callable[[Variant, State], Iterable[Transition]] = fn
+        cls = getattr(enc, "z3_classify", None)
+        self._classify: Callable[[Variant, State], Classification] | None = (
+            cls if callable(cls) else None)
+
+    def successors(self, state: State) -> set[Transition]:
+        return set(self._successors(self.variant, state))
+
+    def classify(self, state: State) -> Classification:
+        if self._classify is not None:
+            return self._classify(self.variant, state)
+        return {"terminal": not self.successors(state)}
+
+
+class GraphOracle:
+    """The edges a graph search recorded: ``edges[key]`` = the set of ``(move, key)``.
+
+    Meaningful when the search stores its own edges (it checks the search's
+    bookkeeping: deduplication by key, no lost or invented edges), not as an
+    independent reading of the rules.
+    """
+
+    def __init__(self, edges: Mapping[Key, Iterable[Transition]], name: str = "graph") -> None:
+        self.edges = edges
+        self.name = name
+
+    def successors(self, state: State) -> set[Transition]:
+        return set(self.edges.get(state.key(), ()))
+
+    def classify(self, state: State) -> Classification:
+        return {"terminal": not self.edges.get(state.key())}
+
+
+OracleFactory = Callable[[Variant], Oracle]
+
+#: Oracles by name; each factory takes the variant.
+ORACLES: dict[str, OracleFactory] = {
+    "engine": EngineOracle,
+    "z3": Z3Oracle,
+}
+
+
+def register_oracle(name: str, factory: OracleFactory) -> None:
+    ORACLES[name] = factory
+
+
+def get_oracle(name: str, variant: Variant) -> Oracle:
+    """The oracle ``name`` for ``variant``; :class:`OracleUnavailable` if it cannot be built."""
+    try:
+        factory = ORACLES[name]
+    except KeyError:
+        raise OracleUnavailable(
+            f"no oracle {name!r}; known: {', '.join(ORACLES)}") from None
+    return factory(variant)
+
+
+# ---------------------------------------------------------------------------
+# Reports
+# ---------------------------------------------------------------------------
+
+
+def describe_key_difference(a: Key, b: Key) -> str:
+    """The fields in which two state keys differ, as ``field: a | b``."""
+    parts = []
+    for name, x, y in zip(KEY_FIELDS, a, b, strict=False):
+        if x != y:
+            parts.append(f"{name}: {_show_field(name, x)} | {_show_field(name, y)}")
+    if len(a) != len(b):
+        parts.append(f"key length: {len(a)} | {len(b)}")
+    return "; ".join(parts) or "(equal keys)"
+
+
+def _show_field(name: str, x: object) -> str:
+    if name in ("boneyard", "set_aside") and isinstance(x, int):
+        return _tiles(x)
+    if name == "hands" and isinstance(x, tuple):
+        return "(" + ", ".join(_tiles(h) if isinstance(h, int) else repr(h) for h in x) + ")"
+    if name == "stack" and isinstance(x, tuple):
+        return "[" + " ".join(str(Tile.from_index(t)) if isinstance(t, int) else repr(t)
+                              for t in x) + "]"
+    if name == "fouls" and isinstance(x, int):
+        return "{" + ", ".join(f"P{p}" for p in bits(x)) + "}"
+    return repr(x)
+
+
+def _tiles(mask: int) -> str:
+    return "{" + " ".join(str(Tile.from_index(t)) for t in bits(mask)) + "}"
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One disagreement between two oracles in one state."""
+
+    state: State
+    kind: str  #: "move only in A", "move only in B", "successor differs", "classification"
+    detail: str
+
+    def describe(self, a: str = "A", b: str = "B") -> str:
+        kind = self.kind.replace(" A", f" {a}").replace(" B", f" {b}")
+        state = "\n".join("    " + line for line in self.state.describe().splitlines())
+        return f"{kind}: {self.detail}\n  in the state {self.state!r}\n{state}"
+
+
+@dataclass
+class Comparison:
+    """What :func:`compare` found."""
+
+    a: str
+    b: str
+    states: int = 0  #: states compared
+    transitions: int = 0  #: distinct (state, move) pairs compared
+    terminal: int = 0  #: terminal states compared
+    mismatched_states: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)  #: the first ones, in order
+    mismatch_count: int = 0  #: every mismatch, also those not kept
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch_count == 0
+
+    def summary(self) -> str:
+        verdict = "agree" if self.ok else f"DISAGREE ({self.mismatch_count} mismatches " \
+            f"in {self.mismatched_states} states)"
+        return (f"{self.a} vs {self.b}: {self.states} states, {self.transitions} transitions, "
+                f"{self.terminal} terminal states compared; {verdict}")
+
+    def describe(self, limit: int = 5) -> str:
+        lines = [self.summary()]
+        for m in self.mismatches[:limit]:
+            lines.append(m.describe(self.a, self.b))
+        if self.mismatch_count > min(limit, len(self.mismatches)):
+            lines.append(f"... {self.mismatch_count - min(limit, len(self.mismatches))} more")
+        return "\n".join(lines)
+
+    def merge(self, other: Comparison, keep: int = 10) -> None:
+        self.states += other.states
+        self.transitions += other.transitions
+        self.terminal += other.terminal
+        self.mismatched_states += other.mismatched_states
+        self.mismatch_count += other.mismatch_count
+        self.mismatches.extend(other.mismatches[: max(0, keep - len(self.mismatches))])
+
+
+# ---------------------------------------------------------------------------
+# The check
+# ---------------------------------------------------------------------------
+
+
+def compare_state(state: State, oracle_a: Oracle, oracle_b: Oracle) -> tuple[
+        list[Mismatch], int, bool]:
+    """Compare two oracles in one state: (mismatches, transitions compared, terminal?)."""
+    out: list[Mismatch] = []
+    sa, sb = oracle_a.successors(state), oracle_b.successors(state)
+    by_move_a: dict[Move, set[Key]] = {}
+    by_move_b: dict[Move, set[Key]] = {}
+    for m, k in sa:
+        by_move_a.setdefault(m, set()).add(k)
+    for m, k in sb:
+        by_move_b.setdefault(m, set()).add(k)
+    for m in sorted(by_move_a.keys() - by_move_b.keys()):
+        out.append(Mismatch(state, "move only in A", f"{m!r} ({m})"))
+    for m in sorted(by_move_b.keys() - by_move_a.keys()):
+        out.append(Mismatch(state, "move only in B", f"{m!r} ({m})"))
+    for m in sorted(by_move_a.keys() & by_move_b.keys()):
+        ka, kb = by_move_a[m], by_move_b[m]
+        if ka != kb:
+            if len(ka) == 1 and len(kb) == 1:
+                diff = describe_key_difference(next(iter(ka)), next(iter(kb)))
+            else:
+                diff = f"{len(ka)} successor(s) | {len(kb)} successor(s)"
+            out.append(Mismatch(state, "successor differs", f"after {m!r}: {diff}"))
+    ca, cb = oracle_a.classify(state), oracle_b.classify(state)
+    terminal = not sa and not sb
+    if ca is not None and cb is not None:
+        for name in sorted(ca.keys() & cb.keys()):
+            if ca[name] != cb[name]:
+                out.append(Mismatch(state, "classification",
+                                    f"{name}: {ca[name]!r} | {cb[name]!r}"))
+    return out, len(by_move_a.keys() | by_move_b.keys()), terminal
+
+
+def compare(variant: Variant, states: Iterable[State], oracle_a: Oracle, oracle_b: Oracle,
+            *, keep: int = 10) -> Comparison:
+    """Compare two oracles on every state of ``states`` (both inclusions of their
+    transition sets, and their classifications); keep the first ``keep`` mismatches.
+
+    ``variant`` names the configuration; the oracles were built for it.
+    """
+    del variant  # the oracles carry it; kept in the signature for the reader and the CLI
+    res = Comparison(oracle_a.name, oracle_b.name)
+    for s in states:
+        found, n, terminal = compare_state(s, oracle_a, oracle_b)
+        res.states += 1
+        res.transitions += n
+        res.terminal += terminal
+        if found:
+            res.mismatched_states += 1
+            res.mismatch_count += len(found)
+            res.mismatches.extend(found[: max(0, keep - len(res.mismatches))])
+    return res
+
+
+def compare_initial(variant: Variant, deals: Iterable[Deal], oracle_a: Any, oracle_b: Any,
+                    *, free_draw: bool = False, keep: int = 10) -> Comparison:
+    """Compare Init: both oracles must give the same initial state (or both void the deal)
+    for every deal. The oracles must have an ``initial`` method."""
+    res = Comparison(oracle_a.name, oracle_b.name)
+    for d in deals:
+        ka = oracle_a.initial(d.hands, d.stack, d.set_aside, free_draw=free_draw)
+        kb = oracle_b.initial(d.hands, d.stack, d.set_aside, free_draw=free_draw)
+        res.states += 1
+        if ka != kb:
+            res.mismatched_states += 1
+            res.mismatch_count += 1
+            if len(res.mismatches) < keep:
+                if ka is None or kb is None:
+                    detail = f"Init of the deal {d.to_json()}: {ka!r} | {kb!r}"
+                else:
+                    detail = f"Init of the deal {d.to_json()}: " + \
+                        describe_key_difference(ka, kb)
+                probe = initial_state(variant, d, free_draw=free_draw) if ka is not None \
+                    and kb is not None else _deal_state(d, free_draw)
+                res.mismatches.append(Mismatch(probe, "initial state", detail))
+    return res
+
+
+def _deal_state(d: Deal, free_draw: bool) -> State:
+    from dominoproof.model.state import Status
+
+    return State(d.hands, mask_of(d.stack), d.set_aside, 0, (), 0, 0, False, 0,
+                 Status.PLAYING, None if free_draw else d.stack)
+
+
+# ---------------------------------------------------------------------------
+# States to compare on
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Reachable:
+    """The states a search visited (``complete``: the search was exhaustive)."""
+
+    states: list[State]
+    complete: bool
+    method: str
+
+
+def all_deals(variant: Variant, *, orders: bool = True) -> Iterator[Deal]:
+    """Every deal of a small configuration: each way to fill the hands, the boneyard
+    in every draw order (``orders``) or in one order (enough with a free draw order),
+    and each choice of the tiles set aside. Deals the lead rule voids are included
+    (Init then has no state for them)."""
+    tiles = list(range(variant.tiles.count))
+    size, players = variant.deal.hand_size, variant.players
+    aside_n = variant.deal.set_aside
+
+    def hands_from(rest: list[int], p: int) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+        if p == players:
+            yield (), rest
+            return
+        for hand in itertools.combinations(rest, size):
+            left = [t for t in rest if t not in hand]
+            for more, remaining in hands_from(left, p + 1):
+                yield (mask_of(hand), *more), remaining
+
+    for hands, rest in hands_from(tiles, 0):
+        for aside in itertools.combinations(rest, aside_n):
+            pile = [t for t in rest if t not in aside]
+            stacks: Iterable[tuple[int, ...]] = (
+                itertools.permutations(pile) if orders else [tuple(pile)])
+            for stack in stacks:
+                yield Deal(hands, tuple(stack), mask_of(aside))
+
+
+def initial_states(variant: Variant, deals: Iterable[Deal], *, free_draw: bool = False,
+                   rules: Rules | None = None) -> list[State]:
+    """Init for each deal (void deals skipped), without duplicates."""
+    rules = rules or rules_for(variant)
+    seen: dict[Key, State] = {}
+    for d in deals:
+        try:
+            s = initial_state(variant, d, free_draw=free_draw, rules=rules)
+        except VoidDeal:
+            continue
+        seen.setdefault(s.key(), s)
+    return list(seen.values())
+
+
+def reachable_states(variant: Variant, inits: Iterable[State], rules: Rules | None = None,
+                     limit: int = 1_000_000) -> Reachable:
+    """Every state reachable from ``inits`` under ``rules`` (at most ``limit``).
+
+    Uses the project's exhaustive search (``dominoproof.proofs.statespace.explore``)
+    when it exists and accepts these arguments, otherwise a plain breadth-first
+    search over :meth:`Rules.successors`. ``complete`` is False when the limit cut
+    the search short (then the states are a prefix of the BFS order).
+    """
+    rules = rules or rules_for(variant)
+    inits = list(inits)
+    via = _explore_with_statespace(variant, inits, rules, limit)
+    if via is not None:
+        return via
+    return plain_bfs(inits, rules, limit)
+
+
+def plain_bfs(inits: Iterable[State], rules: Rules, limit: int) -> Reachable:
+    seen: dict[Key, State] = {}
+    queue: deque[State] = deque()
+    for s in inits:
+        if s.key() not in seen:
+            seen[s.key()] = s
+            queue.append(s)
+    complete = True
+    while queue:
+        s = queue.popleft()
+        for _, t in rules.successors(s):
+            k = t.key()
+            if k not in seen:
+                if len(seen) >= limit:
+                    complete = False
+                    continue
+                seen[k] = t
+                queue.append(t)
+    return Reachable(list(seen.values()), complete, "plain BFS")
+
+
+def _explore_with_statespace(variant: Variant, inits: list[State], rules: Rules,
+                             limit: int) -> Reachable | None:
+    """The project's search, if it exists (None otherwise)."""
+    try:
+        ss = importlib.import_module("dominoproof.proofs.statespace")
+    except ImportError:
+        return None
+    explore = getattr(ss, "explore", None)
+    if not callable(explore):
+        return None
+    del variant, inits, rules, limit  # adapted once the statespace API is known
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Traces
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Whether a trace replays in the engine to the states it records."""
+
+    ok: bool
+    steps: int  #: moves replayed
+    detail: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def replay(trace: Trace, states: Sequence[State] | None = None, *,
+           rules: Rules | None = None) -> Replay:
+    """Replay ``trace`` in the engine, move by move with legality checks, and compare
+    each state reached with the recorded one: ``states`` if given, else the states
+    the trace carries (a search fills them in), else only legality and Init.
+
+    ``states[0]`` is the initial state; ``states[i]`` the state after move ``i``.
+    """
+    variant = trace.variant
+    rules = rules or rules_for(variant)
+    recorded = list(states) if states is not None else list(trace._states)
+    try:
+        s = initial_state(variant, trace.deal, free_draw=trace.free_draw, rules=rules)
+    except VoidDeal:
+        return Replay(False, 0, "the deal has no initial state (the lead rule voids it)")
+    if recorded and recorded[0].key() != s.key():
+        return Replay(False, 0, "Init differs: "
+                      + describe_key_difference(recorded[0].key(), s.key()))
+    for i, m in enumerate(trace.moves):
+        try:
+            s = rules.apply(s, m)
+        except DominoproofError as e:
+            return Replay(False, i, f"move {i + 1} ({m!r}) is illegal in the engine: {e}")
+        if len(recorded) > i + 1 and recorded[i + 1].key() != s.key():
+            return Replay(False, i + 1, f"after move {i + 1} ({m!r}) the states differ: "
+                          + describe_key_difference(recorded[i + 1].key(), s.key()))
+    if recorded and len(recorded) != len(trace.moves) + 1:
+        return Replay(False, len(trace.moves),
+                      f"{len(recorded)} states recorded for {len(trace.moves)} moves")
+    return Replay(True, len(trace.moves))

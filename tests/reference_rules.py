@@ -1,0 +1,570 @@
+"""A deliberately plain reference implementation of docs/SEMANTICS.md.
+
+This is the *independent reading* the conformance check compares the engine
+against (issue 3, section 5). It is written from SEMANTICS.md alone, not from
+``model/rules.py`` or ``model/outcome.py``: plain sets, lists and dicts, one
+guard after another in the order SEMANTICS lists them, no bitmasks, no caches,
+no cleverness. It is slow on purpose; it only has to be obviously right.
+
+The only things it takes from the model are the *vocabulary*: the ``Variant``
+(read field by field), the ``State`` and ``Move`` values (so that its answers
+can be compared with the engine's), and nothing that computes a rule.
+
+A tile is a pair ``(a, b)`` with ``a <= b``; its index is ``b*(b+1)//2 + a``
+(SEMANTICS, Constants). Rule IDs refer to /work/shared/RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.state import State, Status
+from dominoproof.model.variant import Variant
+
+Tile = tuple[int, int]
+
+PLAYING = "PLAYING"
+BLOCKED = "BLOCKED"
+DOMINO = "DOMINO"
+
+
+# ---------------------------------------------------------------------------
+# Constants
+# ---------------------------------------------------------------------------
+
+
+def all_tiles(n: int) -> list[Tile]:
+    """Every tile of the double-n set, in index order (Terms)."""
+    out = []
+    for b in range(n + 1):
+        for a in range(b + 1):
+            out.append((a, b))
+    return out
+
+
+def index_of(t: Tile) -> int:
+    a, b = t
+    return b * (b + 1) // 2 + a
+
+
+#: Every tile of the largest set (double-18), by index: TILES[index_of(t)] == t.
+TILES: list[Tile] = all_tiles(18)
+
+
+def tile_of(i: int) -> Tile:
+    return TILES[i]
+
+
+def value(variant: Variant, t: Tile) -> int:
+    """R5.3: a + b, unless the variant names a special value for this tile."""
+    for i, v in variant.scoring.tile_values:
+        if i == index_of(t):
+            return v
+    return t[0] + t[1]
+
+
+def needed_confirmations(variant: Variant) -> int:
+    """C of SEMANTICS [R4.4]."""
+    c = variant.block.confirmations
+    if c == "all":
+        return variant.deal.players
+    if c == "all-others":
+        return variant.deal.players - 1
+    return int(c)
+
+
+# ---------------------------------------------------------------------------
+# Variables
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RefState:
+    """SEMANTICS, Variables, with plain sets."""
+
+    hands: tuple[frozenset[Tile], ...]
+    boneyard: frozenset[Tile]
+    aside: frozenset[Tile]
+    table: frozenset[Tile]
+    ends: tuple[int, ...]
+    turn: int
+    confirmed: int
+    drew: bool
+    fouls: frozenset[int]
+    status: str
+    stack: tuple[Tile, ...] | None
+
+
+def mask_to_set(mask: int) -> frozenset[Tile]:
+    out = set()
+    i = 0
+    while mask:
+        if mask % 2 == 1:
+            out.add(tile_of(i))
+        mask //= 2
+        i += 1
+    return frozenset(out)
+
+
+def set_to_mask(tiles: frozenset[Tile] | set[Tile]) -> int:
+    total = 0
+    for t in tiles:
+        total += 2 ** index_of(t)
+    return total
+
+
+def from_model(s: State) -> RefState:
+    """Read a model state into the plain representation."""
+    fouls = set()
+    for p in range(len(s.hands)):
+        if (s.fouls >> p) % 2 == 1:
+            fouls.add(p)
+    return RefState(
+        hands=tuple(mask_to_set(h) for h in s.hands),
+        boneyard=mask_to_set(s.boneyard),
+        aside=mask_to_set(s.set_aside),
+        table=mask_to_set(s.table),
+        ends=tuple(s.ends),
+        turn=s.turn,
+        confirmed=s.confirmed,
+        drew=s.drew,
+        fouls=frozenset(fouls),
+        status=s.status.name,
+        stack=None if s.stack is None else tuple(tile_of(i) for i in s.stack),
+    )
+
+
+def to_model(r: RefState) -> State:
+    """Write the plain representation back as a model state (to compare keys)."""
+    fouls = 0
+    for p in r.fouls:
+        fouls += 2 ** p
+    return State(
+        hands=tuple(set_to_mask(h) for h in r.hands),
+        boneyard=set_to_mask(r.boneyard),
+        set_aside=set_to_mask(r.aside),
+        table=set_to_mask(r.table),
+        ends=r.ends,
+        turn=r.turn,
+        confirmed=r.confirmed,
+        drew=r.drew,
+        fouls=fouls,
+        status=Status[r.status],
+        stack=None if r.stack is None else tuple(index_of(t) for t in r.stack),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Init
+# ---------------------------------------------------------------------------
+
+
+def deal_from_order(variant: Variant, order: Sequence[int]) -> tuple[
+        list[frozenset[Tile]], list[Tile], frozenset[Tile]]:
+    """SEMANTICS, Init: hands, boneyard in draw order, set-aside tiles of a permutation."""
+    players = variant.deal.players
+    h = variant.deal.hand_size
+    k = variant.deal.set_aside
+    tiles = [tile_of(i) for i in order]
+    hands = []
+    for p in range(players):
+        if variant.deal.order.value == "blocks":
+            positions = list(range(p * h, p * h + h))
+        else:
+            positions = [p + j * players for j in range(h)]
+        hands.append(frozenset(tiles[i] for i in positions))
+    rest = tiles[players * h:]
+    boneyard = rest[: len(rest) - k]
+    aside = frozenset(rest[len(rest) - k:])
+    return hands, boneyard, aside
+
+
+def heaviest(tiles: set[Tile] | frozenset[Tile]) -> Tile:
+    """Highest value (a+b), then highest index."""
+    best = None
+    for t in tiles:
+        if best is None or (t[0] + t[1], index_of(t)) > (best[0] + best[1], index_of(best)):
+            best = t
+    assert best is not None
+    return best
+
+
+def holder(hands: Sequence[frozenset[Tile]], t: Tile) -> int | None:
+    for p, hand in enumerate(hands):
+        if t in hand:
+            return p
+    return None
+
+
+def lead_options(variant: Variant, hands: Sequence[frozenset[Tile]]) -> tuple[
+        int, list[Tile]] | None:
+    """SEMANTICS, Init: the leader and the tiles they may lead with (None: redeal)."""
+    rule = variant.lead.rule.value
+    everyone: set[Tile] = set()
+    for hand in hands:
+        everyone |= hand
+
+    def highest_double() -> tuple[int, list[Tile]] | None:
+        doubles = [t for t in everyone if t[0] == t[1]]
+        if not doubles:
+            return None
+        top = max(doubles)
+        p = holder(hands, top)
+        assert p is not None
+        return p, [top]
+
+    def heaviest_tile() -> tuple[int, list[Tile]]:
+        t = heaviest(everyone)
+        p = holder(hands, t)
+        assert p is not None
+        return p, [t]
+
+    def named_player() -> tuple[int, list[Tile]]:
+        p = variant.lead.player
+        return p, sorted(hands[p])
+
+    if rule == "player":
+        return named_player()
+    found: tuple[int, list[Tile]] | None = None
+    if rule == "tile":
+        a, b = (int(x) for x in variant.lead.tile.replace("|", "-").split("-"))
+        t = (min(a, b), max(a, b))
+        p = holder(hands, t)
+        if p is not None:
+            found = (p, [t])
+    elif rule == "highest-double":
+        found = highest_double()
+    if found is not None:
+        return found
+    fallback = variant.lead.fallback.value
+    if fallback == "highest-double":
+        hd = highest_double()
+        return hd if hd is not None else heaviest_tile()
+    if fallback == "heaviest-tile":
+        return heaviest_tile()
+    if fallback == "player":
+        return named_player()
+    return None  # redeal: the model has no such initial state
+
+
+def initial(variant: Variant, hands: Sequence[frozenset[Tile]], stack: Sequence[Tile],
+            aside: frozenset[Tile], *, free_draw: bool = False) -> RefState | None:
+    """Init from a dealt position (None if the lead rule voids the deal)."""
+    lead = lead_options(variant, hands)
+    if lead is None:
+        return None
+    return RefState(
+        hands=tuple(hands), boneyard=frozenset(stack), aside=aside, table=frozenset(),
+        ends=(), turn=lead[0], confirmed=0, drew=False, fouls=frozenset(), status=PLAYING,
+        stack=None if free_draw else tuple(stack),
+    )
+
+
+def initial_from_order(variant: Variant, order: Sequence[int], *,
+                       free_draw: bool = False) -> RefState | None:
+    hands, stack, aside = deal_from_order(variant, order)
+    return initial(variant, hands, stack, aside, free_draw=free_draw)
+
+
+# ---------------------------------------------------------------------------
+# Predicates of RULES.md
+# ---------------------------------------------------------------------------
+
+
+def playable(r: RefState, p: int) -> list[Tile]:
+    """Tiles of seat p that carry lo or hi; every tile before the lead."""
+    if r.ends == ():
+        return sorted(r.hands[p])
+    lo, hi = r.ends
+    return sorted(t for t in r.hands[p] if lo in t or hi in t)
+
+
+def ends_unplayable(r: RefState) -> bool:
+    """R2: ends exist and no tile in any hand carries lo or hi."""
+    if r.ends == ():
+        return False
+    lo, hi = r.ends
+    for hand in r.hands:
+        for t in hand:
+            if lo in t or hi in t:
+                return False
+    return True
+
+
+def boneyard_supplies_nothing(r: RefState) -> bool:
+    """R3.2."""
+    return len(r.boneyard) == 0
+
+
+def is_blocked(r: RefState) -> bool:
+    """R1.1."""
+    return r.status != DOMINO and ends_unplayable(r) and boneyard_supplies_nothing(r)
+
+
+def block_ready(variant: Variant, r: RefState) -> bool:
+    """R4.4."""
+    if r.confirmed < needed_confirmations(variant):
+        return False
+    return not variant.block.boneyard_must_be_empty or len(r.boneyard) == 0
+
+
+# ---------------------------------------------------------------------------
+# Actions and Next
+# ---------------------------------------------------------------------------
+
+
+def _with_hand(r: RefState, p: int, hand: frozenset[Tile]) -> tuple[frozenset[Tile], ...]:
+    hands = list(r.hands)
+    hands[p] = hand
+    return tuple(hands)
+
+
+def _other(t: Tile, x: int) -> int:
+    return t[1] if t[0] == x else t[0]
+
+
+def _sorted_pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a <= b else (b, a)
+
+
+def _play(variant: Variant, r: RefState, p: int, t: Tile, x: int | None) -> RefState:
+    """Play(p, t, x); x None is the lead."""
+    players = variant.deal.players
+    hand = r.hands[p] - {t}
+    if x is None:
+        ends = _sorted_pair(t[0], t[1])
+    else:
+        lo, hi = r.ends
+        if x == lo:
+            ends = _sorted_pair(_other(t, x), hi)
+        else:
+            ends = _sorted_pair(lo, _other(t, x))
+    return RefState(
+        hands=_with_hand(r, p, hand), boneyard=r.boneyard, aside=r.aside,
+        table=r.table | {t}, ends=ends, turn=p if not hand else (p + 1) % players,
+        confirmed=0, drew=False, fouls=r.fouls, status=r.status, stack=r.stack,
+    )
+
+
+def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
+    """SEMANTICS, Actions: the enabled moves and their successors, guards in order."""
+    players = variant.deal.players
+    p = r.turn
+    nxt = (p + 1) % players
+    out: list[tuple[Move, RefState]] = []
+
+    # 1. terminal
+    if r.status != PLAYING:
+        return out
+    # 2. an empty hand: Domino
+    if not r.hands[p]:
+        out.append((Move.domino(p), _replace(r, status=DOMINO)))
+        return out
+    # 3. the block is ready: Establish [R4.4, R5.1]
+    if block_ready(variant, r):
+        out.append((Move.establish(p), _replace(r, status=BLOCKED)))
+        return out
+    # 4. the lead
+    if r.ends == ():
+        lead = lead_options(variant, r.hands)
+        if lead is not None and lead[0] == p:
+            for t in lead[1]:
+                out.append((Move.play(p, index_of(t), LEAD), _play(variant, r, p, t, None)))
+        return out
+    # 5. plays [R2.1, R4.3], and where fouls are penalised a false Confirm [R4.5]
+    tiles = playable(r, p)
+    if tiles:
+        lo, hi = r.ends
+        for t in tiles:
+            for x in sorted({lo, hi}):
+                if x in t:
+                    out.append((Move.play(p, index_of(t), x), _play(variant, r, p, t, x)))
+        if (variant.fouls.rule.value == "penalised" and not r.boneyard
+                and p not in r.fouls):
+            out.append((Move.confirm(p),
+                        _replace(r, fouls=r.fouls | {p}, confirmed=0, turn=nxt)))
+        return out
+    # 6. draw [R3.1]
+    if r.boneyard and variant.draw.rule.value != "none" and not r.drew:
+        if r.stack is None:
+            choices = sorted(r.boneyard)
+        else:
+            choices = [r.stack[0]]
+        for t in choices:
+            out.append((Move.draw(p, index_of(t)), _replace(
+                r, hands=_with_hand(r, p, r.hands[p] | {t}), boneyard=r.boneyard - {t},
+                stack=None if r.stack is None else r.stack[1:],
+                drew=variant.draw.rule.value == "one")))
+        return out
+    # 7. pass (draw-one, after the draw) [R3.1]
+    if r.boneyard:
+        confirmed = 0 if variant.block.boneyard_must_be_empty else r.confirmed + 1
+        out.append((Move.pass_(p), _replace(r, turn=nxt, drew=False, confirmed=confirmed)))
+        return out
+    # 8. confirm [R4.1, R4.2]
+    out.append((Move.confirm(p), _replace(r, confirmed=r.confirmed + 1, turn=nxt, drew=False)))
+    return out
+
+
+def _replace(r: RefState, **changes: Any) -> RefState:
+    fields = dict(r.__dict__)
+    fields.update(changes)
+    return RefState(**fields)
+
+
+# ---------------------------------------------------------------------------
+# Scoring (R5), SEMANTICS "Scoring"
+# ---------------------------------------------------------------------------
+
+
+def sides(variant: Variant) -> list[list[int]]:
+    if variant.partnerships.compare.value == "team":
+        return [list(t) for t in variant.partnerships.teams]
+    return [[p] for p in range(variant.deal.players)]
+
+
+def rounded(x: int, step: int) -> int:
+    """Nearest multiple of step (halves round up)."""
+    return ((2 * x + step) // (2 * step)) * step
+
+
+def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
+    """R5: who won, what each side is awarded and scores; None while playing."""
+    if r.status == PLAYING:
+        return None
+    players = variant.deal.players
+    residuals = [sum(value(variant, t) for t in r.hands[p]) for p in range(players)]
+    sds = sides(variant)
+    totals = [sum(residuals[p] for p in side) for side in sds]
+
+    def side_of(p: int) -> int:
+        for i, side in enumerate(sds):
+            if p in side:
+                return i
+        raise AssertionError(p)
+
+    def award(rule: str, winners: list[int]) -> int:
+        others = sum(t for i, t in enumerate(totals) if i not in winners)
+        if rule == "others-sum":
+            x = others
+        elif rule == "others-minus-winner":
+            x = max(0, others - totals[winners[0]])
+        else:  # all-residuals
+            x = sum(totals)
+        return rounded(x, variant.scoring.round_to)
+
+    awards = [0] * len(sds)
+    winners: list[int] = []
+    if r.status == DOMINO:
+        w = side_of(r.turn)
+        winners = [w]
+        awards[w] = award(variant.scoring.domino_award.value, [w])
+    else:
+        rule = variant.scoring.block_award.value
+        low = min(totals)
+        tied = [i for i, t in enumerate(totals) if t == low]
+        if len(tied) == 1:
+            winners = tied
+            awards[tied[0]] = award(rule, tied)
+        else:
+            tie = variant.scoring.tie.value
+            if tie == "split":
+                winners = tied
+                for i in tied:
+                    awards[i] = award(rule, tied) // len(tied)
+            elif tie == "all-win":
+                winners = tied
+                for i in tied:
+                    awards[i] = award(rule, tied)
+            elif tie == "first-from-proposer":
+                proposer = (r.turn - r.confirmed) % players
+                for k in range(players):
+                    i = side_of((proposer + k) % players)
+                    if i in tied:
+                        winners = [i]
+                        break
+            elif tie == "lightest-tile":
+                best = None
+                for i in tied:
+                    for p in sds[i]:
+                        for t in r.hands[p]:
+                            k2 = (value(variant, t), index_of(t))
+                            if best is None or k2 < best[0]:
+                                best = (k2, i)
+                if best is not None:
+                    winners = [best[1]]
+            elif tie == "team-total":
+                teams = [list(t) for t in variant.partnerships.teams]
+
+                def team_total(p: int) -> int:
+                    for team in teams:
+                        if p in team:
+                            return sum(residuals[q] for q in team)
+                    raise AssertionError(p)
+
+                best_total = min(team_total(sds[i][0]) for i in tied)
+                best_sides = [i for i in tied if team_total(sds[i][0]) == best_total]
+                if len(best_sides) == 1:
+                    winners = best_sides
+            # "none": nobody scores
+            if len(winners) == 1 and tie in ("first-from-proposer", "lightest-tile",
+                                             "team-total"):
+                awards[winners[0]] = award(rule, winners)
+    penalties = [variant.fouls.penalty if p in r.fouls else 0 for p in range(players)]
+    scores = [awards[i] - sum(penalties[p] for p in side) for i, side in enumerate(sds)]
+    return {
+        "termination": "domino" if r.status == DOMINO else "blocked",
+        "residuals": tuple(residuals),
+        "totals": tuple(totals),
+        "winners": tuple(sorted(winners)),
+        "awards": tuple(awards),
+        "penalties": tuple(penalties),
+        "scores": tuple(scores),
+    }
+
+
+# ---------------------------------------------------------------------------
+# The oracle the conformance framework calls
+# ---------------------------------------------------------------------------
+
+
+class ReferenceOracle:
+    """The plain reference as a conformance oracle (see ``proofs/conformance.py``)."""
+
+    name = "reference"
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self._last: tuple[State, RefState, list[tuple[Move, RefState]]] | None = None
+
+    def _read(self, state: State) -> tuple[RefState, list[tuple[Move, RefState]]]:
+        """The plain state and its transitions (the last answer is remembered, since
+        the framework asks for successors and then for the classification)."""
+        if self._last is None or self._last[0] is not state:
+            r = from_model(state)
+            self._last = (state, r, transitions(self.variant, r))
+        return self._last[1], self._last[2]
+
+    def successors(self, state: State) -> set[tuple[Move, tuple[object, ...]]]:
+        _, moves = self._read(state)
+        return {(m, to_model(s).key()) for m, s in moves}
+
+    def classify(self, state: State) -> dict[str, Any]:
+        r, moves = self._read(state)
+        return {
+            "terminal": not moves,
+            "is_blocked": is_blocked(r),
+            "ends_unplayable": ends_unplayable(r),
+            "boneyard_supplies_nothing": boneyard_supplies_nothing(r),
+            "outcome": score(self.variant, r),
+        }
+
+    def initial(self, hands: Sequence[int], stack: Sequence[int], set_aside: int, *,
+                free_draw: bool = False) -> tuple[object, ...] | None:
+        """The key of Init for a dealt position (masks and draw order, as a model Deal)."""
+        r = initial(self.variant, [mask_to_set(h) for h in hands],
+                    [tile_of(i) for i in stack], mask_to_set(set_aside), free_draw=free_draw)
+        return None if r is None else to_model(r).key()
