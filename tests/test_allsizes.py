@@ -1,0 +1,392 @@
+"""The all-sizes proofs (issue 4 §3, §7): one abstract model, every N and every P.
+
+Fast tier: the correct rules of four variants (one per draw rule, and fouls)
+are PROVED; three fault twins make exactly their properties NOT INDUCTIVE with a
+counterexample that names the action; the fragment check, the N/A, UNKNOWN and
+vacuity paths. Slow tier: every preset, every twin, another seed.
+
+Expected verdicts are data (:data:`EXPECTED_FAILING`), never computed from the
+code under test.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+import pytest
+import z3  # type: ignore[import-untyped]
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.variant import Variant, find_variant
+from dominoproof.proofs import allsizes
+from dominoproof.proofs.allsizes import (
+    CORE,
+    NOT_STATABLE,
+    TWINS,
+    AbstractCounterexample,
+    AbstractModel,
+    fragment_of,
+    prove_all_sizes,
+    prove_model,
+)
+from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.properties import CATALOGUE, Result, Verdict
+from dominoproof.proofs.solver import Check, Solver
+
+TIMEOUT_MS = 10_000
+SEED = 0
+
+#: For each fault twin: the properties that must fail (NOT INDUCTIVE); every
+#: other core property must still be PROVED (the failure is specific).
+EXPECTED_FAILING: dict[str, frozenset[str]] = {
+    "confirm-while-playable": frozenset({"no-false-confirmation", "blocked-sound",
+                                         "procedure"}),
+    "establish-without-boneyard-check": frozenset({"blocked-sound", "procedure"}),
+    "boneyard-check-off": frozenset({"blocked-sound", "procedure"}),
+    "all-others-confirm": frozenset({"blocked-sound", "procedure"}),
+    "draw-loses-tile": frozenset({"conservation"}),
+    "draw-from-empty-boneyard": frozenset({"boneyard-monotone"}),
+}
+
+#: Where each twin breaks the proof: (a conjunct of the invariant dropped at an
+#: action, or None when the property itself fails) and the action of the
+#: counterexample of the first expected property.
+EXPECTED_BREAK: dict[str, tuple[str | None, str, str]] = {
+    # fault: (dropped conjunct, action that drops it / fails the property, property)
+    "confirm-while-playable": ("run-stuck", "confirm_playable", "no-false-confirmation"),
+    "establish-without-boneyard-check": ("run-empty-boneyard", "confirm_instead_of_draw",
+                                         "blocked-sound"),
+    "boneyard-check-off": ("run-empty-boneyard", "pass", "blocked-sound"),
+    "all-others-confirm": (None, "establish", "blocked-sound"),
+    "draw-loses-tile": ("tile-placed", "draw", "conservation"),
+    "draw-from-empty-boneyard": (None, "draw_aside", "boneyard-monotone"),
+}
+
+FAST_FAULTS = ("all-others-confirm", "confirm-while-playable", "draw-loses-tile")
+SLOW_FAULTS = tuple(f for f in EXPECTED_FAILING if f not in FAST_FAULTS)
+
+
+def _draw_one() -> Variant:
+    """Draw-one with the R4.4 boneyard check on: the pass action exists and resets."""
+    return find_variant("tiny-2p-d3").with_overrides({"draw.rule": "one"})
+
+
+VARIANTS: dict[str, Any] = {
+    "tiny-2p-d3": lambda: find_variant("tiny-2p-d3"),  # draw until playable
+    "block-2p-d6": lambda: find_variant("block-2p-d6"),  # no drawing
+    "fouls-4p-d6": lambda: find_variant("fouls-4p-d6"),  # fouls penalised
+    "draw-one": _draw_one,
+}
+
+
+@functools.cache
+def _catalogue(name: str, fault: str | None = None) -> tuple[Result, ...]:
+    """Every catalogue property for a variant (or a fault twin), computed once."""
+    v = VARIANTS[name]() if fault is None else FAULTS_BY_ID[fault].variant()
+    return tuple(prove_all_sizes(v, None, timeout_ms=TIMEOUT_MS, seed=SEED, fault=fault))
+
+
+def _results(name: str, fault: str | None = None) -> dict[str, Result]:
+    """The core properties' results."""
+    return {r.property: r for r in _catalogue(name, fault) if r.property in CORE}
+
+
+def _hand_matches(cex: AbstractCounterexample, state: dict[str, Any], seat: str) -> bool:
+    """Whether ``seat`` holds a tile carrying a number an open end shows (read off the
+    decoded counterexample, independently of the solver's formulas)."""
+    shown = {x for xs in state["shows"].values() for x in xs}
+    return any(set(cex.carries[t]) & shown for t in state["hands"][seat])
+
+
+# ---------------------------------------------------------------------------
+# The correct rules are proved for every N and P
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_correct_rules_are_proved(name: str) -> None:
+    res = _results(name)
+    assert set(res) == set(CORE)
+    for pid, r in res.items():
+        assert r.verdict is Verdict.PROVED, (pid, r.detail)
+        assert r.method == "all sizes"
+        assert "every N >= 0, every P >= 2" in r.configuration
+        assert r.seconds > 0
+        assert r.trace is None
+        # Nothing was dropped: the whole candidate invariant is inductive.
+        assert r.stats["dropped"] == {}
+        # The property's own obligations, each unsat, each with time and statistics.
+        assert r.stats["queries"], pid
+        for q in r.stats["queries"]:
+            assert q["answer"] == "unsat", q
+            assert q["seconds"] >= 0 and q["statistics"], q
+        assert r.stats["sanity_queries"]["unknown"] == []
+
+
+def test_configuration_names_the_rule_parameters() -> None:
+    r = _results("fouls-4p-d6")["blocked-sound"]
+    for part in ("draw none", "confirmations all", "boneyard_must_be_empty true",
+                 "fouls penalised", "lead abstracted"):
+        assert part in r.configuration
+
+
+@pytest.mark.parametrize("name", ["tiny-2p-d3", "draw-one"])
+def test_every_query_is_in_epr(name: str) -> None:
+    for r in _results(name).values():
+        assert r.stats["fragment"] == "EPR"
+        for q in r.stats["queries"]:
+            assert q["fragment"] == "EPR"
+            assert set(q["sort_edges"]) <= {"Tile->Player", "Tile->Value", "End->Value"}
+
+
+def test_the_actions_follow_the_variant() -> None:
+    names = {n: [a.name for a in AbstractModel(VARIANTS[n]()).actions] for n in VARIANTS}
+    assert "draw" not in names["block-2p-d6"] and "pass" not in names["block-2p-d6"]
+    assert "draw" in names["tiny-2p-d3"] and "pass" not in names["tiny-2p-d3"]
+    assert "pass" in names["draw-one"]
+    assert "foul" in names["fouls-4p-d6"] and "foul" not in names["tiny-2p-d3"]
+
+
+# ---------------------------------------------------------------------------
+# Every proof can fail: the abstract twins of the faults
+# ---------------------------------------------------------------------------
+
+
+def _check_fault(fault: str) -> None:
+    res = _results("", fault)
+    failing = {p for p, r in res.items() if r.verdict is not Verdict.PROVED}
+    assert failing == EXPECTED_FAILING[fault]
+    assert set(FAULTS_BY_ID[fault].catches) & set(CORE) <= failing
+    for pid in failing:
+        r = res[pid]
+        assert r.verdict is Verdict.NOT_INDUCTIVE, (pid, r.detail)
+        assert isinstance(r.trace, AbstractCounterexample)
+        assert r.trace.action is not None and r.trace.action in r.detail
+        assert f"abstract twin of fault {fault}" in r.configuration
+    conjunct, action, pid = EXPECTED_BREAK[fault]
+    r = res[pid]
+    if conjunct is None:
+        assert r.stats["dropped"] == {}
+        assert r.trace.action == action
+    else:
+        assert r.stats["dropped"][conjunct]["at"] == action
+        assert f"conjunct {conjunct} not preserved by {action}" in r.detail
+
+
+@pytest.mark.parametrize("fault", FAST_FAULTS)
+def test_fault_twin_fails_its_properties(fault: str) -> None:
+    _check_fault(fault)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", SLOW_FAULTS)
+def test_fault_twin_fails_its_properties_slow(fault: str) -> None:
+    _check_fault(fault)
+
+
+def test_every_twin_is_tested() -> None:
+    assert set(TWINS) == set(EXPECTED_FAILING) == set(EXPECTED_BREAK)
+    assert set(FAST_FAULTS) | set(SLOW_FAULTS) == set(TWINS)
+
+
+def test_all_others_counterexample_is_a_real_false_block() -> None:
+    """R4.4 "all-others": the block is established while the seat that never confirmed
+    holds a tile that extends an open end."""
+    cex = _results("", "all-others-confirm")["blocked-sound"].trace
+    assert isinstance(cex, AbstractCounterexample)
+    pre, post = cex.pre, cex.post
+    assert cex.action == "establish" and post is not None and post["blocked"]
+    assert pre["boneyard"] == []
+    assert set(pre["confirmed"]) == set(cex.universe["Player"]) - {pre["turn"]}
+    assert _hand_matches(cex, pre, pre["turn"])
+
+
+def test_draw_loses_tile_counterexample_loses_the_tile() -> None:
+    dropped = _results("", "draw-loses-tile")["conservation"]
+    cex = dropped.trace
+    assert isinstance(cex, AbstractCounterexample) and cex.post is not None
+    t = cex.params["t"]
+    assert t in cex.pre["boneyard"]
+    post = cex.post
+    assert t not in post["boneyard"] + post["aside"] + post["table"]
+    assert all(t not in ts for ts in post["hands"].values())
+
+
+def test_confirm_while_playable_counterexample_confirms_with_a_playable_tile() -> None:
+    cex = _results("", "confirm-while-playable")["no-false-confirmation"].trace
+    assert isinstance(cex, AbstractCounterexample) and cex.post is not None
+    mover = cex.pre["turn"]
+    assert _hand_matches(cex, cex.pre, mover)
+    assert mover in cex.post["confirmed"]
+
+
+def test_a_missing_conjunct_makes_the_proof_fail() -> None:
+    """The invariant is not decoration: without "a run needs an empty boneyard" the
+    block's empty boneyard no longer follows."""
+    m = AbstractModel(find_variant("tiny-2p-d3"))
+    m.conjuncts[:] = [c for c in m.conjuncts if c.name != "run-empty-boneyard"]
+    res = {r.property: r for r in prove_model(m, ["blocked-sound", "conservation"],
+                                              timeout_ms=TIMEOUT_MS, seed=SEED)}
+    assert res["blocked-sound"].verdict is Verdict.NOT_INDUCTIVE
+    assert res["conservation"].verdict is Verdict.PROVED
+
+
+# ---------------------------------------------------------------------------
+# What cannot be stated: N/A with the reason and the instances proved instead
+# ---------------------------------------------------------------------------
+
+
+def test_other_properties_are_not_applicable_with_a_reason() -> None:
+    rs = prove_all_sizes(find_variant("block-2p-d6"), [p.id for p in CATALOGUE
+                                                      if p.id not in CORE])
+    assert {r.property for r in rs} == set(NOT_STATABLE)
+    for r in rs:
+        assert r.verdict is Verdict.NOT_APPLICABLE
+        assert "per instance" in r.detail and "dominoproof prove" in r.detail
+
+
+def test_default_is_the_whole_catalogue_in_order() -> None:
+    rs = _catalogue("block-2p-d6")
+    assert [r.property for r in rs] == [p.id for p in CATALOGUE]
+    by = {r.property: r.verdict for r in rs}
+    assert all(by[p] is Verdict.PROVED for p in CORE)
+    assert all(by[p] is Verdict.NOT_APPLICABLE for p in NOT_STATABLE)
+
+
+def test_numeric_confirmations_are_per_instance() -> None:
+    v = find_variant("block-4p-d6").with_overrides({"block.confirmations": 4})
+    res = {r.property: r for r in prove_all_sizes(v, CORE, timeout_ms=TIMEOUT_MS,
+                                                  seed=SEED)}
+    for pid in ("blocked-sound", "procedure"):
+        assert res[pid].verdict is Verdict.NOT_APPLICABLE
+        assert "count" in res[pid].detail and "per instance" in res[pid].detail
+    for pid in ("no-false-confirmation", "boneyard-monotone", "conservation"):
+        assert res[pid].verdict is Verdict.PROVED, res[pid].detail
+
+
+def test_bad_input_is_a_dominoproof_error() -> None:
+    v = find_variant("tiny-2p-d3")
+    with pytest.raises(DominoproofError, match="no property"):
+        prove_all_sizes(v, ["no-such-property"])
+    with pytest.raises(DominoproofError, match="no abstract twin"):
+        prove_all_sizes(v, CORE, fault="tie-wrong")
+
+
+# ---------------------------------------------------------------------------
+# §7: seed and timeout, unknown is never PROVED, no proof from an empty premise
+# ---------------------------------------------------------------------------
+
+
+def _unknown(names: set[str] | None) -> Any:
+    """A replacement for the one call to Z3: ``unknown`` on ``names`` (all if None)."""
+    real = allsizes._Checker._solve
+
+    def solve(self: Any, name: str, solver: Solver) -> Check:
+        if names is None or name in names:
+            return Check("unknown", 0.0, {}, "timeout (simulated)")
+        return real(self, name, solver)
+    return solve
+
+
+def test_every_query_gets_the_seed_and_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: set[tuple[int, int]] = set()
+    real = allsizes._Checker._solve
+
+    def solve(self: Any, name: str, solver: Solver) -> Check:
+        seen.add((solver.seed, solver.timeout_ms))
+        return real(self, name, solver)
+    monkeypatch.setattr(allsizes._Checker, "_solve", solve)
+    prove_all_sizes(find_variant("block-2p-d6"), ["conservation"], timeout_ms=1234, seed=7)
+    assert seen == {(7, 1234)}
+
+
+def test_unknown_everywhere_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(allsizes._Checker, "_solve", _unknown(None))
+    for r in prove_all_sizes(find_variant("tiny-2p-d3"), CORE):
+        assert r.verdict is Verdict.UNKNOWN, r
+
+
+def test_unknown_on_one_obligation_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(allsizes._Checker, "_solve", _unknown({"Inv => blocked-sound"}))
+    res = {r.property: r for r in prove_all_sizes(find_variant("block-2p-d6"), CORE)}
+    assert res["blocked-sound"].verdict is Verdict.UNKNOWN
+    assert "Inv => blocked-sound" in res["blocked-sound"].detail
+    assert all(res[p].verdict is Verdict.PROVED for p in CORE if p != "blocked-sound")
+
+
+def test_unknown_while_finding_the_invariant_is_unknown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A conjunct dropped because Z3 said unknown: the property that needs it is
+    UNKNOWN, not NOT INDUCTIVE."""
+    monkeypatch.setattr(allsizes._Checker, "_solve", _unknown(
+        {"confirm preserves Inv", "confirm preserves run-stuck"}))
+    res = {r.property: r for r in prove_all_sizes(find_variant("block-2p-d6"), CORE)}
+    assert res["blocked-sound"].verdict is Verdict.UNKNOWN
+    assert res["blocked-sound"].stats["dropped"]["run-stuck"]["answer"] == "unknown"
+    assert res["conservation"].verdict is Verdict.PROVED
+
+
+def test_an_unsatisfiable_premise_proves_nothing() -> None:
+    """A false axiom makes every obligation unsat: the sanity checks catch it."""
+    m = AbstractModel(find_variant("tiny-2p-d3"))
+    m.axioms.append(("false", z3.BoolVal(False)))
+    for r in prove_model(m, CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
+        assert r.verdict is Verdict.UNKNOWN
+        assert "sanity check failed" in r.detail and "Init satisfiable" in r.detail
+
+
+def test_an_action_without_successors_proves_nothing() -> None:
+    m = AbstractModel(find_variant("tiny-2p-d3"))
+    i = next(i for i, a in enumerate(m.actions) if a.name == "confirm")
+    dead = z3.BoolVal(False)
+    m.actions[i] = allsizes.Action("confirm", m.actions[i].kind, (), "never enabled", (),
+                                   lambda s, xs: (dead, dead), m.actions[i].effect)
+    for r in prove_model(m, ["no-false-confirmation", "procedure"], timeout_ms=TIMEOUT_MS,
+                         seed=SEED):
+        assert r.verdict is Verdict.UNKNOWN
+        assert "confirm has a successor from Inv: expected sat, got unsat" in r.detail
+
+
+def test_fragment_check_can_fail() -> None:
+    p, q = z3.Consts("p q", z3.DeclareSort("Player"))
+    r = z3.Function("r", p.sort(), p.sort(), z3.BoolSort())
+    ok, edges = fragment_of([z3.ForAll([p], z3.Exists([q], r(p, q)))])
+    assert not ok and edges == [("Player", "Player")]
+    # The same formula under a negation is universal-existential the other way round.
+    ok, edges = fragment_of([z3.Not(z3.ForAll([p], z3.Exists([q], r(p, q))))])
+    assert ok and edges == []
+    # A function from a sort to itself is a cycle too.
+    f = z3.Function("f", p.sort(), p.sort())
+    assert not fragment_of([z3.ForAll([p], r(p, f(p)))])[0]
+
+
+def test_results_serialise_to_json() -> None:
+    res = _results("", "all-others-confirm")
+    text = json.dumps([r.to_json() for r in res.values()])
+    back = json.loads(text)
+    assert any(d["verdict"] == "NOT INDUCTIVE" and d["trace"]["action"] == "establish"
+               for d in back)
+
+
+# ---------------------------------------------------------------------------
+# Slow tier: every preset, another seed
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_every_preset_is_proved() -> None:
+    from dominoproof.model.variant import preset_names
+
+    for name in preset_names():
+        for r in prove_all_sizes(find_variant(name), CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
+            assert r.verdict is Verdict.PROVED, (name, r.property, r.detail)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", [None, "all-others-confirm"])
+def test_verdicts_do_not_depend_on_the_seed(fault: str | None) -> None:
+    v = FAULTS_BY_ID[fault].variant() if fault else find_variant("tiny-2p-d3")
+    a = [r.verdict for r in prove_all_sizes(v, CORE, seed=0, fault=fault)]
+    b = [r.verdict for r in prove_all_sizes(v, CORE, seed=12345, fault=fault)]
+    assert a == b
