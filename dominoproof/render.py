@@ -265,10 +265,10 @@ def narrate(trace: Trace) -> list[Step]:
         elif k is MoveKind.CONFIRM:
             if rules.is_false_confirmation(s, m):
                 rule = "R4.5"
-                playable = rules.playable_mask(s, p)
-                tiles = "".join(Tile.from_index(x).show() for x in bits(playable))
-                text = (f"FOUL: P{p} declares they cannot play but holds {tiles}, "
-                        f"which {_fits(rules, s, p, next(bits(playable)))}: "
+                held = " and ".join(
+                    f"{Tile.from_index(x).show()} ({_fits(rules, s, p, x)})"
+                    for x in bits(rules.playable_mask(s, p)))
+                text = (f"FOUL: P{p} declares they cannot play but holds {held}: "
                         f"costs P{p} {variant.fouls.penalty} at scoring; "
                         "the run of confirmations starts again")
             elif after.confirmed == 1:

@@ -13,7 +13,7 @@ from dominoproof.options import (
 )
 
 
-@click.command("play")
+@click.command("play", short_help="One seeded random round, told move by move with rule IDs.")
 @variant_argument
 @seed_option
 @overrides_option

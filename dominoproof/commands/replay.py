@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 
-@click.command("replay")
+@click.command("replay",
+               short_help="Replay a JSON trace with every legality check, and tell it.")
 @click.argument("trace_file", metavar="TRACE.json", type=click.Path(dir_okay=False))
 def command(trace_file: str) -> None:
     """Replay the round recorded in TRACE.json (written by `dominoproof play --json`)

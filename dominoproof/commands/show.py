@@ -9,7 +9,7 @@ import click
 from dominoproof.options import overrides_option, variant_argument
 
 
-@click.command("show")
+@click.command("show", short_help="Every parameter of a variant: value, rule ID, meaning.")
 @variant_argument
 @overrides_option
 @click.option("--toml", "as_toml", is_flag=True,

@@ -13,7 +13,8 @@ from dominoproof.options import (
 )
 
 
-@click.command("simulate")
+@click.command("simulate",
+               short_help="Monte-Carlo statistics: blocks, residuals, winners, R5.6 risk.")
 @variant_argument
 @click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Number of random rounds to play.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 
-@click.command("variants")
+@click.command("variants", short_help="The built-in variants (presets).")
 def command() -> None:
     """List the built-in variants (presets): name, set, players, hand size, tiles set
     aside, draw rule (R3.1), lead, tie rule (R5.5), then the aliases and a one-line
