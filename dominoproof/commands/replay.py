@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from dominoproof.model.engine import Trace
 
 
 @click.command("replay",
@@ -20,7 +24,7 @@ def command(trace_file: str) -> None:
     bad input: one located message, exit code 2.
     """
     from dominoproof.model.engine import Trace
-    from dominoproof.model.errors import DominoproofError, TraceError
+    from dominoproof.model.errors import TraceError
     from dominoproof.model.state import StateFlaw, state_status
     from dominoproof.render import render_round
 
@@ -32,34 +36,32 @@ def command(trace_file: str) -> None:
                          f"{getattr(e, 'strerror', None) or e})") from None
     try:
         trace = Trace.loads(text, source=trace_file)
-        v, deal = trace.variant, trace.deal
-        sizes = [h.bit_count() for h in deal.hands]
-        if len(sizes) != v.players or any(n != v.deal.hand_size for n in sizes):
-            raise TraceError(
-                f"the deal gives hands of {sizes} tiles; {v.name} deals "
-                f"{v.players} hands of {v.deal.hand_size}")
-        if deal.set_aside.bit_count() != v.deal.set_aside:
-            raise TraceError(f"the deal sets aside {deal.set_aside.bit_count()} tiles; "
-                             f"{v.name} sets aside {v.deal.set_aside}")
-        flaws = state_status(v, trace.initial())
-        if flaws is not StateFlaw.OK:
-            raise TraceError(f"the deal is not a deal of the double-{v.n} set ({flaws!r})")
-        text_out = render_round(trace, title=_title(trace_file, trace))
+        trace.states()  # every move replayed with apply's checks (cached for rendering)
     except TraceError as e:
         msg = str(e)
         raise TraceError(msg if msg.startswith(trace_file) else f"{trace_file}: {msg}") from None
-    except DominoproofError:
-        raise
     except (ValueError, KeyError, TypeError, IndexError) as e:
         # A deal naming tiles outside the set, and the like: still the trace's fault.
         raise TraceError(f"{trace_file}: malformed trace ({e!r})") from None
+    # Conservation and the deal's sizes, checked here too (not only by the loader):
+    # a replay must start from a deal of the trace's own variant.
+    v, deal = trace.variant, trace.deal
+    sizes = [h.bit_count() for h in deal.hands]
+    if len(sizes) != v.players or any(n != v.deal.hand_size for n in sizes):
+        raise TraceError(f"{trace_file}: the deal gives hands of {sizes} tiles; {v.name} "
+                         f"deals {v.players} hands of {v.deal.hand_size}")
+    if deal.set_aside.bit_count() != v.deal.set_aside:
+        raise TraceError(f"{trace_file}: the deal sets aside {deal.set_aside.bit_count()} "
+                         f"tiles; {v.name} sets aside {v.deal.set_aside}")
+    flaws = state_status(v, trace.initial())
+    if flaws is not StateFlaw.OK:
+        raise TraceError(f"{trace_file}: the deal is not a deal of the double-{v.n} set "
+                         f"({flaws!r})")
+    text_out = render_round(trace, title=_title(trace_file, trace))
     click.echo(text_out, nl=False)
 
 
-def _title(path: str, trace: object) -> str:
-    from dominoproof.model.engine import Trace
-
-    assert isinstance(trace, Trace)
+def _title(path: str, trace: Trace) -> str:
     seed = f", seed {trace.seed}" if trace.seed is not None else ""
     return (f"Replay of {path}: {trace.variant.name}{seed} "
             f"({len(trace.moves)} moves, each checked legal)")

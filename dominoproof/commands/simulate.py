@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from dominoproof.options import (
@@ -11,6 +13,9 @@ from dominoproof.options import (
     seed_option,
     variant_argument,
 )
+
+if TYPE_CHECKING:
+    from dominoproof.simulate import Statistics
 
 
 @click.command("simulate",
@@ -54,16 +59,15 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
         click.echo(render_statistics(stats))
 
 
-def render_statistics(stats: object) -> str:
+def render_statistics(stats: Statistics) -> str:
     """The statistics as text tables (fixed width, no colour)."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
     from dominoproof.render import side_name, table_text
-    from dominoproof.simulate import Distribution, Statistics
+    from dominoproof.simulate import Distribution
 
-    assert isinstance(stats, Statistics)
     s = stats
     n = s.rounds
 
