@@ -405,7 +405,7 @@ def test_unknown_preset_lists_the_presets(cmd: str) -> None:
 
 BAD_FILES = {
     "unknown-key": ('base = "block-2p-d6"\n[deal]\nplayers = 2\nhandsize = 7\n',
-                    ["[deal] handsize", "unknown key", "hand_size"]),
+                    ["[deal] handsize = 7", "unknown key", "hand_size"]),
     "wrong-type": ('base = "block-2p-d6"\n[deal]\nplayers = "two"\n',
                    ['[deal] players = "two"', "whole number"]),
     "out-of-range": ('base = "block-2p-d6"\n[deal]\nplayers = 12\n',
