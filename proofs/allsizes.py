@@ -321,10 +321,6 @@ class AbstractModel:
             got = self._steps[key] = (action, action.step(self.pre))
         return got[1]
 
-    def holds_now(self, conjuncts: Iterable[Conjunct]) -> list[Formula]:
-        """The conjuncts over :attr:`pre`."""
-        return [c.formula(self.pre) for c in conjuncts]
-
     # -- description -----------------------------------------------------
     def rules_text(self) -> str:
         v = self.variant
@@ -354,12 +350,6 @@ class AbstractModel:
     # -- helpers (formulas over one state) -----------------------------------
     def _vars(self, *spec: tuple[str, SortRef]) -> list[Expr]:
         return [z3.Const(n, s) for n, s in spec]
-
-    def matches(self, s: AState, p: Expr, t: Expr) -> Formula:
-        """Tile ``t`` held by ``p`` carries a number some open end shows (R2.1)."""
-        e, x = self._vars(("e_m", self.v.end), ("x_m", self.v.value))
-        return z3.And(s.holds(p, t), z3.Exists([e, x], z3.And(self.v.carries(t, x),
-                                                               s.shows(e, x))))
 
     def stuck(self, s: AState, p: Expr) -> Formula:
         """``p`` holds no tile carrying a number an open end shows (R2.1, R4.2)."""
@@ -1076,6 +1066,7 @@ class _Invariant:
     dropped: dict[str, _Failure]
     queries: list[Query]
     seconds: float
+    problems: list[str] = field(default_factory=list)  #: the solver contradicted itself
 
     @property
     def unknown(self) -> list[str]:
@@ -1094,6 +1085,7 @@ def _houdini(m: AbstractModel, chk: _Checker) -> _Invariant:
     steps = {a.name: m.step(a) for a in m.actions}
     kept = list(m.conjuncts)
     dropped: dict[str, _Failure] = {}
+    problems: list[str] = []
 
     def culprits(where: str, premise: list[Formula], post: AState,
                  step: Step | None) -> dict[str, _Failure]:
@@ -1122,13 +1114,16 @@ def _houdini(m: AbstractModel, chk: _Checker) -> _Invariant:
             q = chk.check(f"{a.name} preserves Inv", *inv, st.formula,
                           z3.Not(z3.And(*[c.formula(st.post) for c in kept])))
             if q.answer != "unsat":
-                for name, f in culprits(a.name, [*inv, st.formula], st.post, st).items():
+                found = culprits(a.name, [*inv, st.formula], st.post, st)
+                if q.answer == "sat" and not found:
+                    problems.append(f"{q.name}: sat, yet every conjunct alone is preserved")
+                for name, f in found.items():
                     failed.setdefault(name, f)
         if not failed:
             break
         dropped.update(failed)
         kept = [c for c in kept if c.name not in failed]
-    return _Invariant(kept, dropped, chk.log[start:], time.perf_counter() - t0)
+    return _Invariant(kept, dropped, chk.log[start:], time.perf_counter() - t0, problems)
 
 
 @dataclass
@@ -1147,7 +1142,7 @@ def _sanity(m: AbstractModel, chk: _Checker, inv: _Invariant) -> _Sanity:
     t0 = time.perf_counter()
     pre = m.pre
     invf = [c.formula(pre) for c in inv.kept]
-    problems: list[str] = []
+    problems: list[str] = list(inv.problems)
 
     def expect(answer: str, name: str, *fs: Formula) -> None:
         q = chk.check(name, *fs)
