@@ -435,3 +435,27 @@ def test_lead_fallback_redeal_deals_again() -> None:
         assert s.hands[s.turn] & 1
         assert legal_moves(v, s) == (Move.play(s.turn, "0-0"),)
     assert redealt  # some first deals were void and dealt again
+
+
+@pytest.mark.parametrize("bad", [
+    Move(MoveKind.PLAY, 0, 190, 0),  # past the last tile of double-18
+    Move(MoveKind.PLAY, 0, 500, 3),
+    Move(MoveKind.DRAW, 0, -2),  # a negative index is no tile (not the last one)
+    Move(MoveKind.CONFIRM, 0, 3, 5),  # stray fields on a confirmation
+])
+def test_an_illegal_move_with_a_tile_outside_every_set_is_reported(bad: Move) -> None:
+    v = find_variant("draw-2p-d6")
+    s = position(v, ["0-0 1-2", "3-4 5-5"], line="6-6", boneyard="1-1")
+    with pytest.raises(IllegalMoveError) as e:
+        apply(v, s, bad)
+    shown = repr(bad)
+    assert shown in str(e.value) and "17-18" not in shown and "18-18" not in shown
+    assert eval(shown, {"Move": Move, "MoveKind": MoveKind}) == bad  # still pasteable
+    assert str(bad) == shown
+
+
+def test_move_reprs_are_constructor_expressions() -> None:
+    for m in (Move.play(1, "6-6"), Move.play(0, "2-6", 6), Move.draw(0, "1-1"),
+              Move.pass_(1), Move.confirm(0), Move.establish(2), Move.domino(3)):
+        assert eval(repr(m), {"Move": Move}) == m
+        assert Move.from_json(m.to_json()) == m
