@@ -64,6 +64,7 @@ from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules, VoidDeal, rules_for
 from dominoproof.model.state import State
+from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, bits, mask_of
 from dominoproof.model.variant import Variant
 
@@ -450,28 +451,68 @@ def initial_states(variant: Variant, deals: Iterable[Deal], *, free_draw: bool =
     return list(seen.values())
 
 
-def reachable_states(variant: Variant, inits: Iterable[State], rules: Rules | None = None,
-                     limit: int = 1_000_000) -> Reachable:
-    """Every state reachable from ``inits`` under ``rules`` (at most ``limit``).
+def reachable_states(variant: Variant, inits: Init | Iterable[Init] | Iterable[State],
+                     rules: Rules | None = None, limit: int = 1_000_000) -> Reachable:
+    """Every state reachable under ``rules`` (at most ``limit``) from ``inits``: an
+    :class:`~dominoproof.model.system.Init` configuration (every deal, one deal), several
+    of them, or initial states given one by one.
 
-    Uses the project's exhaustive search (``dominoproof.proofs.statespace.explore``)
-    when it exists and accepts these arguments, otherwise a plain breadth-first
-    search over :meth:`Rules.successors`. ``complete`` is False when the limit cut
-    the search short (then the states are a prefix of the BFS order).
+    Configurations go through the project's exhaustive search
+    (:func:`dominoproof.proofs.statespace.explore`, which follows ``rules``, so a
+    mutant is explored as the mutant plays); states given one by one, or a tree
+    without the search module, through :func:`plain_bfs` over :meth:`Rules.successors`.
+    ``complete`` is False when the limit cut the search short.
     """
     rules = rules or rules_for(variant)
-    inits = list(inits)
-    via = _explore_with_statespace(variant, inits, rules, limit)
-    if via is not None:
-        return via
-    return plain_bfs(inits, rules, limit)
+    if isinstance(inits, Init):
+        inits = [inits]
+    items = list(inits)
+    if items and all(isinstance(x, Init) for x in items):
+        explore = _statespace_explore()
+        configs = [x for x in items if isinstance(x, Init)]
+        if explore is not None:
+            return _explore_all(variant, configs, rules, limit, explore)
+        from dominoproof.model.system import init_states
+
+        starts = [s for c in configs for s in init_states(variant, c, rules)]
+        return plain_bfs(starts, rules, limit)
+    return plain_bfs([x for x in items if isinstance(x, State)], rules, limit)
+
+
+def _statespace_explore() -> Callable[..., Any] | None:
+    try:
+        ss = importlib.import_module("dominoproof.proofs.statespace")
+    except ImportError:
+        return None
+    fn = getattr(ss, "explore", None)
+    return fn if callable(fn) else None
+
+
+def _explore_all(variant: Variant, configs: list[Init], rules: Rules, limit: int,
+                 explore: Callable[..., Any]) -> Reachable:
+    seen: dict[Key, State] = {}
+    complete = True
+    for init in configs:
+        left = limit - len(seen)
+        if left <= 0:
+            complete = False
+            break
+        result = explore(variant, init, rules=rules, max_states=left)
+        complete = complete and bool(result.complete)
+        for s in result.states():
+            seen.setdefault(s.key(), s)
+    if len(seen) > limit:  # the last expansion of a budgeted search may add a few
+        complete = False
+        seen = dict(itertools.islice(seen.items(), limit))
+    return Reachable(list(seen.values()), complete, "statespace.explore")
 
 
 def plain_bfs(inits: Iterable[State], rules: Rules, limit: int) -> Reachable:
+    """Breadth-first search over :meth:`Rules.successors`, at most ``limit`` states."""
     seen: dict[Key, State] = {}
     queue: deque[State] = deque()
     for s in inits:
-        if s.key() not in seen:
+        if s.key() not in seen and len(seen) < limit:
             seen[s.key()] = s
             queue.append(s)
     complete = True
@@ -488,18 +529,15 @@ def plain_bfs(inits: Iterable[State], rules: Rules, limit: int) -> Reachable:
     return Reachable(list(seen.values()), complete, "plain BFS")
 
 
-def _explore_with_statespace(variant: Variant, inits: list[State], rules: Rules,
-                             limit: int) -> Reachable | None:
-    """The project's search, if it exists (None otherwise)."""
-    try:
-        ss = importlib.import_module("dominoproof.proofs.statespace")
-    except ImportError:
-        return None
-    explore = getattr(ss, "explore", None)
-    if not callable(explore):
-        return None
-    del variant, inits, rules, limit  # adapted once the statespace API is known
-    return None
+def graph_oracle(result: Any, name: str = "graph") -> tuple[GraphOracle, list[State]]:
+    """The edges a :class:`~dominoproof.proofs.statespace.SearchResult` recorded, as an
+    oracle, with the states it expanded (the only ones whose edges it knows)."""
+    states = [result.state(i) for i in range(result.expanded)]
+    keys = [s.key() for s in states]
+    edges: dict[Key, set[Transition]] = {k: set() for k in keys}
+    for i, m, j in result.edges():
+        edges[keys[i]].add((m, result.state(j).key()))
+    return GraphOracle(edges, name), states
 
 
 # ---------------------------------------------------------------------------
@@ -517,6 +555,26 @@ class Replay:
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+def recorded_states(result: Any, trace: Trace) -> list[State]:
+    """The states a search recorded along ``trace``: from the trace's initial state,
+    follow the edges of the search graph (:class:`~dominoproof.proofs.statespace.
+    SearchResult`) labelled by the trace's moves. Raises ``ValueError`` if the graph has
+    no such path (the trace is not one the search made)."""
+    start = initial_state(trace.variant, trace.deal, free_draw=trace.free_draw,
+                          rules=result.rules)
+    i = result.id_of(start)
+    if i is None:
+        raise ValueError("the search did not start from this trace's initial state")
+    out = [result.state(i)]
+    for n, m in enumerate(trace.moves, 1):
+        nxt = [j for mv, j in result.successors(i) if mv == m]
+        if not nxt:
+            raise ValueError(f"move {n} ({m!r}) is not an edge of the search graph")
+        i = nxt[0]
+        out.append(result.state(i))
+    return out
 
 
 def replay(trace: Trace, states: Sequence[State] | None = None, *,

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.moves import LEAD, Move
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
 
@@ -338,10 +338,7 @@ def _play(variant: Variant, r: RefState, p: int, t: Tile, x: int | None) -> RefS
         ends = _sorted_pair(t[0], t[1])
     else:
         lo, hi = r.ends
-        if x == lo:
-            ends = _sorted_pair(_other(t, x), hi)
-        else:
-            ends = _sorted_pair(lo, _other(t, x))
+        ends = _sorted_pair(_other(t, x), hi) if x == lo else _sorted_pair(lo, _other(t, x))
     return RefState(
         hands=_with_hand(r, p, hand), boneyard=r.boneyard, aside=r.aside,
         table=r.table | {t}, ends=ends, turn=p if not hand else (p + 1) % players,
@@ -389,10 +386,7 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
         return out
     # 6. draw [R3.1]
     if r.boneyard and variant.draw.rule.value != "none" and not r.drew:
-        if r.stack is None:
-            choices = sorted(r.boneyard)
-        else:
-            choices = [r.stack[0]]
+        choices = sorted(r.boneyard) if r.stack is None else [r.stack[0]]
         for t in choices:
             out.append((Move.draw(p, index_of(t)), _replace(
                 r, hands=_with_hand(r, p, r.hands[p] | {t}), boneyard=r.boneyard - {t},

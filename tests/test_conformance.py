@@ -1,0 +1,446 @@
+"""Conformance (issue 3 §5): the engine against a plain reading of SEMANTICS.md.
+
+On every state the project's exhaustive search visits on small configurations,
+the engine's legal moves and their successors must equal those of the plain
+reference implementation (``tests/reference_rules.py``, written from
+docs/SEMANTICS.md, not from ``model/rules.py``), and both must classify and
+score terminal states alike. The check is shown able to fail: it reports a
+mismatch for every engine mutant of ``proofs/faults.py`` and every scoring
+mutant. Counterexample and witness traces replay in the engine to the states the
+search recorded.
+
+Fast tier: samples of deals. Slow tier: every deal of the configuration.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pytest
+from dominoproof.model import MoveKind, State, Status, find_variant, random_round
+from dominoproof.model.engine import Deal
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.system import Init, every_deal
+from dominoproof.model.variant import Variant
+from dominoproof.proofs import conformance as c
+from dominoproof.proofs.faults import FAULTS, DrawLosesTile
+from dominoproof.proofs.statespace import explore
+from reference_rules import ReferenceOracle
+
+SMALL = {"set.max": 3, "deal.hand_size": 3}
+
+
+def variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
+    v = find_variant(name)
+    return v.with_overrides(overrides, source="<test>") if overrides else v
+
+
+def sample(v: Variant, k: int, seed: int, *, shuffle_stack: bool = True) -> list[Deal]:
+    """``k`` deals of ``v`` (distinct hands), each boneyard in a random draw order."""
+    rng = random.Random(seed)
+    deals = list(every_deal(v, True))
+    picked = rng.sample(deals, min(k, len(deals)))
+    if not shuffle_stack:
+        return picked
+    out = []
+    for d in picked:
+        stack = list(d.stack)
+        rng.shuffle(stack)
+        out.append(Deal(d.hands, tuple(stack), d.set_aside))
+    return out
+
+
+def configs(deals: Iterable[Deal], free_draw: bool = False) -> list[Init]:
+    return [Init.one(d, free_draw) for d in deals]
+
+
+def check(v: Variant, inits: Init | list[Init], *, rules: Rules | None = None,
+          scorer: Any = None) -> tuple[c.Comparison, list[State]]:
+    """Explore with the project's search, then compare engine and reference."""
+    reach = c.reachable_states(v, inits, rules=rules)
+    assert reach.complete and reach.method == "statespace.explore"
+    res = c.compare(v, reach.states, c.EngineOracle(v, rules, scorer), ReferenceOracle(v))
+    return res, reach.states
+
+
+def move_kinds(v: Variant, states: Iterable[State]) -> Counter[str]:
+    """What the compared states exercise (so that no check passes vacuously)."""
+    rules = rules_for(v)
+    seen: Counter[str] = Counter()
+    for s in states:
+        if s.status is not Status.PLAYING:
+            seen[s.status.name.lower()] += 1
+        for m in rules.legal_moves(s):
+            name = m.kind.label
+            if m.kind is MoveKind.CONFIRM and rules.playable_mask(s, s.turn):
+                name = "foul"
+            if m.kind is MoveKind.PLAY and m.end == -1:
+                name = "lead"
+            seen[name] += 1
+    return seen
+
+
+def assert_agree(res: c.Comparison) -> None:
+    assert res.ok, res.describe()
+    assert res.states > 0 and res.transitions > 0 and res.terminal > 0
+
+
+# ---------------------------------------------------------------------------
+# Engine = reference on small configurations (fast tier: samples)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "overrides", "k", "free"), [
+    ("tiny-2p-d3", {}, 120, False),
+    ("tiny-2p-d3", {}, 30, True),
+    ("block-2p-d6", SMALL, 100, False),
+    ("block-2p-d6", {**SMALL, "deal.players": 3}, 30, False),
+    ("tiny-2p-d3", {"draw.rule": "one"}, 100, False),
+    ("tiny-2p-d3", {"draw.rule": "one"}, 20, True),
+    ("fouls-4p-d6", {**SMALL, "deal.players": 2, "lead.tile": "3-3"}, 80, False),
+    ("draw-leave2-2p-d6", SMALL, 100, False),
+], ids=["tiny", "tiny-free", "block-d3-2p", "block-d3-3p", "draw-one", "draw-one-free",
+        "fouls-2p", "leave2"])
+def test_engine_matches_reference_on_sampled_deals(name: str, overrides: dict[str, Any],
+                                                   k: int, free: bool) -> None:
+    v = variant(name, overrides)
+    res, _ = check(v, configs(sample(v, k, seed=1), free))
+    assert_agree(res)
+
+
+def test_the_samples_exercise_every_kind_of_move() -> None:
+    """The configurations above reach leads, plays, draws, passes, confirmations,
+    fouls, establishments and dominoes: the agreement is not vacuous."""
+    seen: Counter[str] = Counter()
+    for name, overrides in [("tiny-2p-d3", {"draw.rule": "one"}),
+                            ("fouls-4p-d6", {**SMALL, "deal.players": 2,
+                                             "lead.tile": "3-3"})]:
+        v = variant(name, overrides)
+        _, states = check(v, configs(sample(v, 40, seed=1)))
+        seen += move_kinds(v, states)
+    for kind in ("lead", "play", "draw", "pass", "confirm", "foul", "establish", "domino",
+                 "blocked"):
+        assert seen[kind] > 0, (kind, seen)
+
+
+def test_fouls_three_players_on_a_few_deals() -> None:
+    """Penalised false declarations with three players (the state space of one deal is
+    large: many seats may each foul once)."""
+    v = variant("fouls-4p-d6", {**SMALL, "deal.players": 3, "lead.tile": "3-3"})
+    res, states = check(v, configs(sample(v, 2, seed=3)))
+    assert_agree(res)
+    assert move_kinds(v, states)["foul"] > 0
+
+
+def test_initial_states_agree_for_every_deal_and_lead_rule() -> None:
+    """Init: 1000 deals of double-3 (2 players, 3 tiles) under each lead rule and
+    fallback, both deal orders; a voided deal (fallback "redeal") on both sides."""
+    lead_rules: list[dict[str, Any]] = [
+        {},
+        {"lead.fallback": "highest-double"},
+        {"lead.fallback": "player", "lead.player": 1},
+        {"lead.fallback": "redeal"},
+        {"lead.rule": "highest-double", "lead.fallback": "heaviest-tile"},
+        {"lead.rule": "highest-double", "lead.fallback": "redeal"},
+        {"lead.rule": "player", "lead.player": 1},
+        {"deal.order": "round-robin"},
+    ]
+    voided = 0
+    for overrides in lead_rules:
+        v = variant("tiny-2p-d3", overrides)
+        deals = random.Random(0).sample(list(every_deal(v, True)), 1000)
+        ref, eng = ReferenceOracle(v), c.EngineOracle(v)
+        res = c.compare_initial(v, deals, eng, ref)
+        assert res.ok, res.describe()
+        voided += sum(ref.initial(d.hands, d.stack, d.set_aside) is None for d in deals)
+    assert voided > 0  # the redeal fallback was exercised
+
+
+def test_deal_orders_agree_with_semantics() -> None:
+    """SEMANTICS Init: "blocks" and "round-robin" dealing of one permutation."""
+    from reference_rules import deal_from_order, mask_to_set, tile_of
+
+    for order_name in ("blocks", "round-robin"):
+        v = variant("draw-leave2-2p-d6", {**SMALL, "deal.order": order_name})
+        rng = random.Random(5)
+        for _ in range(50):
+            order = list(range(v.tiles.count))
+            rng.shuffle(order)
+            d = Deal.from_order(v, order)
+            hands, stack, aside = deal_from_order(v, order)
+            assert [mask_to_set(h) for h in d.hands] == hands
+            assert [tile_of(t) for t in d.stack] == stack
+            assert mask_to_set(d.set_aside) == aside
+
+
+# ---------------------------------------------------------------------------
+# Scoring (R5): the reference's reading of SEMANTICS "Scoring" against outcome()
+# ---------------------------------------------------------------------------
+
+SCORING: list[dict[str, Any]] = [
+    {"scoring.tie": "none"},
+    {"scoring.tie": "split", "scoring.block_award": "others-minus-winner"},
+    {"scoring.tie": "all-win", "scoring.round_to": 5},
+    {"scoring.tie": "first-from-proposer", "scoring.block_award": "all-residuals"},
+    {"scoring.tie": "lightest-tile", "scoring.tile_values": {"0-0": 25, "1-2": 7}},
+    {"scoring.tie": "split", "scoring.domino_award": "others-minus-winner",
+     "scoring.round_to": 2},
+]
+
+
+def _terminal_states(v: Variant, k: int) -> list[State]:
+    reach = c.reachable_states(v, configs(sample(v, k, seed=2)))
+    return [s for s in reach.states if s.status is not Status.PLAYING]
+
+
+def test_scoring_agrees_under_every_tie_and_award_rule() -> None:
+    base = variant("block-2p-d6", {**SMALL, "deal.players": 3})
+    terminals = _terminal_states(base, 30)
+    ties = 0
+    for overrides in SCORING:
+        v = variant("block-2p-d6", {**SMALL, "deal.players": 3, **overrides})
+        ref = ReferenceOracle(v)
+        res = c.compare(v, terminals, c.EngineOracle(v), ref)
+        assert res.ok, res.describe()
+        ties += sum(len(o["winners"]) != 1 for s in terminals
+                    if (o := ref.classify(s)["outcome"]) and o["termination"] == "blocked")
+    assert ties > 0  # ties were scored, not only clear wins
+
+
+@pytest.mark.parametrize("overrides", [
+    {},
+    {"partnerships.compare": "player", "scoring.tie": "team-total"},
+], ids=["team-compare", "team-total-tie"])
+def test_partnership_scoring_agrees(overrides: dict[str, Any]) -> None:
+    v = variant("partnership-4p-d6",
+                {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3", **overrides})
+    res, _ = check(v, configs(sample(v, 5, seed=4)))
+    assert_agree(res)
+
+
+# ---------------------------------------------------------------------------
+# The check can fail: every mutant is reported
+# ---------------------------------------------------------------------------
+
+ENGINE_FAULTS = [f for f in FAULTS if f.engine is not None]
+SCORING_FAULTS = [f for f in FAULTS if f.scorer is not None]
+
+
+def test_every_engine_fault_changes_transitions() -> None:
+    """The registry's engine mutants are the ones this check must catch."""
+    assert len(ENGINE_FAULTS) >= 8
+
+
+@pytest.mark.parametrize("fault", ENGINE_FAULTS, ids=lambda f: f.id)
+def test_conformance_reports_each_engine_mutant(fault: Any) -> None:
+    v = fault.variant()
+    rules = fault.rules_for(v)
+    deals = sample(v, 25, seed=7)
+    res, _ = check(v, configs(deals), rules=rules)
+    init = c.compare_initial(v, deals, c.EngineOracle(v, rules), ReferenceOracle(v))
+    assert not (res.ok and init.ok), f"{fault.id} went unnoticed"
+    text = res.describe() if not res.ok else init.describe()
+    assert "DISAGREE" in text and "in the state" in text
+
+
+@pytest.mark.parametrize("fault", SCORING_FAULTS, ids=lambda f: f.id)
+def test_conformance_reports_each_scoring_mutant(fault: Any) -> None:
+    v = fault.variant()
+    res, _ = check(v, configs(sample(v, 40, seed=7)), scorer=fault.scorer)
+    assert not res.ok, f"{fault.id} went unnoticed"
+    assert all(m.kind == "classification" and m.detail.startswith("outcome")
+               for m in res.mismatches)
+
+
+def test_the_same_configurations_agree_without_the_mutants() -> None:
+    """Control: on the mutants' demo configurations the real engine agrees."""
+    for fault in ENGINE_FAULTS + SCORING_FAULTS:
+        v = fault.variant()
+        res, _ = check(v, configs(sample(v, 6, seed=7)))
+        assert res.ok, f"{fault.id}: {res.describe()}"
+
+
+# ---------------------------------------------------------------------------
+# The report is readable
+# ---------------------------------------------------------------------------
+
+
+class DropsDraws:
+    """An oracle that forgets every draw and names its own mistake."""
+
+    name = "drops-draws"
+
+    def __init__(self, v: Variant) -> None:
+        self.inner = c.EngineOracle(v)
+
+    def successors(self, state: State) -> set[c.Transition]:
+        return {(m, k) for m, k in self.inner.successors(state)
+                if m.kind is not MoveKind.DRAW}
+
+    def classify(self, state: State) -> Mapping[str, Any]:
+        return self.inner.classify(state)
+
+
+def test_report_names_the_state_and_the_move_only_one_side_has() -> None:
+    v = variant("tiny-2p-d3")
+    deal = sample(v, 1, seed=11)[0]
+    reach = c.reachable_states(v, Init.one(deal))
+    res = c.compare(v, reach.states, ReferenceOracle(v), DropsDraws(v), keep=3)
+    assert not res.ok and len(res.mismatches) == 3
+    first = res.mismatches[0]
+    assert first.kind == "move only in A"
+    text = res.describe()
+    assert "move only in reference: Move.draw(" in text
+    assert "in the state State(" in text and "boneyard:" in text
+
+
+def test_report_names_the_fields_of_a_differing_successor() -> None:
+    v = variant("tiny-2p-d3")
+    reach = c.reachable_states(v, Init.one(sample(v, 1, seed=3)[0]))
+    res = c.compare(v, reach.states, c.EngineOracle(v, DrawLosesTile(v)), ReferenceOracle(v))
+    diffs = [m for m in res.mismatches if m.kind == "successor differs"]
+    assert diffs and "after Move.draw(" in diffs[0].detail and "hands:" in diffs[0].detail
+
+
+# ---------------------------------------------------------------------------
+# Traces replay in the engine to the recorded states
+# ---------------------------------------------------------------------------
+
+
+def test_witness_traces_of_the_search_replay_to_the_same_states() -> None:
+    """A shortest path to every terminal state of a search replays in the engine,
+    move by move, through the very states the search recorded."""
+    v = variant("tiny-2p-d3")
+    result = explore(v, Init.one(sample(v, 1, seed=5)[0]))
+    ends = [i for i in range(result.expanded) if result.kind_of(i) != "playing"]
+    assert ends
+    for i in ends:
+        path = result.path_to(i)
+        got = c.replay(result.trace_to(i), [result.state(k) for k in path])
+        assert got.ok, got.detail
+        assert got.steps == len(path) - 1
+
+
+def test_a_counterexample_of_a_variant_fault_replays() -> None:
+    """A property violation found by the search (variant fault: confirmations count
+    while the boneyard has stock) comes with a trace that replays in the engine."""
+    from dominoproof.proofs.graphcheck import check_properties
+
+    fault = next(f for f in FAULTS if f.id == "boneyard-check-off")
+    v = fault.variant()
+    for deal in sample(v, 40, seed=12):
+        result = explore(v, Init.one(deal))
+        violated = [r for r in check_properties(result) if r.verdict.value == "VIOLATED"]
+        if violated:
+            break
+    assert violated
+    for r in violated:
+        recorded = c.recorded_states(result, r.trace)
+        got = c.replay(r.trace, recorded)
+        assert got.ok, (r.property, got.detail)
+        assert recorded[-1].key() == r.trace.final.key()
+
+
+def test_replay_notices_a_recorded_state_that_the_engine_does_not_reach() -> None:
+    trace = random_round(variant("tiny-2p-d3"), seed=4)
+    states = trace.states()
+    assert c.replay(trace, states).ok
+    bad = list(states)
+    bad[3] = bad[3]._replace(turn=1 - bad[3].turn)
+    got = c.replay(trace, bad)
+    assert not got.ok and got.steps == 3 and "turn:" in got.detail
+
+
+def test_replay_rejects_a_mutant_trace_in_the_real_engine() -> None:
+    """A trace made by the DrawLosesTile mutant does not replay in the real engine."""
+    v = variant("tiny-2p-d3")
+    mutant = DrawLosesTile(v)
+    for deal in sample(v, 20, seed=6):
+        result = explore(v, Init.one(deal), rules=mutant)
+        drawn = next((j for _, m, j in result.edges() if m.kind is MoveKind.DRAW), None)
+        if drawn is not None:
+            break
+    assert drawn is not None
+    trace = result.trace_to(drawn)
+    assert c.replay(trace, rules=mutant).ok
+    got = c.replay(trace)
+    assert not got.ok and "states differ" in got.detail
+
+
+# ---------------------------------------------------------------------------
+# Other oracles
+# ---------------------------------------------------------------------------
+
+
+def test_the_search_graph_records_the_engines_transitions() -> None:
+    v = variant("tiny-2p-d3", {"draw.rule": "one"})
+    result = explore(v, Init.one(sample(v, 1, seed=8)[0], free_draw=True))
+    graph, states = c.graph_oracle(result)
+    res = c.compare(v, states, c.EngineOracle(v), graph)
+    assert_agree(res)
+    # ... and a lost edge is noticed
+    k = states[0].key()
+    graph.edges[k] = set(list(graph.edges[k])[1:])  # type: ignore[index]
+    assert not c.compare(v, states[:1], c.EngineOracle(v), graph).ok
+
+
+def test_unknown_oracle_names_are_reported() -> None:
+    with pytest.raises(c.OracleUnavailable, match="known: engine"):
+        c.get_oracle("nope", variant("tiny-2p-d3"))
+
+
+def test_z3_oracle_says_clearly_when_the_encoding_is_missing(monkeypatch: Any) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def fake(name: str, *args: Any) -> Any:
+        if name == "dominoproof.proofs.encoding":
+            raise ImportError("No module named 'dominoproof.proofs.encoding'")
+        return real(name, *args)
+
+    monkeypatch.setattr(c.importlib, "import_module", fake)
+    with pytest.raises(c.OracleUnavailable, match="oracle 'z3' is unavailable"):
+        c.get_oracle("z3", variant("tiny-2p-d3"))
+
+
+def test_engine_matches_z3_on_one_small_deal() -> None:
+    v = variant("tiny-2p-d3")
+    try:
+        z3 = c.get_oracle("z3", v)
+    except c.OracleUnavailable as e:  # pragma: no cover - until the encoding exists
+        pytest.skip(str(e))
+    reach = c.reachable_states(v, Init.one(sample(v, 1, seed=9)[0]))
+    res = c.compare(v, reach.states, c.EngineOracle(v), z3)
+    assert res.ok, res.describe()
+
+
+# ---------------------------------------------------------------------------
+# Slow tier: every deal
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "overrides", "free"), [
+    ("tiny-2p-d3", {}, True),
+    ("tiny-2p-d3", {"draw.rule": "one"}, True),
+    ("block-2p-d6", SMALL, False),
+    ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
+    ("fouls-4p-d6", {**SMALL, "deal.players": 2, "lead.tile": "3-3"}, False),
+], ids=["tiny-free", "draw-one-free", "block-d3-2p", "block-d3-3p", "fouls-2p"])
+def test_engine_matches_reference_on_every_deal(name: str, overrides: dict[str, Any],
+                                                free: bool) -> None:
+    v = variant(name, overrides)
+    res, _ = check(v, Init.every(free))
+    assert_agree(res)
+
+
+@pytest.mark.slow
+def test_engine_matches_reference_on_every_deal_in_its_own_draw_order() -> None:
+    """tiny-2p-d3: every deal, the boneyard fixed in one draw order per deal."""
+    v = variant("tiny-2p-d3")
+    res, _ = check(v, configs(every_deal(v, True)))
+    assert_agree(res)
