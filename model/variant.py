@@ -592,6 +592,9 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
             except ValueError:
                 raise VariantError("not a tile", source=source, key=f"{dotted}.{k}",
                                    value=k, allowed='tiles written "a-b"') from None
+            if any(i == t.idx for i, _ in pairs):
+                raise VariantError(f"the tile {t} is given a value twice", source=source,
+                                   key=f"{dotted}.{k}", value=k, allowed="each tile once")
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise VariantError("must be a whole number >= 0", source=source,
                                    key=f"{dotted}.{k}", value=v, allowed="a whole number >= 0")
