@@ -361,6 +361,8 @@ class Variant:
         for sec in _SECTIONS:
             out[sec] = {f.name: _to_plain(f.name, getattr(getattr(self, sec), f.name))
                         for f in dataclasses.fields(getattr(self, sec))}
+        if self.draw.rule is DrawRule.NONE:  # R3.1: "rest" follows the deal when it changes
+            out["deal"]["set_aside"] = "rest"
         return out
 
     def to_toml(self) -> str:
