@@ -429,3 +429,39 @@ def test_the_doc_names_every_part_of_the_model() -> None:
     names |= set(TWINS) | set(CORE) | set(NOT_STATABLE)
     missing = sorted(n for n in names if f"`{n}`" not in doc)
     assert not missing
+
+
+_NI = frozenset({"blocked-sound", "procedure"})
+
+#: The rule matrix (fouls penalised): (draw rule, boneyard_must_be_empty,
+#: confirmations) -> the core properties that are NOT INDUCTIVE; all others PROVED.
+RULE_MATRIX: dict[tuple[str, bool, str], frozenset[str]] = {
+    ("none", True, "all"): frozenset(),
+    ("none", False, "all"): frozenset(),  # no stock: the check cannot matter
+    ("until-playable", True, "all"): frozenset(),
+    ("until-playable", False, "all"): frozenset(),  # only confirmations extend a run
+    ("one", True, "all"): frozenset(),
+    ("one", False, "all"): _NI,  # a pass with stock left extends the run
+    ("none", True, "all-others"): _NI,
+    ("none", False, "all-others"): _NI,
+    ("until-playable", True, "all-others"): _NI,
+    ("until-playable", False, "all-others"): _NI,
+    ("one", True, "all-others"): _NI,
+    ("one", False, "all-others"): _NI,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", list(RULE_MATRIX), ids=lambda r: "-".join(map(str, r)))
+def test_rule_matrix(rules: tuple[str, bool, str]) -> None:
+    draw, empty, confirmations = rules
+    overrides: dict[str, Any] = {"draw.rule": draw, "block.boneyard_must_be_empty": empty,
+                                 "block.confirmations": confirmations,
+                                 "fouls.rule": "penalised"}
+    if draw == "none":
+        overrides["deal.set_aside"] = 4  # every undealt tile of the double-3 set
+    v = find_variant("tiny-2p-d3").with_overrides(overrides)
+    for r in prove_all_sizes(v, CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
+        want = (Verdict.NOT_INDUCTIVE if r.property in RULE_MATRIX[rules]
+                else Verdict.PROVED)
+        assert r.verdict is want, (rules, r.property, r.detail)
