@@ -587,7 +587,7 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
         if not isinstance(value, dict):
             raise VariantError("must be a table of tile = value", source=source, key=dotted,
                                value=value, allowed='e.g. { "0-0" = 25 }')
-        pairs = []
+        pairs: list[tuple[int, int]] = []
         for k, v in value.items():
             try:
                 t = Tile.parse(k)
