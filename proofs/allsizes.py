@@ -10,15 +10,16 @@ whose three obligations are unsatisfiable::
 
     Init & ~Inv                 (it holds after every deal)
     Inv & T_a & ~Inv'           (every action a preserves it; one query per
-                                 conjunct and action, so a failure names both)
+                                 action, then per conjunct where one fails, so a
+                                 failure names both)
     Inv & ~Prop   or   Inv & T_a & ~Prop(pre, post)     (it implies the property)
 
 Every query lies in many-sorted EPR (the Bernays-Schönfinkel-Ramsey class with
 a stratified sort graph): after negation and Skolemisation, the only functions
-are constants and ``Tile -> Player``, ``Tile -> Value`` (acyclic), so Z3 decides
-them by complete instantiation. :func:`fragment_of` checks this for every query
-and records it. The model and its invariant are explained for a teacher in
-``docs/ALLSIZES.md``.
+are constants and ``Tile -> Player``, ``Tile -> Value``, ``End -> Value``
+(acyclic), so Z3's model-based instantiation decides them. :func:`fragment_of`
+checks this for every query and records it. The model and its invariant are
+explained for a teacher in ``docs/ALLSIZES.md``.
 
 The rule *parameters* that are not sizes select the actions and guards:
 ``draw.rule`` (R3.1), ``block.confirmations`` and
