@@ -380,6 +380,9 @@ class Rules:
             return err(f"the only move is {forced[0]!r}", "R4.4" if forced[0].kind is ESTABLISH
                        else "Terms")
         k = m.kind
+        if not s.ends and k is not PLAY:
+            return err("the round opens with the lead: a play of the tile the lead rule "
+                       "allows", "Terms")
         if k is ESTABLISH:
             return err(f"{s.confirmed} of {self.needed} confirmations, boneyard "
                        f"{'empty' if not s.boneyard else 'not empty'}", "R4.4")
