@@ -459,3 +459,13 @@ def test_move_reprs_are_constructor_expressions() -> None:
               Move.pass_(1), Move.confirm(0), Move.establish(2), Move.domino(3)):
         assert eval(repr(m), {"Move": Move}) == m
         assert Move.from_json(m.to_json()) == m
+
+
+@pytest.mark.parametrize("move", [Move.draw(0, "1-1"), Move.confirm(0), Move.pass_(0)])
+def test_before_the_lead_the_error_names_the_lead(move: Move) -> None:
+    v = variant("draw-2p-d6", {"lead.rule": "player"})
+    s = position(v, ["0-0 1-2", "3-4 5-5"], boneyard="1-1 2-2", turn=0)
+    assert legal_moves(v, s) == (Move.play(0, "0-0"), Move.play(0, "1-2"))  # P0 leads
+    with pytest.raises(IllegalMoveError, match="lead") as e:
+        apply(v, s, move)
+    assert "top of the boneyard" not in str(e.value) and "draw first" not in str(e.value)
