@@ -107,6 +107,10 @@ def position(
     ``hands[p]`` is seat ``p``'s tiles; ``line`` the layout left to right (``""``: the
     lead is still to come); ``boneyard`` the stock in draw order, top first (any order
     with ``free_draw``). Every other tile of the set is set aside.
+
+    Before the lead (``line=""``) give ``turn`` as the leader the variant's lead rule
+    names: ``state_status`` does not check it, and with another seat to move the
+    rules offer no move at all.
     """
     if len(hands) != v.players:
         raise ValueError(f"{v.name} has {v.players} seats, got {len(hands)} hands")
