@@ -84,17 +84,21 @@ def shuffled_deal(variant: Variant, rng: random.Random) -> Deal:
     """A uniformly random deal: the set ordered by independent uniform keys from
     ``rng`` (a uniform permutation, and faster than ``shuffle``), dealt as the
     variant says. A deal the lead rule voids (fallback "redeal") is dealt again."""
-    rules = rules_for(variant)
+    return _deal_and_lead(variant, rules_for(variant), rng)[0]
+
+
+def _deal_and_lead(variant: Variant, rules: Rules, rng: random.Random) -> tuple[Deal, int]:
+    """A shuffled deal and its leader (the lead rule is looked up once per deal)."""
     tiles = range(variant.tiles.count)
     rnd = rng.random
     for _ in range(_MAX_REDEALS):
         keys = [rnd() for _ in tiles]
         deal = Deal.from_order(variant, sorted(tiles, key=keys.__getitem__))
         try:
-            rules.opening(deal.hands)
+            leader, _ = rules.opening(deal.hands)
         except VoidDeal:
             continue
-        return deal
+        return deal, leader
     raise DominoproofError(f"{variant.name}: {_MAX_REDEALS} deals in a row were void "
                            "(nobody held the lead tile); the lead rule cannot be met")
 
@@ -104,7 +108,10 @@ def initial_state(variant: Variant, deal: Deal, *, free_draw: bool = False,
     """Init: the state right after ``deal``. With ``free_draw`` the draw order is not
     fixed: a draw may take any boneyard tile (the model's "every draw order")."""
     rules = rules or rules_for(variant)
-    leader, _ = rules.opening(deal.hands)
+    return _init(deal, rules.opening(deal.hands)[0], free_draw)
+
+
+def _init(deal: Deal, leader: int, free_draw: bool = False) -> State:
     return State(deal.hands, mask_of(deal.stack), deal.set_aside, 0, (), leader, 0, False, 0,
                  Status.PLAYING, None if free_draw else deal.stack)
 
@@ -210,6 +217,8 @@ class Trace:
             final = trace.to_json()["final"]  # replays every move, with apply's checks
         except VoidDeal:
             raise TraceError(f"{source}: the deal is void (nobody holds the lead tile)") from None
+        except TraceError as e:
+            raise TraceError(f"{source}: {e}") from None
         recorded = data.get("final")
         if recorded is not None and recorded != final:
             raise TraceError(f"{source}: the replay does not reach the recorded final state")
@@ -228,9 +237,9 @@ def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Tra
     """One round: a seeded deal, then uniformly random legal moves (same seed, same round)."""
     rules = rules or rules_for(variant)
     rng = random.Random(seed)
-    deal = shuffled_deal(variant, rng)
+    deal, leader = _deal_and_lead(variant, rules, rng)
     moves: list[Move] = []
-    playout(rules, initial_state(variant, deal, rules=rules), rng.random, moves)
+    playout(rules, _init(deal, leader), rng.random, moves)
     return Trace(variant, deal, tuple(moves), seed)
 
 
@@ -241,5 +250,5 @@ def random_rounds(variant: Variant, n: int, seed: int,
     rng = random.Random(seed)
     rnd = rng.random
     for _ in range(n):
-        deal = shuffled_deal(variant, rng)
-        yield playout(rules, initial_state(variant, deal, rules=rules), rnd)
+        deal, leader = _deal_and_lead(variant, rules, rng)
+        yield playout(rules, _init(deal, leader), rnd)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .errors import FalseDeclarationError, IllegalMoveError
+from .errors import DominoproofError, FalseDeclarationError, IllegalMoveError
 from .layout import Layout, layout_of
 from .moves import LEAD, Move, MoveKind
 from .state import State, Status
@@ -42,7 +42,7 @@ _PLAY_CACHE_LIMIT = 1 << 14
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
 
-class VoidDeal(Exception):
+class VoidDeal(DominoproofError):
     """The lead rule names a tile nobody holds and the fallback is a redeal."""
 
 
@@ -92,6 +92,9 @@ class Rules:
         self._play_cache: list[dict[int, tuple[Move, ...]]] = [
             {} for _ in range(p_count * v)]
         self._line = self.layout.kind is LayoutKind.LINE
+        # Small sets: a suit has few subsets and the memo soon holds them all. Large
+        # sets: hands meet a suit in ever new ways, so keep the memo small.
+        self._cache_limit = _PLAY_CACHE_LIMIT if v <= 8 else _PLAY_CACHE_LIMIT // 16
         self._memo_state: State | None = None
         self._memo_moves: tuple[Move, ...] = ()
 
@@ -140,9 +143,10 @@ class Rules:
         return s.boneyard == 0
 
     def is_blocked(self, s: State, reading: ExtendReading | None = None) -> bool:
-        """R1.1 with R3.3: both conditions hold at once, in a round not ended by a domino."""
-        return (s.status is not Status.DOMINO and self.ends_unplayable(s, reading)
-                and self.boneyard_supplies_nothing(s))
+        """R1.1 with R3.3: both conditions hold at once, in a round not ended by a domino
+        (R1.2: nobody has emptied their hand, so every player is still active)."""
+        return (s.status is not Status.DOMINO and all(s.hands)
+                and self.ends_unplayable(s, reading) and self.boneyard_supplies_nothing(s))
 
     def block_ready(self, s: State) -> bool:
         """R4.4: enough consecutive confirmations, and the boneyard still empty."""
@@ -233,7 +237,18 @@ class Rules:
         ends = s.ends
         if not ends:
             return self._lead_moves(s)
-        moves = self._plays(p, hand, ends)
+        if self._line:  # _plays inlined for the one-line layout: the engine's hot path
+            lo, hi = ends
+            cache, base, suit = self._play_cache, p * self._v, self.suit
+            m = hand & suit[lo]
+            moves = (cache[base + lo].get(m) or self._plays_on(p, lo, m)) if m else ()
+            if hi != lo:
+                m = hand & suit[hi]
+                if m:
+                    more = cache[base + hi].get(m) or self._plays_on(p, hi, m)
+                    moves = moves + more if moves else more
+        else:
+            moves = self._plays(p, hand, ends)
         if moves:
             if self.fouls_possible and not s.boneyard and not s.fouls >> p & 1:
                 return (*moves, self._confirm[p])  # R4.5: a false declaration, a foul
@@ -280,7 +295,7 @@ class Rules:
             assert mv is not None
             moves.append(mv)
         got = tuple(moves)
-        if len(cache) < _PLAY_CACHE_LIMIT:
+        if len(cache) < self._cache_limit:
             cache[m] = got
         return got
 

@@ -8,6 +8,8 @@ from dominoproof.model import (
     MoveKind,
     Status,
     Termination,
+    boneyard_supplies_nothing,
+    ends_unplayable,
     find_variant,
     is_blocked,
     legal_moves,
@@ -55,23 +57,24 @@ def test_r1_2_a_domino_is_not_a_block() -> None:
 
 
 def test_r1_2_after_the_last_tile_the_domino_comes_first_even_where_no_end_is_playable() -> None:
-    """The state between the last play and the Domino move satisfies R2 and R3 (the
-    predicates of SEMANTICS.md exclude only ``status = DOMINO``), yet the round ends
-    by a domino, not a block: properties that read "R2 and R3 hold => the block
-    follows" must exclude a state where a hand is empty (see tests/README.md)."""
+    """Between the last play and the Domino move, no hand can extend an end and the
+    boneyard is empty, yet the round ends by a domino, not a block: a player who has
+    emptied their hand is no longer active, so R1.1 does not hold (SEMANTICS.md)."""
     v = find_variant("block-2p-d6")
     s = run(v, position(v, ["1-6", "5-5"], line="0-6"), Move.play(0, "1-6", 6))
     assert s.ends == (0, 1) and s.hands[0] == 0
-    assert is_blocked(v, s)  # R2 and R3 hold here ...
-    assert legal_moves(v, s) == (Move.domino(0),)  # ... but the round ends by a domino
+    assert ends_unplayable(v, s) and boneyard_supplies_nothing(v, s)
+    assert not any(is_blocked(v, s, r) for r in READINGS)
+    assert legal_moves(v, s) == (Move.domino(0),)  # the round ends by a domino
 
 
 def test_r1_2_a_pending_domino_with_no_playable_end_is_reached_by_random_play() -> None:
     v = find_variant("block-2p-d6")
     found = [s for seed in range(40) for s in random_round(v, seed).states()
-             if s.status is Status.PLAYING and 0 in s.hands and is_blocked(v, s)]
+             if s.status is Status.PLAYING and 0 in s.hands and ends_unplayable(v, s)]
     assert found
     for s in found:
+        assert not is_blocked(v, s)
         assert [m.kind for m in legal_moves(v, s)] == [MoveKind.DOMINO]
 
 
