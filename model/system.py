@@ -1,0 +1,310 @@
+"""The round as a transition system, read the way a TLA+ specification reads.
+
+This module is the ``Init`` / ``Next`` view of the rules (docs/SEMANTICS.md). It
+adds no rule of its own: every enabled move and every successor comes from
+:class:`~dominoproof.model.rules.Rules` (the one imperative reading), so the
+exhaustive search (``dominoproof.proofs.statespace``), the engine and a person
+reading this file all see the same system. A mutant rule book (a ``Rules``
+subclass, ``dominoproof.proofs.faults``) is a different system, with its own
+``Init`` and ``Next``, through exactly the same functions.
+
+=================  ===========================================================
+TLA+               here
+=================  ===========================================================
+``CONSTANTS``      the :class:`~dominoproof.model.variant.Variant` (N, P, H, K, ...)
+``VARIABLES``      the fields of :class:`~dominoproof.model.state.State`
+``TypeOK``         :func:`type_ok` (conservation and well-formedness)
+``Init``           :func:`init_states` over an :class:`Init` configuration:
+                   one deal with its draw order, one deal with every draw order,
+                   every deal, every deal and every draw order
+actions            :data:`ACTIONS`: ``Lead``, ``Play``, ``Draw``, ``Pass``,
+                   ``Confirm``, ``Foul``, ``Establish``, ``Domino``
+``Next``           :func:`next_states`, the disjunction of the enabled actions
+terminal states    :func:`terminal_kind` (``domino P<i>``, ``blocked``; a state
+                   still being played with no enabled action is ``stuck``,
+                   which the correct rules never reach)
+=================  ===========================================================
+
+The draw order is an explicit parameter of ``Init``: with a fixed order
+(``free_draw=False``) the boneyard is a stack and a draw takes its top, so the
+order is part of the deal and of every state; with ``free_draw=True`` a draw may
+take any boneyard tile, so one initial state stands for every order. For the
+search, the draw order decides feasibility more than the set size does:
+:func:`count_deals` says how many initial states a configuration has before any
+of them is built.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .engine import Deal
+from .moves import LEAD, Move, MoveKind
+from .rules import Rules, VoidDeal, rules_for
+from .state import State, StateFlaw, Status, state_status
+from .tiles import bits, mask_of, show_tiles
+from .variant import Variant
+
+__all__ = [
+    "ACTIONS",
+    "ACTIONS_BY_NAME",
+    "Action",
+    "Init",
+    "TerminalKind",
+    "action_of",
+    "count_deals",
+    "deal_of",
+    "every_deal",
+    "init_states",
+    "next_states",
+    "terminal_kind",
+    "type_ok",
+]
+
+
+# ---------------------------------------------------------------------------
+# TypeOK
+# ---------------------------------------------------------------------------
+
+
+def type_ok(variant: Variant, s: State) -> bool:
+    """``TypeOK``: hands, boneyard, set-aside tiles and table partition the set (Terms);
+    the ends are ones a line with those tiles can show; the turn, the R4 count and the
+    fouls are in range; a fixed draw order lists exactly the boneyard (R3.1).
+    :func:`~dominoproof.model.state.state_status` names what is wrong."""
+    return state_status(variant, s) is StateFlaw.OK
+
+
+# ---------------------------------------------------------------------------
+# Init
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Init:
+    """Which initial states a search starts from.
+
+    ``deal``: one given deal (hands, boneyard in draw order, set-aside tiles), or
+    ``None`` for every deal of the variant's set. ``free_draw``: the draw order is
+    not fixed; a draw may take any boneyard tile (so every draw order is explored).
+    ``part = (i, n)``: with every deal, only the deals whose first hand has rank
+    ``i`` modulo ``n`` among the possible first hands -- the unit of work of a
+    parallel (or distributed) search by deal.
+    """
+
+    deal: Deal | None = None
+    free_draw: bool = False
+    part: tuple[int, int] = (0, 1)
+
+    @staticmethod
+    def one(deal: Deal, free_draw: bool = False) -> Init:
+        return Init(deal, free_draw)
+
+    @staticmethod
+    def every(free_draw: bool = False) -> Init:
+        return Init(None, free_draw)
+
+    @property
+    def every_deal(self) -> bool:
+        return self.deal is None
+
+    def shard(self, i: int, n: int) -> Init:
+        """Part ``i`` of ``n`` of this configuration (every deal only)."""
+        if self.deal is not None:
+            raise ValueError("one deal cannot be partitioned")
+        return Init(None, self.free_draw, (i, n))
+
+    def describe(self) -> str:
+        order = "every draw order" if self.free_draw else "the deal's draw order"
+        if self.deal is None:
+            part = f", part {self.part[0] + 1} of {self.part[1]}" if self.part[1] > 1 else ""
+            return f"every deal, {order}{part}"
+        hands = " / ".join(show_tiles(h) for h in self.deal.hands)
+        return f"one deal ({hands}), {order}"
+
+
+def count_deals(variant: Variant, free_draw: bool) -> int:
+    """How many deals :func:`every_deal` enumerates: ``T! / (H!^P K! B!)`` ways to
+    fill the hands, the set-aside tiles and the boneyard, times ``B!`` draw orders
+    when the order is fixed (before deals voided by a ``redeal`` lead are dropped)."""
+    t, p, h = variant.tiles.count, variant.players, variant.deal.hand_size
+    k, b = variant.deal.set_aside, variant.boneyard_size
+    hands = math.prod(math.factorial(h) for _ in range(p))
+    ways = math.factorial(t) // (hands * math.factorial(k) * math.factorial(b))
+    return ways if free_draw else ways * math.factorial(b)
+
+
+def every_deal(variant: Variant, free_draw: bool,
+               part: tuple[int, int] = (0, 1)) -> Iterator[Deal]:
+    """Every deal of the set: each hand (seat order), then the set-aside tiles, then the
+    boneyard -- in every draw order unless ``free_draw`` (then one, lowest tile first).
+
+    The enumeration is nested by seat, so deals sharing their first hands are
+    consecutive; ``part = (i, n)`` keeps the deals whose first hand has rank ``i``
+    modulo ``n``."""
+    p_count, h = variant.players, variant.deal.hand_size
+    k = variant.deal.set_aside
+    everything = tuple(range(variant.tiles.count))
+    index, parts = part
+
+    def hands_from(rest: tuple[int, ...], seat: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if seat == p_count:
+            yield ()
+            return
+        for hand in itertools.combinations(rest, h):
+            left = tuple(t for t in rest if t not in hand)
+            for more in hands_from(left, seat + 1):
+                yield (hand, *more)
+
+    for rank, first in enumerate(itertools.combinations(everything, h)):
+        if rank % parts != index:
+            continue
+        rest = tuple(t for t in everything if t not in first)
+        for others in hands_from(rest, 1):
+            hands = (first, *others)
+            used = mask_of(t for hand in hands for t in hand)
+            left = tuple(t for t in everything if not used >> t & 1)
+            masks = tuple(mask_of(hand) for hand in hands)
+            for aside in itertools.combinations(left, k):
+                bone = tuple(t for t in left if t not in aside)
+                aside_mask = mask_of(aside)
+                orders = (bone,) if free_draw else itertools.permutations(bone)
+                for stack in orders:
+                    yield Deal(masks, stack, aside_mask)
+
+
+def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Iterator[State]:
+    """``Init``: the state right after each deal of ``init`` [Terms, lead rules].
+
+    ``table = {}``, no open end, no confirmation, no foul, ``turn`` = the leader
+    named by the lead rule (read through ``rules``, so a mutant's ``Init`` is the
+    mutant's). A deal the lead rule voids (fallback ``redeal``) has no initial state.
+    """
+    rules = rules or rules_for(variant)
+    deals = (iter((init.deal,)) if init.deal is not None
+             else every_deal(variant, init.free_draw, init.part))
+    for deal in deals:
+        try:
+            leader, _ = rules.opening(deal.hands)
+        except VoidDeal:
+            continue
+        yield State(deal.hands, mask_of(deal.stack), deal.set_aside, 0, (), leader, 0, False,
+                    0, Status.PLAYING, None if init.free_draw else deal.stack)
+
+
+def deal_of(s: State) -> Deal:
+    """The deal an initial state was made from (its boneyard, lowest tile first, when the
+    draw order is free)."""
+    stack = s.stack if s.stack is not None else tuple(bits(s.boneyard))
+    return Deal(s.hands, stack, s.set_aside)
+
+
+# ---------------------------------------------------------------------------
+# Actions and Next
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Action:
+    """A named action: the moves of one kind that ``Rules`` enables, and their effect.
+
+    ``applies(rules, s, m)`` says whether the enabled move ``m`` belongs to this
+    action; the action's transitions in ``s`` are the enabled moves it claims, each
+    with the state :meth:`Rules.step` makes of it.
+    """
+
+    name: str
+    rules: tuple[str, ...]
+    doc: str
+    applies: Callable[[Rules, State, Move], bool]
+
+    def enabled(self, rules: Rules, s: State) -> tuple[Move, ...]:
+        """The moves of this action enabled in ``s``."""
+        return tuple(m for m in rules.moves(s) if self.applies(rules, s, m))
+
+    def transitions(self, rules: Rules, s: State) -> list[tuple[Move, State]]:
+        """``s -> s'`` for each enabled move of this action."""
+        return [(m, rules.step(s, m)) for m in self.enabled(rules, s)]
+
+    def __repr__(self) -> str:
+        return f"<action {self.name}>"
+
+
+def _is_foul(rules: Rules, s: State, m: Move) -> bool:
+    return m.kind is MoveKind.CONFIRM and rules.playable_mask(s, m.player) != 0
+
+
+ACTIONS: tuple[Action, ...] = (
+    Action("Lead", ("Terms",),
+           "the opening tile, by the player and with the tile the lead rule names",
+           lambda r, s, m: m.kind is MoveKind.PLAY and m.end == LEAD),
+    Action("Play", ("R2.1", "R4.3"),
+           "lay a tile carrying the number an open end shows; a player who can play must",
+           lambda r, s, m: m.kind is MoveKind.PLAY and m.end != LEAD),
+    Action("Draw", ("R3.1",),
+           "a player who cannot play takes a boneyard tile (the top one, or any when the "
+           "draw order is free)",
+           lambda r, s, m: m.kind is MoveKind.DRAW),
+    Action("Pass", ("R3.1",),
+           "draw-one games: the drawn tile does not fit, the turn passes",
+           lambda r, s, m: m.kind is MoveKind.PASS),
+    Action("Confirm", ("R4.1", "R4.2"),
+           "with the boneyard supplying nothing, a player who cannot play confirms it (the "
+           "first of a run proposes the block)",
+           lambda r, s, m: m.kind is MoveKind.CONFIRM and not _is_foul(r, s, m)),
+    Action("Foul", ("R4.5",),
+           "a false declaration of inability by a player who could play, where the variant "
+           "makes it a recorded foul",
+           _is_foul),
+    Action("Establish", ("R4.4", "R5.1"),
+           "after every needed confirmation, with the boneyard empty, the block is "
+           "established and the round ends",
+           lambda r, s, m: m.kind is MoveKind.ESTABLISH),
+    Action("Domino", ("Terms",),
+           "the player to move has emptied their hand: the round ends",
+           lambda r, s, m: m.kind is MoveKind.DOMINO),
+)
+
+ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
+
+
+def action_of(rules: Rules, s: State, m: Move) -> Action:
+    """The one action an enabled move ``m`` of ``s`` belongs to."""
+    for a in ACTIONS:
+        if a.applies(rules, s, m):
+            return a
+    raise ValueError(f"{m!r} belongs to no action")  # pragma: no cover - kinds are closed
+
+
+def next_states(rules: Rules, s: State) -> list[tuple[Action, Move, State]]:
+    """``Next``: every transition ``s -> s'``, each labelled by its action and move.
+
+    Exactly :meth:`Rules.successors`, in the same order; ``[]`` in a terminal state."""
+    return [(action_of(rules, s, m), m, t) for m, t in rules.successors(s)]
+
+
+# ---------------------------------------------------------------------------
+# Terminal states
+# ---------------------------------------------------------------------------
+
+
+class TerminalKind(enum.StrEnum):
+    BLOCKED = "blocked"  #: the block was established [R4.4, R5.1]
+    DOMINO = "domino"  #: a player emptied their hand [Terms]
+    STUCK = "stuck"  #: still being played, but no action is enabled (a defect)
+
+
+def terminal_kind(rules: Rules, s: State) -> str | None:
+    """How ``s`` ends the round: ``"blocked"``, ``"domino P<i>"``, or ``"stuck"`` for a
+    state still being played with no enabled action; ``None`` while play goes on."""
+    if s.status is Status.BLOCKED:
+        return TerminalKind.BLOCKED.value
+    if s.status is Status.DOMINO:
+        return f"{TerminalKind.DOMINO.value} P{s.turn}"
+    if not rules.moves(s):
+        return TerminalKind.STUCK.value
+    return None

@@ -1,0 +1,630 @@
+"""The property catalogue checked on an explored state graph.
+
+:func:`check_properties` takes a :class:`~dominoproof.proofs.statespace.SearchResult`
+and returns one :class:`~dominoproof.proofs.properties.Result` per property of
+the catalogue (``dominoproof.proofs.properties``):
+
+* **HOLDS** when the search was complete and nothing failed (the result says how
+  many states were examined, and on which configuration);
+* **VIOLATED** with a counterexample: the deal and every move up to the state (or
+  transition) where the property fails, as a :class:`~dominoproof.model.engine.Trace`.
+  The search is breadth first and the checks scan states in BFS order, so the
+  trace is a shortest one. With the variant's own rules the engine replays it
+  with every legality check; with a mutant rule book, :func:`replay` does;
+* **UNKNOWN** when a budget stopped the search and no counterexample was found;
+* **N/A** when the property does not apply to the variant (``inapplicable=True``
+  checks it anyway: that is how the search shows that parity fails where tiles
+  are left out of play).
+
+The system under test is the result's rule book and scorer (possibly a fault);
+the properties are judged against an *oracle*: the variant's own rule book for
+the predicates of R2/R3/R4.5 and the lead, and the arithmetic of R5 written out
+here from RULES.md, never the scorer under test.
+
+One pass over the graph checks every state invariant, transition property and
+terminal property at once; the liveness properties use the graph analyses of
+the search (a cycle, a topological order, bounded walks from every state where
+R2 and R3 hold).
+
+:func:`verify` is the one call the CLI makes: explore (in a process pool by deal
+when there are many deals), check, and merge, returning the figures and the
+verdicts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dominoproof.model.engine import Trace, initial_state
+from dominoproof.model.errors import DominoproofError, TraceError
+from dominoproof.model.moves import LEAD, MoveKind
+from dominoproof.model.outcome import Outcome
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.state import State, StateFlaw, Status, state_status
+from dominoproof.model.system import Init
+from dominoproof.model.tiles import bits
+from dominoproof.model.variant import (
+    Award,
+    DrawRule,
+    ExtendReading,
+    FoulRule,
+    TieRule,
+    Variant,
+)
+
+from .properties import BY_ID, CATALOGUE, Property, Result, Verdict
+from .statespace import (
+    K_BLOCKED,
+    K_PLAYING,
+    K_STUCK,
+    Figures,
+    Part,
+    PartSummary,
+    Scorer,
+    SearchResult,
+    explore,
+    explore_parallel,
+    write_buckets,
+)
+
+__all__ = [
+    "Verification",
+    "check_properties",
+    "replay",
+    "round_bound",
+    "verify",
+]
+
+METHOD = "exhaustive search"
+PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
+
+
+# ---------------------------------------------------------------------------
+# Replaying a counterexample
+# ---------------------------------------------------------------------------
+
+
+def replay(trace: Trace, rules: Rules | None = None) -> list[State]:
+    """Every state of ``trace`` under ``rules`` (default: the variant's own), each move
+    checked against ``rules.moves``: how a mutant's counterexample is replayed."""
+    rules = rules or rules_for(trace.variant)
+    s = initial_state(trace.variant, trace.deal, free_draw=trace.free_draw, rules=rules)
+    out = [s]
+    for n, m in enumerate(trace.moves, 1):
+        if m not in rules.moves(s):
+            raise TraceError(f"move {n} ({m!r}) is not enabled under {type(rules).__name__}")
+        s = rules.step(s, m)
+        out.append(s)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The termination bound
+# ---------------------------------------------------------------------------
+
+
+def round_bound(variant: Variant) -> tuple[int, str]:
+    """An upper bound on the moves of any round, from the rules, and how it is made.
+
+    With ``I = P*H + B`` tiles in play (hands and boneyard), ``B`` in the boneyard,
+    ``F`` possible fouls (``P`` where fouls are penalised, else 0): at most ``I``
+    plays, ``B`` draws, ``B`` passes (draw-one games), ``F`` fouls; confirmations
+    happen only once the boneyard is empty (R4.1) and a run of them is ended by a
+    play, a foul or the establishment after at most ``P`` (R4.4), so at most
+    ``P*(I + F + 1)``; and one final move (Establish or Domino).
+    """
+    p, h, b = variant.players, variant.deal.hand_size, variant.boneyard_size
+    i = p * h + b
+    passes = b if variant.draw.rule is DrawRule.ONE else 0
+    f = p if variant.fouls.rule is FoulRule.PENALISED else 0
+    bound = i + b + passes + f + p * (i + f + 1) + 1
+    text = (f"I + B + passes + F + P(I + F + 1) + 1 = {i} + {b} + {passes} + {f} + "
+            f"{p}*({i} + {f} + 1) + 1 = {bound} (I = P*H + B = {i} tiles in play, "
+            f"B = {b} in the boneyard, P = {p}, F = {f} possible fouls)")
+    return bound, text
+
+
+# ---------------------------------------------------------------------------
+# R5 written out (the oracle of the terminal properties)
+# ---------------------------------------------------------------------------
+
+
+def _residuals(v: Variant, s: State) -> tuple[int, ...]:
+    value = v.tile_value
+    return tuple(sum(value[t] for t in bits(h)) for h in s.hands)
+
+
+def _award(v: Variant, rule: Award, totals: Sequence[int], winners: Sequence[int]) -> int:
+    """R5.4: ``others-sum``, ``others-minus-winner`` (at least 0) or ``all-residuals``,
+    rounded to the nearest multiple of ``round_to`` (halves up)."""
+    others = sum(t for i, t in enumerate(totals) if i not in winners)
+    if rule is Award.OTHERS_SUM:
+        x = others
+    elif rule is Award.OTHERS_MINUS_WINNER:
+        x = max(0, others - totals[winners[0]])
+    else:
+        x = sum(totals)
+    step = v.scoring.round_to
+    return (x + step // 2) // step * step if step > 1 else x
+
+
+def _expected_tie(v: Variant, s: State, sides: Sequence[Sequence[int]],
+                  totals: Sequence[int], tied: list[int]) -> tuple[list[int], list[int]]:
+    """R5.5: the winners and awards a tie for the lowest total gets under the variant."""
+    rule, award = v.scoring.tie, v.scoring.block_award
+    awards = [0] * len(sides)
+    side_of = {p: i for i, side in enumerate(sides) for p in side}
+    if rule is TieRule.NONE:
+        return [], awards
+    if rule in (TieRule.SPLIT, TieRule.ALL_WIN):
+        full = _award(v, award, totals, tied)
+        for i in tied:
+            awards[i] = full // len(tied) if rule is TieRule.SPLIT else full
+        return list(tied), awards
+    if rule is TieRule.FIRST_FROM_PROPOSER:
+        start = s.proposer if s.proposer is not None else s.turn
+        w = next(side_of[(start + k) % v.players] for k in range(v.players)
+                 if side_of[(start + k) % v.players] in tied)
+    elif rule is TieRule.LIGHTEST_TILE:
+        value = v.tile_value
+        best: tuple[int, int] | None = None
+        w = tied[0]
+        for i in tied:
+            for p in sides[i]:
+                for t in bits(s.hands[p]):
+                    if best is None or (value[t], t) < best:
+                        best, w = (value[t], t), i
+    else:  # TEAM_TOTAL
+        residuals = _residuals(v, s)
+        team_total = {i: sum(residuals[q] for team in v.partnerships.teams
+                             if sides[i][0] in team for q in team) for i in tied}
+        low = min(team_total.values())
+        lowest = [i for i in tied if team_total[i] == low]
+        if len(lowest) > 1:
+            return [], awards
+        w = lowest[0]
+    awards[w] = _award(v, award, totals, [w])
+    return [w], awards
+
+
+# ---------------------------------------------------------------------------
+# The checks
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Found:
+    """The first failure of one property: where, and why."""
+
+    at: int  #: the state id (or the source of the transition)
+    then: tuple[int, ...] = ()  #: ids after ``at`` that complete the counterexample
+    why: str = ""
+
+
+@dataclass
+class _Context:
+    result: SearchResult
+    oracle: Rules
+    wanted: set[str]
+    found: dict[str, _Found] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    r2_r3: list[int] = field(default_factory=list)  #: ids of states where R2 and R3 hold
+
+    def fail(self, pid: str, at: int, why: str, then: tuple[int, ...] = ()) -> None:
+        if pid in self.wanted and pid not in self.found:
+            self.found[pid] = _Found(at, then, why)
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
+
+
+def _scan(ctx: _Context) -> None:
+    """One pass over the graph: state invariants, transition and terminal properties."""
+    r, oracle, v = ctx.result, ctx.oracle, ctx.result.variant
+    want = ctx.wanted
+    step = r.rules.step
+    decode = r.codec.decode
+    ptr, to, mv, moves = r.edge_ptr, r.edge_to, r.edge_move, r.moves
+    n_exp = r.expanded
+    players = v.players
+    fouls_on = v.fouls.rule is FoulRule.PENALISED
+    line_parity = v.n % 2 == 0
+    suit = v.tiles.suit
+    sides = v.teams
+    scorer = r.scorer
+    hmt, hlm = ExtendReading.HOLDS_MATCHING_TILE, ExtendReading.HAS_LEGAL_MOVE
+    reading = v.layout.extend
+    terminal_ids = {"winner-lowest", "award", "tie", "pips", "parity"} & want
+    for i, code in enumerate(r.codes):
+        s = decode(code)
+        # -- state invariants ------------------------------------------------
+        if "conservation" in want:
+            flaws = state_status(v, s)
+            if flaws is not StateFlaw.OK:
+                ctx.fail("conservation", i, f"the state is not well formed: {flaws!r}")
+        if s.ends:
+            a, b = oracle.ends_unplayable(s, hmt), oracle.ends_unplayable(s, hlm)
+            if a != b:
+                ctx.count("R2.3 readings differ")
+            # blocked-complete's premise: R2 (the variant's reading) and R3, in a round
+            # still being played where no domino is due (R1.2)
+            if (s.status is Status.PLAYING and not s.boneyard and s.hands[s.turn]
+                    and (a if reading is hmt else b)):
+                ctx.r2_r3.append(i)
+        if s.status is Status.BLOCKED and "blocked-sound" in want:
+            why = []
+            if s.boneyard:
+                why.append(f"the boneyard still holds {s.boneyard.bit_count()} tile(s) (R3.2)")
+            if not oracle.ends_unplayable(s, hmt):
+                why.append("a hand holds a tile matching an open end (R2.1, reading "
+                           "holds-matching-tile)")
+            if not oracle.ends_unplayable(s, hlm):
+                why.append("a player has a legal move (R2.3, reading has-legal-move)")
+            if why:
+                ctx.fail("blocked-sound", i, "block established, but " + "; ".join(why))
+        if i >= n_exp:
+            continue
+        k = r.kind[i]
+        # -- terminal properties -----------------------------------------------
+        if k != K_PLAYING and k != K_STUCK and terminal_ids:
+            _check_terminal(ctx, i, s, scorer(v, s), sides, suit, line_parity)
+        # -- transition properties ---------------------------------------------
+        for e in range(ptr[i], ptr[i + 1]):
+            m = moves[mv[e]]
+            j = to[e]
+            t = step(s, m)
+            kind = m.kind
+            if "boneyard-monotone" in want:
+                if t.boneyard & ~s.boneyard:
+                    ctx.fail("boneyard-monotone", i, f"{m} makes the boneyard grow", (j,))
+                elif kind is DRAW and not s.boneyard >> m.tile & 1:
+                    ctx.fail("boneyard-monotone", i,
+                             f"{m}: that tile is not in the boneyard"
+                             + (" (the boneyard is empty)" if not s.boneyard else ""), (j,))
+                elif t.set_aside != s.set_aside:
+                    ctx.fail("boneyard-monotone", i, f"{m} changes the set-aside tiles", (j,))
+            if "opening" in want and not s.ends and not s.table:
+                leader, tile = oracle.opening(s.hands)
+                if kind is not PLAY or m.end != LEAD or m.player != leader or (
+                        tile is not None and m.tile != tile):
+                    named = f" with tile index {tile}" if tile is not None else ""
+                    ctx.fail("opening", i, f"the first move is {m!r}; the variant's lead is "
+                             f"P{leader}{named}", (j,))
+            if kind is CONFIRM:
+                playable = oracle.playable_mask(s, m.player)
+                recorded = (fouls_on and not s.fouls >> m.player & 1
+                            and t.fouls >> m.player & 1 and t.confirmed == 0)
+                if "no-false-confirmation" in want and playable and not recorded:
+                    ctx.fail("no-false-confirmation", i,
+                             f"P{m.player} confirms inability holding a playable tile, and no "
+                             "foul is recorded (R4.5)", (j,))
+                if "procedure" in want and not playable and (
+                        t.confirmed != s.confirmed + 1 or m.player != s.turn
+                        or t.turn != (s.turn + 1) % players):
+                    ctx.fail("procedure", i, f"{m} does not extend the run of confirmations "
+                             f"clockwise ({s.confirmed} -> {t.confirmed}) (R4.2)", (j,))
+            elif kind is PLAY and "procedure" in want and t.confirmed != 0:
+                ctx.fail("procedure", i, f"{m}: a play does not end the run of confirmations "
+                         "(R4.3)", (j,))
+            elif kind is ESTABLISH and "procedure" in want:
+                why = []
+                if s.confirmed < players:
+                    why.append(f"only {s.confirmed} of the {players} players confirmed (R4.4)")
+                if s.boneyard:
+                    why.append("the boneyard is not empty (R4.4)")
+                if not oracle.is_blocked(s):
+                    why.append("R2/R3 do not hold: the procedure and the conditions disagree")
+                if why:
+                    ctx.fail("procedure", i, "the block is established, but "
+                             + "; ".join(why), (j,))
+
+
+def _check_terminal(ctx: _Context, i: int, s: State, got: Outcome | None,
+                    sides: Sequence[Sequence[int]], suit: Sequence[int],
+                    even: bool) -> None:
+    """R5.2-R5.5 and parity at one terminal state."""
+    v = ctx.result.variant
+    if got is None:
+        ctx.fail("pips", i, "the round is over but the scorer gives no outcome")
+        return
+    residuals = _residuals(v, s)
+    totals = [sum(residuals[p] for p in side) for side in sides]
+    if tuple(got.residuals) != residuals or list(got.totals) != totals:
+        ctx.fail("pips", i, f"residuals {list(got.residuals)} (totals {list(got.totals)}); "
+                 f"the tiles left in hand count {list(residuals)} (totals {totals}) (R5.3)")
+    blocked = s.status is Status.BLOCKED
+    winners = list(got.winners)
+    awards = list(got.awards)
+    if blocked:
+        low = min(totals)
+        tied = [k for k, t in enumerate(totals) if t == low]
+        if any(w not in tied for w in winners) or (len(tied) == 1 and winners != tied):
+            ctx.fail("winner-lowest", i, f"winners {winners} with totals {totals}: the lowest "
+                     f"total is {low}, held by {tied} (R5.2)")
+        if len(tied) == 1:
+            want = _award(v, v.scoring.block_award, totals, tied)
+            if awards[tied[0]] != want:
+                ctx.fail("award", i, f"award {awards[tied[0]]}, the rule "
+                         f"{v.scoring.block_award.value} gives {want} (R5.4)")
+        else:
+            ctx.count("ties")
+            exp_w, exp_a = _expected_tie(v, s, sides, totals, tied)
+            if winners != exp_w or awards != exp_a:
+                ctx.fail("tie", i, f"tie of {tied} at {low}: winners {winners}, awards {awards}; "
+                         f"rule {v.scoring.tie.value} gives winners {exp_w}, awards {exp_a} "
+                         "(R5.5)")
+        if "parity" in ctx.wanted:
+            lo, hi = s.ends
+            missing = (suit[lo] | suit[hi]) & ~s.table
+            if missing or (lo == hi) != even:
+                why = []
+                if missing:
+                    why.append(f"{missing.bit_count()} tile(s) of the ends' suits are not on "
+                               "the table")
+                why.append(f"the ends show {lo} and {hi} with N = {v.n}")
+                ctx.fail("parity", i, "at the block " + "; ".join(why))
+            else:
+                ctx.count("parity blocks")
+    else:
+        w = next(k for k, side in enumerate(sides) if s.turn in side)
+        want = _award(v, v.scoring.domino_award, totals, [w])
+        if winners != [w] or awards[w] != want:
+            ctx.fail("award", i, f"domino by P{s.turn}: winners {winners}, awards {awards}; "
+                     f"the rule {v.scoring.domino_award.value} gives side {w} {want} (R5.4)")
+
+
+def _bounded_walk(r: SearchResult, start: int, budget: int) -> tuple[bool | None, list[int]]:
+    """Whether every path from ``start`` reaches an established block within ``budget``
+    moves: (True, []), (False, a failing path), or (None, []) if it leaves the explored
+    part."""
+    stack: list[tuple[int, int, list[int]]] = [(start, budget, [])]
+    unknown = False
+    while stack:
+        v, left, path = stack.pop()
+        if v >= r.expanded:
+            unknown = True
+            continue
+        k = r.kind[v]
+        if k == K_BLOCKED:
+            continue
+        if k != K_PLAYING or left == 0:
+            return False, path
+        for _m, w in r.successors(v):
+            stack.append((w, left - 1, [*path, w]))
+    return (None if unknown else True), []
+
+
+def _check_liveness(ctx: _Context) -> None:
+    r, v = ctx.result, ctx.result.variant
+    players = v.players
+    if "blocked-complete" in ctx.wanted:
+        checked = 0
+        unknown = 0
+        for i in ctx.r2_r3:
+            if i >= r.expanded:
+                continue
+            checked += 1
+            ok, path = _bounded_walk(r, i, players + 1)
+            if ok is None:
+                unknown += 1
+            elif not ok:
+                ctx.fail("blocked-complete", i, f"R2 and R3 hold, but after {len(path)} more "
+                         f"move(s) the block is not established (bound: {players} "
+                         "confirmations and the establishment)", tuple(path))
+                break
+        ctx.counts["states where R2 and R3 hold"] = checked
+        if unknown:
+            ctx.counts["bounded walks leaving the explored part"] = unknown
+    if "termination" in ctx.wanted:
+        stuck = next((i for i in range(r.expanded) if r.kind[i] == K_STUCK), None)
+        if stuck is not None:
+            ctx.fail("termination", stuck, "a round still being played where no move is "
+                     "enabled: it can never end")
+            return
+        cycle = r.find_cycle()
+        if cycle is not None:
+            entry = min(cycle, key=lambda k: (r.depth[k], k))
+            at = cycle.index(entry)
+            loop = cycle[at:] + cycle[:at]
+            ctx.fail("termination", entry, f"a cycle of {len(loop)} move(s): the round can go "
+                     "on for ever", (*loop[1:], entry))
+            return
+        if not r.complete:
+            return
+        bound, text = round_bound(v)
+        dist = r.longest_from_roots()
+        assert dist is not None
+        longest = max(dist)
+        ctx.notes["termination"] = f"longest round {longest} moves <= bound {text}"
+        if longest > bound:
+            path = _longest_path_to(r, dist, dist.index(longest))
+            ctx.fail("termination", path[0],
+                     f"a round of {longest} moves exceeds the bound {text}", tuple(path[1:]))
+
+
+def _longest_path_to(r: SearchResult, dist: list[int], target: int) -> list[int]:
+    """A longest path from an initial state to ``target`` (ids), from ``dist``."""
+    preds: dict[int, int] = {}
+    for i, _m, j in r.edges():
+        if dist[i] + 1 == dist[j]:
+            preds.setdefault(j, i)
+    path = [target]
+    while dist[path[-1]] > 0:
+        path.append(preds[path[-1]])
+    path.reverse()
+    return path
+
+
+# ---------------------------------------------------------------------------
+# check_properties
+# ---------------------------------------------------------------------------
+
+
+def _selected(properties: Iterable[str | Property] | None) -> list[Property]:
+    if properties is None:
+        return list(CATALOGUE)
+    out = []
+    for p in properties:
+        if isinstance(p, Property):
+            out.append(p)
+        elif p in BY_ID:
+            out.append(BY_ID[p])
+        else:
+            raise DominoproofError(f"no property {p!r}; the catalogue has: {', '.join(BY_ID)}")
+    return out
+
+
+def check_properties(result: SearchResult,
+                     properties: Iterable[str | Property] | None = None, *,
+                     inapplicable: bool = False) -> list[Result]:
+    """One :class:`Result` per property (default: the whole catalogue), in catalogue order.
+
+    A property that does not apply to the variant is N/A unless ``inapplicable``,
+    which checks it anyway (its detail then says the premise fails)."""
+    start = time.perf_counter()
+    v = result.variant
+    chosen = _selected(properties)
+    applies = {p.id: p.applies_to(v) for p in chosen}
+    wanted = {p.id for p in chosen if applies[p.id] or inapplicable}
+    ctx = _Context(result, rules_for(v), wanted)
+    _scan(ctx)
+    _check_liveness(ctx)
+    figures = result.figures
+    seconds = time.perf_counter() - start
+    out = []
+    for p in chosen:
+        base = Result(p.id, Verdict.NOT_APPLICABLE, METHOD, figures.configuration,
+                      states=result.size, seconds=seconds)
+        if p.id not in wanted:
+            base.detail = f"applies to {p.applies_doc}"
+            out.append(base)
+            continue
+        premise = "" if applies[p.id] else f"(checked although it applies to {p.applies_doc}) "
+        found = ctx.found.get(p.id)
+        if found is not None:
+            base.verdict = Verdict.VIOLATED
+            base.trace = result.trace_to(found.at, found.then)
+            base.detail = premise + found.why
+            base.stats = {"state": found.at, "moves": len(base.trace.moves)}
+        elif result.complete:
+            base.verdict = Verdict.HOLDS
+            base.detail = premise + _holds_detail(p.id, ctx, figures)
+        else:
+            base.verdict = Verdict.UNKNOWN
+            base.detail = (f"partial search ({figures.stop_reason}): no counterexample among "
+                           f"{result.size:,} states, nothing is claimed")
+        if p.id in ("blocked-sound", "blocked-complete", "parity", "tie", "termination"):
+            base.stats.update({k: n for k, n in ctx.counts.items()})
+        out.append(base)
+    return out
+
+
+def _holds_detail(pid: str, ctx: _Context, f: Figures) -> str:
+    n = f"{f.states:,} states, {f.transitions:,} transitions"
+    if pid == "blocked-sound":
+        differ = ctx.counts.get("R2.3 readings differ", 0)
+        readings = ("the two R2.3 readings agree in every state" if not differ
+                    else f"the R2.3 readings differ in {differ:,} states")
+        return f"{f.terminals.get('blocked', 0):,} blocked states checked; {readings}; {n}"
+    if pid == "blocked-complete":
+        return (f"{ctx.counts.get('states where R2 and R3 hold', 0):,} states where R2 and R3 "
+                f"hold all reach the block within {ctx.result.variant.players + 1} moves; {n}")
+    if pid == "termination":
+        return f"acyclic, no stuck state; {ctx.notes.get('termination', '')}"
+    if pid == "tie":
+        return f"{ctx.counts.get('ties', 0):,} tied blocked states checked; {n}"
+    if pid == "parity":
+        return f"{ctx.counts.get('parity blocks', 0):,} blocked states checked; {n}"
+    return n
+
+
+# ---------------------------------------------------------------------------
+# verify: explore (in parts), check, merge
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Verification:
+    """Figures and verdicts of one configuration."""
+
+    figures: Figures
+    results: list[Result]
+    result: SearchResult | None = None  #: the explored graph (one-process runs only)
+
+    @property
+    def verdict(self) -> Verdict:
+        """VIOLATED if any property is, else UNKNOWN if any is, else HOLDS."""
+        got = {r.verdict for r in self.results}
+        for v in (Verdict.VIOLATED, Verdict.UNKNOWN):
+            if v in got:
+                return v
+        return Verdict.HOLDS
+
+    def to_json(self) -> dict[str, Any]:
+        return {"figures": self.figures.to_json(),
+                "results": [r.to_json() for r in self.results]}
+
+
+@dataclass(frozen=True)
+class _CheckJob:
+    """A picklable job: explore one part, check it, write its buckets."""
+
+    properties: tuple[str, ...] | None
+    inapplicable: bool
+
+    def __call__(self, part: Part) -> tuple[PartSummary, list[Result]]:
+        r = part.explore()
+        results = check_properties(r, self.properties, inapplicable=self.inapplicable)
+        return write_buckets(r, part.directory, f"part{part.init.part[0]}", part.buckets), \
+            results
+
+
+def _merge_results(per_part: Sequence[list[Result]], figures: Figures) -> list[Result]:
+    out = []
+    for column in zip(*per_part, strict=True):
+        violated = [r for r in column if r.verdict is Verdict.VIOLATED]
+        first = column[0]
+        if violated:
+            best = min(violated, key=lambda r: len(r.trace.moves) if r.trace else 0)
+            merged = best
+        elif any(r.verdict is Verdict.UNKNOWN for r in column):
+            merged = next(r for r in column if r.verdict is Verdict.UNKNOWN)
+            merged.detail = (f"partial search ({figures.stop_reason}): no counterexample "
+                             f"among {figures.states:,} states, nothing is claimed")
+        else:
+            merged = first
+            if first.verdict is Verdict.HOLDS:
+                merged.detail = f"every part: {first.detail.split(';')[0]}; " \
+                    f"{figures.states:,} states in all"
+        merged.configuration = figures.configuration
+        merged.states = figures.states
+        merged.seconds = figures.seconds
+        out.append(merged)
+    return out
+
+
+def verify(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
+           scorer: Scorer | None = None,
+           properties: Iterable[str | Property] | None = None,
+           max_states: int | None = None, max_seconds: float | None = None,
+           workers: int = 1, inapplicable: bool = False,
+           on_parts: Callable[[int], None] | None = None) -> Verification:
+    """Explore ``init`` under ``engine`` (default: the variant's rules) and check the
+    catalogue: in this process, or, for every deal with ``workers > 1``, in a process
+    pool by deal, with the figures merged exactly."""
+    ids = tuple(p.id for p in _selected(properties)) if properties is not None else None
+    if init.deal is None and workers > 1:
+        if on_parts is not None:
+            on_parts(workers)
+        figures, per_part = explore_parallel(
+            variant, init, engine=engine, scorer=scorer, max_states=max_states,
+            max_seconds=max_seconds, workers=workers, job=_CheckJob(ids, inapplicable))
+        return Verification(figures, _merge_results(per_part, figures))
+    rules = (engine or Rules)(variant) if engine is not None else rules_for(variant)
+    r = explore(variant, init, rules=rules, scorer=scorer, max_states=max_states,
+                max_seconds=max_seconds)
+    return Verification(r.figures, check_properties(r, ids, inapplicable=inapplicable), r)

@@ -1,0 +1,846 @@
+"""Exhaustive search of a round's state space: every reachable state of a configuration.
+
+The search walks the transition system of :mod:`dominoproof.model.system` (``Init``,
+``Next``, built on one :class:`~dominoproof.model.rules.Rules`) breadth first, so
+the BFS tree holds a *shortest* path to every state and the first violation a
+checker finds in state order has a shortest counterexample.
+
+* States are integers (:class:`Codec`): hands, boneyard, set-aside tiles, table,
+  open ends, turn, the R4 count, the draw-one flag, fouls, status and the draw
+  order, packed into one ``int``. The table is encoded too, although the correct
+  rules imply it: a faulty rule book that loses a tile must not be hidden by the
+  encoding.
+* The visited set is exact: a ``dict`` from code to state id. Nothing is
+  compacted or hashed away (unlike Spin's hash compaction and bitstate modes), so
+  a verdict never rests on a state silently dropped. There is no lossy mode.
+* Budgets: ``max_states`` (states discovered) and ``max_seconds`` stop the search
+  early; the result is then *partial* (``complete = False``), and every verdict
+  drawn from it is UNKNOWN unless it is a concrete counterexample.
+* The graph is kept as plain arrays (CSR: ``edge_ptr``, ``edge_to``, ``edge_move``),
+  and analysed without networkx (iterative DFS: acyclicity and a topological
+  order; dynamic programming on the DAG: the longest round, the number of
+  distinct complete rounds by how they end). :meth:`SearchResult.to_networkx`
+  builds a ``networkx.DiGraph`` only on request, for small graphs: the teaching
+  export (``dominoproof.render_graph``) and cross-checks of the array analyses.
+* Every deal is an independent search: :func:`explore_parallel` splits the deals
+  into parts (:meth:`~dominoproof.model.system.Init.shard`), runs a job on each
+  part in a process pool and merges the figures, counting states that two parts
+  both reached once (an exact map-reduce over code buckets). A part is a pure,
+  picklable description, the unit a cluster engine can take over.
+
+Public API (used by the conformance and Z3 checks, the CLI and the benchmarks)::
+
+    from dominoproof.model.system import Init
+    from dominoproof.proofs.statespace import explore, seeded_deal
+
+    result = explore(variant, Init.one(seeded_deal(variant, 0)),
+                     rules=None, scorer=None, max_states=None, max_seconds=None)
+    result.complete              # False when a budget stopped the search
+    result.figures               # Figures: states, transitions, terminals, sequences, ...
+    result.states()              # every visited State, decoded, in BFS order
+    result.state(i), result.successors(i), result.depth[i], result.kind_of(i)
+    result.trace_to(i)           # a replayable Trace from the deal to state i
+    result.topological_order()   # None when the graph has a cycle (result.find_cycle())
+    result.to_networkx()         # small graphs only
+
+and :func:`dominoproof.proofs.graphcheck.check_properties` checks the property
+catalogue on a result.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import resource
+import struct
+import tempfile
+import time
+from array import array
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from dominoproof.model.engine import Deal, Trace, shuffled_deal
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.moves import Move
+from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.state import State, Status
+from dominoproof.model.system import Init, count_deals, deal_of, init_states
+from dominoproof.model.variant import Variant
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = [
+    "NX_LIMIT",
+    "Codec",
+    "Figures",
+    "Scorer",
+    "SearchResult",
+    "explore",
+    "explore_parallel",
+    "feasibility",
+    "seeded_deal",
+]
+
+Scorer = Callable[[Variant, State], "Outcome | None"]
+
+#: Graphs up to this many transitions are analysed with networkx (``backend="auto"``);
+#: larger ones with the array code. Both give the same answers (tests/test_statespace.py).
+NX_LIMIT = 20_000
+
+#: Above this many initial states, :func:`feasibility` calls a configuration infeasible.
+FEASIBLE_DEALS = 2_000_000
+
+PLAYING, BLOCKED, DOMINO = Status.PLAYING, Status.BLOCKED, Status.DOMINO
+
+# Kinds of expanded states (``SearchResult.kind``).
+K_PLAYING, K_BLOCKED, K_STUCK, K_DOMINO = 0, 1, 2, 3  # domino by player p: K_DOMINO + p
+
+
+def kind_label(k: int) -> str:
+    """The name of a state kind: ``playing``, ``blocked``, ``stuck``, ``domino P<i>``."""
+    if k >= K_DOMINO:
+        return f"domino P{k - K_DOMINO}"
+    return ("playing", "blocked", "stuck")[k]
+
+
+# ---------------------------------------------------------------------------
+# Integer encoding of states
+# ---------------------------------------------------------------------------
+
+
+class Codec:
+    """A state as one ``int``, and back (exact: ``decode(encode(s)) == s``).
+
+    Layout, low bits first: status (2), drew (1), turn (4), confirmed (8), fouls
+    (10), the number of open ends (3) and the ends (5 bits each, up to 4): 48
+    bits; then the tile masks, T bits each: the table, the set-aside tiles, the
+    boneyard and the hands from the last seat to the first; then the draw order:
+    0 when it is free, else ``1 | len << 1 | tiles << 9`` (one byte per tile, top
+    first). A value that does not fit raises ``OverflowError`` rather than
+    colliding with another state.
+    """
+
+    MAX_ENDS = 4
+    SMALL = 48
+
+    def __init__(self, variant: Variant) -> None:
+        self.t = t = variant.tiles.count
+        self.p = p = variant.players
+        self.o_stack = self.SMALL + (p + 3) * t
+        self.tmask = (1 << t) - 1
+        self._status = tuple(Status)
+
+    def encode(self, s: State) -> int:
+        hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack = s
+        t = self.t
+        m = table << t | aside
+        m = m << t | bone
+        every = bone | aside | table
+        for h in reversed(hands):
+            m = m << t | h
+            every |= h
+        c = status | drew << 2 | turn << 3 | conf << 7 | fouls << 15 | len(ends) << 25
+        sh = 28
+        for e in ends:
+            c |= e << sh
+            sh += 5
+        if (every >> t or conf > 255 or turn > 15 or fouls > 1023 or sh > 48
+                or (ends and max(ends) > 31)):
+            raise OverflowError(f"state out of the encodable range: {s!r}")
+        c |= m << 48
+        if stack is not None:
+            c |= (1 | len(stack) << 1 | int.from_bytes(bytes(stack), "little") << 9) \
+                << self.o_stack
+        return c
+
+    def decode(self, c: int) -> State:
+        t, tm = self.t, self.tmask
+        n_ends = c >> 25 & 7
+        ends = tuple(c >> (28 + 5 * i) & 31 for i in range(n_ends))
+        m = c >> 48
+        hands = []
+        for _ in range(self.p):
+            hands.append(m & tm)
+            m >>= t
+        bone = m & tm
+        m >>= t
+        aside = m & tm
+        table = m >> t & tm
+        top = c >> self.o_stack
+        stack: tuple[int, ...] | None = None
+        if top & 1:
+            stack = tuple((top >> 9).to_bytes(top >> 1 & 255, "little"))
+        return tuple.__new__(State, (  # State._make without its checks
+            tuple(hands), bone, aside, table, ends, c >> 3 & 15, c >> 7 & 255,
+            bool(c >> 2 & 1), c >> 15 & 1023, self._status[c & 3], stack))
+
+    def width(self, longest_stack: int) -> int:
+        """Bytes that hold any code of this variant with a draw order of that length."""
+        return (self.o_stack + 9 + 8 * longest_stack + 7) // 8
+
+
+# ---------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    """What a run measured. ``None`` where a partial search cannot say."""
+
+    configuration: str
+    complete: bool
+    stop_reason: str  #: why a partial search stopped ("" when complete)
+    deals: int  #: initial states (deals the lead rule does not void)
+    states: int  #: distinct states discovered
+    expanded: int  #: states whose successors were generated
+    transitions: int
+    terminals: dict[str, int]  #: terminal states by kind: "blocked", "domino P0", ...
+    sequences: dict[str, int] | None  #: distinct complete rounds (paths) by how they end
+    shortest: dict[str, int]  #: shortest round (moves) by how it ends
+    longest: dict[str, int] | None  #: longest round (moves) by how it ends
+    depth: int  #: BFS levels: the largest shortest distance from a deal
+    acyclic: bool | None
+    seconds: float
+    peak_rss_mb: float  #: peak resident memory of the process (of the largest worker)
+    visited_mb: float  #: estimated size of the visited set and the graph arrays
+    workers: int = 1
+    parts: int = 1
+    states_in_parts: int | None = None  #: sum of the parts' states (shared states repeated)
+
+    @property
+    def states_per_second(self) -> float:
+        return self.states / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def sequences_total(self) -> int | None:
+        return None if self.sequences is None else sum(self.sequences.values())
+
+    @property
+    def round_lengths(self) -> tuple[int | None, int | None]:
+        """(shortest, longest) complete round over every kind of end."""
+        short = min(self.shortest.values()) if self.shortest else None
+        long = max(self.longest.values()) if self.longest else None
+        return short, long
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items()}
+        out["states_per_second"] = round(self.states_per_second, 1)
+        out["seconds"] = round(self.seconds, 3)
+        out["peak_rss_mb"] = round(self.peak_rss_mb, 1)
+        out["visited_mb"] = round(self.visited_mb, 1)
+        return out
+
+
+def _peak_rss_mb() -> float:
+    """Peak resident set size of this process, in MiB (``ru_maxrss`` is KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# ---------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class SearchResult:
+    """The explored graph of one configuration: states by id (BFS order), edges as CSR.
+
+    State ``i`` has the code ``codes[i]``, the BFS parent ``parent[i]`` (-1 for an
+    initial state) and the BFS depth ``depth[i]``. The first ``expanded`` states
+    had their successors generated; the edges of state ``i < expanded`` are
+    ``edge_to[edge_ptr[i]:edge_ptr[i + 1]]``, labelled by
+    ``moves[edge_move[e]]``, in the order ``Rules.moves`` gives them.
+    """
+
+    variant: Variant
+    init: Init
+    rules: Rules
+    scorer: Scorer
+    codec: Codec
+    index: dict[int, int]
+    codes: list[int]
+    parent: array[int]
+    depth: array[int]
+    kind: array[int]  #: per expanded state, K_PLAYING / K_BLOCKED / K_STUCK / K_DOMINO + p
+    edge_ptr: array[int]
+    edge_to: array[int]
+    edge_move: array[int]
+    moves: list[Move]
+    roots: int  #: states 0 .. roots-1 are the initial states
+    complete: bool
+    stop_reason: str
+    seconds: float
+    _figures: Figures | None = field(default=None, repr=False)
+    _topo: tuple[list[int] | None, list[int] | None] | None = field(default=None, repr=False)
+
+    # -- states ----------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return len(self.codes)
+
+    @property
+    def expanded(self) -> int:
+        return len(self.edge_ptr) - 1
+
+    def state(self, i: int) -> State:
+        return self.codec.decode(self.codes[i])
+
+    def states(self) -> Iterator[State]:
+        """Every discovered state, decoded, in BFS order (ids 0, 1, ...)."""
+        decode = self.codec.decode
+        return (decode(c) for c in self.codes)
+
+    def id_of(self, s: State) -> int | None:
+        """The id of ``s`` if the search reached it."""
+        return self.index.get(self.codec.encode(s))
+
+    def kind_of(self, i: int) -> str:
+        """``playing``, ``blocked``, ``domino P<i>``, ``stuck``, or ``unexplored``."""
+        return kind_label(self.kind[i]) if i < self.expanded else "unexplored"
+
+    def successors(self, i: int) -> list[tuple[Move, int]]:
+        """The labelled edges out of state ``i`` (empty if terminal or unexpanded)."""
+        if i >= self.expanded:
+            return []
+        a, b = self.edge_ptr[i], self.edge_ptr[i + 1]
+        return [(self.moves[self.edge_move[e]], self.edge_to[e]) for e in range(a, b)]
+
+    def edges(self) -> Iterator[tuple[int, Move, int]]:
+        """Every explored transition ``(i, move, j)``, by source id."""
+        ptr, to, mv, moves = self.edge_ptr, self.edge_to, self.edge_move, self.moves
+        for i in range(self.expanded):
+            for e in range(ptr[i], ptr[i + 1]):
+                yield i, moves[mv[e]], to[e]
+
+    # -- traces ----------------------------------------------------------------
+    def path_to(self, i: int) -> list[int]:
+        """A shortest path (BFS tree) from an initial state to ``i``: ids, root first."""
+        path = [i]
+        while self.parent[path[-1]] >= 0:
+            path.append(self.parent[path[-1]])
+        path.reverse()
+        return path
+
+    def move_between(self, i: int, j: int) -> Move:
+        for m, k in self.successors(i):
+            if k == j:
+                return m
+        raise ValueError(f"no edge {i} -> {j}")
+
+    def trace_to(self, i: int, then: Sequence[int] = ()) -> Trace:
+        """The round from its deal to state ``i`` (then along the ids ``then``), as a
+        :class:`~dominoproof.model.engine.Trace`.
+
+        With the variant's own rules the trace is replayed, with every legality check,
+        by the engine. With a mutant rule book (the faults) the engine would reject the
+        mutant's moves, so the trace carries the states the mutant made; replay it with
+        :func:`dominoproof.proofs.graphcheck.replay` and that rule book.
+        """
+        path = self.path_to(i) + list(then)
+        moves = tuple(self.move_between(a, b) for a, b in itertools.pairwise(path))
+        root = self.state(path[0])
+        deal = deal_of(root)
+        free = self.init.free_draw
+        if type(self.rules) is Rules and self.rules.variant == self.variant:
+            return Trace(self.variant, deal, moves, free_draw=free)
+        states = tuple(self.state(k) for k in path)
+        return Trace(self.variant, deal, moves, free_draw=free, _states=states)
+
+    # -- graph analyses ----------------------------------------------------------
+    def _order(self) -> tuple[list[int] | None, list[int] | None]:
+        """(topological order, None) or (None, a cycle), by iterative DFS over the CSR."""
+        if self._topo is not None:
+            return self._topo
+        n, ptr, to = self.expanded, self.edge_ptr, self.edge_to
+        colour = bytearray(self.size)  # 0 white, 1 on the stack, 2 done
+        post: list[int] = []
+        for root in range(self.size):
+            if colour[root]:
+                continue
+            colour[root] = 1
+            stack = [(root, ptr[root] if root < n else 0)]
+            while stack:
+                v, e = stack[-1]
+                end = ptr[v + 1] if v < n else 0
+                if e < end:
+                    stack[-1] = (v, e + 1)
+                    w = to[e]
+                    c = colour[w]
+                    if c == 0:
+                        colour[w] = 1
+                        stack.append((w, ptr[w] if w < n else 0))
+                    elif c == 1:
+                        ids = [u for u, _ in stack]
+                        cycle = ids[ids.index(w):]
+                        self._topo = (None, cycle)
+                        return self._topo
+                else:
+                    colour[v] = 2
+                    post.append(v)
+                    stack.pop()
+        post.reverse()
+        self._topo = (post, None)
+        return self._topo
+
+    def _order_networkx(self) -> tuple[list[int] | None, list[int] | None]:
+        import networkx as nx
+
+        g = self.to_networkx(labels=False)
+        try:
+            return list(nx.topological_sort(g)), None
+        except nx.NetworkXUnfeasible:
+            cycle = [u for u, _v in nx.find_cycle(g)]
+            return None, cycle
+
+    def analyse(self, backend: str = "auto") -> None:
+        """Compute the topological order (or a cycle), by networkx for graphs of at most
+        :data:`NX_LIMIT` transitions (``backend="auto"``) or by the array DFS."""
+        if self._topo is not None:
+            return
+        use_nx = backend == "networkx" or (backend == "auto" and len(self.edge_to) <= NX_LIMIT)
+        self._topo = self._order_networkx() if use_nx else self._order()
+
+    def topological_order(self) -> list[int] | None:
+        """The states in an order where every edge goes forward; ``None`` if cyclic."""
+        self.analyse()
+        assert self._topo is not None
+        return self._topo[0]
+
+    def find_cycle(self) -> list[int] | None:
+        """The ids of a cycle ``[a, b, ..., z]`` (``z -> a`` closes it), or ``None``."""
+        self.analyse()
+        assert self._topo is not None
+        return self._topo[1]
+
+    def longest_from_roots(self) -> list[int] | None:
+        """Per state, the most moves on a path from an initial state (``None`` if cyclic)."""
+        order = self.topological_order()
+        if order is None:
+            return None
+        dist = [0] * self.size
+        ptr, to, n = self.edge_ptr, self.edge_to, self.expanded
+        for v in order:
+            if v < n:
+                d = dist[v] + 1
+                for e in range(ptr[v], ptr[v + 1]):
+                    w = to[e]
+                    if dist[w] < d:
+                        dist[w] = d
+        return dist
+
+    def paths_from_roots(self) -> list[int] | None:
+        """Per state, the number of distinct paths from the initial states (``None`` if
+        cyclic): at a terminal state, the number of distinct rounds that end there."""
+        order = self.topological_order()
+        if order is None:
+            return None
+        ways = [0] * self.size
+        for r in range(self.roots):
+            ways[r] = 1
+        ptr, to, n = self.edge_ptr, self.edge_to, self.expanded
+        for v in order:
+            if v < n and ways[v]:
+                k = ways[v]
+                for e in range(ptr[v], ptr[v + 1]):
+                    ways[to[e]] += k
+        return ways
+
+    @property
+    def figures(self) -> Figures:
+        if self._figures is None:
+            self._figures = _figures(self)
+        return self._figures
+
+    # -- networkx ----------------------------------------------------------------
+    def to_networkx(self, limit: int | None = NX_LIMIT, labels: bool = True) -> nx.DiGraph[int]:
+        """The explored graph as a ``networkx.DiGraph`` (nodes: state ids, with
+        ``state``, ``kind``, ``depth``; edges: ``move``). Refuses graphs of more than
+        ``limit`` transitions: the search never builds one for a large space."""
+        import networkx as nx
+
+        if limit is not None and len(self.edge_to) > limit:
+            raise DominoproofError(
+                f"the graph has {len(self.edge_to):,} transitions; a networkx graph is built "
+                f"only for at most {limit:,}")
+        g: nx.DiGraph[int] = nx.DiGraph()
+        for i in range(self.size):
+            if labels:
+                g.add_node(i, state=self.state(i), kind=self.kind_of(i), depth=self.depth[i])
+            else:
+                g.add_node(i)
+        for i, m, j in self.edges():
+            if labels:
+                g.add_edge(i, j, move=m)
+            else:
+                g.add_edge(i, j)
+        return g
+
+
+def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
+            scorer: Scorer | None = None, max_states: int | None = None,
+            max_seconds: float | None = None) -> SearchResult:
+    """Breadth-first search of every state reachable from ``init`` under ``rules``
+    (default: the variant's own rule book; a mutant ``Rules`` for the faults).
+
+    ``scorer`` (default :func:`~dominoproof.model.outcome.outcome`) is kept with the
+    result for the terminal properties. ``max_states`` bounds the states discovered
+    (the search stops expanding once it has that many; the last expansion may add a
+    few more), ``max_seconds`` the time; either makes the result partial.
+    """
+    if max_states is not None and max_states < 1:
+        raise DominoproofError(f"--max-states must be at least 1, not {max_states}")
+    rules = rules or rules_for(variant)
+    codec = Codec(variant)
+    encode = codec.encode
+    moves_of, step = rules.moves, rules.step
+    index: dict[int, int] = {}
+    codes: list[int] = []
+    parent = array("i")
+    depth = array("i")
+    kind = array("b")
+    edge_ptr = array("q", [0])
+    edge_to = array("i")
+    edge_move = array("i")
+    move_ids: dict[Move, int] = {}
+    move_table: list[Move] = []
+    queue: deque[State] = deque()
+    cap = max_states if max_states is not None else 1 << 62
+    start = time.perf_counter()
+    deadline = start + max_seconds if max_seconds is not None else None
+    stop = ""
+
+    for s in init_states(variant, init, rules):
+        c = encode(s)
+        if c in index:
+            continue
+        if len(codes) >= cap:
+            stop = f"state budget of {max_states:,} states reached while listing the deals"
+            break
+        index[c] = len(codes)
+        codes.append(c)
+        parent.append(-1)
+        depth.append(0)
+        queue.append(s)
+    roots = len(codes)
+    if roots == 0:
+        raise DominoproofError(f"{variant.name}: {init.describe()}: no initial state "
+                               "(the lead rule voids every deal)")
+
+    i = 0
+    while queue and not stop:
+        if deadline is not None and not i & 1023 and time.perf_counter() > deadline:
+            stop = f"time budget of {max_seconds:g} s reached"
+            break
+        s = queue.popleft()
+        st = s.status
+        if st is not PLAYING:
+            kind.append(K_BLOCKED if st is BLOCKED else K_DOMINO + s.turn)
+            edge_ptr.append(len(edge_to))
+            i += 1
+            continue
+        ms = moves_of(s)
+        d = depth[i] + 1
+        for m in ms:
+            t = step(s, m)
+            c = encode(t)
+            j = index.get(c)
+            if j is None:
+                if len(codes) >= cap:
+                    # Budget: undo this state's partial expansion; it stays unexplored.
+                    del edge_to[edge_ptr[-1]:]
+                    del edge_move[edge_ptr[-1]:]
+                    queue.appendleft(s)
+                    stop = f"state budget of {max_states:,} states reached"
+                    break
+                j = len(codes)
+                index[c] = j
+                codes.append(c)
+                parent.append(i)
+                depth.append(d)
+                queue.append(t)
+            k = move_ids.get(m)
+            if k is None:
+                k = move_ids[m] = len(move_table)
+                move_table.append(m)
+            edge_to.append(j)
+            edge_move.append(k)
+        else:
+            kind.append(K_PLAYING if ms else K_STUCK)
+            edge_ptr.append(len(edge_to))
+            i += 1
+
+    return SearchResult(
+        variant, init, rules, scorer or outcome, codec, index, codes, parent, depth, kind,
+        edge_ptr, edge_to, edge_move, move_table, roots, not queue and not stop, stop,
+        time.perf_counter() - start)
+
+
+def _figures(r: SearchResult) -> Figures:
+    """The figures of one search (graph analyses only when it is complete)."""
+    n = r.expanded
+    terminals: dict[str, int] = {}
+    shortest: dict[str, int] = {}
+    depth = r.depth
+    for i in range(n):
+        k = r.kind[i]
+        if k != K_PLAYING:
+            label = kind_label(k)
+            terminals[label] = terminals.get(label, 0) + 1
+            if depth[i] < shortest.get(label, 1 << 30):
+                shortest[label] = depth[i]
+    sequences: dict[str, int] | None = None
+    longest: dict[str, int] | None = None
+    acyclic: bool | None = None
+    if r.complete:
+        acyclic = r.topological_order() is not None
+        ways = r.paths_from_roots()
+        dist = r.longest_from_roots()
+        if ways is not None and dist is not None:
+            sequences, longest = {}, {}
+            for i in range(n):
+                k = r.kind[i]
+                if k != K_PLAYING:
+                    label = kind_label(k)
+                    sequences[label] = sequences.get(label, 0) + ways[i]
+                    longest[label] = max(longest.get(label, 0), dist[i])
+    # Estimated memory of the visited set: dict slots, int objects, arrays.
+    code_bytes = sum(c.bit_length() for c in r.codes[:1000]) / max(1, min(1000, r.size)) / 8
+    visited = (r.index.__sizeof__() + r.size * (28 + code_bytes + 8)
+               + sum(a.itemsize * len(a) for a in (r.parent, r.depth, r.kind, r.edge_ptr,
+                                                   r.edge_to, r.edge_move)))
+    return Figures(
+        configuration=f"{r.variant.name}: {r.init.describe()}",
+        complete=r.complete, stop_reason=r.stop_reason, deals=r.roots, states=r.size,
+        expanded=n, transitions=len(r.edge_to), terminals=dict(sorted(terminals.items())),
+        sequences=dict(sorted(sequences.items())) if sequences is not None else None,
+        shortest=dict(sorted(shortest.items())),
+        longest=dict(sorted(longest.items())) if longest is not None else None,
+        depth=max(depth) if len(depth) else 0, acyclic=acyclic, seconds=r.seconds,
+        peak_rss_mb=_peak_rss_mb(), visited_mb=visited / 2**20)
+
+
+# ---------------------------------------------------------------------------
+# Configurations
+# ---------------------------------------------------------------------------
+
+
+def seeded_deal(variant: Variant, seed: int) -> Deal:
+    """The deal of ``random_round(variant, seed)``: the default one-deal configuration."""
+    return shuffled_deal(variant, random.Random(seed))
+
+
+def feasibility(variant: Variant, init: Init) -> tuple[bool, str]:
+    """Whether exhaustive search of ``init`` is within reach, and a sentence saying why.
+
+    The number of deals is exact (:func:`~dominoproof.model.system.count_deals`);
+    the state space of one deal is not known before the search, so the verdict is
+    only about the deals, and the search budgets remain the safety net."""
+    if init.deal is not None:
+        return True, "one deal: the search is bounded by the budgets"
+    n = count_deals(variant, init.free_draw)
+    order = "every draw order in the model" if init.free_draw else "each draw order a deal"
+    text = f"{n:,} deals ({order})"
+    if n > FEASIBLE_DEALS:
+        return False, (f"{text}: too many to explore one by one (at most "
+                       f"{FEASIBLE_DEALS:,}); use a smaller set or fewer tiles per hand "
+                       "(--set-max 3 --hand-size 3, or -o set.max=.. -o deal.hand_size=..), "
+                       "--free-draw, or one deal (--seed / --deal)")
+    return True, text
+
+
+# ---------------------------------------------------------------------------
+# The parallel search by deal, with an exact merge of the parts' visited sets
+# ---------------------------------------------------------------------------
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def map_parts(job: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
+    """Run ``job`` on every part, in a process pool of ``workers`` (in this process when
+    ``workers == 1``). Jobs and results must pickle: module-level functions, data."""
+    items = list(parts)
+    if workers <= 1 or len(items) <= 1:
+        return [job(x) for x in items]
+    with ProcessPoolExecutor(max_workers=min(workers, len(items))) as pool:
+        return list(pool.map(job, items))
+
+
+@dataclass(frozen=True)
+class PartSummary:
+    """What a part sends back for the exact merge: its figures, and its visited codes
+    written into ``buckets`` files (one per reducer, by code modulo the bucket count),
+    each record the code, the state's out-degree and its kind."""
+
+    figures: Figures
+    bucket_files: tuple[str, ...]
+    width: int
+
+
+_REC = struct.Struct("<IB")  # out-degree, kind (+128: unexpanded)
+
+
+def write_buckets(r: SearchResult, directory: str, name: str, buckets: int) -> PartSummary:
+    """Write ``r``'s visited codes into ``buckets`` files under ``directory``."""
+    width = r.codec.width(r.variant.boneyard_size)
+    outs: list[list[bytes]] = [[] for _ in range(buckets)]
+    ptr = r.edge_ptr
+    n = r.expanded
+    for i, c in enumerate(r.codes):
+        rec = (_REC.pack(ptr[i + 1] - ptr[i], r.kind[i]) if i < n else _REC.pack(0, 128))
+        outs[c % buckets].append(c.to_bytes(width, "little") + rec)
+    files = []
+    for b, recs in enumerate(outs):
+        path = Path(directory) / f"{name}-b{b}.bin"
+        path.write_bytes(b"".join(recs))
+        files.append(str(path))
+    return PartSummary(r.figures, tuple(files), width)
+
+
+def reduce_bucket(args: tuple[tuple[str, ...], int]) -> tuple[int, int, int, dict[str, int]]:
+    """Merge one bucket of every part: (distinct states, of them expanded, transitions,
+    terminal states by kind). A state two parts both reached counts once."""
+    files, width = args
+    seen: dict[bytes, tuple[int, int]] = {}
+    step = width + _REC.size
+    for f in files:
+        data = Path(f).read_bytes()
+        for o in range(0, len(data), step):
+            code = data[o:o + width]
+            deg, k = _REC.unpack_from(data, o + width)
+            old = seen.get(code)
+            if old is None or old[1] == 128:
+                seen[code] = (deg, k)
+    expanded = transitions = 0
+    terminals: dict[str, int] = {}
+    for deg, k in seen.values():
+        if k == 128:
+            continue
+        expanded += 1
+        transitions += deg
+        if k != K_PLAYING:
+            label = kind_label(k)
+            terminals[label] = terminals.get(label, 0) + 1
+    return len(seen), expanded, transitions, terminals
+
+
+def merge_figures(parts: Sequence[Figures], merged: Sequence[tuple[int, int, int,
+                                                                   dict[str, int]]],
+                  configuration: str, workers: int, seconds: float) -> Figures:
+    """The figures of the whole configuration from its parts and the bucket merge.
+
+    Sums of paths and extremes of round lengths combine exactly (every round starts
+    at one deal, in one part); distinct states, transitions and terminal states come
+    from the merge."""
+    complete = all(f.complete for f in parts)
+    terminals: dict[str, int] = {}
+    for _, _, _, t in merged:
+        for k, v in t.items():
+            terminals[k] = terminals.get(k, 0) + v
+    sequences: dict[str, int] | None = {} if complete else None
+    longest: dict[str, int] | None = {} if complete else None
+    shortest: dict[str, int] = {}
+    for f in parts:
+        for k, v in f.shortest.items():
+            shortest[k] = min(shortest.get(k, v), v)
+        if sequences is not None:
+            if f.sequences is None:
+                sequences = None
+            else:
+                for k, v in f.sequences.items():
+                    sequences[k] = sequences.get(k, 0) + v
+        if longest is not None:
+            if f.longest is None:
+                longest = None
+            else:
+                for k, v in f.longest.items():
+                    longest[k] = max(longest.get(k, v), v)
+    acyclic = (None if not complete else all(f.acyclic for f in parts))
+    stops = sorted({f.stop_reason for f in parts if f.stop_reason})
+    return Figures(
+        configuration=configuration, complete=complete, stop_reason="; ".join(stops),
+        deals=sum(f.deals for f in parts), states=sum(m[0] for m in merged),
+        expanded=sum(m[1] for m in merged), transitions=sum(m[2] for m in merged),
+        terminals=dict(sorted(terminals.items())),
+        sequences=dict(sorted(sequences.items())) if sequences is not None else None,
+        shortest=dict(sorted(shortest.items())),
+        longest=dict(sorted(longest.items())) if longest is not None else None,
+        depth=max((f.depth for f in parts), default=0), acyclic=acyclic, seconds=seconds,
+        peak_rss_mb=max([_peak_rss_mb(), *(f.peak_rss_mb for f in parts)]),
+        visited_mb=sum(f.visited_mb for f in parts), workers=workers, parts=len(parts),
+        states_in_parts=sum(f.states for f in parts))
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a search by deal: everything a worker (or a cluster node) needs."""
+
+    variant: Variant
+    init: Init
+    engine: type[Rules] | None = None
+    scorer: Scorer | None = None
+    max_states: int | None = None
+    max_seconds: float | None = None
+    directory: str = ""
+    buckets: int = 1
+
+    def explore(self) -> SearchResult:
+        rules = (self.engine or Rules)(self.variant)
+        return explore(self.variant, self.init, rules=rules, scorer=self.scorer,
+                       max_states=self.max_states, max_seconds=self.max_seconds)
+
+
+def _explore_part(part: Part) -> PartSummary:
+    r = part.explore()
+    return write_buckets(r, part.directory, f"part{part.init.part[0]}", part.buckets)
+
+
+def explore_parallel(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
+                     scorer: Scorer | None = None, max_states: int | None = None,
+                     max_seconds: float | None = None, workers: int | None = None,
+                     parts: int | None = None,
+                     job: Callable[[Part], tuple[PartSummary, R]] | None = None,
+                     ) -> tuple[Figures, list[R]]:
+    """Every deal of ``init``, split into ``parts`` (default: one per worker) explored in
+    a process pool of ``workers`` (default: the machine's cores).
+
+    ``job(part)`` runs in a worker: it explores the part and returns its
+    :class:`PartSummary` (see :func:`write_buckets`) and anything else (the
+    property verdicts, :mod:`dominoproof.proofs.graphcheck`); the default job only
+    explores. ``max_states`` is shared out among the parts. Returns the merged
+    figures (exact distinct counts) and the jobs' other results, in part order.
+    """
+    if init.deal is not None:
+        raise ValueError("explore_parallel splits every deal; use explore for one deal")
+    workers = workers or os.cpu_count() or 1
+    n = parts or workers
+    per_part = -(-max_states // n) if max_states is not None else None
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="dominoproof-") as tmp:
+        work = [Part(variant, init.shard(i, n), engine, scorer, per_part, max_seconds, tmp, n)
+                for i in range(n)]
+        if job is None:
+            summaries = map_parts(_explore_part, work, workers)
+            extra: list[Any] = [None] * n
+        else:
+            done = map_parts(job, work, workers)
+            summaries = [d[0] for d in done]
+            extra = [d[1] for d in done]
+        width = max(s.width for s in summaries)
+        if any(s.width != width for s in summaries):  # pragma: no cover - same variant
+            raise AssertionError("parts disagree on the code width")
+        merged = map_parts(reduce_bucket,
+                           [(tuple(s.bucket_files[b] for s in summaries), width)
+                            for b in range(n)], workers)
+    figures = merge_figures([s.figures for s in summaries], merged,
+                            f"{variant.name}: {init.describe()}", workers,
+                            time.perf_counter() - start)
+    return figures, extra
