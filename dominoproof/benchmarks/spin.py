@@ -1,0 +1,626 @@
+"""``dominoproof bench spin``: exhaustive search of one deal, Spin and dominoproof side by side.
+
+The peer is a Promela model of a 2-player draw round with one fixed deal
+(``../shared/peers/spin/domino_N{3,4,6}.pml``; its README states the rules, each
+file's header the deal). Both tools explore every reachable state of that round
+and check the same property: when the round is declared blocked, the boneyard is
+empty and no tile in either hand matches an open end (Spin: the model's
+``assert``; dominoproof: ``blocked-sound`` of the catalogue, R1.1/R2/R3).
+
+* **Spin**: ``spin -a`` (generate ``pan.c``), ``gcc -O2 -DSAFETY`` (compile),
+  ``./pan`` (search), in a temporary directory; each step is timed and its peak
+  memory read from the kernel (``wait4``); states stored, transitions and memory
+  are parsed from pan's report.
+* **dominoproof**: in a fresh Python process (so that its memory is the search's,
+  measured the same way as pan's), :func:`dominoproof.proofs.statespace.explore`
+  on the same deal, then :func:`dominoproof.proofs.graphcheck.check_properties`
+  for ``blocked-sound``.
+
+The same game. The variant is the 2-player double-N draw game (``draw-2p-d6`` with
+``set.max = N``), hands as in the header, the holder of N-N leads with it, the
+boneyard a fixed stack in the header's order, a player who cannot play draws until
+playable (R3.1), and a round ends blocked when both players in succession could not
+play with the boneyard empty: Spin's two passes are our two R4 confirmations. Our
+model has states Spin's does not: the deal before the lead (Spin opens inside its
+initial ``d_step``), and at each end of a round one state more (a player has emptied
+their hand, or both have confirmed: the ``Domino`` / ``Establish`` move is explicit).
+Spin, for its part, stores three more control points per terminal position (after
+``break``, after ``assert``, at the end of the process) and its state before
+``init``. So, with ``P`` the play positions (ends, hands, boneyard, turn, passes,
+status: what Spin's variables hold) and ``T`` the terminal ones, read off our graph::
+
+    ours:  1 + P + T states          Spin:  1 + P + 3T states stored
+    ours:  E transitions             Spin:  E + 1 + 2T transitions
+
+The benchmark computes P, T, E from our search and checks both Spin figures exactly:
+that is how it knows the two tools explored the same game.
+
+Figures: wall time (Spin's ``spin -a`` and ``gcc`` included; for us the Python
+process, start-up included), states per second of the checking run, peak memory
+of the checking process, and their ratios (ours / Spin). The target (issue 3 §7):
+dominoproof's verdict on the double-6 deal takes no more wall time than Spin takes
+to compile and run the same check. Without Spin (or gcc) the benchmark says so,
+runs our side alone, and exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dominoproof.model.engine import Deal
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.tiles import Tile, mask_of, tile_count
+from dominoproof.model.variant import Variant, find_variant
+
+#: Where the peer models live, relative to the repository (``../shared/peers/spin``).
+DEFAULT_MODELS = Path(__file__).resolve().parents[2].parent / "shared" / "peers" / "spin"
+MODELS_ENV = "DOMINOPROOF_SPIN_MODELS"
+
+SIZES = (3, 4, 6)
+
+# ---------------------------------------------------------------------------
+# The Promela model's deal
+# ---------------------------------------------------------------------------
+
+_TILE = re.compile(r"\[(\d+)\|(\d+)\]")
+
+
+@dataclass(frozen=True)
+class PromelaDeal:
+    """The deal of a Promela model, read from its header (and checked against its code)."""
+
+    n: int  #: the set is double-N
+    hands: tuple[tuple[Tile, ...], ...]  #: P0, P1, as listed
+    boneyard: tuple[Tile, ...]  #: draw order, top (next drawn) first
+    source: str = ""
+
+    @property
+    def opening(self) -> Tile:
+        return Tile(self.n, self.n)
+
+    def describe(self) -> str:
+        hands = " / ".join(f"P{p} " + " ".join(t.show() for t in h)
+                           for p, h in enumerate(self.hands))
+        return f"{hands} / boneyard (draw order) " + " ".join(t.show() for t in self.boneyard)
+
+
+def models_dir(given: str | Path | None = None) -> Path:
+    """The folder of the ``domino_N*.pml`` models: ``given``, ``$DOMINOPROOF_SPIN_MODELS``,
+    or ``../shared/peers/spin`` next to the repository."""
+    if given:
+        return Path(given)
+    env = os.environ.get(MODELS_ENV)
+    return Path(env) if env else DEFAULT_MODELS
+
+
+def model_path(n: int, models: str | Path | None = None) -> Path:
+    path = models_dir(models) / f"domino_N{n}.pml"
+    if not path.is_file():
+        raise DominoproofError(
+            f"{path}: no such Promela model (give the folder with --models or "
+            f"${MODELS_ENV}; the peer models are domino_N3/4/6.pml)")
+    return path
+
+
+def _header_line(text: str, label: str, source: str) -> list[Tile]:
+    m = re.search(rf"^\s*(?:/\*)?\s*{re.escape(label)}(.*)$", text, re.M)
+    if m is None:
+        raise DominoproofError(f"{source}: the header has no line '{label} ...'")
+    return [Tile.of(int(a), int(b)) for a, b in _TILE.findall(m.group(1))]
+
+
+def parse_header(text: str, source: str = "<promela>") -> PromelaDeal:
+    """The deal in a model's header comment, checked three ways: it is a deal of the
+    whole double-N set, P0 holds [N|N] (the forced opening), and the model's
+    initialisation (``loc[i] = p``, ``stk[k] = i`` in Spin's own tile numbering, given
+    in the header) places every tile where the header says."""
+    head = re.match(r"\s*/\*(.*?)\*/", text, re.S)
+    if head is None:
+        raise DominoproofError(f"{source}: no header comment")
+    header = head.group(1)
+    m = re.search(r"double-(\d+),\s*(\d+) players", header)
+    if m is None:
+        raise DominoproofError(f"{source}: the header does not say 'double-N, 2 players'")
+    n, players = int(m.group(1)), int(m.group(2))
+    if players != 2:
+        raise DominoproofError(f"{source}: {players} players; the peer models have 2")
+    hands = (tuple(_header_line(header, "P0:", source)),
+             tuple(_header_line(header, "P1:", source)))
+    boneyard = tuple(_header_line(header, "boneyard (draw order):", source))
+    deal = PromelaDeal(n, hands, boneyard, source)
+    everything = [*hands[0], *hands[1], *boneyard]
+    if sorted(everything) != sorted(Tile(a, b) for b in range(n + 1) for a in range(b + 1)):
+        raise DominoproofError(f"{source}: the header's hands and boneyard are not the "
+                               f"double-{n} set, each tile once")
+    if len(hands[0]) != len(hands[1]):
+        raise DominoproofError(f"{source}: hands of {len(hands[0])} and {len(hands[1])} "
+                               "tiles (dominoproof deals equal hands)")
+    if deal.opening not in hands[0]:
+        raise DominoproofError(f"{source}: P0 does not hold {deal.opening.show()}, which the "
+                               "model's forced opening lays")
+    _check_init(text, header, deal, source)
+    return deal
+
+
+def _check_init(text: str, header: str, deal: PromelaDeal, source: str) -> None:
+    numbering = {int(i): Tile.of(int(a), int(b))
+                 for i, a, b in re.findall(r"(\d+)=\[(\d+)\|(\d+)\]", header)}
+    if len(numbering) != tile_count(deal.n):
+        raise DominoproofError(f"{source}: the header's tile numbering is incomplete")
+    define = {k: int(v) for k, v in re.findall(r"#define\s+(T|NB)\s+(\d+)", text)}
+    if define.get("T") != tile_count(deal.n) or define.get("NB") != len(deal.boneyard):
+        raise DominoproofError(f"{source}: #define T/NB disagree with the header's deal")
+    where = {int(i): int(p) for i, p in re.findall(r"loc\[(\d+)\]\s*=\s*(\d)\s*;", text)}
+    stack = {int(k): int(i) for k, i in re.findall(r"stk\[(\d+)\]\s*=\s*(\d+)\s*;", text)}
+    for p, hand in enumerate(deal.hands):
+        for t in hand:
+            i = next(k for k, u in numbering.items() if u == t)
+            if where.get(i) != p:
+                raise DominoproofError(f"{source}: the header gives {t.show()} to P{p}, "
+                                       "the model's init does not")
+    if [numbering.get(stack.get(k, -1)) for k in range(len(deal.boneyard))] != \
+            list(deal.boneyard):
+        raise DominoproofError(f"{source}: the model's stk[] is not the header's draw order")
+    if f"lays [{deal.n}|{deal.n}]" not in text or "passes == 2 -> status = BLOCKED" not in text:
+        raise DominoproofError(f"{source}: not the peer model this benchmark knows (no "
+                               "forced opening with the top double, or no two-pass block)")
+
+
+def load_deal(n: int, models: str | Path | None = None) -> PromelaDeal:
+    path = model_path(n, models)
+    return parse_header(path.read_text(encoding="utf-8"), str(path))
+
+
+def variant_for(deal: PromelaDeal, overrides: dict[str, Any] | None = None) -> Variant:
+    """The dominoproof variant of the Promela model's round (see the module docstring)."""
+    n = deal.n
+    settings: dict[str, Any] = {
+        "set.max": n, "deal.players": 2, "deal.hand_size": len(deal.hands[0]),
+        "deal.set_aside": 0, "draw.rule": "until-playable",
+        "lead.rule": "tile", "lead.tile": f"{n}-{n}", "lead.fallback": "heaviest-tile",
+        "layout.kind": "line", "block.confirmations": "all",
+        "block.boneyard_must_be_empty": True, "fouls.rule": "impossible",
+        **(overrides or {}),
+    }
+    v = find_variant("draw-2p-d6").with_overrides(settings, source=f"spin peer N={n}")
+    return v
+
+
+def deal_for(deal: PromelaDeal) -> Deal:
+    """The same deal as a model :class:`Deal`: hands, the boneyard in draw order."""
+    return Deal(tuple(mask_of(t.idx for t in h) for h in deal.hands),
+                tuple(t.idx for t in deal.boneyard), 0)
+
+
+# ---------------------------------------------------------------------------
+# Timing a child process
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One child process: wall time, CPU time, peak resident memory."""
+
+    name: str
+    seconds: float
+    cpu_seconds: float
+    peak_rss_mb: float
+    returncode: int
+    output: str = field(default="", repr=False)
+
+
+def _measured(name: str, argv: list[str], cwd: str | Path, stdin: str | None = None) -> Step:
+    """Run ``argv`` in ``cwd`` (``stdin`` written to it): wall time, and CPU time and peak
+    resident memory from ``wait4`` (this child's own rusage, not its siblings')."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdin is not None and proc.stdout is not None
+    if stdin:
+        proc.stdin.write(stdin.encode())
+    proc.stdin.close()
+    out = proc.stdout.read().decode(errors="replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stdout.close()
+    return Step(name, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+                proc.returncode, out)
+
+
+# ---------------------------------------------------------------------------
+# Spin's side
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class SpinRun:
+    steps: list[Step]
+    stored: int  #: "states, stored"
+    matched: int
+    transitions: int
+    errors: int
+    depth: int
+    state_vector: int  #: bytes
+    memory_mb: float  #: pan's "total actual memory usage"
+    states_mb: float  #: pan's "actual memory usage for states"
+    pan_seconds: float  #: pan's own "elapsed time"
+    version: str = ""
+
+    @property
+    def seconds(self) -> float:
+        return sum(s.seconds for s in self.steps)
+
+    def step(self, name: str) -> Step:
+        return next(s for s in self.steps if s.name == name)
+
+
+def spin_missing() -> str | None:
+    """Why Spin cannot run here (None when ``spin`` and ``gcc`` are on the PATH)."""
+    if shutil.which("spin") is None:
+        return "spin not installed (Debian/Ubuntu: apt-get install spin)"
+    if shutil.which("gcc") is None:
+        return "gcc not installed (Spin's pan.c must be compiled)"
+    return None
+
+
+def parse_pan(output: str) -> dict[str, Any]:
+    """The figures of pan's report (a ``DominoproofError`` if it has none)."""
+    def num(pattern: str, cast: Any = int, default: Any = None) -> Any:
+        m = re.search(pattern, output)
+        if m is None:
+            if default is not None:
+                return default
+            raise DominoproofError(f"pan's report has no '{pattern}':\n{output[-2000:]}")
+        return cast(m.group(1))
+
+    return {
+        "stored": num(r"(\d+) states, stored"),
+        "matched": num(r"(\d+) states, matched"),
+        "transitions": num(r"(\d+) transitions \(= stored\+matched\)"),
+        "errors": num(r"errors: (\d+)"),
+        "depth": num(r"depth reached (\d+)"),
+        "state_vector": num(r"State-vector (\d+) byte"),
+        "memory_mb": num(r"([\d.]+)\s+total actual memory usage", float),
+        "states_mb": num(r"([\d.]+)\s+actual memory usage for states", float),
+        "pan_seconds": num(r"pan: elapsed time ([\d.e+-]+) seconds", float, 0.0),
+    }
+
+
+def run_spin(pml: Path, workdir: str | Path) -> SpinRun:
+    """``spin -a``, ``gcc -O2 -DSAFETY -o pan pan.c``, ``./pan`` in ``workdir``."""
+    work = Path(workdir)
+    shutil.copy(pml, work / pml.name)
+    steps = []
+    for name, argv in (("spin -a", ["spin", "-a", pml.name]),
+                       ("gcc", ["gcc", "-O2", "-DSAFETY", "-o", "pan", "pan.c"]),
+                       ("pan", ["./pan"])):
+        st = _measured(name, argv, work)
+        steps.append(st)
+        if st.returncode != 0:
+            raise DominoproofError(f"{name} failed (exit {st.returncode}):\n"
+                                   + st.output[-2000:])
+    version = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip()
+    return SpinRun(steps, version=version, **parse_pan(steps[-1].output))
+
+
+# ---------------------------------------------------------------------------
+# Our side (run in a child process by :func:`run_ours`)
+# ---------------------------------------------------------------------------
+
+
+def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
+               launched: float | None = None) -> dict[str, Any]:
+    """Explore the deal and check ``blocked-sound``; then (untimed) count the play
+    positions P, terminal positions T and transitions E of the Spin mapping.
+
+    ``launched`` (``time.time()`` when the parent started this process) gives
+    ``verdict_wall``: from the launch to the verdict, start-up and imports included,
+    the counting after it excluded; ``verdict_rss_mb`` is the peak memory up to then."""
+    import resource
+
+    from dominoproof.model.state import Status
+    from dominoproof.model.system import Init
+    from dominoproof.proofs.graphcheck import check_properties
+    from dominoproof.proofs.statespace import explore
+
+    v = variant_for(deal, overrides)
+    start = time.perf_counter()
+    result = explore(v, Init.one(deal_for(deal)))
+    searched = time.perf_counter()
+    (verdict,) = check_properties(result, ["blocked-sound"])
+    checked = time.perf_counter()
+    verdict_wall = time.time() - launched if launched is not None else None
+    verdict_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    positions: set[tuple[object, ...]] = set()
+    terminal = 0
+    size = len(deal.boneyard)
+    for s in result.states():
+        if not s.ends or s.status is not Status.PLAYING:
+            continue  # the deal before the lead; DOMINO/BLOCKED merge with the state before
+        drawn = size - len(s.stack or ())
+        if not s.hands[s.turn]:
+            key: tuple[object, ...] = (s.hands, drawn, s.ends, s.turn, 0, "domino")
+        elif s.confirmed >= v.needed_confirmations and not s.boneyard:
+            key = (s.hands, drawn, s.ends, s.turn, s.confirmed, "blocked")
+        else:
+            key = (s.hands, drawn, s.ends, s.turn, s.confirmed, "playing")
+        if key not in positions:
+            positions.add(key)
+            terminal += key[-1] != "playing"
+    figures = result.figures
+    return {
+        "variant": v.to_dict(),
+        "states": result.size,
+        "transitions": len(result.edge_to),
+        "complete": result.complete,
+        "verdict": verdict.verdict.value,
+        "detail": verdict.detail,
+        "search_seconds": searched - start,
+        "check_seconds": checked - searched,
+        "verdict_wall": verdict_wall,
+        "verdict_rss_mb": verdict_rss_mb,
+        "positions": len(positions),
+        "terminal_positions": terminal,
+        "terminals": figures.terminals,
+        "depth": figures.depth,
+        "visited_mb": figures.visited_mb,
+    }
+
+
+def run_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
+             cwd: str | Path = ".") -> tuple[Step, dict[str, Any]]:
+    """:func:`check_ours` in a fresh Python process, measured like pan."""
+    request = json.dumps({"deal": _deal_json(deal), "overrides": overrides or {},
+                          "launched": time.time()})
+    st = _measured("dominoproof", [sys.executable, "-m", "dominoproof.benchmarks.spin"],
+                   cwd, request)
+    if st.returncode != 0:
+        raise DominoproofError(f"dominoproof's search failed (exit {st.returncode}):\n"
+                               + st.output[-2000:])
+    return st, json.loads(st.output.strip().splitlines()[-1])
+
+
+def _deal_json(deal: PromelaDeal) -> dict[str, Any]:
+    return {"n": deal.n, "hands": [[str(t) for t in h] for h in deal.hands],
+            "boneyard": [str(t) for t in deal.boneyard], "source": deal.source}
+
+
+def _deal_from_json(data: dict[str, Any]) -> PromelaDeal:
+    return PromelaDeal(int(data["n"]),
+                       tuple(tuple(Tile.parse(t) for t in h) for h in data["hands"]),
+                       tuple(Tile.parse(t) for t in data["boneyard"]), data.get("source", ""))
+
+
+def _child() -> None:  # pragma: no cover - runs in the child process
+    request = json.loads(sys.stdin.read())
+    out = check_ours(_deal_from_json(request["deal"]), request.get("overrides") or None,
+                     request.get("launched"))
+    print(json.dumps(out))
+
+
+# ---------------------------------------------------------------------------
+# Side by side
+# ---------------------------------------------------------------------------
+
+
+def same_game(ours: dict[str, Any], spin: SpinRun) -> tuple[bool, str]:
+    """Whether Spin's state and transition counts are exactly those our graph predicts."""
+    p, t, e = ours["positions"], ours["terminal_positions"], ours["transitions"]
+    want_states, want_trans = 1 + p + 3 * t, e + 1 + 2 * t
+    ok = (spin.stored == want_states and spin.transitions == want_trans
+          and ours["states"] == 1 + p + t)
+    text = (f"Spin stored {spin.stored:,} states; 1 + P + 3T = {want_states:,} "
+            f"(P = {p:,} play positions, T = {t:,} terminal ones, from our graph of "
+            f"{ours['states']:,} = 1 + P + T states); Spin's {spin.transitions:,} "
+            f"transitions; E + 1 + 2T = {want_trans:,} (E = our {e:,})")
+    return ok, text
+
+
+@dataclass
+class Comparison:
+    n: int
+    deal: PromelaDeal
+    ours_step: Step
+    ours: dict[str, Any]
+    spin: SpinRun | None
+    missing: str | None
+    runs: int = 1
+    ours_seconds_runs: list[float] = field(default_factory=list)
+    spin_seconds_runs: list[float] = field(default_factory=list)
+
+    @property
+    def ours_seconds(self) -> float:
+        return statistics.median(self.ours_seconds_runs or [self.ours["verdict_wall"]])
+
+    @property
+    def spin_seconds(self) -> float | None:
+        if self.spin is None:
+            return None
+        return statistics.median(self.spin_seconds_runs or [self.spin.seconds])
+
+    @property
+    def ours_rate(self) -> float:
+        busy = self.ours["search_seconds"] + self.ours["check_seconds"]
+        return self.ours["states"] / busy if busy > 0 else float("inf")
+
+    @property
+    def spin_rate(self) -> float | None:
+        if self.spin is None:
+            return None
+        pan = self.spin.step("pan").seconds
+        return self.spin.stored / pan if pan > 0 else float("inf")
+
+    def ratios(self) -> dict[str, float | None]:
+        if self.spin is None:
+            return {"wall_time": None, "states_per_second": None, "memory": None}
+        spin_rate = self.spin_rate or 0.0
+        return {
+            "wall_time": self.ours_seconds / (self.spin_seconds or 1.0),
+            "states_per_second": self.ours_rate / spin_rate if spin_rate else None,
+            "memory": self.ours["verdict_rss_mb"] / self.spin.step("pan").peak_rss_mb,
+        }
+
+    def target(self) -> str:
+        """Issue 3 §7, for the double-6 deal: our verdict within Spin's compile + run."""
+        if self.spin is None or self.n != 6:
+            return "SKIPPED"
+        met = self.ours_seconds <= (self.spin_seconds or 0.0)
+        return "MET" if met else "MISSED"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "n": self.n, "deal": _deal_json(self.deal), "runs": self.runs,
+            "ours": {**{k: v for k, v in self.ours.items() if k != "variant"},
+                     "wall_seconds": self.ours_seconds,
+                     "wall_seconds_runs": self.ours_seconds_runs,
+                     "process": asdict(self.ours_step) | {"output": None},
+                     "states_per_second": self.ours_rate},
+            "variant": self.ours["variant"],
+            "spin": None, "missing": self.missing, "ratios": self.ratios(),
+            "target": self.target(),
+        }
+        if self.spin is not None:
+            ok, why = same_game(self.ours, self.spin)
+            out["spin"] = {
+                **{k: v for k, v in asdict(self.spin).items() if k != "steps"},
+                "steps": [asdict(s) | {"output": None} for s in self.spin.steps],
+                "wall_seconds": self.spin_seconds, "wall_seconds_runs": self.spin_seconds_runs,
+                "states_per_second": self.spin_rate,
+                "verdict": "HOLDS" if self.spin.errors == 0 else "VIOLATED",
+            }
+            out["same_game"] = {"ok": ok, "detail": why}
+            out["verdicts_agree"] = (self.spin.errors == 0) == (self.ours["verdict"] == "HOLDS")
+        return out
+
+    def render(self) -> str:
+        o = self.ours
+        lines = [
+            f"Spin vs dominoproof: double-{self.n}, 2 players, draw until playable, "
+            f"P0 leads [{self.n}|{self.n}], one fixed deal (exhaustive search)",
+            f"  deal: {self.deal.describe()}",
+        ]
+        if self.spin is None:
+            lines.append(f"  {self.missing}: only dominoproof's side was run")
+        else:
+            ok, why = same_game(o, self.spin)
+            lines.append(f"  same game: {'yes' if ok else 'NO'} -- {why}")
+            spin_v = "holds" if self.spin.errors == 0 else f"VIOLATED ({self.spin.errors})"
+            lines.append(f"  verdicts: Spin's assert {spin_v}; dominoproof blocked-sound "
+                         f"{o['verdict']}")
+        steps = "" if self.spin is None else ", ".join(
+            f"{s.name} {s.seconds:.2f}" for s in self.spin.steps)
+        busy = o["search_seconds"] + o["check_seconds"]
+        ours_parts = (f"search {o['search_seconds']:.2f}, verdict {o['check_seconds']:.2f}, "
+                      f"start-up {o['verdict_wall'] - busy:.2f}")
+        r = self.ratios()
+
+        def ratio(x: float | None) -> str:
+            return "-" if x is None else f"{x:.2f}"
+
+        spin_states = "-" if self.spin is None else f"{self.spin.stored:,}"
+        spin_rate = "-" if self.spin_rate is None else f"{self.spin_rate:,.0f}"
+        spin_mem = "-" if self.spin is None else (
+            f"{self.spin.step('pan').peak_rss_mb:.1f} MB (pan reports "
+            f"{self.spin.memory_mb:.1f}, states {self.spin.states_mb:.1f})")
+        spin_wall = "-" if self.spin_seconds is None else f"{self.spin_seconds:.2f} s ({steps})"
+        rows = [
+            ("", "spin", "dominoproof", "ours/spin"),
+            ("wall time", spin_wall, f"{self.ours_seconds:.2f} s ({ours_parts})",
+             ratio(r["wall_time"])),
+            ("states", spin_states, f"{o['states']:,}", ""),
+            ("states/s", spin_rate, f"{self.ours_rate:,.0f}", ratio(r["states_per_second"])),
+            ("peak memory", spin_mem, f"{o['verdict_rss_mb']:.1f} MB (visited set and "
+             f"graph ~{o['visited_mb']:.1f})", ratio(r["memory"])),
+        ]
+        from dominoproof.bench import table
+
+        lines.append("")
+        lines += ["  " + line for line in table([list(x) for x in rows]).splitlines()]
+        lines.append("")
+        if self.runs > 1:
+            lines.append(f"  wall times: medians of {self.runs} runs, alternating Spin/ours")
+        lines.append("  wall time: Spin's three processes; ours from launching the Python process "
+                     "to the verdict")
+        lines.append("  states/s: states of the checking run (pan; our search + verdict) per "
+                     "second of it; memory: peak RSS of that process up to the verdict")
+        if self.spin is not None and self.n == 6:
+            lines.append("  target (our verdict within Spin's compile + run, double-6): "
+                         + self.target())
+        elif self.spin is not None:
+            lines.append("  target: stated for the double-6 deal (--n 6)")
+        return "\n".join(lines)
+
+
+def compare(n: int, models: str | Path | None = None, runs: int = 1,
+            use_spin: bool = True) -> Comparison:
+    """Run both sides on the model ``domino_N{n}.pml`` (Spin only where installed)."""
+    deal = load_deal(n, models)
+    missing = spin_missing() if use_spin else "spin not requested"
+    spin: SpinRun | None = None
+    ours_runs: list[float] = []
+    spin_runs: list[float] = []
+    ours_step: Step | None = None
+    ours: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="dominoproof-spin-") as tmp:
+        for k in range(runs):
+            order = ("spin", "ours") if k % 2 == 0 else ("ours", "spin")
+            for side in order:
+                if side == "ours":
+                    ours_step, ours = run_ours(deal, cwd=tmp)
+                    ours_runs.append(ours["verdict_wall"])
+                elif missing is None:
+                    work = Path(tmp) / f"run{k}"
+                    work.mkdir()
+                    spin = run_spin(model_path(n, models), work)
+                    spin_runs.append(spin.seconds)
+    assert ours_step is not None
+    return Comparison(n, deal, ours_step, ours, spin, missing, runs, ours_runs, spin_runs)
+
+
+@click.command("spin")
+@click.option("--n", "n", type=click.Choice([str(s) for s in SIZES]), default="6",
+              show_default=True, help="The model: domino_N<n>.pml (double-n).")
+@click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Run both sides this many times, alternating, and report medians.")
+@click.option("--models", type=click.Path(file_okay=False), default=None,
+              help=f"Folder of the Promela models (default: ${MODELS_ENV} or "
+                   "../shared/peers/spin).")
+@click.option("--check", is_flag=True,
+              help="Exit 1 if the two tools did not explore the same game, disagree on the "
+                   "verdict, or the wall-time target is missed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def command(n: str, runs: int, models: str | None, check: bool, as_json: bool) -> None:
+    """Spin and dominoproof on the same 2-player draw round and fixed deal: exhaustive
+    search and the blocked-sound check, side by side. Prints the ratios of wall time
+    (Spin's compile included), states per second and memory, and checks from the state
+    counts that both explored the same game. Without Spin: says so, exit 0."""
+    cmp = compare(int(n), models, runs)
+    if as_json:
+        click.echo(json.dumps(cmp.to_json(), indent=1))
+    else:
+        click.echo(cmp.render())
+    if check and cmp.spin is not None:
+        data = cmp.to_json()
+        bad = (not data["same_game"]["ok"] or not data["verdicts_agree"]
+               or (cmp.n == 6 and cmp.target() == "MISSED"))
+        if bad:
+            click.get_current_context().exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover - the child process of run_ours
+    _child()
