@@ -9,20 +9,28 @@ guarantee). The Z3 encoding has its own mutant for each fault id
 shown able to fail.
 
 Each fault names the properties expected to catch it and a small configuration
-(a preset and overrides) on which the violation is reachable.
+on which the violation is reachable: a preset, overrides, and which deals
+(:attr:`Fault.demo_deals`: every deal, or one seeded deal, with the deal's draw
+order or every draw order). ``tests/test_faults_graph.py`` explores each demo
+exhaustively under the fault and asserts that every property listed in
+``catches`` finds a counterexample, that the correct rules pass on the same
+configuration, and that every property of the catalogue catches some fault.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominoproof.model.engine import shuffled_deal
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules
 from dominoproof.model.state import State, Status
+from dominoproof.model.system import Init
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Award, Variant, find_variant
 
@@ -206,12 +214,34 @@ class Fault:
     engine: type[Rules] | None = None
     scorer: Scorer | None = None
     variant_overrides: Mapping[str, Any] = field(default_factory=dict)
+    #: ... from these deals: "every" (every deal), "seed S" (the deal of seed S), either
+    #: followed by " free-draw" (every draw order)
+    demo_deals: str = "every"
+
+    @property
+    def demo_seed(self) -> int | None:
+        """The seed of the demo's one deal, or ``None`` for every deal."""
+        words = self.demo_deals.split()
+        return int(words[1]) if words[0] == "seed" else None
+
+    @property
+    def demo_free_draw(self) -> bool:
+        return self.demo_deals.endswith("free-draw")
 
     def variant(self) -> Variant:
         """The demo configuration, with the fault's own variant overrides."""
         v = find_variant(self.demo)
         overrides = {**self.demo_overrides, **self.variant_overrides}
         return v.with_overrides(overrides, source=f"fault {self.id}") if overrides else v
+
+    def init(self, variant: Variant | None = None) -> Init:
+        """The demo's initial states (:attr:`demo_deals`) for ``variant`` (default: the
+        demo variant)."""
+        v = variant or self.variant()
+        seed = self.demo_seed
+        if seed is None:
+            return Init.every(self.demo_free_draw)
+        return Init.one(shuffled_deal(v, random.Random(seed)), self.demo_free_draw)
 
     def rules_for(self, variant: Variant) -> Rules:
         return (self.engine or Rules)(variant)
@@ -220,63 +250,67 @@ class Fault:
         return (self.scorer or outcome)(variant, s)
 
 
-_SMALL_DRAW = {"set.max": 3, "deal.hand_size": 3}
+#: Demo configurations, small enough to explore every deal in well under a second.
+#: A draw game on double-2: 2 tiles each, 2 in the boneyard, the holder of 2-2 leads.
+_DRAW_D2 = {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}
+#: The block game on double-2: 2 tiles each, 2 out of play.
+_BLOCK_D2 = {"set.max": 2, "deal.hand_size": 2}
 
 FAULTS: tuple[Fault, ...] = (
     Fault("establish-without-boneyard-check",
           "a stuck player may confirm instead of drawing, and the block is established "
           "without checking the boneyard",
           ("R3.2", "R4.1", "R4.4"), ("blocked-sound", "procedure"),
-          "tiny-2p-d3", engine=EstablishWithoutBoneyardCheck),
+          "tiny-2p-d3", demo_overrides=_DRAW_D2, engine=EstablishWithoutBoneyardCheck),
     Fault("boneyard-check-off",
           "variant: confirmations count while the boneyard still has stock (draw-one game)",
           ("R4.4",), ("blocked-sound", "procedure"),
           "tiny-2p-d3", variant_overrides={"draw.rule": "one",
-                                          "block.boneyard_must_be_empty": False}),
+                                          "block.boneyard_must_be_empty": False},
+          demo_deals="seed 0 free-draw"),
     Fault("confirm-while-playable",
           "a player holding a playable tile may confirm inability, and it counts",
           ("R4.3", "R4.5"), ("no-false-confirmation", "blocked-sound"),
-          "block-2p-d6", demo_overrides={"set.max": 3, "deal.hand_size": 3},
-          engine=ConfirmWhilePlayable),
+          "block-2p-d6", demo_overrides=_BLOCK_D2, engine=ConfirmWhilePlayable),
     Fault("all-others-confirm",
           "variant: the block is established after every player but one has confirmed",
           ("R4.4",), ("blocked-sound", "procedure"),
-          "block-2p-d6", demo_overrides={"set.max": 3, "deal.hand_size": 3},
+          "block-2p-d6", demo_overrides=_BLOCK_D2,
           variant_overrides={"block.confirmations": "all-others"}),
     Fault("draw-loses-tile", "a drawn tile leaves the boneyard but never reaches the hand",
-          ("Terms", "R3.1"), ("conservation",), "tiny-2p-d3", engine=DrawLosesTile),
+          ("Terms", "R3.1"), ("conservation",), "tiny-2p-d3", demo_overrides=_DRAW_D2,
+          engine=DrawLosesTile),
     Fault("lead-ignores-variant", "the lead ignores the variant's lead rule",
-          ("Terms",), ("opening",), "tiny-2p-d3", engine=LeadIgnoresVariant),
+          ("Terms",), ("opening",), "tiny-2p-d3", demo_overrides=_DRAW_D2,
+          engine=LeadIgnoresVariant),
     Fault("extra-confirmation", "the block needs one confirmation more than the variant says",
-          ("R4.4",), ("blocked-complete",), "block-2p-d6",
-          demo_overrides={"set.max": 3, "deal.hand_size": 3}, engine=ExtraConfirmation),
+          ("R4.4",), ("blocked-complete",), "block-2p-d6", demo_overrides=_BLOCK_D2,
+          engine=ExtraConfirmation),
     Fault("confirm-resets", "each confirmation restarts the count: no block is ever "
           "established", ("R4.2", "R4.4"), ("termination", "blocked-complete"),
-          "block-2p-d6", demo_overrides={"set.max": 3, "deal.hand_size": 3},
-          engine=ConfirmResets),
+          "block-2p-d6", demo_overrides=_BLOCK_D2, engine=ConfirmResets),
     Fault("draw-from-empty-boneyard", "with the boneyard empty, a stuck player draws a "
           "set-aside tile", ("R3.1", "R3.2"), ("boneyard-monotone",),
-          "draw-leave2-2p-d6", demo_overrides={"set.max": 3, "deal.hand_size": 3},
-          engine=DrawFromEmptyBoneyard),
+          "draw-leave2-2p-d6", demo_overrides=_BLOCK_D2, engine=DrawFromEmptyBoneyard),
+    # Parity needs every tile in play and, to be refuted by a line whose ends never
+    # change, an odd N: double-3, 5 tiles each, any opening tile.
     Fault("play-keeps-end", "a tile laid on an end leaves it showing the same number",
-          ("R2.1", "Terms"), ("parity",), "block-4p-d6",
-          demo_overrides={"set.max": 2, "deal.players": 2, "deal.hand_size": 3,
-                          "lead.rule": "player"},
-          engine=PlayKeepsEnd),
+          ("R2.1", "Terms"), ("parity",), "block-2p-d6",
+          demo_overrides={"set.max": 3, "deal.hand_size": 5}, engine=PlayKeepsEnd),
+    # A tie for the lowest count needs a little more room: double-3, 2 tiles each.
     Fault("tie-wrong", "a tie is always won by the tied side last in seat order",
           ("R5.5",), ("tie",), "block-2p-d6",
-          demo_overrides={"set.max": 3, "deal.hand_size": 3}, scorer=_tie_wrong),
+          demo_overrides={"set.max": 3, "deal.hand_size": 2}, scorer=_tie_wrong),
     Fault("highest-wins", "at a block the side with the highest total wins",
-          ("R5.2",), ("winner-lowest",), "block-2p-d6",
-          demo_overrides={"set.max": 3, "deal.hand_size": 3}, scorer=_highest_wins),
+          ("R5.2",), ("winner-lowest",), "block-2p-d6", demo_overrides=_BLOCK_D2,
+          scorer=_highest_wins),
     Fault("award-ignores-variant", "the award is always the sum of the others' totals",
           ("R5.4",), ("award",), "block-2p-d6",
-          demo_overrides={"set.max": 3, "deal.hand_size": 3,
-                          "scoring.block_award": Award.ALL_RESIDUALS.value},
+          demo_overrides={**_BLOCK_D2, "scoring.block_award": Award.ALL_RESIDUALS.value},
           scorer=_award_ignores_variant),
     Fault("doubles-count-once", "a double a-a counts a instead of 2a",
-          ("R5.3",), ("pips",), "block-2p-d6",
-          demo_overrides={"set.max": 3, "deal.hand_size": 3}, scorer=_doubles_count_once),
+          ("R5.3",), ("pips",), "block-2p-d6", demo_overrides=_BLOCK_D2,
+          scorer=_doubles_count_once),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}
