@@ -444,3 +444,80 @@ def test_engine_matches_reference_on_every_deal_in_its_own_draw_order() -> None:
     v = variant("tiny-2p-d3")
     res, _ = check(v, configs(every_deal(v, True)))
     assert_agree(res)
+
+
+# ---------------------------------------------------------------------------
+# dominoproof crosscheck
+# ---------------------------------------------------------------------------
+
+
+def crosscheck(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    return CliRunner().invoke(main, ["crosscheck", *args])
+
+
+def test_crosscheck_agrees_on_one_deal_with_z3() -> None:
+    res = crosscheck("tiny", "--seed", "2", "--with", "z3")
+    assert res.exit_code == 0, res.output
+    assert "engine vs graph:" in res.output and "engine vs z3:" in res.output
+    assert "transitions" in res.output and "replay in the engine" in res.output
+    assert res.output.rstrip().endswith("result: agree")
+
+
+def test_crosscheck_every_deal_as_json() -> None:
+    import json
+
+    res = crosscheck("block", "-o", "set.max=2", "-o", "deal.hand_size=2", "--all-deals",
+                     "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["search"]["complete"] and data["verdict"] == "agree"
+    (graph,) = data["comparisons"]
+    assert graph["b"] == "graph" and graph["states"] == data["search"]["expanded"]
+    assert graph["mismatches"] == 0 and data["replays"]["traces"] > 0
+
+
+def test_crosscheck_fails_on_an_engine_mutant() -> None:
+    res = crosscheck("tiny", "--seed", "0", "--fault", "confirm-resets", "--with", "z3")
+    assert res.exit_code == 1, res.output
+    assert "engine[confirm-resets] vs z3:" in res.output and "DISAGREE" in res.output
+    assert "successor differs: after Move.confirm(" in res.output
+    assert "result: MISMATCH" in res.output
+
+
+def test_crosscheck_partial_search_is_unknown() -> None:
+    res = crosscheck("tiny", "--max-states", "10")
+    assert res.exit_code == 3, res.output
+    assert "partial" in res.output and "UNKNOWN" in res.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seed", "1", "--all-deals"], "exclude each other"),
+    (["--fault", "tie-wrong"], "not an engine mutant"),
+    (["--fault", "nope"], "no such fault"),
+    (["--with", "engine"], "not an oracle"),
+    (["--all-deals", "-o", "set.max=6"], "too many"),
+])
+def test_crosscheck_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    res = crosscheck("tiny", *args)
+    assert res.exit_code == 2, res.output
+    assert message in res.output and "Traceback" not in res.output
+
+
+def test_crosscheck_says_when_z3_is_unavailable(monkeypatch: Any) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def fake(name: str, *args: Any) -> Any:
+        if name == "dominoproof.proofs.encoding":
+            raise ImportError("No module named 'dominoproof.proofs.encoding'")
+        return real(name, *args)
+
+    monkeypatch.setattr(c.importlib, "import_module", fake)
+    res = crosscheck("tiny", "--with", "z3")
+    assert res.exit_code == 2
+    assert "oracle 'z3' is unavailable" in res.output

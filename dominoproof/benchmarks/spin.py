@@ -54,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,7 @@ import click
 
 from dominoproof.model.engine import Deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, mask_of, tile_count
 from dominoproof.model.variant import Variant, find_variant
 
@@ -322,6 +324,35 @@ def run_spin(pml: Path, workdir: str | Path) -> SpinRun:
 # ---------------------------------------------------------------------------
 
 
+#: A play position as Spin's variables hold it: hands (masks), tiles drawn so far
+#: (``top``), the open ends, the seat to move, the passes in a row, the status.
+Position = tuple[tuple[int, ...], int, tuple[int, ...], int, int, str]
+
+
+def spin_positions(variant: Variant, states: Iterable[State], stack: int) -> set[Position]:
+    """Our states read as Spin's play positions (``stack``: the boneyard's size at the deal).
+
+    The deal before the lead has none (Spin lays the opening in its init). A state
+    where the mover's hand is empty (a Domino move is due) is Spin's DOMINO position,
+    and the DOMINO state after it is the same position; a state where the block is
+    ready (every player confirmed, R4.4) is Spin's BLOCKED position (two passes), and
+    the BLOCKED state after the establishment is the same position. The other states
+    are playing positions, our R4 count being Spin's ``passes``."""
+    out: set[Position] = set()
+    needed = variant.needed_confirmations
+    for s in states:
+        if not s.ends or s.status is not Status.PLAYING:
+            continue
+        drawn = stack - len(s.stack or ())
+        if not s.hands[s.turn]:
+            out.add((s.hands, drawn, s.ends, s.turn, 0, "domino"))
+        elif s.confirmed >= needed and not s.boneyard:
+            out.add((s.hands, drawn, s.ends, s.turn, s.confirmed, "blocked"))
+        else:
+            out.add((s.hands, drawn, s.ends, s.turn, s.confirmed, "playing"))
+    return out
+
+
 def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
                launched: float | None = None) -> dict[str, Any]:
     """Explore the deal and check ``blocked-sound``; then (untimed) count the play
@@ -332,7 +363,6 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     the counting after it excluded; ``verdict_rss_mb`` is the peak memory up to then."""
     import resource
 
-    from dominoproof.model.state import Status
     from dominoproof.model.system import Init
     from dominoproof.proofs.graphcheck import check_properties
     from dominoproof.proofs.statespace import explore
@@ -346,22 +376,8 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     verdict_wall = time.time() - launched if launched is not None else None
     verdict_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    positions: set[tuple[object, ...]] = set()
-    terminal = 0
-    size = len(deal.boneyard)
-    for s in result.states():
-        if not s.ends or s.status is not Status.PLAYING:
-            continue  # the deal before the lead; DOMINO/BLOCKED merge with the state before
-        drawn = size - len(s.stack or ())
-        if not s.hands[s.turn]:
-            key: tuple[object, ...] = (s.hands, drawn, s.ends, s.turn, 0, "domino")
-        elif s.confirmed >= v.needed_confirmations and not s.boneyard:
-            key = (s.hands, drawn, s.ends, s.turn, s.confirmed, "blocked")
-        else:
-            key = (s.hands, drawn, s.ends, s.turn, s.confirmed, "playing")
-        if key not in positions:
-            positions.add(key)
-            terminal += key[-1] != "playing"
+    positions = spin_positions(v, result.states(), len(deal.boneyard))
+    terminal = sum(1 for key in positions if key[-1] != "playing")
     figures = result.figures
     return {
         "variant": v.to_dict(),
@@ -445,7 +461,7 @@ class Comparison:
 
     @property
     def ours_seconds(self) -> float:
-        return statistics.median(self.ours_seconds_runs or [self.ours["verdict_wall"]])
+        return statistics.median(self.ours_seconds_runs or [float(self.ours["verdict_wall"])])
 
     @property
     def spin_seconds(self) -> float | None:
@@ -516,6 +532,7 @@ class Comparison:
         ]
         if self.spin is None:
             lines.append(f"  {self.missing}: only dominoproof's side was run")
+            lines.append(f"  verdict: dominoproof blocked-sound {o['verdict']}")
         else:
             ok, why = same_game(o, self.spin)
             lines.append(f"  same game: {'yes' if ok else 'NO'} -- {why}")
