@@ -300,8 +300,10 @@ def boneyard_supplies_nothing(r: RefState) -> bool:
 
 
 def is_blocked(r: RefState) -> bool:
-    """R1.1."""
-    return r.status != DOMINO and ends_unplayable(r) and boneyard_supplies_nothing(r)
+    """R1.1: not a domino (recorded, or due: an empty hand, R1.2), R2 and R3."""
+    if r.status == DOMINO or any(not hand for hand in r.hands):
+        return False
+    return ends_unplayable(r) and boneyard_supplies_nothing(r)
 
 
 def block_ready(variant: Variant, r: RefState) -> bool:
@@ -382,7 +384,7 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
         if (variant.fouls.rule.value == "penalised" and not r.boneyard
                 and p not in r.fouls):
             out.append((Move.confirm(p),
-                        _replace(r, fouls=r.fouls | {p}, confirmed=0, turn=nxt)))
+                        _replace(r, fouls=r.fouls | {p}, confirmed=0, turn=nxt, drew=False)))
         return out
     # 6. draw [R3.1]
     if r.boneyard and variant.draw.rule.value != "none" and not r.drew:
