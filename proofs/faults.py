@@ -20,12 +20,10 @@ configuration, and that every property of the catalogue catches some fault.
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.engine import shuffled_deal
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules
@@ -218,16 +216,6 @@ class Fault:
     #: followed by " free-draw" (every draw order)
     demo_deals: str = "every"
 
-    @property
-    def demo_seed(self) -> int | None:
-        """The seed of the demo's one deal, or ``None`` for every deal."""
-        words = self.demo_deals.split()
-        return int(words[1]) if words[0] == "seed" else None
-
-    @property
-    def demo_free_draw(self) -> bool:
-        return self.demo_deals.endswith("free-draw")
-
     def variant(self) -> Variant:
         """The demo configuration, with the fault's own variant overrides."""
         v = find_variant(self.demo)
@@ -237,11 +225,9 @@ class Fault:
     def init(self, variant: Variant | None = None) -> Init:
         """The demo's initial states (:attr:`demo_deals`) for ``variant`` (default: the
         demo variant)."""
-        v = variant or self.variant()
-        seed = self.demo_seed
-        if seed is None:
-            return Init.every(self.demo_free_draw)
-        return Init.one(shuffled_deal(v, random.Random(seed)), self.demo_free_draw)
+        from .statespace import init_for
+
+        return init_for(variant or self.variant(), self.demo_deals)
 
     def rules_for(self, variant: Variant) -> Rules:
         return (self.engine or Rules)(variant)

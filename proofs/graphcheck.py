@@ -55,7 +55,7 @@ from dominoproof.model.variant import (
     Variant,
 )
 
-from .properties import BY_ID, CATALOGUE, Property, Result, Verdict
+from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict
 from .statespace import (
     K_BLOCKED,
     K_PLAYING,
@@ -73,6 +73,7 @@ from .statespace import (
 __all__ = [
     "Verification",
     "check_properties",
+    "checked_verdict",
     "replay",
     "round_bound",
     "verify",
@@ -239,6 +240,8 @@ def _scan(ctx: _Context) -> None:
     hmt, hlm = ExtendReading.HOLDS_MATCHING_TILE, ExtendReading.HAS_LEGAL_MOVE
     reading = v.layout.extend
     terminal_ids = {"winner-lowest", "award", "tie", "pips", "parity"} & want
+    transition_ids = {"boneyard-monotone", "opening", "no-false-confirmation",
+                      "procedure"} & want
     for i, code in enumerate(r.codes):
         s = decode(code)
         # -- state invariants ------------------------------------------------
@@ -273,6 +276,8 @@ def _scan(ctx: _Context) -> None:
         if k != K_PLAYING and k != K_STUCK and terminal_ids:
             _check_terminal(ctx, i, s, scorer(v, s), sides, suit, line_parity)
         # -- transition properties ---------------------------------------------
+        if not transition_ids:
+            continue
         for e in range(ptr[i], ptr[i + 1]):
             m = moves[mv[e]]
             j = to[e]
@@ -483,8 +488,10 @@ def check_properties(result: SearchResult,
                      inapplicable: bool = False) -> list[Result]:
     """One :class:`Result` per property (default: the whole catalogue), in catalogue order.
 
-    A property that does not apply to the variant is N/A unless ``inapplicable``,
-    which checks it anyway (its detail then says the premise fails)."""
+    A property that does not apply to the variant is N/A. With ``inapplicable`` it is
+    checked anyway: the verdict stays N/A, ``stats["checked anyway"]`` holds what the
+    check found and a counterexample comes with its trace (how the search shows that
+    parity fails where tiles are left out of play)."""
     start = time.perf_counter()
     v = result.variant
     chosen = _selected(properties)
@@ -497,34 +504,45 @@ def check_properties(result: SearchResult,
     seconds = time.perf_counter() - start
     out = []
     for p in chosen:
-        base = Result(p.id, Verdict.NOT_APPLICABLE, METHOD, figures.configuration,
-                      states=result.size, seconds=seconds)
+        res = Result(p.id, Verdict.NOT_APPLICABLE, METHOD, figures.configuration,
+                     states=result.size, seconds=seconds)
+        out.append(res)
         if p.id not in wanted:
-            base.detail = f"applies to {p.applies_doc}"
-            out.append(base)
+            res.detail = f"applies to {p.applies_doc}"
             continue
-        premise = "" if applies[p.id] else f"(checked although it applies to {p.applies_doc}) "
         found = ctx.found.get(p.id)
         if found is not None:
-            base.verdict = Verdict.VIOLATED
-            base.trace = result.trace_to(found.at, found.then)
-            base.detail = premise + found.why
-            base.stats = {"state": found.at, "moves": len(base.trace.moves)}
+            res.verdict = Verdict.VIOLATED
+            res.trace = result.trace_to(found.at, found.then)
+            res.detail = found.why
+            res.stats = {"state": found.at, "moves": len(res.trace.moves)}
         elif result.complete:
-            base.verdict = Verdict.HOLDS
-            base.detail = premise + _holds_detail(p.id, ctx, figures)
+            res.verdict = Verdict.HOLDS
+            res.detail = _holds_detail(p.id, ctx, figures)
         else:
-            base.verdict = Verdict.UNKNOWN
-            base.detail = (f"partial search ({figures.stop_reason}): no counterexample among "
-                           f"{result.size:,} states, nothing is claimed")
-        if p.id in ("blocked-sound", "blocked-complete", "parity", "tie", "termination"):
-            base.stats.update({k: n for k, n in ctx.counts.items()})
-        out.append(base)
+            res.verdict = Verdict.UNKNOWN
+            res.detail = (f"partial search ({figures.stop_reason}): no counterexample among "
+                          f"{result.size:,} states, nothing is claimed")
+        if p.id in ("blocked-sound", "blocked-complete", "parity", "tie"):
+            res.stats.update(ctx.counts)
+        if not applies[p.id]:
+            res.stats["checked anyway"] = res.verdict.value
+            res.detail = (f"the premise fails (it applies to {p.applies_doc}); checked anyway: "
+                          f"{res.verdict.value}: {res.detail}")
+            res.verdict = Verdict.NOT_APPLICABLE
     return out
 
 
+def checked_verdict(r: Result) -> Verdict:
+    """The verdict, or for an N/A property checked anyway, what the check found."""
+    return Verdict(r.stats.get("checked anyway", r.verdict.value))
+
+
 def _holds_detail(pid: str, ctx: _Context, f: Figures) -> str:
-    n = f"{f.states:,} states, {f.transitions:,} transitions"
+    kind = BY_ID[pid].kind
+    ends = sum(f.terminals.values())
+    n = {Kind.STATE: f"{f.states:,} states", Kind.TRANSITION: f"{f.transitions:,} transitions",
+         Kind.TERMINAL: f"{ends:,} terminal states"}.get(kind, f"{f.states:,} states")
     if pid == "blocked-sound":
         differ = ctx.counts.get("R2.3 readings differ", 0)
         readings = ("the two R2.3 readings agree in every state" if not differ
@@ -554,6 +572,7 @@ class Verification:
     figures: Figures
     results: list[Result]
     result: SearchResult | None = None  #: the explored graph (one-process runs only)
+    check_seconds: float = 0.0  #: checking the properties (summed over the parts)
 
     @property
     def verdict(self) -> Verdict:
@@ -565,7 +584,7 @@ class Verification:
         return Verdict.HOLDS
 
     def to_json(self) -> dict[str, Any]:
-        return {"figures": self.figures.to_json(),
+        return {"figures": self.figures.to_json(), "check_seconds": round(self.check_seconds, 3),
                 "results": [r.to_json() for r in self.results]}
 
 
@@ -584,25 +603,34 @@ class _CheckJob:
 
 
 def _merge_results(per_part: Sequence[list[Result]], figures: Figures) -> list[Result]:
+    """One result per property from the parts' results: a counterexample of any part
+    (the shortest), else UNKNOWN if any part was cut short, else the parts' verdict."""
     out = []
     for column in zip(*per_part, strict=True):
-        violated = [r for r in column if r.verdict is Verdict.VIOLATED]
-        first = column[0]
+        found = {checked_verdict(r) for r in column}
+        violated = [r for r in column if checked_verdict(r) is Verdict.VIOLATED]
         if violated:
-            best = min(violated, key=lambda r: len(r.trace.moves) if r.trace else 0)
-            merged = best
-        elif any(r.verdict is Verdict.UNKNOWN for r in column):
-            merged = next(r for r in column if r.verdict is Verdict.UNKNOWN)
-            merged.detail = (f"partial search ({figures.stop_reason}): no counterexample "
-                             f"among {figures.states:,} states, nothing is claimed")
+            merged = min(violated, key=lambda r: len(r.trace.moves) if r.trace else 0)
         else:
-            merged = first
-            if first.verdict is Verdict.HOLDS:
-                merged.detail = f"every part: {first.detail.split(';')[0]}; " \
-                    f"{figures.states:,} states in all"
+            merged = column[0]
+            stats: dict[str, Any] = {}
+            for r in column:
+                for k, n in r.stats.items():
+                    stats[k] = stats.get(k, 0) + n if isinstance(n, int) else n
+            merged.stats = stats
+            if Verdict.UNKNOWN in found:
+                merged.detail = (f"partial search ({figures.stop_reason}): no counterexample "
+                                 f"among {figures.states:,} states, nothing is claimed")
+                if merged.verdict is not Verdict.NOT_APPLICABLE:
+                    merged.verdict = Verdict.UNKNOWN
+                else:
+                    merged.stats["checked anyway"] = Verdict.UNKNOWN.value
+            elif Verdict.HOLDS in found:
+                merged.detail = (f"holds in each of the {len(column)} parts of the deals; "
+                                 f"{figures.states:,} distinct states, "
+                                 f"{figures.transitions:,} transitions in all")
         merged.configuration = figures.configuration
         merged.states = figures.states
-        merged.seconds = figures.seconds
         out.append(merged)
     return out
 
@@ -623,8 +651,10 @@ def verify(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
         figures, per_part = explore_parallel(
             variant, init, engine=engine, scorer=scorer, max_states=max_states,
             max_seconds=max_seconds, workers=workers, job=_CheckJob(ids, inapplicable))
-        return Verification(figures, _merge_results(per_part, figures))
+        spent = sum(part[0].seconds for part in per_part if part)
+        return Verification(figures, _merge_results(per_part, figures), None, spent)
     rules = (engine or Rules)(variant) if engine is not None else rules_for(variant)
     r = explore(variant, init, rules=rules, scorer=scorer, max_states=max_states,
                 max_seconds=max_seconds)
-    return Verification(r.figures, check_properties(r, ids, inapplicable=inapplicable), r)
+    results = check_properties(r, ids, inapplicable=inapplicable)
+    return Verification(r.figures, results, r, results[0].seconds if results else 0.0)

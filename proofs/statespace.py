@@ -85,6 +85,7 @@ __all__ = [
     "explore",
     "explore_parallel",
     "feasibility",
+    "init_for",
     "seeded_deal",
 ]
 
@@ -208,12 +209,13 @@ class Figures:
     longest: dict[str, int] | None  #: longest round (moves) by how it ends
     depth: int  #: BFS levels: the largest shortest distance from a deal
     acyclic: bool | None
-    seconds: float
+    seconds: float  #: time spent searching (summed over the parts of a parallel search)
     peak_rss_mb: float  #: peak resident memory of the process (of the largest worker)
     visited_mb: float  #: estimated size of the visited set and the graph arrays
     workers: int = 1
     parts: int = 1
     states_in_parts: int | None = None  #: sum of the parts' states (shared states repeated)
+    wall_seconds: float | None = None  #: a parallel run from start to merge, checks included
 
     @property
     def states_per_second(self) -> float:
@@ -234,6 +236,8 @@ class Figures:
         out = {k: v for k, v in self.__dict__.items()}
         out["states_per_second"] = round(self.states_per_second, 1)
         out["seconds"] = round(self.seconds, 3)
+        if self.wall_seconds is not None:
+            out["wall_seconds"] = round(self.wall_seconds, 3)
         out["peak_rss_mb"] = round(self.peak_rss_mb, 1)
         out["visited_mb"] = round(self.visited_mb, 1)
         return out
@@ -637,6 +641,21 @@ def seeded_deal(variant: Variant, seed: int) -> Deal:
     return shuffled_deal(variant, random.Random(seed))
 
 
+def init_for(variant: Variant, deals: str) -> Init:
+    """The initial states a short spec names: ``"every"`` (every deal) or ``"seed S"`` (the
+    deal of seed S), either followed by ``" free-draw"`` (every draw order). Used by the
+    fault demos and the pinned regression figures."""
+    words = deals.split()
+    free = words[-1:] == ["free-draw"]
+    if free:
+        words = words[:-1]
+    if words == ["every"]:
+        return Init.every(free)
+    if len(words) == 2 and words[0] == "seed" and words[1].lstrip("-").isdigit():
+        return Init.one(seeded_deal(variant, int(words[1])), free)
+    raise ValueError(f"not a deals spec: {deals!r} (every | seed S, then free-draw or not)")
+
+
 def feasibility(variant: Variant, init: Init) -> tuple[bool, str]:
     """Whether exhaustive search of ``init`` is within reach, and a sentence saying why.
 
@@ -773,7 +792,8 @@ def merge_figures(parts: Sequence[Figures], merged: Sequence[tuple[int, int, int
         sequences=dict(sorted(sequences.items())) if sequences is not None else None,
         shortest=dict(sorted(shortest.items())),
         longest=dict(sorted(longest.items())) if longest is not None else None,
-        depth=max((f.depth for f in parts), default=0), acyclic=acyclic, seconds=seconds,
+        depth=max((f.depth for f in parts), default=0), acyclic=acyclic,
+        seconds=sum(f.seconds for f in parts), wall_seconds=seconds,
         peak_rss_mb=max([_peak_rss_mb(), *(f.peak_rss_mb for f in parts)]),
         visited_mb=sum(f.visited_mb for f in parts), workers=workers, parts=len(parts),
         states_in_parts=sum(f.states for f in parts))

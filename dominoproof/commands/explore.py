@@ -1,0 +1,328 @@
+"""``dominoproof explore``: every reachable state of a small configuration, the figures of
+the search and the verdict of every property of the catalogue.
+
+Which initial states (``Init``, docs/SEMANTICS.md):
+
+* default: one deal, the deal of ``dominoproof play --seed S`` (``--seed``, 0), with
+  its boneyard in the order it was shuffled;
+* ``--deal TEXT|FILE``: one deal written out, ``"P0: 6-6 0-3 ...; P1: 0-2 ...;
+  stack: 3-6 3-3 ...; aside: ..."`` (the stack is the boneyard, top first; a Spin
+  model's header can be pasted as it is), or a JSON file holding a trace's
+  ``deal``;
+* ``--all-deals``: every deal of the set (only for small sets: the number of deals
+  is computed first, and a configuration with too many is refused with advice);
+* ``--free-draw`` (with any of the above): a draw may take any boneyard tile, so
+  every draw order is explored.
+
+``--set-max N``, ``--players P`` and ``--hand-size H`` are shorthands for ``-o
+set.max=N``, ``-o deal.players=P``, ``-o deal.hand_size=H``; where the variant's
+lead names a tile the smaller set lacks, the lead tile becomes the set's highest
+double (said in the output). ``--fault ID`` explores a deliberately broken rule
+set of ``proofs/faults.py`` instead of the variant's own.
+
+Exit codes: 0 every applicable property holds, 1 one is violated, 2 bad input, 3 one
+is UNKNOWN (a budget stopped the search).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from dominoproof.options import json_option, overrides_option, variant_argument
+
+if TYPE_CHECKING:
+    from dominoproof.model.engine import Trace
+    from dominoproof.model.system import Init
+    from dominoproof.model.variant import Variant
+    from dominoproof.proofs.graphcheck import Verification
+    from dominoproof.proofs.properties import Result
+
+#: Below this many deals, --all-deals runs in one process (a pool costs more than it saves).
+POOL_FROM = 20_000
+
+
+@click.command("explore", short_help="Exhaustive search of a small configuration: figures "
+               "and the verdict of every property.")
+@variant_argument
+@overrides_option
+@click.option("--set-max", type=click.IntRange(0, 18), default=None, metavar="N",
+              help="The set is double-N (shorthand for -o set.max=N).")
+@click.option("--players", type=click.IntRange(2, 10), default=None, metavar="P",
+              help="Number of players (shorthand for -o deal.players=P).")
+@click.option("--hand-size", type=click.IntRange(1, 190), default=None, metavar="H",
+              help="Tiles dealt to each player (shorthand for -o deal.hand_size=H).")
+@click.option("--seed", type=int, default=None,
+              help="One deal: the deal of `dominoproof play --seed S` [default: 0].")
+@click.option("--deal", "deal_text", default=None, metavar="TEXT|FILE",
+              help="One deal written out: 'P0: 6-6 0-3 ...; P1: ...; stack: 3-6 ...' "
+                   "(stack = the boneyard, top first; aside = tiles set aside), or a JSON "
+                   "file holding a trace's deal.")
+@click.option("--all-deals", is_flag=True, help="Every deal of the set (small sets only).")
+@click.option("--free-draw", is_flag=True,
+              help="Every draw order: a draw may take any boneyard tile.")
+@click.option("--max-states", type=click.IntRange(min=1), default=5_000_000,
+              show_default=True, help="State budget: beyond it the search stops, UNKNOWN.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Time budget in seconds: beyond it the search stops, UNKNOWN.")
+@click.option("--workers", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Processes for --all-deals (0: the machine's cores when there are at "
+                   f"least {POOL_FROM:,} deals, else 1).")
+@click.option("-p", "--property", "property_ids", multiple=True, metavar="ID",
+              help="Check only this property (repeatable; default: the whole catalogue).")
+@click.option("--fault", "fault_id", default=None, metavar="ID",
+              help="Explore a broken rule set of proofs/faults.py (engine, scoring or "
+                   "variant fault) instead of the variant's own rules.")
+@click.option("--dot", "dot_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the state graph as Graphviz DOT (tiny configurations).")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the state graph as SVG (by Graphviz `dot` if installed, else "
+                   "drawn by dominoproof).")
+@click.option("--graphml", "graphml_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the state graph as GraphML (tiny configurations).")
+@click.option("--traces", "trace_dir", type=click.Path(file_okay=False), default=None,
+              help="Write each counterexample as a JSON trace into this folder.")
+@json_option
+def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
+            players: int | None, hand_size: int | None, seed: int | None,
+            deal_text: str | None, all_deals: bool, free_draw: bool, max_states: int,
+            max_seconds: float | None, workers: int, property_ids: tuple[str, ...],
+            fault_id: str | None, dot_file: str | None, svg_file: str | None,
+            graphml_file: str | None, trace_dir: str | None, as_json: bool) -> None:
+    """Explore every reachable state of a configuration of VARIANT (one deal by default;
+    --all-deals, --free-draw for more) breadth first, print the figures of the search
+    (states, transitions, terminal states by kind, distinct complete rounds, shortest
+    and longest round, speed, memory) and the verdict of every property of the
+    catalogue: HOLDS (every state examined), VIOLATED (with a shortest counterexample,
+    replayable), UNKNOWN (a budget stopped the search) or N/A. --dot/--svg/--graphml
+    draw the state graph of a tiny configuration for teaching.
+    """
+    import json
+    import os
+    from pathlib import Path
+
+    from dominoproof.model.errors import DominoproofError
+    from dominoproof.model.system import Init, count_deals, parse_deal
+    from dominoproof.proofs.graphcheck import verify
+    from dominoproof.proofs.properties import Verdict, find_property
+    from dominoproof.proofs.statespace import feasibility, seeded_deal
+
+    chosen = sum(x is not None and x is not False for x in (seed, deal_text, all_deals or None))
+    if chosen > 1:
+        raise DominoproofError("--seed, --deal and --all-deals exclude each other: one deal "
+                               "(seeded or written out), or every deal")
+    v, notes = _variant(variant, overrides, set_max, players, hand_size)
+    engine = scorer = None
+    if fault_id is not None:
+        from dominoproof.proofs.faults import FAULTS_BY_ID
+
+        fault = FAULTS_BY_ID.get(fault_id)
+        if fault is None:
+            raise DominoproofError(f"--fault {fault_id!r}: no such fault; known: "
+                                   + ", ".join(FAULTS_BY_ID))
+        if fault.variant_overrides:
+            v = v.with_overrides(dict(fault.variant_overrides), source=f"fault {fault_id}")
+        engine, scorer = fault.engine, fault.scorer
+        notes.append(f"fault {fault.id}: {fault.description} (caught by: "
+                     f"{', '.join(fault.catches)})")
+    for pid in property_ids:
+        find_property(pid)
+
+    if all_deals:
+        init = Init.every(free_draw)
+        how = ""
+    elif deal_text is not None:
+        init = Init.one(parse_deal(v, deal_text, free_draw=free_draw), free_draw)
+        how = " (--deal)"
+    else:
+        init = Init.one(seeded_deal(v, seed or 0), free_draw)
+        how = f" (seed {seed or 0})"
+    ok, why = feasibility(v, init)
+    if not ok:
+        raise DominoproofError(f"{v.name}: {why}")
+    drawing = bool(dot_file or svg_file or graphml_file)
+    if workers == 0:
+        many = init.deal is None and count_deals(v, free_draw) >= POOL_FROM
+        workers = (os.cpu_count() or 1) if many and not drawing else 1
+    ver = verify(v, init, engine=engine, scorer=scorer,
+                 properties=property_ids or None, max_states=max_states,
+                 max_seconds=max_seconds, workers=workers, inapplicable=True)
+
+    written = []
+    if drawing:
+        written = _draw(ver, dot_file, svg_file, graphml_file)
+    if trace_dir is not None:
+        folder = Path(trace_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        for r in ver.results:
+            if r.trace is not None:
+                path = folder / f"{r.property}.json"
+                path.write_text(r.trace.dumps() + "\n", encoding="utf-8")
+                written.append(str(path))
+
+    if as_json:
+        data: dict[str, Any] = {"variant": v.to_dict(), "initial states": init.describe() + how,
+                                "feasibility": why, "notes": notes, **ver.to_json()}
+        click.echo(json.dumps(data, indent=1, default=str))
+    else:
+        click.echo(render(v, init, how, why, notes, ver, written))
+    overall = ver.verdict
+    if overall is Verdict.VIOLATED:
+        raise SystemExit(1)
+    if overall is Verdict.UNKNOWN:
+        raise SystemExit(3)
+
+
+def _variant(name: str, overrides: tuple[str, ...], set_max: int | None,
+             players: int | None, hand_size: int | None) -> tuple[Variant, list[str]]:
+    """The variant with -o and the shorthands applied; a lead tile the smaller set lacks
+    becomes its highest double."""
+    from dominoproof.model.tiles import Tile
+    from dominoproof.model.variant import LeadRule, find_variant
+    from dominoproof.options import resolve_variant
+
+    items = list(overrides)
+    notes = []
+    for key, value in (("set.max", set_max), ("deal.players", players),
+                       ("deal.hand_size", hand_size)):
+        if value is not None:
+            items.append(f"{key}={value}")
+    if set_max is not None and not any(i.startswith("lead.tile=") for i in items):
+        base = find_variant(name)
+        if base.lead.rule is LeadRule.TILE and Tile.parse(base.lead.tile).hi > set_max:
+            items.append(f'lead.tile="{set_max}-{set_max}"')
+            notes.append(f"lead tile {base.lead.tile} -> {set_max}-{set_max}: the set is "
+                         f"double-{set_max}")
+    return resolve_variant(name, items), notes
+
+
+def _draw(ver: Verification, dot_file: str | None, svg_file: str | None,
+          graphml_file: str | None) -> list[str]:
+    from pathlib import Path
+
+    from dominoproof.model.errors import DominoproofError
+    from dominoproof.render_graph import check_tiny, to_dot, to_svg, write_graphml
+
+    result = ver.result
+    if result is None:  # pragma: no cover - drawing runs in one process
+        raise DominoproofError("the state graph is drawn only from a one-process search")
+    check_tiny(result)
+    out = []
+    if dot_file:
+        Path(dot_file).write_text(to_dot(result), encoding="utf-8")
+        out.append(dot_file)
+    if svg_file:
+        Path(svg_file).write_text(to_svg(result), encoding="utf-8")
+        out.append(svg_file)
+    if graphml_file:
+        write_graphml(result, graphml_file)
+        out.append(graphml_file)
+    return out
+
+
+def _kinds(d: dict[str, int] | None, unit: str = "") -> str:
+    if d is None:
+        return "unknown (partial search)"
+    if not d:
+        return "none"
+    return " · ".join(f"{k} {v:,}{unit}" for k, v in d.items())
+
+
+def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
+           ver: Verification, written: list[str]) -> str:
+    """The figures, the verdicts and the counterexamples, as text."""
+    import textwrap
+
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from dominoproof.model.system import format_deal
+    from dominoproof.options import WIDTH
+    from dominoproof.proofs.graphcheck import checked_verdict, round_bound
+    from dominoproof.proofs.properties import BY_ID
+    from dominoproof.render import table_text
+
+    f = ver.figures
+    out = [f"{v.name}: {init.describe()}{how}"]
+    if v.description:
+        out += textwrap.wrap(v.description, WIDTH, initial_indent="  ", subsequent_indent="  ")
+    if init.deal is not None:
+        out += textwrap.wrap(format_deal(init.deal), WIDTH, initial_indent="  deal: ",
+                             subsequent_indent="        ")
+    out.append(f"  initial states: {feasible}")
+    out += [f"  note: {n}" for n in notes]
+    out.append("")
+
+    status = "complete" if f.complete else f"PARTIAL: {f.stop_reason}"
+    bound, _ = round_bound(v)
+    rows = [
+        ("search", f"{status}; breadth first, exact visited set"
+         + (f"; {f.parts} parts on {f.workers} processes" if f.parts > 1 else "")),
+        ("deals", f"{f.deals:,} initial state(s)"),
+        ("states", f"{f.states:,} ({f.expanded:,} expanded)"
+         + (f"; {f.states_in_parts:,} summed over the parts" if f.states_in_parts else "")),
+        ("transitions", f"{f.transitions:,}"),
+        ("terminal states", _kinds(f.terminals)),
+        ("complete rounds", _kinds(f.sequences)
+         + (f" ({f.sequences_total:,} in all)" if f.sequences else "")),
+        ("shortest round", _kinds(f.shortest, " moves")),
+        ("longest round", _kinds(f.longest, " moves") + f" (bound from the rules: {bound})"),
+        ("BFS depth", f"{f.depth}"),
+        ("acyclic", {True: "yes", False: "NO: a round can go on for ever",
+                     None: "unknown"}[f.acyclic]),
+        ("time", f"search {f.seconds:.2f} s ({f.states_per_second:,.0f} states/s); "
+         f"properties {ver.check_seconds:.2f} s"
+         + (f"; {f.wall_seconds:.2f} s wall on {f.workers} processes, merge included"
+            if f.wall_seconds is not None else "")),
+        ("memory", f"peak RSS {f.peak_rss_mb:,.0f} MiB; visited set and graph "
+         f"≈ {f.visited_mb:,.1f} MiB"),
+    ]
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1)
+    for k, val in rows:
+        table.add_row(Text(k), Text(val))
+    out.append(table_text(table))
+    out.append("")
+
+    verdicts = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    verdicts.add_column("property", no_wrap=True)
+    verdicts.add_column("verdict", no_wrap=True)
+    verdicts.add_column("rules", max_width=18)
+    verdicts.add_column("detail", ratio=1)
+    for r in ver.results:
+        shown = r.verdict.value
+        if "checked anyway" in r.stats:
+            shown += f" ({checked_verdict(r).value} if checked)"
+        verdicts.add_row(Text(r.property), Text(shown), Text(" ".join(BY_ID[r.property].rules)),
+                         Text(r.detail))
+    out.append(table_text(verdicts))
+    for r in ver.results:
+        if r.trace is not None:
+            out.append("")
+            out += _counterexample(r, r.trace)
+    if written:
+        out.append("")
+        out += [f"wrote {w}" for w in written]
+    return "\n".join(out)
+
+
+def _counterexample(r: Result, trace: Trace) -> list[str]:
+    import textwrap
+
+    from dominoproof.model.system import format_deal
+    from dominoproof.options import WIDTH
+
+    states = trace.states()
+    lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]
+    lines += textwrap.wrap(format_deal(trace.deal), WIDTH, initial_indent="  deal: ",
+                           subsequent_indent="        ")
+    for n, m in enumerate(trace.moves, 1):
+        lines.append(f"  {n:3}. {m}")
+    lines.append("  where it fails:")
+    lines += ["    " + line for line in states[-1].describe().split("\n")]
+    lines += textwrap.wrap(r.detail, WIDTH, initial_indent="  why: ",
+                           subsequent_indent="       ")
+    return lines
