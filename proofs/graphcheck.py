@@ -269,12 +269,11 @@ def _scan(ctx: _Context) -> None:
                 why.append("a player has a legal move (R2.3, reading has-legal-move)")
             if why:
                 ctx.fail("blocked-sound", i, "block established, but " + "; ".join(why))
+        # -- terminal properties (a terminal state needs no expansion) -------------
+        if s.status is not Status.PLAYING and terminal_ids:
+            _check_terminal(ctx, i, s, scorer(v, s), sides, suit, line_parity)
         if i >= n_exp:
             continue
-        k = r.kind[i]
-        # -- terminal properties -----------------------------------------------
-        if k != K_PLAYING and k != K_STUCK and terminal_ids:
-            _check_terminal(ctx, i, s, scorer(v, s), sides, suit, line_parity)
         # -- transition properties ---------------------------------------------
         if not transition_ids:
             continue
