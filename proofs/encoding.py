@@ -6,17 +6,14 @@ mistakes (``tests/test_crosscheck_z3.py``, ``proofs/conformance.py``). It uses
 the model's data types (tile numbering, :class:`State`, :class:`Move`, the
 :class:`Variant`) and nothing of the engine's logic.
 
-Vocabulary (one copy per state, :class:`StateVars`; quantifier-free bit-vectors
-over the one tile numbering of ``model/tiles.py``, so a set of tiles is a
-``T``-bit vector exactly as in :class:`State`):
+Vocabulary (one copy per state, :class:`StateVars`; quantifier-free bit-vectors):
 
 ===========  ===============  ===========================================================
 variable     sort             meaning (SEMANTICS "Variables")
 ===========  ===============  ===========================================================
-hand[p]      BitVec(T)        tiles held by seat ``p``
-boneyard     BitVec(T)        the drawable stock
-aside        BitVec(T)        tiles out of play (constant)
-table        BitVec(T)        tiles on the layout
+loc[t]       BitVec(4)        where tile ``t`` is: seat ``0..P-1`` (``hand[p]``), ``P`` the
+                              boneyard, ``P+1`` set aside, ``P+2`` the table (15: nowhere,
+                              which only a broken rule set produces)
 led          Bool             ``ends != ()``: the lead has been played
 lo, hi       BitVec(5)        the open ends, sorted (0, 0 before the lead)
 turn         BitVec(4)        the seat to move
@@ -27,11 +24,17 @@ status       BitVec(2)        0 PLAYING, 1 BLOCKED, 2 DOMINO (``Status`` values)
 drawn        BitVec(8)        fixed draw order only: tiles drawn so far from the stack
 ===========  ===============  ===========================================================
 
+The sets of SEMANTICS are views: ``hand[p] = {t : loc[t] = p}``, ``boneyard =
+{t : loc[t] = P}`` and so on. One location per tile makes the partition of the
+set structural; what conservation still asks is that every tile stays *somewhere*
+(``loc[t] <= P+2``). Every formula is local to a tile or a few small counters,
+which keeps the SAT problems small for double-18 with 10 players (190 tiles).
+
 A move is a :class:`MoveVars`: its kind (``MoveKind`` values), its tile index
 (255: no tile) and the end played on (31: the lead / no end), with the tile's
 halves ``a <= b`` as auxiliary variables. The mover is always ``turn``.
 
-``Init`` is a deal (any deal, or a given :class:`Deal`), the actions are one
+``Init`` is a deal (any deal, or a given :class:`Deal`); the actions are one
 method each (:meth:`Encoding.actions`), each the conjunction of its guard case
 in the SEMANTICS order (the first guard that applies decides the enabled moves)
 and its effect with every unchanged variable stated (``UNCHANGED``). ``T`` is
@@ -46,6 +49,7 @@ tiles drawn and only the top of the stack may be drawn.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -55,7 +59,7 @@ import z3  # type: ignore[import-untyped]
 from dominoproof.model.engine import Deal
 from dominoproof.model.moves import LEAD, NO_TILE, Move, MoveKind
 from dominoproof.model.state import State, Status
-from dominoproof.model.tiles import tile_index
+from dominoproof.model.tiles import bits, tile_index
 from dominoproof.model.variant import (
     DrawRule,
     FoulRule,
@@ -69,7 +73,10 @@ from dominoproof.model.variant import (
 Bool: TypeAlias = Any
 BV: TypeAlias = Any
 Model: TypeAlias = Any
+Step: TypeAlias = tuple[Any, "StateVars"]  #: (guard, post-state terms) of an action
 
+LOC_BITS = 4  #: a tile's place
+NOWHERE = 15  #: the place of a lost tile (broken rule sets only)
 TILE_BITS = 8  #: tile index width (T <= 190)
 NO_TILE_CODE = 255  #: the tile field of a move without a tile
 END_BITS = 5  #: an end's number (N <= 18)
@@ -85,18 +92,38 @@ PLAYING, BLOCKED, DOMINO = (int(s) for s in Status)
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO_MOVE = (int(k) for k in MoveKind)
 
 
-def popcount(v: BV, width: int = 8) -> BV:
-    """The number of set bits of ``v`` as a ``width``-bit vector."""
-    n = v.size()
-    return z3.Sum([z3.ZeroExt(width - 1, z3.Extract(i, i, v)) for i in range(n)]) \
-        if n > 1 else z3.ZeroExt(width - 1, v)
+def popcount(bools: Sequence[Bool], width: int = 16) -> BV:
+    """How many of ``bools`` hold, as a ``width``-bit vector (a balanced adder tree:
+    a chain of fixed-width adders is much harder for the SAT solver)."""
+    terms = [z3.If(b, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)) for b in bools]
+    if not terms:
+        return z3.BitVecVal(0, width)
+    while len(terms) > 1:
+        nxt = []
+        for j in range(0, len(terms) - 1, 2):
+            a, b = terms[j], terms[j + 1]
+            w = max(a.size(), b.size()) + 1
+            nxt.append(z3.ZeroExt(w - a.size(), a) + z3.ZeroExt(w - b.size(), b))
+        if len(terms) % 2:
+            nxt.append(terms[-1])
+        terms = nxt
+    out = terms[0]
+    return z3.ZeroExt(width - out.size(), out) if out.size() < width else out
 
 
-def xor_bits(v: BV, idx: Sequence[int]) -> Bool:
-    """The parity (xor) of the bits ``idx`` of ``v``, as a Boolean."""
+def count_is(bools: Sequence[Bool], k: int) -> Bool:
+    """Exactly ``k`` of ``bools`` hold (a pseudo-Boolean constraint, native to Z3's SAT
+    solver)."""
+    if not bools:
+        return z3.BoolVal(k == 0)
+    return z3.PbEq([(b, 1) for b in bools], k)
+
+
+def xor_all(bools: Sequence[Bool]) -> Bool:
+    """The parity of ``bools``."""
     out = z3.BoolVal(False)
-    for i in idx:
-        out = z3.Xor(out, z3.Extract(i, i, v) == 1)
+    for b in bools:
+        out = z3.Xor(out, b)
     return out
 
 
@@ -105,10 +132,7 @@ class StateVars:
     """One copy of the state variables (see the module docstring)."""
 
     name: str
-    hands: tuple[BV, ...]
-    boneyard: BV
-    aside: BV
-    table: BV
+    loc: tuple[BV, ...]
     led: Bool
     lo: BV
     hi: BV
@@ -120,21 +144,13 @@ class StateVars:
     drawn: BV | None = None
 
     def fields(self) -> dict[str, Any]:
-        """Every variable by name (``hand0``, ``hand1``, ..., ``boneyard``, ...)."""
-        out: dict[str, Any] = {f"hand{p}": h for p, h in enumerate(self.hands)}
-        out.update(boneyard=self.boneyard, aside=self.aside, table=self.table,
-                   led=self.led, lo=self.lo, hi=self.hi, turn=self.turn,
+        """Every variable by name (``loc0``, ``loc1``, ..., ``led``, ...)."""
+        out: dict[str, Any] = {f"loc{t}": x for t, x in enumerate(self.loc)}
+        out.update(led=self.led, lo=self.lo, hi=self.hi, turn=self.turn,
                    confirmed=self.confirmed, drew=self.drew, fouls=self.fouls,
                    status=self.status)
         if self.drawn is not None:
             out["drawn"] = self.drawn
-        return out
-
-    def held(self) -> BV:
-        """Every tile in some hand."""
-        out = self.hands[0]
-        for h in self.hands[1:]:
-            out = out | h
         return out
 
 
@@ -157,13 +173,13 @@ class MoveVars:
 class LeadChoice:
     """The lead the variant names for some hands (SEMANTICS "Init").
 
-    ``named``: a tile is named (else the leader plays any tile); ``tile``: that
-    tile; ``leader``: who leads; ``void``: the deal is void (fallback "redeal").
+    ``chosen[t]``: tile ``t`` is the tile the lead rule names (at most one holds);
+    ``named``: some tile is named (else ``lead.player`` leads with any tile);
+    ``void``: the deal is void (fallback "redeal", or nothing to lead with).
     """
 
+    chosen: dict[int, Bool]
     named: Bool
-    tile: BV
-    leader: BV
     void: Bool
 
 
@@ -185,20 +201,18 @@ class Encoding:
         if v.layout.kind is not LayoutKind.LINE:  # pragma: no cover - the only layout
             raise NotImplementedError(f"layout {v.layout.kind}")
         ts = v.tiles
-        self.N = ts.n
-        self.T = ts.count
-        self.P = v.players
-        self.H = v.deal.hand_size
-        self.K = v.deal.set_aside
-        self.B = v.boneyard_size
-        self.C = v.needed_confirmations
-        self.EMPTY = v.block.boneyard_must_be_empty
-        self.DRAW = v.draw.rule
-        self.FOULS = v.fouls.rule
-        self.halves = ts.halves
-        self.suit_masks = ts.suit
-        self.full = ts.full
-        self._W = max(self.T, TILE_BITS)  # width of the one-hot shift
+        self.N: int = ts.n
+        self.T: int = ts.count
+        self.P: int = v.players
+        self.H: int = v.deal.hand_size
+        self.K: int = v.deal.set_aside
+        self.B: int = v.boneyard_size
+        self.C: int = v.needed_confirmations
+        self.EMPTY: bool = v.block.boneyard_must_be_empty
+        self.DRAW: DrawRule = v.draw.rule
+        self.FOULS: FoulRule = v.fouls.rule
+        self.halves: tuple[tuple[int, int], ...] = ts.halves
+        self.BONEYARD, self.ASIDE, self.TABLE = self.P, self.P + 1, self.P + 2
 
     @property
     def needed(self) -> int:
@@ -206,21 +220,14 @@ class Encoding:
         return self.C
 
     # -- constructors -----------------------------------------------------------
-    def bv(self, value: int) -> BV:
-        """A tile set constant."""
-        return z3.BitVecVal(value, self.T)
-
     def state(self, name: str) -> StateVars:
         """Fresh state variables suffixed ``name``."""
-        T = self.T
-
         def vec(label: str, width: int) -> BV:
             return z3.BitVec(f"{label}_{name}", width)
 
         return StateVars(
             name=name,
-            hands=tuple(vec(f"hand{p}", T) for p in range(self.P)),
-            boneyard=vec("boneyard", T), aside=vec("aside", T), table=vec("table", T),
+            loc=tuple(vec(f"loc{t}", LOC_BITS) for t in range(self.T)),
             led=z3.Bool(f"led_{name}"), lo=vec("lo", END_BITS), hi=vec("hi", END_BITS),
             turn=vec("turn", SEAT_BITS), confirmed=vec("confirmed", COUNT_BITS),
             drew=z3.Bool(f"drew_{name}"), fouls=vec("fouls", self.P),
@@ -238,16 +245,21 @@ class Encoding:
             b=z3.BitVec(f"b_{name}", END_BITS),
         )
 
-    def const_state(self, s: State, name: str = "c") -> list[Bool]:
-        """Equalities fixing ``StateVars`` named ``name`` to the concrete state ``s``."""
-        sv = self.state(name)
-        return self.equals(sv, s)
+    def places(self, s: State) -> list[int]:
+        """The place of every tile in the concrete state ``s`` (NOWHERE if none; the
+        first place if several: callers check ``state_status`` for overlaps)."""
+        where = [NOWHERE] * self.T
+        parts = [*s.hands, s.boneyard, s.set_aside, s.table]
+        for code in range(len(parts) - 1, -1, -1):
+            for t in bits(parts[code]):
+                if t < self.T:
+                    where[t] = code
+        return where
 
     def equals(self, sv: StateVars, s: State) -> list[Bool]:
         """``sv`` is the concrete state ``s``."""
-        out = [h == self.bv(m) for h, m in zip(sv.hands, s.hands, strict=True)]
-        out += [sv.boneyard == self.bv(s.boneyard), sv.aside == self.bv(s.set_aside),
-                sv.table == self.bv(s.table), sv.led == bool(s.ends),
+        out = [x == w for x, w in zip(sv.loc, self.places(s), strict=True)]
+        out += [sv.led == bool(s.ends),
                 sv.lo == (s.ends[0] if s.ends else 0), sv.hi == (s.ends[1] if s.ends else 0),
                 sv.turn == s.turn, sv.confirmed == s.confirmed, sv.drew == s.drew,
                 sv.fouls == z3.BitVecVal(s.fouls, self.P), sv.status == int(s.status)]
@@ -258,20 +270,51 @@ class Encoding:
             out.append(sv.drawn == done)
         return out
 
-    # -- small helpers ----------------------------------------------------------
-    def seat_is(self, seat: BV, p: int) -> Bool:
-        return seat == p
+    # -- views: the sets of SEMANTICS -----------------------------------------------
+    def in_hand(self, s: StateVars, t: int, seat: BV | int) -> Bool:
+        """Tile ``t`` is in ``hand[seat]``."""
+        return s.loc[t] == seat
 
+    def held(self, s: StateVars, t: int) -> Bool:
+        """Tile ``t`` is in some hand."""
+        return z3.ULT(s.loc[t], self.P)
+
+    def in_boneyard(self, s: StateVars, t: int) -> Bool:
+        return s.loc[t] == self.BONEYARD
+
+    def on_table(self, s: StateVars, t: int) -> Bool:
+        return s.loc[t] == self.TABLE
+
+    def somewhere(self, s: StateVars, t: int) -> Bool:
+        """Tile ``t`` is in a hand, the boneyard, set aside or on the table."""
+        return z3.ULE(s.loc[t], self.TABLE)
+
+    def hand_empty(self, s: StateVars, seat: BV | int) -> Bool:
+        return z3.And([s.loc[t] != seat for t in range(self.T)])
+
+    def boneyard_empty(self, s: StateVars) -> Bool:
+        return z3.And([s.loc[t] != self.BONEYARD for t in range(self.T)])
+
+    def nothing_on_table(self, s: StateVars) -> Bool:
+        return z3.And([s.loc[t] != self.TABLE for t in range(self.T)])
+
+    def carries(self, t: int, x: BV) -> Bool:
+        """Tile ``t`` carries the number ``x`` (``t in suit(x)``)."""
+        a, b = self.halves[t]
+        return x == a if a == b else z3.Or(x == a, x == b)
+
+    def matches(self, s: StateVars, t: int) -> Bool:
+        """Tile ``t`` extends an open end: it carries ``lo`` or ``hi`` (never before the lead)."""
+        key = (f"matches{t}", s.name)
+        if key not in self._cache:
+            self._cache[key] = z3.And(s.led, z3.Or(self.carries(t, s.lo),
+                                                  self.carries(t, s.hi)))
+        return self._cache[key]
+
+    # -- small helpers ----------------------------------------------------------
     def next_seat(self, seat: BV) -> BV:
         """Clockwise order ``p -> (p+1) mod P``."""
         return z3.If(seat == self.P - 1, z3.BitVecVal(0, SEAT_BITS), seat + 1)
-
-    def hand_of(self, s: StateVars, seat: BV) -> BV:
-        """``hand[seat]`` for a symbolic seat."""
-        out = s.hands[self.P - 1]
-        for p in range(self.P - 2, -1, -1):
-            out = z3.If(seat == p, s.hands[p], out)
-        return out
 
     def seat_bit(self, seat: BV) -> BV:
         """The one-seat mask of ``fouls`` for a symbolic seat."""
@@ -280,59 +323,42 @@ class Encoding:
             out = z3.If(seat == p, z3.BitVecVal(1 << p, self.P), out)
         return out
 
-    def onehot(self, tile: BV) -> BV:
-        """The tile set ``{tile}`` for a symbolic tile index."""
-        shifted = z3.BitVecVal(1, self._W) << z3.ZeroExt(self._W - TILE_BITS, tile)
-        return z3.Extract(self.T - 1, 0, shifted)
-
-    def suit(self, x: BV) -> BV:
-        """``suit(x)``: the tiles carrying the number ``x`` (a symbolic number)."""
-        out = self.bv(self.suit_masks[self.N])
-        for v in range(self.N - 1, -1, -1):
-            out = z3.If(x == v, self.bv(self.suit_masks[v]), out)
-        return out
-
-    def match(self, s: StateVars) -> BV:
-        """The tiles that extend an open end: ``suit(lo) | suit(hi)`` (none before the lead)."""
-        key = ("match", s.name)
-        if key not in self._cache:
-            self._cache[key] = z3.If(s.led, self.suit(s.lo) | self.suit(s.hi), self.bv(0))
-        return self._cache[key]
-
-    def tri(self, b: BV) -> BV:
-        """``b(b+1)/2`` as a tile index (the index of tile ``0-b``)."""
-        out = z3.BitVecVal(self.N * (self.N + 1) // 2, TILE_BITS)
-        for v in range(self.N - 1, -1, -1):
-            out = z3.If(b == v, z3.BitVecVal(v * (v + 1) // 2, TILE_BITS), out)
-        return out
-
     def tile_ok(self, m: MoveVars) -> Bool:
-        """The move's tile is ``a-b`` with ``a <= b <= N`` (index ``b(b+1)/2 + a``)."""
-        return z3.And(z3.ULE(m.a, m.b), z3.ULE(m.b, self.N),
-                      m.tile == self.tri(m.b) + z3.ZeroExt(TILE_BITS - END_BITS, m.a))
+        """The move's tile is a tile of the set, ``a-b`` with its halves ``a <= b``."""
+        return z3.And(z3.ULT(m.tile, self.T), *[
+            z3.Implies(m.tile == t, z3.And(m.a == a, m.b == b))
+            for t, (a, b) in enumerate(self.halves)])
+
+    def tile_at(self, s: StateVars, m: MoveVars, place: BV | int) -> Bool:
+        """The move's tile is at ``place`` (e.g. in the mover's hand)."""
+        return z3.And([z3.Implies(m.tile == t, s.loc[t] == place) for t in range(self.T)])
 
     def no_tile(self, m: MoveVars) -> Bool:
         return z3.And(m.tile == NO_TILE_CODE, m.end == LEAD_CODE, m.a == 0, m.b == 0)
 
-    def holds(self, h: BV, tile_set: BV) -> Bool:
-        return (h & tile_set) != 0
+    def moved(self, s: StateVars, m: MoveVars, place: BV | int) -> tuple[BV, ...]:
+        """Every tile's place after the move's tile goes to ``place``."""
+        return tuple(z3.If(m.tile == t, place, x) for t, x in enumerate(s.loc))
 
     # -- predicates of RULES.md (SEMANTICS "Predicates") -----------------------------
-    def playable(self, s: StateVars, seat: BV) -> BV:
-        """``playable(p)``: the seat's tiles carrying ``lo`` or ``hi``; its hand before the lead."""
-        h = self.hand_of(s, seat)
-        return z3.If(s.led, h & self.match(s), h)
+    def can_play(self, s: StateVars, seat: BV | int) -> Bool:
+        """``playable(seat) != {}``: a tile in that hand carries ``lo`` or ``hi``; before the
+        lead, any tile."""
+        return z3.Or([z3.And(self.in_hand(s, t, seat),
+                             z3.Or(z3.Not(s.led), self.matches(s, t)))
+                      for t in range(self.T)])
 
     def ends_unplayable(self, s: StateVars) -> Bool:
         """R2 (R2.1, R2.2): the line is open and no hand holds a tile carrying an end.
 
         Under R2.3 "has a legal move" the reading is the same in the one-line layout:
         every seat may play on both ends."""
-        return z3.And(s.led, (s.held() & self.match(s)) == 0)
+        return z3.And(s.led, *[z3.Not(z3.And(self.held(s, t), self.matches(s, t)))
+                               for t in range(self.T)])
 
     def boneyard_supplies_nothing(self, s: StateVars) -> Bool:
         """R3 (R3.2): the boneyard is empty."""
-        return s.boneyard == 0
+        return self.boneyard_empty(s)
 
     def is_blocked(self, s: StateVars) -> Bool:
         """R1.1: not a domino, R2 and R3."""
@@ -342,17 +368,20 @@ class Encoding:
     def block_ready(self, s: StateVars) -> Bool:
         """R4.4: ``confirmed >= C`` and, where the variant says so, an empty boneyard."""
         ready = z3.UGE(s.confirmed, self.needed)
-        return z3.And(ready, s.boneyard == 0) if self.EMPTY else ready
+        return z3.And(ready, self.boneyard_empty(s)) if self.EMPTY else ready
 
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:
         """Seat ``q`` is among the last ``confirmed`` players to move (those who confirmed):
-        its distance back from ``turn``, in ``1..P``, is at most ``confirmed``."""
-        dist = z3.BitVecVal(self.P, COUNT_BITS)  # turn == q: P seats back
-        for t in range(self.P):
-            d = (t - q) % self.P
-            if d:
-                dist = z3.If(s.turn == t, z3.BitVecVal(d, COUNT_BITS), dist)
-        return z3.ULE(dist, s.confirmed)
+        it sits ``d`` seats back from ``turn``, ``d`` in ``1..P``, and ``d <= confirmed``."""
+        key = (f"confirmed_seat{q}", s.name)
+        if key not in self._cache:
+            back = z3.BitVecVal(self.P, COUNT_BITS)  # q is to move: P seats back
+            for t in range(self.P):
+                d = (t - q) % self.P
+                if d:
+                    back = z3.If(s.turn == t, z3.BitVecVal(d, COUNT_BITS), back)
+            self._cache[key] = z3.ULE(back, s.confirmed)
+        return self._cache[key]
 
     # -- the lead (SEMANTICS "Init") ---------------------------------------------
     def heaviest_order(self) -> list[int]:
@@ -360,95 +389,94 @@ class Encoding:
         value = self.variant.tile_value
         return sorted(range(self.T), key=lambda t: (value[t], t), reverse=True)
 
-    def lead_choice(self, s: StateVars) -> LeadChoice:
-        """The lead the variant names for the hands of ``s``."""
-        key = ("lead", s.name)
-        if key in self._cache:
-            return self._cache[key]  # type: ignore[no-any-return]
+    def lead_order(self) -> tuple[list[int], bool]:
+        """The tiles the lead rule tries, in order (the first held one leads), and whether
+        the deal is void when none is held (else ``lead.player`` leads with any tile)."""
         v = self.variant
-        held = s.held()
-
-        def has(t: int) -> Bool:
-            return z3.Extract(t, t, held) == 1
-
-        def holder(t: int) -> BV:
-            out = z3.BitVecVal(self.P - 1, SEAT_BITS)
-            for p in range(self.P - 2, -1, -1):
-                out = z3.If(z3.Extract(t, t, s.hands[p]) == 1, z3.BitVecVal(p, SEAT_BITS), out)
-            return out
-
-        player = z3.BitVecVal(v.lead.player, SEAT_BITS)
-        no_tile = z3.BitVecVal(NO_TILE_CODE, TILE_BITS)
-        F, Tr = z3.BoolVal(False), z3.BoolVal(True)
-
-        def chain(order: list[int], rest: LeadChoice) -> LeadChoice:
-            named, tile, leader, void = rest.named, rest.tile, rest.leader, rest.void
-            for t in reversed(order):
-                c = has(t)
-                named = z3.If(c, Tr, named)
-                tile = z3.If(c, z3.BitVecVal(t, TILE_BITS), tile)
-                leader = z3.If(c, holder(t), leader)
-                void = z3.If(c, F, void)
-            return LeadChoice(named, tile, leader, void)
-
-        anyone = LeadChoice(F, no_tile, player, F)
         doubles = [tile_index(d, d) for d in range(self.N, -1, -1)]
-        heaviest = chain(self.heaviest_order(), LeadChoice(F, no_tile, player, Tr))
+        heaviest = self.heaviest_order()
         fb = v.lead.fallback
+        fallback: tuple[list[int], bool]
         if fb is LeadFallback.PLAYER:
-            fallback = anyone
+            fallback = ([], False)
         elif fb is LeadFallback.REDEAL:
-            fallback = LeadChoice(F, no_tile, player, Tr)
+            fallback = ([], True)
         elif fb is LeadFallback.HIGHEST_DOUBLE:
-            fallback = chain(doubles, heaviest)
+            fallback = (doubles + heaviest, True)
         else:
-            fallback = heaviest
+            fallback = (heaviest, True)
         if v.lead.rule is LeadRule.PLAYER:
-            out = anyone
+            order, void = [], False
         elif v.lead.rule is LeadRule.TILE:
             lt = v.lead_tile_index
             assert lt is not None
-            out = chain([lt], fallback)
+            order, void = [lt, *fallback[0]], fallback[1]
         else:
-            out = chain(doubles, fallback)
+            order, void = doubles + fallback[0], fallback[1]
+        return list(dict.fromkeys(order)), void  # each tile at its first place
+
+    def lead_choice(self, s: StateVars) -> LeadChoice:
+        """The lead the variant names for the hands of ``s``: one Boolean per tile ("this
+        tile is the first held in the lead rule's order")."""
+        key = ("lead", s.name)
+        if key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
+        order, void_at_end = self.lead_order()
+        chosen: dict[int, Bool] = {}
+        none_yet = z3.BoolVal(True)
+        for t in order:
+            h = self.held(s, t)
+            chosen[t] = z3.And(none_yet, h)
+            none_yet = z3.And(none_yet, z3.Not(h))
+        out = LeadChoice(chosen, z3.Not(none_yet),
+                         none_yet if void_at_end else z3.BoolVal(False))
         self._cache[key] = out
         return out
 
+    def is_leader(self, s: StateVars, seat: BV) -> Bool:
+        """``seat`` is the leader of the hands of ``s``: the holder of the named tile, or
+        ``lead.player`` when none is named."""
+        lead = self.lead_choice(s)
+        return z3.And(z3.Implies(z3.Not(lead.named), seat == self.variant.lead.player),
+                      *[z3.Implies(c, s.loc[t] == seat) for t, c in lead.chosen.items()])
+
+    def lead_tile_held(self, s: StateVars) -> Bool:
+        """The player to move holds the tile the lead rule names (or any tile if none)."""
+        lead = self.lead_choice(s)
+        return z3.If(lead.named,
+                     z3.And([z3.Implies(c, s.loc[t] == s.turn) for t, c in lead.chosen.items()]),
+                     z3.Not(self.hand_empty(s, s.turn)))
+
     # -- Init -------------------------------------------------------------------
-    def partition(self, s: StateVars) -> Bool:
-        """Conservation: hands, boneyard, aside and table are disjoint and cover the set."""
-        parts = [*s.hands, s.boneyard, s.aside, s.table]
-        cs = []
-        union = self.bv(0)
-        for i, x in enumerate(parts):
-            cs.extend((x & y) == 0 for y in parts[i + 1:])
-            union = union | x
-        cs.append(union == self.bv(self.full))
-        return z3.And(cs)
+    def conservation(self, s: StateVars) -> Bool:
+        """Every tile is in a hand, the boneyard, set aside or on the table (the partition of
+        the set is structural: one place per tile)."""
+        return z3.And([self.somewhere(s, t) for t in range(self.T)])
 
     def init(self, s: StateVars, deal: Deal | None = None) -> Bool:
         """Init: the state right after a deal (any deal, or ``deal``) [SEMANTICS "Init"]."""
-        cs: list[Bool] = [s.table == 0, z3.Not(s.led), s.lo == 0, s.hi == 0,
-                          s.confirmed == 0, z3.Not(s.drew), s.fouls == 0, s.status == PLAYING]
+        cs: list[Bool] = [z3.Not(s.led), s.lo == 0, s.hi == 0, s.confirmed == 0,
+                          z3.Not(s.drew), s.fouls == 0, s.status == PLAYING]
         if deal is None:
-            cs.append(self.partition(s))
-            cs += [popcount(h) == self.H for h in s.hands]
-            cs += [popcount(s.boneyard) == self.B, popcount(s.aside) == self.K]
+            cs += [self.conservation(s), self.nothing_on_table(s)]
+            for place, k in [*((p, self.H) for p in range(self.P)),
+                             (self.BONEYARD, self.B), (self.ASIDE, self.K)]:
+                cs.append(count_is([x == place for x in s.loc], k))
         else:
-            cs += [h == self.bv(m) for h, m in zip(s.hands, deal.hands, strict=True)]
             stock = 0
             for t in deal.stack:
                 stock |= 1 << t
-            cs += [s.boneyard == self.bv(stock), s.aside == self.bv(deal.set_aside)]
+            places = self.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
+                                       0, Status.PLAYING, None))
+            cs += [x == w for x, w in zip(s.loc, places, strict=True)]
         if s.drawn is not None:
             cs.append(s.drawn == 0)
-        lead = self.lead_choice(s)
-        cs += [z3.Not(lead.void), s.turn == self.initial_turn(s)]
+        cs += [z3.Not(self.lead_choice(s).void), self.initial_turn(s)]
         return z3.And(cs)
 
-    def initial_turn(self, s: StateVars) -> BV:
-        """The leader of the hands of ``s``."""
-        return self.lead_choice(s).leader
+    def initial_turn(self, s: StateVars) -> Bool:
+        """Init's ``turn``: the leader of the hands of ``s``."""
+        return self.is_leader(s, s.turn)
 
     # -- the actions (SEMANTICS "Actions") ---------------------------------------
     def cases(self, s: StateVars) -> dict[str, Bool]:
@@ -459,13 +487,12 @@ class Encoding:
         key = ("cases", s.name)
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
-        p = s.turn
-        bone = s.boneyard != 0
+        bone = z3.Not(self.boneyard_empty(s))
         guards = [
-            ("domino", self.hand_of(s, p) == 0),
+            ("domino", self.hand_empty(s, s.turn)),
             ("establish", self.block_ready(s)),
             ("lead", z3.Not(s.led)),
-            ("play", self.playable(s, p) != 0),
+            ("play", self.can_play(s, s.turn)),
             ("draw", z3.And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
              else z3.BoolVal(False)),
             ("pass", bone),
@@ -479,56 +506,52 @@ class Encoding:
         self._cache[key] = out
         return out
 
-    def becomes(self, s: StateVars, s2: StateVars, **changes: Any) -> Bool:
-        """``s2`` is ``s`` with ``changes`` (hands as ``hands=(...)``); the rest UNCHANGED."""
-        new = s.fields()
-        if "hands" in changes:
-            for p, h in enumerate(changes.pop("hands")):
-                new[f"hand{p}"] = h
-        for k, val in changes.items():
-            assert k in new, k
-            new[k] = val
+    def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
+        """The post-state as terms: ``s`` with ``changes`` (tile places as ``loc=(...)``),
+        every other variable UNCHANGED. ``tag`` names it (formula caches key on names)."""
+        if "loc" in changes:
+            changes["loc"] = tuple(changes["loc"])
+        return dataclasses.replace(s, name=f"{s.name}>{tag}", **changes)
+
+    def same(self, post: StateVars, s2: StateVars) -> Bool:
+        """The state variables ``s2`` equal the post-state terms ``post``."""
+        new = post.fields()
         return z3.And([v2 == new[k] for k, v2 in s2.fields().items()])
 
-    def with_hand(self, s: StateVars, seat: BV, hand: BV) -> tuple[BV, ...]:
-        """Every hand, with ``hand[seat]`` replaced by ``hand``."""
-        return tuple(z3.If(seat == p, hand, h) for p, h in enumerate(s.hands))
-
-    def action_domino(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+    def step_domino(self, s: StateVars, m: MoveVars) -> Step:
         """2. The player to move has emptied their hand: Domino(p), ``status' = DOMINO``."""
-        return z3.And(self.cases(s)["domino"], m.kind == DOMINO_MOVE, self.no_tile(m),
-                      self.becomes(s, s2, status=z3.BitVecVal(DOMINO, STATUS_BITS)))
+        return (z3.And(self.cases(s)["domino"], m.kind == DOMINO_MOVE, self.no_tile(m)),
+                self.update(s, f"domino.{m.name}",
+                            status=z3.BitVecVal(DOMINO, STATUS_BITS)))
 
-    def action_establish(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+    def step_establish(self, s: StateVars, m: MoveVars) -> Step:
         """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]."""
-        return z3.And(self.cases(s)["establish"], m.kind == ESTABLISH, self.no_tile(m),
-                      self.becomes(s, s2, status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
+        return (z3.And(self.cases(s)["establish"], m.kind == ESTABLISH, self.no_tile(m)),
+                self.update(s, f"establish.{m.name}",
+                            status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 
-    def after_play(self, s: StateVars, m: MoveVars, s2: StateVars, lo: BV, hi: BV) -> Bool:
+    def after_play(self, s: StateVars, m: MoveVars, tag: str, lo: BV, hi: BV) -> StateVars:
         """The common effect of a play (and the lead) of ``m.tile`` with new ends ``lo, hi``:
         the tile leaves the hand for the table, ``confirmed' = 0``, ``drew' = false``, and
         the turn stays with a player who emptied their hand (a Domino follows)."""
         p = s.turn
-        one = self.onehot(m.tile)
-        left = self.hand_of(s, p) & ~one
-        return self.becomes(
-            s, s2, hands=self.with_hand(s, p, left), table=s.table | one,
-            led=z3.BoolVal(True), lo=lo, hi=hi,
-            confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
-            turn=z3.If(left == 0, p, self.next_seat(p)))
+        emptied = z3.And([z3.Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
+        return self.update(
+            s, f"{tag}.{m.name}", loc=self.moved(s, m, self.TABLE), led=z3.BoolVal(True),
+            lo=lo, hi=hi, confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
+            turn=z3.If(emptied, p, self.next_seat(p)))
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         """The lead rule allows ``m.tile``: the named tile, or any tile if none is named."""
         lead = self.lead_choice(s)
-        return z3.Or(z3.Not(lead.named), m.tile == lead.tile)
+        return z3.And([z3.Implies(c, m.tile == t) for t, c in lead.chosen.items()])
 
-    def action_lead(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+    def step_lead(self, s: StateVars, m: MoveVars) -> Step:
         """4. ``ends = ()``: Play(p, t, LEAD) for the tile(s) the lead rule allows;
         ``ends' = (a, b)`` for ``t = a-b``."""
-        return z3.And(
-            self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE, self.tile_ok(m),
-            self.holds(self.hand_of(s, s.turn), self.onehot(m.tile)), self.lead_allowed(s, m),
-            self.after_play(s, m, s2, m.a, m.b))
+        return (z3.And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
+                       self.tile_ok(m), self.tile_at(s, m, s.turn), self.lead_allowed(s, m)),
+                self.after_play(s, m, "lead", m.a, m.b))
 
     def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, BV]:
         """The end ``x = m.end`` shows ``other(t, x)``; ends re-sorted."""
@@ -538,29 +561,27 @@ class Encoding:
         w = z3.If(s.lo == x, s.hi, other)
         return z3.If(z3.ULE(u, w), u, w), z3.If(z3.ULE(u, w), w, u)
 
-    def action_play(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+    def step_play(self, s: StateVars, m: MoveVars) -> Step:
         """5. Play(p, t, x) for every playable ``t`` and every end value ``x`` it carries
         [R2.1, R4.3]."""
         x = m.end
         lo, hi = self.new_ends(s, m)
-        return z3.And(
-            self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
-            z3.Or(x == s.lo, x == s.hi), z3.Or(m.a == x, m.b == x),
-            self.holds(self.hand_of(s, s.turn), self.onehot(m.tile)),
-            self.after_play(s, m, s2, lo, hi))
+        return (z3.And(self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
+                       z3.Or(x == s.lo, x == s.hi), z3.Or(m.a == x, m.b == x),
+                       self.tile_at(s, m, s.turn)),
+                self.after_play(s, m, "play", lo, hi))
 
-    def action_foul(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+    def step_foul(self, s: StateVars, m: MoveVars) -> Step:
         """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
         Confirm(p) by a player who can play, a false declaration [R4.5]:
         ``fouls' = fouls + p``, ``confirmed' = 0``, ``turn' = p+1``."""
-        if self.FOULS is not FoulRule.PENALISED:
-            return z3.BoolVal(False)
         bit = self.seat_bit(s.turn)
-        return z3.And(
-            self.cases(s)["play"], s.boneyard == 0, (s.fouls & bit) == 0,
-            m.kind == CONFIRM, self.no_tile(m),
-            self.becomes(s, s2, fouls=s.fouls | bit, confirmed=z3.BitVecVal(0, COUNT_BITS),
-                         turn=self.next_seat(s.turn)))
+        post = self.update(s, f"foul.{m.name}", fouls=s.fouls | bit,
+                           confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.next_seat(s.turn))
+        if self.FOULS is not FoulRule.PENALISED:
+            return z3.BoolVal(False), post
+        return (z3.And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
+                       m.kind == CONFIRM, self.no_tile(m)), post)
 
     def draw_top(self, s: StateVars) -> BV | None:
         """The tile a fixed draw order allows (the top of the stack), or None (free)."""
@@ -572,51 +593,61 @@ class Encoding:
             top = z3.If(s.drawn == i, z3.BitVecVal(self.stack[i], TILE_BITS), top)
         return top
 
-    def action_draw(self, s: StateVars, m: MoveVars, s2: StateVars,
-                    top: BV | None = None) -> Bool:
+    def step_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
         """6. Draw(p, t) [R3.1] for ``t`` in the boneyard (the top of the stack when the order
         is fixed): the tile moves to the hand, ``drew' = (DRAW = one)``."""
-        p = s.turn
-        one = self.onehot(m.tile)
         top = top if top is not None else self.draw_top(s)
         extra: dict[str, Any] = {}
         if s.drawn is not None:
             extra["drawn"] = s.drawn + 1
-        return z3.And(
-            self.cases(s)["draw"], m.kind == DRAW, self.tile_ok(m), m.end == LEAD_CODE,
-            self.holds(s.boneyard, one),
-            m.tile == top if top is not None else z3.BoolVal(True),
-            self.becomes(s, s2, hands=self.with_hand(s, p, self.hand_of(s, p) | one),
-                         boneyard=s.boneyard & ~one,
-                         drew=z3.BoolVal(self.DRAW is DrawRule.ONE), **extra))
+        return (z3.And(self.cases(s)["draw"], m.kind == DRAW, self.tile_ok(m),
+                       m.end == LEAD_CODE, self.tile_at(s, m, self.BONEYARD),
+                       m.tile == top if top is not None else z3.BoolVal(True)),
+                self.update(s, f"draw.{m.name}", loc=self.moved(s, m, s.turn),
+                            drew=z3.BoolVal(self.DRAW is DrawRule.ONE), **extra))
 
-    def action_pass(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+    def step_pass(self, s: StateVars, m: MoveVars) -> Step:
         """7. Stock left, but this player has drawn (draw-one): Pass(p) [R3.1];
         ``confirmed' = 0`` if confirmations need an empty boneyard, else ``+1``."""
         count = z3.BitVecVal(0, COUNT_BITS) if self.EMPTY else s.confirmed + 1
-        return z3.And(self.cases(s)["pass"], m.kind == PASS, self.no_tile(m),
-                      self.becomes(s, s2, turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
-                                   confirmed=count))
+        return (z3.And(self.cases(s)["pass"], m.kind == PASS, self.no_tile(m)),
+                self.update(s, f"pass.{m.name}", turn=self.next_seat(s.turn),
+                            drew=z3.BoolVal(False), confirmed=count))
 
-    def action_confirm(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
         """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]."""
-        return z3.And(self.cases(s)["confirm"], m.kind == CONFIRM, self.no_tile(m),
-                      self.becomes(s, s2, confirmed=s.confirmed + 1,
-                                   turn=self.next_seat(s.turn), drew=z3.BoolVal(False)))
+        return (z3.And(self.cases(s)["confirm"], m.kind == CONFIRM, self.no_tile(m)),
+                self.update(s, f"confirm.{m.name}", confirmed=s.confirmed + 1,
+                            turn=self.next_seat(s.turn), drew=z3.BoolVal(False)))
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        """Every named action as (guard, post-state terms): the functional form of ``T``.
+
+        Every action is deterministic given its move, so the post-state is a term over
+        ``s`` and ``m``; proofs substitute it directly (no frame equalities to solve)."""
+        key = (f"steps.{m.name}", s.name)
+        if top is None and key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
+        out = {
+            "domino": self.step_domino(s, m),
+            "establish": self.step_establish(s, m),
+            "lead": self.step_lead(s, m),
+            "play": self.step_play(s, m),
+            "foul": self.step_foul(s, m),
+            "draw": self.step_draw(s, m, top),
+            "pass": self.step_pass(s, m),
+            "confirm": self.step_confirm(s, m),
+        }
+        if top is None:
+            self._cache[key] = out
+        return out
 
     def actions(self, s: StateVars, m: MoveVars, s2: StateVars,
                 top: BV | None = None) -> dict[str, Bool]:
-        """Every named action's two-state formula (a disjunct of ``T``)."""
-        return {
-            "domino": self.action_domino(s, m, s2),
-            "establish": self.action_establish(s, m, s2),
-            "lead": self.action_lead(s, m, s2),
-            "play": self.action_play(s, m, s2),
-            "foul": self.action_foul(s, m, s2),
-            "draw": self.action_draw(s, m, s2, top),
-            "pass": self.action_pass(s, m, s2),
-            "confirm": self.action_confirm(s, m, s2),
-        }
+        """Every named action's two-state formula (a disjunct of ``T``): its guard and
+        ``s2`` equal to its post-state."""
+        return {a: z3.And(g, self.same(post, s2)) for a, (g, post) in
+                self.steps(s, m, top).items()}
 
     def trans(self, s: StateVars, m: MoveVars, s2: StateVars, top: BV | None = None) -> Bool:
         """``T`` = ``Next``: the disjunction of the actions."""
@@ -624,34 +655,35 @@ class Encoding:
 
     def stutter(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
         """BMC padding: a finished round stays as it is (not a move of the model)."""
-        return z3.And(s.status != PLAYING, m.kind == STUTTER, self.no_tile(m),
-                      self.becomes(s, s2))
+        return z3.And(s.status != PLAYING, m.kind == STUTTER, self.no_tile(m), self.same(s, s2))
 
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
-        hand = self.hand_of(s, s.turn)
-        lead = self.lead_choice(s)
-        lead_ok = z3.If(lead.named, self.holds(hand, self.onehot(lead.tile)), hand != 0)
-        return z3.Or(c["domino"], c["establish"], z3.And(c["lead"], lead_ok), c["play"],
-                     c["draw"], c["pass"], c["confirm"])
+        return z3.Or(c["domino"], c["establish"], z3.And(c["lead"], self.lead_tile_held(s)),
+                     c["play"], c["draw"], c["pass"], c["confirm"])
 
     # -- decoding ---------------------------------------------------------------
     def decode_state(self, model: Model, s: StateVars) -> State:
-        """The model's values of ``s`` as a model :class:`State`."""
+        """The model's values of ``s`` as a model :class:`State` (a tile nowhere is in no set)."""
         def num(x: Any) -> int:
             return int(model.eval(x, model_completion=True).as_long())
 
         def flag(x: Any) -> bool:
             return bool(z3.is_true(model.eval(x, model_completion=True)))
 
+        masks = [0] * (self.P + 3)
+        for t, x in enumerate(s.loc):
+            w = num(x)
+            if w < len(masks):
+                masks[w] |= 1 << t
         led = flag(s.led)
         stack: tuple[int, ...] | None = None
         if s.drawn is not None and self.stack is not None:
             stack = tuple(self.stack[num(s.drawn):])
         return State(
-            hands=tuple(num(h) for h in s.hands), boneyard=num(s.boneyard),
-            set_aside=num(s.aside), table=num(s.table),
+            hands=tuple(masks[:self.P]), boneyard=masks[self.BONEYARD],
+            set_aside=masks[self.ASIDE], table=masks[self.TABLE],
             ends=(num(s.lo), num(s.hi)) if led else (), turn=num(s.turn),
             confirmed=num(s.confirmed), drew=flag(s.drew), fouls=num(s.fouls),
             status=Status(num(s.status)), stack=stack)

@@ -1,0 +1,408 @@
+"""Candidate strengthening lemmas, in domino terms, and Houdini.
+
+A state property of the catalogue is rarely inductive alone: a round with a
+pass recorded, an empty boneyard and a playable tile in the next player's hand
+breaks "blocked-sound" in one step, yet no real round reaches it. The proof
+needs lemmas about the R4 procedure, the deal and the layout. They are stated
+here as data — an id, a sentence a rules designer can read, the rule IDs that
+justify it, and its formula over one state of the encoding — and
+:func:`houdini` keeps the largest subset that holds initially and is preserved
+by every action (Flanagan & Leino's Houdini), checking each action's step
+separately so that a dropped lemma names the action that breaks it.
+
+The catalogue's state properties are candidates too (``property`` set), so one
+Houdini run proves them together with the lemmas they need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+from dominoproof.model.moves import Move
+from dominoproof.model.state import State
+from dominoproof.model.variant import DrawRule, FoulRule, LayoutKind
+
+from .encoding import BLOCKED, DOMINO, PLAYING, Bool, Encoding, StateVars, xor_all
+from .solver import Check, Ledger, Solver
+
+Formula = Callable[[Encoding, StateVars], Bool]
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A candidate invariant: a readable statement, its rules, its formula."""
+
+    id: str
+    statement: str
+    rules: tuple[str, ...]
+    formula: Formula = field(compare=False, repr=False)
+    applies: Callable[[Encoding], bool] = field(default=lambda e: True, compare=False,
+                                                repr=False)
+    property: str | None = None  #: the catalogue property this lemma is, if any
+
+    def __call__(self, enc: Encoding, s: StateVars) -> Bool:
+        return self.formula(enc, s)
+
+    def show(self) -> str:
+        return f"{self.id} [{', '.join(self.rules)}]: {self.statement}"
+
+
+# ---------------------------------------------------------------------------
+# Formulas
+# ---------------------------------------------------------------------------
+
+
+def _seat(e: Encoding, s: StateVars) -> Bool:
+    return z3.ULT(s.turn, e.P)
+
+
+def _status(e: Encoding, s: StateVars) -> Bool:
+    return z3.ULE(s.status, DOMINO)
+
+
+def _count_range(e: Encoding, s: StateVars) -> Bool:
+    return z3.ULE(s.confirmed, e.P)
+
+
+def _conservation(e: Encoding, s: StateVars) -> Bool:
+    return e.conservation(s)
+
+
+def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
+    """A number ``x`` shows on an odd number of ends iff an odd number of the non-double
+    tiles carrying it lie on the table (a line's joints pair equal halves)."""
+    tiles = [t for t in range(e.T) if x in e.halves[t] and e.halves[t][0] != e.halves[t][1]]
+    on_ends = z3.Xor(s.lo == x, s.hi == x)
+    return xor_all([e.on_table(s, t) for t in tiles]) == z3.And(s.led, on_ends)
+
+
+def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
+    return z3.And(
+        s.led == z3.Not(e.nothing_on_table(s)),
+        z3.Implies(s.led, z3.And(z3.ULE(s.lo, s.hi), z3.ULE(s.hi, e.N))),
+        z3.Implies(z3.Not(s.led), z3.And(s.lo == 0, s.hi == 0)),
+        *[ends_parity(e, s, x) for x in range(e.N + 1)])
+
+
+def _pre_lead(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(z3.Not(s.led), z3.And(
+        e.nothing_on_table(s), s.confirmed == 0, z3.Not(s.drew), s.fouls == 0,
+        s.status == PLAYING, *[z3.Not(e.hand_empty(s, p)) for p in range(e.P)],
+        z3.Not(e.lead_choice(s).void), e.initial_turn(s), e.lead_tile_held(s)))
+
+
+def _drew_draw_one(e: Encoding, s: StateVars) -> Bool:
+    return z3.Not(s.drew)
+
+
+def _no_foul(e: Encoding, s: StateVars) -> Bool:
+    return s.fouls == 0
+
+
+def _confirmed_after_lead(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.confirmed != 0, s.led)
+
+
+def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
+    return z3.And([z3.Implies(e.confirmed_seat(s, q), z3.And(
+        [z3.Not(z3.And(e.in_hand(s, t, q), e.matches(s, t))) for t in range(e.T)]))
+        for q in range(e.P)])
+
+
+def _confirmed_empty_boneyard(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.confirmed != 0, e.boneyard_empty(s))
+
+
+def _count_below(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.needed))
+
+
+def _blocked_after_run(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.status == BLOCKED, e.block_ready(s))
+
+
+def _empty_hand_to_move(e: Encoding, s: StateVars) -> Bool:
+    return z3.And([z3.Implies(s.turn != q, z3.Not(e.hand_empty(s, q))) for q in range(e.P)])
+
+
+def _domino_empty_hand(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn))
+
+
+def _nothing_aside(e: Encoding, s: StateVars) -> Bool:
+    return z3.And([s.loc[t] != e.ASIDE for t in range(e.T)])
+
+
+def _no_stock(e: Encoding, s: StateVars) -> Bool:
+    return e.boneyard_empty(s)
+
+
+def blocked_sound(e: Encoding, s: StateVars) -> Bool:
+    """blocked-sound: at an established block the boneyard supplies nothing (R3) and no
+    hand holds a tile carrying an open end (R2; both readings of R2.3 agree in a line)."""
+    return z3.Implies(s.status == BLOCKED,
+                      z3.And(e.boneyard_supplies_nothing(s), e.ends_unplayable(s)))
+
+
+def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
+    """Every tile of each end's suit is on the table, and the ends show the same number
+    exactly when N is even."""
+    same = s.lo == s.hi
+    whole = [z3.Implies(z3.Or(e.carries(t, s.lo), e.carries(t, s.hi)), e.on_table(s, t))
+             for t in range(e.T)]
+    return z3.And(*whole, same if e.N % 2 == 0 else z3.Not(same))
+
+
+def parity(e: Encoding, s: StateVars) -> Bool:
+    """parity: at a block every tile of each end's suit is on the table, and the two ends
+    show the same number exactly when N is even."""
+    return z3.Implies(s.status == BLOCKED, parity_conclusion(e, s))
+
+
+def _draw_game(e: Encoding) -> bool:
+    return e.DRAW is not DrawRule.ONE
+
+
+def _line_all_in_play(e: Encoding) -> bool:
+    return e.variant.layout.kind is LayoutKind.LINE and e.K == 0
+
+
+CANDIDATES: tuple[Lemma, ...] = (
+    Lemma("seat", "the player to move is one of the P seats", ("Terms",), _seat),
+    Lemma("status", "a round is being played, blocked, or won by a domino",
+          ("R1.1", "R5.1"), _status),
+    Lemma("count-range", "no more confirmations are recorded than there are players",
+          ("R4.2",), _count_range),
+    Lemma("conservation", "every tile is in exactly one hand, the boneyard, the set-aside "
+          "tiles or on the table (hands, boneyard, set-aside tiles and table partition the set)",
+          ("Terms",), _conservation, property="conservation"),
+    Lemma("ends-match-table",
+          "the line has open ends exactly when tiles are on the table, the lower end first; "
+          "a number shows on an odd number of ends exactly when an odd number of non-double "
+          "tiles carrying it are on the table",
+          ("Terms",), _ends_match_table),
+    Lemma("pre-lead",
+          "before the lead nothing is on the table, nobody has confirmed, drawn or fouled, "
+          "every hand holds tiles, and the player to move is the leader the variant names, "
+          "holding the tile it names",
+          ("Terms",), _pre_lead),
+    Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
+          ("R3.1",), _drew_draw_one, applies=_draw_game),
+    Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
+          ("R4.5",), _no_foul, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE),
+    Lemma("confirmed-after-lead", "confirmations are only recorded after the lead",
+          ("R4.1",), _confirmed_after_lead),
+    Lemma("confirmed-hold-nothing",
+          "every player who has confirmed in the current run holds no tile matching an open "
+          "end",
+          ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing),
+    Lemma("confirmed-empty-boneyard", "while confirmations are recorded, the boneyard is empty",
+          ("R3.2", "R4.4"), _confirmed_empty_boneyard),
+    Lemma("count-below-block",
+          "while the round is played, the count of confirmations never exceeds the number "
+          "that establishes the block",
+          ("R4.4",), _count_below),
+    Lemma("blocked-after-run",
+          "a blocked round has the run of confirmations that establishes it recorded (and, "
+          "where the variant says so, an empty boneyard)",
+          ("R4.4", "R5.1"), _blocked_after_run),
+    Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
+          ("Terms",), _domino_empty_hand),
+    Lemma("nothing-aside", "no tile is set aside", ("R3.1", "Terms"), _nothing_aside,
+          applies=lambda e: e.K == 0),
+    Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",
+          ("R3.1",), _no_stock, applies=lambda e: e.B == 0),
+    Lemma("blocked-sound",
+          "at an established block the boneyard is empty and no hand holds a tile matching "
+          "an open end",
+          ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), blocked_sound,
+          property="blocked-sound"),
+    Lemma("parity",
+          "at a block every tile of each end's suit is on the table, and the ends show the "
+          "same number exactly when N is even",
+          ("R1.1", "R2.1"), parity, applies=_line_all_in_play, property="parity"),
+)
+
+#: True lemmas left out of the default candidates: no catalogue property needs them, and
+#: their proof is slow on big sets (a non-empty hand needs a witness tile per seat).
+EXTRA: tuple[Lemma, ...] = (
+    Lemma("empty-hand-to-move",
+          "only the player to move can have an empty hand (they just played their last tile)",
+          ("Terms",), _empty_hand_to_move),
+)
+
+BY_ID: dict[str, Lemma] = {lem.id: lem for lem in (*CANDIDATES, *EXTRA)}
+
+
+def candidates_for(enc: Encoding) -> list[Lemma]:
+    return [lem for lem in CANDIDATES if lem.applies(enc)]
+
+
+# ---------------------------------------------------------------------------
+# Houdini
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Drop:
+    """Why a candidate was dropped: it fails at Init, or one action's step breaks it."""
+
+    lemma: str
+    where: str  #: "Init" or the action's name
+    pre: State | None = None
+    move: Move | None = None
+    post: State | None = None
+
+
+@dataclass
+class HoudiniResult:
+    kept: list[Lemma]
+    dropped: list[Drop]
+    unknown: bool = False  #: a check returned unknown: the kept set is not proved inductive
+    rounds: int = 0
+    ledger: Ledger = field(default_factory=Ledger)
+
+    @property
+    def ids(self) -> list[str]:
+        return [lem.id for lem in self.kept]
+
+    def describe(self) -> list[str]:
+        return [lem.show() for lem in self.kept]
+
+
+def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
+            timeout_ms: int = 30_000, ledger: Ledger | None = None,
+            together: bool | None = None) -> HoudiniResult:
+    """The largest subset of ``candidates`` that holds at Init and is preserved by every
+    action.
+
+    Init is checked lemma by lemma. Each action's step is checked in functional form
+    (the post-state is a term over the pre-state and the move): a lemma whose variables
+    the action leaves alone is the same term before and after, and needs no query; the
+    others are checked together in one query per action, falling back to one query per
+    lemma if that one times out. A dropped lemma names its action and keeps the
+    counterexample. ``together`` (default: for sets up to double-9) also checks every
+    action at once with ``T`` as one disjunction; whatever its value, the per-action
+    checks prove the obligation for ``T``, which is their disjunction.
+    """
+    ledger = ledger if ledger is not None else Ledger()
+    s, m, s2 = enc.state("h0"), enc.move("hm"), enc.state("h1")
+    alive = list(candidates)
+    dropped: list[Drop] = []
+    unknown = False
+    pre = {lem.id: lem(enc, s) for lem in candidates}
+
+    init = enc.init(s)
+    for lem in candidates:
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+        sv.add(init, z3.Not(pre[lem.id]))
+        c = sv.check()
+        if c.unknown:
+            unknown = True
+        elif c.sat:
+            dropped.append(Drop(lem.id, "Init", enc.decode_state(c.model, s)))
+            alive.remove(lem)
+
+    steps = enc.steps(s, m)
+    post = {a: {lem.id: lem(enc, st) for lem in candidates} for a, (_, st) in steps.items()}
+    rounds = 0
+    changed = True
+    while changed and alive and not unknown:
+        changed = False
+        rounds += 1
+        for a, (guard, st) in steps.items():
+            while alive:
+                goals = {lem.id: post[a][lem.id] for lem in alive
+                         if not post[a][lem.id].eq(pre[lem.id])}
+                hyps = [pre[lem.id] for lem in alive]
+                found = violations(hyps, guard, goals, seed=seed, timeout_ms=timeout_ms,
+                                   ledger=ledger)
+                if found is None:
+                    unknown = True
+                    break
+                bad, c = found
+                if not bad:
+                    break
+                p0, p1 = enc.decode_state(c.model, s), enc.decode_state(c.model, st)
+                mv = enc.decode_move(c.model, s, m)
+                for lem in list(alive):
+                    if lem.id in bad:
+                        dropped.append(Drop(lem.id, a, p0, mv, p1))
+                        alive.remove(lem)
+                changed = True
+            if unknown:
+                break
+    if together is None:
+        together = enc.T <= 55
+    if alive and not unknown and together:
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+        sv.add(*[pre[lem.id] for lem in alive], enc.trans(s, m, s2),
+               z3.Or([z3.Not(lem(enc, s2)) for lem in alive]))
+        c = sv.check()
+        if not c.unsat:
+            unknown = True  # cannot be sat when each action passed: report it honestly
+    return HoudiniResult(alive, dropped, unknown, rounds, ledger)
+
+
+def violations(hyps: list[Bool], guard: Bool, goals: dict[str, Bool], *, seed: int,
+               timeout_ms: int, ledger: Ledger | None) -> tuple[set[str], Check] | None:
+    """Which of ``goals`` can fail after a step from a state satisfying ``hyps`` and
+    ``guard``? One query for all of them, then one per goal if it times out. Returns the
+    failing ids with the check holding their model (empty: all preserved), or None when a
+    query stays unknown."""
+    if not goals:
+        return set(), Check("unsat", 0.0)
+    first = min(timeout_ms, max(2_000, timeout_ms // 5)) if len(goals) > 1 else timeout_ms
+    sv = Solver(seed=seed, timeout_ms=first, ledger=ledger)
+    sv.add(*hyps, guard, z3.Or([z3.Not(g) for g in goals.values()]))
+    c = sv.check()
+    if c.unsat:
+        return set(), c
+    if c.sat:
+        return {k for k, g in goals.items() if z3.is_false(c.model.eval(g, True))}, c
+    last = c
+    for k, g in goals.items():
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+        sv.add(*hyps, guard, z3.Not(g))
+        c = sv.check()
+        if c.sat:
+            return {k2 for k2, g2 in goals.items()
+                    if z3.is_false(c.model.eval(g2, True))} | {k}, c
+        if c.unknown:
+            return None
+        last = c
+    return set(), last
+
+
+def check_inductive(enc: Encoding, lemmas: list[Lemma], *, seed: int = 0,
+                    timeout_ms: int = 30_000,
+                    ledger: Ledger | None = None) -> tuple[str, Check, str | None]:
+    """Is the conjunction of ``lemmas`` inductive? ``("init"|"step"|"ok", check, action)``:
+    the first failing obligation (with its model) or ``"ok"``."""
+    s, m, s2 = enc.state("i0"), enc.move("im"), enc.state("i1")
+    sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+    inv = z3.And([lem(enc, s) for lem in lemmas])
+    inv2 = z3.And([lem(enc, s2) for lem in lemmas])
+    with sv.frame():
+        sv.add(enc.init(s), z3.Not(inv))
+        c = sv.check()
+    if not c.unsat:
+        return "init", c, None
+    for a, f in enc.actions(s, m, s2).items():
+        with sv.frame():
+            sv.add(inv, f, z3.Not(inv2))
+            c = sv.check()
+        if not c.unsat:
+            return "step", c, a
+    return "ok", c, None
+
+
+def formula_of(enc: Encoding, lemmas: list[Lemma], s: StateVars) -> Any:
+    return z3.And([lem(enc, s) for lem in lemmas]) if lemmas else z3.BoolVal(True)
+
+
+__all__ = ["CANDIDATES", "Drop", "HoudiniResult", "Lemma", "blocked_sound", "candidates_for",
+           "check_inductive", "houdini", "parity", "parity_conclusion"]
