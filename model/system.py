@@ -97,9 +97,9 @@ class Init:
     ``deal``: one given deal (hands, boneyard in draw order, set-aside tiles), or
     ``None`` for every deal of the variant's set. ``free_draw``: the draw order is
     not fixed; a draw may take any boneyard tile (so every draw order is explored).
-    ``part = (i, n)``: with every deal, only the deals whose first hand has rank
-    ``i`` modulo ``n`` among the possible first hands -- the unit of work of a
-    parallel (or distributed) search by deal.
+    ``part = (i, n)``: with every deal, only part ``i`` of ``n`` (see
+    :func:`every_deal`) -- the unit of work of a parallel (or distributed) search by
+    deal.
     """
 
     deal: Deal | None = None
@@ -146,12 +146,13 @@ def count_deals(variant: Variant, free_draw: bool) -> int:
 
 def every_deal(variant: Variant, free_draw: bool,
                part: tuple[int, int] = (0, 1)) -> Iterator[Deal]:
-    """Every deal of the set: each hand (seat order), then the set-aside tiles, then the
+    """Every deal of the set: the set-aside tiles, each hand (seat order), then the
     boneyard -- in every draw order unless ``free_draw`` (then one, lowest tile first).
 
-    The enumeration is nested by seat, so deals sharing their first hands are
-    consecutive; ``part = (i, n)`` keeps the deals whose first hand has rank ``i``
-    modulo ``n``."""
+    ``part = (i, n)`` keeps the deals of rank ``i`` modulo ``n`` in the outermost choice:
+    the set-aside tiles when there are any (they never change in a round, so no state is
+    reachable from two parts: a parallel search by part duplicates nothing), else the
+    first hand (deals sharing it are consecutive; parts may then reach common states)."""
     p_count, h = variant.players, variant.deal.hand_size
     k = variant.deal.set_aside
     everything = tuple(range(variant.tiles.count))
@@ -161,26 +162,25 @@ def every_deal(variant: Variant, free_draw: bool,
         if seat == p_count:
             yield ()
             return
-        for hand in itertools.combinations(rest, h):
+        for rank, hand in enumerate(itertools.combinations(rest, h)):
+            if seat == 0 and not k and rank % parts != index:
+                continue
             left = tuple(t for t in rest if t not in hand)
             for more in hands_from(left, seat + 1):
                 yield (hand, *more)
 
-    for rank, first in enumerate(itertools.combinations(everything, h)):
-        if rank % parts != index:
+    for rank, aside in enumerate(itertools.combinations(everything, k)):
+        if k and rank % parts != index:
             continue
-        rest = tuple(t for t in everything if t not in first)
-        for others in hands_from(rest, 1):
-            hands = (first, *others)
-            used = mask_of(t for hand in hands for t in hand)
-            left = tuple(t for t in everything if not used >> t & 1)
+        aside_mask = mask_of(aside)
+        rest = tuple(t for t in everything if t not in aside)
+        for hands in hands_from(rest, 0):
+            used = aside_mask | mask_of(t for hand in hands for t in hand)
+            bone = tuple(t for t in everything if not used >> t & 1)
             masks = tuple(mask_of(hand) for hand in hands)
-            for aside in itertools.combinations(left, k):
-                bone = tuple(t for t in left if t not in aside)
-                aside_mask = mask_of(aside)
-                orders = (bone,) if free_draw else itertools.permutations(bone)
-                for stack in orders:
-                    yield Deal(masks, stack, aside_mask)
+            orders = (bone,) if free_draw else itertools.permutations(bone)
+            for stack in orders:
+                yield Deal(masks, stack, aside_mask)
 
 
 def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Iterator[State]:
