@@ -231,6 +231,18 @@ def test_a_cycle_is_found_by_both_backends() -> None:
         assert f.acyclic is False and f.sequences is None
 
 
+def test_a_blocked_round_fixes_the_draw_order() -> None:
+    """A blocked round draws the whole boneyard (R3.2), so its draws spell out one draw
+    order: over every deal, blocked rounds are as many with the draw order fixed by the
+    deal as with a free draw; dominoes, which may leave tiles undrawn, are more."""
+    v = variant("tiny-2p-d3", set__max=2, deal__hand_size=2, lead__tile="2-2")
+    fixed = explore(v, Init.every()).figures.sequences
+    free = explore(v, Init.every(free_draw=True)).figures.sequences
+    assert fixed is not None and free is not None
+    assert fixed["blocked"] == free["blocked"] > 0
+    assert fixed["domino P0"] > free["domino P0"]
+
+
 def test_networkx_graph_is_refused_for_large_spaces() -> None:
     r = block_d2()
     with pytest.raises(DominoproofError, match="networkx graph"):
