@@ -45,7 +45,7 @@ from dominoproof.model.outcome import Outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.system import Init
-from dominoproof.model.tiles import bits
+from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import (
     Award,
     DrawRule,
@@ -249,6 +249,8 @@ def _scan(ctx: _Context) -> None:
             flaws = state_status(v, s)
             if flaws is not StateFlaw.OK:
                 ctx.fail("conservation", i, f"the state is not well formed: {flaws!r}")
+        # R2 under both readings of R2.3 (before the lead, no end is unplayable)
+        a = b = False
         if s.ends:
             a, b = oracle.ends_unplayable(s, hmt), oracle.ends_unplayable(s, hlm)
             if a != b:
@@ -262,10 +264,10 @@ def _scan(ctx: _Context) -> None:
             why = []
             if s.boneyard:
                 why.append(f"the boneyard still holds {s.boneyard.bit_count()} tile(s) (R3.2)")
-            if not oracle.ends_unplayable(s, hmt):
+            if not a:
                 why.append("a hand holds a tile matching an open end (R2.1, reading "
                            "holds-matching-tile)")
-            if not oracle.ends_unplayable(s, hlm):
+            if not b:
                 why.append("a player has a legal move (R2.3, reading has-legal-move)")
             if why:
                 ctx.fail("blocked-sound", i, "block established, but " + "; ".join(why))
@@ -295,7 +297,7 @@ def _scan(ctx: _Context) -> None:
                 leader, tile = oracle.opening(s.hands)
                 if kind is not PLAY or m.end != LEAD or m.player != leader or (
                         tile is not None and m.tile != tile):
-                    named = f" with tile index {tile}" if tile is not None else ""
+                    named = f" with {Tile.from_index(tile).show()}" if tile is not None else ""
                     ctx.fail("opening", i, f"the first move is {m!r}; the variant's lead is "
                              f"P{leader}{named}", (j,))
             if kind is CONFIRM:
@@ -361,7 +363,9 @@ def _check_terminal(ctx: _Context, i: int, s: State, got: Outcome | None,
                 ctx.fail("tie", i, f"tie of {tied} at {low}: winners {winners}, awards {awards}; "
                          f"rule {v.scoring.tie.value} gives winners {exp_w}, awards {exp_a} "
                          "(R5.5)")
-        if "parity" in ctx.wanted:
+        if "parity" in ctx.wanted and len(s.ends) != 2:
+            ctx.fail("parity", i, f"a block with the open ends {s.ends}, not one line's two")
+        elif "parity" in ctx.wanted:
             lo, hi = s.ends
             missing = (suit[lo] | suit[hi]) & ~s.table
             if missing or (lo == hi) != even:
