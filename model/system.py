@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .engine import Deal
+from .engine import Deal, _deal_error
 from .errors import DominoproofError
 from .moves import LEAD, Move, MoveKind
 from .rules import Rules, VoidDeal, rules_for
@@ -257,10 +257,14 @@ def parse_deal(variant: Variant, text: str, *, free_draw: bool = False) -> Deal:
         if path.suffix == ".json":
             try:
                 data = json.loads(body)
-                deal = Deal.from_json(data.get("deal", data))
+                data = data.get("deal", data)
+                wrong = _deal_error(variant, data)  # before the masks, which hide repeats
+                deal = Deal.from_json(data)
             except (ValueError, KeyError, TypeError, AttributeError) as e:
-                raise DominoproofError(f"{where}: not a deal in JSON ({e})") from None
-            return _checked(variant, deal, where)
+                raise DominoproofError(f"{where}: not a deal in JSON ({e!r})") from None
+            if wrong:
+                raise DominoproofError(f"{where}: not a deal of {variant.name}: {wrong}")
+            return deal
         text = body
     hands: dict[int, list[int]] = {}
     stack: list[int] | None = None
@@ -316,38 +320,16 @@ def parse_deal(variant: Variant, text: str, *, free_draw: bool = False) -> Deal:
         stack, left = left, []
     if aside is None:
         aside = left
-    deal = Deal(tuple(mask_of(hands[p]) for p in range(variant.players)), tuple(stack),
-                mask_of(aside))
-    return _checked(variant, deal, where, sizes=(
-        [len(hands[p]) for p in range(variant.players)], len(stack), len(aside),
-        sorted([*(t for h in hands.values() for t in h), *stack, *aside])))
-
-
-def _checked(variant: Variant, deal: Deal, where: str,
-             sizes: tuple[list[int], int, int, list[int]] | None = None) -> Deal:
-    """``deal`` if it deals the variant's whole set as the variant says, else an error."""
-    if sizes is None:
-        sizes = ([h.bit_count() for h in deal.hands], len(deal.stack),
-                 deal.set_aside.bit_count(),
-                 sorted([*(t for h in deal.hands for t in bits(h)), *deal.stack,
-                         *bits(deal.set_aside)]))
-    hand_sizes, n_stack, n_aside, every = sizes
+    every = [*(t for h in hands.values() for t in h), *stack, *aside]
     twice = sorted({Tile.from_index(t).show() for t in every if every.count(t) > 1})
     if twice:
         raise DominoproofError(f"{where}: each tile is dealt once; given twice: "
                                + " ".join(twice))
-    if len(hand_sizes) != variant.players:
-        raise DominoproofError(f"{where}: {len(hand_sizes)} hands for {variant.players} "
-                               "players")
-    if any(n != variant.deal.hand_size for n in hand_sizes):
-        raise DominoproofError(f"{where}: hands of {hand_sizes} tiles; {variant.name} deals "
-                               f"{variant.deal.hand_size} to each player")
-    if (n_stack, n_aside) != (variant.boneyard_size, variant.deal.set_aside):
-        raise DominoproofError(f"{where}: {n_stack} tile(s) in the boneyard and {n_aside} set "
-                               f"aside; {variant.name} has {variant.boneyard_size} and "
-                               f"{variant.deal.set_aside}")
-    if every != list(range(variant.tiles.count)):
-        raise DominoproofError(f"{where}: the tiles dealt are not the double-{variant.n} set")
+    deal = Deal(tuple(mask_of(hands[p]) for p in range(variant.players)), tuple(stack),
+                mask_of(aside))
+    wrong = _deal_error(variant, deal.to_json())
+    if wrong:
+        raise DominoproofError(f"{where}: not a deal of {variant.name}: {wrong}")
     return deal
 
 
