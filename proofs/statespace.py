@@ -23,10 +23,12 @@ checker finds in state order has a shortest counterexample.
   builds a ``networkx.DiGraph`` only on request, for small graphs: the teaching
   export (``dominoproof.render_graph``) and cross-checks of the array analyses.
 * Every deal is an independent search: :func:`explore_parallel` splits the deals
-  into parts (:meth:`~dominoproof.model.system.Init.shard`), runs a job on each
-  part in a process pool and merges the figures, counting states that two parts
-  both reached once (an exact map-reduce over code buckets). A part is a pure,
-  picklable description, the unit a cluster engine can take over.
+  into parts (:meth:`~dominoproof.model.system.Init.shard`: by the set-aside
+  tiles when there are any, so the parts reach disjoint states, else by the first
+  hand), runs a job on each part in a process pool and merges the figures,
+  counting states that two parts both reached once (an exact map-reduce over code
+  buckets written to files). A part (:class:`Part`) is a pure, picklable
+  description: the unit a cluster engine can take over.
 
 Public API (used by the conformance and Z3 checks, the CLI and the benchmarks)::
 
