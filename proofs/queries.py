@@ -1,0 +1,833 @@
+"""Queries on the Z3 encoding: induction per instance, bounded model checking, witnesses,
+termination, and the sanity checks that keep proofs honest.
+
+Layering (mypyvy's, STYLE 8): ``encoding`` (vocabulary, Init, actions) -> ``solver``
+(seed, timeout, push/pop, statistics) -> this module (the queries) -> the CLI
+(``dominoproof prove``, ``dominoproof witness``). Every query has a fixed seed and a
+timeout; ``unknown`` is UNKNOWN, never PROVED.
+
+Verdicts keep "false" apart from "not inductive":
+
+* **PROVED**: Init implies the invariant, every action preserves it (each action
+  checked on its own), and the invariant implies the property;
+* **VIOLATED**: bounded model checking found a real round, from a real deal, that
+  reaches the violation; the trace is decoded into moves and replayed in the engine;
+* **NOT_INDUCTIVE**: a counterexample to induction (two states and a move, decoded
+  and minimised) and no real violation within the BMC depth searched;
+* **UNKNOWN**: a query timed out.
+
+Every result records the solver's time and statistics. Before any proof, the
+sanity checks show that Init and the invariant are satisfiable and that the
+transition relation has successors: a proof from an unsatisfiable premise would
+pass trivially.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+from dominoproof.model.engine import Deal, Trace, shuffled_deal
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.moves import Move, MoveKind
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.state import State
+from dominoproof.model.tiles import bits, show_tiles
+from dominoproof.model.variant import DrawRule, FoulRule, Variant, find_variant
+
+from .encoding import (
+    BLOCKED,
+    CONFIRM,
+    DRAW,
+    ESTABLISH,
+    LEAD_CODE,
+    NOWHERE,
+    PLAY,
+    PLAYING,
+    SCORE_BITS,
+    Bool,
+    Encoding,
+    MoveVars,
+    Scoring,
+    StateVars,
+    popcount,
+)
+from .lemmas import (
+    HoudiniResult,
+    Lemma,
+    blocked_sound,
+    candidates_for,
+    houdini,
+    parity_conclusion,
+    violations,
+)
+from .properties import BY_ID, CATALOGUE, Property, Result, Verdict
+from .solver import Check, Ledger, Optimizer, Solver
+
+METHOD_INDUCTION = "induction per instance"
+
+
+# ---------------------------------------------------------------------------
+# Results: counterexamples to induction, BMC traces
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class CTI:
+    """A counterexample to induction: a state satisfying the invariant, an action's move,
+    and the state it leads to, which breaks the property. It may be unreachable."""
+
+    property: str
+    action: str
+    pre: State
+    move: Move
+    post: State
+    assumed: list[str]  #: the lemmas the pre-state satisfies
+
+    def describe(self) -> str:
+        lines = [f"counterexample to induction of {self.property} (action {self.action}):",
+                 "  before:"]
+        lines += ["    " + x for x in self.pre.describe().splitlines()]
+        lines.append(f"  move: {self.move}   ({self.move!r})")
+        lines.append("  after:")
+        lines += ["    " + x for x in self.post.describe().splitlines()]
+        if self.assumed:
+            lines.append("  the state before satisfies: " + ", ".join(self.assumed))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        def st(s: State) -> dict[str, Any]:
+            return {"hands": [show_tiles(h) for h in s.hands],
+                    "boneyard": show_tiles(s.boneyard), "set_aside": show_tiles(s.set_aside),
+                    "table": show_tiles(s.table), "ends": list(s.ends), "turn": s.turn,
+                    "confirmed": s.confirmed, "drew": s.drew, "fouls": s.fouls,
+                    "status": s.status.name.lower()}
+
+        return {"kind": "counterexample to induction", "property": self.property,
+                "action": self.action, "pre": st(self.pre), "move": self.move.to_json(),
+                "post": st(self.post), "assumed": self.assumed}
+
+
+@dataclass
+class Run:
+    """A round found by bounded model checking: the decoded states and moves, and the
+    engine's replay of it (a :class:`Trace` from a real deal)."""
+
+    states: list[State]
+    moves: list[Move]
+    trace: Trace
+    replayed: bool  #: the engine (or the fault's rule book) replays it to the same states
+    mismatch: str = ""  #: why not, if not
+    loop_from: int | None = None  #: a lasso: the last state repeats state ``loop_from``
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.trace.to_json() if self.replayed else {
+            "deal": self.trace.deal.to_json(), "moves": [m.to_json() for m in self.moves]}
+        out["replayed"] = self.replayed
+        if self.loop_from is not None:
+            out["loop_from"] = self.loop_from
+        return out
+
+
+@dataclass
+class BMCResult:
+    """The outcome of a bounded search: a run reaching the goal, or the depth searched."""
+
+    run: Run | None
+    depth: int  #: the depth of the run, or the last depth checked without one
+    complete: bool  #: every depth up to ``depth`` was answered (no unknown, no deadline)
+    seconds: float
+    ledger: Ledger
+    model: Any = None
+    states: list[StateVars] = field(default_factory=list)
+
+
+@dataclass
+class SanityCheck:
+    name: str
+    ok: bool
+    answer: str
+    seconds: float
+    expect: str  #: what the answer must be
+
+
+# ---------------------------------------------------------------------------
+# Transition properties and the ranking function, as formulas
+# ---------------------------------------------------------------------------
+
+TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]
+
+
+def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """procedure [R4.1-R4.4]: an Establish follows a run of confirmations by every player
+    from the proposer, with the boneyard empty, and R2/R3 hold at that moment."""
+    return z3.Implies(m.kind == ESTABLISH, z3.And(
+        z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.is_blocked(s)))
+
+
+def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """no-false-confirmation [R4.2, R4.3, R4.5]: a Confirm is made by a player with no legal
+    move (nothing playable, nothing to draw), or is recorded as their foul."""
+    honest = z3.And(z3.Not(e.can_play(s, s.turn)), e.boneyard_empty(s))
+    if e.FOULS is FoulRule.PENALISED:
+        bit = e.seat_bit(s.turn)
+        foul = z3.And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
+        honest = z3.Or(honest, foul)
+    return z3.Implies(m.kind == CONFIRM, honest)
+
+
+def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """boneyard-monotone [R3.1, R3.2]: the boneyard never gains a tile (so once empty it
+    stays empty), and a draw takes a tile of the boneyard."""
+    return z3.And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
+                  z3.Implies(m.kind == DRAW, e.tile_at(s, m, e.BONEYARD)))
+
+
+def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """opening [Terms]: the first move is the lead the variant names, by its player, with
+    the tile it names."""
+    return z3.Implies(z3.Not(s.led), z3.And(
+        m.kind == PLAY, m.end == LEAD_CODE, e.is_leader(s, s.turn), e.lead_allowed(s, m)))
+
+
+TRANSITION: dict[str, TransitionFormula] = {
+    "procedure": procedure,
+    "no-false-confirmation": no_false_confirmation,
+    "boneyard-monotone": boneyard_monotone,
+    "opening": opening,
+}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The termination measure, while the round is played:
+
+    ``r = sum over tiles of w(place) + 1 + foul*|seats without a foul| + drew*[drew]
+    + (C - confirmed)``, with ``w`` = ``bone`` for a boneyard tile, ``hand`` for a tile in
+    a hand, 0 on the table or set aside; ``r = 0`` once the round is over.
+
+    Proving ``r' < r`` with the sums inside the solver asks a SAT solver to compare two
+    adder trees, which it does badly. Every action moves at most the move's own tile, so
+    the proof is split: per action, Z3 proves (a) no other tile changes place, and (b) the
+    moved tile's weight change plus the change of the small counters is negative (or the
+    round ends). The sum's arithmetic, ``r' - r = w(after) - w(before) + counters' -
+    counters``, is then exact.
+    """
+
+    bone: int
+    hand: int
+    foul: int
+    drew: int
+    needed: int
+
+    W = 16
+
+    def k(self, x: int) -> Any:
+        return z3.BitVecVal(x, self.W)
+
+    def weight(self, e: Encoding, place: Any) -> Any:
+        """``w``: what a tile at ``place`` contributes to ``r``."""
+        return z3.If(place == e.BONEYARD, self.k(self.bone),
+                     z3.If(z3.ULT(place, e.P), self.k(self.hand), self.k(0)))
+
+    def counters(self, e: Encoding, s: StateVars) -> Any:
+        """The part of ``r`` that is not tiles (the procedure's progress and the flags)."""
+        c = self.k(1 + self.needed) - z3.ZeroExt(self.W - s.confirmed.size(), s.confirmed)
+        if self.foul:
+            c = c + self.k(self.foul) * popcount([z3.Extract(p, p, s.fouls) == 0
+                                                  for p in range(e.P)], self.W)
+        if self.drew:
+            c = c + z3.If(s.drew, self.k(self.drew), self.k(0))
+        return c
+
+    def term(self, e: Encoding, s: StateVars) -> Any:
+        """``r`` itself (for evaluation on a model)."""
+        tiles = z3.Sum([self.weight(e, x) for x in s.loc])
+        return z3.If(s.status == PLAYING, tiles + self.counters(e, s), self.k(0))
+
+    def decreases(self, e: Encoding, s: StateVars, m: MoveVars, post: StateVars) -> Any:
+        """The per-action obligation: (a) only the move's tile may change place, and (b)
+        the round ends, or the moved tile's weight change plus the counters' change is
+        negative (``r' < r``)."""
+        frame = z3.And([z3.Or(m.tile == t, post.loc[t] == s.loc[t]) for t in range(e.T)])
+
+        def at(st: StateVars) -> Any:
+            out = z3.BitVecVal(NOWHERE, 4)
+            for t in range(e.T - 1, -1, -1):
+                out = z3.If(m.tile == t, st.loc[t], out)
+            return out
+
+        smaller = z3.ULT(self.counters(e, post) + self.weight(e, at(post)),
+                         self.counters(e, s) + self.weight(e, at(s)))
+        ends = z3.And(s.status == PLAYING, post.status != PLAYING)
+        return z3.And(frame, z3.Or(ends, z3.And(post.status == PLAYING, smaller)))
+
+    def bound(self, e: Encoding) -> int:
+        """``r`` at Init: every deal has the same counts."""
+        fouls = e.P if self.foul else 0
+        return 1 + self.bone * e.B + self.hand * e.P * e.H + self.foul * fouls + self.needed
+
+    def describe(self) -> str:
+        parts = [f"{self.bone}*|boneyard|", f"{self.hand}*|tiles in hands|"]
+        if self.foul:
+            parts.append(f"{self.foul}*|seats without a foul|")
+        if self.drew:
+            parts.append(f"{self.drew}*[has drawn]")
+        parts.append(f"({self.needed} - confirmations)")
+        return "r = 1 + " + " + ".join(parts) + " while the round is played, 0 after"
+
+
+def ranking_for(e: Encoding) -> Ranking:
+    """Weights that make every action decrease ``r``: a play may reset up to ``C``
+    confirmations (so a tile in hand weighs ``C+1``); a pass resets them too and clears
+    ``drew`` (``C+1``); a draw moves a tile from the boneyard to a hand and may set
+    ``drew`` (so a boneyard tile weighs more than both); a foul resets the count."""
+    c = e.needed
+    drew = c + 1 if e.DRAW is DrawRule.ONE else 0
+    hand = c + 1
+    bone = hand + drew + 1
+    foul = c + 1 if e.FOULS is FoulRule.PENALISED else 0
+    return Ranking(bone, hand, foul, drew, c)
+
+
+# ---------------------------------------------------------------------------
+# The prover
+# ---------------------------------------------------------------------------
+
+
+def _configuration(v: Variant) -> str:
+    return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
+            f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside {v.deal.set_aside}, "
+            f"draw {v.draw.rule.value}; every deal, every draw order")
+
+
+class Prover:
+    """Z3 queries on one variant (or on a fault's twin encoding).
+
+    ``encoding``: default the variant's own; ``rules``: the engine rule book that
+    must replay the runs found (default the variant's; a fault's mutant with its twin).
+    """
+
+    def __init__(self, variant: Variant, *, encoding: Encoding | None = None,
+                 rules: Rules | None = None, seed: int = 0, timeout_ms: int = 30_000,
+                 bmc_depth: int = 12, bmc_seconds: float = 60.0,
+                 candidates: Sequence[Lemma] | None = None,
+                 together: bool | None = None, label: str = "") -> None:
+        self.variant = variant
+        self.enc = encoding or Encoding(variant)
+        self.rules = rules or rules_for(variant)
+        self.seed = seed
+        self.timeout_ms = timeout_ms
+        self.bmc_depth = bmc_depth
+        self.bmc_seconds = bmc_seconds
+        self.candidates = list(candidates) if candidates is not None else candidates_for(
+            self.enc)
+        self.together = together
+        self.label = label or variant.name
+        self.ledger = Ledger()
+        self._inv: HoudiniResult | None = None
+        self._inv_seconds = 0.0
+
+    # -- plumbing ---------------------------------------------------------------
+    def solver(self, engine: str = "sat", ledger: Ledger | None = None) -> Solver:
+        return Solver(seed=self.seed, timeout_ms=self.timeout_ms,
+                      ledger=ledger if ledger is not None else self.ledger, engine=engine)
+
+    def configuration(self) -> str:
+        return _configuration(self.variant)
+
+    def _result(self, pid: str, verdict: Verdict, method: str, detail: str, t0: float,
+                ledger: Ledger, trace: Any = None) -> Result:
+        return Result(pid, verdict, method, self.configuration(), detail,
+                      seconds=time.perf_counter() - t0, trace=trace, stats=ledger.as_dict())
+
+    # -- the invariant -------------------------------------------------------------
+    def invariant(self) -> HoudiniResult:
+        """The Houdini strengthening: the largest inductive subset of the candidates."""
+        if self._inv is None:
+            t0 = time.perf_counter()
+            self._inv = houdini(self.enc, self.candidates, seed=self.seed,
+                                timeout_ms=self.timeout_ms, ledger=self.ledger,
+                                together=self.together)
+            self._inv_seconds = time.perf_counter() - t0
+        return self._inv
+
+    def inv(self, s: StateVars) -> list[Bool]:
+        return [lem(self.enc, s) for lem in self.invariant().kept]
+
+    # -- sanity (issue §7) -------------------------------------------------------------
+    def sanity(self) -> list[SanityCheck]:
+        """Init and the invariant are satisfiable, the relation has successors from the
+        invariant, and no state of the invariant is stuck while the round is played."""
+        enc = self.enc
+        s, m, s2 = enc.state("z0"), enc.move("zm"), enc.state("z1")
+        inv = self.inv(s)
+        out = []
+
+        def run(name: str, expect: str, *fs: Bool) -> None:
+            sv = self.solver()
+            sv.add(*fs)
+            c = sv.check()
+            out.append(SanityCheck(name, c.answer == expect, c.answer, c.seconds, expect))
+
+        run("Init is satisfiable (a deal exists)", "sat", enc.init(s))
+        run("the invariant holds in some state being played", "sat", *inv,
+            s.status == PLAYING)
+        run("the invariant holds in some blocked state", "sat", *inv, s.status == BLOCKED)
+        run("the transition relation has successors from the invariant", "sat", *inv,
+            enc.trans(s, m, s2))
+        run("no state of the invariant is stuck while the round is played", "unsat", *inv,
+            s.status == PLAYING, z3.Not(enc.enabled(s)))
+        return out
+
+    # -- proofs ---------------------------------------------------------------------
+    def prove(self, pid: str) -> Result:
+        """One property of the catalogue, by the method that fits its kind."""
+        prop = BY_ID[pid]
+        if not prop.applies_to(self.variant):
+            return Result(pid, Verdict.NOT_APPLICABLE, METHOD_INDUCTION, self.configuration(),
+                          f"applies to {prop.applies_doc}")
+        if pid in ("blocked-sound", "conservation", "parity"):
+            return self.prove_state(prop)
+        if pid in TRANSITION:
+            return self.prove_transition(prop)
+        if pid == "termination":
+            return self.prove_termination()
+        if pid == "blocked-complete":
+            return self.prove_blocked_complete()
+        return self.prove_terminal(prop)
+
+    def prove_all(self, ids: Sequence[str] | None = None) -> list[Result]:
+        return [self.prove(p.id) for p in CATALOGUE if ids is None or p.id in ids]
+
+    def _lemmas_text(self, h: HoudiniResult, pid: str | None = None) -> str:
+        kept = [lem.id for lem in h.kept if pid is None or lem.property != pid]
+        return f"with {len(kept)} lemma(s): " + ", ".join(kept)
+
+    def prove_state(self, prop: Property) -> Result:
+        """A state invariant: PROVED if Houdini keeps it; else a BMC search for a real
+        violation; else NOT_INDUCTIVE with the CTI relative to the kept lemmas."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        lem = next((c for c in self.candidates if c.property == prop.id), None)
+        assert lem is not None, prop.id
+        if h.unknown:
+            return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
+                                "a Houdini query timed out", t0, h.ledger)
+        if lem in h.kept:
+            detail = (f"Init => Inv, Inv and each action => Inv', Inv => property; "
+                      f"{self._lemmas_text(h, prop.id)} (Houdini, "
+                      f"{self._inv_seconds:.2f}s shared)")
+            return self._result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
+        return self._refute_state(prop.id, lem, h.kept, t0, led)
+
+    def _refute_state(self, pid: str, lem: Lemma, kept: list[Lemma], t0: float,
+                      led: Ledger) -> Result:
+        found = self.bmc(lambda ss, ms: z3.Not(lem(self.enc, ss[-1])), ledger=led)
+        if found.run is not None:
+            return self._violated(pid, found, t0, led, "state")
+        cti = self.cti(lem, kept, ledger=led)
+        depth = f"no violation in rounds of up to {found.depth} moves" + (
+            "" if found.complete else " (search incomplete)")
+        if cti is None:
+            return self._result(pid, Verdict.UNKNOWN, METHOD_INDUCTION,
+                                f"not kept by Houdini, but no CTI found; {depth}", t0, led)
+        return self._result(pid, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
+                            f"{depth}; CTI on action {cti.action}", t0, led, cti)
+
+    def _violated(self, pid: str, found: BMCResult, t0: float, led: Ledger, what: str) -> Result:
+        run = found.run
+        assert run is not None
+        why = "" if run.replayed else f" (engine replay differs: {run.mismatch})"
+        return self._result(pid, Verdict.VIOLATED, f"bounded to depth {found.depth}",
+                            f"a real round reaches a {what} violating it in {found.depth} "
+                            f"moves{why}", t0, led, run)
+
+    def cti(self, lem: Lemma, kept: list[Lemma], *, ledger: Ledger | None = None,
+            minimise: bool = True) -> CTI | None:
+        """A counterexample to induction of ``lem`` assuming ``kept`` (and ``lem``), one
+        action at a time, minimised (fewest tiles on the table, then in hands)."""
+        enc = self.enc
+        s, m = enc.state("c0"), enc.move("cm")
+        hyps = [x(enc, s) for x in kept if x is not lem] + [lem(enc, s)]
+        for a, (guard, post) in enc.steps(s, m).items():
+            sv = self.solver(ledger=ledger)
+            sv.add(*hyps, guard, z3.Not(lem(enc, post)))
+            c = sv.check()
+            if not c.sat:
+                continue
+            model = c.model
+            if minimise:
+                model = self._minimise(s, [*hyps, guard, z3.Not(lem(enc, post))], ledger) \
+                    or model
+            return CTI(lem.property or lem.id, a, enc.decode_state(model, s),
+                       enc.decode_move(model, s, m), enc.decode_state(model, post),
+                       [x.id for x in kept if x is not lem])
+        return None
+
+    def _minimise(self, s: StateVars, fs: list[Bool], ledger: Ledger | None) -> Any:
+        """A model of ``fs`` with as few tiles on the table, then in hands, as the
+        optimiser finds within the timeout (None if it finds nothing)."""
+        opt = Optimizer(seed=self.seed, timeout_ms=min(self.timeout_ms, 10_000),
+                        ledger=ledger)
+        opt.add(*fs)
+        enc = self.enc
+        opt.minimize(popcount([enc.on_table(s, t) for t in range(enc.T)]))
+        opt.minimize(popcount([enc.held(s, t) for t in range(enc.T)]))
+        c = opt.check()
+        return c.model if c.model is not None and not c.unsat else None
+
+    def prove_transition(self, prop: Property) -> Result:
+        """A transition property: Inv and each action's step imply it."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        f = TRANSITION[prop.id]
+        s, m = enc.state("t0"), enc.move("tm")
+        hyps = [lem(enc, s) for lem in h.kept]
+        failed: list[tuple[str, Check]] = []
+        for a, (guard, post) in enc.steps(s, m).items():
+            found = violations(hyps, guard, {a: f(enc, s, m, post)}, seed=self.seed,
+                               timeout_ms=self.timeout_ms, ledger=led)
+            if found is None:
+                return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
+                                    f"the query for action {a} timed out", t0, led)
+            bad, c = found
+            if bad:
+                failed.append((a, c))
+        if not failed:
+            detail = (f"Inv and each action => property; Inv {self._lemmas_text(h)}"
+                      + ("" if not h.unknown else " (Houdini incomplete)"))
+            verdict = Verdict.PROVED if not h.unknown else Verdict.UNKNOWN
+            return self._result(prop.id, verdict, METHOD_INDUCTION, detail, t0, led)
+        found_run = self.bmc(lambda ss, ms: z3.Not(f(enc, ss[-2], ms[-1], ss[-1])),
+                             min_depth=1, ledger=led)
+        if found_run.run is not None:
+            return self._violated(prop.id, found_run, t0, led, "transition")
+        a, c = failed[0]
+        post = enc.steps(s, m)[a][1]
+        cti = CTI(prop.id, a, enc.decode_state(c.model, s), enc.decode_move(c.model, s, m),
+                  enc.decode_state(c.model, post), [lem.id for lem in h.kept])
+        return self._result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
+                            f"no violation in rounds of up to {found_run.depth} moves; "
+                            f"CTI on action(s) {', '.join(x for x, _ in failed)}", t0, led, cti)
+
+    # -- termination (issue §5) -----------------------------------------------------------
+    def prove_termination(self) -> Result:
+        """A ranking function that every action decreases, and its bound at Init."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        rank = ranking_for(enc)
+        s, m = enc.state("r0"), enc.move("rm")
+        hyps = [lem(enc, s) for lem in h.kept]
+        r0 = rank.term(enc, s)
+        failed: list[tuple[str, Check]] = []
+        for a, (guard, post) in enc.steps(s, m).items():
+            found = violations(hyps, guard, {a: rank.decreases(enc, s, m, post)},
+                               seed=self.seed, timeout_ms=self.timeout_ms, ledger=led)
+            if found is None:
+                return self._result("termination", Verdict.UNKNOWN, "ranking function",
+                                    f"the query for action {a} timed out", t0, led)
+            if found[0]:
+                failed.append((a, found[1]))
+        # Every deal has the same counts (Init fixes them), so r is the same at every
+        # initial state; evaluate it on one (a universal query over the deal's cardinality
+        # constraints and the adder trees of r is needlessly hard for the SAT solver).
+        bound = rank.bound(enc)
+        sv = self.solver(ledger=led)
+        sv.add(enc.init(s, shuffled_deal(self.variant, random.Random(self.seed))))
+        c = sv.check()
+        at_init = int(c.model.eval(r0, True).as_long()) if c.sat else None
+        if at_init != bound:
+            failed_bound = f"r at an initial state is {at_init}, expected {bound}"
+        else:
+            failed_bound = ""
+        if not failed and not failed_bound and not h.unknown:
+            detail = (f"{rank.describe()}; every action decreases it (Inv {self._lemmas_text(h)})"
+                      f"; at Init r = {bound}, so every round ends within {bound} moves")
+            return self._result("termination", Verdict.PROVED, "ranking function", detail, t0,
+                                led, {"bound": bound, "ranking": rank.describe()})
+        if not failed:
+            return self._result("termination", Verdict.UNKNOWN, "ranking function",
+                                failed_bound or "Houdini incomplete", t0, led)
+        lasso = self.lasso(ledger=led)
+        if lasso.run is not None:
+            return self._violated("termination", lasso, t0, led, "repeated state (a round "
+                                  "that can go on for ever)")
+        a, c = failed[0]
+        post = enc.steps(s, m)[a][1]
+        cti = CTI("termination", a, enc.decode_state(c.model, s),
+                  enc.decode_move(c.model, s, m), enc.decode_state(c.model, post),
+                  [lem.id for lem in h.kept])
+        return self._result("termination", Verdict.NOT_INDUCTIVE, "ranking function",
+                            f"{rank.describe()} does not decrease on "
+                            f"{', '.join(x for x, _ in failed)}; no cycle within "
+                            f"{lasso.depth} moves", t0, led, cti)
+
+    # -- blocked-complete --------------------------------------------------------------
+    def prove_blocked_complete(self) -> Result:
+        """From a state being played where R2 and R3 hold and every hand holds tiles, every
+        move is a confirmation that keeps R2/R3 and counts one more, or the establishment;
+        with ``confirmed <= C`` (a lemma), the block is established within ``C + 1 <= P + 1``
+        moves. Checked per action; refuted by BMC when it fails."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        s, m = enc.state("l0"), enc.move("lm")
+
+        def premise(x: StateVars) -> Bool:
+            return z3.And(x.status == PLAYING, enc.is_blocked(x),
+                          *[z3.Not(enc.hand_empty(x, p)) for p in range(enc.P)])
+
+        hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
+        failed = []
+        for a, (guard, post) in enc.steps(s, m).items():
+            ok = z3.Or(z3.And(m.kind == ESTABLISH, post.status == BLOCKED),
+                       z3.And(m.kind == CONFIRM, premise(post),
+                              post.confirmed == s.confirmed + 1))
+            found = violations(hyps, guard, {a: ok}, seed=self.seed,
+                               timeout_ms=self.timeout_ms, ledger=led)
+            if found is None:
+                return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
+                                    f"the query for action {a} timed out", t0, led)
+            if found[0]:
+                failed.append(a)
+        sv = self.solver(ledger=led)
+        sv.add(*hyps, z3.Not(enc.enabled(s)))
+        stuck = sv.check()
+        sv = self.solver(ledger=led)
+        sv.add(*hyps, z3.UGT(s.confirmed, enc.needed))
+        over = sv.check()
+        within = enc.needed + 1
+        if not failed and stuck.unsat and over.unsat and within <= enc.P + 1 and not h.unknown:
+            return self._result(
+                "blocked-complete", Verdict.PROVED, "induction + progress (C - confirmed)",
+                f"from R2 and R3 with every hand holding tiles, each move confirms (one more) "
+                f"or establishes, and confirmations stay <= {enc.needed}: the block is "
+                f"established within {within} move(s) (<= P + 1 = {enc.P + 1})", t0, led)
+        k = enc.P + 1
+        found_run = self.bmc(lambda ss, ms: self._no_block_ahead(ss, ms, k, premise),
+                             ledger=led, tail=k)
+        if found_run.run is not None:
+            return self._violated("blocked-complete", found_run, t0, led,
+                                  f"state where R2 and R3 hold but no block within {k} moves")
+        return self._result("blocked-complete", Verdict.NOT_INDUCTIVE, "induction + progress",
+                            f"progress fails on {', '.join(failed) or 'the bound'}; no real "
+                            f"violation within {found_run.depth} moves", t0, led)
+
+    def _no_block_ahead(self, ss: list[StateVars], ms: list[MoveVars], k: int,
+                        premise: Callable[[StateVars], Bool]) -> Bool:
+        """Goal of the refutation: the state ``k`` moves back satisfied the premise and no
+        state since is blocked (``ss`` includes the ``k``-move tail)."""
+        base = ss[-k - 1]
+        return z3.And(premise(base), *[x.status != BLOCKED for x in ss[-k:]])
+
+    # -- terminal properties (R5) ---------------------------------------------------------
+    def prove_terminal(self, prop: Property) -> Result:
+        """A terminal property of R5. ``pips``: the scoring's residuals are the sums the
+        catalogue states, at every finished state of the invariant. The others are about
+        how totals become winners and awards: proved for *every* vector of residuals (free
+        variables, not the hands' sums: a stronger statement, and small formulas), at every
+        finished state of the invariant where every hand holds tiles (R1.2: a block is not a
+        domino)."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        scoring = self.scoring()
+        s = enc.state("s0")
+        hyps = [*[lem(enc, s) for lem in h.kept], s.status != PLAYING]
+        method = "declarative R5 scoring"
+        if prop.id == "pips":
+            premises, conclusion = scoring.case("pips", s)
+            what = "at every finished state of the invariant"
+        else:
+            res = [z3.BitVec(f"residual{p}", SCORE_BITS) for p in range(enc.P)]
+            total = sum(self.variant.tile_value)
+            wide = [z3.ZeroExt(8, r) for r in res]
+            hyps += [z3.ULE(z3.Sum(wide), total),
+                     *[z3.Implies(s.status == BLOCKED, z3.Not(enc.hand_empty(s, p)))
+                       for p in range(enc.P)]]
+            premises, conclusion = scoring.case(prop.id, s, res)
+            what = "for every vector of residuals, at every finished state of the invariant"
+        sv = self.solver(ledger=led)
+        sv.add(*hyps, *premises, z3.Not(conclusion))
+        c = sv.check()
+        if c.unsat and not h.unknown:
+            return self._result(prop.id, Verdict.PROVED, method,
+                                f"{scoring.describe(prop.id)}, {what}; Inv "
+                                f"{self._lemmas_text(h)}; the engine's outcome is compared "
+                                "with this scoring on terminal states "
+                                "(tests/test_crosscheck_z3.py)", t0, led)
+        if c.unknown or h.unknown:
+            return self._result(prop.id, Verdict.UNKNOWN, method, "the query timed out", t0,
+                                led)
+        found = self.bmc(lambda ss, ms: z3.And(ss[-1].status != PLAYING,
+                                               z3.Not(scoring.property(prop.id, ss[-1]))),
+                         ledger=led)
+        if found.run is not None:
+            return self._violated(prop.id, found, t0, led, "terminal state")
+        return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
+                            f"a finished state of the invariant breaks it; none reached in "
+                            f"{found.depth} moves", t0, led)
+
+    def scoring(self) -> Scoring:
+        return Scoring(self.enc)
+
+    # -- bounded model checking (issue §4) -------------------------------------------
+    def bmc(self, goal: Callable[[list[StateVars], list[MoveVars]], Bool], *,
+            max_depth: int | None = None, min_depth: int = 0, ledger: Ledger | None = None,
+            tail: int = 0, stutter: bool = False, seconds: float | None = None,
+            deal: Deal | None = None) -> BMCResult:
+        """The shortest round (from any deal, or ``deal``) whose states and moves satisfy
+        ``goal`` at its last state, searching depth after depth up to ``max_depth``.
+        ``tail``: the goal looks ``tail`` moves past the depth counted (those moves are
+        part of the run). ``stutter``: finished rounds may idle (for optimisation)."""
+        enc = self.enc
+        led = ledger if ledger is not None else self.ledger
+        max_depth = self.bmc_depth if max_depth is None else max_depth
+        deadline = time.perf_counter() + (self.bmc_seconds if seconds is None else seconds)
+        t0 = time.perf_counter()
+        states = [enc.state("b0")]
+        moves: list[MoveVars] = []
+        sv = self.solver(ledger=led)
+        sv.add(enc.init(states[0], deal))
+
+        def extend() -> None:
+            i = len(moves)
+            m, nxt = enc.move(f"b{i}"), enc.state(f"b{i + 1}")
+            step = enc.trans(states[-1], m, nxt)
+            if stutter:
+                step = z3.Or(step, enc.stutter(states[-1], m, nxt))
+            sv.add(step)
+            moves.append(m)
+            states.append(nxt)
+
+        for _ in range(tail):
+            extend()
+        last = -1
+        complete = True
+        for d in range(0, max_depth + 1):
+            if d > 0:
+                extend()
+            if d < min_depth:
+                continue
+            if time.perf_counter() > deadline:
+                complete = False
+                break
+            with sv.frame():
+                sv.add(goal(states, moves))
+                c = sv.check()
+            if c.sat:
+                run = self.decode_run(c.model, states, moves)
+                return BMCResult(run, d, True, time.perf_counter() - t0, led, c.model, states)
+            if c.unknown:
+                complete = False
+                break
+            last = d
+        return BMCResult(None, last, complete, time.perf_counter() - t0, led)
+
+    def lasso(self, *, ledger: Ledger | None = None) -> BMCResult:
+        """A reachable state that comes back: a round that can go on for ever."""
+        enc = self.enc
+
+        def same(a: StateVars, b: StateVars) -> Bool:
+            return z3.And([x == y for x, y in zip(a.fields().values(), b.fields().values(),
+                                                  strict=True)])
+
+        res = self.bmc(lambda ss, ms: z3.And(ss[-1].status == PLAYING, z3.Or(
+            [same(x, ss[-1]) for x in ss[:-1]]) if len(ss) > 1 else z3.BoolVal(False)),
+            min_depth=1, ledger=ledger)
+        if res.run is not None and res.model is not None:
+            end = res.run.states[-1].key()
+            res.run.loop_from = next(i for i, x in enumerate(res.run.states[:-1])
+                                     if x.key() == end)
+        _ = enc
+        return res
+
+    def decode_run(self, model: Any, states: list[StateVars], moves: list[MoveVars]) -> Run:
+        """Decode a BMC model into states and moves, make the deal it starts from (the
+        boneyard stacked in the order the run draws it), and replay it in the engine."""
+        enc = self.enc
+        ds = [enc.decode_state(model, x) for x in states]
+        ms = [enc.decode_move(model, x, m) for x, m in zip(states, moves, strict=False)]
+        # a stuttering tail is padding, not moves
+        while ms and int(ms[-1].kind) > int(MoveKind.DOMINO):
+            ms.pop()
+            ds.pop()
+        s0 = ds[0]
+        order = [mv.tile for mv in ms if mv.kind is MoveKind.DRAW and s0.boneyard >> mv.tile & 1]
+        rest = [t for t in bits(s0.boneyard) if t not in order]
+        deal = Deal(s0.hands, tuple(order + rest), s0.set_aside)
+        trace = Trace(self.variant, deal, tuple(ms))
+        replayed, why = True, ""
+        try:
+            s = trace.initial()
+            if s.turn != s0.turn:
+                raise DominoproofError(f"the engine's leader is P{s.turn}, Z3's P{s0.turn}")
+            got = [s]
+            for mv in ms:
+                s = self.rules.apply(s, mv)
+                got.append(s)
+            for i, (a, b) in enumerate(zip(got, ds, strict=True)):
+                if a.key()[:-1] != b.key()[:-1]:
+                    raise DominoproofError(f"state {i} differs: engine {a!r} vs Z3 {b!r}")
+        except DominoproofError as e:
+            replayed, why = False, str(e)
+        return Run(ds, ms, trace, replayed, why)
+
+    # -- witnesses ------------------------------------------------------------------
+    def shortest_block(self, max_depth: int | None = None) -> BMCResult:
+        """The shortest blocked round: the first depth at which BLOCKED is reachable."""
+        return self.bmc(lambda ss, ms: ss[-1].status == BLOCKED, max_depth=max_depth)
+
+    def max_residual(self, depth: int, *, seconds: float | None = None) -> tuple[BMCResult,
+                                                                                 int | None]:
+        """The largest residual count of one player at a block, among rounds of at most
+        ``depth`` moves (finished rounds idle to the horizon), by Z3's optimiser."""
+        enc = self.enc
+        led = self.ledger
+        t0 = time.perf_counter()
+        opt = Optimizer(seed=self.seed, timeout_ms=int(1000 * (seconds or self.bmc_seconds)),
+                        ledger=led)
+        states = [enc.state("o0")]
+        moves: list[MoveVars] = []
+        opt.add(enc.init(states[0]))
+        for i in range(depth):
+            m, nxt = enc.move(f"o{i}"), enc.state(f"o{i + 1}")
+            opt.add(z3.Or(enc.trans(states[-1], m, nxt), enc.stutter(states[-1], m, nxt)))
+            moves.append(m)
+            states.append(nxt)
+        last = states[-1]
+        who = z3.BitVec("who", 4)
+        opt.add(last.status == BLOCKED, z3.ULT(who, enc.P))
+        sc = self.scoring()
+        value = sc.residual(last, who)
+        opt.maximize(value)
+        c = opt.check()
+        if c.model is None or c.unsat:
+            return BMCResult(None, depth, c.unsat, time.perf_counter() - t0, led), None
+        run = self.decode_run(c.model, states, moves)
+        best = int(c.model.eval(value, True).as_long())
+        return BMCResult(run, len(run.moves), c.sat, time.perf_counter() - t0, led,
+                         c.model, states), best
+
+
+def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
+                    seed: int = 0, timeout_ms: int = 30_000) -> list[Result]:
+    """Every property of the catalogue (or ``ids``) for one variant, by induction."""
+    v = find_variant(variant) if isinstance(variant, str) else variant
+    return Prover(v, seed=seed, timeout_ms=timeout_ms).prove_all(ids)
+
+
+__all__ = ["CTI", "TRANSITION", "BMCResult", "Prover", "Ranking", "Run", "SanityCheck",
+           "blocked_sound", "parity_conclusion", "prove_catalogue", "ranking_for"]
