@@ -16,7 +16,9 @@ checker finds in state order has a shortest counterexample.
 * Budgets: ``max_states`` (states discovered) and ``max_seconds`` stop the search
   early; the result is then *partial* (``complete = False``), and every verdict
   drawn from it is UNKNOWN unless it is a concrete counterexample.
-* The graph is kept as plain arrays (CSR: ``edge_ptr``, ``edge_to``, ``edge_move``),
+* The graph is kept as plain arrays (CSR: ``edge_ptr``, ``edge_to``; an edge's move
+  is not stored: the edges of a state follow the order of ``Rules.moves``, a pure
+  function, so :meth:`SearchResult.successors` recomputes the labels on demand),
   and analysed without networkx (iterative DFS: acyclicity and a topological
   order; dynamic programming on the DAG: the longest round, the number of
   distinct complete rounds by how they end). :meth:`SearchResult.to_networkx`
@@ -51,6 +53,7 @@ catalogue on a result.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import random
@@ -121,72 +124,90 @@ def kind_label(k: int) -> str:
 class Codec:
     """A state as one ``int``, and back (exact: ``decode(encode(s)) == s``).
 
-    Layout, low bits first: status (2), drew (1), turn (4), confirmed (8), fouls
-    (10), the number of open ends (3) and the ends (5 bits each, up to 4): 48
-    bits; then the tile masks, T bits each: the table, the set-aside tiles, the
-    boneyard and the hands from the last seat to the first; then the draw order:
-    0 when it is free, else ``1 | len << 1 | tiles << 9`` (one byte per tile, top
-    first). A value that does not fit raises ``OverflowError`` rather than
-    colliding with another state.
+    The code is the little-endian integer of a packed record: one 32-bit word per
+    tile mask (the hands, seat by seat, then the boneyard, the set-aside tiles and
+    the table), then status, drew, turn and the R4 count (a byte each), the fouls
+    (16 bits), the open ends (16 bits: their number, then 4 bits per end), and
+    the draw order: a tag byte (0 free; 2 a suffix of the search's one fixed draw
+    order ``order``, only its length stored; 1 explicit) and a length byte,
+    followed for tag 1 by one byte per tile, top first. Packing is done by
+    ``struct`` (C), with its range checks: a value that does not fit raises
+    ``OverflowError`` rather than colliding with another state; any value that fits
+    is decoded exactly (a mask holding a tile outside the set too: faulty rules
+    must not be hidden by the encoding). Sets of up to 32 tiles (double-6) fit;
+    the search is for small sets.
     """
 
-    MAX_ENDS = 4
-    SMALL = 48
+    MAX_ENDS = 3
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, order: tuple[int, ...] | None = None) -> None:
         self.t = t = variant.tiles.count
         self.p = p = variant.players
-        self.o_stack = self.SMALL + (p + 3) * t
-        self.tmask = (1 << t) - 1
+        if t > 32:
+            raise DominoproofError(
+                f"{variant.name}: exhaustive search encodes sets of up to 32 tiles "
+                f"(double-6); double-{variant.n} has {t}")
+        self._rec = struct.Struct("<" + "I" * (p + 3) + "BBBBHHBB")
+        self._head = self._rec.size
         self._status = tuple(Status)
+        #: the suffixes of the fixed draw order, by length (what tag 2 implies)
+        self._suffix: tuple[tuple[int, ...], ...] = (
+            tuple(order[len(order) - k:] for k in range(len(order) + 1)) if order else ())
+        n = variant.n
+        self._ends: dict[tuple[int, ...], int] = {(): 0}
+        for a in range(n + 1):
+            self._ends[(a,)] = self._ends_id((a,))
+            for b in range(n + 1):
+                self._ends[(a, b)] = self._ends_id((a, b))
+
+    def _ends_id(self, ends: tuple[int, ...]) -> int:
+        if len(ends) > self.MAX_ENDS or any(not 0 <= e <= 15 for e in ends):
+            raise OverflowError(f"open ends out of the encodable range: {ends!r}")
+        c = len(ends)
+        for i, e in enumerate(ends):
+            c |= e << (2 + 4 * i)
+        return c
 
     def encode(self, s: State) -> int:
         hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack = s
-        t = self.t
-        m = table << t | aside
-        m = m << t | bone
-        every = bone | aside | table
-        for h in reversed(hands):
-            m = m << t | h
-            every |= h
-        c = status | drew << 2 | turn << 3 | conf << 7 | fouls << 15 | len(ends) << 25
-        sh = 28
-        for e in ends:
-            c |= e << sh
-            sh += 5
-        if (every >> t or conf > 255 or turn > 15 or fouls > 1023 or sh > 48
-                or (ends and max(ends) > 31)):
-            raise OverflowError(f"state out of the encodable range: {s!r}")
-        c |= m << 48
-        if stack is not None:
-            c |= (1 | len(stack) << 1 | int.from_bytes(bytes(stack), "little") << 9) \
-                << self.o_stack
-        return c
+        e = self._ends.get(ends)
+        if e is None:
+            e = self._ends_id(ends)
+        if stack is None:
+            tag = k = 0
+            extra = b""
+        else:
+            k = len(stack)
+            suffix = self._suffix
+            if k < len(suffix) and stack == suffix[k]:
+                tag, extra = 2, b""
+            else:
+                tag, extra = 1, bytes(stack)
+        try:
+            rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf, fouls,
+                                 e, tag, k)
+        except (struct.error, ValueError):
+            raise OverflowError(f"state out of the encodable range: {s!r}") from None
+        return int.from_bytes(rec + extra if extra else rec, "little")
 
     def decode(self, c: int) -> State:
-        t, tm = self.t, self.tmask
-        n_ends = c >> 25 & 7
-        ends = tuple(c >> (28 + 5 * i) & 31 for i in range(n_ends))
-        m = c >> 48
-        hands = []
-        for _ in range(self.p):
-            hands.append(m & tm)
-            m >>= t
-        bone = m & tm
-        m >>= t
-        aside = m & tm
-        table = m >> t & tm
-        top = c >> self.o_stack
+        head = self._head
+        raw = c.to_bytes(head + (c.bit_length() + 7) // 8, "little")
+        *masks, status, drew, turn, conf, fouls, e, tag, k = self._rec.unpack_from(raw)
+        p = self.p
+        ends = tuple(e >> (2 + 4 * i) & 15 for i in range(e & 3))
         stack: tuple[int, ...] | None = None
-        if top & 1:
-            stack = tuple((top >> 9).to_bytes(top >> 1 & 255, "little"))
+        if tag == 1:
+            stack = tuple(raw[head:head + k])
+        elif tag == 2:
+            stack = self._suffix[k]
         return tuple.__new__(State, (  # State._make without its checks
-            tuple(hands), bone, aside, table, ends, c >> 3 & 15, c >> 7 & 255,
-            bool(c >> 2 & 1), c >> 15 & 1023, self._status[c & 3], stack))
+            tuple(masks[:p]), masks[p], masks[p + 1], masks[p + 2], ends, turn, conf,
+            bool(drew), fouls, self._status[status], stack))
 
     def width(self, longest_stack: int) -> int:
         """Bytes that hold any code of this variant with a draw order of that length."""
-        return (self.o_stack + 9 + 8 * longest_stack + 7) // 8
+        return self._head + longest_stack
 
 
 # ---------------------------------------------------------------------------
@@ -262,8 +283,8 @@ class SearchResult:
     State ``i`` has the code ``codes[i]``, the BFS parent ``parent[i]`` (-1 for an
     initial state) and the BFS depth ``depth[i]``. The first ``expanded`` states
     had their successors generated; the edges of state ``i < expanded`` are
-    ``edge_to[edge_ptr[i]:edge_ptr[i + 1]]``, labelled by
-    ``moves[edge_move[e]]``, in the order ``Rules.moves`` gives them.
+    ``edge_to[edge_ptr[i]:edge_ptr[i + 1]]``, in the order ``rules.moves`` gives the
+    moves that label them (recomputed on demand: a pure function of the state).
     """
 
     variant: Variant
@@ -278,8 +299,6 @@ class SearchResult:
     kind: array[int]  #: per expanded state, K_PLAYING / K_BLOCKED / K_STUCK / K_DOMINO + p
     edge_ptr: array[int]
     edge_to: array[int]
-    edge_move: array[int]
-    moves: list[Move]
     roots: int  #: states 0 .. roots-1 are the initial states
     complete: bool
     stop_reason: str
@@ -317,14 +336,23 @@ class SearchResult:
         if i >= self.expanded:
             return []
         a, b = self.edge_ptr[i], self.edge_ptr[i + 1]
-        return [(self.moves[self.edge_move[e]], self.edge_to[e]) for e in range(a, b)]
+        moves = self.rules.moves(self.state(i))
+        if len(moves) != b - a:  # pragma: no cover - Rules.moves is a pure function
+            raise AssertionError(f"state {i}: {len(moves)} moves now, {b - a} when explored")
+        return list(zip(moves, self.edge_to[a:b], strict=True))
 
     def edges(self) -> Iterator[tuple[int, Move, int]]:
         """Every explored transition ``(i, move, j)``, by source id."""
-        ptr, to, mv, moves = self.edge_ptr, self.edge_to, self.edge_move, self.moves
+        for i in range(self.expanded):
+            for m, j in self.successors(i):
+                yield i, m, j
+
+    def arcs(self) -> Iterator[tuple[int, int]]:
+        """Every explored transition ``(i, j)``, by source id (no labels: fast)."""
+        ptr, to = self.edge_ptr, self.edge_to
         for i in range(self.expanded):
             for e in range(ptr[i], ptr[i + 1]):
-                yield i, moves[mv[e]], to[e]
+                yield i, to[e]
 
     # -- traces ----------------------------------------------------------------
     def path_to(self, i: int) -> list[int]:
@@ -465,6 +493,11 @@ class SearchResult:
             self._figures = _figures(self)
         return self._figures
 
+    def counts(self) -> Figures:
+        """The figures without the graph analyses (path counts, longest rounds,
+        acyclicity): cheap, for verdicts that need only the counts."""
+        return self._figures if self._figures is not None else _figures(self, analyses=False)
+
     # -- networkx ----------------------------------------------------------------
     def to_networkx(self, limit: int | None = NX_LIMIT, labels: bool = True) -> nx.DiGraph[int]:
         """The explored graph as a ``networkx.DiGraph`` (nodes: state ids, with
@@ -482,11 +515,11 @@ class SearchResult:
                 g.add_node(i, state=self.state(i), kind=self.kind_of(i), depth=self.depth[i])
             else:
                 g.add_node(i)
-        for i, m, j in self.edges():
-            if labels:
+        if labels:
+            for i, m, j in self.edges():
                 g.add_edge(i, j, move=m)
-            else:
-                g.add_edge(i, j)
+        else:
+            g.add_edges_from(self.arcs())
         return g
 
 
@@ -500,11 +533,31 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
     result for the terminal properties. ``max_states`` bounds the states discovered
     (the search stops expanding once it has that many; the last expansion may add a
     few more), ``max_seconds`` the time; either makes the result partial.
+
+    The search creates no reference cycles (states are tuples of ints), so the cyclic
+    garbage collector, which would walk every live state again and again, is paused
+    while it runs.
     """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _explore(variant, init, rules=rules, scorer=scorer, max_states=max_states,
+                        max_seconds=max_seconds)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _explore(variant: Variant, init: Init, *, rules: Rules | None,
+             scorer: Scorer | None, max_states: int | None,
+             max_seconds: float | None) -> SearchResult:
     if max_states is not None and max_states < 1:
         raise DominoproofError(f"--max-states must be at least 1, not {max_states}")
     rules = rules or rules_for(variant)
-    codec = Codec(variant)
+    # One deal in its own draw order: every draw order met is (for correct rules) a
+    # suffix of it, which the codec then stores as a length.
+    codec = Codec(variant, init.deal.stack if init.deal is not None and not init.free_draw
+                  else None)
     encode = codec.encode
     moves_of, step = rules.moves, rules.step
     index: dict[int, int] = {}
@@ -514,9 +567,6 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
     kind = array("b")
     edge_ptr = array("q", [0])
     edge_to = array("i")
-    edge_move = array("i")
-    move_ids: dict[Move, int] = {}
-    move_table: list[Move] = []
     queue: deque[State] = deque()
     cap = max_states if max_states is not None else 1 << 62
     start = time.perf_counter()
@@ -540,12 +590,16 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
         raise DominoproofError(f"{variant.name}: {init.describe()}: no initial state "
                                "(the lead rule voids every deal)")
 
+    # The loop below is the search's hot path: bound methods are held in locals.
+    lookup, add_code, add_parent = index.get, codes.append, parent.append
+    add_depth, push, pop, add_edge = depth.append, queue.append, queue.popleft, edge_to.append
+    n_codes = len(codes)
     i = 0
     while queue and not stop:
         if deadline is not None and not i & 1023 and time.perf_counter() > deadline:
             stop = f"time budget of {max_seconds:g} s reached"
             break
-        s = queue.popleft()
+        s = pop()
         st = s.status
         if st is not PLAYING:
             kind.append(K_BLOCKED if st is BLOCKED else K_DOMINO + s.turn)
@@ -557,27 +611,21 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
         for m in ms:
             t = step(s, m)
             c = encode(t)
-            j = index.get(c)
+            j = lookup(c)
             if j is None:
-                if len(codes) >= cap:
+                if n_codes >= cap:
                     # Budget: undo this state's partial expansion; it stays unexplored.
                     del edge_to[edge_ptr[-1]:]
-                    del edge_move[edge_ptr[-1]:]
                     queue.appendleft(s)
                     stop = f"state budget of {max_states:,} states reached"
                     break
-                j = len(codes)
-                index[c] = j
-                codes.append(c)
-                parent.append(i)
-                depth.append(d)
-                queue.append(t)
-            k = move_ids.get(m)
-            if k is None:
-                k = move_ids[m] = len(move_table)
-                move_table.append(m)
-            edge_to.append(j)
-            edge_move.append(k)
+                j = index[c] = n_codes
+                n_codes += 1
+                add_code(c)
+                add_parent(i)
+                add_depth(d)
+                push(t)
+            add_edge(j)
         else:
             kind.append(K_PLAYING if ms else K_STUCK)
             edge_ptr.append(len(edge_to))
@@ -585,12 +633,14 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
 
     return SearchResult(
         variant, init, rules, scorer or outcome, codec, index, codes, parent, depth, kind,
-        edge_ptr, edge_to, edge_move, move_table, roots, not queue and not stop, stop,
+        edge_ptr, edge_to, roots, not queue and not stop, stop,
         time.perf_counter() - start)
 
 
-def _figures(r: SearchResult) -> Figures:
-    """The figures of one search (graph analyses only when it is complete)."""
+def _figures(r: SearchResult, analyses: bool = True) -> Figures:
+    """The figures of one search (graph analyses only when it is complete, and only
+    with ``analyses``: without them, sequences, longest rounds and acyclicity are
+    None)."""
     n = r.expanded
     terminals: dict[str, int] = {}
     shortest: dict[str, int] = {}
@@ -605,7 +655,7 @@ def _figures(r: SearchResult) -> Figures:
     sequences: dict[str, int] | None = None
     longest: dict[str, int] | None = None
     acyclic: bool | None = None
-    if r.complete:
+    if r.complete and analyses:
         acyclic = r.topological_order() is not None
         ways = r.paths_from_roots()
         dist = r.longest_from_roots()
@@ -621,7 +671,7 @@ def _figures(r: SearchResult) -> Figures:
     code_bytes = sum(c.bit_length() for c in r.codes[:1000]) / max(1, min(1000, r.size)) / 8
     visited = (r.index.__sizeof__() + r.size * (28 + code_bytes + 8)
                + sum(a.itemsize * len(a) for a in (r.parent, r.depth, r.kind, r.edge_ptr,
-                                                   r.edge_to, r.edge_move)))
+                                                   r.edge_to)))
     return Figures(
         configuration=f"{r.variant.name}: {r.init.describe()}",
         complete=r.complete, stop_reason=r.stop_reason, deals=r.roots, states=r.size,

@@ -90,7 +90,11 @@ def test_a_state_outside_the_encoding_is_refused_not_folded() -> None:
     with pytest.raises(OverflowError):
         codec.encode(s._replace(confirmed=256))
     with pytest.raises(OverflowError):
-        codec.encode(s._replace(table=1 << v.tiles.count))
+        codec.encode(s._replace(table=1 << 32))
+    # a tile outside the set (faulty rules) still fits a word: it is kept, not folded
+    odd = s._replace(table=1 << v.tiles.count)
+    assert codec.decode(codec.encode(odd)) == odd != s
+    assert codec.encode(odd) != codec.encode(s)
 
 
 # ---------------------------------------------------------------------------
