@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
-from dominoproof.model.engine import Deal, Trace, shuffled_deal
+from dominoproof.model.engine import Deal, Trace, initial_state, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.rules import Rules, rules_for
@@ -316,7 +316,8 @@ class Prover:
                  rules: Rules | None = None, seed: int = 0, timeout_ms: int = 30_000,
                  bmc_depth: int = 12, bmc_seconds: float = 60.0,
                  candidates: Sequence[Lemma] | None = None,
-                 together: bool | None = None, label: str = "") -> None:
+                 together: bool | None = None, label: str = "",
+                 scoring: type[Scoring] | None = None) -> None:
         self.variant = variant
         self.enc = encoding or Encoding(variant)
         self.rules = rules or rules_for(variant)
@@ -328,6 +329,7 @@ class Prover:
             self.enc)
         self.together = together
         self.label = label or variant.name
+        self.scoring_class = scoring or Scoring
         self.ledger = Ledger()
         self._inv: HoudiniResult | None = None
         self._inv_seconds = 0.0
@@ -681,7 +683,7 @@ class Prover:
                             f"{found.depth} moves", t0, led)
 
     def scoring(self) -> Scoring:
-        return Scoring(self.enc)
+        return self.scoring_class(self.enc)
 
     # -- bounded model checking (issue §4) -------------------------------------------
     def bmc(self, goal: Callable[[list[StateVars], list[MoveVars]], Bool], *,
@@ -771,7 +773,7 @@ class Prover:
         trace = Trace(self.variant, deal, tuple(ms))
         replayed, why = True, ""
         try:
-            s = trace.initial()
+            s = initial_state(self.variant, deal, rules=self.rules)
             if s.turn != s0.turn:
                 raise DominoproofError(f"the engine's leader is P{s.turn}, Z3's P{s0.turn}")
             got = [s]
