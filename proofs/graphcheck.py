@@ -40,7 +40,7 @@ from typing import Any
 
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError, TraceError
-from dominoproof.model.moves import LEAD, MoveKind
+from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.state import State, StateFlaw, Status, state_status
@@ -223,54 +223,52 @@ class _Context:
         self.counts[key] = self.counts.get(key, 0) + n
 
 
-def _scan(ctx: _Context) -> None:
-    """One pass over the graph: state invariants, transition and terminal properties."""
-    r, oracle, v = ctx.result, ctx.oracle, ctx.result.variant
-    want = ctx.wanted
-    step = r.rules.step
-    decode = r.codec.decode
-    ptr, to = r.edge_ptr, r.edge_to
-    moves_of = r.rules.moves  # the edges of a state follow the order of its moves
-    n_exp = r.expanded
-    players = v.players
-    fouls_on = v.fouls.rule is FoulRule.PENALISED
-    line_parity = v.n % 2 == 0
-    suit = v.tiles.suit
-    sides = v.teams
-    scorer = r.scorer
-    hmt, hlm = ExtendReading.HOLDS_MATCHING_TILE, ExtendReading.HAS_LEGAL_MOVE
-    reading = v.layout.extend
-    terminal_ids = {"winner-lowest", "award", "tie", "pips", "parity"} & want
-    transition_ids = {"boneyard-monotone", "opening", "no-false-confirmation",
-                      "procedure"} & want
-    # Only terminal states matter to blocked-sound and the terminal properties; the
-    # other properties need every state (and its transitions).
-    every_state = bool(transition_ids or {"conservation", "blocked-complete"} & want)
-    ids: Iterable[int] = range(len(r.codes))
-    if not every_state:
-        kinds = r.kind
-        ids = [i for i in range(len(r.codes))
-               if i >= n_exp or kinds[i] not in (K_PLAYING, K_STUCK)]
-    codes = r.codes
-    for i in ids:
-        s = decode(codes[i])
-        # -- state invariants ------------------------------------------------
+class Judge:
+    """The catalogue's local checks: one state, or one transition, at a time.
+
+    The system under test is the rules and the scorer of a search; the judge is
+    ``oracle`` (the variant's own rule book) and the R5 arithmetic written out
+    here. Failures go to ``ctx.fail(pid, at, why, then)``, where ``at`` and
+    ``then`` name states the way the caller does (ids in a graph, codes in a
+    partitioned search).
+    """
+
+    TERMINAL = frozenset({"winner-lowest", "award", "tie", "pips", "parity"})
+    TRANSITION = frozenset({"boneyard-monotone", "opening", "no-false-confirmation",
+                            "procedure"})
+    #: properties that need every state, not just the terminal ones
+    EVERY_STATE = TRANSITION | {"conservation", "blocked-complete"}
+
+    def __init__(self, ctx: Any, variant: Variant, oracle: Rules, step: Callable[..., State],
+                 scorer: Scorer) -> None:
+        self.ctx, self.v, self.oracle, self.step, self.scorer = ctx, variant, oracle, step, scorer
+        want: set[str] = ctx.wanted
+        self.want = want
+        self.terminal_ids = self.TERMINAL & want
+        self.transition_ids = self.TRANSITION & want
+        self.fouls_on = variant.fouls.rule is FoulRule.PENALISED
+        self.reading = variant.layout.extend
+
+    def state(self, at: Any, s: State) -> bool:
+        """Check the state invariants and, at a terminal state, the terminal
+        properties; return whether R2 and R3 hold in a round still being played
+        where no domino is due (the premise of blocked-complete)."""
+        ctx, v, oracle, want = self.ctx, self.v, self.oracle, self.want
+        premise = False
         if "conservation" in want:
             flaws = state_status(v, s)
             if flaws is not StateFlaw.OK:
-                ctx.fail("conservation", i, f"the state is not well formed: {flaws!r}")
+                ctx.fail("conservation", at, f"the state is not well formed: {flaws!r}")
         # R2 under both readings of R2.3 (before the lead, no end is unplayable)
         a = b = False
         if s.ends:
-            a, b = oracle.ends_unplayable(s, hmt), oracle.ends_unplayable(s, hlm)
+            a = oracle.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)
+            b = oracle.ends_unplayable(s, ExtendReading.HAS_LEGAL_MOVE)
             ctx.count("R2.3 readings compared")
             if a != b:
                 ctx.count("R2.3 readings differ")
-            # blocked-complete's premise: R2 (the variant's reading) and R3, in a round
-            # still being played where no domino is due (R1.2)
-            if (s.status is Status.PLAYING and not s.boneyard and s.hands[s.turn]
-                    and (a if reading is hmt else b)):
-                ctx.r2_r3.append(i)
+            premise = (s.status is Status.PLAYING and not s.boneyard and bool(s.hands[s.turn])
+                       and (a if self.reading is ExtendReading.HOLDS_MATCHING_TILE else b))
         if s.status is Status.BLOCKED and "blocked-sound" in want:
             why = []
             if s.boneyard:
@@ -281,65 +279,91 @@ def _scan(ctx: _Context) -> None:
             if not b:
                 why.append("a player has a legal move (R2.3, reading has-legal-move)")
             if why:
-                ctx.fail("blocked-sound", i, "block established, but " + "; ".join(why))
-        # -- terminal properties (a terminal state needs no expansion) -------------
-        if s.status is not Status.PLAYING and terminal_ids:
-            _check_terminal(ctx, i, s, scorer(v, s), sides, suit, line_parity)
-        if i >= n_exp:
-            continue
-        # -- transition properties ---------------------------------------------
-        if not transition_ids:
-            continue
-        for e, m in zip(range(ptr[i], ptr[i + 1]), moves_of(s), strict=True):
-            j = to[e]
-            t = step(s, m)
-            kind = m.kind
-            if "boneyard-monotone" in want:
-                if t.boneyard & ~s.boneyard:
-                    ctx.fail("boneyard-monotone", i, f"{m} makes the boneyard grow", (j,))
-                elif kind is DRAW and not s.boneyard >> m.tile & 1:
-                    ctx.fail("boneyard-monotone", i,
-                             f"{m}: that tile is not in the boneyard"
-                             + (" (the boneyard is empty)" if not s.boneyard else ""), (j,))
-                elif t.set_aside != s.set_aside:
-                    ctx.fail("boneyard-monotone", i, f"{m} changes the set-aside tiles", (j,))
-            if "opening" in want and not s.ends and not s.table:
-                leader, tile = oracle.opening(s.hands)
-                if kind is not PLAY or m.end != LEAD or m.player != leader or (
-                        tile is not None and m.tile != tile):
-                    named = f" with {Tile.from_index(tile).show()}" if tile is not None else ""
-                    ctx.fail("opening", i, f"the first move is {m!r}; the variant's lead is "
-                             f"P{leader}{named}", (j,))
-            if kind is CONFIRM:
-                playable = oracle.playable_mask(s, m.player)
-                recorded = (fouls_on and not s.fouls >> m.player & 1
-                            and t.fouls >> m.player & 1 and t.confirmed == 0)
-                if "no-false-confirmation" in want and playable and not recorded:
-                    ctx.fail("no-false-confirmation", i,
-                             f"P{m.player} confirms inability holding a playable tile, and no "
-                             "foul is recorded (R4.5)", (j,))
-                if "procedure" in want and not playable and (
-                        t.confirmed != s.confirmed + 1 or m.player != s.turn
-                        or t.turn != (s.turn + 1) % players):
-                    ctx.fail("procedure", i, f"{m} does not extend the run of confirmations "
-                             f"clockwise ({s.confirmed} -> {t.confirmed}) (R4.2)", (j,))
-            elif kind is PLAY and "procedure" in want and t.confirmed != 0:
-                ctx.fail("procedure", i, f"{m}: a play does not end the run of confirmations "
-                         "(R4.3)", (j,))
-            elif kind is ESTABLISH and "procedure" in want:
-                why = []
-                if s.confirmed < players:
-                    why.append(f"only {s.confirmed} of the {players} players confirmed (R4.4)")
-                if s.boneyard:
-                    why.append("the boneyard is not empty (R4.4)")
-                if not oracle.is_blocked(s):
-                    why.append("R2/R3 do not hold: the procedure and the conditions disagree")
-                if why:
-                    ctx.fail("procedure", i, "the block is established, but "
-                             + "; ".join(why), (j,))
+                ctx.fail("blocked-sound", at, "block established, but " + "; ".join(why))
+        if s.status is not Status.PLAYING and self.terminal_ids:
+            _check_terminal(ctx, at, s, self.scorer(v, s), v.teams, v.tiles.suit,
+                            v.n % 2 == 0)
+        return premise
+
+    def transition(self, at: Any, s: State, m: Move, j: Any) -> None:
+        """Check the transition properties of ``s --m--> j`` (``j`` names the target)."""
+        if not self.transition_ids:
+            return
+        ctx, oracle, want, players = self.ctx, self.oracle, self.want, self.v.players
+        t = self.step(s, m)
+        kind = m.kind
+        if "boneyard-monotone" in want:
+            if t.boneyard & ~s.boneyard:
+                ctx.fail("boneyard-monotone", at, f"{m} makes the boneyard grow", (j,))
+            elif kind is DRAW and not s.boneyard >> m.tile & 1:
+                ctx.fail("boneyard-monotone", at,
+                         f"{m}: that tile is not in the boneyard"
+                         + (" (the boneyard is empty)" if not s.boneyard else ""), (j,))
+            elif t.set_aside != s.set_aside:
+                ctx.fail("boneyard-monotone", at, f"{m} changes the set-aside tiles", (j,))
+        if "opening" in want and not s.ends and not s.table:
+            leader, tile = oracle.opening(s.hands)
+            if kind is not PLAY or m.end != LEAD or m.player != leader or (
+                    tile is not None and m.tile != tile):
+                named = f" with {Tile.from_index(tile).show()}" if tile is not None else ""
+                ctx.fail("opening", at, f"the first move is {m!r}; the variant's lead is "
+                         f"P{leader}{named}", (j,))
+        if kind is CONFIRM:
+            playable = oracle.playable_mask(s, m.player)
+            recorded = (self.fouls_on and not s.fouls >> m.player & 1
+                        and t.fouls >> m.player & 1 and t.confirmed == 0)
+            if "no-false-confirmation" in want and playable and not recorded:
+                ctx.fail("no-false-confirmation", at,
+                         f"P{m.player} confirms inability holding a playable tile, and no "
+                         "foul is recorded (R4.5)", (j,))
+            if "procedure" in want and not playable and (
+                    t.confirmed != s.confirmed + 1 or m.player != s.turn
+                    or t.turn != (s.turn + 1) % players):
+                ctx.fail("procedure", at, f"{m} does not extend the run of confirmations "
+                         f"clockwise ({s.confirmed} -> {t.confirmed}) (R4.2)", (j,))
+        elif kind is PLAY and "procedure" in want and t.confirmed != 0:
+            ctx.fail("procedure", at, f"{m}: a play does not end the run of confirmations "
+                     "(R4.3)", (j,))
+        elif kind is ESTABLISH and "procedure" in want:
+            why = []
+            if s.confirmed < players:
+                why.append(f"only {s.confirmed} of the {players} players confirmed (R4.4)")
+            if s.boneyard:
+                why.append("the boneyard is not empty (R4.4)")
+            if not oracle.is_blocked(s):
+                why.append("R2/R3 do not hold: the procedure and the conditions disagree")
+            if why:
+                ctx.fail("procedure", at, "the block is established, but "
+                         + "; ".join(why), (j,))
 
 
-def _check_terminal(ctx: _Context, i: int, s: State, got: Outcome | None,
+def _scan(ctx: _Context) -> None:
+    """One pass over the graph: state invariants, transition and terminal properties."""
+    r = ctx.result
+    judge = Judge(ctx, r.variant, ctx.oracle, r.rules.step, r.scorer)
+    decode = r.codec.decode
+    ptr, to = r.edge_ptr, r.edge_to
+    moves_of = r.rules.moves  # the edges of a state follow the order of its moves
+    n_exp = r.expanded
+    # Only terminal states matter to blocked-sound and the terminal properties; the
+    # other properties need every state (and its transitions).
+    ids: Iterable[int] = range(len(r.codes))
+    if not Judge.EVERY_STATE & ctx.wanted:
+        kinds = r.kind
+        ids = [i for i in range(len(r.codes))
+               if i >= n_exp or kinds[i] not in (K_PLAYING, K_STUCK)]
+    codes = r.codes
+    transitions = bool(judge.transition_ids)
+    for i in ids:
+        s = decode(codes[i])
+        if judge.state(i, s):
+            ctx.r2_r3.append(i)
+        if i < n_exp and transitions:
+            for e, m in zip(range(ptr[i], ptr[i + 1]), moves_of(s), strict=True):
+                judge.transition(i, s, m, to[e])
+
+
+def _check_terminal(ctx: Any, i: Any, s: State, got: Outcome | None,
                     sides: Sequence[Sequence[int]], suit: Sequence[int],
                     even: bool) -> None:
     """R5.2-R5.5 and parity at one terminal state."""
