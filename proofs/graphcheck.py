@@ -281,7 +281,7 @@ class Judge:
             if why:
                 ctx.fail("blocked-sound", at, "block established, but " + "; ".join(why))
         if s.status is not Status.PLAYING and self.terminal_ids:
-            _check_terminal(ctx, at, s, self.scorer(v, s), v.teams, v.tiles.suit,
+            _check_terminal(ctx, v, at, s, self.scorer(v, s), v.teams, v.tiles.suit,
                             v.n % 2 == 0)
         return premise
 
@@ -363,11 +363,10 @@ def _scan(ctx: _Context) -> None:
                 judge.transition(i, s, m, to[e])
 
 
-def _check_terminal(ctx: Any, i: Any, s: State, got: Outcome | None,
+def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,
                     sides: Sequence[Sequence[int]], suit: Sequence[int],
                     even: bool) -> None:
     """R5.2-R5.5 and parity at one terminal state."""
-    v = ctx.result.variant
     if got is None:
         ctx.fail("pips", i, "the round is over but the scorer gives no outcome")
         return

@@ -1,0 +1,315 @@
+"""A partitioned breadth-first search: every core works on the same configuration.
+
+:func:`~dominoproof.proofs.statespace.explore` walks one configuration in one
+process and keeps the whole graph (for traces, path counts, cycles, pictures).
+:func:`verify_partitioned` answers the catalogue's *local* properties -- those a
+single state or a single transition decides -- on one configuration with
+``workers`` processes and no graph:
+
+* Each state is owned by one worker, chosen by the hash of its code
+  (:class:`~dominoproof.proofs.statespace.Codec`). A worker keeps the exact set of
+  the codes it owns (no hash compaction) and expands its share of each BFS level.
+  A successor owned by another worker is sent to it as a code at the end of the
+  level; the owner deduplicates it and expands it at the next level. The search
+  is level-synchronous, so it is a breadth-first search split by state, and every
+  state is counted once, by its owner.
+* The :class:`~dominoproof.proofs.graphcheck.Judge` (the same checks as the graph
+  search) runs on every state a worker discovers and every transition it takes.
+* A property that fails is searched again with :func:`explore` (one process,
+  with its BFS tree) to report the shortest counterexample as a replayable trace.
+  Properties that need the whole graph (``blocked-complete``: bounded paths;
+  ``termination``: cycles and the longest round) are not decided here: UNKNOWN,
+  with the reason.
+* Budgets (``max_states``, ``max_seconds``) are checked between levels; a
+  stopped search is partial and its verdicts UNKNOWN.
+
+Workers are forked (``multiprocessing``'s fork context), so they share the
+parent's imported modules and the rule book's class; only codes and counts
+cross between processes.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing as mp
+import os
+import resource
+import time
+import traceback
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.outcome import outcome
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.state import State, Status
+from dominoproof.model.system import Init, init_states
+from dominoproof.model.variant import Variant
+
+from .graphcheck import METHOD, Judge, check_properties
+from .properties import BY_ID, CATALOGUE, Property, Result, Verdict
+from .statespace import Codec, Scorer, explore
+
+#: properties a partitioned search cannot decide: they need paths through the graph
+GLOBAL = frozenset({"blocked-complete", "termination"})
+
+
+@dataclass
+class PartitionedFigures:
+    """What a partitioned run measured."""
+
+    configuration: str
+    complete: bool
+    stop_reason: str
+    workers: int
+    states: int
+    transitions: int
+    terminals: dict[str, int]
+    depth: int  #: the largest BFS depth reached
+    seconds: float
+    peak_rss_mb: float  #: the largest peak resident memory among the workers
+    per_worker_states: list[int] = field(default_factory=list)
+
+    @property
+    def states_per_second(self) -> float:
+        return self.states / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        out = dict(self.__dict__)
+        out["seconds"] = round(self.seconds, 3)
+        out["peak_rss_mb"] = round(self.peak_rss_mb, 1)
+        out["states_per_second"] = round(self.states_per_second, 1)
+        return out
+
+
+class _Local:
+    """The context a Judge reports to inside a worker: first failure per property."""
+
+    def __init__(self, wanted: set[str]) -> None:
+        self.wanted = wanted
+        self.found: dict[str, str] = {}
+        self.counts: dict[str, int] = {}
+
+    def fail(self, pid: str, at: Any, why: str, then: tuple[Any, ...] = ()) -> None:
+        if pid in self.wanted and pid not in self.found:
+            self.found[pid] = why
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
+
+
+_MIX = 0x9E3779B97F4A7C15  # Fibonacci hashing: codes' low bits are far from uniform
+
+
+def _owner(code: int, workers: int) -> int:
+    """The worker that owns the state with this code."""
+    return (hash(code) * _MIX >> 32 & 0xFFFFFFFF) % workers
+
+
+def _terminal_label(s: State) -> str:
+    return "blocked" if s.status is Status.BLOCKED else f"domino P{s.turn}"
+
+
+def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rules] | None,
+            scorer: Scorer | None, wanted: set[str], inboxes: list[Any], control: Any,
+            report: Any) -> None:  # pragma: no cover - runs in a forked process
+    try:
+        gc.disable()  # states are tuples of ints: no cycles to collect
+        rules = (engine or Rules)(variant)
+        codec = Codec(variant, init.deal.stack if init.deal is not None and not init.free_draw
+                      else None)
+        encode, decode = codec.encode, codec.decode
+        moves_of, step = rules.moves, rules.step
+        local = _Local(wanted)
+        judge = Judge(local, variant, rules_for(variant), step, scorer or outcome)
+        transitions_checked = bool(judge.transition_ids)
+        visited: set[int] = set()
+        terminals: dict[str, int] = {}
+        transitions = 0
+
+        every_state = bool(Judge.EVERY_STATE & wanted)
+        frontier_next: list[State] = []
+
+        def discover(c: int, s: State) -> None:
+            visited.add(c)
+            frontier_next.append(s)
+            if s.status is not Status.PLAYING:
+                judge.state(c, s)
+                label = _terminal_label(s)
+                terminals[label] = terminals.get(label, 0) + 1
+            elif every_state:
+                judge.state(c, s)
+
+        for s in init_states(variant, init, rules):
+            c = encode(s)
+            if _owner(c, workers) == w and c not in visited:
+                discover(c, s)
+        while True:
+            report.put(("level", w, len(frontier_next), len(visited)))
+            if control.get() == "stop":
+                break
+            frontier, frontier_next = frontier_next, []
+            out: list[list[int]] = [[] for _ in range(workers)]
+            for s in frontier:
+                if s.status is not Status.PLAYING:
+                    continue
+                ms = moves_of(s)
+                if not ms:
+                    local.fail("termination", None, "a round still being played where no "
+                               "move is enabled: it can never end")
+                for m in ms:
+                    t = step(s, m)
+                    c = encode(t)
+                    transitions += 1
+                    if transitions_checked:
+                        judge.transition(None, s, m, c)
+                    o = (hash(c) * _MIX >> 32 & 0xFFFFFFFF) % workers  # _owner, inlined
+                    if o == w:
+                        if c not in visited:
+                            discover(c, t)
+                    else:
+                        out[o].append(c)
+            for o in range(workers):
+                if o != w:
+                    inboxes[o].put(out[o])
+            for _ in range(workers - 1):
+                for c in inboxes[w].get():
+                    if c not in visited:
+                        discover(c, decode(c))
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        report.put(("done", w, len(visited), transitions, terminals, local.found,
+                    local.counts, rss))
+    except BaseException:
+        report.put(("error", w, traceback.format_exc()))
+
+
+def verify_partitioned(variant: Variant, init: Init,
+                       properties: Iterable[str | Property] | None = None, *,
+                       engine: type[Rules] | None = None, scorer: Scorer | None = None,
+                       workers: int | None = None, max_states: int | None = None,
+                       max_seconds: float | None = None,
+                       ) -> tuple[PartitionedFigures, list[Result]]:
+    """The local properties of the catalogue on ``init``, searched by ``workers``
+    processes (default: the machine's cores). See the module docstring."""
+    chosen = [p if isinstance(p, Property) else BY_ID[p] for p in properties] \
+        if properties is not None else list(CATALOGUE)
+    applies = {p.id: p.applies_to(variant) for p in chosen}
+    wanted = {p.id for p in chosen if applies[p.id]}
+    workers = max(1, workers or os.cpu_count() or 1)
+    ctx = mp.get_context("fork")
+    inboxes = [ctx.Queue() for _ in range(workers)]
+    controls = [ctx.Queue() for _ in range(workers)]
+    report = ctx.Queue()
+    start = time.perf_counter()
+    deadline = start + max_seconds if max_seconds is not None else None
+    procs = [ctx.Process(target=_worker, args=(w, workers, variant, init, engine, scorer,
+                                               wanted, inboxes, controls[w], report),
+                         daemon=True) for w in range(workers)]
+    for p in procs:
+        p.start()
+    levels = 0
+    stop = ""
+    done: dict[int, tuple[Any, ...]] = {}
+    try:
+        while True:
+            frontier = visited = 0
+            for _ in range(workers):
+                msg = report.get()
+                if msg[0] == "error":
+                    raise DominoproofError(f"search worker {msg[1]} failed:\n{msg[2]}")
+                frontier += msg[2]
+                visited += msg[3]
+            if frontier == 0:
+                verdict = "stop"
+            elif max_states is not None and visited >= max_states:
+                stop, verdict = f"state budget of {max_states:,} states reached", "stop"
+            elif deadline is not None and time.perf_counter() > deadline:
+                stop, verdict = f"time budget of {max_seconds:g} s reached", "stop"
+            else:
+                verdict = "go"
+                levels += 1
+            for q in controls:
+                q.put(verdict)
+            if verdict == "stop":
+                break
+        while len(done) < workers:
+            msg = report.get()
+            if msg[0] == "error":
+                raise DominoproofError(f"search worker {msg[1]} failed:\n{msg[2]}")
+            done[msg[1]] = msg
+    finally:
+        for p in procs:
+            p.join(timeout=5)
+            if p.is_alive():  # pragma: no cover - only after an error
+                p.terminate()
+    seconds = time.perf_counter() - start
+    terminals: dict[str, int] = {}
+    found: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for w in range(workers):
+        _, _, _, _, term, fnd, cnt, _ = done[w]
+        for k, n in term.items():
+            terminals[k] = terminals.get(k, 0) + n
+        for k, why in fnd.items():
+            found.setdefault(k, why)
+        for k, n in cnt.items():
+            counts[k] = counts.get(k, 0) + n
+    figures = PartitionedFigures(
+        configuration=f"{variant.name}: {init.describe()}", complete=not stop,
+        stop_reason=stop, workers=workers, states=sum(done[w][2] for w in range(workers)),
+        transitions=sum(done[w][3] for w in range(workers)),
+        # the last level expanded discovers nothing when the search completes
+        terminals=dict(sorted(terminals.items())),
+        depth=max(levels - 1, 0) if not stop else levels, seconds=seconds,
+        peak_rss_mb=max(done[w][7] for w in range(workers)),
+        per_worker_states=[done[w][2] for w in range(workers)])
+    return figures, _results(variant, init, chosen, applies, found, counts, figures,
+                             engine, scorer)
+
+
+def _results(variant: Variant, init: Init, chosen: list[Property], applies: dict[str, bool],
+             found: dict[str, str], counts: dict[str, int], f: PartitionedFigures,
+             engine: type[Rules] | None, scorer: Scorer | None) -> list[Result]:
+    method = f"{METHOD}, partitioned over {f.workers} processes"
+    out: list[Result] = []
+    failing = [p.id for p in chosen if p.id in found and p.id not in GLOBAL]
+    traces: dict[str, Result] = {}
+    if failing:  # the shortest counterexample, from the one-process search and its BFS tree
+        r = explore(variant, init, rules=(engine or Rules)(variant) if engine else None,
+                    scorer=scorer)
+        traces = {res.property: res for res in check_properties(r, failing)}
+    for p in chosen:
+        res = Result(p.id, Verdict.NOT_APPLICABLE, method, f.configuration, states=f.states,
+                     seconds=f.seconds)
+        out.append(res)
+        if not applies[p.id]:
+            res.detail = f"applies to {p.applies_doc}"
+        elif p.id in GLOBAL:
+            res.verdict = Verdict.UNKNOWN
+            res.detail = ("needs paths through the whole graph (bounded walks, cycles, the "
+                          "longest round): run the one-process search")
+            if p.id in found:
+                res.verdict = Verdict.VIOLATED
+                res.detail = found[p.id]
+        elif p.id in found:
+            res.verdict = Verdict.VIOLATED
+            one = traces.get(p.id)
+            res.detail = one.detail if one is not None else found[p.id]
+            res.trace = one.trace if one is not None else None
+        elif f.complete:
+            res.verdict = Verdict.HOLDS
+            if p.id == "blocked-sound":
+                differ = counts.get("R2.3 readings differ", 0)
+                compared = counts.get("R2.3 readings compared", 0)
+                res.detail = (f"{f.terminals.get('blocked', 0):,} blocked states checked; "
+                              f"the R2.3 readings differ in {differ:,} of {compared:,} states "
+                              f"compared; {f.states:,} states")
+            else:
+                res.detail = f"{f.states:,} states, {f.transitions:,} transitions"
+        else:
+            res.verdict = Verdict.UNKNOWN
+            res.detail = (f"partial search ({f.stop_reason}): no counterexample among "
+                          f"{f.states:,} states, nothing is claimed")
+        res.stats.update({"workers": f.workers})
+    return out
