@@ -921,8 +921,9 @@ class _Checker:
 
     def check(self, name: str, *formulas: Formula) -> Query:
         epr, edges = fragment_of([*self.axioms, *formulas], self._fragments)
+        # Z3's default solver: the quantified (EPR) formulas need its MBQI, not bit-blasting
         s = Solver(seed=self.seed, timeout_ms=self.timeout_ms, ledger=self.ledger,
-                   logic=None)
+                   engine="smt")
         s.add(*self.axioms)
         with s.frame():
             s.add(*formulas)
