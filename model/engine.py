@@ -141,7 +141,13 @@ def playout(rules: Rules, s: State, rnd: Callable[[], float],
 
 @dataclass(frozen=True)
 class Trace:
-    """A round: its variant, its deal and its moves. Serialises to JSON and replays."""
+    """A round: its variant, its deal and its moves. Serialises to JSON and replays.
+
+    ``rules`` is the rule book the round follows: ``None`` for the variant's own; a
+    deliberately broken one (``dominoproof.proofs.faults``) for a fault's
+    counterexample, which only that rule book replays. The JSON names a rule book
+    that is not the variant's own (``"rules"``); :meth:`from_json` replays with the
+    variant's own unless it is given one."""
 
     variant: Variant
     deal: Deal
@@ -149,15 +155,21 @@ class Trace:
     seed: int | None = None
     free_draw: bool = False
     _states: tuple[State, ...] = field(default=(), compare=False, repr=False)
+    rules: Rules | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def rule_book(self) -> Rules:
+        return self.rules if self.rules is not None else rules_for(self.variant)
 
     def initial(self) -> State:
-        return initial_state(self.variant, self.deal, free_draw=self.free_draw)
+        return initial_state(self.variant, self.deal, free_draw=self.free_draw,
+                             rules=self.rule_book)
 
     def states(self) -> list[State]:
         """Every state of the round, replayed with legality checks (TraceError if not)."""
         if self._states:
             return list(self._states)
-        rules = rules_for(self.variant)
+        rules = self.rule_book
         s = self.initial()
         out = [s]
         for i, m in enumerate(self.moves):
@@ -179,8 +191,11 @@ class Trace:
 
     def to_json(self) -> dict[str, Any]:
         res = self.outcome
+        book = {} if self.rules is None or type(self.rules) is Rules else {
+            "rules": type(self.rules).__name__}
         return {
             "format": TRACE_FORMAT,
+            **book,
             "variant": self.variant.to_dict(),
             "seed": self.seed,
             "free_draw": self.free_draw,
@@ -197,8 +212,12 @@ class Trace:
         return json.dumps(self.to_json(), indent=1)
 
     @staticmethod
-    def from_json(data: dict[str, Any], source: str = "<trace>") -> Trace:
-        """Read a trace and replay it; the recorded final state must be reproduced."""
+    def from_json(data: dict[str, Any], source: str = "<trace>", *,
+                  rules: Callable[[Variant], Rules] | None = None) -> Trace:
+        """Read a trace and replay it; the recorded final state must be reproduced.
+
+        ``rules`` builds the rule book to replay with (default: the variant's own); a
+        trace recorded under another rule book names it, and does not replay without."""
         if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
             raise TraceError(f"{source}: not a {TRACE_FORMAT} document")
         try:
@@ -212,7 +231,12 @@ class Trace:
             raise TraceError(f"{source}: malformed trace ({e!r})") from None
         if wrong:
             raise TraceError(f"{source}: not a deal of {variant.name}: {wrong}")
-        trace = Trace(variant, deal, moves, data.get("seed"), bool(data.get("free_draw")))
+        book = rules(variant) if rules is not None else None
+        if book is None and data.get("rules"):
+            raise TraceError(f"{source}: recorded under the rule book {data['rules']!r}, not "
+                             "the variant's own; replay it with that rule book")
+        trace = Trace(variant, deal, moves, data.get("seed"), bool(data.get("free_draw")),
+                      rules=book)
         try:
             final = trace.to_json()["final"]  # replays every move, with apply's checks
         except VoidDeal:
@@ -225,12 +249,13 @@ class Trace:
         return trace
 
     @staticmethod
-    def loads(text: str, source: str = "<trace>") -> Trace:
+    def loads(text: str, source: str = "<trace>", *,
+              rules: Callable[[Variant], Rules] | None = None) -> Trace:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise TraceError(f"{source}: not JSON ({e})") from None
-        return Trace.from_json(data, source)
+        return Trace.from_json(data, source, rules=rules)
 
 
 def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:
