@@ -1,0 +1,129 @@
+"""Reports of a verification: a table for people, JSON and JUnit XML for CI pipelines."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from dominoproof.proofs.properties import CATALOGUE
+from dominoproof.verify import PARTS, Report, Row
+
+_STYLE = {"HOLDS": "green", "PROVED": "green", "N/A": "dim", "UNKNOWN": "yellow",
+          "VIOLATED": "red", "NOT INDUCTIVE": "red"}
+
+
+def _cell(row: Row | None) -> str:
+    if row is None:
+        return ""
+    style = _STYLE.get(row.verdict, "")
+    mark = "" if row.ok else " !"
+    return f"[{style}]{row.verdict}[/{style}]{mark}" if style else row.verdict + mark
+
+
+def subject_table(subject: str, rows: list[Row]) -> Table:
+    """One variant (or fault): a property per line, a column per method."""
+    parts = [p for p in PARTS if any(r.part == p for r in rows)]
+    by = {(r.property, r.part): r for r in rows}
+    props = [p.id for p in CATALOGUE if any(r.property == p.id for r in rows)]
+    props += sorted({r.property for r in rows} - set(props))
+    t = Table(title=subject, title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("property")
+    for p in parts:
+        t.add_column(p)
+    for pid in props:
+        t.add_row(pid, *[_cell(by.get((pid, p))) for p in parts])
+    return t
+
+
+def print_report(report: Report, console: Console, *, details: bool = False) -> None:
+    """The table of every subject, then the checks that are not as expected."""
+    for subject in report.subjects:
+        rows = [r for r in report.rows if r.subject == subject]
+        if subject.startswith("fault "):
+            continue
+        console.print(subject_table(subject, rows))
+        configs = {r.part: r.configuration for r in rows if r.configuration}
+        for part in ("search", "z3"):
+            if part in configs:
+                console.print(f"  [dim]{part}: {configs[part]}[/dim]")
+        cross = next((r for r in rows if r.part == "cross-check"), None)
+        if cross is not None:
+            console.print(f"  [dim]cross-check: {cross.detail.splitlines()[0]}[/dim]")
+        console.print()
+    faults = [s for s in report.subjects if s.startswith("fault ")]
+    if faults:
+        t = Table(title="every check can fail: deliberately broken rule sets",
+                  title_justify="left", show_edge=False, pad_edge=False)
+        t.add_column("fault")
+        t.add_column("property")
+        for p in PARTS[:3]:
+            t.add_column(p)
+        for subject in faults:
+            rows = [r for r in report.rows if r.subject == subject]
+            by = {(r.property, r.part): r for r in rows}
+            for pid in dict.fromkeys(r.property for r in rows):
+                t.add_row(subject.removeprefix("fault "), pid,
+                          *[_cell(by.get((pid, p))) for p in PARTS[:3]])
+        console.print(t)
+        console.print()
+    bad = report.failures
+    if bad:
+        console.print(f"[red]{len(bad)} check(s) not as expected:[/red]")
+        for r in bad:
+            console.print(f"  {r.subject} / {r.part} / {r.property}: {r.verdict} "
+                          f"(expected {' or '.join(r.expected)})")
+            console.print(f"    {r.detail}", markup=False)
+    if details:
+        for r in report.rows:
+            console.print(f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- {r.detail}",
+                          markup=False)
+    verdict = ("all as expected" if not bad else
+               "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
+    console.print(f"{len(report.rows)} checks on {len(report.subjects)} subjects in "
+                  f"{report.seconds:.1f} s: {verdict}")
+
+
+def write_json(report: Report, path: Path) -> None:
+    path.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+def junit_xml(report: Report) -> str:
+    """JUnit XML: a test suite per subject, a test case per check (classname
+    ``subject.method``); a violation is a failure, UNKNOWN an error."""
+    suites = ET.Element("testsuites", name="dominoproof verify",
+                        tests=str(len(report.rows)), failures=str(sum(
+                            1 for r in report.failures if r.verdict != "UNKNOWN")),
+                        errors=str(sum(1 for r in report.failures if r.verdict == "UNKNOWN")),
+                        time=f"{report.seconds:.3f}")
+    for subject in report.subjects:
+        rows = [r for r in report.rows if r.subject == subject]
+        suite = ET.SubElement(suites, "testsuite", name=subject, tests=str(len(rows)),
+                              failures=str(sum(1 for r in rows if not r.ok
+                                               and r.verdict != "UNKNOWN")),
+                              errors=str(sum(1 for r in rows if not r.ok
+                                             and r.verdict == "UNKNOWN")),
+                              time=f"{sum(r.seconds for r in rows):.3f}")
+        for r in rows:
+            case = ET.SubElement(suite, "testcase", classname=f"{subject}.{r.part}",
+                                 name=r.property, time=f"{r.seconds:.3f}")
+            if not r.ok:
+                tag = "error" if r.verdict == "UNKNOWN" else "failure"
+                el = ET.SubElement(case, tag, message=f"{r.verdict}, expected "
+                                   f"{' or '.join(r.expected)}")
+                el.text = r.detail
+            ET.SubElement(case, "system-out").text = f"{r.verdict}: {r.method}; {r.detail}"
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def write_junit(report: Report, path: Path) -> None:
+    path.write_text(junit_xml(report), encoding="utf-8")
+
+
+def rows_of(report: Report, subject: str) -> Iterable[Row]:
+    return (r for r in report.rows if r.subject == subject)

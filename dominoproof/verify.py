@@ -1,0 +1,253 @@
+"""``dominoproof verify``: the main job. Every part of dominoproof, on every variant asked.
+
+For each variant:
+
+1. **search** -- exhaustive search of the variant's rules on small configurations
+   (:mod:`dominoproof.proofs.plans`), the whole catalogue checked on the graph;
+2. **z3** -- the catalogue proved by induction for the variant itself (its real set
+   size and players), with the Houdini strengthening, the ranking function and the
+   declarative scoring (:mod:`dominoproof.proofs.queries`);
+3. **all sizes** -- the core block properties for every set size and every number of
+   players under the variant's rules (:mod:`dominoproof.proofs.allsizes`);
+4. **cross-check** -- the engine's successors against the Z3 transition relation's,
+   state by state, on states of the small search (:mod:`dominoproof.proofs.conformance`).
+
+Then, once, **faults**: every deliberately broken rule set of
+:mod:`dominoproof.proofs.faults` must be caught by the properties it names -- by the
+graph search, by its Z3 twin and, where it has one, by its all-sizes twin. A check that
+cannot fail is a defect, so a fault that goes uncaught fails the verification.
+
+Every check has an expected verdict: a property that applies must HOLD (search) or be
+PROVED (Z3); one that does not apply is N/A; a fault's properties must be VIOLATED (or,
+for the induction-only all-sizes model, NOT INDUCTIVE). The job succeeds when every
+verdict is as expected. Variants and faults run in a process pool, one job each.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from dominoproof.model.variant import Variant
+from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
+
+OK = (Verdict.HOLDS.value, Verdict.PROVED.value)
+NA = (Verdict.NOT_APPLICABLE.value,)
+CAUGHT = (Verdict.VIOLATED.value, Verdict.NOT_INDUCTIVE.value)
+#: how verdicts combine over several searches of one property (worst first)
+_RANK = {Verdict.VIOLATED: 0, Verdict.NOT_INDUCTIVE: 1, Verdict.UNKNOWN: 2,
+         Verdict.HOLDS: 3, Verdict.PROVED: 3, Verdict.NOT_APPLICABLE: 4}
+
+PARTS = ("search", "z3", "all sizes", "cross-check")
+
+
+@dataclass
+class Row:
+    """One verdict of the verification, with what was expected of it."""
+
+    subject: str  #: a variant's name, or "fault <id>"
+    part: str  #: "search", "z3", "all sizes", "cross-check"
+    property: str
+    verdict: str
+    expected: tuple[str, ...]
+    method: str = ""
+    configuration: str = ""
+    detail: str = ""
+    seconds: float = 0.0
+    trace: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict in self.expected
+
+    @staticmethod
+    def of(subject: str, part: str, res: Result, expected: tuple[str, ...]) -> Row:
+        trace = res.trace.to_json() if res.trace is not None and hasattr(
+            res.trace, "to_json") else None
+        return Row(subject, part, res.property, res.verdict.value, expected, res.method,
+                   res.configuration, res.detail, round(res.seconds, 3), trace)
+
+
+@dataclass
+class Report:
+    rows: list[Row] = field(default_factory=list)
+    seconds: float = 0.0
+    subjects: list[str] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[Row]:
+        return [r for r in self.rows if not r.ok]
+
+    @property
+    def exit_code(self) -> int:
+        """0 every verdict as expected; 1 a violation or an uncaught fault; 3 only
+        UNKNOWN verdicts stand between the job and success."""
+        bad = self.failures
+        if not bad:
+            return 0
+        if all(r.verdict == Verdict.UNKNOWN.value for r in bad):
+            return 3
+        return 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": not self.failures,
+            "exit_code": self.exit_code,
+            "seconds": round(self.seconds, 2),
+            "checks": len(self.rows),
+            "failures": len(self.failures),
+            "subjects": self.subjects,
+            "rows": [asdict(r) | {"ok": r.ok} for r in self.rows],
+        }
+
+
+# ---------------------------------------------------------------------------
+# Jobs (each runs in a worker process)
+# ---------------------------------------------------------------------------
+
+
+def _worst(results: Sequence[Result]) -> Result:
+    return min(results, key=lambda r: _RANK[r.verdict])
+
+
+def _search_rows(v: Variant) -> tuple[list[Row], Any]:
+    from dominoproof.proofs.graphcheck import check_properties
+    from dominoproof.proofs.plans import search_plan
+    from dominoproof.proofs.statespace import explore
+
+    plan = search_plan(v)
+    per_property: dict[str, list[Result]] = {}
+    first = None
+    states = 0
+    t0 = time.perf_counter()
+    for init in plan.inits:
+        r = explore(plan.variant, init, max_states=2_000_000, max_seconds=120)
+        first = first or r
+        states += r.size
+        for res in check_properties(r):
+            per_property.setdefault(res.property, []).append(res)
+    rows = []
+    for p in CATALOGUE:
+        res = _worst(per_property[p.id])
+        res.configuration = f"{plan.variant.name}: {plan.description}"
+        if res.verdict is Verdict.HOLDS:
+            res.detail = f"{states:,} states in all; " + res.detail
+        res.seconds = time.perf_counter() - t0
+        expected = OK if p.applies_to(plan.variant) else NA
+        rows.append(Row.of(v.name, "search", res, expected))
+    return rows, (plan.variant, first)
+
+
+def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row:
+    from dominoproof.proofs.conformance import compare, get_oracle
+
+    t0 = time.perf_counter()
+    n = result.size
+    step = max(1, n // sample)
+    states = [result.state(i) for i in range(0, n, step)][:sample]
+    cmp = compare(small, states, get_oracle("engine", small), get_oracle("z3", small))
+    verdict = Verdict.HOLDS if cmp.ok else Verdict.VIOLATED
+    detail = cmp.summary() if cmp.ok else cmp.describe(limit=2)
+    res = Result("transitions", verdict, "engine vs Z3 transition relation, both inclusions",
+                 f"{small.name}: {len(states)} of {n:,} searched states", detail,
+                 states=len(states), seconds=time.perf_counter() - t0)
+    return Row.of(v.name, "cross-check", res, OK)
+
+
+def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = 30_000,
+                   crosscheck: int = 40) -> list[Row]:
+    """Every part of the verification for one variant (see the module docstring)."""
+    from dominoproof.proofs.allsizes import prove_all_sizes
+    from dominoproof.proofs.queries import prove_catalogue
+
+    rows, (small, first) = _search_rows(v)
+    for res in prove_catalogue(v, seed=seed, timeout_ms=timeout_ms):
+        expected = OK if BY_ID[res.property].applies_to(v) else NA
+        rows.append(Row.of(v.name, "z3", res, expected))
+    for res in prove_all_sizes(v, seed=seed, timeout_ms=timeout_ms):
+        # N/A: the property is not stated in the decidable fragment (instances are
+        # proved by z3 above); anything else must be a proof
+        rows.append(Row.of(v.name, "all sizes", res, OK + NA))
+    if crosscheck and first is not None:
+        rows.append(_crosscheck_row(v, small, first, crosscheck))
+    return rows
+
+
+def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = 30_000) -> list[Row]:
+    """A fault must be caught by every property it names, by every method that models it."""
+    from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
+    from dominoproof.proofs.encoding_faults import twin_prover
+    from dominoproof.proofs.faults import FAULTS_BY_ID
+    from dominoproof.proofs.graphcheck import check_properties
+    from dominoproof.proofs.statespace import explore
+
+    f = FAULTS_BY_ID[fault_id]
+    v = f.variant()
+    subject = f"fault {f.id}"
+    rows = []
+    r = explore(v, f.init(), rules=f.rules_for(v), scorer=f.scorer, max_states=2_000_000)
+    for res in check_properties(r, f.catches, inapplicable=True):
+        if res.verdict is Verdict.NOT_APPLICABLE:  # checked anyway (parity's premise)
+            res.verdict = Verdict(res.stats.get("checked anyway", res.verdict.value))
+        rows.append(Row.of(subject, "search", res, CAUGHT))
+    for res in twin_prover(f, seed=seed, timeout_ms=timeout_ms).prove_all(f.catches):
+        rows.append(Row.of(subject, "z3", res, CAUGHT))
+    if f.id in TWINS:
+        for res in prove_all_sizes(v, f.catches, seed=seed, timeout_ms=timeout_ms,
+                                   fault=f.id):
+            if res.verdict is Verdict.NOT_APPLICABLE:
+                continue  # not stated in the fragment: the other methods catch it
+            rows.append(Row.of(subject, "all sizes", res, CAUGHT))
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# The job
+# ---------------------------------------------------------------------------
+
+
+def _variant_job(args: tuple[Variant, int, int, int]) -> list[Row]:
+    v, seed, timeout_ms, crosscheck = args
+    return verify_variant(v, seed=seed, timeout_ms=timeout_ms, crosscheck=crosscheck)
+
+
+def _fault_job(args: tuple[str, int, int]) -> list[Row]:
+    fid, seed, timeout_ms = args
+    return verify_fault(fid, seed=seed, timeout_ms=timeout_ms)
+
+
+def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
+           timeout_ms: int = 30_000, crosscheck: int = 40, workers: int | None = None,
+           progress: Callable[[str, list[Row]], None] | None = None) -> Report:
+    """Verify ``variants`` (and, with ``faults``, that every fault is caught)."""
+    from dominoproof.proofs.faults import FAULTS
+
+    start = time.perf_counter()
+    variants = list(variants)
+    jobs: list[tuple[str, Callable[[Any], list[Row]], Any]] = [
+        (v.name, _variant_job, (v, seed, timeout_ms, crosscheck)) for v in variants]
+    if faults:
+        jobs += [(f"fault {f.id}", _fault_job, (f.id, seed, timeout_ms)) for f in FAULTS]
+    report = Report(subjects=[name for name, _, _ in jobs])
+    workers = max(1, workers or os.cpu_count() or 1)
+    done: dict[str, list[Row]] = {}
+    if workers == 1 or len(jobs) == 1:
+        for name, fn, args in jobs:
+            done[name] = fn(args)
+            if progress:
+                progress(name, done[name])
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {name: pool.submit(fn, args) for name, fn, args in jobs}
+            for name, fut in futures.items():
+                done[name] = fut.result()
+                if progress:
+                    progress(name, done[name])
+    for name, _, _ in jobs:
+        report.rows.extend(done[name])
+    report.seconds = time.perf_counter() - start
+    return report
