@@ -49,6 +49,7 @@ from .encoding import (
     PLAY,
     PLAYING,
     SCORE_BITS,
+    STUTTER,
     Bool,
     Encoding,
     MoveVars,
@@ -357,6 +358,11 @@ class Prover:
                                 together=self.together)
             self._inv_seconds = time.perf_counter() - t0
         return self._inv
+
+    def strengthening(self) -> list[Lemma]:
+        """The proved invariant's lemmas (none if Houdini did not finish)."""
+        h = self.invariant()
+        return [] if h.unknown else list(h.kept)
 
     def inv(self, s: StateVars) -> list[Bool]:
         return [lem(self.enc, s) for lem in self.invariant().kept]
@@ -689,11 +695,13 @@ class Prover:
     def bmc(self, goal: Callable[[list[StateVars], list[MoveVars]], Bool], *,
             max_depth: int | None = None, min_depth: int = 0, ledger: Ledger | None = None,
             tail: int = 0, stutter: bool = False, seconds: float | None = None,
-            deal: Deal | None = None) -> BMCResult:
+            deal: Deal | None = None, strengthen: bool = True) -> BMCResult:
         """The shortest round (from any deal, or ``deal``) whose states and moves satisfy
         ``goal`` at its last state, searching depth after depth up to ``max_depth``.
         ``tail``: the goal looks ``tail`` moves past the depth counted (those moves are
-        part of the run). ``stutter``: finished rounds may idle (for optimisation)."""
+        part of the run). ``stutter``: finished rounds may idle (for optimisation).
+        ``strengthen``: every state also satisfies the proved invariant (it holds in every
+        reachable state, so no real round is lost, and it prunes the search)."""
         enc = self.enc
         led = ledger if ledger is not None else self.ledger
         max_depth = self.bmc_depth if max_depth is None else max_depth
@@ -703,6 +711,7 @@ class Prover:
         moves: list[MoveVars] = []
         sv = self.solver(ledger=led)
         sv.add(enc.init(states[0], deal))
+        inv = self.strengthening() if strengthen else []
 
         def extend() -> None:
             i = len(moves)
@@ -710,7 +719,7 @@ class Prover:
             step = enc.trans(states[-1], m, nxt)
             if stutter:
                 step = z3.Or(step, enc.stutter(states[-1], m, nxt))
-            sv.add(step)
+            sv.add(step, *[lem(enc, nxt) for lem in inv])
             moves.append(m)
             states.append(nxt)
 
@@ -760,12 +769,10 @@ class Prover:
         """Decode a BMC model into states and moves, make the deal it starts from (the
         boneyard stacked in the order the run draws it), and replay it in the engine."""
         enc = self.enc
-        ds = [enc.decode_state(model, x) for x in states]
-        ms = [enc.decode_move(model, x, m) for x, m in zip(states, moves, strict=False)]
-        # a stuttering tail is padding, not moves
-        while ms and int(ms[-1].kind) > int(MoveKind.DOMINO):
-            ms.pop()
-            ds.pop()
+        # a stuttering tail (a finished round idling to the horizon) is padding, not moves
+        real = [m for m in moves if model.eval(m.kind, True).as_long() != STUTTER]
+        ds = [enc.decode_state(model, x) for x in states[:len(real) + 1]]
+        ms = [enc.decode_move(model, x, m) for x, m in zip(states, real, strict=False)]
         s0 = ds[0]
         order = [mv.tile for mv in ms if mv.kind is MoveKind.DRAW and s0.boneyard >> mv.tile & 1]
         rest = [t for t in bits(s0.boneyard) if t not in order]
@@ -788,40 +795,243 @@ class Prover:
         return Run(ds, ms, trace, replayed, why)
 
     # -- witnesses ------------------------------------------------------------------
-    def shortest_block(self, max_depth: int | None = None) -> BMCResult:
-        """The shortest blocked round: the first depth at which BLOCKED is reachable."""
-        return self.bmc(lambda ss, ms: ss[-1].status == BLOCKED, max_depth=max_depth)
+    def block_lower_bound(self) -> tuple[int, str]:
+        """Rounds shorter than this cannot block, by counting moves from proved facts.
+
+        Each move does one thing. A block needs: the lead; every boneyard tile drawn (the
+        boneyard is empty at a block where blocked-sound is PROVED, and only a draw takes a
+        tile out of it); ``C`` confirmations and the establishment. Where parity is PROVED
+        (one line, every tile in play), every tile of the ends' suits is on the table:
+        ``N+1`` tiles for even N (the ends show one number), ``2N+1`` for odd N, each
+        placed by its own play. Returns 0 when blocked-sound is not proved (a broken rule
+        set)."""
+        if self.prove("blocked-sound").verdict is not Verdict.PROVED:
+            return 0, "blocked-sound not proved: no lower bound"
+        enc = self.enc
+        plays, why = 1, "the lead"
+        prop = BY_ID["parity"]
+        if prop.applies_to(self.variant) and self.prove("parity").verdict is Verdict.PROVED:
+            plays = enc.N + 1 if enc.N % 2 == 0 else 2 * enc.N + 1
+            why = f"{plays} plays (parity: every tile of the ends' suits on the table)"
+        draws = enc.B if enc.EMPTY else 0
+        bound = plays + draws + enc.needed + 1
+        return bound, (f"{why} + {draws} draws (the whole boneyard) + {enc.needed} "
+                       f"confirmations + the establishment = {bound}")
+
+    def shortest_block(self, max_depth: int | None = None, *,
+                       start: int = 0) -> BMCResult:
+        """The shortest blocked round: the first depth, from ``start`` (a proved lower
+        bound), at which BLOCKED is reachable."""
+        return self.bmc(lambda ss, ms: ss[-1].status == BLOCKED, max_depth=max_depth,
+                        min_depth=start)
 
     def max_residual(self, depth: int, *, seconds: float | None = None) -> tuple[BMCResult,
                                                                                  int | None]:
         """The largest residual count of one player at a block, among rounds of at most
-        ``depth`` moves (finished rounds idle to the horizon), by Z3's optimiser."""
+        ``depth`` moves (finished rounds idle to the horizon).
+
+        Optimised with Z3 by bisection on the objective: each step asks for a blocked
+        round where some player holds at least ``k`` (the SAT pipeline, fixed seed and
+        timeout); the last unsat step proves the bound. (``z3.Optimize`` runs on Z3's SMT
+        core, far slower on these formulas.) The result is optimal when ``complete``."""
         enc = self.enc
         led = self.ledger
         t0 = time.perf_counter()
-        opt = Optimizer(seed=self.seed, timeout_ms=int(1000 * (seconds or self.bmc_seconds)),
-                        ledger=led)
+        deadline = t0 + (seconds if seconds is not None else self.bmc_seconds)
         states = [enc.state("o0")]
         moves: list[MoveVars] = []
-        opt.add(enc.init(states[0]))
+        sv = self.solver(ledger=led)
+        sv.add(enc.init(states[0]))
+        inv = self.strengthening()
         for i in range(depth):
             m, nxt = enc.move(f"o{i}"), enc.state(f"o{i + 1}")
-            opt.add(z3.Or(enc.trans(states[-1], m, nxt), enc.stutter(states[-1], m, nxt)))
+            sv.add(z3.Or(enc.trans(states[-1], m, nxt), enc.stutter(states[-1], m, nxt)),
+                   *[lem(enc, nxt) for lem in inv])
             moves.append(m)
             states.append(nxt)
         last = states[-1]
         who = z3.BitVec("who", 4)
-        opt.add(last.status == BLOCKED, z3.ULT(who, enc.P))
-        sc = self.scoring()
-        value = sc.residual(last, who)
-        opt.maximize(value)
-        c = opt.check()
-        if c.model is None or c.unsat:
+        sv.add(last.status == BLOCKED, z3.ULT(who, enc.P))
+        value = self.scoring().residual(last, who)
+        weights = self.scoring().value
+
+        def at_least(k: int) -> Bool:
+            """Some player holds at least ``k`` (pseudo-Boolean: the SAT solver reasons on
+            weighted sums natively, where adder circuits defeat it)."""
+            return z3.Or([z3.And(who == p, z3.PbGe([(x == p, weights[t])
+                                                     for t, x in enumerate(last.loc)], k))
+                          for p in range(enc.P)])
+
+        c = sv.check()
+        if not c.sat:
             return BMCResult(None, depth, c.unsat, time.perf_counter() - t0, led), None
-        run = self.decode_run(c.model, states, moves)
-        best = int(c.model.eval(value, True).as_long())
-        return BMCResult(run, len(run.moves), c.sat, time.perf_counter() - t0, led,
-                         c.model, states), best
+        model = c.model
+        lo = int(model.eval(value, True).as_long())
+        hi = sum(self.variant.tile_value)
+        optimal = True
+        while lo < hi:
+            if time.perf_counter() > deadline:
+                optimal = False
+                break
+            mid = lo + 1  # upwards: far above the optimum, unsat is as hard as it gets
+            with sv.frame():
+                sv.add(at_least(mid))
+                c = sv.check()
+            if c.sat:
+                model = c.model
+                lo = int(model.eval(value, True).as_long())
+            elif c.unsat:
+                hi = mid - 1
+            else:
+                optimal = False
+                break
+        run = self.decode_run(model, states, moves)
+        return BMCResult(run, len(run.moves), optimal, time.perf_counter() - t0, led,
+                         model, states), lo
+
+
+# ---------------------------------------------------------------------------
+# Witnesses (issue §4): questions a rules designer asks, answered with a round
+# ---------------------------------------------------------------------------
+
+QUESTIONS: dict[str, str] = {
+    "shortest-block": "the shortest possible blocked round",
+    "max-residual": "the largest residual count of one player at a block",
+    "tie": "a block where two or more sides tie for the lowest total",
+    "block-before-empty-boneyard": "a block established while the boneyard still holds tiles",
+    "parity-refuted": "a block that breaks the parity theorem (tiles set aside)",
+}
+
+
+@dataclass
+class Witness:
+    """The answer to a question: a round that replays in the engine, or the depth searched."""
+
+    question: str
+    configuration: str
+    run: Run | None
+    depth: int  #: moves of the round found, or the last depth searched without one
+    complete: bool  #: every depth up to ``depth`` was answered
+    seconds: float
+    figures: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+    stats: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def found(self) -> bool:
+        return self.run is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question": self.question, "configuration": self.configuration,
+                "found": self.found, "depth": self.depth, "complete": self.complete,
+                "seconds": round(self.seconds, 3), "figures": self.figures,
+                "note": self.note, "stats": self.stats,
+                "round": self.run.to_json() if self.run else None}
+
+
+def witness(prover: Prover, question: str, *, depth: int | None = None,
+            slack: int = 0) -> Witness:
+    """Answer ``question`` (a key of :data:`QUESTIONS`) for the prover's variant by
+    bounded model checking (``depth``: the largest round length searched; for
+    ``max-residual``, the horizon of the optimisation, default the shortest block plus
+    ``slack`` moves)."""
+    if question not in QUESTIONS:
+        raise DominoproofError(f"no question {question!r}; ask one of: {', '.join(QUESTIONS)}")
+    t0 = time.perf_counter()
+    enc = prover.enc
+    before = prover.ledger.as_dict()
+    figures: dict[str, Any] = {}
+    note = ""
+
+    def done(res: BMCResult) -> Witness:
+        stats = {k: v - before.get(k, 0.0) for k, v in prover.ledger.as_dict().items()}
+        return Witness(question, prover.configuration(), res.run, res.depth, res.complete,
+                       time.perf_counter() - t0, figures, note, stats)
+
+    if question in ("shortest-block", "max-residual"):
+        start, why = prover.block_lower_bound()
+        figures["lower_bound"] = start
+        note = f"no block is possible in fewer than {start} moves: {why}"
+    if question == "shortest-block":
+        res = prover.shortest_block(depth, start=start)
+        if res.run:
+            figures["moves"] = res.depth
+            note += ("; a round of that length exists" if res.depth == start else
+                     f"; none of {start}..{res.depth - 1} moves either (searched)")
+        else:
+            note += f"; no blocked round of at most {res.depth} moves"
+        return done(res)
+    if question == "max-residual":
+        first = prover.shortest_block(depth, start=start)
+        if first.run is None:
+            note = f"no blocked round of at most {first.depth} moves"
+            return done(first)
+        horizon = depth if depth is not None else first.depth + slack
+        figures["shortest"] = first.depth
+        res, best = prover.max_residual(horizon)
+        if res.run is not None and best is not None:
+            final = res.run.states[-1]
+            sc = prover.scoring().evaluate(final)
+            who = max(range(enc.P), key=lambda p: (sc["residuals"][p], -p))
+            figures.update(residual=best, player=who, horizon=horizon, moves=len(res.run.moves),
+                           optimal=res.complete)
+            note = (f"largest residual among blocked rounds of at most {horizon} moves"
+                    + ("" if res.complete else " (search stopped early: a lower bound)"))
+        return done(res)
+    if question == "tie":
+        sc = prover.scoring()
+        res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
+                                               sc.terms(ss[-1]).tie), max_depth=depth)
+        if res.run:
+            figures["moves"] = res.depth
+        else:
+            note = f"no tied block in rounds of at most {res.depth} moves"
+        return done(res)
+    if question == "block-before-empty-boneyard":
+        res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
+                                               z3.Not(enc.boneyard_empty(ss[-1]))),
+                         max_depth=depth)
+        if res.run:
+            figures.update(moves=res.depth,
+                           boneyard=res.run.states[-1].boneyard.bit_count())
+        else:
+            note = (f"none in rounds of at most {res.depth} moves; blocked-sound proves it "
+                    "impossible at any length where it is PROVED")
+        return done(res)
+    # parity-refuted
+    res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
+                                           z3.Not(parity_conclusion(enc, ss[-1]))),
+                     max_depth=depth)
+    if res.run:
+        final = res.run.states[-1]
+        figures.update(moves=res.depth, ends=list(final.ends),
+                       set_aside=final.set_aside.bit_count())
+    else:
+        note = (f"no refutation in rounds of at most {res.depth} moves"
+                + ("; with every tile in play the theorem is proved (prove --property parity)"
+                   if prover.variant.all_in_play else ""))
+    return done(res)
+
+
+def parity_variant(n: int) -> Variant:
+    """The instance of the parity theorem for double-``n``: 2 players, ``min(7, T//2)``
+    tiles each, every other tile in the boneyard (draw until playable), nothing set aside."""
+    base = find_variant("draw-2p-d6")
+    count = (n + 1) * (n + 2) // 2
+    return base.with_overrides({"set.max": n, "deal.hand_size": min(7, count // 2)},
+                               source=f"parity instance double-{n}")
+
+
+def prove_parity(ns: Sequence[int] = range(1, 19), *, seed: int = 0,
+                 timeout_ms: int = 30_000) -> list[Result]:
+    """The parity theorem (one line, every tile in play), proved by induction for each
+    set size in ``ns`` (:func:`parity_variant`)."""
+    out = []
+    for n in ns:
+        r = Prover(parity_variant(n), seed=seed, timeout_ms=timeout_ms).prove("parity")
+        r.configuration = f"double-{n}: " + r.configuration
+        out.append(r)
+    return out
 
 
 def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
@@ -831,5 +1041,6 @@ def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
     return Prover(v, seed=seed, timeout_ms=timeout_ms).prove_all(ids)
 
 
-__all__ = ["CTI", "TRANSITION", "BMCResult", "Prover", "Ranking", "Run", "SanityCheck",
-           "blocked_sound", "parity_conclusion", "prove_catalogue", "ranking_for"]
+__all__ = ["CTI", "QUESTIONS", "TRANSITION", "BMCResult", "Prover", "Ranking", "Run",
+           "SanityCheck", "Witness", "blocked_sound", "parity_conclusion", "parity_variant",
+           "prove_catalogue", "prove_parity", "ranking_for", "witness"]
