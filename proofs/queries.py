@@ -71,6 +71,10 @@ from .solver import Check, Ledger, Optimizer, Solver
 
 METHOD_INDUCTION = "induction per instance"
 
+#: SEMANTICS "Type invariant": the lemmas every state of the vocabulary is assumed to
+#: satisfy when a property is checked "alone".
+TYPE_OK = ("seat", "status", "count-range", "conservation", "ends-match-table")
+
 
 # ---------------------------------------------------------------------------
 # Results: counterexamples to induction, BMC traces
@@ -477,6 +481,34 @@ class Prover:
                        enc.decode_move(model, s, m), enc.decode_state(model, post),
                        [x.id for x in kept if x is not lem])
         return None
+
+    def holds_at(self, lem: Lemma, state: State) -> bool:
+        """Does ``lem`` hold in the concrete ``state``?"""
+        s = self.enc.state("h")
+        sv = self.solver(ledger=Ledger())
+        sv.add(*self.enc.equals(s, state), z3.Not(lem(self.enc, s)))
+        return bool(sv.check().unsat)
+
+    def explain(self, pid: str, *, limit: int = 12) -> list[tuple[CTI, str | None]]:
+        """Why ``pid`` needs its lemmas: starting from the type invariant alone, the
+        (minimised) counterexample to induction of the property, and the first lemma of
+        the proved invariant that rules its pre-state out; that lemma is assumed and the
+        next CTI sought, until none is left. Each step is a CTI no real round reaches."""
+        lem = next(c for c in self.candidates if c.property == pid)
+        kept = [x for x in self.invariant().kept if x is not lem]
+        assumed = [x for x in kept if x.id in TYPE_OK]
+        out: list[tuple[CTI, str | None]] = []
+        for _ in range(limit):
+            cti = self.cti(lem, assumed)
+            if cti is None:
+                break
+            blocker = next((x for x in kept if x not in assumed
+                            and not self.holds_at(x, cti.pre)), None)
+            out.append((cti, blocker.id if blocker else None))
+            if blocker is None:
+                break
+            assumed.append(blocker)
+        return out
 
     def _minimise(self, s: StateVars, fs: list[Bool], ledger: Ledger | None) -> Any:
         """A model of ``fs`` with as few tiles on the table, then in hands, as the
@@ -1041,6 +1073,22 @@ def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
     return Prover(v, seed=seed, timeout_ms=timeout_ms).prove_all(ids)
 
 
-__all__ = ["CTI", "QUESTIONS", "TRANSITION", "BMCResult", "Prover", "Ranking", "Run",
-           "SanityCheck", "Witness", "blocked_sound", "parity_conclusion", "parity_variant",
-           "prove_catalogue", "prove_parity", "ranking_for", "witness"]
+__all__ = [
+    "CTI",
+    "QUESTIONS",
+    "TRANSITION",
+    "TYPE_OK",
+    "BMCResult",
+    "Prover",
+    "Ranking",
+    "Run",
+    "SanityCheck",
+    "Witness",
+    "blocked_sound",
+    "parity_conclusion",
+    "parity_variant",
+    "prove_catalogue",
+    "prove_parity",
+    "ranking_for",
+    "witness",
+]

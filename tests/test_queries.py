@@ -1,0 +1,191 @@
+"""Inductive proofs per instance (``proofs/queries.py``, ``proofs/lemmas.py``).
+
+Proofs pass for the correct rules, with the strengthening found by Houdini printed
+as lemmas in domino terms; the property alone is not inductive and its CTI decodes
+into two states and a move; a timeout is UNKNOWN, never PROVED; the premises of the
+proofs are satisfiable; the ranking function's bound is at least the longest round
+exhaustive search finds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from dominoproof.model.moves import MoveKind
+from dominoproof.model.state import Status
+from dominoproof.model.system import Init
+from dominoproof.model.variant import Variant, find_variant, preset_names
+from dominoproof.proofs.lemmas import BY_ID as LEMMAS
+from dominoproof.proofs.lemmas import CANDIDATES, candidates_for, check_inductive
+from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
+from dominoproof.proofs.queries import CTI, TYPE_OK, Prover, prove_parity, ranking_for
+
+
+def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
+    v = find_variant(name)
+    return v.with_overrides(overrides) if overrides else v
+
+
+@pytest.fixture(scope="module")
+def block_prover() -> Prover:
+    return Prover(variant("block-2p-d6"))
+
+
+def test_every_lemma_is_readable_and_cites_rules() -> None:
+    for lem in CANDIDATES:
+        assert lem.rules and all(r.startswith(("R", "Terms")) for r in lem.rules), lem.id
+        assert len(lem.statement.split()) >= 5, lem.id
+        assert "z3" not in lem.statement and "==" not in lem.statement
+        assert lem.show().startswith(f"{lem.id} [")
+
+
+@pytest.mark.parametrize("name", ["tiny-2p-d3", "block-2p-d6", "fouls-4p-d6",
+                                  "draw-leave2-2p-d6"])
+def test_houdini_keeps_an_inductive_set_with_the_block_properties(name: str) -> None:
+    pr = Prover(variant(name))
+    h = pr.invariant()
+    assert not h.unknown
+    assert {"blocked-sound", "conservation", "confirmed-hold-nothing"} <= set(h.ids)
+    # what it kept is inductive on its own (checked again, all actions)
+    status, _, _ = check_inductive(pr.enc, h.kept)
+    assert status == "ok"
+
+
+def test_houdini_drops_what_a_variant_breaks() -> None:
+    """Under "boneyard_must_be_empty = false" (draw-one), confirmations are recorded with
+    stock left: the lemma saying otherwise is dropped, naming the action (a pass)."""
+    pr = Prover(variant("tiny-2p-d3", {"draw.rule": "one",
+                                       "block.boneyard_must_be_empty": False}))
+    h = pr.invariant()
+    drops = {d.lemma: d for d in h.dropped}
+    assert "confirmed-empty-boneyard" in drops
+    d = drops["confirmed-empty-boneyard"]
+    assert d.where == "pass" and d.move is not None and d.move.kind is MoveKind.PASS
+    assert d.post is not None and d.post.confirmed > 0 and d.post.boneyard
+    assert "blocked-sound" not in h.ids
+
+
+def test_blocked_sound_alone_is_not_inductive_but_is_proved_with_the_lemmas(
+        block_prover: Prover) -> None:
+    """The issue's example: a state with the run of confirmations recorded, the boneyard
+    empty and a playable tile in a hand satisfies blocked-sound; the establishment leads
+    to a block that is not one. No real round reaches it: with Houdini's lemmas the
+    property is PROVED. ``explain`` shows each CTI and the lemma that rules it out."""
+    pr = block_prover
+    lem = LEMMAS["blocked-sound"]
+    typed = [LEMMAS[i] for i in TYPE_OK]
+    assert isinstance(pr.cti(lem, typed), CTI)  # not inductive relative to TypeOK
+    chain = pr.explain("blocked-sound")
+    assert chain and all(c.action == "establish" for c, _ in chain)
+    assert [b for _, b in chain][-1] == "confirmed-hold-nothing"
+    cti = chain[-1][0]
+    assert cti.move.kind is MoveKind.ESTABLISH
+    assert cti.pre.status is Status.PLAYING and cti.post.status is Status.BLOCKED
+    assert cti.pre.confirmed >= pr.enc.needed and cti.pre.ends and not cti.pre.boneyard
+    ts = pr.variant.tiles
+    assert any(set(cti.pre.ends) & set(ts.halves[t]) for h in cti.pre.hands
+               for t in range(ts.count) if h >> t & 1), "a hand holds a tile matching an end"
+    assert cti.pre.table.bit_count() <= 2  # minimised
+    text = cti.describe()
+    assert "establish" in text and "before:" in text and "after:" in text
+    # with the lemmas the chain found, the property is inductive
+    used = typed + [LEMMAS[b] for _, b in chain if b]
+    assert pr.cti(lem, used) is None
+    r = pr.prove("blocked-sound")
+    assert r.verdict is Verdict.PROVED
+    assert "confirmed-hold-nothing" in r.detail
+
+
+@pytest.mark.parametrize("name", ["tiny-2p-d3", "block-2p-d6", "fouls-4p-d6",
+                                  "partnership-4p-d6"])
+def test_the_catalogue_is_proved_for_small_presets(name: str) -> None:
+    pr = Prover(variant(name))
+    for r in pr.prove_all():
+        prop = BY_ID[r.property]
+        if not prop.applies_to(pr.variant):
+            assert r.verdict is Verdict.NOT_APPLICABLE
+            continue
+        assert r.verdict is Verdict.PROVED, (r.property, r.detail)
+        assert r.seconds >= 0 and "checks" in r.stats
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", preset_names())
+def test_the_catalogue_is_proved_for_every_preset(name: str) -> None:
+    """Every state and transition invariant (and the rest) for every built-in preset."""
+    pr = Prover(variant(name))
+    got = {r.property: r for r in pr.prove_all()}
+    for prop in CATALOGUE:
+        r = got[prop.id]
+        want = Verdict.PROVED if prop.applies_to(pr.variant) else Verdict.NOT_APPLICABLE
+        assert r.verdict is want, (name, prop.id, r.detail)
+    for c in pr.sanity():
+        assert c.ok, (name, c.name)
+
+
+def test_sanity_checks_show_the_premises_are_satisfiable(block_prover: Prover) -> None:
+    checks = block_prover.sanity()
+    assert [c.ok for c in checks] == [True] * len(checks)
+    assert {c.expect for c in checks} == {"sat", "unsat"}
+
+
+def test_a_timeout_is_unknown_never_proved() -> None:
+    """With a 1 ms budget per query nothing can be shown: every verdict is UNKNOWN."""
+    pr = Prover(variant("draw-2p-d6"), timeout_ms=1)
+    for pid in ("blocked-sound", "procedure", "termination"):
+        assert pr.prove(pid).verdict is Verdict.UNKNOWN
+
+
+def test_transition_and_state_properties_are_covered() -> None:
+    """Every state and transition invariant of the catalogue has a Z3 method."""
+    pr = Prover(variant("tiny-2p-d3"))
+    for prop in CATALOGUE:
+        if prop.kind in (Kind.STATE, Kind.TRANSITION) and prop.applies_to(pr.variant):
+            r = pr.prove(prop.id)
+            assert r.method.startswith("induction"), prop.id
+
+
+def test_the_ranking_bound_covers_the_longest_round_found_by_search() -> None:
+    """Termination: the bound from the ranking function is at least the longest round of
+    the complete state graph of a small configuration (and not absurdly loose)."""
+    from dominoproof.proofs.statespace import explore
+
+    v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3})
+    pr = Prover(v)
+    r = pr.prove("termination")
+    assert r.verdict is Verdict.PROVED
+    bound = r.trace["bound"]
+    assert bound == ranking_for(pr.enc).bound(pr.enc)
+    res = explore(v, Init.every(), max_states=200_000)
+    assert res.complete
+    longest = res.figures.round_lengths[1]
+    assert longest is not None and longest <= bound <= 20 * longest
+
+
+def test_lemma_ids_are_unique_and_properties_exist() -> None:
+    ids = [lem.id for lem in CANDIDATES]
+    assert len(ids) == len(set(ids))
+    for lem in CANDIDATES:
+        if lem.property:
+            assert lem.property in BY_ID
+
+
+def test_candidates_follow_the_variant() -> None:
+    from dominoproof.proofs.encoding import Encoding
+
+    block = {lem.id for lem in candidates_for(Encoding(variant("block-2p-d6")))}
+    leave = {lem.id for lem in candidates_for(Encoding(variant("draw-leave2-2p-d6")))}
+    assert "no-stock" in block and "no-stock" not in leave
+    assert "parity" not in block and "nothing-aside" not in leave
+
+
+def test_parity_is_proved_for_small_set_sizes() -> None:
+    for r in prove_parity(range(1, 5)):
+        assert r.verdict is Verdict.PROVED, r.configuration
+
+
+@pytest.mark.slow
+def test_parity_is_proved_for_every_set_size_up_to_double_18() -> None:
+    got = prove_parity(range(1, 19))
+    assert [r.verdict for r in got] == [Verdict.PROVED] * 18
