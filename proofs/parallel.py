@@ -70,6 +70,7 @@ class PartitionedFigures:
     seconds: float
     peak_rss_mb: float  #: the largest peak resident memory among the workers
     per_worker_states: list[int] = field(default_factory=list)
+    total_rss_mb: float = 0.0  #: the workers' peak resident memories, summed
 
     @property
     def states_per_second(self) -> float:
@@ -104,7 +105,7 @@ _MIX = 0x9E3779B97F4A7C15  # Fibonacci hashing: codes' low bits are far from uni
 
 def _owner(code: int, workers: int) -> int:
     """The worker that owns the state with this code."""
-    return (hash(code) * _MIX >> 32 & 0xFFFFFFFF) % workers
+    return (hash(code) * _MIX >> 32) % workers
 
 
 def _terminal_label(s: State) -> str:
@@ -125,21 +126,24 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
         judge = Judge(local, variant, rules_for(variant), step, scorer or outcome)
         transitions_checked = bool(judge.transition_ids)
         visited: set[int] = set()
+        sent: set[int] = set()  # codes already sent to their owners: sent once only
         terminals: dict[str, int] = {}
         transitions = 0
 
         every_state = bool(Judge.EVERY_STATE & wanted)
         frontier_next: list[State] = []
 
+        def discover_checks(c: int, s: State) -> None:
+            judge.state(c, s)
+            if s.status is not Status.PLAYING:
+                label = _terminal_label(s)
+                terminals[label] = terminals.get(label, 0) + 1
+
         def discover(c: int, s: State) -> None:
             visited.add(c)
             frontier_next.append(s)
-            if s.status is not Status.PLAYING:
-                judge.state(c, s)
-                label = _terminal_label(s)
-                terminals[label] = terminals.get(label, 0) + 1
-            elif every_state:
-                judge.state(c, s)
+            if s.status is not Status.PLAYING or every_state:
+                discover_checks(c, s)
 
         for s in init_states(variant, init, rules):
             c = encode(s)
@@ -164,11 +168,15 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                     transitions += 1
                     if transitions_checked:
                         judge.transition(None, s, m, c)
-                    o = (hash(c) * _MIX >> 32 & 0xFFFFFFFF) % workers  # _owner, inlined
+                    o = (hash(c) * _MIX >> 32) % workers  # _owner, inlined
                     if o == w:
                         if c not in visited:
-                            discover(c, t)
-                    else:
+                            visited.add(c)  # discover(c, t), inlined
+                            frontier_next.append(t)
+                            if t.status is not Status.PLAYING or every_state:
+                                discover_checks(c, t)
+                    elif c not in sent:
+                        sent.add(c)
                         out[o].append(c)
             for o in range(workers):
                 if o != w:
@@ -263,6 +271,7 @@ def verify_partitioned(variant: Variant, init: Init,
         terminals=dict(sorted(terminals.items())),
         depth=max(levels - 1, 0) if not stop else levels, seconds=seconds,
         peak_rss_mb=max(done[w][7] for w in range(workers)),
+        total_rss_mb=sum(done[w][7] for w in range(workers)),
         per_worker_states=[done[w][2] for w in range(workers)])
     return figures, _results(variant, init, chosen, applies, found, counts, figures,
                              engine, scorer)

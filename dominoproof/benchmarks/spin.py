@@ -354,7 +354,7 @@ def spin_positions(variant: Variant, states: Iterable[State], stack: int) -> set
 
 
 def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
-               launched: float | None = None) -> dict[str, Any]:
+               launched: float | None = None, workers: int = 1) -> dict[str, Any]:
     """Explore the deal and check ``blocked-sound``; then (untimed) count the play
     positions P, terminal positions T and transitions E of the Spin mapping.
 
@@ -368,13 +368,26 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     from dominoproof.proofs.statespace import explore
 
     v = variant_for(deal, overrides)
+    init = Init.one(deal_for(deal))
     start = time.perf_counter()
-    result = explore(v, Init.one(deal_for(deal)))
-    searched = time.perf_counter()
-    (verdict,) = check_properties(result, ["blocked-sound"])
-    checked = time.perf_counter()
-    verdict_wall = time.time() - launched if launched is not None else None
-    verdict_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if workers > 1:
+        # the partitioned search (every core; no graph): the verdict, timed; the graph
+        # for the same-game counts is built afterwards, untimed
+        from dominoproof.proofs.parallel import verify_partitioned
+
+        part, (verdict,) = verify_partitioned(v, init, ["blocked-sound"], workers=workers)
+        searched = checked = time.perf_counter()
+        verdict_wall = time.time() - launched if launched is not None else None
+        verdict_rss_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                          + part.total_rss_mb)
+        result = explore(v, init)
+    else:
+        result = explore(v, init)
+        searched = time.perf_counter()
+        (verdict,) = check_properties(result, ["blocked-sound"])
+        checked = time.perf_counter()
+        verdict_wall = time.time() - launched if launched is not None else None
+        verdict_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     positions = spin_positions(v, result.states(), len(deal.boneyard))
     terminal = sum(1 for key in positions if key[-1] != "playing")
@@ -386,6 +399,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
         "complete": result.complete,
         "verdict": verdict.verdict.value,
         "detail": verdict.detail,
+        "workers": workers,
         "search_seconds": searched - start,
         "check_seconds": checked - searched,
         "verdict_wall": verdict_wall,
@@ -399,10 +413,10 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
 
 
 def run_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
-             cwd: str | Path = ".") -> tuple[Step, dict[str, Any]]:
+             cwd: str | Path = ".", workers: int = 1) -> tuple[Step, dict[str, Any]]:
     """:func:`check_ours` in a fresh Python process, measured like pan."""
     request = json.dumps({"deal": _deal_json(deal), "overrides": overrides or {},
-                          "launched": time.time()})
+                          "launched": time.time(), "workers": workers})
     st = _measured("dominoproof", [sys.executable, "-m", "dominoproof.benchmarks.spin"],
                    cwd, request)
     if st.returncode != 0:
@@ -425,7 +439,7 @@ def _deal_from_json(data: dict[str, Any]) -> PromelaDeal:
 def _child() -> None:  # pragma: no cover - runs in the child process
     request = json.loads(sys.stdin.read())
     out = check_ours(_deal_from_json(request["deal"]), request.get("overrides") or None,
-                     request.get("launched"))
+                     request.get("launched"), int(request.get("workers", 1)))
     print(json.dumps(out))
 
 
@@ -542,8 +556,12 @@ class Comparison:
         steps = "" if self.spin is None else ", ".join(
             f"{s.name} {s.seconds:.2f}" for s in self.spin.steps)
         busy = o["search_seconds"] + o["check_seconds"]
-        ours_parts = (f"search {o['search_seconds']:.2f}, verdict {o['check_seconds']:.2f}, "
-                      f"start-up {o['verdict_wall'] - busy:.2f}")
+        if o.get("workers", 1) > 1:
+            ours_parts = (f"partitioned search and verdict on {o['workers']} processes "
+                          f"{o['search_seconds']:.2f}, start-up {o['verdict_wall'] - busy:.2f}")
+        else:
+            ours_parts = (f"search {o['search_seconds']:.2f}, verdict "
+                          f"{o['check_seconds']:.2f}, start-up {o['verdict_wall'] - busy:.2f}")
         r = self.ratios()
 
         def ratio(x: float | None) -> str:
@@ -561,8 +579,10 @@ class Comparison:
              ratio(r["wall_time"])),
             ("states", spin_states, f"{o['states']:,}", ""),
             ("states/s", spin_rate, f"{self.ours_rate:,.0f}", ratio(r["states_per_second"])),
-            ("peak memory", spin_mem, f"{o['verdict_rss_mb']:.1f} MB (visited set and "
-             f"graph ~{o['visited_mb']:.1f})", ratio(r["memory"])),
+            ("peak memory", spin_mem,
+             f"{o['verdict_rss_mb']:.1f} MB (every process, summed)" if o.get("workers", 1) > 1
+             else f"{o['verdict_rss_mb']:.1f} MB (visited set and graph "
+                  f"~{o['visited_mb']:.1f})", ratio(r["memory"])),
         ]
         from dominoproof.bench import table
 
@@ -584,7 +604,7 @@ class Comparison:
 
 
 def compare(n: int, models: str | Path | None = None, runs: int = 1,
-            use_spin: bool = True) -> Comparison:
+            use_spin: bool = True, workers: int = 1) -> Comparison:
     """Run both sides on the model ``domino_N{n}.pml`` (Spin only where installed)."""
     deal = load_deal(n, models)
     missing = spin_missing() if use_spin else "spin not requested"
@@ -598,7 +618,7 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
             order = ("spin", "ours") if k % 2 == 0 else ("ours", "spin")
             for side in order:
                 if side == "ours":
-                    ours_step, ours = run_ours(deal, cwd=tmp)
+                    ours_step, ours = run_ours(deal, cwd=tmp, workers=workers)
                     ours_runs.append(ours["verdict_wall"])
                 elif missing is None:
                     work = Path(tmp) / f"run{k}"
@@ -620,13 +640,18 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
 @click.option("--check", is_flag=True,
               help="Exit 1 if the two tools did not explore the same game, disagree on the "
                    "verdict, or the wall-time target is missed.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Our side's processes: 1 is the graph search (explore, then "
+                   "check_properties); more is the partitioned search "
+                   "(dominoproof.proofs.parallel), every core on the one deal.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def command(n: str, runs: int, models: str | None, check: bool, as_json: bool) -> None:
+def command(n: str, runs: int, models: str | None, check: bool, workers: int,
+            as_json: bool) -> None:
     """Spin and dominoproof on the same 2-player draw round and fixed deal: exhaustive
     search and the blocked-sound check, side by side. Prints the ratios of wall time
     (Spin's compile included), states per second and memory, and checks from the state
     counts that both explored the same game. Without Spin: says so, exit 0."""
-    cmp = compare(int(n), models, runs)
+    cmp = compare(int(n), models, runs, workers=workers)
     if as_json:
         click.echo(json.dumps(cmp.to_json(), indent=1))
     else:
