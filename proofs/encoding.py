@@ -990,13 +990,29 @@ class Scoring:
     def property(self, pid: str, s: StateVars, residuals: Sequence[BV] | None = None) -> Bool:
         """The catalogue's terminal property ``pid`` at the finished state ``s`` (with
         ``residuals`` in place of the hands' sums, as in :meth:`terms`)."""
-        premises, conclusion = self.case(pid, s, residuals)
-        return z3.Implies(z3.And(premises), conclusion) if premises else conclusion
+        return z3.And([z3.Implies(z3.And(premises), conclusion) if premises else conclusion
+                       for premises, conclusion in self.cases(pid, s, residuals)])
+
+    def cases(self, pid: str, s: StateVars,
+              residuals: Sequence[BV] | None = None) -> list[tuple[list[Bool], Bool]]:
+        """``pid`` as (premises, conclusion) cases. Proofs assert the premises as facts, so
+        the simplifier can use them before bit-blasting."""
+        out = [self.case(pid, s, residuals)]
+        if pid == "award":
+            # a domino: the side of the player who emptied their hand wins, and is
+            # awarded what the variant's domino award says
+            sc = self.terms(s, residuals)
+            n = len(self.sides)
+            side = [z3.Or([s.turn == p for p in self.sides[i]]) for i in range(n)]
+            paid = self.award(self.v.scoring.domino_award, sc.totals, side)
+            out.append(([s.status == DOMINO], z3.And(
+                [z3.And(sc.winners[i] == side[i],
+                        sc.awards[i] == z3.If(side[i], paid, self.k(0))) for i in range(n)])))
+        return out
 
     def case(self, pid: str, s: StateVars,
              residuals: Sequence[BV] | None = None) -> tuple[list[Bool], Bool]:
-        """``pid`` as (premises, conclusion). Proofs assert the premises as facts, so the
-        simplifier can use them before bit-blasting.
+        """``pid`` as (premises, conclusion); see :meth:`cases`.
 
         Which sides win is stated relationally (the lowest sides; no tied side earlier
         clockwise from the proposer; the lightest tile; ...). What a winner receives is

@@ -116,7 +116,7 @@ class LeadIgnoresVariantZ3(Encoding):
 
     def initial_turn(self, s: StateVars) -> Bool:
         prev = z3.If(s.turn == 0, z3.BitVecVal(self.P - 1, SEAT_BITS), s.turn - 1)
-        return self.is_leader(s, prev)
+        return z3.And(z3.ULT(s.turn, self.P), self.is_leader(s, prev))
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         return z3.BoolVal(True)
@@ -141,6 +141,8 @@ class ConfirmResetsZ3(Encoding):
 class DrawFromEmptyBoneyardZ3(Encoding):
     """Twin of ``draw-from-empty-boneyard`` (R3.1, R3.2): with the boneyard empty and no
     confirmation yet, a stuck player may instead take the lowest set-aside tile."""
+
+    may_draw_aside = True  #: the ranking function then weighs set-aside tiles too
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         out = dict(super().steps(s, m, top))

@@ -67,8 +67,15 @@ def _count_range(e: Encoding, s: StateVars) -> Bool:
     return z3.ULE(s.confirmed, e.P)
 
 
-def _conservation(e: Encoding, s: StateVars) -> Bool:
+def _tile_places(e: Encoding, s: StateVars) -> Bool:
     return e.conservation(s)
+
+
+def _conservation(e: Encoding, s: StateVars) -> Bool:
+    """SEMANTICS "Type invariant" (``state_status``): the partition, a seat to move, at
+    most P confirmations, ends the table can show."""
+    return z3.And(_tile_places(e, s), _seat(e, s), _count_range(e, s),
+                  _ends_match_table(e, s))
 
 
 def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
@@ -90,7 +97,11 @@ def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
 def _pre_lead(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(z3.Not(s.led), z3.And(
         e.nothing_on_table(s), s.confirmed == 0, z3.Not(s.drew), s.fouls == 0,
-        s.status == PLAYING, *[z3.Not(e.hand_empty(s, p)) for p in range(e.P)],
+        s.status == PLAYING, *[z3.Not(e.hand_empty(s, p)) for p in range(e.P)]))
+
+
+def _leader(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(z3.Not(s.led), z3.And(
         z3.Not(e.lead_choice(s).void), e.initial_turn(s), e.lead_tile_held(s)))
 
 
@@ -176,19 +187,27 @@ CANDIDATES: tuple[Lemma, ...] = (
           ("R1.1", "R5.1"), _status),
     Lemma("count-range", "no more confirmations are recorded than there are players",
           ("R4.2",), _count_range),
-    Lemma("conservation", "every tile is in exactly one hand, the boneyard, the set-aside "
+    Lemma("tile-places", "every tile is in exactly one hand, the boneyard, the set-aside "
           "tiles or on the table (hands, boneyard, set-aside tiles and table partition the set)",
-          ("Terms",), _conservation, property="conservation"),
+          ("Terms",), _tile_places),
     Lemma("ends-match-table",
           "the line has open ends exactly when tiles are on the table, the lower end first; "
           "a number shows on an odd number of ends exactly when an odd number of non-double "
           "tiles carrying it are on the table",
           ("Terms",), _ends_match_table),
+    Lemma("conservation",
+          "the state is well formed (SEMANTICS TypeOK, as state_status checks it): the "
+          "tiles partition the set, the player to move is a seat, at most P confirmations "
+          "are recorded, and the open ends are ones the tiles on the table can show",
+          ("Terms",), _conservation, property="conservation"),
     Lemma("pre-lead",
           "before the lead nothing is on the table, nobody has confirmed, drawn or fouled, "
-          "every hand holds tiles, and the player to move is the leader the variant names, "
-          "holding the tile it names",
+          "and every hand holds tiles",
           ("Terms",), _pre_lead),
+    Lemma("leader",
+          "before the lead, the player to move is the leader the variant names, holding the "
+          "tile it names",
+          ("Terms",), _leader),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
           ("R3.1",), _drew_draw_one, applies=_draw_game),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",

@@ -73,7 +73,7 @@ METHOD_INDUCTION = "induction per instance"
 
 #: SEMANTICS "Type invariant": the lemmas every state of the vocabulary is assumed to
 #: satisfy when a property is checked "alone".
-TYPE_OK = ("seat", "status", "count-range", "conservation", "ends-match-table")
+TYPE_OK = ("seat", "status", "count-range", "tile-places", "ends-match-table")
 
 
 # ---------------------------------------------------------------------------
@@ -168,16 +168,23 @@ TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]
 
 
 def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
-    """procedure [R4.1-R4.4]: an Establish follows a run of confirmations by every player
-    from the proposer, with the boneyard empty, and R2/R3 hold at that moment."""
-    return z3.Implies(m.kind == ESTABLISH, z3.And(
-        z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.is_blocked(s)))
+    """procedure [R4.1-R4.4]: a confirmation by a player who cannot play extends the run
+    clockwise (one more, the next seat to move); a play ends the run; an Establish follows
+    a run of confirmations by every player from the proposer, with the boneyard empty,
+    and R2/R3 hold at that moment."""
+    cannot = z3.Not(e.can_play(s, s.turn))
+    return z3.And(
+        z3.Implies(z3.And(m.kind == CONFIRM, cannot),
+                   z3.And(t.confirmed == s.confirmed + 1, t.turn == e.next_seat(s.turn))),
+        z3.Implies(m.kind == PLAY, t.confirmed == 0),
+        z3.Implies(m.kind == ESTABLISH, z3.And(
+            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.is_blocked(s))))
 
 
 def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
-    """no-false-confirmation [R4.2, R4.3, R4.5]: a Confirm is made by a player with no legal
-    move (nothing playable, nothing to draw), or is recorded as their foul."""
-    honest = z3.And(z3.Not(e.can_play(s, s.turn)), e.boneyard_empty(s))
+    """no-false-confirmation [R4.2, R4.3, R4.5]: a Confirm ("I cannot extend any open end")
+    is made by a player with no playable tile, or is recorded as their foul."""
+    honest = z3.Not(e.can_play(s, s.turn))
     if e.FOULS is FoulRule.PENALISED:
         bit = e.seat_bit(s.turn)
         foul = z3.And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
@@ -187,8 +194,9 @@ def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) 
 
 def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """boneyard-monotone [R3.1, R3.2]: the boneyard never gains a tile (so once empty it
-    stays empty), and a draw takes a tile of the boneyard."""
+    stays empty), a draw takes a tile of the boneyard, and the set-aside tiles stay put."""
     return z3.And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
+                  *[(s.loc[x] == e.ASIDE) == (t.loc[x] == e.ASIDE) for x in range(e.T)],
                   z3.Implies(m.kind == DRAW, e.tile_at(s, m, e.BONEYARD)))
 
 
@@ -228,6 +236,7 @@ class Ranking:
     foul: int
     drew: int
     needed: int
+    aside: int = 0  #: weight of a set-aside tile (0 unless the rules can draw one)
 
     W = 16
 
@@ -237,7 +246,8 @@ class Ranking:
     def weight(self, e: Encoding, place: Any) -> Any:
         """``w``: what a tile at ``place`` contributes to ``r``."""
         return z3.If(place == e.BONEYARD, self.k(self.bone),
-                     z3.If(z3.ULT(place, e.P), self.k(self.hand), self.k(0)))
+                     z3.If(z3.ULT(place, e.P), self.k(self.hand),
+                           z3.If(place == e.ASIDE, self.k(self.aside), self.k(0))))
 
     def counters(self, e: Encoding, s: StateVars) -> Any:
         """The part of ``r`` that is not tiles (the procedure's progress and the flags)."""
@@ -274,10 +284,13 @@ class Ranking:
     def bound(self, e: Encoding) -> int:
         """``r`` at Init: every deal has the same counts."""
         fouls = e.P if self.foul else 0
-        return 1 + self.bone * e.B + self.hand * e.P * e.H + self.foul * fouls + self.needed
+        return (1 + self.bone * e.B + self.hand * e.P * e.H + self.foul * fouls + self.needed
+                + self.aside * e.K)
 
     def describe(self) -> str:
         parts = [f"{self.bone}*|boneyard|", f"{self.hand}*|tiles in hands|"]
+        if self.aside:
+            parts.append(f"{self.aside}*|set aside|")
         if self.foul:
             parts.append(f"{self.foul}*|seats without a foul|")
         if self.drew:
@@ -296,7 +309,10 @@ def ranking_for(e: Encoding) -> Ranking:
     hand = c + 1
     bone = hand + drew + 1
     foul = c + 1 if e.FOULS is FoulRule.PENALISED else 0
-    return Ranking(bone, hand, foul, drew, c)
+    # a rule set that lets set-aside tiles be drawn (a broken one) declares it: they then
+    # weigh like boneyard tiles
+    aside = bone if getattr(e, "may_draw_aside", False) else 0
+    return Ranking(bone, hand, foul, drew, c, aside)
 
 
 # ---------------------------------------------------------------------------
@@ -322,7 +338,7 @@ class Prover:
                  bmc_depth: int = 12, bmc_seconds: float = 60.0,
                  candidates: Sequence[Lemma] | None = None,
                  together: bool | None = None, label: str = "",
-                 scoring: type[Scoring] | None = None) -> None:
+                 scoring: type[Scoring] | None = None, exhaust_limit: int = 40) -> None:
         self.variant = variant
         self.enc = encoding or Encoding(variant)
         self.rules = rules or rules_for(variant)
@@ -335,6 +351,7 @@ class Prover:
         self.together = together
         self.label = label or variant.name
         self.scoring_class = scoring or Scoring
+        self.exhaust_limit = exhaust_limit  #: largest termination bound BMC may exhaust
         self.ledger = Ledger()
         self._inv: HoudiniResult | None = None
         self._inv_seconds = 0.0
@@ -443,6 +460,10 @@ class Prover:
         found = self.bmc(lambda ss, ms: z3.Not(lem(self.enc, ss[-1])), ledger=led)
         if found.run is not None:
             return self._violated(pid, found, t0, led, "state")
+        done = self._exhausted(pid, self.exhaust(lambda ss, ms: z3.Or(
+            [z3.Not(lem(self.enc, x)) for x in ss]), ledger=led), t0, led, "state")
+        if done is not None:
+            return done
         cti = self.cti(lem, kept, ledger=led)
         depth = f"no violation in rounds of up to {found.depth} moves" + (
             "" if found.complete else " (search incomplete)")
@@ -451,6 +472,60 @@ class Prover:
                                 f"not kept by Houdini, but no CTI found; {depth}", t0, led)
         return self._result(pid, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
                             f"{depth}; CTI on action {cti.action}", t0, led, cti)
+
+    def round_bound(self) -> int | None:
+        """Every round ends within this many moves (the ranking function's bound), or None
+        when termination is not PROVED."""
+        if not hasattr(self, "_round_bound"):
+            r = self.prove("termination")
+            self._round_bound: int | None = (
+                int(r.trace["bound"]) if r.verdict is Verdict.PROVED else None)
+        return self._round_bound
+
+    def exhaust(self, bad: Callable[[list[StateVars], list[MoveVars]], Bool], *,
+                ledger: Ledger | None = None) -> BMCResult | None:
+        """Bounded model checking made complete: when termination is PROVED with a bound
+        ``R <= exhaust_limit``, every round is at most ``R`` moves, so one query over
+        ``R`` steps (finished rounds idle) decides whether any round reaches ``bad``
+        (given every state and real move of the unrolling). None when not applicable."""
+        bound = self.round_bound()
+        if bound is None or bound > self.exhaust_limit:
+            return None
+        enc = self.enc
+        led = ledger if ledger is not None else self.ledger
+        t0 = time.perf_counter()
+        states = [enc.state("x0")]
+        moves: list[MoveVars] = []
+        sv = self.solver(ledger=led)
+        sv.add(enc.init(states[0]))
+        inv = self.strengthening()
+        for i in range(bound):
+            m, nxt = enc.move(f"x{i}"), enc.state(f"x{i + 1}")
+            sv.add(z3.Or(enc.trans(states[-1], m, nxt), enc.stutter(states[-1], m, nxt)),
+                   *[lem(enc, nxt) for lem in inv])
+            moves.append(m)
+            states.append(nxt)
+        sv.add(bad(states, moves))
+        c = sv.check()
+        if c.unknown:
+            return BMCResult(None, bound, False, time.perf_counter() - t0, led)
+        if c.unsat:
+            return BMCResult(None, bound, True, time.perf_counter() - t0, led)
+        run = self.decode_run(c.model, states, moves)
+        return BMCResult(run, len(run.moves), True, time.perf_counter() - t0, led, c.model,
+                         states)
+
+    def _exhausted(self, pid: str, res: BMCResult | None, t0: float, led: Ledger,
+                   what: str) -> Result | None:
+        """The verdict of :meth:`exhaust`, or None to fall back to NOT_INDUCTIVE."""
+        if res is None or not res.complete:
+            return None
+        if res.run is not None:
+            return self._violated(pid, res, t0, led, what)
+        return self._result(pid, Verdict.PROVED, f"bounded to depth {res.depth} (complete)",
+                            f"not inductive with the lemmas found, but no round of up to "
+                            f"{res.depth} moves breaks it, and termination (PROVED) bounds "
+                            f"every round by {res.depth} moves", t0, led)
 
     def _violated(self, pid: str, found: BMCResult, t0: float, led: Ledger, what: str) -> Result:
         run = found.run
@@ -550,6 +625,12 @@ class Prover:
                              min_depth=1, ledger=led)
         if found_run.run is not None:
             return self._violated(prop.id, found_run, t0, led, "transition")
+        done = self._exhausted(prop.id, self.exhaust(lambda ss, ms: z3.Or(
+            [z3.And(m.kind != STUTTER, z3.Not(f(enc, a_, m, b_)))
+             for a_, m, b_ in zip(ss, ms, ss[1:], strict=False)]), ledger=led),
+            t0, led, "transition")
+        if done is not None:
+            return done
         a, c = failed[0]
         post = enc.steps(s, m)[a][1]
         cti = CTI(prop.id, a, enc.decode_state(c.model, s), enc.decode_move(c.model, s, m),
@@ -688,7 +769,7 @@ class Prover:
         hyps = [*[lem(enc, s) for lem in h.kept], s.status != PLAYING]
         method = "declarative R5 scoring"
         if prop.id == "pips":
-            premises, conclusion = scoring.case("pips", s)
+            cases = scoring.cases("pips", s)
             what = "at every finished state of the invariant"
         else:
             res = [z3.BitVec(f"residual{p}", SCORE_BITS) for p in range(enc.P)]
@@ -697,11 +778,15 @@ class Prover:
             hyps += [z3.ULE(z3.Sum(wide), total),
                      *[z3.Implies(s.status == BLOCKED, z3.Not(enc.hand_empty(s, p)))
                        for p in range(enc.P)]]
-            premises, conclusion = scoring.case(prop.id, s, res)
+            cases = scoring.cases(prop.id, s, res)
             what = "for every vector of residuals, at every finished state of the invariant"
-        sv = self.solver(ledger=led)
-        sv.add(*hyps, *premises, z3.Not(conclusion))
-        c = sv.check()
+        c = Check("unsat", 0.0)
+        for premises, conclusion in cases:
+            sv = self.solver(ledger=led)
+            sv.add(*hyps, *premises, z3.Not(conclusion))
+            c = sv.check()
+            if not c.unsat:
+                break
         if c.unsat and not h.unknown:
             return self._result(prop.id, Verdict.PROVED, method,
                                 f"{scoring.describe(prop.id)}, {what}; Inv "
@@ -716,6 +801,11 @@ class Prover:
                          ledger=led)
         if found.run is not None:
             return self._violated(prop.id, found, t0, led, "terminal state")
+        done = self._exhausted(prop.id, self.exhaust(lambda ss, ms: z3.And(
+            ss[-1].status != PLAYING, z3.Not(scoring.property(prop.id, ss[-1]))), ledger=led),
+            t0, led, "terminal state")
+        if done is not None:
+            return done
         return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
                             f"a finished state of the invariant breaks it; none reached in "
                             f"{found.depth} moves", t0, led)
@@ -854,6 +944,8 @@ class Prover:
                        start: int = 0) -> BMCResult:
         """The shortest blocked round: the first depth, from ``start`` (a proved lower
         bound), at which BLOCKED is reachable."""
+        if max_depth is None:
+            max_depth = start + self.bmc_depth
         return self.bmc(lambda ss, ms: ss[-1].status == BLOCKED, max_depth=max_depth,
                         min_depth=start)
 

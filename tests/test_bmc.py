@@ -1,0 +1,130 @@
+"""Bounded model checking: witnesses and counterexamples (``proofs/queries.py``).
+
+Each answer is a round from a real deal that the engine replays to the same states;
+shortest answers are shortest (every shorter depth was searched, or ruled out by a
+lower bound drawn from proved properties); questions a correct variant must answer
+"no" are answered "no" within the depth searched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from dominoproof.model.outcome import outcome
+from dominoproof.model.state import Status
+from dominoproof.model.variant import Variant, find_variant
+from dominoproof.proofs.encoding_faults import twin_prover
+from dominoproof.proofs.lemmas import parity_conclusion
+from dominoproof.proofs.queries import QUESTIONS, Prover, Witness, witness
+
+
+def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
+    v = find_variant(name)
+    return v.with_overrides(overrides) if overrides else v
+
+
+def engine_final(w: Witness) -> Any:
+    assert w.run is not None and w.run.replayed, w.run and w.run.mismatch
+    states = w.run.trace.states()  # the engine replays the round with every check
+    assert [s.key()[:-1] for s in states] == [s.key()[:-1] for s in w.run.states]
+    return states[-1]
+
+
+def test_shortest_block_of_the_block_game() -> None:
+    """Double-6, 2 players, 14 tiles out: lead, two confirmations, establishment."""
+    w = witness(Prover(variant("block-2p-d6")), "shortest-block")
+    assert w.found and w.depth == 4 and w.figures["moves"] == 4
+    final = engine_final(w)
+    assert final.status is Status.BLOCKED
+    # and nothing shorter: the same search from depth 0 finds the same length
+    pr = Prover(variant("block-2p-d6"))
+    assert pr.shortest_block(6, start=0).depth == 4
+
+
+def test_shortest_block_from_the_parity_lower_bound() -> None:
+    """tiny-2p-d3: every tile in play, so (parity, proved) 7 tiles must be on the table,
+    plus 4 draws, 2 confirmations and the establishment: 14, and 14 is reached."""
+    w = witness(Prover(variant("tiny-2p-d3")), "shortest-block")
+    assert w.figures["lower_bound"] == 14 and w.depth == 14
+    final = engine_final(w)
+    assert final.status is Status.BLOCKED and final.table.bit_count() == 7
+
+
+def test_a_tie_at_a_block_is_reachable() -> None:
+    w = witness(Prover(variant("block-2p-d6")), "tie")
+    assert w.found
+    final = engine_final(w)
+    res = outcome(w.run.trace.variant, final)  # type: ignore[union-attr]
+    assert res is not None and len(res.tied) >= 2
+
+
+def test_block_before_the_boneyard_is_empty_only_under_the_broken_variant() -> None:
+    broken = witness(twin_prover("boneyard-check-off"), "block-before-empty-boneyard")
+    assert broken.found and broken.figures["boneyard"] > 0
+    final = engine_final(broken)
+    assert final.status is Status.BLOCKED and final.boneyard
+    sound = witness(Prover(variant("tiny-2p-d3")), "block-before-empty-boneyard", depth=10)
+    assert not sound.found and sound.complete and sound.depth == 10
+
+
+def test_parity_refuted_where_tiles_are_set_aside() -> None:
+    pr = Prover(variant("block-2p-d6"))
+    w = witness(pr, "parity-refuted")
+    assert w.found
+    final = engine_final(w)
+    assert final.status is Status.BLOCKED and final.set_aside
+    # the final state breaks the theorem's conclusion
+    s = pr.enc.state("f")
+    from dominoproof.proofs.solver import Solver
+    import z3  # type: ignore[import-untyped]
+
+    sv = Solver()
+    sv.add(*pr.enc.equals(s, final), z3.Not(parity_conclusion(pr.enc, s)))
+    assert sv.check().sat
+
+
+def test_no_parity_refutation_with_every_tile_in_play() -> None:
+    w = witness(Prover(variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 5})),
+                "parity-refuted", depth=12)
+    assert not w.found and w.complete
+
+
+def test_max_residual_of_the_tiny_game() -> None:
+    pr = Prover(variant("tiny-2p-d3"))
+    w = witness(pr, "max-residual")
+    assert w.found and w.figures["optimal"] and w.figures["horizon"] == 14
+    final = engine_final(w)
+    res = outcome(pr.variant, final)
+    assert res is not None and max(res.residuals) == w.figures["residual"]
+
+
+@pytest.mark.slow
+def test_max_residual_of_the_block_game_is_69() -> None:
+    """The 7 heaviest tiles without a blank, kept while the other player leads the
+    double blank and both confirm: 12+11+10+10+9+9+8 = 69 (optimal in 4 moves)."""
+    pr = Prover(variant("block-2p-d6"))
+    w = witness(pr, "max-residual")
+    assert w.figures["residual"] == 69 and w.figures["optimal"]
+    assert max(outcome(pr.variant, engine_final(w)).residuals) == 69  # type: ignore[union-attr]
+
+
+def test_unknown_question_is_a_user_error() -> None:
+    from dominoproof.model.errors import DominoproofError
+
+    with pytest.raises(DominoproofError):
+        witness(Prover(variant("tiny-2p-d3")), "longest-block")
+    assert "shortest-block" in QUESTIONS
+
+
+def test_bmc_from_a_given_deal() -> None:
+    """The relation from one concrete deal: a round of that deal, replayable."""
+    from dominoproof.model.engine import random_round
+
+    v = variant("block-2p-d6")
+    tr = random_round(v, 4)
+    pr = Prover(v)
+    res = pr.bmc(lambda ss, ms: ss[-1].status != Status.PLAYING.value, deal=tr.deal,
+                 max_depth=len(tr.moves) + 2)
+    assert res.run is not None and res.run.replayed
+    assert res.run.trace.deal.hands == tr.deal.hands

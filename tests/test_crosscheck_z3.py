@@ -1,0 +1,204 @@
+"""The three-way cross-check of the Z3 reading against the engine and exhaustive search.
+
+* Transition level: on every state the exhaustive search visits (small configurations),
+  the engine's successors equal the models of the Z3 transition relation from that
+  state, both inclusions (``z3_successors`` enumerates them with blocking clauses).
+* Trace level: every Z3 witness and counterexample replays in the engine to the same
+  states; a counterexample to induction (an unreachable state) is one engine step.
+* Verdict level: each property's verdict from Z3 and from exhaustive search agree, for
+  the correct rules and for every broken rule set of ``proofs/faults.py``.
+* Scoring: the declarative R5 scoring of the encoding gives the engine's outcome on
+  every terminal state of the searched graphs (every tie and award rule).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from dominoproof.model.outcome import outcome
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.system import Init
+from dominoproof.model.variant import Variant, find_variant
+from dominoproof.proofs.encoding import Encoding, Scoring, z3_successors
+from dominoproof.proofs.encoding_faults import twin_prover
+from dominoproof.proofs.faults import FAULTS
+from dominoproof.proofs.graphcheck import verify
+from dominoproof.proofs.properties import Verdict
+from dominoproof.proofs.queries import QUESTIONS, Prover, witness
+from dominoproof.proofs.statespace import explore, seeded_deal
+
+
+def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
+    v = find_variant(name)
+    return v.with_overrides(overrides) if overrides else v
+
+
+# (preset, overrides, free draw order): every draw rule, fouls, teams, leads, set-aside
+SMALL = [
+    ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}, True),
+    ("tiny-2p-d3", None, False),
+    ("tiny-2p-d3", {"draw.rule": "one", "set.max": 2, "deal.hand_size": 2,
+                    "lead.tile": "2-2"}, True),
+    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}, False),
+    ("fouls-4p-d6", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2,
+                     "lead.tile": "3-3"}, False),
+    ("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True),
+    ("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}, False),
+    ("draw-8p-d12", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2}, True),
+]
+
+
+def _states(v: Variant, free: bool, seed: int, limit: int) -> list[Any]:
+    res = explore(v, Init.one(seeded_deal(v, seed), free_draw=free), max_states=limit)
+    return list(res.states())
+
+
+@pytest.mark.parametrize(("name", "overrides", "free"), SMALL)
+def test_transition_level_on_every_state_searched(name: str, overrides: dict[str, Any] | None,
+                                                  free: bool) -> None:
+    v = variant(name, overrides)
+    rules = rules_for(v)
+    states = _states(v, free, 0, 400)
+    assert states
+    for s in states:
+        engine = {(m, t.key()) for m, t in rules.successors(s)}
+        z3s = z3_successors(v, s)
+        assert engine <= z3s, ("the relation misses", s, engine - z3s)
+        assert z3s <= engine, ("the engine misses", s, z3s - engine)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "overrides", "free"), SMALL)
+def test_transition_level_on_larger_searches(name: str, overrides: dict[str, Any] | None,
+                                             free: bool) -> None:
+    v = variant(name, overrides)
+    rules = rules_for(v)
+    for seed in (1, 2):
+        for s in _states(v, free, seed, 3_000):
+            assert {(m, t.key()) for m, t in rules.successors(s)} == z3_successors(v, s)
+
+
+@pytest.mark.parametrize("name", ["block-2p-d6", "tiny-2p-d3"])
+def test_trace_level_witnesses_replay(name: str) -> None:
+    pr = Prover(variant(name))
+    for q in QUESTIONS:
+        if q == "max-residual":
+            continue  # tests/test_bmc.py
+        w = witness(pr, q, depth=16)
+        if w.run is None:
+            continue
+        assert w.run.replayed, (q, w.run.mismatch)
+        states = w.run.trace.states()
+        assert [s.key()[:-1] for s in states] == [s.key()[:-1] for s in w.run.states]
+
+
+def test_trace_level_counterexamples_to_induction_are_engine_steps() -> None:
+    """A CTI is not reachable, but its step is a step of the rules: the engine applies
+    the move to the state before and gets the state after."""
+    for name in ("block-2p-d6", "tiny-2p-d3", "fouls-4p-d6"):
+        pr = Prover(variant(name))
+        rules = rules_for(pr.variant)
+        chain = pr.explain("blocked-sound")
+        assert chain
+        for cti, _ in chain:
+            got = rules.apply(cti.pre, cti.move)
+            assert got.key() == cti.post.key(), (name, cti.describe())
+
+
+def test_trace_level_fault_ctis_are_steps_of_the_faults_engine() -> None:
+    for f in FAULTS:
+        if f.engine is None:
+            continue
+        pr = twin_prover(f)
+        rules: Rules = f.rules_for(pr.variant)
+        for pid in f.catches:
+            lem = next((c for c in pr.candidates if c.property == pid), None)
+            if lem is None:
+                continue
+            cti = pr.cti(lem, [x for x in pr.invariant().kept if x is not lem])
+            if cti is None:
+                continue
+            assert rules.step(cti.pre, cti.move).key() == cti.post.key(), (f.id, pid)
+
+
+def _agree(g: Verdict, z: Verdict) -> bool:
+    return g.ok == z.ok and (g is Verdict.VIOLATED) == (z is Verdict.VIOLATED) and (
+        (g is Verdict.NOT_APPLICABLE) == (z is Verdict.NOT_APPLICABLE))
+
+
+CORRECT = [
+    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}),
+    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 5}),
+    ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}),
+    ("fouls-4p-d6", {"set.max": 2, "deal.players": 2, "deal.hand_size": 2,
+                     "lead.tile": "2-2"}),
+    ("draw-leave2-2p-d6", {"set.max": 2, "deal.hand_size": 2}),
+]
+
+
+@pytest.mark.parametrize(("name", "overrides"), CORRECT)
+def test_verdict_level_correct_rules(name: str, overrides: dict[str, Any]) -> None:
+    v = variant(name, overrides)
+    ver = verify(v, Init.every(), max_states=300_000)
+    assert ver.figures.complete
+    graph = {r.property: r.verdict for r in ver.results}
+    z3v = {r.property: r.verdict for r in Prover(v).prove_all()}
+    for pid, g in graph.items():
+        assert _agree(g, z3v[pid]), (pid, g, z3v[pid])
+
+
+@pytest.mark.parametrize("fault", [f.id for f in FAULTS])
+def test_verdict_level_broken_rules(fault: str) -> None:
+    """Each broken rule set: where exhaustive search is complete, Z3 (the twin) gives the
+    same verdict on every property; the graph search's broken rule sets are caught by Z3."""
+    f = next(x for x in FAULTS if x.id == fault)
+    v = f.variant()
+    ver = verify(v, Init.every(), engine=f.engine, scorer=f.scorer, max_states=200_000)
+    graph = {r.property: r.verdict for r in ver.results}
+    z3v = {r.property: r.verdict for r in twin_prover(f).prove_all()}
+    for pid in f.catches:
+        assert z3v[pid] is Verdict.VIOLATED, (pid, z3v[pid])
+    if not ver.figures.complete:
+        pytest.skip(f"exhaustive search incomplete ({ver.figures.states} states)")
+    for pid, g in graph.items():
+        assert _agree(g, z3v[pid]), (pid, g, z3v[pid])
+
+
+SCORING = [
+    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}),  # tie none
+    ("block-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}),  # split
+    ("fouls-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}),  # first-from
+    ("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}),
+    ("draw-4p-d9", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2}),  # lightest
+    ("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3",
+                           "partnerships.compare": "player", "scoring.tie": "team-total",
+                           "scoring.block_award": "others-minus-winner",
+                           "scoring.round_to": 5}),
+    ("draw-10p-d18", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2,
+                      "lead.tile": "3-3", "scoring.block_award": "all-residuals"}),  # all-win
+    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 3,
+                     "scoring.tile_values": {"0-0": 25}}),
+]
+
+
+@pytest.mark.parametrize(("name", "overrides"), SCORING)
+def test_declarative_scoring_matches_the_engine(name: str, overrides: dict[str, Any]) -> None:
+    v = variant(name, overrides)
+    scoring = Scoring(Encoding(v))
+    seen = 0
+    for seed in range(3):
+        res = explore(v, Init.one(seeded_deal(v, seed)), max_states=20_000)
+        for s in res.states():
+            if not s.is_terminal:
+                continue
+            want = outcome(v, s)
+            assert want is not None
+            got = scoring.evaluate(s)
+            assert got["residuals"] == want.residuals, s
+            assert got["totals"] == want.totals, s
+            assert got["winners"] == want.winners, (s, want.explanation)
+            assert got["awards"] == want.awards, (s, want.explanation)
+            assert got["scores"] == want.scores, s
+            seen += 1
+    assert seen
