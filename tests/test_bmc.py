@@ -42,6 +42,7 @@ def test_shortest_block_of_the_block_game() -> None:
     assert pr.shortest_block(6, start=0).depth == 4
 
 
+@pytest.mark.slow
 def test_shortest_block_from_the_parity_lower_bound() -> None:
     """tiny-2p-d3: every tile in play, so (parity, proved) 7 tiles must be on the table,
     plus 4 draws, 2 confirmations and the establishment: 14, and 14 is reached."""
@@ -76,20 +77,22 @@ def test_parity_refuted_where_tiles_are_set_aside() -> None:
     assert final.status is Status.BLOCKED and final.set_aside
     # the final state breaks the theorem's conclusion
     s = pr.enc.state("f")
-    from dominoproof.proofs.solver import Solver
     import z3  # type: ignore[import-untyped]
+    from dominoproof.proofs.solver import Solver
 
     sv = Solver()
     sv.add(*pr.enc.equals(s, final), z3.Not(parity_conclusion(pr.enc, s)))
     assert sv.check().sat
 
 
+@pytest.mark.slow
 def test_no_parity_refutation_with_every_tile_in_play() -> None:
     w = witness(Prover(variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 5})),
                 "parity-refuted", depth=12)
     assert not w.found and w.complete
 
 
+@pytest.mark.slow
 def test_max_residual_of_the_tiny_game() -> None:
     pr = Prover(variant("tiny-2p-d3"))
     w = witness(pr, "max-residual")
@@ -117,6 +120,7 @@ def test_unknown_question_is_a_user_error() -> None:
     assert "shortest-block" in QUESTIONS
 
 
+@pytest.mark.slow
 def test_bmc_from_a_given_deal() -> None:
     """The relation from one concrete deal: a round of that deal, replayable."""
     from dominoproof.model.engine import random_round

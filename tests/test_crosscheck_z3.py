@@ -35,17 +35,20 @@ def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
 
 
 # (preset, overrides, free draw order): every draw rule, fouls, teams, leads, set-aside
+SLOW = pytest.mark.slow
 SMALL = [
     ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}, True),
-    ("tiny-2p-d3", None, False),
+    pytest.param("tiny-2p-d3", None, False, marks=SLOW),
     ("tiny-2p-d3", {"draw.rule": "one", "set.max": 2, "deal.hand_size": 2,
                     "lead.tile": "2-2"}, True),
-    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}, False),
+    pytest.param("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}, False, marks=SLOW),
     ("fouls-4p-d6", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2,
                      "lead.tile": "3-3"}, False),
-    ("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True),
-    ("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}, False),
-    ("draw-8p-d12", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2}, True),
+    pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
+    pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
+                 False, marks=SLOW),
+    pytest.param("draw-8p-d12", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2}, True,
+                 marks=SLOW),
 ]
 
 
@@ -69,17 +72,18 @@ def test_transition_level_on_every_state_searched(name: str, overrides: dict[str
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "overrides", "free"), SMALL)
+@pytest.mark.parametrize(("name", "overrides", "free"), [
+    x.values if hasattr(x, "values") else x for x in SMALL])
 def test_transition_level_on_larger_searches(name: str, overrides: dict[str, Any] | None,
                                              free: bool) -> None:
     v = variant(name, overrides)
     rules = rules_for(v)
-    for seed in (1, 2):
-        for s in _states(v, free, seed, 3_000):
+    for seed in (1,):
+        for s in _states(v, free, seed, 1_500):
             assert {(m, t.key()) for m, t in rules.successors(s)} == z3_successors(v, s)
 
 
-@pytest.mark.parametrize("name", ["block-2p-d6", "tiny-2p-d3"])
+@pytest.mark.parametrize("name", ["block-2p-d6", pytest.param("tiny-2p-d3", marks=SLOW)])
 def test_trace_level_witnesses_replay(name: str) -> None:
     pr = Prover(variant(name))
     for q in QUESTIONS:
@@ -96,7 +100,7 @@ def test_trace_level_witnesses_replay(name: str) -> None:
 def test_trace_level_counterexamples_to_induction_are_engine_steps() -> None:
     """A CTI is not reachable, but its step is a step of the rules: the engine applies
     the move to the state before and gets the state after."""
-    for name in ("block-2p-d6", "tiny-2p-d3", "fouls-4p-d6"):
+    for name in ("block-2p-d6",):
         pr = Prover(variant(name))
         rules = rules_for(pr.variant)
         chain = pr.explain("blocked-sound")
@@ -106,6 +110,7 @@ def test_trace_level_counterexamples_to_induction_are_engine_steps() -> None:
             assert got.key() == cti.post.key(), (name, cti.describe())
 
 
+@pytest.mark.slow
 def test_trace_level_fault_ctis_are_steps_of_the_faults_engine() -> None:
     for f in FAULTS:
         if f.engine is None:
@@ -128,12 +133,12 @@ def _agree(g: Verdict, z: Verdict) -> bool:
 
 
 CORRECT = [
-    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}),
-    ("block-2p-d6", {"set.max": 3, "deal.hand_size": 5}),
+    pytest.param("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}, marks=SLOW),
+    pytest.param("block-2p-d6", {"set.max": 3, "deal.hand_size": 5}, marks=SLOW),
     ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}),
-    ("fouls-4p-d6", {"set.max": 2, "deal.players": 2, "deal.hand_size": 2,
-                     "lead.tile": "2-2"}),
-    ("draw-leave2-2p-d6", {"set.max": 2, "deal.hand_size": 2}),
+    pytest.param("fouls-4p-d6", {"set.max": 2, "deal.players": 2, "deal.hand_size": 2,
+                                 "lead.tile": "2-2"}, marks=SLOW),
+    pytest.param("draw-leave2-2p-d6", {"set.max": 2, "deal.hand_size": 2}, marks=SLOW),
 ]
 
 
@@ -148,7 +153,9 @@ def test_verdict_level_correct_rules(name: str, overrides: dict[str, Any]) -> No
         assert _agree(g, z3v[pid]), (pid, g, z3v[pid])
 
 
-@pytest.mark.parametrize("fault", [f.id for f in FAULTS])
+@pytest.mark.parametrize("fault", [
+    f.id if f.id in ("confirm-resets", "tie-wrong") else pytest.param(f.id, marks=SLOW)
+    for f in FAULTS])
 def test_verdict_level_broken_rules(fault: str) -> None:
     """Each broken rule set: where exhaustive search is complete, Z3 (the twin) gives the
     same verdict on every property; the graph search's broken rule sets are caught by Z3."""
@@ -167,9 +174,11 @@ def test_verdict_level_broken_rules(fault: str) -> None:
 
 SCORING = [
     ("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}),  # tie none
-    ("block-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}),  # split
+    pytest.param("block-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
+                 marks=SLOW),  # split
     ("fouls-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}),  # first-from
-    ("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"}),
+    pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
+                 marks=SLOW),
     ("draw-4p-d9", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2}),  # lightest
     ("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3",
                            "partnerships.compare": "player", "scoring.tie": "team-total",

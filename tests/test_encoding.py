@@ -57,7 +57,7 @@ def test_init_with_a_deal_is_the_engines_initial_state(name: str,
     enc = Encoding(v)
     rules = rules_for(v)
     rng = random.Random(7)
-    for _ in range(12):
+    for _ in range(6):
         deal = shuffled_deal(v, rng)
         s = enc.state("i")
         sv = Solver(seed=0, timeout_ms=20_000)
@@ -114,7 +114,7 @@ def test_symbolic_init_deals_the_variants_counts() -> None:
         assert rules.opening(st.hands)[0] == st.turn
 
 
-@pytest.mark.parametrize("name", ["tiny-2p-d3", "block-2p-d6", "fouls-4p-d6", "draw-8p-d12"])
+@pytest.mark.parametrize("name", ["tiny-2p-d3", "fouls-4p-d6", "draw-8p-d12"])
 def test_states_decode_back_to_themselves(name: str) -> None:
     """``equals`` then ``decode_state``: the same state, along random rounds."""
     v = variant(name)
@@ -130,7 +130,7 @@ def test_states_decode_back_to_themselves(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["tiny-2p-d3", "draw-8p-d12", "fouls-4p-d6",
-                                  "draw-10p-d18"])
+                                  pytest.param("draw-10p-d18", marks=pytest.mark.slow)])
 def test_successors_along_random_rounds(name: str) -> None:
     """Along random rounds (fixed draw order), the Z3 successors are the engine's."""
     v = variant(name)

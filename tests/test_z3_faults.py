@@ -45,6 +45,7 @@ def test_the_twin_violates_what_the_fault_breaks(fault: str, pid: str) -> None:
     assert [s.key()[:-1] for s in states] == [s.key()[:-1] for s in run.states]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("fault", "pid"), CASES)
 def test_the_correct_rules_prove_it_on_the_same_configuration(fault: str, pid: str) -> None:
     """Without the fault (the demo preset and its demo overrides, not the fault's own
