@@ -1,0 +1,228 @@
+"""``dominoproof prove``: Z3 proofs of the property catalogue for one variant.
+
+Each property is proved by the method that fits it (``proofs/queries.py``):
+
+* **induction per instance** (state and transition invariants): Init implies the
+  invariant, every action preserves it (each action checked on its own), the
+  invariant implies the property; the strengthening lemmas are found by Houdini
+  among candidates written in domino terms, and printed;
+* **ranking function** (termination), with the bound it gives on a round's length;
+* **induction + progress** (blocked-complete);
+* **declarative R5 scoring** (the terminal properties);
+* **all sizes** (``--all-sizes``): every N and P at once (``proofs/allsizes.py``).
+
+A property that is not proved is VIOLATED (a real round reaches the violation: the
+round is printed) or NOT INDUCTIVE (a counterexample to induction, two states and a
+move, printed; no real round reached a violation within the depth searched). A
+timeout is UNKNOWN. ``--explain`` prints, for the state properties, each CTI met
+from the type invariant alone and the lemma that rules it out.
+
+Exit codes: 0 every applicable property proved, 1 one is violated or not inductive,
+2 bad input, 3 one is UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import time
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from dominoproof.options import WIDTH, console, json_option, overrides_option, variant_argument
+
+if TYPE_CHECKING:
+    from dominoproof.proofs.properties import Result
+    from dominoproof.proofs.queries import Prover
+
+
+@click.command("prove", short_help="Z3 proofs of the catalogue: induction per instance, "
+               "ranking function, all sizes.")
+@variant_argument
+@overrides_option
+@click.option("--property", "-p", "properties", multiple=True, metavar="ID",
+              help="Prove only this property (repeatable; default: the whole catalogue).")
+@click.option("--all-sizes", is_flag=True,
+              help="Also prove the properties for every set size and player count at once.")
+@click.option("--fault", default=None, metavar="ID",
+              help="Prove against a deliberately broken rule set of proofs/faults.py (its "
+                   "demo configuration and its Z3 twin) instead of the variant.")
+@click.option("--explain", is_flag=True,
+              help="For state properties: each counterexample to induction met from the "
+                   "type invariant alone, and the lemma that rules it out.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
+@click.option("--timeout-ms", type=int, default=30_000, show_default=True,
+              help="Timeout of each Z3 query (a timeout is UNKNOWN, never a proof).")
+@click.option("--depth", type=int, default=12, show_default=True,
+              help="Depth of the bounded search for a real violation when a proof fails.")
+@json_option
+def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...],
+            all_sizes: bool, fault: str | None, explain: bool, seed: int, timeout_ms: int,
+            depth: int, as_json: bool) -> None:
+    """Prove the property catalogue for VARIANT|FILE with Z3."""
+    from dominoproof.model.errors import DominoproofError
+    from dominoproof.options import resolve_variant
+    from dominoproof.proofs.properties import CATALOGUE, find_property
+    from dominoproof.proofs.queries import Prover
+
+    for pid in properties:
+        find_property(pid)
+    ids = list(properties) or [p.id for p in CATALOGUE]
+    if fault is not None:
+        from dominoproof.proofs.encoding_faults import twin_prover
+        from dominoproof.proofs.faults import FAULTS_BY_ID
+
+        if fault not in FAULTS_BY_ID:
+            raise DominoproofError(f"no fault {fault!r}; known: {', '.join(FAULTS_BY_ID)}")
+        prover = twin_prover(fault, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth)
+    else:
+        v = resolve_variant(variant, overrides)
+        prover = Prover(v, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth)
+    t0 = time.perf_counter()
+    results = [prover.prove(pid) for pid in ids]
+    sizes: list[Result] = []
+    sizes_note = ""
+    if all_sizes:
+        sizes, sizes_note = _all_sizes(prover, ids, seed, timeout_ms)
+    checks = prover.sanity()
+    chains = {pid: prover.explain(pid) for pid in ids
+              if explain and pid in ("blocked-sound", "parity", "conservation")
+              and find_property(pid).applies_to(prover.variant)}
+    total = time.perf_counter() - t0
+    everything = results + sizes
+    if as_json:
+        click.echo(json.dumps(_json(prover, everything, checks, chains, total, sizes_note),
+                              indent=1, default=str))
+    else:
+        _print(prover, results, sizes, sizes_note, checks, chains, total)
+    raise SystemExit(_exit_code(everything, checks))
+
+
+def _all_sizes(prover: Prover, ids: list[str], seed: int,
+               timeout_ms: int) -> tuple[list[Result], str]:
+    try:
+        from dominoproof.proofs import allsizes
+    except ImportError:
+        return [], "all-sizes proofs are not available yet (proofs/allsizes.py is missing)"
+    fn = getattr(allsizes, "prove_all_sizes", None)
+    if fn is None:
+        return [], "all-sizes proofs are not available yet (no prove_all_sizes)"
+    out: list[Result] = fn(prover.variant, ids, timeout_ms=timeout_ms, seed=seed)
+    return out, ""
+
+
+def _exit_code(results: list[Result], checks: list[Any]) -> int:
+    from dominoproof.proofs.properties import Verdict
+
+    verdicts = {r.verdict for r in results}
+    if Verdict.VIOLATED in verdicts or Verdict.NOT_INDUCTIVE in verdicts:
+        return 1
+    if not all(c.ok for c in checks):
+        return 1
+    if Verdict.UNKNOWN in verdicts:
+        return 3
+    return 0
+
+
+def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_note: str,
+           checks: list[Any], chains: dict[str, Any], total: float) -> None:
+    from rich.table import Table
+
+    from dominoproof.proofs.properties import Verdict
+
+    out = console()
+    v = prover.variant
+    out.print(f"prove {prover.label}")
+    out.print(f"  {prover.configuration()}")
+    out.print(f"  Z3: seed {prover.seed}, {prover.timeout_ms} ms per query; a timeout is "
+              "UNKNOWN, never a proof")
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    for col in ("property", "method", "verdict", "time"):
+        table.add_column(col, justify="right" if col == "time" else "left")
+    for r in [*results, *sizes]:
+        table.add_row(r.property, r.method, r.verdict.value, f"{r.seconds:.2f}s")
+    out.print(table)
+    if sizes_note:
+        out.print(f"  --all-sizes: {sizes_note}")
+    h = prover.invariant()
+    out.print(f"\nstrengthening (Houdini: {len(h.kept)} of {len(prover.candidates)} candidate "
+              f"lemmas inductive, {h.ledger.checks} queries"
+              + (", UNKNOWN: a query timed out" if h.unknown else "") + "):")
+    for lem in h.kept:
+        out.print(textwrap.fill(lem.show(), width=WIDTH, initial_indent="  ",
+                                subsequent_indent="      "))
+    for d in h.dropped:
+        out.print(f"  dropped {d.lemma}: fails " + ("at Init" if d.where == "Init"
+                                                     else f"after action {d.where}"
+                                                     + (f" ({d.move})" if d.move else "")))
+    for r in [*results, *sizes]:
+        if r.verdict is Verdict.PROVED or r.verdict is Verdict.NOT_APPLICABLE:
+            continue
+        out.print(f"\n{r.property}: {r.verdict.value} ({r.method})")
+        out.print(f"  {r.detail}")
+        _print_evidence(out, r)
+    for pid, chain in chains.items():
+        out.print(f"\nwhy {pid} needs its lemmas (from the type invariant alone):")
+        if not chain:
+            out.print("  no counterexample to induction: inductive with the type invariant")
+        for i, (cti, blocker) in enumerate(chain, 1):
+            out.print(f"  {i}. " + cti.describe().replace("\n", "\n     "))
+            out.print(f"     ruled out by: {blocker or '(no lemma of the invariant)'}")
+    ok = all(c.ok for c in checks)
+    out.print("\nsanity (a proof from an unsatisfiable premise passes trivially): "
+              + ("ok" if ok else "FAILED"))
+    for c in checks:
+        if not c.ok or len(checks) < 10:
+            out.print(f"  {'ok ' if c.ok else 'BAD'} {c.name}: {c.answer} (expected "
+                      f"{c.expect})")
+    details = prover.prove("termination") if any(r.property == "termination"
+                                                 for r in results) else None
+    if details is not None and details.verdict is Verdict.PROVED and details.trace:
+        out.print(f"\ntermination: {details.trace['ranking']}; every round of {v.name} ends "
+                  f"within {details.trace['bound']} moves")
+    out.print(f"\ntotal {total:.2f}s ({prover.ledger.checks} Z3 queries, "
+              f"{prover.ledger.seconds:.2f}s in the solver)")
+
+
+def _print_evidence(out: Any, r: Result) -> None:
+    from dominoproof.proofs.queries import CTI, Run
+
+    ev = r.trace
+    if isinstance(ev, CTI):
+        for line in ev.describe().splitlines():
+            out.print(f"  {line}")
+    elif isinstance(ev, Run):
+        out.print("  the round (replayed in the engine: "
+                  + ("yes" if ev.replayed else f"no: {ev.mismatch}") + "):")
+        out.print(f"    deal: {ev.trace.deal.to_json()}")
+        for i, m in enumerate(ev.moves, 1):
+            out.print(f"    {i:3}. {m}")
+        for line in ev.states[-1].describe().splitlines():
+            out.print(f"    {line}")
+        if ev.loop_from is not None:
+            out.print(f"    ... and the state after move {ev.loop_from} comes back: the "
+                      "round can go on for ever")
+
+
+def _json(prover: Prover, results: list[Result], checks: list[Any], chains: dict[str, Any],
+          total: float, sizes_note: str) -> dict[str, Any]:
+    h = prover.invariant()
+    return {
+        "variant": prover.label,
+        "configuration": prover.configuration(),
+        "seed": prover.seed,
+        "timeout_ms": prover.timeout_ms,
+        "results": [r.to_json() | ({"evidence": r.trace.to_json()}
+                                   if r.trace is not None and hasattr(r.trace, "to_json")
+                                   else {}) for r in results],
+        "lemmas": [{"id": lem.id, "rules": list(lem.rules), "statement": lem.statement}
+                   for lem in h.kept],
+        "dropped": [{"lemma": d.lemma, "where": d.where} for d in h.dropped],
+        "sanity": [{"check": c.name, "ok": c.ok, "answer": c.answer} for c in checks],
+        "explain": {pid: [{"cti": c.to_json(), "ruled_out_by": b} for c, b in chain]
+                    for pid, chain in chains.items()},
+        "all_sizes_note": sizes_note,
+        "seconds": round(total, 3),
+        "solver": prover.ledger.as_dict(),
+    }

@@ -1,0 +1,132 @@
+"""``dominoproof witness``: a question about a variant, answered by Z3 with a round.
+
+QUESTION is one of:
+
+* ``shortest-block``: the shortest possible blocked round (searched from a lower bound
+  drawn from proved properties: a block needs the lead, the whole boneyard drawn, C
+  confirmations and the establishment, and with every tile in play the ends' suits on
+  the table);
+* ``max-residual``: the largest residual count of one player at a block, among rounds
+  of at most ``--depth`` moves (default: the shortest block's length), maximised by Z3;
+* ``tie``: a block where two or more sides tie for the lowest total;
+* ``block-before-empty-boneyard``: a block established while the boneyard still holds
+  tiles (none for a sound variant; try ``--fault boneyard-check-off``);
+* ``parity-refuted``: a block that breaks the parity theorem (a variant with tiles set
+  aside, e.g. ``block-2p-d6``).
+
+The answer is printed step by step as a round a person can read, from a real deal, and
+replayed in the engine (the fault's own engine with ``--fault``).
+
+Exit codes: 0 a round was found, 1 none exists within the depth searched, 2 bad input,
+3 the search was stopped by a timeout before it could say.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from dominoproof.options import console, json_option, overrides_option, variant_argument
+
+if TYPE_CHECKING:
+    from dominoproof.proofs.queries import Prover, Witness
+
+
+@click.command("witness", short_help="Answer a question about a variant with a round Z3 "
+               "finds (shortest block, largest residual, tie, ...).")
+@variant_argument
+@click.argument("question", metavar="QUESTION")
+@overrides_option
+@click.option("--fault", default=None, metavar="ID",
+              help="Ask about a deliberately broken rule set of proofs/faults.py (its demo "
+                   "configuration, its Z3 twin and its engine) instead of VARIANT.")
+@click.option("--depth", type=int, default=None, metavar="K",
+              help="The longest round searched (max-residual: the horizon).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
+@click.option("--timeout-ms", type=int, default=30_000, show_default=True,
+              help="Timeout of each Z3 query.")
+@click.option("--seconds", type=float, default=120.0, show_default=True,
+              help="Budget of the whole bounded search.")
+@click.option("--trace-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the round as a replayable trace (JSON) to FILE.")
+@json_option
+def command(variant: str, question: str, overrides: tuple[str, ...], fault: str | None,
+            depth: int | None, seed: int, timeout_ms: int, seconds: float,
+            trace_out: str | None, as_json: bool) -> None:
+    """Answer QUESTION about VARIANT|FILE with a round found by Z3."""
+    from dominoproof.model.errors import DominoproofError
+    from dominoproof.options import resolve_variant
+    from dominoproof.proofs.queries import QUESTIONS, Prover, witness
+
+    if question not in QUESTIONS:
+        raise DominoproofError(
+            f"no question {question!r}; ask one of: {', '.join(QUESTIONS)}")
+    kw: dict[str, Any] = {"seed": seed, "timeout_ms": timeout_ms, "bmc_seconds": seconds,
+                          "bmc_depth": depth if depth is not None else 40}
+    prover: Prover
+    if fault is not None:
+        from dominoproof.proofs.encoding_faults import twin_prover
+        from dominoproof.proofs.faults import FAULTS_BY_ID
+
+        if fault not in FAULTS_BY_ID:
+            raise DominoproofError(f"no fault {fault!r}; known: {', '.join(FAULTS_BY_ID)}")
+        prover = twin_prover(fault, **kw)
+    else:
+        prover = Prover(resolve_variant(variant, overrides), **kw)
+    w = witness(prover, question, depth=depth)
+    if trace_out is not None and w.run is not None:
+        with open(trace_out, "w", encoding="utf-8") as fh:
+            fh.write(w.run.trace.dumps() if w.run.replayed and fault is None
+                     else json.dumps(w.run.to_json(), indent=1))
+    if as_json:
+        click.echo(json.dumps(w.to_json(), indent=1, default=str))
+    else:
+        _print(prover, question, w, fault)
+    if w.found:
+        raise SystemExit(0)
+    raise SystemExit(1 if w.complete else 3)
+
+
+def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None:
+    from dominoproof.proofs.queries import QUESTIONS
+
+    out = console()
+    out.print(f"witness {question} for {prover.label}: {QUESTIONS[question]}")
+    out.print(f"  {w.configuration}")
+    if w.note:
+        out.print(f"  {w.note}")
+    if w.figures:
+        out.print("  " + ", ".join(f"{k} = {v}" for k, v in w.figures.items()))
+    out.print(f"  {w.seconds:.2f}s, {int(w.stats.get('checks', 0))} Z3 queries "
+              f"(seed {prover.seed}, {prover.timeout_ms} ms each)")
+    if w.run is None:
+        out.print("\nno such round " + (f"of at most {w.depth} moves" if w.complete
+                                        else f"found before the search stopped (depth "
+                                             f"{w.depth} answered)"))
+        return
+    run = w.run
+    out.print("\nreplayed in the engine" + (" (the fault's own rule book)" if fault else "")
+              + ": " + ("yes, to the same states" if run.replayed
+                        else f"NO: {run.mismatch}"))
+    plain = fault is None
+    if fault is not None:
+        from dominoproof.proofs.faults import FAULTS_BY_ID
+
+        f = FAULTS_BY_ID[fault]
+        plain = f.engine is None and f.scorer is None  # only the variant is broken
+    if run.replayed and plain:
+        from dominoproof.render import render_round
+
+        out.print()
+        out.print(render_round(run.trace, title=f"A round of {prover.variant.name} answering "
+                               f"{question}"), end="")
+        return
+    # a broken rule set: the engine of the correct rules would refuse the round, so tell
+    # it from the decoded states
+    out.print(f"\ndeal: {run.trace.deal.to_json()}")
+    for i, (m, s) in enumerate(zip(run.moves, run.states[1:], strict=True), 1):
+        out.print(f"  {i:3}. {m}")
+        for line in s.describe().splitlines():
+            out.print(f"         {line}")
