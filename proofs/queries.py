@@ -130,7 +130,7 @@ class Run:
     loop_from: int | None = None  #: a lasso: the last state repeats state ``loop_from``
 
     def to_json(self) -> dict[str, Any]:
-        out = self.trace.to_json() if self.replayed else {
+        out: dict[str, Any] = self.trace.to_json() if self.replayed else {
             "deal": self.trace.deal.to_json(), "moves": [m.to_json() for m in self.moves]}
         out["replayed"] = self.replayed
         if self.loop_from is not None:
@@ -1095,8 +1095,8 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
         res, best = prover.max_residual(horizon)
         if res.run is not None and best is not None:
             final = res.run.states[-1]
-            sc = prover.scoring().evaluate(final)
-            who = max(range(enc.P), key=lambda p: (sc["residuals"][p], -p))
+            scored = prover.scoring().evaluate(final)
+            who = max(range(enc.P), key=lambda p: (scored["residuals"][p], -p))
             figures.update(residual=best, player=who, horizon=horizon, moves=len(res.run.moves),
                            optimal=res.complete)
             note = (f"largest residual among blocked rounds of at most {horizon} moves"
