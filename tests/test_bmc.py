@@ -132,3 +132,37 @@ def test_bmc_from_a_given_deal() -> None:
                  max_depth=len(tr.moves) + 2)
     assert res.run is not None and res.run.replayed
     assert res.run.trace.deal.hands == tr.deal.hands
+
+
+def test_witness_command_prints_the_round_step_by_step() -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    r = CliRunner().invoke(main, ["witness", "block-2p-d6", "shortest-block"])
+    assert r.exit_code == 0, r.output
+    assert "replayed in the engine: yes" in r.output
+    assert "Moves" in r.output and "block established" in r.output
+    r = CliRunner().invoke(main, ["witness", "tiny-2p-d3", "block-before-empty-boneyard",
+                                  "--depth", "4"])
+    assert r.exit_code == 1 and "no such round of at most 4 moves" in r.output
+    r = CliRunner().invoke(main, ["witness", "tiny-2p-d3", "longest-block"])
+    assert r.exit_code == 2
+
+
+def test_witness_command_on_a_broken_variant(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+    from dominoproof.model.engine import Trace
+
+    from dominoproof.cli import main
+
+    out = tmp_path / "round.json"
+    r = CliRunner().invoke(main, ["witness", "-", "block-before-empty-boneyard",
+                                  "--fault", "boneyard-check-off", "--trace-out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "but 2 tiles in the boneyard" in r.output or "boneyard = " in r.output
+    trace = Trace.loads(out.read_text())  # replays, and reaches the recorded final state
+    assert trace.final.status is Status.BLOCKED and trace.final.boneyard
+    assert json.loads(out.read_text())["format"] == "dominoproof-trace/1"

@@ -193,3 +193,83 @@ def test_parity_is_proved_for_small_set_sizes() -> None:
 def test_parity_is_proved_for_every_set_size_up_to_double_18() -> None:
     got = prove_parity(range(1, 19))
     assert [r.verdict for r in got] == [Verdict.PROVED] * 18
+
+
+# ---------------------------------------------------------------------------
+# The command line: dominoproof prove, dominoproof bench proofs
+# ---------------------------------------------------------------------------
+
+
+def test_prove_command_prints_verdicts_methods_and_lemmas() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    r = CliRunner().invoke(main, ["prove", "block-2p-d6", "-p", "blocked-sound",
+                                  "-p", "termination"])
+    assert r.exit_code == 0, r.output
+    assert "blocked-sound" in r.output and "PROVED" in r.output
+    assert "induction per instance" in r.output and "ranking function" in r.output
+    assert "confirmed-hold-nothing [R4.2, R4.3, R2.1]" in r.output
+    assert "ends within 45 moves" in r.output and "sanity" in r.output
+    r = CliRunner().invoke(main, ["prove", "tiny-2p-d3", "-p", "opening", "--json"])
+    assert r.exit_code == 0
+    data = json.loads(r.output)
+    assert data["results"][0]["verdict"] == "PROVED" and data["seed"] == 0
+    assert any(lem["id"] == "leader" for lem in data["lemmas"])
+
+
+def test_prove_command_reports_a_violation_with_its_round() -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    r = CliRunner().invoke(main, ["prove", "-", "--fault", "all-others-confirm",
+                                  "-p", "blocked-sound"])
+    assert r.exit_code == 1, r.output
+    assert "VIOLATED" in r.output and "replayed in the engine: yes" in r.output
+    assert "the block is established" in r.output
+    r = CliRunner().invoke(main, ["prove", "block-2p-d6", "-p", "no-such-property"])
+    assert r.exit_code == 2
+    r = CliRunner().invoke(main, ["prove", "block-2p-d6", "--fault", "no-such-fault"])
+    assert r.exit_code == 2
+
+
+def test_prove_command_explains_the_lemmas() -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    r = CliRunner().invoke(main, ["prove", "block-2p-d6", "-p", "blocked-sound", "--explain"])
+    assert r.exit_code == 0
+    assert "why blocked-sound needs its lemmas" in r.output
+    assert "ruled out by: confirmed-hold-nothing" in r.output
+
+
+def test_prove_command_times_out_to_unknown() -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    r = CliRunner().invoke(main, ["prove", "draw-2p-d6", "-p", "procedure",
+                                  "--timeout-ms", "1"])
+    assert r.exit_code in (1, 3), r.output  # UNKNOWN (3), or a sanity check unanswered (1)
+    assert "UNKNOWN" in r.output and "PROVED" not in r.output.split("strengthening")[0]
+
+
+@pytest.mark.slow
+def test_bench_proofs_smoke() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    r = CliRunner().invoke(main, ["bench", "proofs", "--preset", "block-2p-d6", "--json",
+                                  "--check"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    (res,) = data["presets"]
+    assert res["ok"] and res["met"] and res["total_seconds"] > 0
