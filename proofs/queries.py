@@ -366,6 +366,10 @@ class Prover:
 
     def _result(self, pid: str, verdict: Verdict, method: str, detail: str, t0: float,
                 ledger: Ledger, trace: Any = None) -> Result:
+        """A result with the time and the solver statistics of its own queries (they are
+        also added to the prover's total)."""
+        if ledger is not self.ledger:
+            self.ledger.merge(ledger)
         return Result(pid, verdict, method, self.configuration(), detail,
                       seconds=time.perf_counter() - t0, trace=trace, stats=ledger.as_dict())
 
@@ -375,8 +379,9 @@ class Prover:
         if self._inv is None:
             t0 = time.perf_counter()
             self._inv = houdini(self.enc, self.candidates, seed=self.seed,
-                                timeout_ms=self.timeout_ms, ledger=self.ledger,
+                                timeout_ms=self.timeout_ms, ledger=Ledger(),
                                 together=self.together)
+            self.ledger.merge(self._inv.ledger)
             self._inv_seconds = time.perf_counter() - t0
         return self._inv
 
@@ -450,9 +455,12 @@ class Prover:
                                 "a Houdini query timed out", t0, h.ledger)
         if lem in h.kept:
             detail = (f"Init => Inv, Inv and each action => Inv', Inv => property; "
-                      f"{self._lemmas_text(h, prop.id)} (Houdini, "
-                      f"{self._inv_seconds:.2f}s shared)")
-            return self._result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
+                      f"{self._lemmas_text(h, prop.id)} (Houdini: {h.ledger.checks} queries, "
+                      f"{self._inv_seconds:.2f}s, shared by the state properties; the "
+                      f"statistics are Houdini's)")
+            r = self._result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
+            r.stats = h.ledger.as_dict()
+            return r
         return self._refute_state(prop.id, lem, h.kept, t0, led)
 
     def _refute_state(self, pid: str, lem: Lemma, kept: list[Lemma], t0: float,

@@ -93,6 +93,17 @@ class Ledger:
             else:
                 self.stats[k] = self.stats.get(k, 0.0) + v
 
+    def merge(self, other: Ledger) -> None:
+        """Add ``other``'s checks to this ledger."""
+        self.checks += other.checks
+        self.seconds += other.seconds
+        self.unknowns += other.unknowns
+        for k, v in other.stats.items():
+            if k in ("memory", "max memory"):
+                self.stats[k] = max(self.stats.get(k, 0.0), v)
+            else:
+                self.stats[k] = self.stats.get(k, 0.0) + v
+
     def as_dict(self) -> dict[str, float]:
         out = {"checks": float(self.checks), "solver_seconds": round(self.seconds, 4),
                "unknown": float(self.unknowns)}

@@ -56,10 +56,14 @@ if TYPE_CHECKING:
               help="Timeout of each Z3 query (a timeout is UNKNOWN, never a proof).")
 @click.option("--depth", type=int, default=12, show_default=True,
               help="Depth of the bounded search for a real violation when a proof fails.")
+@click.option("--together/--no-together", default=None,
+              help="Also check every action at once (T as one disjunction) after the "
+                   "per-action checks [default: for sets up to double-9; the per-action "
+                   "checks prove it anyway, T being their disjunction].")
 @json_option
 def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...],
             all_sizes: bool, fault: str | None, explain: bool, seed: int, timeout_ms: int,
-            depth: int, as_json: bool) -> None:
+            depth: int, together: bool | None, as_json: bool) -> None:
     """Prove the property catalogue for VARIANT|FILE with Z3."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
@@ -75,10 +79,12 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
 
         if fault not in FAULTS_BY_ID:
             raise DominoproofError(f"no fault {fault!r}; known: {', '.join(FAULTS_BY_ID)}")
-        prover = twin_prover(fault, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth)
+        prover = twin_prover(fault, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth,
+                             together=together)
     else:
         v = resolve_variant(variant, overrides)
-        prover = Prover(v, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth)
+        prover = Prover(v, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth,
+                        together=together)
     t0 = time.perf_counter()
     results = [prover.prove(pid) for pid in ids]
     sizes: list[Result] = []
