@@ -83,7 +83,8 @@ def test_transition_level_on_larger_searches(name: str, overrides: dict[str, Any
             assert {(m, t.key()) for m, t in rules.successors(s)} == z3_successors(v, s)
 
 
-@pytest.mark.parametrize("name", ["block-2p-d6", pytest.param("tiny-2p-d3", marks=SLOW)])
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["block-2p-d6", "tiny-2p-d3"])
 def test_trace_level_witnesses_replay(name: str) -> None:
     pr = Prover(variant(name))
     for q in QUESTIONS:

@@ -114,7 +114,8 @@ def test_symbolic_init_deals_the_variants_counts() -> None:
         assert rules.opening(st.hands)[0] == st.turn
 
 
-@pytest.mark.parametrize("name", ["tiny-2p-d3", "fouls-4p-d6", "draw-8p-d12"])
+@pytest.mark.parametrize("name", ["tiny-2p-d3", "fouls-4p-d6",
+                                  pytest.param("draw-8p-d12", marks=pytest.mark.slow)])
 def test_states_decode_back_to_themselves(name: str) -> None:
     """``equals`` then ``decode_state``: the same state, along random rounds."""
     v = variant(name)

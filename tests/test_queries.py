@@ -237,6 +237,7 @@ def test_prove_command_reports_a_violation_with_its_round() -> None:
     assert r.exit_code == 2
 
 
+@pytest.mark.slow
 def test_prove_command_explains_the_lemmas() -> None:
     from click.testing import CliRunner
 
