@@ -907,7 +907,8 @@ class Prover:
         order = [mv.tile for mv in ms if mv.kind is MoveKind.DRAW and s0.boneyard >> mv.tile & 1]
         rest = [t for t in bits(s0.boneyard) if t not in order]
         deal = Deal(s0.hands, tuple(order + rest), s0.set_aside)
-        trace = Trace(self.variant, deal, tuple(ms))
+        own = type(self.rules) is Rules  # else a fault's rule book: the trace carries it
+        trace = Trace(self.variant, deal, tuple(ms), rules=None if own else self.rules)
         replayed, why = True, ""
         try:
             s = initial_state(self.variant, deal, rules=self.rules)

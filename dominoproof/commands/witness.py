@@ -115,7 +115,7 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None
         from dominoproof.proofs.faults import FAULTS_BY_ID
 
         f = FAULTS_BY_ID[fault]
-        plain = f.engine is None and f.scorer is None  # only the variant is broken
+        plain = f.scorer is None  # the trace carries a broken rule book; not a scorer
     if run.replayed and plain:
         from dominoproof.render import render_round
 
