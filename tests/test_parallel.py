@@ -16,8 +16,10 @@ LOCAL = [p.id for p in CATALOGUE if p.id not in GLOBAL]
 
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_counts_and_verdicts_match_the_graph_search(workers: int) -> None:
-    v = find_variant("tiny-2p-d3")
-    init = Init.every(free_draw=True)
+    # every deal of the 2-player block game on double-3 with 2 tiles each, every state
+    # and transition split among the workers
+    v = find_variant("block-2p-d6").with_overrides({"set.max": 3, "deal.hand_size": 2})
+    init = Init.every()
     r = explore(v, init)
     f, got = verify_partitioned(v, init, LOCAL, workers=workers)
     counts = r.counts()
@@ -54,7 +56,7 @@ def test_graph_properties_are_unknown_not_claimed() -> None:
 
 def test_a_budget_makes_the_search_partial_and_every_verdict_unknown() -> None:
     v = find_variant("tiny-2p-d3")
-    f, got = verify_partitioned(v, Init.every(free_draw=True), ["blocked-sound"], workers=2,
-                                max_states=5_000)
+    f, got = verify_partitioned(v, Init.one(seeded_deal(v, 0), free_draw=True),
+                                ["blocked-sound"], workers=2, max_states=100)
     assert not f.complete and "budget" in f.stop_reason
     assert got[0].verdict is Verdict.UNKNOWN
