@@ -576,10 +576,17 @@ class Encoding:
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:
         """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
         Confirm(p) by a player who can play, a false declaration [R4.5]:
-        ``fouls' = fouls + p``, ``confirmed' = 0``, ``turn' = p+1``."""
+        ``fouls' = fouls + p``, ``confirmed' = 0``, ``turn' = p+1``, ``drew' = false``.
+
+        SEMANTICS lists no ``drew'`` here, so "unchanged" would leave the next player
+        "having drawn" after a foul by a player who drew the last tile (draw-one). The
+        cross-check with the engine found the difference; ``drew`` means "the player to
+        move has drawn this turn", and every other move that passes the turn clears it,
+        so this reading clears it too (SEMANTICS should say so)."""
         bit = self.seat_bit(s.turn)
         post = self.update(s, f"foul.{m.name}", fouls=s.fouls | bit,
-                           confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.next_seat(s.turn))
+                           confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.next_seat(s.turn),
+                           drew=z3.BoolVal(False))
         if self.FOULS is not FoulRule.PENALISED:
             return z3.BoolVal(False), post
         return (z3.And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,

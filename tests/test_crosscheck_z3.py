@@ -44,6 +44,9 @@ SMALL = [
     pytest.param("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}, False, marks=SLOW),
     ("fouls-4p-d6", {"set.max": 3, "deal.players": 3, "deal.hand_size": 2,
                      "lead.tile": "3-3"}, False),
+    # a foul by a player who has just drawn (draw-one): SEMANTICS forgot drew' = false
+    ("tiny-2p-d3", {"draw.rule": "one", "fouls.rule": "penalised", "lead.rule": "player"},
+     True),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),
