@@ -331,47 +331,43 @@ class Rules:
 
         States are built with ``tuple.__new__`` (what ``State._make`` does) to keep
         the engine's hot loop short; the field order is ``State``'s."""
-        kind, p, t = m.kind, m.player, m.tile
-        hands = s.hands
+        kind, p, t, e = m
+        hands, bone, aside, table, ends, _, conf, _, fouls, _, stack = s
         if kind is PLAY:
             bit = 1 << t
             hand = hands[p] ^ bit
             a, b = self.halves[t]
-            e = m.end
             if not self._line:
                 ends = (self.layout.open(a, b) if e == LEAD
-                        else self.layout.extend(s.ends, e, b if e == a else a))
+                        else self.layout.extend(ends, e, b if e == a else a))
             elif e == LEAD:
                 ends = (a, b)  # a <= b: the opening tile's halves are the line's two ends
             else:
-                lo, hi = s.ends
+                lo, hi = ends
                 o = b if e == a else a
                 if e == lo:
                     ends = (o, hi) if o <= hi else (hi, o)
                 else:
                     ends = (lo, o) if lo <= o else (o, lo)
             return _new(State, (
-                (*hands[:p], hand, *hands[p + 1:]), s.boneyard, s.set_aside, s.table | bit,
-                ends, self.next_seat[p] if hand else p, 0, False, s.fouls, PLAYING, s.stack))
+                (*hands[:p], hand, *hands[p + 1:]), bone, aside, table | bit, ends,
+                self.next_seat[p] if hand else p, 0, False, fouls, PLAYING, stack))
         if kind is DRAW:
             bit = 1 << t
             return _new(State, (
-                (*hands[:p], hands[p] | bit, *hands[p + 1:]), s.boneyard ^ bit, s.set_aside,
-                s.table, s.ends, p, s.confirmed, self.draw_rule is DrawRule.ONE, s.fouls,
-                PLAYING, s.stack[1:] if s.stack is not None else None))
+                (*hands[:p], hands[p] | bit, *hands[p + 1:]), bone ^ bit, aside, table, ends,
+                p, conf, self.draw_rule is DrawRule.ONE, fouls, PLAYING,
+                stack[1:] if stack is not None else None))
         if kind is CONFIRM:
             if self.fouls_possible and self.playable_mask(s, p):  # R4.5: recorded as a foul
-                return _new(State, (
-                    hands, s.boneyard, s.set_aside, s.table, s.ends, self.next_seat[p], 0,
-                    False, s.fouls | 1 << p, PLAYING, s.stack))
-            return _new(State, (
-                hands, s.boneyard, s.set_aside, s.table, s.ends, self.next_seat[p],
-                s.confirmed + 1, False, s.fouls, PLAYING, s.stack))
+                return _new(State, (hands, bone, aside, table, ends, self.next_seat[p], 0,
+                                    False, fouls | 1 << p, PLAYING, stack))
+            return _new(State, (hands, bone, aside, table, ends, self.next_seat[p], conf + 1,
+                                False, fouls, PLAYING, stack))
         if kind is PASS:
-            return _new(State, (
-                hands, s.boneyard, s.set_aside, s.table, s.ends, self.next_seat[p],
-                0 if self.must_be_empty else s.confirmed + 1, False, s.fouls, PLAYING,
-                s.stack))
+            return _new(State, (hands, bone, aside, table, ends, self.next_seat[p],
+                                0 if self.must_be_empty else conf + 1, False, fouls, PLAYING,
+                                stack))
         if kind is ESTABLISH:
             return s._replace(status=Status.BLOCKED)
         return s._replace(status=Status.DOMINO)

@@ -6,9 +6,10 @@ process and keeps the whole graph (for traces, path counts, cycles, pictures).
 single state or a single transition decides -- on one configuration with
 ``workers`` processes and no graph:
 
-* Each state is owned by one worker, chosen by the hash of its code
-  (:class:`~dominoproof.proofs.statespace.Codec`). A worker keeps the exact set of
-  the codes it owns (no hash compaction) and expands its share of each BFS level.
+* Each state is owned by one worker, chosen by the hash of its packed record
+  (:meth:`~dominoproof.proofs.statespace.Codec.pack`, the bytes whose integer is the
+  search's code). A worker keeps the exact set of the records it owns (no hash
+  compaction) and expands its share of each BFS level.
   A successor owned by another worker is sent to it as a code at the end of the
   level; the owner deduplicates it and expands it at the next level. The search
   is level-synchronous, so it is a breadth-first search split by state, and every
@@ -103,7 +104,7 @@ class _Local:
 _MIX = 0x9E3779B97F4A7C15  # Fibonacci hashing: codes' low bits are far from uniform
 
 
-def _owner(code: int, workers: int) -> int:
+def _owner(code: bytes, workers: int) -> int:
     """The worker that owns the state with this code."""
     return (hash(code) * _MIX >> 32) % workers
 
@@ -120,26 +121,26 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
         rules = (engine or Rules)(variant)
         codec = Codec(variant, init.deal.stack if init.deal is not None and not init.free_draw
                       else None)
-        encode, decode = codec.encode, codec.decode
+        encode, decode = codec.pack, codec.unpack  # packed records: bytes cache their hash
         moves_of, step = rules.moves, rules.step
         local = _Local(wanted)
         judge = Judge(local, variant, rules_for(variant), step, scorer or outcome)
         transitions_checked = bool(judge.transition_ids)
-        visited: set[int] = set()
-        sent: set[int] = set()  # codes already sent to their owners: sent once only
+        visited: set[bytes] = set()
+        sent: set[bytes] = set()  # codes already sent to their owners: sent once only
         terminals: dict[str, int] = {}
         transitions = 0
 
         every_state = bool(Judge.EVERY_STATE & wanted)
         frontier_next: list[State] = []
 
-        def discover_checks(c: int, s: State) -> None:
+        def discover_checks(c: bytes, s: State) -> None:
             judge.state(c, s)
             if s.status is not Status.PLAYING:
                 label = _terminal_label(s)
                 terminals[label] = terminals.get(label, 0) + 1
 
-        def discover(c: int, s: State) -> None:
+        def discover(c: bytes, s: State) -> None:
             visited.add(c)
             frontier_next.append(s)
             if s.status is not Status.PLAYING or every_state:
@@ -154,7 +155,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
             if control.get() == "stop":
                 break
             frontier, frontier_next = frontier_next, []
-            out: list[list[int]] = [[] for _ in range(workers)]
+            out: list[list[bytes]] = [[] for _ in range(workers)]
             for s in frontier:
                 if s.status is not Status.PLAYING:
                     continue

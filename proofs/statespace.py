@@ -159,6 +159,7 @@ class Codec:
             self._ends[(a,)] = self._ends_id((a,))
             for b in range(n + 1):
                 self._ends[(a, b)] = self._ends_id((a, b))
+        self._ends_of = {e: ends for ends, e in self._ends.items()}
 
     def _ends_id(self, ends: tuple[int, ...]) -> int:
         if len(ends) > self.MAX_ENDS or any(not 0 <= e <= 15 for e in ends):
@@ -168,19 +169,20 @@ class Codec:
             c |= e << (2 + 4 * i)
         return c
 
-    def encode(self, s: State) -> int:
+    def pack(self, s: State) -> bytes:
+        """The packed record of ``s`` (``encode`` is its little-endian integer)."""
         hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack = s
         e = self._ends.get(ends)
         if e is None:
             e = self._ends_id(ends)
+        extra = b""
         if stack is None:
             tag = k = 0
-            extra = b""
         else:
             k = len(stack)
             suffix = self._suffix
             if k < len(suffix) and stack == suffix[k]:
-                tag, extra = 2, b""
+                tag = 2
             else:
                 tag, extra = 1, bytes(stack)
         try:
@@ -188,22 +190,31 @@ class Codec:
                                  e, tag, k)
         except (struct.error, ValueError):
             raise OverflowError(f"state out of the encodable range: {s!r}") from None
-        return int.from_bytes(rec + extra if extra else rec, "little")
+        return rec + extra if extra else rec
 
-    def decode(self, c: int) -> State:
+    def encode(self, s: State) -> int:
+        return int.from_bytes(self.pack(s), "little")
+
+    def unpack(self, raw: bytes) -> State:
+        """The state of a packed record (``pack``'s inverse)."""
         head = self._head
-        raw = c.to_bytes(head + (c.bit_length() + 7) // 8, "little")
         *masks, status, drew, turn, conf, fouls, e, tag, k = self._rec.unpack_from(raw)
         p = self.p
-        ends = tuple(e >> (2 + 4 * i) & 15 for i in range(e & 3))
+        ends = self._ends_of.get(e)
+        if ends is None:
+            ends = tuple(e >> (2 + 4 * i) & 15 for i in range(e & 3))
         stack: tuple[int, ...] | None = None
         if tag == 1:
-            stack = tuple(raw[head:head + k])
+            stack = tuple(raw[head:head + k].ljust(k, b"\0"))
         elif tag == 2:
             stack = self._suffix[k]
         return tuple.__new__(State, (  # State._make without its checks
             tuple(masks[:p]), masks[p], masks[p + 1], masks[p + 2], ends, turn, conf,
             bool(drew), fouls, self._status[status], stack))
+
+    def decode(self, c: int) -> State:
+        # trailing zero bytes (a last stack tile 0) are gone from the integer: unpack pads
+        return self.unpack(c.to_bytes(max(self._head, (c.bit_length() + 7) // 8), "little"))
 
     def width(self, longest_stack: int) -> int:
         """Bytes that hold any code of this variant with a draw order of that length."""

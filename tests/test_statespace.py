@@ -351,3 +351,16 @@ def _print_figures() -> None:  # pragma: no cover - a helper to refresh the pinn
 if __name__ == "__main__":  # pragma: no cover
     _print_figures()
     sys.exit(0)
+
+
+def test_a_draw_order_ending_with_tile_0_survives_the_integer_code() -> None:
+    # the code is the record's little-endian integer, so a last stack byte 0 (the tile
+    # 0-0 drawn last) is a trailing zero the integer drops; decode pads it back
+    from dominoproof.model.engine import Deal, initial_state
+
+    v = find_variant("tiny-2p-d3")
+    s = initial_state(v, Deal.from_order(v, [9, 8, 1, 2, 3, 4, 5, 6, 7, 0]))
+    assert s.stack == (5, 6, 7, 0)
+    codec = Codec(v)  # no fixed order given: the stack is stored byte by byte
+    assert codec.decode(codec.encode(s)) == s
+    assert codec.unpack(codec.pack(s)) == s

@@ -224,11 +224,12 @@ class Step:
     output: str = field(default="", repr=False)
 
 
-def _measured(name: str, argv: list[str], cwd: str | Path, stdin: str | None = None) -> Step:
+def _measured(name: str, argv: list[str], cwd: str | Path, stdin: str | None = None,
+              env: dict[str, str] | None = None) -> Step:
     """Run ``argv`` in ``cwd`` (``stdin`` written to it): wall time, and CPU time and peak
     resident memory from ``wait4`` (this child's own rusage, not its siblings')."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE,
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert proc.stdin is not None and proc.stdout is not None
     if stdin:
@@ -417,8 +418,11 @@ def run_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     """:func:`check_ours` in a fresh Python process, measured like pan."""
     request = json.dumps({"deal": _deal_json(deal), "overrides": overrides or {},
                           "launched": time.time(), "workers": workers})
+    # Python as installed: its compiled bytecode cached, as pip installs it (some
+    # sandboxes set PYTHONDONTWRITEBYTECODE, which would time Python's compiler instead)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     st = _measured("dominoproof", [sys.executable, "-m", "dominoproof.benchmarks.spin"],
-                   cwd, request)
+                   cwd, request, env)
     if st.returncode != 0:
         raise DominoproofError(f"dominoproof's search failed (exit {st.returncode}):\n"
                                + st.output[-2000:])
