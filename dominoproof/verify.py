@@ -25,6 +25,7 @@ verdict is as expected. Variants and faults run in a process pool, one job each.
 
 from __future__ import annotations
 
+import builtins
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -60,7 +61,7 @@ class Row:
     seconds: float = 0.0
     trace: dict[str, Any] | None = None
 
-    @property
+    @builtins.property  # the field ``property`` shadows the builtin in this class body
     def ok(self) -> bool:
         return self.verdict in self.expected
 

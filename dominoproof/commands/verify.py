@@ -40,14 +40,14 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool,
     """
     from dominoproof.model.variant import presets
     from dominoproof.report import print_report, write_json, write_junit
-    from dominoproof.verify import verify
+    from dominoproof.verify import Row, verify
 
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
               else [resolve_variant(name, overrides) for name in presets()])
     out = console()
     err = console(stderr=True)
 
-    def progress(name: str, rows: list[object]) -> None:
+    def progress(name: str, rows: list[Row]) -> None:
         err.print(f"[dim]checked {name} ({len(rows)} checks)[/dim]")
 
     report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
