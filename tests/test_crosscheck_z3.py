@@ -165,7 +165,7 @@ def test_verdict_level_broken_rules(fault: str) -> None:
     same verdict on every property; the graph search's broken rule sets are caught by Z3."""
     f = next(x for x in FAULTS if x.id == fault)
     v = f.variant()
-    ver = verify(v, Init.every(), engine=f.engine, scorer=f.scorer, max_states=200_000)
+    ver = verify(v, f.init(), engine=f.engine, scorer=f.scorer, max_states=200_000)
     graph = {r.property: r.verdict for r in ver.results}
     z3v = {r.property: r.verdict for r in twin_prover(f).prove_all()}
     for pid in f.catches:
