@@ -1,0 +1,71 @@
+"""``dominoproof verify``: the main job and its report, exit codes, JSON and JUnit."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from dominoproof.cli import main
+from dominoproof.model.variant import find_variant
+from dominoproof.report import junit_xml
+from dominoproof.verify import CAUGHT, Report, Row, verify, verify_fault
+
+
+def test_a_sound_variant_passes_every_part(tmp_path: Path) -> None:
+    out, junit = tmp_path / "v.json", tmp_path / "v.xml"
+    res = CliRunner().invoke(main, ["verify", "tiny", "--no-faults", "--crosscheck", "10",
+                                    "--json", str(out), "--junit", str(junit)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert data["ok"] and data["failures"] == 0
+    parts = {r["part"] for r in data["rows"]}
+    assert parts == {"search", "z3", "all sizes", "cross-check"}
+    # every property of the catalogue, by each method that states it
+    assert {r["property"] for r in data["rows"] if r["part"] == "z3"} >= {
+        "blocked-sound", "procedure", "termination", "parity"}
+    suites = ET.parse(junit).getroot()
+    assert suites.tag == "testsuites" and suites.get("failures") == "0"
+
+
+def test_a_broken_rule_is_a_failure_with_exit_1() -> None:
+    res = CliRunner().invoke(main, ["verify", "block-2p-d6", "-o",
+                                    "block.confirmations=all-others", "--no-faults",
+                                    "--crosscheck", "0"])
+    assert res.exit_code == 1
+    assert "blocked-sound: VIOLATED" in res.output and "FAILED" in res.output
+
+
+def test_timeouts_are_unknown_never_proofs_with_exit_3() -> None:
+    report = verify([find_variant("tiny")], faults=False, timeout_ms=1, crosscheck=0,
+                    workers=1)
+    assert report.failures and all(r.verdict == "UNKNOWN" for r in report.failures)
+    assert report.exit_code == 3
+    # a 1 ms budget proves nothing for every N: the sanity checks cannot even run
+    assert all(r.verdict != "PROVED" for r in report.rows if r.part == "all sizes")
+
+
+def test_a_fault_must_be_caught_by_every_method() -> None:
+    rows = verify_fault("draw-loses-tile")
+    assert {r.part for r in rows} == {"search", "z3", "all sizes"}
+    assert all(r.verdict in CAUGHT and r.ok for r in rows)
+
+
+def test_an_uncaught_fault_fails_the_job() -> None:
+    # what the report does if a check cannot fail: a fault's property comes back proved
+    row = Row("fault x", "z3", "conservation", "PROVED", CAUGHT)
+    report = Report([row], subjects=["fault x"])
+    assert not row.ok and report.exit_code == 1
+    xml = ET.fromstring(junit_xml(report))
+    assert xml.get("failures") == "1"
+
+
+@pytest.mark.slow
+def test_every_preset_and_fault_is_as_expected() -> None:
+    from dominoproof.model.variant import presets
+
+    report = verify(presets().values())
+    assert report.exit_code == 0, [(r.subject, r.part, r.property, r.verdict)
+                                   for r in report.failures]
