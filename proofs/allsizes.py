@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
+
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import MoveKind
 from dominoproof.model.variant import DrawRule, FoulRule, Variant

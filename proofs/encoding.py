@@ -56,6 +56,7 @@ from functools import cache
 from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
+
 from dominoproof.model.engine import Deal
 from dominoproof.model.moves import LEAD, NO_TILE, Move, MoveKind
 from dominoproof.model.state import State, Status

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
+
 from dominoproof.model.moves import Move
 from dominoproof.model.state import State
 from dominoproof.model.variant import DrawRule, FoulRule, LayoutKind

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
+
 from dominoproof.model.engine import Deal, Trace, initial_state, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move, MoveKind

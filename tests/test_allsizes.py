@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]
+
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs import allsizes

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dominoproof.model.outcome import outcome
 from dominoproof.model.state import Status
 from dominoproof.model.variant import Variant, find_variant
@@ -78,6 +79,7 @@ def test_parity_refuted_where_tiles_are_set_aside() -> None:
     # the final state breaks the theorem's conclusion
     s = pr.enc.state("f")
     import z3  # type: ignore[import-untyped]
+
     from dominoproof.proofs.solver import Solver
 
     sv = Solver()
@@ -154,9 +156,9 @@ def test_witness_command_on_a_broken_variant(tmp_path: Any) -> None:
     import json
 
     from click.testing import CliRunner
-    from dominoproof.model.engine import Trace
 
     from dominoproof.cli import main
+    from dominoproof.model.engine import Trace
 
     out = tmp_path / "round.json"
     r = CliRunner().invoke(main, ["witness", "-", "block-before-empty-boneyard",

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
+from dominoproof.cli import main
 from dominoproof.model import (
     MoveKind,
     Trace,
@@ -25,8 +27,6 @@ from dominoproof.model import (
 )
 from dominoproof.model.errors import DominoproofError, VariantError
 from dominoproof.model.tiles import Tile, bits
-
-from dominoproof.cli import main
 from dominoproof.options import parse_override, parse_overrides, resolve_variant
 from dominoproof.render import LineOfPlay, narrate, render_round
 

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
+from reference_rules import ReferenceOracle
+
 from dominoproof.model import MoveKind, State, Status, find_variant, random_round
 from dominoproof.model.engine import Deal
 from dominoproof.model.rules import Rules, rules_for
@@ -28,7 +30,6 @@ from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs.faults import FAULTS, DrawLosesTile
 from dominoproof.proofs.statespace import explore
-from reference_rules import ReferenceOracle
 
 SMALL = {"set.max": 3, "deal.hand_size": 3}
 

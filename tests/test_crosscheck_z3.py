@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dominoproof.model.outcome import outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.system import Init

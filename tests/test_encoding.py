@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]
+
 from dominoproof.model.engine import initial_state, random_round, shuffled_deal
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.rules import rules_for

@@ -12,6 +12,8 @@ import random
 from typing import Any
 
 import pytest
+from helpers import dealt, position, tiles, variant
+
 from dominoproof.model import (
     Deal,
     IllegalMoveError,
@@ -36,7 +38,6 @@ from dominoproof.model import (
 )
 from dominoproof.model.moves import LEAD
 from dominoproof.model.rules import VoidDeal
-from helpers import dealt, position, tiles, variant
 
 PRESETS = sorted(presets())
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+
 from dominoproof.model import Trace, find_variant
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID, Fault
 from dominoproof.proofs.graphcheck import Verification, checked_verdict, replay, verify

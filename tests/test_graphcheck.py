@@ -18,6 +18,8 @@ from typing import Any
 import networkx as nx
 import pytest
 from click.testing import CliRunner
+
+from dominoproof.cli import main
 from dominoproof.model import Status, Trace, find_variant, rules_for
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.system import Init, parse_deal
@@ -32,8 +34,6 @@ from dominoproof.proofs.graphcheck import (
 )
 from dominoproof.proofs.properties import CATALOGUE, Verdict
 from dominoproof.proofs.statespace import explore, init_for, seeded_deal
-
-from dominoproof.cli import main
 from dominoproof.render_graph import check_tiny, to_dot, to_svg, write_graphml
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from dominoproof.model.system import Init
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS_BY_ID

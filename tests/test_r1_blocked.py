@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from helpers import established, position, run, variant
+
 from dominoproof.model import (
     Move,
     MoveKind,
@@ -17,7 +19,6 @@ from dominoproof.model import (
     random_round,
 )
 from dominoproof.model.variant import ExtendReading
-from helpers import established, position, run, variant
 
 READINGS = list(ExtendReading)
 

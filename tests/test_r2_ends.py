@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from helpers import position, run
+
 from dominoproof.model import (
     FalseDeclarationError,
     Move,
@@ -16,7 +18,6 @@ from dominoproof.model import (
     rules_for,
 )
 from dominoproof.model.variant import ExtendReading
-from helpers import position, run
 
 READINGS = list(ExtendReading)
 D12 = find_variant("draw-4p-d12")

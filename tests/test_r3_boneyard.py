@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from helpers import position, run, variant
+
 from dominoproof.model import (
     IllegalMoveError,
     Move,
@@ -18,7 +20,6 @@ from dominoproof.model import (
     state_status,
 )
 from dominoproof.model.variant import ExtendReading
-from helpers import position, run, variant
 
 READINGS = list(ExtendReading)
 DRAW = find_variant("draw-2p-d6")

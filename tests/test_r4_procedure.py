@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from helpers import position, run, variant
+
 from dominoproof.model import (
     FalseDeclarationError,
     IllegalMoveError,
@@ -15,7 +17,6 @@ from dominoproof.model import (
     outcome,
     random_round,
 )
-from helpers import position, run, variant
 
 BLOCK4 = find_variant("block-4p-d6")
 FOULS = find_variant("fouls-4p-d6")

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import established, position, run, variant
+
 from dominoproof.model import (
     IllegalMoveError,
     Move,
@@ -22,7 +24,6 @@ from dominoproof.model import (
     outcome,
 )
 from dominoproof.model.outcome import Outcome, rounded
-from helpers import established, position, run, variant
 
 #: Four blocked hands where P0 and P1 tie at 4; P2 holds 10 and P3 9.
 TIE4 = ["1-3", "2-2", "5-5", "4-5"]

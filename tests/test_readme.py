@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from dominoproof.model.variant import load_variant_data
 
 from dominoproof.cli import main
+from dominoproof.model.variant import load_variant_data
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from dominoproof.model import (
     MoveKind,
     Termination,
@@ -32,9 +35,6 @@ from dominoproof.model import (
 from dominoproof.model.engine import playout
 from dominoproof.model.outcome import side_of
 from dominoproof.model.tiles import Tile, bits
-from hypothesis import given
-from hypothesis import strategies as st
-
 from dominoproof.options import resolve_variant
 from dominoproof.simulate import Distribution, Statistics, simulate, wilson
 

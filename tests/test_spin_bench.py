@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from dominoproof.model import Move, Tile, initial_state, legal_moves
-from dominoproof.model.system import Init
-from dominoproof.proofs.statespace import explore
 
 from dominoproof.benchmarks import spin as sb
 from dominoproof.cli import main
+from dominoproof.model import Move, Tile, initial_state, legal_moves
+from dominoproof.model.system import Init
+from dominoproof.proofs.statespace import explore
 
 MODELS = sb.models_dir()
 needs_models = pytest.mark.skipif(not (MODELS / "domino_N3.pml").is_file(),

@@ -30,6 +30,18 @@ import random
 from typing import ClassVar
 
 import pytest
+from helpers import dealt, variant
+from hypothesis import HealthCheck, Phase, event, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
 from dominoproof.model import (
     FalseDeclarationError,
     IllegalMoveError,
@@ -50,17 +62,6 @@ from dominoproof.model import (
 from dominoproof.model.rules import Rules
 from dominoproof.model.variant import Award, DrawRule, ExtendReading, FoulRule, TieRule
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from helpers import dealt, variant
-from hypothesis import HealthCheck, Phase, event, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    precondition,
-    rule,
-    run_state_machine_as_test,
-)
 
 READINGS = tuple(ExtendReading)
 PROCEDURE = (MoveKind.CONFIRM, MoveKind.ESTABLISH)

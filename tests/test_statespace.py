@@ -21,6 +21,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
+
 from dominoproof.model import Rules, find_variant, rules_for
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError

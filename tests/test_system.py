@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from dominoproof.model import Deal, DominoproofError, MoveKind, Status, find_variant, rules_for
 from dominoproof.model.engine import random_round
 from dominoproof.model.rules import Rules

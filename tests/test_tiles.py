@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from dominoproof.model import Tile, tile_count, tile_index, tile_set
-from dominoproof.model.tiles import MAX_SET, bits, mask_of, show_tiles, tiles_of
 from hypothesis import given
 from hypothesis import strategies as st
+
+from dominoproof.model import Tile, tile_count, tile_index, tile_set
+from dominoproof.model.tiles import MAX_SET, bits, mask_of, show_tiles, tiles_of
 
 
 def test_terms_set_double_n_has_n_plus_1_n_plus_2_over_2_tiles() -> None:

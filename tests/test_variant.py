@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from dominoproof.model import Variant, VariantError, find_variant, load_variant, presets
 from dominoproof.model import load_variant_data as load
 from dominoproof.model.variant import (

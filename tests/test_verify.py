@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from dominoproof.cli import main
 from dominoproof.model.variant import find_variant
 from dominoproof.report import junit_xml

@@ -9,6 +9,7 @@ property on the same configuration, so the check is shown able to fail and to pa
 from __future__ import annotations
 
 import pytest
+
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.encoding_faults import Z3_MUTANTS, twin_prover
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
