@@ -1,7 +1,8 @@
 """``dominoproof bench spin``: exhaustive search of one deal, Spin and dominoproof side by side.
 
 The peer is a Promela model of a 2-player draw round with one fixed deal
-(``../shared/peers/spin/domino_N{3,4,6}.pml``; its README states the rules, each
+(``domino_N{3,4,6}.pml``, copies of ``../shared/peers/spin`` shipped in
+``dominoproof/benchmarks/spin_models``; its README states the rules, each
 file's header the deal). Both tools explore every reachable state of that round
 and check the same property: when the round is declared blocked, the boneyard is
 empty and no tile in either hand matches an open end (Spin: the model's
@@ -67,8 +68,8 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, mask_of, tile_count
 from dominoproof.model.variant import Variant, find_variant
 
-#: Where the peer models live, relative to the repository (``../shared/peers/spin``).
-DEFAULT_MODELS = Path(__file__).resolve().parents[2].parent / "shared" / "peers" / "spin"
+#: The peer's Promela models ship with the package (copies of ``../shared/peers/spin``).
+DEFAULT_MODELS = Path(__file__).resolve().parent / "spin_models"
 MODELS_ENV = "DOMINOPROOF_SPIN_MODELS"
 
 SIZES = (3, 4, 6)
@@ -101,7 +102,7 @@ class PromelaDeal:
 
 def models_dir(given: str | Path | None = None) -> Path:
     """The folder of the ``domino_N*.pml`` models: ``given``, ``$DOMINOPROOF_SPIN_MODELS``,
-    or ``../shared/peers/spin`` next to the repository."""
+    or the copies shipped with the package (``dominoproof/benchmarks/spin_models``)."""
     if given:
         return Path(given)
     env = os.environ.get(MODELS_ENV)
@@ -639,8 +640,8 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Run both sides this many times, alternating, and report medians.")
 @click.option("--models", type=click.Path(file_okay=False), default=None,
-              help=f"Folder of the Promela models (default: ${MODELS_ENV} or "
-                   "../shared/peers/spin).")
+              help=f"Folder of the Promela models (default: ${MODELS_ENV} or the copies "
+                   "shipped with dominoproof).")
 @click.option("--check", is_flag=True,
               help="Exit 1 if the two tools did not explore the same game, disagree on the "
                    "verdict, or the wall-time target is missed.")
