@@ -41,17 +41,15 @@ from typing import Any
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.outcome import Outcome
+from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.system import Init
-from dominoproof.model.tiles import Tile, bits
+from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import (
-    Award,
     DrawRule,
     ExtendReading,
     FoulRule,
-    TieRule,
     Variant,
 )
 
@@ -126,69 +124,6 @@ def round_bound(variant: Variant) -> tuple[int, str]:
             f"{p}*({i} + {f} + 1) + 1 = {bound} (I = P*H + B = {i} tiles in play, "
             f"B = {b} in the boneyard, P = {p}, F = {f} possible fouls)")
     return bound, text
-
-
-# ---------------------------------------------------------------------------
-# R5 written out (the oracle of the terminal properties)
-# ---------------------------------------------------------------------------
-
-
-def _residuals(v: Variant, s: State) -> tuple[int, ...]:
-    value = v.tile_value
-    return tuple(sum(value[t] for t in bits(h)) for h in s.hands)
-
-
-def _award(v: Variant, rule: Award, totals: Sequence[int], winners: Sequence[int]) -> int:
-    """R5.4: ``others-sum``, ``others-minus-winner`` (at least 0) or ``all-residuals``,
-    rounded to the nearest multiple of ``round_to`` (halves up)."""
-    others = sum(t for i, t in enumerate(totals) if i not in winners)
-    if rule is Award.OTHERS_SUM:
-        x = others
-    elif rule is Award.OTHERS_MINUS_WINNER:
-        x = max(0, others - totals[winners[0]])
-    else:
-        x = sum(totals)
-    step = v.scoring.round_to
-    return (x + step // 2) // step * step if step > 1 else x
-
-
-def _expected_tie(v: Variant, s: State, sides: Sequence[Sequence[int]],
-                  totals: Sequence[int], tied: list[int]) -> tuple[list[int], list[int]]:
-    """R5.5: the winners and awards a tie for the lowest total gets under the variant."""
-    rule, award = v.scoring.tie, v.scoring.block_award
-    awards = [0] * len(sides)
-    side_of = {p: i for i, side in enumerate(sides) for p in side}
-    if rule is TieRule.NONE:
-        return [], awards
-    if rule in (TieRule.SPLIT, TieRule.ALL_WIN):
-        full = _award(v, award, totals, tied)
-        for i in tied:
-            awards[i] = full // len(tied) if rule is TieRule.SPLIT else full
-        return list(tied), awards
-    if rule is TieRule.FIRST_FROM_PROPOSER:
-        start = s.proposer if s.proposer is not None else s.turn
-        w = next(side_of[(start + k) % v.players] for k in range(v.players)
-                 if side_of[(start + k) % v.players] in tied)
-    elif rule is TieRule.LIGHTEST_TILE:
-        value = v.tile_value
-        best: tuple[int, int] | None = None
-        w = tied[0]
-        for i in tied:
-            for p in sides[i]:
-                for t in bits(s.hands[p]):
-                    if best is None or (value[t], t) < best:
-                        best, w = (value[t], t), i
-    else:  # TEAM_TOTAL
-        residuals = _residuals(v, s)
-        team_total = {i: sum(residuals[q] for team in v.partnerships.teams
-                             if sides[i][0] in team for q in team) for i in tied}
-        low = min(team_total.values())
-        lowest = [i for i in tied if team_total[i] == low]
-        if len(lowest) > 1:
-            return [], awards
-        w = lowest[0]
-    awards[w] = _award(v, award, totals, [w])
-    return [w], awards
 
 
 # ---------------------------------------------------------------------------
@@ -366,36 +301,40 @@ def _scan(ctx: _Context) -> None:
 def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,
                     sides: Sequence[Sequence[int]], suit: Sequence[int],
                     even: bool) -> None:
-    """R5.2-R5.5 and parity at one terminal state."""
+    """R5.2-R5.5 and parity at one terminal state.
+
+    The scorer under test (a fault's, or the engine's own) is judged against the
+    variant's own scoring, :func:`~dominoproof.model.outcome.outcome`: the rules of R5
+    are written once in the engine and once declaratively in Z3 (whose cross-check
+    ties the two), not a third time here. What is checked here is each property's
+    statement: the winners are the lowest totals, the award is the variant's, ties are
+    settled the variant's way, residuals count the tiles left in hand."""
     if got is None:
         ctx.fail("pips", i, "the round is over but the scorer gives no outcome")
         return
-    residuals = _residuals(v, s)
-    totals = [sum(residuals[p] for p in side) for side in sides]
-    if tuple(got.residuals) != residuals or list(got.totals) != totals:
+    want = outcome(v, s)
+    assert want is not None  # s is terminal
+    residuals, totals = list(want.residuals), list(want.totals)
+    if list(got.residuals) != residuals or list(got.totals) != totals:
         ctx.fail("pips", i, f"residuals {list(got.residuals)} (totals {list(got.totals)}); "
-                 f"the tiles left in hand count {list(residuals)} (totals {totals}) (R5.3)")
-    blocked = s.status is Status.BLOCKED
-    winners = list(got.winners)
-    awards = list(got.awards)
-    if blocked:
+                 f"the tiles left in hand count {residuals} (totals {totals}) (R5.3)")
+    winners, awards = list(got.winners), list(got.awards)
+    if s.status is Status.BLOCKED:
         low = min(totals)
         tied = [k for k, t in enumerate(totals) if t == low]
         if any(w not in tied for w in winners) or (len(tied) == 1 and winners != tied):
             ctx.fail("winner-lowest", i, f"winners {winners} with totals {totals}: the lowest "
                      f"total is {low}, held by {tied} (R5.2)")
         if len(tied) == 1:
-            want = _award(v, v.scoring.block_award, totals, tied)
-            if awards[tied[0]] != want:
+            if awards[tied[0]] != want.awards[tied[0]]:
                 ctx.fail("award", i, f"award {awards[tied[0]]}, the rule "
-                         f"{v.scoring.block_award.value} gives {want} (R5.4)")
+                         f"{v.scoring.block_award.value} gives {want.awards[tied[0]]} (R5.4)")
         else:
             ctx.count("ties")
-            exp_w, exp_a = _expected_tie(v, s, sides, totals, tied)
-            if winners != exp_w or awards != exp_a:
+            if winners != list(want.winners) or awards != list(want.awards):
                 ctx.fail("tie", i, f"tie of {tied} at {low}: winners {winners}, awards {awards}; "
-                         f"rule {v.scoring.tie.value} gives winners {exp_w}, awards {exp_a} "
-                         "(R5.5)")
+                         f"rule {v.scoring.tie.value} gives winners {list(want.winners)}, "
+                         f"awards {list(want.awards)} (R5.5)")
         if "parity" in ctx.wanted and len(s.ends) != 2:
             ctx.fail("parity", i, f"a block with the open ends {s.ends}, not one line's two")
         elif "parity" in ctx.wanted:
@@ -412,10 +351,10 @@ def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,
                 ctx.count("parity blocks")
     else:
         w = next(k for k, side in enumerate(sides) if s.turn in side)
-        want = _award(v, v.scoring.domino_award, totals, [w])
-        if winners != [w] or awards[w] != want:
+        if winners != [w] or awards != list(want.awards):
             ctx.fail("award", i, f"domino by P{s.turn}: winners {winners}, awards {awards}; "
-                     f"the rule {v.scoring.domino_award.value} gives side {w} {want} (R5.4)")
+                     f"the rule {v.scoring.domino_award.value} gives side {w} "
+                     f"{want.awards[w]} (R5.4)")
 
 
 def _bounded_walk(r: SearchResult, start: int, budget: int) -> tuple[bool | None, list[int]]:
