@@ -137,14 +137,16 @@ def resolve_variant(name: str, overrides: Iterable[str] = ()) -> Variant:
     return dataclasses.replace(changed, description=text)
 
 
-def console(stream: IO[str] | None = None, *, stderr: bool = False) -> Console:
+def console(stream: IO[str] | None = None, *, stderr: bool = False,
+            markup: bool = True) -> Console:
     """A rich console of :data:`WIDTH` columns on ``stream`` (default: stdout/stderr).
 
     Colour and terminal controls only when the stream is a terminal; otherwise
     plain text, so piped output and golden transcripts are the same everywhere.
+    ``markup=False`` prints text as it is (rich would read ``[has drawn]`` as a tag).
     """
     out = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     tty = bool(getattr(out, "isatty", lambda: False)())
     return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not tty,
                    color_system="auto" if tty else None, highlight=False,
-                   soft_wrap=True, emoji=False)
+                   soft_wrap=True, emoji=False, markup=markup)

@@ -356,6 +356,7 @@ class Prover:
         self.ledger = Ledger()
         self._inv: HoudiniResult | None = None
         self._inv_seconds = 0.0
+        self.last_sanity: list[SanityCheck] = []
 
     # -- plumbing ---------------------------------------------------------------
     def solver(self, engine: str = "sat", ledger: Ledger | None = None) -> Solver:
@@ -436,8 +437,39 @@ class Prover:
             return self.prove_blocked_complete()
         return self.prove_terminal(prop)
 
-    def prove_all(self, ids: Sequence[str] | None = None) -> list[Result]:
-        return [self.prove(p.id) for p in CATALOGUE if ids is None or p.id in ids]
+    def prove_all(self, ids: Sequence[str] | None = None, *, workers: int = 1,
+                  sanity: bool = False) -> list[Result]:
+        """Every property (or ``ids``), in catalogue order.
+
+        With ``workers > 1`` the Houdini invariant is found first, here; then the
+        properties (and, with ``sanity``, the sanity checks) are shared among forked
+        processes that inherit it -- each proof is the same query as in one process,
+        so the verdicts are the same; only the wall time changes. The sanity checks'
+        results are then in :attr:`last_sanity`."""
+        pids = [p.id for p in CATALOGUE if ids is None or p.id in ids]
+        if workers <= 1 or len(pids) < 2:
+            out = [self.prove(pid) for pid in pids]
+            if sanity:
+                self.last_sanity = self.sanity()
+            return out
+        import multiprocessing as mp
+
+        self.invariant()  # shared by every proof: found once, inherited by the workers
+        jobs: list[str] = (["<sanity>"] if sanity else []) + pids
+        global _FORKED
+        _FORKED = self
+        try:
+            with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+                answers = pool.map(_prove_forked, jobs, chunksize=1)
+        finally:
+            _FORKED = None
+        done: dict[str, Any] = {}
+        for job, (answer, ledger) in zip(jobs, answers, strict=True):
+            done[job] = answer
+            self.ledger.merge(ledger)  # the workers' queries count too
+        if sanity:
+            self.last_sanity = done.pop("<sanity>")
+        return [done[pid] for pid in pids]
 
     def _lemmas_text(self, h: HoudiniResult, pid: str | None = None) -> str:
         kept = [lem.id for lem in h.kept if pid is None or lem.property != pid]
@@ -1166,6 +1198,27 @@ def prove_parity(ns: Sequence[int] = range(1, 19), *, seed: int = 0,
         r.configuration = f"double-{n}: " + r.configuration
         out.append(r)
     return out
+
+
+_FORKED: Prover | None = None  #: the prover a forked worker of prove_all inherits
+
+
+def _prove_forked(job: str) -> Any:  # pragma: no cover - runs in a forked worker
+    """One job of :meth:`Prover.prove_all` in a worker: a property's Result (its trace
+    made plain data where it holds solver objects), or the sanity checks."""
+    import pickle
+
+    prover = _FORKED
+    assert prover is not None
+    prover.ledger = Ledger()  # this job's queries only, merged by the parent
+    if job == "<sanity>":
+        return prover.sanity(), prover.ledger
+    res = prover.prove(job)
+    try:
+        pickle.dumps(res.trace)
+    except Exception:
+        res.trace = res.trace.to_json() if hasattr(res.trace, "to_json") else str(res.trace)
+    return res, prover.ledger
 
 
 def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,

@@ -129,6 +129,27 @@ def test_the_catalogue_is_proved_for_every_preset(name: str) -> None:
         assert c.ok, (name, c.name)
 
 
+@pytest.mark.parametrize("fault", [None, "boneyard-check-off"])
+def test_proofs_shared_among_processes_give_the_same_verdicts(fault: str | None) -> None:
+    """prove_all(workers=2) forks after Houdini: same verdicts, details and sanity checks
+    as one process, counterexample traces included (they cross the process boundary)."""
+    from dominoproof.proofs.encoding_faults import twin_prover
+
+    def make() -> Prover:
+        return twin_prover(fault) if fault else Prover(variant("tiny-2p-d3"))
+
+    one, two = make(), make()
+    a = one.prove_all(sanity=True)
+    b = two.prove_all(workers=2, sanity=True)
+    assert [(r.property, r.verdict, r.method) for r in a] == \
+        [(r.property, r.verdict, r.method) for r in b]
+    assert [(c.name, c.answer) for c in one.last_sanity] == \
+        [(c.name, c.answer) for c in two.last_sanity]
+    assert two.ledger.checks >= one.ledger.checks > 0  # the workers' queries are counted
+    if fault:
+        assert any(r.verdict is not Verdict.PROVED for r in b)
+
+
 def test_sanity_checks_show_the_premises_are_satisfiable(block_prover: Prover) -> None:
     checks = block_prover.sanity()
     assert [c.ok for c in checks] == [True] * len(checks)

@@ -24,6 +24,7 @@ Exit codes: 0 every applicable property proved, 1 one is violated or not inducti
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 import time
 from typing import TYPE_CHECKING, Any
@@ -60,10 +61,13 @@ if TYPE_CHECKING:
               help="Also check every action at once (T as one disjunction) after the "
                    "per-action checks [default: for sets up to double-9; the per-action "
                    "checks prove it anyway, T being their disjunction].")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes sharing the proofs once the invariant is found (default: the "
+                   "machine's cores).")
 @json_option
 def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...],
             all_sizes: bool, fault: str | None, explain: bool, seed: int, timeout_ms: int,
-            depth: int, together: bool | None, as_json: bool) -> None:
+            depth: int, together: bool | None, workers: int | None, as_json: bool) -> None:
     """Prove the property catalogue for VARIANT|FILE with Z3."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
@@ -86,12 +90,12 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
         prover = Prover(v, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth,
                         together=together)
     t0 = time.perf_counter()
-    results = [prover.prove(pid) for pid in ids]
+    results = prover.prove_all(ids, workers=workers or os.cpu_count() or 1, sanity=True)
+    checks = prover.last_sanity
     sizes: list[Result] = []
     sizes_note = ""
     if all_sizes:
         sizes, sizes_note = _all_sizes(prover, ids, seed, timeout_ms)
-    checks = prover.sanity()
     chains = {pid: prover.explain(pid) for pid in ids
               if explain and pid in ("blocked-sound", "parity", "conservation")
               and find_property(pid).applies_to(prover.variant)}
@@ -137,7 +141,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
 
     from dominoproof.proofs.properties import Verdict
 
-    out = console()
+    out = console(markup=False)  # lemmas and CTIs are data, not rich markup
     v = prover.variant
     out.print(f"prove {prover.label}")
     out.print(f"  {prover.configuration()}")
@@ -182,8 +186,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
         if not c.ok or len(checks) < 10:
             out.print(f"  {'ok ' if c.ok else 'BAD'} {c.name}: {c.answer} (expected "
                       f"{c.expect})")
-    details = prover.prove("termination") if any(r.property == "termination"
-                                                 for r in results) else None
+    details = next((r for r in results if r.property == "termination"), None)
     if details is not None and details.verdict is Verdict.PROVED and details.trace:
         out.print(f"\ntermination: {details.trace['ranking']}; every round of {v.name} ends "
                   f"within {details.trace['bound']} moves")
