@@ -150,6 +150,7 @@ class BMCResult:
     ledger: Ledger
     model: Any = None
     states: list[StateVars] = field(default_factory=list)
+    stop: str = ""  #: why the search stopped early (``complete`` is False), in words
 
 
 @dataclass
@@ -387,6 +388,11 @@ class Prover:
             self._inv_seconds = time.perf_counter() - t0
         return self._inv
 
+    @property
+    def invariant_seconds(self) -> float:
+        """Wall time of the Houdini search (0 until :meth:`invariant` has run)."""
+        return self._inv_seconds
+
     def strengthening(self) -> list[Lemma]:
         """The proved invariant's lemmas (none if Houdini did not finish)."""
         h = self.invariant()
@@ -549,7 +555,8 @@ class Prover:
         sv.add(bad(states, moves))
         c = sv.check()
         if c.unknown:
-            return BMCResult(None, bound, False, time.perf_counter() - t0, led)
+            return BMCResult(None, bound, False, time.perf_counter() - t0, led,
+                             stop=f"the query to depth {bound} was UNKNOWN ({c.reason})")
         if c.unsat:
             return BMCResult(None, bound, True, time.perf_counter() - t0, led)
         run = self.decode_run(c.model, states, moves)
@@ -890,6 +897,7 @@ class Prover:
             extend()
         last = -1
         complete = True
+        stop = ""
         for d in range(0, max_depth + 1):
             if d > 0:
                 extend()
@@ -897,6 +905,8 @@ class Prover:
                 continue
             if time.perf_counter() > deadline:
                 complete = False
+                stop = (f"the search's budget of {deadline - t0:g} s ran out before depth "
+                        f"{d}")
                 break
             with sv.frame():
                 sv.add(goal(states, moves))
@@ -906,9 +916,10 @@ class Prover:
                 return BMCResult(run, d, True, time.perf_counter() - t0, led, c.model, states)
             if c.unknown:
                 complete = False
+                stop = f"the query at depth {d} was UNKNOWN ({c.reason})"
                 break
             last = d
-        return BMCResult(None, last, complete, time.perf_counter() - t0, led)
+        return BMCResult(None, last, complete, time.perf_counter() - t0, led, stop=stop)
 
     def lasso(self, *, ledger: Ledger | None = None) -> BMCResult:
         """A reachable state that comes back: a round that can go on for ever."""
@@ -1030,14 +1041,17 @@ class Prover:
 
         c = sv.check()
         if not c.sat:
-            return BMCResult(None, depth, c.unsat, time.perf_counter() - t0, led), None
+            return BMCResult(None, depth, c.unsat, time.perf_counter() - t0, led,
+                             stop="" if c.unsat else f"the first query was UNKNOWN "
+                                                     f"({c.reason})"), None
         model = c.model
         lo = int(model.eval(value, True).as_long())
         hi = sum(self.variant.tile_value)
         optimal = True
+        stop = ""
         while lo < hi:
             if time.perf_counter() > deadline:
-                optimal = False
+                optimal, stop = False, f"the budget of {deadline - t0:g} s ran out at >= {lo}"
                 break
             mid = lo + 1  # upwards: far above the optimum, unsat is as hard as it gets
             with sv.frame():
@@ -1049,11 +1063,12 @@ class Prover:
             elif c.unsat:
                 hi = mid - 1
             else:
-                optimal = False
+                optimal, stop = False, f"the query 'some player holds >= {mid}' was UNKNOWN " \
+                                       f"({c.reason})"
                 break
         run = self.decode_run(model, states, moves)
         return BMCResult(run, len(run.moves), optimal, time.perf_counter() - t0, led,
-                         model, states), lo
+                         model, states, stop), lo
 
 
 # ---------------------------------------------------------------------------
@@ -1082,6 +1097,7 @@ class Witness:
     figures: dict[str, Any] = field(default_factory=dict)
     note: str = ""
     stats: dict[str, float] = field(default_factory=dict)
+    stop: str = ""  #: why the search stopped early, when it did
 
     @property
     def found(self) -> bool:
@@ -1091,7 +1107,7 @@ class Witness:
         return {"question": self.question, "configuration": self.configuration,
                 "found": self.found, "depth": self.depth, "complete": self.complete,
                 "seconds": round(self.seconds, 3), "figures": self.figures,
-                "note": self.note, "stats": self.stats,
+                "note": self.note, "stop": self.stop, "stats": self.stats,
                 "round": self.run.to_json() if self.run else None}
 
 
@@ -1112,7 +1128,7 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
     def done(res: BMCResult) -> Witness:
         stats = {k: v - before.get(k, 0.0) for k, v in prover.ledger.as_dict().items()}
         return Witness(question, prover.configuration(), res.run, res.depth, res.complete,
-                       time.perf_counter() - t0, figures, note, stats)
+                       time.perf_counter() - t0, figures, note, stats, res.stop)
 
     if question in ("shortest-block", "max-residual"):
         start, why = prover.block_lower_bound()

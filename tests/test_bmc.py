@@ -168,3 +168,20 @@ def test_witness_command_on_a_broken_variant(tmp_path: Any) -> None:
     trace = Trace.loads(out.read_text())  # replays, and reaches the recorded final state
     assert trace.final.status is Status.BLOCKED and trace.final.boneyard
     assert json.loads(out.read_text())["format"] == "dominoproof-trace/1"
+
+
+def test_a_timed_out_search_is_unknown_and_says_why() -> None:
+    """A bounded search stopped by a query timeout finds nothing and claims nothing: not
+    complete, the reason named, and the CLI exits 3 with UNKNOWN (never 'no such round')."""
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    w = witness(Prover(variant("block-4p-d6"), timeout_ms=1), "shortest-block")
+    assert not w.found and not w.complete
+    assert "UNKNOWN" in w.stop and w.to_json()["stop"] == w.stop
+    r = CliRunner().invoke(main, ["witness", "block-4p-d6", "shortest-block",
+                                  "--timeout-ms", "1"])
+    assert r.exit_code == 3, r.output
+    assert "UNKNOWN: no such round found before the search stopped" in r.output
+    assert "was UNKNOWN" in r.output and "no such round of at most" not in r.output

@@ -645,18 +645,18 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
 @click.option("--check", is_flag=True,
               help="Exit 1 if the two tools did not explore the same game, disagree on the "
                    "verdict, or the wall-time target is missed.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Our side's processes: 1 is the graph search (explore, then "
-                   "check_properties); more is the partitioned search "
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Our side's processes (default: the machine's cores): 1 is the graph "
+                   "search (explore, then check_properties); more is the partitioned search "
                    "(dominoproof.proofs.parallel), every core on the one deal.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def command(n: str, runs: int, models: str | None, check: bool, workers: int,
+def command(n: str, runs: int, models: str | None, check: bool, workers: int | None,
             as_json: bool) -> None:
     """Spin and dominoproof on the same 2-player draw round and fixed deal: exhaustive
     search and the blocked-sound check, side by side. Prints the ratios of wall time
     (Spin's compile included), states per second and memory, and checks from the state
     counts that both explored the same game. Without Spin: says so, exit 0."""
-    cmp = compare(int(n), models, runs, workers=workers)
+    cmp = compare(int(n), models, runs, workers=workers or os.cpu_count() or 1)
     if as_json:
         click.echo(json.dumps(cmp.to_json(), indent=1))
     else:

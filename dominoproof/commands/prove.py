@@ -157,7 +157,8 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
         out.print(f"  --all-sizes: {sizes_note}")
     h = prover.invariant()
     out.print(f"\nstrengthening (Houdini: {len(h.kept)} of {len(prover.candidates)} candidate "
-              f"lemmas inductive, {h.ledger.checks} queries"
+              f"lemmas inductive, {h.ledger.checks} queries, "
+              f"{prover.invariant_seconds:.2f}s"
               + (", UNKNOWN: a query timed out" if h.unknown else "") + "):")
     for lem in h.kept:
         out.print(textwrap.fill(lem.show(), width=WIDTH, initial_indent="  ",

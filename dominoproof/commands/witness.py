@@ -102,9 +102,12 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None
     out.print(f"  {w.seconds:.2f}s, {int(w.stats.get('checks', 0))} Z3 queries "
               f"(seed {prover.seed}, {prover.timeout_ms} ms each)")
     if w.run is None:
-        out.print("\nno such round " + (f"of at most {w.depth} moves" if w.complete
-                                        else f"found before the search stopped (depth "
-                                             f"{w.depth} answered)"))
+        if w.complete:
+            out.print(f"\nno such round of at most {w.depth} moves")
+        else:
+            out.print(f"\nUNKNOWN: no such round found before the search stopped (every depth "
+                      f"up to {w.depth} answered); {w.stop or 'stopped early'}. Raise "
+                      "--timeout-ms or --seconds, or bound the search with --depth.")
         return
     run = w.run
     out.print("\nreplayed in the engine" + (" (the fault's own rule book)" if fault else "")
