@@ -1111,6 +1111,16 @@ class Witness:
                 "round": self.run.to_json() if self.run else None}
 
 
+def searched(what: str, res: BMCResult, start: int = 0) -> str:
+    """What a bounded search that found nothing has shown, in words: nothing up to the
+    depth answered, or (stopped before the first depth was answered) nothing at all."""
+    if res.depth < start:
+        return f"UNKNOWN, nothing shown: {res.stop or 'the search stopped'}"
+    span = f"of at most {res.depth} moves" if start == 0 else f"of {start}..{res.depth} moves"
+    return f"{what} {span}" + ("" if res.complete else
+                               f"; beyond, UNKNOWN: {res.stop or 'the search stopped'}")
+
+
 def witness(prover: Prover, question: str, *, depth: int | None = None,
             slack: int = 0) -> Witness:
     """Answer ``question`` (a key of :data:`QUESTIONS`) for the prover's variant by
@@ -1141,12 +1151,12 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
             note += ("; a round of that length exists" if res.depth == start else
                      f"; none of {start}..{res.depth - 1} moves either (searched)")
         else:
-            note += f"; no blocked round of at most {res.depth} moves"
+            note += "; " + searched("no blocked round", res, start)
         return done(res)
     if question == "max-residual":
         first = prover.shortest_block(depth, start=start)
         if first.run is None:
-            note = f"no blocked round of at most {first.depth} moves"
+            note += "; " + searched("no blocked round", first, start)
             return done(first)
         horizon = depth if depth is not None else first.depth + slack
         figures["shortest"] = first.depth
@@ -1167,7 +1177,7 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
         if res.run:
             figures["moves"] = res.depth
         else:
-            note = f"no tied block in rounds of at most {res.depth} moves"
+            note = searched("no tied block", res)
         return done(res)
     if question == "block-before-empty-boneyard":
         res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
@@ -1177,8 +1187,8 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
             figures.update(moves=res.depth,
                            boneyard=res.run.states[-1].boneyard.bit_count())
         else:
-            note = (f"none in rounds of at most {res.depth} moves; blocked-sound proves it "
-                    "impossible at any length where it is PROVED")
+            note = (searched("none", res) + "; blocked-sound proves it impossible at any "
+                    "length where it is PROVED")
         return done(res)
     # parity-refuted
     res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
@@ -1189,7 +1199,7 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
         figures.update(moves=res.depth, ends=list(final.ends),
                        set_aside=final.set_aside.bit_count())
     else:
-        note = (f"no refutation in rounds of at most {res.depth} moves"
+        note = (searched("no refutation", res)
                 + ("; with every tile in play the theorem is proved (prove --property parity)"
                    if prover.variant.all_in_play else ""))
     return done(res)

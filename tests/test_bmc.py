@@ -180,6 +180,7 @@ def test_a_timed_out_search_is_unknown_and_says_why() -> None:
     w = witness(Prover(variant("block-4p-d6"), timeout_ms=1), "shortest-block")
     assert not w.found and not w.complete
     assert "UNKNOWN" in w.stop and w.to_json()["stop"] == w.stop
+    assert "UNKNOWN" in w.note and "at most -1" not in w.note  # never "none up to -1"
     r = CliRunner().invoke(main, ["witness", "block-4p-d6", "shortest-block",
                                   "--timeout-ms", "1"])
     assert r.exit_code == 3, r.output
