@@ -973,25 +973,71 @@ class Prover:
     def block_lower_bound(self) -> tuple[int, str]:
         """Rounds shorter than this cannot block, by counting moves from proved facts.
 
-        Each move does one thing. A block needs: the lead; every boneyard tile drawn (the
-        boneyard is empty at a block where blocked-sound is PROVED, and only a draw takes a
-        tile out of it); ``C`` confirmations and the establishment. Where parity is PROVED
-        (one line, every tile in play), every tile of the ends' suits is on the table:
-        ``N+1`` tiles for even N (the ends show one number), ``2N+1`` for odd N, each
-        placed by its own play. Returns 0 when blocked-sound is not proved (a broken rule
+        Each move does one thing. A block needs: every tile on the table placed by its
+        own play; every boneyard tile drawn (the boneyard is empty at a block where
+        blocked-sound is PROVED, and only a draw takes a tile out of it); ``C``
+        confirmations and the establishment. The fewest tiles on the table at a block is
+        asked of Z3 (:meth:`fewest_on_table_at_block`): no state of the proved invariant
+        is blocked with fewer. Returns 0 when blocked-sound is not proved (a broken rule
         set)."""
         if self.prove("blocked-sound").verdict is not Verdict.PROVED:
             return 0, "blocked-sound not proved: no lower bound"
         enc = self.enc
-        plays, why = 1, "the lead"
-        prop = BY_ID["parity"]
-        if prop.applies_to(self.variant) and self.prove("parity").verdict is Verdict.PROVED:
-            plays = enc.N + 1 if enc.N % 2 == 0 else 2 * enc.N + 1
-            why = f"{plays} plays (parity: every tile of the ends' suits on the table)"
+        plays, why = self.fewest_on_table_at_block()
         draws = enc.B if enc.EMPTY else 0
         bound = plays + draws + enc.needed + 1
-        return bound, (f"{why} + {draws} draws (the whole boneyard) + {enc.needed} "
-                       f"confirmations + the establishment = {bound}")
+        return bound, (f"{plays} play{'' if plays == 1 else 's'} ({why}) + {draws} draws "
+                       f"(the whole boneyard) + {enc.needed} confirmations + the "
+                       f"establishment = {bound}")
+
+    def fewest_on_table_at_block(self) -> tuple[int, str]:
+        """A lower bound on the tiles on the table in any reachable blocked state, and why.
+
+        Every reachable state satisfies the proved invariant (Houdini's lemmas: among
+        them, where it applies, parity -- every tile of the ends' suits on the table --
+        and, in the type invariant, that a number shows on an odd number of ends exactly
+        when an odd number of its non-double tiles are on the table). So if no state of
+        the invariant is blocked with at most ``k`` tiles on the table (unsat), no round
+        blocks with fewer than ``k + 1`` plays. The bound is raised one tile at a time
+        from 1 (the lead) until Z3 finds such a state (the bound is then the best the
+        invariant gives) or a query is UNKNOWN (the bound proved so far stands): by
+        bisection between the proved bound and the count in a blocked state Z3 exhibits.
+        For a one-line double-6 game with every tile in play: 10 tiles, not the 7 of the
+        suit alone (three of its joints need a connecting tile each)."""
+        enc = self.enc
+        inv = self.strengthening()
+        if not inv:
+            return 1, "the lead; Houdini gave no invariant to count from"
+        s = enc.state("lb")
+        sv = self.solver()
+        sv.add(*[lem(enc, s) for lem in inv], s.status == BLOCKED)
+        table = [enc.on_table(s, t) for t in range(enc.T)]
+
+        def count(model: Any) -> int:
+            return sum(1 for b in table if z3.is_true(model.eval(b, True)))
+
+        c = sv.check()
+        if not c.sat:
+            return 1, "the lead"
+        lo, hi = 0, count(c.model)  # no block with fewer than lo; one with hi exists
+        stopped = ""
+        while lo < hi:
+            mid = (lo + hi) // 2
+            with sv.frame():
+                sv.add(z3.PbLe([(b, 1) for b in table], mid))
+                c = sv.check()
+            if c.unsat:
+                lo = mid + 1
+            elif c.sat:
+                hi = count(c.model)
+            else:
+                stopped = f"; whether {mid} tiles can be is UNKNOWN ({c.reason})"
+                break
+        k = lo
+        if k <= 1:
+            return 1, "the lead"
+        return k, (f"Z3: no state of the proved invariant is blocked with fewer than {k} "
+                   "tiles on the table" + (stopped or f", and one is with {k}"))
 
     def shortest_block(self, max_depth: int | None = None, *,
                        start: int = 0) -> BMCResult:
@@ -1168,7 +1214,9 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
             figures.update(residual=best, player=who, horizon=horizon, moves=len(res.run.moves),
                            optimal=res.complete)
             note = (f"largest residual among blocked rounds of at most {horizon} moves"
-                    + ("" if res.complete else " (search stopped early: a lower bound)"))
+                    + ("" if res.complete else f" (the search stopped early -- "
+                                               f"{res.stop or 'stopped'} -- so it is a "
+                                               "lower bound)"))
         return done(res)
     if question == "tie":
         sc = prover.scoring()

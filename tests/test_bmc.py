@@ -45,8 +45,9 @@ def test_shortest_block_of_the_block_game() -> None:
 
 @pytest.mark.slow
 def test_shortest_block_from_the_parity_lower_bound() -> None:
-    """tiny-2p-d3: every tile in play, so (parity, proved) 7 tiles must be on the table,
-    plus 4 draws, 2 confirmations and the establishment: 14, and 14 is reached."""
+    """tiny-2p-d3: every tile in play, so (Z3 over the proved invariant, parity among it)
+    7 tiles must be on the table, plus 4 draws, 2 confirmations and the establishment:
+    14, and 14 is reached."""
     w = witness(Prover(variant("tiny-2p-d3")), "shortest-block")
     assert w.figures["lower_bound"] == 14 and w.depth == 14
     final = engine_final(w)
@@ -186,3 +187,48 @@ def test_a_timed_out_search_is_unknown_and_says_why() -> None:
     assert r.exit_code == 3, r.output
     assert "UNKNOWN: no such round found before the search stopped" in r.output
     assert "was UNKNOWN" in r.output and "no such round of at most" not in r.output
+
+
+@pytest.mark.parametrize("name, overrides", [
+    ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}),
+    ("tiny-2p-d3", {"deal.hand_size": 4}),
+    pytest.param("block-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
+                 marks=pytest.mark.slow),
+])
+def test_the_table_bound_is_sound_against_exhaustive_search(
+        name: str, overrides: dict[str, Any] | None) -> None:
+    """The fewest tiles on the table at a block, asked of Z3 over the proved invariant,
+    is never more than any reachable blocked state has (every deal searched), and the
+    lower bound on a blocked round's length never exceeds the shortest one found."""
+    from dominoproof.model.system import Init
+    from dominoproof.proofs.statespace import K_BLOCKED, explore
+
+    v = variant(name, overrides)
+    pr = Prover(v)
+    fewest, why = pr.fewest_on_table_at_block()
+    bound, _ = pr.block_lower_bound()
+    r = explore(v, Init.every(), max_states=1_000_000)
+    blocked = [i for i in range(r.expanded) if r.kind[i] == K_BLOCKED]
+    assert r.complete and blocked, "the configuration must block somewhere"
+    assert fewest <= min(r.state(i).table.bit_count() for i in blocked), why
+    assert bound <= min(r.depth[i] for i in blocked)  # BFS depth: the round's length
+
+
+def test_the_table_bound_counts_the_joints_not_just_the_suit() -> None:
+    """One line, every tile in play, double-6: the ends show one number x; its 7 tiles are
+    on the table (parity) and three of the line's x-joints need a connecting tile each:
+    10 plays, so a 2-player draw round blocks in no fewer than 10 + 14 + 2 + 1 moves; in
+    the 4-player block game, 10 + 4 + 1 = 15, and a round of 15 moves exists (replayed)."""
+    bound, why = Prover(variant("draw-2p-d6")).block_lower_bound()
+    assert bound == 27 and why.startswith("10 plays"), why
+    w = witness(Prover(variant("block-4p-d6")), "shortest-block")
+    assert w.figures["lower_bound"] == 15 and w.found and w.depth == 15
+    final = engine_final(w)
+    assert final.status is Status.BLOCKED and final.table.bit_count() == 10
+
+
+def test_without_an_invariant_the_bound_is_the_lead_alone() -> None:
+    """A broken rule set whose blocked-sound is not proved gets no bound at all (0), so
+    no depth is skipped on the strength of facts that do not hold."""
+    bound, why = twin_prover("boneyard-check-off").block_lower_bound()
+    assert bound == 0 and "not proved" in why
