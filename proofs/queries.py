@@ -865,9 +865,13 @@ class Prover:
     def bmc(self, goal: Callable[[list[StateVars], list[MoveVars]], Bool], *,
             max_depth: int | None = None, min_depth: int = 0, ledger: Ledger | None = None,
             tail: int = 0, stutter: bool = False, seconds: float | None = None,
-            deal: Deal | None = None, strengthen: bool = True) -> BMCResult:
+            deal: Deal | None = None, strengthen: bool = True,
+            past_unknown: bool = False) -> BMCResult:
         """The shortest round (from any deal, or ``deal``) whose states and moves satisfy
         ``goal`` at its last state, searching depth after depth up to ``max_depth``.
+        ``past_unknown``: a depth whose query is UNKNOWN does not end the search; a round
+        found deeper is returned with ``complete`` False (it exists; that it is the
+        shortest is not shown) and ``stop`` naming the depths left UNKNOWN.
         ``tail``: the goal looks ``tail`` moves past the depth counted (those moves are
         part of the run). ``stutter``: finished rounds may idle (for optimisation).
         ``strengthen``: every state also satisfies the proved invariant (it holds in every
@@ -896,30 +900,50 @@ class Prover:
         for _ in range(tail):
             extend()
         last = -1
-        complete = True
-        stop = ""
+        unknown: list[int] = []  # depths whose query was UNKNOWN
+        reason = ""
+        budget = ""
+
+        def why() -> str:
+            if not unknown:
+                return budget
+            runs: list[list[int]] = []
+            for d in unknown:
+                if runs and runs[-1][-1] == d - 1:
+                    runs[-1].append(d)
+                else:
+                    runs.append([d])
+            ds = ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}..{r[-1]}" for r in runs)
+            what = (f"the query at depth {ds} was" if len(unknown) == 1
+                    else f"the queries at depths {ds} were")
+            return f"{what} UNKNOWN ({reason})" + (f"; then {budget}" if budget else "")
+
         for d in range(0, max_depth + 1):
             if d > 0:
                 extend()
             if d < min_depth:
                 continue
             if time.perf_counter() > deadline:
-                complete = False
-                stop = (f"the search's budget of {deadline - t0:g} s ran out before depth "
-                        f"{d}")
+                budget = (f"the search's budget of {deadline - t0:g} s ran out before depth "
+                          f"{d}")
                 break
             with sv.frame():
                 sv.add(goal(states, moves))
                 c = sv.check()
             if c.sat:
                 run = self.decode_run(c.model, states, moves)
-                return BMCResult(run, d, True, time.perf_counter() - t0, led, c.model, states)
+                return BMCResult(run, d, not unknown, time.perf_counter() - t0, led, c.model,
+                                 states, why())
             if c.unknown:
-                complete = False
-                stop = f"the query at depth {d} was UNKNOWN ({c.reason})"
-                break
-            last = d
-        return BMCResult(None, last, complete, time.perf_counter() - t0, led, stop=stop)
+                unknown.append(d)
+                reason = reason or c.reason
+                if not past_unknown:
+                    break
+                continue
+            if not unknown:
+                last = d
+        return BMCResult(None, last, not unknown and not budget, time.perf_counter() - t0,
+                         led, stop=why())
 
     def lasso(self, *, ledger: Ledger | None = None) -> BMCResult:
         """A reachable state that comes back: a round that can go on for ever."""
@@ -1046,7 +1070,7 @@ class Prover:
         if max_depth is None:
             max_depth = start + self.bmc_depth
         return self.bmc(lambda ss, ms: ss[-1].status == BLOCKED, max_depth=max_depth,
-                        min_depth=start)
+                        min_depth=start, past_unknown=True)
 
     def max_residual(self, depth: int, *, seconds: float | None = None) -> tuple[BMCResult,
                                                                                  int | None]:
@@ -1194,8 +1218,13 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
         res = prover.shortest_block(depth, start=start)
         if res.run:
             figures["moves"] = res.depth
-            note += ("; a round of that length exists" if res.depth == start else
-                     f"; none of {start}..{res.depth - 1} moves either (searched)")
+            figures["proved_shortest"] = res.complete
+            if not res.complete:
+                note += (f"; a round of {res.depth} moves exists, but it is not shown to be "
+                         f"the shortest: {res.stop}")
+            else:
+                note += ("; a round of that length exists" if res.depth == start else
+                         f"; none of {start}..{res.depth - 1} moves either (searched)")
         else:
             note += "; " + searched("no blocked round", res, start)
         return done(res)

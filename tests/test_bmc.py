@@ -186,7 +186,7 @@ def test_a_timed_out_search_is_unknown_and_says_why() -> None:
                                   "--timeout-ms", "1"])
     assert r.exit_code == 3, r.output
     assert "UNKNOWN: no such round found before the search stopped" in r.output
-    assert "was UNKNOWN" in r.output and "no such round of at most" not in r.output
+    assert "UNKNOWN (timeout)" in r.output and "no such round of at most" not in r.output
 
 
 @pytest.mark.parametrize("name, overrides", [

@@ -105,9 +105,11 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None
         if w.complete:
             out.print(f"\nno such round of at most {w.depth} moves")
         else:
-            out.print(f"\nUNKNOWN: no such round found before the search stopped (every depth "
-                      f"up to {w.depth} answered); {w.stop or 'stopped early'}. Raise "
-                      "--timeout-ms or --seconds, or bound the search with --depth.")
+            answered = (f"every depth up to {w.depth} answered" if w.depth >= 0
+                        else "no depth answered")
+            out.print(f"\nUNKNOWN: no such round found before the search stopped ({answered}); "
+                      f"{w.stop or 'stopped early'}. Raise --timeout-ms or --seconds, or bound "
+                      "the search with --depth.")
         return
     run = w.run
     out.print("\nreplayed in the engine" + (" (the fault's own rule book)" if fault else "")
