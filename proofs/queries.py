@@ -140,6 +140,35 @@ class Run:
 
 
 @dataclass
+class Unrolling:
+    """A path of the transition relation from ``Init`` in one solver, grown a step at a
+    time: ``states[0]`` is initial, ``moves[i]`` leads from ``states[i]`` to
+    ``states[i + 1]``; with ``stutter`` a finished round may idle; every state after the
+    first also satisfies the lemmas ``inv`` (the proved invariant, where it is used)."""
+
+    enc: Encoding
+    sv: Solver
+    prefix: str
+    stutter: bool
+    inv: list[Lemma]
+    states: list[StateVars]
+    moves: list[MoveVars] = field(default_factory=list)
+
+    def extend(self, steps: int = 1) -> None:
+        enc = self.enc
+        for _ in range(steps):
+            i = len(self.moves)
+            here = self.states[-1]
+            m, nxt = enc.move(f"{self.prefix}{i}"), enc.state(f"{self.prefix}{i + 1}")
+            step = enc.trans(here, m, nxt)
+            if self.stutter:
+                step = z3.Or(step, enc.stutter(here, m, nxt))
+            self.sv.add(step, *[lem(enc, nxt) for lem in self.inv])
+            self.moves.append(m)
+            self.states.append(nxt)
+
+
+@dataclass
 class BMCResult:
     """The outcome of a bounded search: a run reaching the goal, or the depth searched."""
 
@@ -364,6 +393,20 @@ class Prover:
         return Solver(seed=self.seed, timeout_ms=self.timeout_ms,
                       ledger=ledger if ledger is not None else self.ledger, engine=engine)
 
+    def unroll(self, prefix: str, steps: int = 0, *, ledger: Ledger | None = None,
+               deal: Deal | None = None, stutter: bool = True,
+               strengthen: bool = True) -> Unrolling:
+        """A path of ``steps`` steps from ``Init`` (or from ``deal``) in a fresh solver,
+        each state after the first constrained by the proved invariant when
+        ``strengthen`` (it holds in every reachable state, so no real round is lost)."""
+        x0 = self.enc.state(f"{prefix}0")
+        sv = self.solver(ledger=ledger)
+        sv.add(self.enc.init(x0, deal))
+        path = Unrolling(self.enc, sv, prefix, stutter,
+                         self.strengthening() if strengthen else [], [x0])
+        path.extend(steps)
+        return path
+
     def configuration(self) -> str:
         return _configuration(self.variant)
 
@@ -538,20 +581,10 @@ class Prover:
         bound = self.round_bound()
         if bound is None or bound > self.exhaust_limit:
             return None
-        enc = self.enc
         led = ledger if ledger is not None else self.ledger
         t0 = time.perf_counter()
-        states = [enc.state("x0")]
-        moves: list[MoveVars] = []
-        sv = self.solver(ledger=led)
-        sv.add(enc.init(states[0]))
-        inv = self.strengthening()
-        for i in range(bound):
-            m, nxt = enc.move(f"x{i}"), enc.state(f"x{i + 1}")
-            sv.add(z3.Or(enc.trans(states[-1], m, nxt), enc.stutter(states[-1], m, nxt)),
-                   *[lem(enc, nxt) for lem in inv])
-            moves.append(m)
-            states.append(nxt)
+        path = self.unroll("x", bound, ledger=led)
+        sv, states, moves = path.sv, path.states, path.moves
         sv.add(bad(states, moves))
         c = sv.check()
         if c.unknown:
@@ -876,29 +909,13 @@ class Prover:
         part of the run). ``stutter``: finished rounds may idle (for optimisation).
         ``strengthen``: every state also satisfies the proved invariant (it holds in every
         reachable state, so no real round is lost, and it prunes the search)."""
-        enc = self.enc
         led = ledger if ledger is not None else self.ledger
         max_depth = self.bmc_depth if max_depth is None else max_depth
         deadline = time.perf_counter() + (self.bmc_seconds if seconds is None else seconds)
         t0 = time.perf_counter()
-        states = [enc.state("b0")]
-        moves: list[MoveVars] = []
-        sv = self.solver(ledger=led)
-        sv.add(enc.init(states[0], deal))
-        inv = self.strengthening() if strengthen else []
-
-        def extend() -> None:
-            i = len(moves)
-            m, nxt = enc.move(f"b{i}"), enc.state(f"b{i + 1}")
-            step = enc.trans(states[-1], m, nxt)
-            if stutter:
-                step = z3.Or(step, enc.stutter(states[-1], m, nxt))
-            sv.add(step, *[lem(enc, nxt) for lem in inv])
-            moves.append(m)
-            states.append(nxt)
-
-        for _ in range(tail):
-            extend()
+        path = self.unroll("b", tail, ledger=led, deal=deal, stutter=stutter,
+                           strengthen=strengthen)
+        sv, states, moves = path.sv, path.states, path.moves
         last = -1
         unknown: list[int] = []  # depths whose query was UNKNOWN
         reason = ""
@@ -920,7 +937,7 @@ class Prover:
 
         for d in range(0, max_depth + 1):
             if d > 0:
-                extend()
+                path.extend()
             if d < min_depth:
                 continue
             if time.perf_counter() > deadline:
@@ -1085,17 +1102,8 @@ class Prover:
         led = self.ledger
         t0 = time.perf_counter()
         deadline = t0 + (seconds if seconds is not None else self.bmc_seconds)
-        states = [enc.state("o0")]
-        moves: list[MoveVars] = []
-        sv = self.solver(ledger=led)
-        sv.add(enc.init(states[0]))
-        inv = self.strengthening()
-        for i in range(depth):
-            m, nxt = enc.move(f"o{i}"), enc.state(f"o{i + 1}")
-            sv.add(z3.Or(enc.trans(states[-1], m, nxt), enc.stutter(states[-1], m, nxt)),
-                   *[lem(enc, nxt) for lem in inv])
-            moves.append(m)
-            states.append(nxt)
+        path = self.unroll("o", depth, ledger=led)
+        sv, states, moves = path.sv, path.states, path.moves
         last = states[-1]
         who = z3.BitVec("who", 4)
         sv.add(last.status == BLOCKED, z3.ULT(who, enc.P))
