@@ -17,8 +17,9 @@ Checked after every step (``@invariant``) or on every transition (``_take``):
 * R1-R4: BLOCKED implies ``is_blocked`` under both R2.3 readings and an empty boneyard;
   while R2 and R3 hold (and nobody has emptied their hand) the only moves are
   confirmations and the establishment;
-* R5 at terminal states: the outcome is recomputed here, independently of
-  ``model/outcome.py``, from the variant's award and tie rules.
+* R5 at terminal states: the outcome equals the plain reference scoring of
+  ``tests/reference_rules.py`` (independent of ``model/outcome.py``), which the
+  conformance tests use too.
 
 Every variant below has ``confirmations = "all"`` and ``boneyard_must_be_empty``: the
 BLOCKED invariant is expected to fail otherwise (see test_r1_blocked / test_r4_procedure).
@@ -41,6 +42,9 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from reference_rules import from_model
+from reference_rules import score as reference_score
+from reference_rules import sides as reference_sides
 
 from dominoproof.model import (
     FalseDeclarationError,
@@ -60,7 +64,7 @@ from dominoproof.model import (
     state_status,
 )
 from dominoproof.model.rules import Rules
-from dominoproof.model.variant import Award, DrawRule, ExtendReading, FoulRule, TieRule
+from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID
 
 READINGS = tuple(ExtendReading)
@@ -286,88 +290,27 @@ def check_transition(v: Variant, s: State, m: Move, t: State) -> None:
         assert s.hands[m.player] == 0 and t.status is Status.DOMINO
 
 
-def _value(v: Variant, hand: int) -> int:
-    return sum(v.tile_value[i] for i in range(v.tiles.count) if hand >> i & 1)
-
-
-def _round(x: int, step: int) -> int:
-    """Nearest multiple of ``step``, halves up (R5.4), by another formula than outcome.py."""
-    return (2 * x + step) // (2 * step) * step
-
-
-def _award(v: Variant, rule: Award, totals: list[int], winners: list[int]) -> int:
-    others = sum(t for i, t in enumerate(totals) if i not in winners)
-    if rule is Award.OTHERS_SUM:
-        x = others
-    elif rule is Award.OTHERS_MINUS_WINNER:
-        x = max(0, others - totals[winners[0]])
-    else:
-        x = sum(totals)
-    return _round(x, v.scoring.round_to)
-
-
 def check_outcome(v: Variant, s: State, res: Outcome) -> None:
-    """R5.2-R5.5 and R4.5, recomputed from the variant."""
-    sides = ([tuple(t) for t in v.partnerships.teams] if v.partnerships.compare.value == "team"
-             else [(p,) for p in range(v.players)])
-    assert [tuple(x) for x in res.sides] == sides
-    residuals = [_value(v, h) for h in s.hands]
-    assert list(res.residuals) == residuals  # R5.3
-    totals = [sum(residuals[p] for p in side) for side in sides]
-    assert list(res.totals) == totals
-    penalties = [v.fouls.penalty if s.fouls >> p & 1 else 0 for p in range(v.players)]
-    assert list(res.penalties) == penalties  # R4.5
-    side_of = {p: i for i, side in enumerate(sides) for p in side}
-    awards = [0] * len(sides)
+    """R5.2-R5.5 and R4.5: the scorer's outcome equals the plain reference scoring of
+    ``tests/reference_rules.py`` (written from RULES.md, not from ``model/outcome.py``),
+    and says the same thing about sides, ties and the proposer."""
+    want = reference_score(v, from_model(s))
+    assert want is not None
+    got = {"termination": res.termination.value, "residuals": res.residuals,  # R5.3
+           "totals": res.totals, "winners": tuple(sorted(res.winners)),  # R5.2
+           "awards": res.awards, "penalties": res.penalties,  # R5.4, R5.5, R4.5
+           "scores": res.scores}
+    assert got == want
+    assert [list(side) for side in res.sides] == reference_sides(v)
+    low = min(res.totals)
+    tied = [i for i, t in enumerate(res.totals) if t == low]
     if s.status is Status.DOMINO:
-        assert res.termination is Termination.DOMINO and s.hands[s.turn] == 0
-        w = side_of[s.turn]
-        winners = [w]
-        awards[w] = _award(v, v.scoring.domino_award, totals, winners)
+        assert s.hands[s.turn] == 0
     else:
-        assert res.termination is Termination.BLOCKED
-        low = min(totals)
-        tied = [i for i, t in enumerate(totals) if t == low]  # R5.2
-        rule, tie = v.scoring.block_award, v.scoring.tie
-        if len(tied) == 1:
-            winners = tied
-        elif tie is TieRule.NONE:
-            winners = []
-        elif tie in (TieRule.SPLIT, TieRule.ALL_WIN):
-            winners = tied
-        elif tie is TieRule.FIRST_FROM_PROPOSER:
-            assert res.proposer is not None and s.proposer == res.proposer
-            order = [(res.proposer + k) % v.players for k in range(v.players)]
-            winners = [next(side_of[p] for p in order if side_of[p] in tied)]
-        elif tie is TieRule.LIGHTEST_TILE:
-            def lightest(i: int) -> tuple[int, int]:
-                held = [t for p in sides[i] for t in range(v.tiles.count)
-                        if s.hands[p] >> t & 1]
-                return min((v.tile_value[t], t) for t in held)
-            winners = [min(tied, key=lightest)]
-        else:  # TEAM_TOTAL
-            def team_total(i: int) -> int:
-                team = next(t for t in v.partnerships.teams if sides[i][0] in t)
-                return sum(residuals[p] for p in team)
-            best = min(team_total(i) for i in tied)
-            lowest = [i for i in tied if team_total(i) == best]
-            winners = lowest if len(lowest) == 1 else []
-        if len(tied) > 1 and tie is TieRule.SPLIT:
-            share = _award(v, rule, totals, tied) // len(tied)
-            for i in tied:
-                awards[i] = share
-        elif len(tied) > 1 and tie is TieRule.ALL_WIN:
-            for i in tied:
-                awards[i] = _award(v, rule, totals, tied)
-        else:
-            for i in winners:
-                awards[i] = _award(v, rule, totals, [i])
         assert list(res.tied) == (tied if len(tied) > 1 else [])
-        assert all(totals[i] == low for i in winners)  # R5.2: never a higher total
-    assert list(res.winners) == winners
-    assert list(res.awards) == awards  # R5.4, R5.5
-    assert list(res.scores) == [awards[i] - sum(penalties[p] for p in side)
-                                for i, side in enumerate(sides)]
+        assert all(res.totals[i] == low for i in res.winners)  # R5.2: never a higher total
+        if res.proposer is not None:
+            assert res.proposer == s.proposer
 
 
 # ---------------------------------------------------------------------------
