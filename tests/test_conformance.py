@@ -409,7 +409,9 @@ def test_unknown_oracle_names_are_reported() -> None:
         c.get_oracle("nope", variant("tiny-2p-d3"))
 
 
-def test_z3_oracle_says_clearly_when_the_encoding_is_missing(monkeypatch: Any) -> None:
+@pytest.fixture
+def no_z3_encoding(monkeypatch: Any) -> None:
+    """The Z3 encoding cannot be imported (as on a machine without z3-solver)."""
     import importlib
 
     real = importlib.import_module
@@ -420,6 +422,10 @@ def test_z3_oracle_says_clearly_when_the_encoding_is_missing(monkeypatch: Any) -
         return real(name, *args)
 
     monkeypatch.setattr(c.importlib, "import_module", fake)
+
+
+@pytest.mark.usefixtures("no_z3_encoding")
+def test_z3_oracle_says_clearly_when_the_encoding_is_missing() -> None:
     with pytest.raises(c.OracleUnavailable, match="oracle 'z3' is unavailable"):
         c.get_oracle("z3", variant("tiny-2p-d3"))
 
@@ -524,17 +530,8 @@ def test_crosscheck_bad_input_is_one_line_and_exit_2(args: list[str], message: s
     assert message in res.output and "Traceback" not in res.output
 
 
-def test_crosscheck_says_when_z3_is_unavailable(monkeypatch: Any) -> None:
-    import importlib
-
-    real = importlib.import_module
-
-    def fake(name: str, *args: Any) -> Any:
-        if name == "dominoproof.proofs.encoding":
-            raise ImportError("No module named 'dominoproof.proofs.encoding'")
-        return real(name, *args)
-
-    monkeypatch.setattr(c.importlib, "import_module", fake)
+@pytest.mark.usefixtures("no_z3_encoding")
+def test_crosscheck_says_when_z3_is_unavailable() -> None:
     res = crosscheck("tiny", "--with", "z3")
     assert res.exit_code == 2
     assert "oracle 'z3' is unavailable" in res.output
