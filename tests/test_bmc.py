@@ -11,18 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import variant
 
 from dominoproof.model.outcome import outcome
 from dominoproof.model.state import Status
-from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.encoding_faults import twin_prover
 from dominoproof.proofs.lemmas import parity_conclusion
 from dominoproof.proofs.queries import QUESTIONS, Prover, Witness, witness
-
-
-def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
-    v = find_variant(name)
-    return v.with_overrides(overrides) if overrides else v
 
 
 def engine_final(w: Witness) -> Any:

@@ -20,9 +20,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
+from helpers import variant
 from reference_rules import ReferenceOracle
 
-from dominoproof.model import MoveKind, State, Status, find_variant, random_round
+from dominoproof.model import MoveKind, State, Status, random_round
 from dominoproof.model.engine import Deal
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.system import Init, every_deal
@@ -32,11 +33,6 @@ from dominoproof.proofs.faults import FAULTS, DrawLosesTile
 from dominoproof.proofs.statespace import explore
 
 SMALL = {"set.max": 3, "deal.hand_size": 3}
-
-
-def variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
-    v = find_variant(name)
-    return v.with_overrides(overrides, source="<test>") if overrides else v
 
 
 def sample(v: Variant, k: int, seed: int, *, shuffle_stack: bool = True) -> list[Deal]:

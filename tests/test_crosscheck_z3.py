@@ -16,11 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import variant
 
 from dominoproof.model.outcome import outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.system import Init
-from dominoproof.model.variant import Variant, find_variant
+from dominoproof.model.variant import Variant
 from dominoproof.proofs.encoding import Encoding, Scoring, z3_successors
 from dominoproof.proofs.encoding_faults import twin_prover
 from dominoproof.proofs.faults import FAULTS
@@ -28,12 +29,6 @@ from dominoproof.proofs.graphcheck import verify
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.queries import QUESTIONS, Prover, witness
 from dominoproof.proofs.statespace import explore, seeded_deal
-
-
-def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
-    v = find_variant(name)
-    return v.with_overrides(overrides) if overrides else v
-
 
 # (preset, overrides, free draw order): every draw rule, fouls, teams, leads, set-aside
 SLOW = pytest.mark.slow

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]
+from helpers import variant
 
 from dominoproof.model.engine import initial_state, random_round, shuffled_deal
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.rules import rules_for
 from dominoproof.model.state import Status
-from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs import encoding as encoding_module
 from dominoproof.proofs.encoding import (
     PLAYING,
@@ -28,12 +28,6 @@ from dominoproof.proofs.encoding import (
     z3_successors,
 )
 from dominoproof.proofs.solver import Solver
-
-
-def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
-    v = find_variant(name)
-    return v.with_overrides(overrides) if overrides else v
-
 
 LEAD_VARIANTS = [
     ("tiny-2p-d3", None),  # lead tile 3-3, fallback heaviest tile

@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 import pytest
 from click.testing import CliRunner
+from helpers import variant
 
 from dominoproof.cli import main
 from dominoproof.model import Status, Trace, find_variant, rules_for
@@ -35,11 +36,6 @@ from dominoproof.proofs.graphcheck import (
 from dominoproof.proofs.properties import CATALOGUE, Verdict
 from dominoproof.proofs.statespace import explore, init_for, seeded_deal
 from dominoproof.render_graph import check_tiny, to_dot, to_svg, write_graphml
-
-
-def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
-    v = find_variant(name)
-    return v.with_overrides(overrides, source="<test>") if overrides else v
 
 
 def verdicts(v: Variant, init: Init, **kw: Any) -> dict[str, Any]:

@@ -9,25 +9,19 @@ exhaustive search finds.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from helpers import variant
 
 from dominoproof.model.moves import MoveKind
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init
-from dominoproof.model.variant import Variant, find_variant, preset_names
+from dominoproof.model.variant import preset_names
 from dominoproof.proofs.lemmas import BY_ID as LEMMAS
 from dominoproof.proofs.lemmas import CANDIDATES, candidates_for, check_inductive
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
 from dominoproof.proofs.queries import CTI, TYPE_OK, Prover, prove_parity, ranking_for
 
 SLOW = pytest.mark.slow
-
-
-def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
-    v = find_variant(name)
-    return v.with_overrides(overrides) if overrides else v
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import variant
 
 from dominoproof.model import Deal, DominoproofError, MoveKind, Status, find_variant, rules_for
 from dominoproof.model.engine import random_round
@@ -37,12 +38,6 @@ from dominoproof.model.tiles import Tile, bits, tile_count
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import ConfirmResets
 from dominoproof.proofs.statespace import explore, seeded_deal
-
-
-def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
-    v = find_variant(name)
-    return v.with_overrides(overrides, source="<test>") if overrides else v
-
 
 SMALL = [
     ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}, Init.every()),
