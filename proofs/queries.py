@@ -810,6 +810,13 @@ class Prover:
         sv.add(*hyps, z3.UGT(s.confirmed, enc.needed))
         over = sv.check()
         within = enc.needed + 1
+        unknown = [why for why, bad in (("Houdini incomplete", h.unknown),
+                                        ("the stuck-state query timed out", stuck.unknown),
+                                        ("the bound query timed out", over.unknown)) if bad]
+        if not failed and unknown and not stuck.sat and not over.sat:
+            # nothing failed, but not everything was shown: UNKNOWN, never NOT INDUCTIVE
+            return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
+                                "; ".join(unknown), t0, led)
         if not failed and stuck.unsat and over.unsat and within <= enc.P + 1 and not h.unknown:
             return self._result(
                 "blocked-complete", Verdict.PROVED, "induction + progress (C - confirmed)",

@@ -157,6 +157,18 @@ def test_a_timeout_is_unknown_never_proved() -> None:
         assert pr.prove(pid).verdict is Verdict.UNKNOWN
 
 
+@pytest.mark.parametrize("pid", ["blocked-sound", "procedure", "blocked-complete",
+                                 "termination"])
+def test_an_incomplete_houdini_search_is_unknown_never_proved_nor_refuted(pid: str) -> None:
+    """If Houdini timed out, its kept lemmas are not shown inductive: a property whose
+    every other check passes is UNKNOWN -- not PROVED, and not NOT INDUCTIVE either."""
+    import dataclasses
+
+    pr = Prover(variant("tiny-2p-d3"))
+    pr._inv = dataclasses.replace(pr.invariant(), unknown=True)
+    assert pr.prove(pid).verdict is Verdict.UNKNOWN
+
+
 def test_transition_and_state_properties_are_covered() -> None:
     """Every state and transition invariant of the catalogue has a Z3 method."""
     pr = Prover(variant("tiny-2p-d3"))
