@@ -387,6 +387,7 @@ class Prover:
         self._inv: HoudiniResult | None = None
         self._inv_seconds = 0.0
         self.last_sanity: list[SanityCheck] = []
+        self._proved: dict[str, Result] = {}
 
     # -- plumbing ---------------------------------------------------------------
     def solver(self, engine: str = "sat", ledger: Ledger | None = None) -> Solver:
@@ -471,7 +472,14 @@ class Prover:
 
     # -- proofs ---------------------------------------------------------------------
     def prove(self, pid: str) -> Result:
-        """One property of the catalogue, by the method that fits its kind."""
+        """One property of the catalogue, by the method that fits its kind (proved once
+        per prover: the witness bounds and refutations ask for termination and
+        blocked-sound again)."""
+        if pid not in self._proved:
+            self._proved[pid] = self._prove(pid)
+        return self._proved[pid]
+
+    def _prove(self, pid: str) -> Result:
         prop = BY_ID[pid]
         if not prop.applies_to(self.variant):
             return Result(pid, Verdict.NOT_APPLICABLE, METHOD_INDUCTION, self.configuration(),
@@ -566,11 +574,8 @@ class Prover:
     def round_bound(self) -> int | None:
         """Every round ends within this many moves (the ranking function's bound), or None
         when termination is not PROVED."""
-        if not hasattr(self, "_round_bound"):
-            r = self.prove("termination")
-            self._round_bound: int | None = (
-                int(r.trace["bound"]) if r.verdict is Verdict.PROVED else None)
-        return self._round_bound
+        r = self.prove("termination")
+        return int(r.trace["bound"]) if r.verdict is Verdict.PROVED else None
 
     def exhaust(self, bad: Callable[[list[StateVars], list[MoveVars]], Bool], *,
                 ledger: Ledger | None = None) -> BMCResult | None:
