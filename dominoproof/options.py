@@ -31,13 +31,15 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Iterable
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.variant import Variant, find_variant
+
+if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
+    from rich.console import Console
 
 __all__ = [
     "WIDTH",
@@ -145,6 +147,8 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False,
     plain text, so piped output and golden transcripts are the same everywhere.
     ``markup=False`` prints text as it is (rich would read ``[has drawn]`` as a tag).
     """
+    from rich.console import Console
+
     out = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     tty = bool(getattr(out, "isatty", lambda: False)())
     return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not tty,

@@ -28,12 +28,13 @@ from rich.text import Text
 from dominoproof.model.engine import Trace
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, residual
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.rules import Rules
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile, bits, tiles_of
 from dominoproof.model.variant import (
     Compare,
     DrawRule,
+    ExtendReading,
     FoulRule,
     LeadFallback,
     LeadRule,
@@ -46,7 +47,6 @@ __all__ = [
     "Step",
     "narrate",
     "render_round",
-    "show_hand",
     "side_name",
     "table_text",
     "variant_summary",
@@ -121,11 +121,6 @@ class Step:
     hand: tuple[int, int] | None = None  #: (seat, mask): a hand that changed
 
 
-def show_hand(hand: int) -> str:
-    """Tiles in index order, ``[0|0][0|1]``, or ``(empty)``."""
-    return "".join(t.show() for t in tiles_of(hand)) or "(empty)"
-
-
 def side_name(side: Sequence[int]) -> str:
     """``P1`` for one seat, ``P0+P2`` for a team."""
     return "+".join(f"P{p}" for p in side)
@@ -189,7 +184,7 @@ def _fits(rules: Rules, s: State, player: int, tile: int) -> str:
     return "fits the " + " and the ".join(str(rules.layout.shows(s.ends, e)) for e in ends)
 
 
-def _establish_text(variant: Variant, rules: Rules, s: State, line: LineOfPlay) -> str:
+def _establish_text(rules: Rules, s: State, line: LineOfPlay) -> str:
     """R4.4, with R2 and R3 checked on the state (said plainly when they fail)."""
     needed = rules.needed
     proposer = s.proposer
@@ -199,11 +194,15 @@ def _establish_text(variant: Variant, rules: Rules, s: State, line: LineOfPlay) 
     ends = _numbers(rules.layout.numbers(s.ends))
     seen = line.ends if line.ends is not None else s.ends
     shown = " and ".join(str(e) for e in seen)
+    # R2 as the variant reads it (R2.3), as in Rules.ends_unplayable: a tile carrying
+    # an end's number, or a legal play
+    matching = (rules.matching_mask(s) if rules.reading is ExtendReading.HOLDS_MATCHING_TILE
+                else None)
     holders = []
     for p, hand in enumerate(s.hands):
-        hit = [t for t in bits(hand) if any(v in variant.tiles.halves[t] for v in ends)]
+        hit = hand & matching if matching is not None else rules.playable_mask(s, p)
         if hit:
-            holders.append(f"P{p} holds " + "".join(Tile.from_index(t).show() for t in hit))
+            holders.append(f"P{p} holds " + "".join(Tile.from_index(t).show() for t in bits(hit)))
     parts = [head, f"ends {shown}"]
     if holders:
         parts.append("but " + "; ".join(holders) + " (R2 does not hold)")
@@ -223,7 +222,7 @@ def narrate(trace: Trace) -> list[Step]:
     """Every move of ``trace`` as a :class:`Step`; replays it with legality checks
     (raises :class:`~dominoproof.model.errors.TraceError` if it does not replay)."""
     variant = trace.variant
-    rules = rules_for(variant)
+    rules = trace.rule_book  # the rule book the trace replays with (a fault's, for one)
     states = trace.states()
     line = LineOfPlay()
     needed = rules.needed
@@ -281,7 +280,7 @@ def narrate(trace: Trace) -> list[Step]:
                         f"succession, proposed by P{after.proposer}, {_boneyard(s)}")
         elif k is MoveKind.ESTABLISH:
             rule = "R4.4"
-            text = _establish_text(variant, rules, s, line)
+            text = _establish_text(rules, s, line)
         else:  # DOMINO
             text = f"P{p} dominoes: their hand is empty and the round ends"
         steps.append(Step(i + 1, rule, text, m, shown_line, hand))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
 from pathlib import Path
 
 from rich.console import Console
@@ -25,6 +24,11 @@ def _cell(row: Row | None) -> str:
     return f"[{style}]{row.verdict}[/{style}]{mark}" if style else row.verdict + mark
 
 
+def rows_of(report: Report, subject: str) -> list[Row]:
+    """The checks of one subject, in report order."""
+    return [r for r in report.rows if r.subject == subject]
+
+
 def subject_table(subject: str, rows: list[Row]) -> Table:
     """One variant (or fault): a property per line, a column per method."""
     parts = [p for p in PARTS if any(r.part == p for r in rows)]
@@ -43,9 +47,9 @@ def subject_table(subject: str, rows: list[Row]) -> Table:
 def print_report(report: Report, console: Console, *, details: bool = False) -> None:
     """The table of every subject, then the checks that are not as expected."""
     for subject in report.subjects:
-        rows = [r for r in report.rows if r.subject == subject]
         if subject.startswith("fault "):
             continue
+        rows = rows_of(report, subject)
         console.print(subject_table(subject, rows))
         configs = {r.part: r.configuration for r in rows if r.configuration}
         for part in ("search", "z3"):
@@ -64,7 +68,7 @@ def print_report(report: Report, console: Console, *, details: bool = False) -> 
         for p in PARTS[:3]:
             t.add_column(p)
         for subject in faults:
-            rows = [r for r in report.rows if r.subject == subject]
+            rows = rows_of(report, subject)
             by = {(r.property, r.part): r for r in rows}
             for pid in dict.fromkeys(r.property for r in rows):
                 t.add_row(subject.removeprefix("fault "), pid,
@@ -101,7 +105,7 @@ def junit_xml(report: Report) -> str:
                         errors=str(sum(1 for r in report.failures if r.verdict == "UNKNOWN")),
                         time=f"{report.seconds:.3f}")
     for subject in report.subjects:
-        rows = [r for r in report.rows if r.subject == subject]
+        rows = rows_of(report, subject)
         suite = ET.SubElement(suites, "testsuite", name=subject, tests=str(len(rows)),
                               failures=str(sum(1 for r in rows if not r.ok
                                                and r.verdict != "UNKNOWN")),
@@ -123,7 +127,3 @@ def junit_xml(report: Report) -> str:
 
 def write_junit(report: Report, path: Path) -> None:
     path.write_text(junit_xml(report), encoding="utf-8")
-
-
-def rows_of(report: Report, subject: str) -> Iterable[Row]:
-    return (r for r in report.rows if r.subject == subject)

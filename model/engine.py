@@ -189,8 +189,16 @@ class Trace:
     def outcome(self) -> Outcome | None:
         return outcome(self.variant, self.final)
 
+    def _final_json(self) -> dict[str, Any]:
+        """The ``final`` entry of :meth:`to_json`: replays every move, with apply's checks."""
+        final, res = self.final, self.outcome
+        return {
+            "status": final.status.name.lower(),
+            "ends": list(final.ends),
+            "outcome": res.to_json() if res else None,
+        }
+
     def to_json(self) -> dict[str, Any]:
-        res = self.outcome
         book = {} if self.rules is None or type(self.rules) is Rules else {
             "rules": type(self.rules).__name__}
         return {
@@ -201,11 +209,7 @@ class Trace:
             "free_draw": self.free_draw,
             "deal": self.deal.to_json(),
             "moves": [m.to_json() for m in self.moves],
-            "final": {
-                "status": self.final.status.name.lower(),
-                "ends": list(self.final.ends),
-                "outcome": res.to_json() if res else None,
-            },
+            "final": self._final_json(),
         }
 
     def dumps(self) -> str:
@@ -238,7 +242,7 @@ class Trace:
         trace = Trace(variant, deal, moves, data.get("seed"), bool(data.get("free_draw")),
                       rules=book)
         try:
-            final = trace.to_json()["final"]  # replays every move, with apply's checks
+            final = trace._final_json()  # replays every move, with apply's checks
         except VoidDeal:
             raise TraceError(f"{source}: the deal is void (nobody holds the lead tile)") from None
         except TraceError as e:
@@ -259,13 +263,14 @@ class Trace:
 
 
 def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:
-    """One round: a seeded deal, then uniformly random legal moves (same seed, same round)."""
-    rules = rules or rules_for(variant)
+    """One round: a seeded deal, then uniformly random legal moves (same seed, same round).
+    ``rules``: the rule book to play by (default: the variant's own); the trace keeps it."""
+    book = rules or rules_for(variant)
     rng = random.Random(seed)
-    deal, leader = _deal_and_lead(variant, rules, rng)
+    deal, leader = _deal_and_lead(variant, book, rng)
     moves: list[Move] = []
-    playout(rules, _init(deal, leader), rng.random, moves)
-    return Trace(variant, deal, tuple(moves), seed)
+    playout(book, _init(deal, leader), rng.random, moves)
+    return Trace(variant, deal, tuple(moves), seed, rules=rules)
 
 
 def random_rounds(variant: Variant, n: int, seed: int,

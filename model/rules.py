@@ -232,6 +232,7 @@ class Rules:
         hand = s.hands[p]
         if not hand:
             return (self._domino[p],)
+        # block_ready, inlined: this is the engine's hot path
         if s.confirmed >= self.needed and (not self.must_be_empty or not s.boneyard):
             return (self._establish[p],)
         ends = s.ends
@@ -263,17 +264,10 @@ class Rules:
         return (self._confirm[p],)
 
     def _plays(self, p: int, hand: int, ends: tuple[int, ...]) -> tuple[Move, ...]:
-        """The plays of ``p`` (R2.1: a tile matching an end ``p`` may play on)."""
-        if self._line:  # the one-line layout: an end is named by the number it shows
-            lo, hi = ends
-            out = self._plays_on(p, lo, hand & self.suit[lo])
-            if hi != lo:
-                more = self._plays_on(p, hi, hand & self.suit[hi])
-                if more:
-                    return out + more if out else more
-            return out
+        """The plays of ``p`` (R2.1: a tile matching an end ``p`` may play on); the
+        one-line layout's are inlined in :meth:`moves`."""
         layout = self.layout
-        out = ()
+        out: tuple[Move, ...] = ()
         for e in layout.targets(ends, p):
             v = layout.shows(ends, e)
             out += self._plays_on(p, e, hand & self.suit[v])

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .engine import Deal, _deal_error
+from .engine import Deal, _deal_error, _init
 from .errors import DominoproofError
 from .moves import LEAD, Move, MoveKind
 from .rules import Rules, VoidDeal, rules_for
@@ -113,10 +113,6 @@ class Init:
     @staticmethod
     def every(free_draw: bool = False) -> Init:
         return Init(None, free_draw)
-
-    @property
-    def every_deal(self) -> bool:
-        return self.deal is None
 
     def shard(self, i: int, n: int) -> Init:
         """Part ``i`` of ``n`` of this configuration (every deal only)."""
@@ -198,8 +194,7 @@ def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Ite
             leader, _ = rules.opening(deal.hands)
         except VoidDeal:
             continue
-        yield State(deal.hands, mask_of(deal.stack), deal.set_aside, 0, (), leader, 0, False,
-                    0, Status.PLAYING, None if init.free_draw else deal.stack)
+        yield _init(deal, leader, init.free_draw)
 
 
 def deal_of(s: State) -> Deal:
@@ -364,10 +359,6 @@ class Action:
         return f"<action {self.name}>"
 
 
-def _is_foul(rules: Rules, s: State, m: Move) -> bool:
-    return m.kind is MoveKind.CONFIRM and rules.playable_mask(s, m.player) != 0
-
-
 ACTIONS: tuple[Action, ...] = (
     Action("Lead", ("Terms",),
            "the opening tile, by the player and with the tile the lead rule names",
@@ -385,11 +376,11 @@ ACTIONS: tuple[Action, ...] = (
     Action("Confirm", ("R4.1", "R4.2"),
            "with the boneyard supplying nothing, a player who cannot play confirms it (the "
            "first of a run proposes the block)",
-           lambda r, s, m: m.kind is MoveKind.CONFIRM and not _is_foul(r, s, m)),
+           lambda r, s, m: m.kind is MoveKind.CONFIRM and not r.is_false_confirmation(s, m)),
     Action("Foul", ("R4.5",),
            "a false declaration of inability by a player who could play, where the variant "
            "makes it a recorded foul",
-           _is_foul),
+           lambda r, s, m: r.is_false_confirmation(s, m)),
     Action("Establish", ("R4.4", "R5.1"),
            "after every needed confirmation, with the boneyard empty, the block is "
            "established and the round ends",

@@ -366,17 +366,17 @@ class Variant:
         return out
 
     def to_toml(self) -> str:
-        lines = [f"name = {_toml_value(self.name)}"]
+        lines = [f"name = {toml_value(self.name)}"]
         if self.aliases:
-            lines.append(f"aliases = {_toml_value(list(self.aliases))}")
+            lines.append(f"aliases = {toml_value(list(self.aliases))}")
         if self.description:
-            lines.append(f"description = {_toml_value(self.description)}")
+            lines.append(f"description = {toml_value(self.description)}")
         data = self.to_dict()
         for sec in _SECTIONS:
             lines.append("")
             lines.append(f"[{sec}]")
             for k, v in data[sec].items():
-                lines.append(f"{k} = {_toml_value(v)}")
+                lines.append(f"{k} = {toml_value(v)}")
         return "\n".join(lines) + "\n"
 
     def with_overrides(self, overrides: Mapping[str, Any], source: str = "<override>") -> Variant:
@@ -419,7 +419,8 @@ def _to_plain(name: str, value: Any) -> Any:
     return value
 
 
-def _toml_value(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """A value as written in TOML (strings escaped; an empty table ``{}``)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -428,9 +429,11 @@ def _toml_value(v: Any) -> str:
         # a TOML basic string: JSON's escapes (\\, \", \n, \t, \uXXXX) are TOML's too
         return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f'"{k}" = {_toml_value(x)}' for k, x in v.items()) + " }"
+        if not v:
+            return "{}"
+        return "{ " + ", ".join(f'"{k}" = {toml_value(x)}' for k, x in v.items()) + " }"
     raise TypeError(v)
 
 

@@ -22,30 +22,18 @@ skipped (exit 0); ``--check`` makes a missed target exit 1.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import itertools
 import json
 import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from dominoproof.bench import (
-    Memory,
-    Series,
-    Workload,
-    fmt_bytes,
-    fmt_rate,
-    interleave,
-    machine,
-    max_rss_bytes,
-    paired_ratio,
-    table,
-    traced_peak,
-)
+if TYPE_CHECKING:  # imported where used: this module is imported when the CLI starts
+    from dominoproof.bench import Memory, Series, Workload
 
 #: Our presets, in the order they are reported.
 PRESETS = ("block-2p-d6", "partnership-4p-d6", "draw-4p-d12", "draw-8p-d12")
@@ -83,6 +71,7 @@ class Missing:
 # ---------------------------------------------------------------------------
 def ours(preset: str, seed: int) -> Workload:
     """``random_rounds`` on a preset, as one endless seeded stream."""
+    from dominoproof.bench import Workload
     from dominoproof.model import find_variant, random_rounds, rules_for
 
     variant = find_variant(preset)
@@ -103,6 +92,8 @@ def ours(preset: str, seed: int) -> Workload:
 def openspiel(seed: int) -> Workload | Missing:
     """OpenSpiel's ``python_block_dominoes``: chance outcomes for the deal, then
     uniformly random legal actions, on a fresh state per round."""
+    from dominoproof.bench import Workload
+
     try:
         pyspiel: Any = importlib.import_module("pyspiel")
         # Importing the module registers the game with pyspiel.
@@ -138,6 +129,8 @@ def dominoes_game(seed: int) -> Workload | Missing:
     """The ``dominoes`` package's 4-player partnership game: a new game per round
     (its own shuffle, which uses the global ``random``: seeded here), then random
     ``valid_moves`` until ``result``. Passes are implicit in that package."""
+    from dominoproof.bench import Workload
+
     try:
         dominoes: Any = importlib.import_module("dominoes")
         lead = dominoes.Domino(6, 6)
@@ -165,6 +158,8 @@ def dominoes_game(seed: int) -> Workload | Missing:
 
 
 def _version(dist: str) -> str:
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
@@ -201,6 +196,8 @@ class Report:
     comparisons: list[Comparison]
 
     def to_json(self) -> dict[str, Any]:
+        from dominoproof.bench import machine, max_rss_bytes
+
         return {
             "benchmark": "engine",
             "measures": "complete random rounds per second, deal included",
@@ -215,6 +212,8 @@ class Report:
         }
 
     def render(self) -> str:
+        from dominoproof.bench import fmt_bytes, fmt_rate, machine, max_rss_bytes, table
+
         st = self.settings
         m = machine()
         load = m["load_average"]
@@ -260,6 +259,8 @@ def run_engine_bench(seconds: float, repeats: int, seed: int = 0, memory_rounds:
                      smoke: bool = False, with_peers: bool = True,
                      progress: Callable[[str], None] | None = None) -> Report:
     """Measure our presets and the peers, interleaved, in this process."""
+    from dominoproof.bench import Workload, interleave, paired_ratio, traced_peak
+
     saved = random.getstate()  # the dominoes peer seeds the global random
     try:
         workloads: list[Workload] = []

@@ -47,11 +47,11 @@ POOL_FROM = 20_000
                "and the verdict of every property.")
 @variant_argument
 @overrides_option
-@click.option("--set-max", type=click.IntRange(0, 18), default=None, metavar="N",
+@click.option("--set-max", type=int, default=None, metavar="N",
               help="The set is double-N (shorthand for -o set.max=N).")
-@click.option("--players", type=click.IntRange(2, 10), default=None, metavar="P",
+@click.option("--players", type=int, default=None, metavar="P",
               help="Number of players (shorthand for -o deal.players=P).")
-@click.option("--hand-size", type=click.IntRange(1, 190), default=None, metavar="H",
+@click.option("--hand-size", type=int, default=None, metavar="H",
               help="Tiles dealt to each player (shorthand for -o deal.hand_size=H).")
 @click.option("--seed", type=int, default=None,
               help="One deal: the deal of `dominoproof play --seed S` [default: 0].")

@@ -25,7 +25,6 @@ def command(trace_file: str) -> None:
     """
     from dominoproof.model.engine import Trace
     from dominoproof.model.errors import TraceError
-    from dominoproof.model.state import StateFlaw, state_status
     from dominoproof.render import render_round
 
     path = Path(trace_file)
@@ -35,7 +34,7 @@ def command(trace_file: str) -> None:
         raise TraceError(f"{trace_file}: cannot read the trace ({e.__class__.__name__}: "
                          f"{getattr(e, 'strerror', None) or e})") from None
     try:
-        trace = Trace.loads(text, source=trace_file)
+        trace = Trace.loads(text, source=trace_file)  # checks the deal is the variant's
         trace.states()  # every move replayed with apply's checks (cached for rendering)
     except TraceError as e:
         msg = str(e)
@@ -43,20 +42,6 @@ def command(trace_file: str) -> None:
     except (ValueError, KeyError, TypeError, IndexError) as e:
         # A deal naming tiles outside the set, and the like: still the trace's fault.
         raise TraceError(f"{trace_file}: malformed trace ({e!r})") from None
-    # Conservation and the deal's sizes, checked here too (not only by the loader):
-    # a replay must start from a deal of the trace's own variant.
-    v, deal = trace.variant, trace.deal
-    sizes = [h.bit_count() for h in deal.hands]
-    if len(sizes) != v.players or any(n != v.deal.hand_size for n in sizes):
-        raise TraceError(f"{trace_file}: the deal gives hands of {sizes} tiles; {v.name} "
-                         f"deals {v.players} hands of {v.deal.hand_size}")
-    if deal.set_aside.bit_count() != v.deal.set_aside:
-        raise TraceError(f"{trace_file}: the deal sets aside {deal.set_aside.bit_count()} "
-                         f"tiles; {v.name} sets aside {v.deal.set_aside}")
-    flaws = state_status(v, trace.initial())
-    if flaws is not StateFlaw.OK:
-        raise TraceError(f"{trace_file}: the deal is not a deal of the double-{v.n} set "
-                         f"({flaws!r})")
     text_out = render_round(trace, title=_title(trace_file, trace))
     click.echo(text_out, nl=False)
 

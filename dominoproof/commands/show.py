@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from dominoproof.options import overrides_option, variant_argument
@@ -25,7 +23,7 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from dominoproof.model.tiles import tile_count
+    from dominoproof.model.variant import toml_value
     from dominoproof.options import WIDTH, resolve_variant
     from dominoproof.render import side_name, table_text
 
@@ -51,10 +49,10 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool) -> None:
         if sec != section:
             table.add_row(Text(f"[{sec}]"))
             section = sec
-        table.add_row(Text(f"  {name}"), Text(_toml(value)), Text(rule), Text(doc))
+        table.add_row(Text(f"  {name}"), Text(toml_value(value)), Text(rule), Text(doc))
     out.append(table_text(table))
 
-    n, count = v.n, tile_count(v.n)
+    n, count = v.n, v.tiles.count
     c = v.block.confirmations
     conf_how = {"all": "every player, from the proposer",
                 "all-others": "every player but one"}.get(c, "a fixed number")
@@ -81,17 +79,3 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool) -> None:
                              f"{value.rjust(vwidth)}  ", subsequent_indent=indent)
     click.echo("\n".join(out))
 
-
-def _toml(value: Any) -> str:
-    """A parameter's value as written in TOML."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(x) for x in value) + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{ " + ", ".join(f'"{k}" = {_toml(x)}' for k, x in value.items()) + " }"
-    return str(value)
