@@ -940,7 +940,6 @@ class Scoring:
             t_w = tuple(w_idx == i for i in range(n))
             one = self.award(rule, totals, t_w)
             t_a = tuple(z3.If(w, one, k(0)) for w in t_w)
-        blocked = s.status == BLOCKED
         winners = tuple(z3.If(s.status == DOMINO, dom_w[i],
                               z3.If(tie, t_w[i], lowest[i])) for i in range(n))
         awards = tuple(z3.If(s.status == DOMINO, z3.If(dom_w[i], dom_a, k(0)),
@@ -951,7 +950,6 @@ class Scoring:
                           for p in range(e.P))
         scores = tuple(awards[i] - z3.Sum([penalties[p] for p in side]) if len(side) > 1
                        else awards[i] - penalties[side[0]] for i, side in enumerate(self.sides))
-        _ = blocked
         out = ScoreTerms(residuals, totals, low, lowest, tie, winners, awards, penalties,
                          scores)
         self._cache[key] = out

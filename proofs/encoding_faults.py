@@ -20,6 +20,8 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from dominoproof.model.errors import DominoproofError
+
 from .encoding import (
     BV,
     CONFIRM,
@@ -286,7 +288,10 @@ Z3_MUTANTS: dict[str, Twin] = {
 
 def twin_prover(fault: Fault | str, **kwargs: Any) -> Prover:
     """The prover of a fault: its demo variant, its twin encoding and scoring, and the
-    fault's own engine to replay what Z3 finds."""
+    fault's own engine to replay what Z3 finds. An unknown fault id is a
+    :class:`DominoproofError` naming the known ones."""
+    if isinstance(fault, str) and fault not in FAULTS_BY_ID:
+        raise DominoproofError(f"no fault {fault!r}; known: {', '.join(FAULTS_BY_ID)}")
     f = FAULTS_BY_ID[fault] if isinstance(fault, str) else fault
     twin = Z3_MUTANTS[f.id]
     v = f.variant()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
@@ -136,10 +135,6 @@ def _blocked_after_run(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(s.status == BLOCKED, e.block_ready(s))
 
 
-def _empty_hand_to_move(e: Encoding, s: StateVars) -> Bool:
-    return z3.And([z3.Implies(s.turn != q, z3.Not(e.hand_empty(s, q))) for q in range(e.P)])
-
-
 def _domino_empty_hand(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn))
 
@@ -246,15 +241,7 @@ CANDIDATES: tuple[Lemma, ...] = (
           ("R1.1", "R2.1"), parity, applies=_line_all_in_play, property="parity"),
 )
 
-#: True lemmas left out of the default candidates: no catalogue property needs them, and
-#: their proof is slow on big sets (a non-empty hand needs a witness tile per seat).
-EXTRA: tuple[Lemma, ...] = (
-    Lemma("empty-hand-to-move",
-          "only the player to move can have an empty hand (they just played their last tile)",
-          ("Terms",), _empty_hand_to_move),
-)
-
-BY_ID: dict[str, Lemma] = {lem.id: lem for lem in (*CANDIDATES, *EXTRA)}
+BY_ID: dict[str, Lemma] = {lem.id: lem for lem in CANDIDATES}
 
 
 def candidates_for(enc: Encoding) -> list[Lemma]:
@@ -356,7 +343,7 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
             if unknown:
                 break
     if together is None:
-        together = enc.T <= 55
+        together = enc.N <= 9  # double-9 (55 tiles): above it, per action only
     if alive and not unknown and together:
         sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
         sv.add(*[pre[lem.id] for lem in alive], enc.trans(s, m, s2),
@@ -418,10 +405,6 @@ def check_inductive(enc: Encoding, lemmas: list[Lemma], *, seed: int = 0,
         if not c.unsat:
             return "step", c, a
     return "ok", c, None
-
-
-def formula_of(enc: Encoding, lemmas: list[Lemma], s: StateVars) -> Any:
-    return z3.And([lem(enc, s) for lem in lemmas]) if lemmas else z3.BoolVal(True)
 
 
 __all__ = ["CANDIDATES", "Drop", "HoudiniResult", "Lemma", "blocked_sound", "candidates_for",

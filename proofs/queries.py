@@ -37,7 +37,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.state import State
-from dominoproof.model.tiles import bits, show_tiles
+from dominoproof.model.tiles import bits, show_tiles, tile_count
 from dominoproof.model.variant import DrawRule, FoulRule, Variant, find_variant
 
 from .encoding import (
@@ -46,10 +46,12 @@ from .encoding import (
     DRAW,
     ESTABLISH,
     LEAD_CODE,
+    LOC_BITS,
     NOWHERE,
     PLAY,
     PLAYING,
     SCORE_BITS,
+    SEAT_BITS,
     STUTTER,
     Bool,
     Encoding,
@@ -59,6 +61,7 @@ from .encoding import (
     popcount,
 )
 from .lemmas import (
+    CANDIDATES,
     HoudiniResult,
     Lemma,
     blocked_sound,
@@ -75,6 +78,10 @@ METHOD_INDUCTION = "induction per instance"
 #: SEMANTICS "Type invariant": the lemmas every state of the vocabulary is assumed to
 #: satisfy when a property is checked "alone".
 TYPE_OK = ("seat", "status", "count-range", "tile-places", "ends-match-table")
+
+#: The properties stated as a candidate lemma: proved as state invariants (their lemma in
+#: the inductive invariant), and what :meth:`Prover.explain` can explain.
+STATE_PROPERTIES = frozenset(lem.property for lem in CANDIDATES if lem.property)
 
 
 # ---------------------------------------------------------------------------
@@ -302,7 +309,7 @@ class Ranking:
         frame = z3.And([z3.Or(m.tile == t, post.loc[t] == s.loc[t]) for t in range(e.T)])
 
         def at(st: StateVars) -> Any:
-            out = z3.BitVecVal(NOWHERE, 4)
+            out = z3.BitVecVal(NOWHERE, LOC_BITS)
             for t in range(e.T - 1, -1, -1):
                 out = z3.If(m.tile == t, st.loc[t], out)
             return out
@@ -484,7 +491,7 @@ class Prover:
         if not prop.applies_to(self.variant):
             return Result(pid, Verdict.NOT_APPLICABLE, METHOD_INDUCTION, self.configuration(),
                           f"applies to {prop.applies_doc}")
-        if pid in ("blocked-sound", "conservation", "parity"):
+        if pid in STATE_PROPERTIES:
             return self.prove_state(prop)
         if pid in TRANSITION:
             return self.prove_transition(prop)
@@ -621,8 +628,8 @@ class Prover:
                             f"a real round reaches a {what} violating it in {found.depth} "
                             f"moves{why}", t0, led, run)
 
-    def cti(self, lem: Lemma, kept: list[Lemma], *, ledger: Ledger | None = None,
-            minimise: bool = True) -> CTI | None:
+    def cti(self, lem: Lemma, kept: list[Lemma], *, ledger: Ledger | None = None
+            ) -> CTI | None:
         """A counterexample to induction of ``lem`` assuming ``kept`` (and ``lem``), one
         action at a time, minimised (fewest tiles on the table, then in hands)."""
         enc = self.enc
@@ -634,10 +641,8 @@ class Prover:
             c = sv.check()
             if not c.sat:
                 continue
-            model = c.model
-            if minimise:
-                model = self._minimise(s, [*hyps, guard, z3.Not(lem(enc, post))], ledger) \
-                    or model
+            model = self._minimise(s, [*hyps, guard, z3.Not(lem(enc, post))], ledger) \
+                or c.model
             return CTI(lem.property or lem.id, a, enc.decode_state(model, s),
                        enc.decode_move(model, s, m), enc.decode_state(model, post),
                        [x.id for x in kept if x is not lem])
@@ -976,12 +981,7 @@ class Prover:
 
     def lasso(self, *, ledger: Ledger | None = None) -> BMCResult:
         """A reachable state that comes back: a round that can go on for ever."""
-        enc = self.enc
-
-        def same(a: StateVars, b: StateVars) -> Bool:
-            return z3.And([x == y for x, y in zip(a.fields().values(), b.fields().values(),
-                                                  strict=True)])
-
+        same = self.enc.same
         res = self.bmc(lambda ss, ms: z3.And(ss[-1].status == PLAYING, z3.Or(
             [same(x, ss[-1]) for x in ss[:-1]]) if len(ss) > 1 else z3.BoolVal(False)),
             min_depth=1, ledger=ledger)
@@ -989,7 +989,6 @@ class Prover:
             end = res.run.states[-1].key()
             res.run.loop_from = next(i for i, x in enumerate(res.run.states[:-1])
                                      if x.key() == end)
-        _ = enc
         return res
 
     def decode_run(self, model: Any, states: list[StateVars], moves: list[MoveVars]) -> Run:
@@ -1117,7 +1116,7 @@ class Prover:
         path = self.unroll("o", depth, ledger=led)
         sv, states, moves = path.sv, path.states, path.moves
         last = states[-1]
-        who = z3.BitVec("who", 4)
+        who = z3.BitVec("who", SEAT_BITS)
         sv.add(last.status == BLOCKED, z3.ULT(who, enc.P))
         value = self.scoring().residual(last, who)
         weights = self.scoring().value
@@ -1303,11 +1302,12 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
 
 
 def parity_variant(n: int) -> Variant:
-    """The instance of the parity theorem for double-``n``: 2 players, ``min(7, T//2)``
-    tiles each, every other tile in the boneyard (draw until playable), nothing set aside."""
+    """The instance of the parity theorem for double-``n``: draw-2p-d6 (2 players, every
+    tile in play, draw until playable) on double-``n``, its hand size capped at half the
+    set's ``T`` tiles, every other tile in the boneyard."""
     base = find_variant("draw-2p-d6")
-    count = (n + 1) * (n + 2) // 2
-    return base.with_overrides({"set.max": n, "deal.hand_size": min(7, count // 2)},
+    hand = min(base.deal.hand_size, tile_count(n) // 2)
+    return base.with_overrides({"set.max": n, "deal.hand_size": hand},
                                source=f"parity instance double-{n}")
 
 
@@ -1354,6 +1354,7 @@ def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
 __all__ = [
     "CTI",
     "QUESTIONS",
+    "STATE_PROPERTIES",
     "TRANSITION",
     "TYPE_OK",
     "BMCResult",

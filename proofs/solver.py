@@ -19,8 +19,6 @@ from typing import Any, Literal
 
 import z3  # type: ignore[import-untyped]
 
-from .properties import Verdict
-
 Answer = Literal["sat", "unsat", "unknown"]
 
 DEFAULT_SEED = 0
@@ -53,15 +51,6 @@ class Check:
     @property
     def unknown(self) -> bool:
         return self.answer == "unknown"
-
-    def proof_verdict(self, *, sat_means: Verdict = Verdict.NOT_INDUCTIVE) -> Verdict:
-        """The verdict of a proof obligation asked as "is there a counterexample?":
-        unsat is PROVED, sat is ``sat_means``, unknown is UNKNOWN."""
-        if self.answer == "unsat":
-            return Verdict.PROVED
-        if self.answer == "sat":
-            return sat_means
-        return Verdict.UNKNOWN
 
 
 def _stats(st: Any) -> dict[str, float]:
@@ -117,19 +106,14 @@ class Ledger:
 #: solver keeps none of this preprocessing once push/pop or assumptions are used, and is
 #: an order of magnitude slower on these formulas.
 SAT_PIPELINE = ("simplify", "propagate-values", "solve-eqs", "simplify", "bit-blast", "sat")
-#: The pipeline of the "bits" engine, for formulas without frame equalities (the
-#: functional form of the actions: post-states are terms): no equalities to solve.
-BITS_PIPELINE = ("simplify", "propagate-values", "simplify", "bit-blast", "sat")
 
 
 def _make(engine: str) -> Any:
     if engine == "sat":
         return z3.Then(*SAT_PIPELINE).solver()
-    if engine == "bits":
-        return z3.Then(*BITS_PIPELINE).solver()
     if engine == "smt":
         return z3.Solver()
-    raise ValueError(f"unknown solver engine {engine!r} (sat, bits, smt)")
+    raise ValueError(f"unknown solver engine {engine!r} (sat, smt)")
 
 
 class Solver:
@@ -174,9 +158,6 @@ class Solver:
         self.ledger.record(c)
         return c
 
-    def unsat_core(self) -> list[Any]:
-        return list(self._s.unsat_core())
-
 
 class Optimizer:
     """Z3's optimiser with a fixed seed and a timeout (one objective at a time)."""
@@ -193,20 +174,6 @@ class Optimizer:
     def add(self, *constraints: Any) -> None:
         for c in constraints:
             self._o.add(c)
-
-    def add_soft(self, constraint: Any, weight: int = 1) -> None:
-        self._o.add_soft(constraint, weight)
-
-    @contextmanager
-    def frame(self) -> Iterator[None]:
-        self._o.push()
-        try:
-            yield
-        finally:
-            self._o.pop()
-
-    def maximize(self, term: Any) -> Any:
-        return self._o.maximize(term)
 
     def minimize(self, term: Any) -> Any:
         return self._o.minimize(term)

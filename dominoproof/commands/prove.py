@@ -69,20 +69,16 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
             all_sizes: bool, fault: str | None, explain: bool, seed: int, timeout_ms: int,
             depth: int, together: bool | None, workers: int | None, as_json: bool) -> None:
     """Prove the property catalogue for VARIANT|FILE with Z3."""
-    from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
     from dominoproof.proofs.properties import CATALOGUE, find_property
-    from dominoproof.proofs.queries import Prover
+    from dominoproof.proofs.queries import STATE_PROPERTIES, Prover
 
     for pid in properties:
         find_property(pid)
     ids = list(properties) or [p.id for p in CATALOGUE]
     if fault is not None:
         from dominoproof.proofs.encoding_faults import twin_prover
-        from dominoproof.proofs.faults import FAULTS_BY_ID
 
-        if fault not in FAULTS_BY_ID:
-            raise DominoproofError(f"no fault {fault!r}; known: {', '.join(FAULTS_BY_ID)}")
         prover = twin_prover(fault, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth,
                              together=together)
     else:
@@ -97,7 +93,7 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
     if all_sizes:
         sizes, sizes_note = _all_sizes(prover, ids, seed, timeout_ms)
     chains = {pid: prover.explain(pid) for pid in ids
-              if explain and pid in ("blocked-sound", "parity", "conservation")
+              if explain and pid in STATE_PROPERTIES
               and find_property(pid).applies_to(prover.variant)}
     total = time.perf_counter() - t0
     everything = results + sizes
@@ -111,15 +107,9 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
 
 def _all_sizes(prover: Prover, ids: list[str], seed: int,
                timeout_ms: int) -> tuple[list[Result], str]:
-    try:
-        from dominoproof.proofs import allsizes
-    except ImportError:
-        return [], "all-sizes proofs are not available yet (proofs/allsizes.py is missing)"
-    fn = getattr(allsizes, "prove_all_sizes", None)
-    if fn is None:
-        return [], "all-sizes proofs are not available yet (no prove_all_sizes)"
-    out: list[Result] = fn(prover.variant, ids, timeout_ms=timeout_ms, seed=seed)
-    return out, ""
+    from dominoproof.proofs.allsizes import prove_all_sizes
+
+    return prove_all_sizes(prover.variant, ids, timeout_ms=timeout_ms, seed=seed), ""
 
 
 def _exit_code(results: list[Result], checks: list[Any]) -> int:
