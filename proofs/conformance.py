@@ -53,25 +53,25 @@ from __future__ import annotations
 
 import importlib
 import itertools
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from dominoproof.model.engine import Deal, Trace, initial_state
+from dominoproof.model.engine import Deal, Trace, _init, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules, VoidDeal, rules_for
 from dominoproof.model.state import State
 from dominoproof.model.system import Init
-from dominoproof.model.tiles import Tile, bits, mask_of
+from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
+
+from .statespace import Scorer, explore
 
 Key = tuple[object, ...]
 Transition = tuple[Move, Key]
 Classification = Mapping[str, Any]
-Scorer = Callable[[Variant, State], "Outcome | None"]
 
 #: The fields of :meth:`State.key`, in order (for readable differences).
 KEY_FIELDS = ("hands", "boneyard", "set_aside", "ends", "turn", "confirmed", "drew",
@@ -203,10 +203,6 @@ ORACLES: dict[str, OracleFactory] = {
     "engine": EngineOracle,
     "z3": Z3Oracle,
 }
-
-
-def register_oracle(name: str, factory: OracleFactory) -> None:
-    ORACLES[name] = factory
 
 
 def get_oracle(name: str, variant: Variant) -> Oracle:
@@ -383,17 +379,11 @@ def compare_initial(variant: Variant, deals: Iterable[Deal], oracle_a: Any, orac
                 else:
                     detail = f"Init of the deal {d.to_json()}: " + \
                         describe_key_difference(ka, kb)
+                # a deal one side voids has no Init: the dealt position, P0 to move
                 probe = initial_state(variant, d, free_draw=free_draw) if ka is not None \
-                    and kb is not None else _deal_state(d, free_draw)
+                    and kb is not None else _init(d, 0, free_draw)
                 res.mismatches.append(Mismatch(probe, "initial state", detail))
     return res
-
-
-def _deal_state(d: Deal, free_draw: bool) -> State:
-    from dominoproof.model.state import Status
-
-    return State(d.hands, mask_of(d.stack), d.set_aside, 0, (), 0, 0, False, 0,
-                 Status.PLAYING, None if free_draw else d.stack)
 
 
 # ---------------------------------------------------------------------------
@@ -410,86 +400,25 @@ class Reachable:
     method: str
 
 
-def all_deals(variant: Variant, *, orders: bool = True) -> Iterator[Deal]:
-    """Every deal of a small configuration: each way to fill the hands, the boneyard
-    in every draw order (``orders``) or in one order (enough with a free draw order),
-    and each choice of the tiles set aside. Deals the lead rule voids are included
-    (Init then has no state for them)."""
-    tiles = list(range(variant.tiles.count))
-    size, players = variant.deal.hand_size, variant.players
-    aside_n = variant.deal.set_aside
-
-    def hands_from(rest: list[int], p: int) -> Iterator[tuple[tuple[int, ...], list[int]]]:
-        if p == players:
-            yield (), rest
-            return
-        for hand in itertools.combinations(rest, size):
-            left = [t for t in rest if t not in hand]
-            for more, remaining in hands_from(left, p + 1):
-                yield (mask_of(hand), *more), remaining
-
-    for hands, rest in hands_from(tiles, 0):
-        for aside in itertools.combinations(rest, aside_n):
-            pile = [t for t in rest if t not in aside]
-            stacks: Iterable[tuple[int, ...]] = (
-                itertools.permutations(pile) if orders else [tuple(pile)])
-            for stack in stacks:
-                yield Deal(hands, tuple(stack), mask_of(aside))
-
-
-def initial_states(variant: Variant, deals: Iterable[Deal], *, free_draw: bool = False,
-                   rules: Rules | None = None) -> list[State]:
-    """Init for each deal (void deals skipped), without duplicates."""
-    rules = rules or rules_for(variant)
-    seen: dict[Key, State] = {}
-    for d in deals:
-        try:
-            s = initial_state(variant, d, free_draw=free_draw, rules=rules)
-        except VoidDeal:
-            continue
-        seen.setdefault(s.key(), s)
-    return list(seen.values())
-
-
-def reachable_states(variant: Variant, inits: Init | Iterable[Init] | Iterable[State],
+def reachable_states(variant: Variant, inits: Init | Iterable[Init],
                      rules: Rules | None = None, limit: int = 1_000_000) -> Reachable:
     """Every state reachable under ``rules`` (at most ``limit``) from ``inits``: an
-    :class:`~dominoproof.model.system.Init` configuration (every deal, one deal), several
-    of them, or initial states given one by one.
-
-    Configurations go through the project's exhaustive search
+    :class:`~dominoproof.model.system.Init` configuration (every deal, one deal) or
+    several of them, through the project's exhaustive search
     (:func:`dominoproof.proofs.statespace.explore`, which follows ``rules``, so a
-    mutant is explored as the mutant plays); states given one by one, or a tree
-    without the search module, through :func:`plain_bfs` over :meth:`Rules.successors`.
-    ``complete`` is False when the limit cut the search short.
+    mutant is explored as the mutant plays). ``complete`` is False when the limit cut
+    the search short.
     """
     rules = rules or rules_for(variant)
-    if isinstance(inits, Init):
-        inits = [inits]
-    items = list(inits)
-    if items and all(isinstance(x, Init) for x in items):
-        explore = _statespace_explore()
-        configs = [x for x in items if isinstance(x, Init)]
-        if explore is not None:
-            return _explore_all(variant, configs, rules, limit, explore)
-        from dominoproof.model.system import init_states
-
-        starts = [s for c in configs for s in init_states(variant, c, rules)]
-        return plain_bfs(starts, rules, limit)
-    return plain_bfs([x for x in items if isinstance(x, State)], rules, limit)
+    configs = [inits] if isinstance(inits, Init) else list(inits)
+    for x in configs:
+        if not isinstance(x, Init):
+            raise TypeError(f"reachable_states takes Init configurations, not {x!r}")
+    return _explore_all(variant, configs, rules, limit)
 
 
-def _statespace_explore() -> Callable[..., Any] | None:
-    try:
-        ss = importlib.import_module("dominoproof.proofs.statespace")
-    except ImportError:
-        return None
-    fn = getattr(ss, "explore", None)
-    return fn if callable(fn) else None
-
-
-def _explore_all(variant: Variant, configs: list[Init], rules: Rules, limit: int,
-                 explore: Callable[..., Any]) -> Reachable:
+def _explore_all(variant: Variant, configs: list[Init], rules: Rules,
+                 limit: int) -> Reachable:
     seen: dict[Key, State] = {}
     complete = True
     for init in configs:
@@ -505,28 +434,6 @@ def _explore_all(variant: Variant, configs: list[Init], rules: Rules, limit: int
         complete = False
         seen = dict(itertools.islice(seen.items(), limit))
     return Reachable(list(seen.values()), complete, "statespace.explore")
-
-
-def plain_bfs(inits: Iterable[State], rules: Rules, limit: int) -> Reachable:
-    """Breadth-first search over :meth:`Rules.successors`, at most ``limit`` states."""
-    seen: dict[Key, State] = {}
-    queue: deque[State] = deque()
-    for s in inits:
-        if s.key() not in seen and len(seen) < limit:
-            seen[s.key()] = s
-            queue.append(s)
-    complete = True
-    while queue:
-        s = queue.popleft()
-        for _, t in rules.successors(s):
-            k = t.key()
-            if k not in seen:
-                if len(seen) >= limit:
-                    complete = False
-                    continue
-                seen[k] = t
-                queue.append(t)
-    return Reachable(list(seen.values()), complete, "plain BFS")
 
 
 def graph_oracle(result: Any, name: str = "graph") -> tuple[GraphOracle, list[State]]:

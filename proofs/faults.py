@@ -20,7 +20,7 @@ configuration, and that every property of the catalogue catches some fault.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,7 @@ from dominoproof.model.system import Init
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Award, Variant, find_variant
 
-Scorer = Callable[[Variant, State], "Outcome | None"]
+from .statespace import Scorer, init_for, rule_book
 
 PLAYING = Status.PLAYING
 
@@ -225,12 +225,10 @@ class Fault:
     def init(self, variant: Variant | None = None) -> Init:
         """The demo's initial states (:attr:`demo_deals`) for ``variant`` (default: the
         demo variant)."""
-        from .statespace import init_for
-
         return init_for(variant or self.variant(), self.demo_deals)
 
     def rules_for(self, variant: Variant) -> Rules:
-        return (self.engine or Rules)(variant)
+        return rule_book(variant, self.engine)
 
     def score(self, variant: Variant, s: State) -> Outcome | None:
         return (self.scorer or outcome)(variant, s)

@@ -18,8 +18,8 @@ the catalogue (``dominoproof.proofs.properties``):
 
 The system under test is the result's rule book and scorer (possibly a fault);
 the properties are judged against an *oracle*: the variant's own rule book for
-the predicates of R2/R3/R4.5 and the lead, and the arithmetic of R5 written out
-here from RULES.md, never the scorer under test.
+the predicates of R2/R3/R4.5 and the lead, and the variant's own scoring
+(:func:`~dominoproof.model.outcome.outcome`) for R5, never the scorer under test.
 
 One pass over the graph checks every state invariant, transition property and
 terminal property at once; the liveness properties use the graph analyses of
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.engine import Trace, initial_state
-from dominoproof.model.errors import DominoproofError, TraceError
+from dominoproof.model.errors import TraceError
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules, rules_for
@@ -53,7 +53,7 @@ from dominoproof.model.variant import (
     Variant,
 )
 
-from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict
+from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict, find_property
 from .statespace import (
     K_BLOCKED,
     K_PLAYING,
@@ -65,6 +65,7 @@ from .statespace import (
     SearchResult,
     explore,
     explore_parallel,
+    rule_book,
     write_buckets,
 )
 
@@ -162,10 +163,10 @@ class Judge:
     """The catalogue's local checks: one state, or one transition, at a time.
 
     The system under test is the rules and the scorer of a search; the judge is
-    ``oracle`` (the variant's own rule book) and the R5 arithmetic written out
-    here. Failures go to ``ctx.fail(pid, at, why, then)``, where ``at`` and
-    ``then`` name states the way the caller does (ids in a graph, codes in a
-    partitioned search).
+    ``oracle`` (the variant's own rule book) and the variant's own scoring,
+    :func:`~dominoproof.model.outcome.outcome`. Failures go to
+    ``ctx.fail(pid, at, why, then)``, where ``at`` and ``then`` name states the way
+    the caller does (ids in a graph, codes in a partitioned search).
     """
 
     TERMINAL = frozenset({"winner-lowest", "award", "tie", "pips", "parity"})
@@ -173,16 +174,16 @@ class Judge:
                             "procedure"})
     #: properties that need every state, not just the terminal ones
     EVERY_STATE = TRANSITION | {"conservation", "blocked-complete"}
+    #: properties that need R2 under both readings of R2.3 (the census of the readings)
+    READINGS = frozenset({"blocked-sound", "blocked-complete"})
 
-    def __init__(self, ctx: Any, variant: Variant, oracle: Rules, step: Callable[..., State],
-                 scorer: Scorer) -> None:
-        self.ctx, self.v, self.oracle, self.step, self.scorer = ctx, variant, oracle, step, scorer
+    def __init__(self, ctx: Any, variant: Variant, oracle: Rules, scorer: Scorer) -> None:
+        self.ctx, self.v, self.oracle, self.scorer = ctx, variant, oracle, scorer
         want: set[str] = ctx.wanted
         self.want = want
         self.terminal_ids = self.TERMINAL & want
         self.transition_ids = self.TRANSITION & want
-        self.fouls_on = variant.fouls.rule is FoulRule.PENALISED
-        self.reading = variant.layout.extend
+        self.readings = bool(self.READINGS & want)
 
     def state(self, at: Any, s: State) -> bool:
         """Check the state invariants and, at a terminal state, the terminal
@@ -196,14 +197,14 @@ class Judge:
                 ctx.fail("conservation", at, f"the state is not well formed: {flaws!r}")
         # R2 under both readings of R2.3 (before the lead, no end is unplayable)
         a = b = False
-        if s.ends:
+        if s.ends and self.readings:
             a = oracle.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)
             b = oracle.ends_unplayable(s, ExtendReading.HAS_LEGAL_MOVE)
             ctx.count("R2.3 readings compared")
             if a != b:
                 ctx.count("R2.3 readings differ")
             premise = (s.status is Status.PLAYING and not s.boneyard and bool(s.hands[s.turn])
-                       and (a if self.reading is ExtendReading.HOLDS_MATCHING_TILE else b))
+                       and (a if oracle.reading is ExtendReading.HOLDS_MATCHING_TILE else b))
         if s.status is Status.BLOCKED and "blocked-sound" in want:
             why = []
             if s.boneyard:
@@ -216,16 +217,18 @@ class Judge:
             if why:
                 ctx.fail("blocked-sound", at, "block established, but " + "; ".join(why))
         if s.status is not Status.PLAYING and self.terminal_ids:
-            _check_terminal(ctx, v, at, s, self.scorer(v, s), v.teams, v.tiles.suit,
+            expected = outcome(v, s)
+            got = expected if self.scorer is outcome else self.scorer(v, s)
+            _check_terminal(ctx, v, at, s, got, expected, v.teams, v.tiles.suit,
                             v.n % 2 == 0)
         return premise
 
-    def transition(self, at: Any, s: State, m: Move, j: Any) -> None:
-        """Check the transition properties of ``s --m--> j`` (``j`` names the target)."""
+    def transition(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
+        """Check the transition properties of ``s --m--> t`` (``j`` names ``t``, the
+        successor the system under test gives)."""
         if not self.transition_ids:
             return
         ctx, oracle, want, players = self.ctx, self.oracle, self.want, self.v.players
-        t = self.step(s, m)
         kind = m.kind
         if "boneyard-monotone" in want:
             if t.boneyard & ~s.boneyard:
@@ -245,7 +248,7 @@ class Judge:
                          f"P{leader}{named}", (j,))
         if kind is CONFIRM:
             playable = oracle.playable_mask(s, m.player)
-            recorded = (self.fouls_on and not s.fouls >> m.player & 1
+            recorded = (oracle.fouls_possible and not s.fouls >> m.player & 1
                         and t.fouls >> m.player & 1 and t.confirmed == 0)
             if "no-false-confirmation" in want and playable and not recorded:
                 ctx.fail("no-false-confirmation", at,
@@ -275,7 +278,7 @@ class Judge:
 def _scan(ctx: _Context) -> None:
     """One pass over the graph: state invariants, transition and terminal properties."""
     r = ctx.result
-    judge = Judge(ctx, r.variant, ctx.oracle, r.rules.step, r.scorer)
+    judge = Judge(ctx, r.variant, ctx.oracle, r.scorer)
     decode = r.codec.decode
     ptr, to = r.edge_ptr, r.edge_to
     moves_of = r.rules.moves  # the edges of a state follow the order of its moves
@@ -295,12 +298,13 @@ def _scan(ctx: _Context) -> None:
             ctx.r2_r3.append(i)
         if i < n_exp and transitions:
             for e, m in zip(range(ptr[i], ptr[i + 1]), moves_of(s), strict=True):
-                judge.transition(i, s, m, to[e])
+                j = to[e]
+                judge.transition(i, s, m, j, decode(codes[j]))
 
 
 def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,
-                    sides: Sequence[Sequence[int]], suit: Sequence[int],
-                    even: bool) -> None:
+                    want: Outcome | None, sides: Sequence[Sequence[int]],
+                    suit: Sequence[int], even: bool) -> None:
     """R5.2-R5.5 and parity at one terminal state.
 
     The scorer under test (a fault's, or the engine's own) is judged against the
@@ -308,11 +312,11 @@ def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,
     are written once in the engine and once declaratively in Z3 (whose cross-check
     ties the two), not a third time here. What is checked here is each property's
     statement: the winners are the lowest totals, the award is the variant's, ties are
-    settled the variant's way, residuals count the tiles left in hand."""
+    settled the variant's way, residuals count the tiles left in hand. ``got`` is the
+    scorer's outcome, ``want`` the variant's."""
     if got is None:
         ctx.fail("pips", i, "the round is over but the scorer gives no outcome")
         return
-    want = outcome(v, s)
     assert want is not None  # s is terminal
     residuals, totals = list(want.residuals), list(want.totals)
     if list(got.residuals) != residuals or list(got.totals) != totals:
@@ -445,17 +449,10 @@ def _longest_path_to(r: SearchResult, dist: list[int], target: int) -> list[int]
 
 
 def _selected(properties: Iterable[str | Property] | None) -> list[Property]:
+    """The properties named (default: the whole catalogue); an unknown id raises."""
     if properties is None:
         return list(CATALOGUE)
-    out = []
-    for p in properties:
-        if isinstance(p, Property):
-            out.append(p)
-        elif p in BY_ID:
-            out.append(BY_ID[p])
-        else:
-            raise DominoproofError(f"no property {p!r}; the catalogue has: {', '.join(BY_ID)}")
-    return out
+    return [p if isinstance(p, Property) else find_property(p) for p in properties]
 
 
 def check_properties(result: SearchResult,
@@ -496,8 +493,7 @@ def check_properties(result: SearchResult,
             res.detail = _holds_detail(p.id, ctx, figures)
         else:
             res.verdict = Verdict.UNKNOWN
-            res.detail = (f"partial search ({figures.stop_reason}): no counterexample among "
-                          f"{result.size:,} states, nothing is claimed")
+            res.detail = partial_detail(figures.stop_reason, result.size)
         if p.id in ("blocked-sound", "blocked-complete", "parity", "tie"):
             res.stats.update(ctx.counts)
         if not applies[p.id]:
@@ -513,18 +509,31 @@ def checked_verdict(r: Result) -> Verdict:
     return Verdict(r.stats.get("checked anyway", r.verdict.value))
 
 
+def partial_detail(stop_reason: str, states: int) -> str:
+    """What a search stopped by a budget says of a property it found no counterexample
+    to."""
+    return (f"partial search ({stop_reason}): no counterexample among {states:,} states, "
+            "nothing is claimed")
+
+
+def blocked_sound_detail(counts: dict[str, int], terminals: dict[str, int], n: str) -> str:
+    """Why blocked-sound holds: the blocked states checked and the census of the R2.3
+    readings (``counts``), then ``n`` (what was examined)."""
+    differ = counts.get("R2.3 readings differ", 0)
+    compared = counts.get("R2.3 readings compared", 0)
+    readings = (f"the two R2.3 readings agree in all {compared:,} states compared"
+                if not differ else f"the R2.3 readings differ in {differ:,} of "
+                f"{compared:,} states compared")
+    return f"{terminals.get('blocked', 0):,} blocked states checked; {readings}; {n}"
+
+
 def _holds_detail(pid: str, ctx: _Context, f: Figures) -> str:
     kind = BY_ID[pid].kind
     ends = sum(f.terminals.values())
     n = {Kind.STATE: f"{f.states:,} states", Kind.TRANSITION: f"{f.transitions:,} transitions",
          Kind.TERMINAL: f"{ends:,} terminal states"}.get(kind, f"{f.states:,} states")
     if pid == "blocked-sound":
-        differ = ctx.counts.get("R2.3 readings differ", 0)
-        compared = ctx.counts.get("R2.3 readings compared", 0)
-        readings = (f"the two R2.3 readings agree in all {compared:,} states compared"
-                    if not differ else f"the R2.3 readings differ in {differ:,} of "
-                    f"{compared:,} states compared")
-        return f"{f.terminals.get('blocked', 0):,} blocked states checked; {readings}; {n}"
+        return blocked_sound_detail(ctx.counts, f.terminals, n)
     if pid == "blocked-complete":
         return (f"{ctx.counts.get('states where R2 and R3 hold', 0):,} states where R2 and R3 "
                 f"hold all reach the block within {ctx.result.variant.players + 1} moves; {n}")
@@ -596,8 +605,7 @@ def _merge_results(per_part: Sequence[list[Result]], figures: Figures) -> list[R
                     stats[k] = stats.get(k, 0) + n if isinstance(n, int) else n
             merged.stats = stats
             if Verdict.UNKNOWN in found:
-                merged.detail = (f"partial search ({figures.stop_reason}): no counterexample "
-                                 f"among {figures.states:,} states, nothing is claimed")
+                merged.detail = partial_detail(figures.stop_reason, figures.states)
                 if merged.verdict is not Verdict.NOT_APPLICABLE:
                     merged.verdict = Verdict.UNKNOWN
                 else:
@@ -630,8 +638,7 @@ def verify(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
             max_seconds=max_seconds, workers=workers, job=_CheckJob(ids, inapplicable))
         spent = sum(part[0].seconds for part in per_part if part)
         return Verification(figures, _merge_results(per_part, figures), None, spent)
-    rules = (engine or Rules)(variant) if engine is not None else rules_for(variant)
-    r = explore(variant, init, rules=rules, scorer=scorer, max_states=max_states,
-                max_seconds=max_seconds)
+    r = explore(variant, init, rules=rule_book(variant, engine), scorer=scorer,
+                max_states=max_states, max_seconds=max_seconds)
     results = check_properties(r, ids, inapplicable=inapplicable)
     return Verification(r.figures, results, r, results[0].seconds if results else 0.0)

@@ -34,7 +34,6 @@ from __future__ import annotations
 import gc
 import multiprocessing as mp
 import os
-import resource
 import time
 import traceback
 from collections.abc import Iterable
@@ -48,9 +47,25 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 
-from .graphcheck import METHOD, Judge, check_properties
-from .properties import BY_ID, CATALOGUE, Property, Result, Verdict
-from .statespace import Codec, Scorer, explore
+from .graphcheck import (
+    METHOD,
+    Judge,
+    _selected,
+    blocked_sound_detail,
+    check_properties,
+    partial_detail,
+)
+from .properties import Property, Result, Verdict
+from .statespace import (
+    K_STUCK,
+    Codec,
+    Scorer,
+    explore,
+    kind_label,
+    over_kind,
+    peak_rss_mb,
+    rule_book,
+)
 
 #: properties a partitioned search cannot decide: they need paths through the graph
 GLOBAL = frozenset({"blocked-complete", "termination"})
@@ -109,26 +124,25 @@ def _owner(code: bytes, workers: int) -> int:
     return (hash(code) * _MIX >> 32) % workers
 
 
-def _terminal_label(s: State) -> str:
-    return "blocked" if s.status is Status.BLOCKED else f"domino P{s.turn}"
-
-
 def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rules] | None,
             scorer: Scorer | None, wanted: set[str], inboxes: list[Any], control: Any,
             report: Any) -> None:  # pragma: no cover - runs in a forked process
     try:
         gc.disable()  # states are tuples of ints: no cycles to collect
-        rules = (engine or Rules)(variant)
+        rules = rule_book(variant, engine)
         codec = Codec(variant, init.deal.stack if init.deal is not None and not init.free_draw
                       else None)
         encode, decode = codec.pack, codec.unpack  # packed records: bytes cache their hash
         moves_of, step = rules.moves, rules.step
         local = _Local(wanted)
-        judge = Judge(local, variant, rules_for(variant), step, scorer or outcome)
+        judge = Judge(local, variant, rules_for(variant), scorer or outcome)
         transitions_checked = bool(judge.transition_ids)
         visited: set[bytes] = set()
         sent: set[bytes] = set()  # codes already sent to their owners: sent once only
+        # by kind, as the graph search counts them (statespace.kind_label): a round over
+        # when discovered, a stuck round (still being played, no move) when expanded
         terminals: dict[str, int] = {}
+        stuck = kind_label(K_STUCK)
         transitions = 0
 
         every_state = bool(Judge.EVERY_STATE & wanted)
@@ -137,7 +151,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
         def discover_checks(c: bytes, s: State) -> None:
             judge.state(c, s)
             if s.status is not Status.PLAYING:
-                label = _terminal_label(s)
+                label = kind_label(over_kind(s))
                 terminals[label] = terminals.get(label, 0) + 1
 
         def discover(c: bytes, s: State) -> None:
@@ -161,6 +175,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                     continue
                 ms = moves_of(s)
                 if not ms:
+                    terminals[stuck] = terminals.get(stuck, 0) + 1
                     local.fail("termination", None, "a round still being played where no "
                                "move is enabled: it can never end")
                 for m in ms:
@@ -168,7 +183,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                     c = encode(t)
                     transitions += 1
                     if transitions_checked:
-                        judge.transition(None, s, m, c)
+                        judge.transition(None, s, m, c, t)
                     o = (hash(c) * _MIX >> 32) % workers  # _owner, inlined
                     if o == w:
                         if c not in visited:
@@ -186,9 +201,8 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                 for c in inboxes[w].get():
                     if c not in visited:
                         discover(c, decode(c))
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         report.put(("done", w, len(visited), transitions, terminals, local.found,
-                    local.counts, rss))
+                    local.counts, peak_rss_mb()))
     except BaseException:
         report.put(("error", w, traceback.format_exc()))
 
@@ -201,8 +215,7 @@ def verify_partitioned(variant: Variant, init: Init,
                        ) -> tuple[PartitionedFigures, list[Result]]:
     """The local properties of the catalogue on ``init``, searched by ``workers``
     processes (default: the machine's cores). See the module docstring."""
-    chosen = [p if isinstance(p, Property) else BY_ID[p] for p in properties] \
-        if properties is not None else list(CATALOGUE)
+    chosen = _selected(properties)
     applies = {p.id: p.applies_to(variant) for p in chosen}
     wanted = {p.id for p in chosen if applies[p.id]}
     workers = max(1, workers or os.cpu_count() or 1)
@@ -275,20 +288,24 @@ def verify_partitioned(variant: Variant, init: Init,
         total_rss_mb=sum(done[w][7] for w in range(workers)),
         per_worker_states=[done[w][2] for w in range(workers)])
     return figures, _results(variant, init, chosen, applies, found, counts, figures,
-                             engine, scorer)
+                             engine, scorer, max_states, max_seconds)
 
 
 def _results(variant: Variant, init: Init, chosen: list[Property], applies: dict[str, bool],
              found: dict[str, str], counts: dict[str, int], f: PartitionedFigures,
-             engine: type[Rules] | None, scorer: Scorer | None) -> list[Result]:
+             engine: type[Rules] | None, scorer: Scorer | None, max_states: int | None,
+             max_seconds: float | None) -> list[Result]:
     method = f"{METHOD}, partitioned over {f.workers} processes"
     out: list[Result] = []
     failing = [p.id for p in chosen if p.id in found and p.id not in GLOBAL]
     traces: dict[str, Result] = {}
     if failing:  # the shortest counterexample, from the one-process search and its BFS tree
-        r = explore(variant, init, rules=(engine or Rules)(variant) if engine else None,
-                    scorer=scorer)
-        traces = {res.property: res for res in check_properties(r, failing)}
+        # (within the run's budgets: a search cut short may not reach it, and the
+        # worker's finding then stands without a trace)
+        r = explore(variant, init, rules=rule_book(variant, engine), scorer=scorer,
+                    max_states=max_states, max_seconds=max_seconds)
+        traces = {res.property: res for res in check_properties(r, failing)
+                  if res.verdict is Verdict.VIOLATED}
     for p in chosen:
         res = Result(p.id, Verdict.NOT_APPLICABLE, method, f.configuration, states=f.states,
                      seconds=f.seconds)
@@ -310,16 +327,11 @@ def _results(variant: Variant, init: Init, chosen: list[Property], applies: dict
         elif f.complete:
             res.verdict = Verdict.HOLDS
             if p.id == "blocked-sound":
-                differ = counts.get("R2.3 readings differ", 0)
-                compared = counts.get("R2.3 readings compared", 0)
-                res.detail = (f"{f.terminals.get('blocked', 0):,} blocked states checked; "
-                              f"the R2.3 readings differ in {differ:,} of {compared:,} states "
-                              f"compared; {f.states:,} states")
+                res.detail = blocked_sound_detail(counts, f.terminals, f"{f.states:,} states")
             else:
                 res.detail = f"{f.states:,} states, {f.transitions:,} transitions"
         else:
             res.verdict = Verdict.UNKNOWN
-            res.detail = (f"partial search ({f.stop_reason}): no counterexample among "
-                          f"{f.states:,} states, nothing is claimed")
+            res.detail = partial_detail(f.stop_reason, f.states)
         res.stats.update({"workers": f.workers})
     return out

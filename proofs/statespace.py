@@ -91,6 +91,10 @@ __all__ = [
     "explore_parallel",
     "feasibility",
     "init_for",
+    "kind_label",
+    "over_kind",
+    "peak_rss_mb",
+    "rule_book",
     "seeded_deal",
 ]
 
@@ -114,6 +118,19 @@ def kind_label(k: int) -> str:
     if k >= K_DOMINO:
         return f"domino P{k - K_DOMINO}"
     return ("playing", "blocked", "stuck")[k]
+
+
+def over_kind(s: State) -> int:
+    """The kind of a state whose round is over: ``K_BLOCKED``, or ``K_DOMINO + p`` for a
+    domino by player ``p``. (A state still being played is ``K_PLAYING``, or ``K_STUCK``
+    when no move is enabled.)"""
+    return K_BLOCKED if s.status is BLOCKED else K_DOMINO + s.turn
+
+
+def rule_book(variant: Variant, engine: type[Rules] | None = None) -> Rules:
+    """The rule book of ``engine`` (a :class:`Rules` subclass, e.g. a fault's mutant) for
+    ``variant``; without one, the variant's own (:func:`rules_for`)."""
+    return engine(variant) if engine is not None else rules_for(variant)
 
 
 # ---------------------------------------------------------------------------
@@ -277,7 +294,7 @@ class Figures:
         return out
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
     """Peak resident set size of this process, in MiB (``ru_maxrss`` is KiB on Linux)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -611,9 +628,8 @@ def _explore(variant: Variant, init: Init, *, rules: Rules | None,
             stop = f"time budget of {max_seconds:g} s reached"
             break
         s = pop()
-        st = s.status
-        if st is not PLAYING:
-            kind.append(K_BLOCKED if st is BLOCKED else K_DOMINO + s.turn)
+        if s.status is not PLAYING:
+            kind.append(over_kind(s))
             edge_ptr.append(len(edge_to))
             i += 1
             continue
@@ -691,7 +707,7 @@ def _figures(r: SearchResult, analyses: bool = True) -> Figures:
         shortest=dict(sorted(shortest.items())),
         longest=dict(sorted(longest.items())) if longest is not None else None,
         depth=max(depth) if len(depth) else 0, acyclic=acyclic, seconds=r.seconds,
-        peak_rss_mb=_peak_rss_mb(), visited_mb=visited / 2**20)
+        peak_rss_mb=peak_rss_mb(), visited_mb=visited / 2**20)
 
 
 # ---------------------------------------------------------------------------
@@ -857,7 +873,7 @@ def merge_figures(parts: Sequence[Figures], merged: Sequence[tuple[int, int, int
         longest=dict(sorted(longest.items())) if longest is not None else None,
         depth=max((f.depth for f in parts), default=0), acyclic=acyclic,
         seconds=sum(f.seconds for f in parts), wall_seconds=seconds,
-        peak_rss_mb=max([_peak_rss_mb(), *(f.peak_rss_mb for f in parts)]),
+        peak_rss_mb=max([peak_rss_mb(), *(f.peak_rss_mb for f in parts)]),
         visited_mb=sum(f.visited_mb for f in parts), workers=workers, parts=len(parts),
         states_in_parts=sum(f.states for f in parts))
 
@@ -876,9 +892,9 @@ class Part:
     buckets: int = 1
 
     def explore(self) -> SearchResult:
-        rules = (self.engine or Rules)(self.variant)
-        return explore(self.variant, self.init, rules=rules, scorer=self.scorer,
-                       max_states=self.max_states, max_seconds=self.max_seconds)
+        return explore(self.variant, self.init, rules=rule_book(self.variant, self.engine),
+                       scorer=self.scorer, max_states=self.max_states,
+                       max_seconds=self.max_seconds)
 
 
 def _explore_part(part: Part) -> PartSummary:

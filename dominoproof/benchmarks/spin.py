@@ -64,8 +64,9 @@ import click
 
 from dominoproof.model.engine import Deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.rules import rules_for
 from dominoproof.model.state import State, Status
-from dominoproof.model.tiles import Tile, mask_of, tile_count
+from dominoproof.model.tiles import MAX_SET, Tile, mask_of, tile_count, tile_set
 from dominoproof.model.variant import Variant, find_variant
 
 #: The peer's Promela models ship with the package (copies of ``../shared/peers/spin``).
@@ -145,7 +146,7 @@ def parse_header(text: str, source: str = "<promela>") -> PromelaDeal:
     boneyard = tuple(_header_line(header, "boneyard (draw order):", source))
     deal = PromelaDeal(n, hands, boneyard, source)
     everything = [*hands[0], *hands[1], *boneyard]
-    if sorted(everything) != sorted(Tile(a, b) for b in range(n + 1) for a in range(b + 1)):
+    if n > MAX_SET or sorted(everything) != sorted(tile_set(n).tiles):
         raise DominoproofError(f"{source}: the header's hands and boneyard are not the "
                                f"double-{n} set, each tile once")
     if len(hands[0]) != len(hands[1]):
@@ -341,14 +342,14 @@ def spin_positions(variant: Variant, states: Iterable[State], stack: int) -> set
     the BLOCKED state after the establishment is the same position. The other states
     are playing positions, our R4 count being Spin's ``passes``."""
     out: set[Position] = set()
-    needed = variant.needed_confirmations
+    block_ready = rules_for(variant).block_ready
     for s in states:
         if not s.ends or s.status is not Status.PLAYING:
             continue
         drawn = stack - len(s.stack or ())
         if not s.hands[s.turn]:
             out.add((s.hands, drawn, s.ends, s.turn, 0, "domino"))
-        elif s.confirmed >= needed and not s.boneyard:
+        elif block_ready(s):
             out.add((s.hands, drawn, s.ends, s.turn, s.confirmed, "blocked"))
         else:
             out.add((s.hands, drawn, s.ends, s.turn, s.confirmed, "playing"))
@@ -363,11 +364,9 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     ``launched`` (``time.time()`` when the parent started this process) gives
     ``verdict_wall``: from the launch to the verdict, start-up and imports included,
     the counting after it excluded; ``verdict_rss_mb`` is the peak memory up to then."""
-    import resource
-
     from dominoproof.model.system import Init
     from dominoproof.proofs.graphcheck import check_properties
-    from dominoproof.proofs.statespace import explore
+    from dominoproof.proofs.statespace import explore, peak_rss_mb
 
     v = variant_for(deal, overrides)
     init = Init.one(deal_for(deal))
@@ -380,8 +379,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
         part, (verdict,) = verify_partitioned(v, init, ["blocked-sound"], workers=workers)
         searched = checked = time.perf_counter()
         verdict_wall = time.time() - launched if launched is not None else None
-        verdict_rss_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                          + part.total_rss_mb)
+        verdict_rss_mb = peak_rss_mb() + part.total_rss_mb
         result = explore(v, init)
     else:
         result = explore(v, init)
@@ -389,7 +387,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
         (verdict,) = check_properties(result, ["blocked-sound"])
         checked = time.perf_counter()
         verdict_wall = time.time() - launched if launched is not None else None
-        verdict_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        verdict_rss_mb = peak_rss_mb()
 
     positions = spin_positions(v, result.states(), len(deal.boneyard))
     terminal = sum(1 for key in positions if key[-1] != "playing")
