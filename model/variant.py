@@ -508,20 +508,19 @@ def load_variant_data(
                                allowed=_TABLE)
         raw_sections[sec] = dict(body)
 
-    # R3.1: under the block game (no drawing) every undealt tile is out of play.
+    # "rest": every tile not dealt is out of play; the default under the block game (R3.1:
+    # no drawing). Resolved from the validated sections, so their defaults are the only ones.
     deal_raw = raw_sections["deal"]
-    draw_rule = raw_sections["draw"].get("rule", DrawRule.UNTIL_PLAYABLE.value)
-    if deal_raw.get("set_aside", "rest" if draw_rule == DrawRule.NONE.value else 0) == "rest":
-        n = raw_sections["set"].get("max", 6)
-        players = deal_raw.get("players", 2)
-        hand = deal_raw.get("hand_size", 7)
-        if isinstance(n, int) and isinstance(players, int) and isinstance(hand, int):
-            deal_raw["set_aside"] = max(0, tile_count(n) - players * hand)
-        else:
-            deal_raw["set_aside"] = 0  # the type errors are reported below
+    given = deal_raw.get("set_aside")
+    if given == "rest":
+        del deal_raw["set_aside"]
 
     built = {sec: _build_section(sec, cls, raw_sections[sec], source)
              for sec, cls in _SECTIONS.items()}
+    if given == "rest" or (given is None and built["draw"].rule is DrawRule.NONE):
+        deal = built["deal"]
+        built["deal"] = dataclasses.replace(
+            deal, set_aside=max(0, tile_count(built["set"].max) - deal.players * deal.hand_size))
     v = Variant(name=name, aliases=tuple(aliases), description=description, source=source,
                 raw=raw, **built)
     _validate(v)
