@@ -511,13 +511,13 @@ def load_variant_data(
     # "rest": every tile not dealt is out of play; the default under the block game (R3.1:
     # no drawing). Resolved from the validated sections, so their defaults are the only ones.
     deal_raw = raw_sections["deal"]
-    given = deal_raw.get("set_aside")
-    if given == "rest":
+    aside: Any = deal_raw.get("set_aside")
+    if aside == "rest":
         del deal_raw["set_aside"]
 
     built = {sec: _build_section(sec, cls, raw_sections[sec], source)
              for sec, cls in _SECTIONS.items()}
-    if given == "rest" or (given is None and built["draw"].rule is DrawRule.NONE):
+    if aside == "rest" or (aside is None and built["draw"].rule is DrawRule.NONE):
         deal = built["deal"]
         built["deal"] = dataclasses.replace(
             deal, set_aside=max(0, tile_count(built["set"].max) - deal.players * deal.hand_size))
