@@ -42,11 +42,12 @@ name (:data:`ORACLES`, :func:`get_oracle`):
     returning, for a concrete model state, every move the relation ``Next`` allows
     from it, each with the ``State.key()`` of the successor (decoded from a model
     of the relation with the pre-state fixed, one solver call per successor, or
-    any other way). Terminal states have no successors. It may also define
-    ``z3_classify(variant, state) -> Mapping[str, Any]`` with the fields above;
-    without it the z3 oracle classifies a state as terminal iff it has no
-    successors. Until the module or the function exists, :func:`get_oracle`
-    raises :class:`OracleUnavailable` saying so.
+    any other way). Terminal states have no successors. Until the module or the
+    function exists, :func:`get_oracle` raises :class:`OracleUnavailable` saying so.
+    Its classification is ``dominoproof.proofs.scoring.z3_classify(variant, state)``
+    (the fields above but ``terminal``): R1.1, R2 and R3 as the encoding states them,
+    and the outcome by the declarative scoring, so every terminal state the cross-check
+    compares has its outcome compared too.
 """
 
 from __future__ import annotations
@@ -164,7 +165,8 @@ class Z3Oracle:
                 "z3_successors(variant, state) (the contract is in proofs/conformance.py)")
         self.variant = variant
         self._successors: Callable[[Variant, State], Iterable[Transition]] = fn
-        cls = getattr(enc, "z3_classify", None)
+        scoring = importlib.import_module("dominoproof.proofs.scoring")
+        cls = getattr(scoring, "z3_classify", None)
         self._classify: Callable[[Variant, State], Classification] | None = (
             cls if callable(cls) else None)
 

@@ -31,19 +31,17 @@ from .encoding import (
     LEAD_CODE,
     NOWHERE,
     PLAYING,
-    SCORE_BITS,
     SEAT_BITS,
     STATUS_BITS,
     Bool,
     Encoding,
     MoveVars,
-    ScoreTerms,
-    Scoring,
     StateVars,
     Step,
 )
 from .faults import FAULTS_BY_ID, Fault
 from .queries import Prover
+from .scoring import SCORE_BITS, ScoreTerms, Scoring
 
 BLOCKED_CODE = 1
 
@@ -247,6 +245,40 @@ class DoublesCountOnceZ3(Scoring):
         return _with(sc, residuals=tuple(once(p) for p in range(e.P)))
 
 
+class TeamStrideZ3(Scoring):
+    """Twin of ``team-stride`` (R5.2): side ``i``'s total sums seats ``i, i+n, ...``."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        n, P = len(self.sides), self.e.P
+        totals = tuple(z3.Sum([sc.residuals[p] for p in range(i, P, n)] + [self.k(0)])
+                       for i in range(n))
+        return _with(sc, totals=totals)
+
+
+class PenaltyToSideIndexZ3(Scoring):
+    """Twin of ``penalty-to-side-index`` (R4.5): a foul is charged to the seat numbered
+    like its author's side; each side's score is its award less what its seats pay."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        P = self.e.P
+        side = {p: i for i, seats in enumerate(self.sides) for p in seats}
+        penalties = tuple(z3.Sum([sc.penalties[p] for p in range(P) if side[p] == q]
+                                 + [self.k(0)]) for q in range(P))
+        scores = tuple(sc.awards[i] - z3.Sum([penalties[p] for p in seats] + [self.k(0)])
+                       for i, seats in enumerate(self.sides))
+        return _with(sc, penalties=penalties, scores=scores)
+
+
+class ScoresIgnorePenaltiesZ3(Scoring):
+    """Twin of ``scores-ignore-penalties`` (R4.5): a side's score is its award."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        return _with(sc, scores=sc.awards)
+
+
 def _with(sc: ScoreTerms, **changes: Any) -> ScoreTerms:
     import dataclasses
 
@@ -283,6 +315,9 @@ Z3_MUTANTS: dict[str, Twin] = {
     "highest-wins": Twin(scoring=HighestWinsZ3),
     "award-ignores-variant": Twin(scoring=AwardIgnoresVariantZ3),
     "doubles-count-once": Twin(scoring=DoublesCountOnceZ3),
+    "team-stride": Twin(scoring=TeamStrideZ3),
+    "penalty-to-side-index": Twin(scoring=PenaltyToSideIndexZ3),
+    "scores-ignore-penalties": Twin(scoring=ScoresIgnorePenaltiesZ3),
 }
 
 

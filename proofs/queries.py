@@ -50,13 +50,11 @@ from .encoding import (
     NOWHERE,
     PLAY,
     PLAYING,
-    SCORE_BITS,
     SEAT_BITS,
     STUTTER,
     Bool,
     Encoding,
     MoveVars,
-    Scoring,
     StateVars,
     popcount,
 )
@@ -71,6 +69,7 @@ from .lemmas import (
     violations,
 )
 from .properties import BY_ID, CATALOGUE, Property, Result, Verdict
+from .scoring import SCORE_BITS, Scoring
 from .solver import Check, Ledger, Optimizer, Solver
 
 METHOD_INDUCTION = "induction per instance"
@@ -1258,7 +1257,8 @@ def witness(prover: Prover, question: str, *, depth: int | None = None,
         if res.run is not None and best is not None:
             final = res.run.states[-1]
             scored = prover.scoring().evaluate(final)
-            who = max(range(enc.P), key=lambda p: (scored["residuals"][p], -p))
+            assert scored is not None  # a blocked round is over
+            who = max(range(enc.P), key=lambda p: (scored.residuals[p], -p))
             figures.update(residual=best, player=who, horizon=horizon, moves=len(res.run.moves),
                            optimal=res.complete)
             note = (f"largest residual among blocked rounds of at most {horizon} moves"

@@ -22,12 +22,13 @@ from dominoproof.model.outcome import outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.encoding import Encoding, Scoring, z3_successors
+from dominoproof.proofs.encoding import Encoding, z3_successors
 from dominoproof.proofs.encoding_faults import twin_prover
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.graphcheck import verify
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.queries import QUESTIONS, Prover, witness
+from dominoproof.proofs.scoring import Scoring
 from dominoproof.proofs.statespace import explore, seeded_deal
 
 # (preset, overrides, free draw order): every draw rule, fouls, teams, leads, set-aside
@@ -204,10 +205,12 @@ def test_declarative_scoring_matches_the_engine(name: str, overrides: dict[str, 
             want = outcome(v, s)
             assert want is not None
             got = scoring.evaluate(s)
-            assert got["residuals"] == want.residuals, s
-            assert got["totals"] == want.totals, s
-            assert got["winners"] == want.winners, (s, want.explanation)
-            assert got["awards"] == want.awards, (s, want.explanation)
-            assert got["scores"] == want.scores, s
+            assert got is not None
+            assert got.residuals == want.residuals, s
+            assert got.totals == want.totals, s
+            assert got.winners == want.winners, (s, want.explanation)
+            assert got.awards == want.awards, (s, want.explanation)
+            assert got.penalties == want.penalties, s
+            assert got.scores == want.scores, s
             seen += 1
     assert seen
