@@ -91,15 +91,26 @@ def side_of(sides: tuple[tuple[int, ...], ...], player: int) -> int:
     raise ValueError(player)
 
 
+def side_totals(sides: tuple[tuple[int, ...], ...], residuals: tuple[int, ...]
+                ) -> tuple[int, ...]:
+    """R5.2: each side's total, the sum of its seats' residuals."""
+    return tuple(sum(residuals[p] for p in side) for side in sides)
+
+
+def seat_penalties(variant: Variant, fouls: int) -> tuple[int, ...]:
+    """R4.5: what each seat's fouls cost it (``fouls``: the seats that fouled, a mask)."""
+    return tuple(variant.fouls.penalty if fouls >> p & 1 else 0
+                 for p in range(variant.players))
+
+
 def outcome(variant: Variant, s: State) -> Outcome | None:
     """The outcome of a finished round, or ``None`` while it is still being played."""
     if s.status is Status.PLAYING:
         return None
     sides = variant.teams
     residuals = tuple(residual(variant, h) for h in s.hands)
-    totals = tuple(sum(residuals[p] for p in side) for side in sides)
-    penalties = tuple(variant.fouls.penalty if s.fouls >> p & 1 else 0
-                      for p in range(variant.players))
+    totals = side_totals(sides, residuals)
+    penalties = seat_penalties(variant, s.fouls)
     proposer = s.proposer
     tied: tuple[int, ...] = ()
     if s.status is Status.DOMINO:

@@ -102,6 +102,10 @@ NOT_STATABLE: dict[str, str] = {
     "award": f"scoring sums pips: arithmetic, outside EPR; {_PER_INSTANCE}",
     "tie": f"scoring sums pips: arithmetic, outside EPR; {_PER_INSTANCE}",
     "pips": f"residuals are sums of a+b: arithmetic, outside EPR; {_PER_INSTANCE}",
+    "foul-penalty": f"penalties are numbers charged at scoring: arithmetic, outside EPR; "
+                    f"{_PER_INSTANCE}",
+    "final-scores": f"scores are awards less penalties: arithmetic, outside EPR; "
+                    f"{_PER_INSTANCE}",
     "parity": (
         "the parity argument counts halves modulo 2 (odd or even N), which first-order "
         "logic over uninterpreted sorts cannot; its first half (every tile of an end's "

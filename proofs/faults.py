@@ -196,6 +196,41 @@ def _doubles_count_once(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, residuals=residuals)
 
 
+def _team_stride(variant: Variant, s: State) -> Outcome | None:
+    """R5.2 broken: side totals summed over a seat stride (seats i, i+n, ...) instead of
+    the teams the variant lists: right for [[0, 2], [1, 3]], wrong for [[0, 1], [2, 3]]."""
+    res = outcome(variant, s)
+    if res is None:
+        return res
+    n, players = len(res.sides), len(res.residuals)
+    totals = tuple(sum(res.residuals[p] for p in range(i, players, n)) for i in range(n))
+    return dataclasses.replace(res, totals=totals)
+
+
+def _penalty_to_side_index(variant: Variant, s: State) -> Outcome | None:
+    """R4.5 broken: a foul's penalty is charged to the seat numbered like its author's
+    side (a side index used as a seat); the side scores stay the sum of what its seats
+    are charged."""
+    res = outcome(variant, s)
+    if res is None:
+        return res
+    penalties = [0] * len(res.penalties)
+    for p, paid in enumerate(res.penalties):
+        if paid:
+            penalties[next(i for i, side in enumerate(res.sides) if p in side)] += paid
+    scores = tuple(res.awards[i] - sum(penalties[p] for p in side)
+                   for i, side in enumerate(res.sides))
+    return dataclasses.replace(res, penalties=tuple(penalties), scores=scores)
+
+
+def _scores_ignore_penalties(variant: Variant, s: State) -> Outcome | None:
+    """R4.5 broken at scoring: a side's final score is its award, its fouls forgotten."""
+    res = outcome(variant, s)
+    if res is None:
+        return res
+    return dataclasses.replace(res, scores=res.awards)
+
+
 # ---------------------------------------------------------------------------
 # The registry
 # ---------------------------------------------------------------------------
@@ -239,6 +274,11 @@ class Fault:
 _DRAW_D2 = {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}
 #: The block game on double-2: 2 tiles each, 2 out of play.
 _BLOCK_D2 = {"set.max": 2, "deal.hand_size": 2}
+#: Four players on double-2: one tile each, 2 out of play, the top double leads.
+_TEAMS_D2 = {"set.max": 2, "deal.hand_size": 1, "lead.tile": "2-2"}
+#: Three players on double-2, two tiles each, the holder of 2-2 leads (fouls need a
+#: second tile: a lead from a hand of one is a domino).
+_FOULS_D2 = {"set.max": 2, "deal.players": 3, "deal.hand_size": 2, "lead.tile": "2-2"}
 
 FAULTS: tuple[Fault, ...] = (
     Fault("establish-without-boneyard-check",
@@ -295,6 +335,19 @@ FAULTS: tuple[Fault, ...] = (
     Fault("doubles-count-once", "a double a-a counts a instead of 2a",
           ("R5.3",), ("pips",), "block-2p-d6", demo_overrides=_BLOCK_D2,
           scorer=_doubles_count_once),
+    # Teams that are not a seat stride: seats 0 and 1 against 2 and 3, one tile each.
+    Fault("team-stride", "side totals are summed over a seat stride, not the teams listed",
+          ("R5.2",), ("pips",), "partnership-4p-d6",
+          demo_overrides={**_TEAMS_D2, "partnerships.teams": [[0, 1], [2, 3]]},
+          scorer=_team_stride),
+    Fault("penalty-to-side-index", "a foul's penalty is charged to the seat numbered like "
+          "its author's side", ("R4.5",), ("foul-penalty",), "fouls-4p-d6",
+          demo_overrides={**_FOULS_D2, "partnerships.teams": [[0, 2], [1]],
+                          "partnerships.compare": "team"},
+          scorer=_penalty_to_side_index),
+    Fault("scores-ignore-penalties", "a side's final score is its award, fouls forgotten",
+          ("R4.5",), ("final-scores",), "fouls-4p-d6", demo_overrides=_FOULS_D2,
+          scorer=_scores_ignore_penalties),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

@@ -17,9 +17,12 @@ the catalogue (``dominoproof.proofs.properties``):
   are left out of play).
 
 The system under test is the result's rule book and scorer (possibly a fault);
-the properties are judged against an *oracle*: the variant's own rule book for
-the predicates of R2/R3/R4.5 and the lead, and the variant's own scoring
-(:func:`~dominoproof.model.outcome.outcome`) for R5, never the scorer under test.
+the properties are judged against *oracles*: the variant's own rule book for
+the predicates of R2/R3/R4.5 and the lead, and for R5 the declarative reading of
+the scoring (:class:`~dominoproof.proofs.scoring.ScoreReader`, the Z3 terms of
+SEMANTICS "Scoring" evaluated on each terminal state), never the engine's own
+:func:`~dominoproof.model.outcome.outcome`: a bug in the engine's scoring is a
+disagreement between two independent readings, and fails a terminal property.
 
 One pass over the graph checks every state invariant, transition property and
 terminal property at once; the liveness properties use the graph analyses of
@@ -36,12 +39,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import TraceError
 from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.outcome import Outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.system import Init
@@ -68,6 +71,9 @@ from .statespace import (
     rule_book,
     write_buckets,
 )
+
+if TYPE_CHECKING:
+    from .scoring import Scored
 
 __all__ = [
     "Verification",
@@ -163,13 +169,15 @@ class Judge:
     """The catalogue's local checks: one state, or one transition, at a time.
 
     The system under test is the rules and the scorer of a search; the judge is
-    ``oracle`` (the variant's own rule book) and the variant's own scoring,
+    ``oracle`` (the variant's own rule book) and, for R5, the declarative scoring
+    (:class:`~dominoproof.proofs.scoring.ScoreReader`), independent of the engine's
     :func:`~dominoproof.model.outcome.outcome`. Failures go to
     ``ctx.fail(pid, at, why, then)``, where ``at`` and ``then`` name states the way
     the caller does (ids in a graph, codes in a partitioned search).
     """
 
-    TERMINAL = frozenset({"winner-lowest", "award", "tie", "pips", "parity"})
+    TERMINAL = frozenset({"winner-lowest", "award", "tie", "pips", "foul-penalty",
+                          "final-scores", "parity"})
     TRANSITION = frozenset({"boneyard-monotone", "opening", "no-false-confirmation",
                             "procedure"})
     #: properties that need every state, not just the terminal ones
@@ -184,6 +192,16 @@ class Judge:
         self.terminal_ids = self.TERMINAL & want
         self.transition_ids = self.TRANSITION & want
         self.readings = bool(self.READINGS & want)
+        self._reference: Any = None
+
+    def reference(self, s: State) -> Scored | None:
+        """The declarative reading of R5 at ``s`` (built on first use: a Z3 encoding)."""
+        if self._reference is None:
+            from .scoring import ScoreReader
+
+            self._reference = ScoreReader(self.v)
+        got: Scored | None = self._reference.read(s)
+        return got
 
     def state(self, at: Any, s: State) -> bool:
         """Check the state invariants and, at a terminal state, the terminal
@@ -217,10 +235,8 @@ class Judge:
             if why:
                 ctx.fail("blocked-sound", at, "block established, but " + "; ".join(why))
         if s.status is not Status.PLAYING and self.terminal_ids:
-            expected = outcome(v, s)
-            got = expected if self.scorer is outcome else self.scorer(v, s)
-            _check_terminal(ctx, v, at, s, got, expected, v.teams, v.tiles.suit,
-                            v.n % 2 == 0)
+            _check_terminal(ctx, v, at, s, self.scorer(v, s), self.reference(s), v.teams,
+                            v.tiles.suit, v.n % 2 == 0)
         return premise
 
     def transition(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
@@ -303,25 +319,39 @@ def _scan(ctx: _Context) -> None:
 
 
 def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,
-                    want: Outcome | None, sides: Sequence[Sequence[int]],
+                    want: Scored | None, sides: Sequence[Sequence[int]],
                     suit: Sequence[int], even: bool) -> None:
-    """R5.2-R5.5 and parity at one terminal state.
+    """R4.5, R5.2-R5.5 and parity at one terminal state.
 
     The scorer under test (a fault's, or the engine's own) is judged against the
-    variant's own scoring, :func:`~dominoproof.model.outcome.outcome`: the rules of R5
-    are written once in the engine and once declaratively in Z3 (whose cross-check
-    ties the two), not a third time here. What is checked here is each property's
-    statement: the winners are the lowest totals, the award is the variant's, ties are
-    settled the variant's way, residuals count the tiles left in hand. ``got`` is the
-    scorer's outcome, ``want`` the variant's."""
+    declarative reading of R5 (:mod:`dominoproof.proofs.scoring`): the rules of R5
+    are written once in the engine and once declaratively, and every terminal state
+    the search reaches compares the two, not a third copy here. What is checked here
+    is each property's statement: the winners are the lowest totals, the award is the
+    variant's, ties are settled the variant's way, residuals count the tiles left in
+    hand, fouls are charged to the seats that made them, and a side's score is its
+    award less its seats' penalties. ``got`` is the scorer's outcome, ``want`` the
+    declarative reading's."""
     if got is None:
         ctx.fail("pips", i, "the round is over but the scorer gives no outcome")
         return
     assert want is not None  # s is terminal
     residuals, totals = list(want.residuals), list(want.totals)
     if list(got.residuals) != residuals or list(got.totals) != totals:
-        ctx.fail("pips", i, f"residuals {list(got.residuals)} (totals {list(got.totals)}); "
-                 f"the tiles left in hand count {residuals} (totals {totals}) (R5.3)")
+        ctx.fail("pips", i, f"the engine scores residuals {list(got.residuals)} (side "
+                 f"totals {list(got.totals)}); the tiles left in hand count {residuals} "
+                 f"(side totals {totals}, sides {[list(x) for x in sides]}) (R5.3)")
+    if list(got.penalties) != list(want.penalties):
+        fouled = [p for p in range(len(want.penalties)) if s.fouls >> p & 1]
+        ctx.fail("foul-penalty", i, f"the engine charges penalties {list(got.penalties)} "
+                 f"per seat; R4.5 charges {list(want.penalties)} (fouls by "
+                 f"{', '.join(f'P{p}' for p in fouled) or 'nobody'})")
+    owed = [got.awards[k] - sum(got.penalties[p] for p in side)
+            for k, side in enumerate(sides)]
+    if list(got.scores) != owed:
+        ctx.fail("final-scores", i, f"the engine's final scores are {list(got.scores)} per "
+                 f"side; its awards {list(got.awards)} less its penalties "
+                 f"{list(got.penalties)} per seat give {owed}")
     winners, awards = list(got.winners), list(got.awards)
     if s.status is Status.BLOCKED:
         low = min(totals)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.variant import LayoutKind, Variant
+from dominoproof.model.variant import FoulRule, LayoutKind, Variant
 
 
 class Kind(enum.StrEnum):
@@ -117,8 +117,19 @@ CATALOGUE: tuple[Property, ...] = (
     Property(
         "pips",
         "Each residual is the sum over the tiles left in hand of a+b (or the variant's "
-        "special value).",
-        ("R5.3",), Kind.TERMINAL),
+        "special value), and each side's total the sum of its seats' residuals.",
+        ("R5.2", "R5.3"), Kind.TERMINAL),
+    Property(
+        "foul-penalty",
+        "Each foul's penalty is charged to the seat that committed it, and to no other seat "
+        "(R4.5).",
+        ("R4.5",), Kind.TERMINAL,
+        applies_doc="variants where fouls are penalised",
+        applies=lambda v: v.fouls.rule is FoulRule.PENALISED),
+    Property(
+        "final-scores",
+        "Each side's final score is its award minus the penalties of its seats.",
+        ("R4.5", "R5.4", "R5.5"), Kind.TERMINAL),
     Property(
         "parity",
         "One line, every tile in play: at a block every tile of each end's suit is on the "
