@@ -13,7 +13,7 @@ from dominoproof.proofs.properties import CATALOGUE
 from dominoproof.verify import PARTS, Report, Row
 
 _STYLE = {"HOLDS": "green", "PROVED": "green", "N/A": "dim", "UNKNOWN": "yellow",
-          "VIOLATED": "red", "NOT INDUCTIVE": "red"}
+          "VIOLATED": "red", "NOT INDUCTIVE": "red", "ERROR": "red"}
 
 
 def _cell(row: Row | None) -> str:
@@ -82,6 +82,8 @@ def print_report(report: Report, console: Console, *, details: bool = False) -> 
             console.print(f"  {r.subject} / {r.part} / {r.property}: {r.verdict} "
                           f"(expected {' or '.join(r.expected)})")
             console.print(f"    {r.detail}", markup=False)
+            if r.round:
+                console.print(_indent(r.round, "    | "), markup=False)
     if details:
         for r in report.rows:
             console.print(f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- {r.detail}",
@@ -90,6 +92,10 @@ def print_report(report: Report, console: Console, *, details: bool = False) -> 
                "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
     console.print(f"{len(report.rows)} checks on {len(report.subjects)} subjects in "
                   f"{report.seconds:.1f} s: {verdict}")
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.rstrip("\n").splitlines())
 
 
 def write_json(report: Report, path: Path) -> None:
@@ -119,7 +125,7 @@ def junit_xml(report: Report) -> str:
                 tag = "error" if r.verdict == "UNKNOWN" else "failure"
                 el = ET.SubElement(case, tag, message=f"{r.verdict}, expected "
                                    f"{' or '.join(r.expected)}")
-                el.text = r.detail
+                el.text = r.detail + (f"\n\n{r.round}" if r.round else "")
             ET.SubElement(case, "system-out").text = f"{r.verdict}: {r.method}; {r.detail}"
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode") + "\n"

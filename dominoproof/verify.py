@@ -20,17 +20,26 @@ cannot fail is a defect, so a fault that goes uncaught fails the verification.
 Every check has an expected verdict: a property that applies must HOLD (search) or be
 PROVED (Z3); one that does not apply is N/A; a fault's properties must be VIOLATED (or,
 for the induction-only all-sizes model, NOT INDUCTIVE). The job succeeds when every
-verdict is as expected. Variants and faults run in a process pool, one job each.
+verdict is as expected.
+
+Each variant and each fault is one job, run in a process of its own, forked for it
+from the parent (which runs no check): no rule book, memo or solver state is carried
+from one variant to another, and the verdicts do not depend on which jobs shared a
+worker. A check that crashes is a failed check (verdict ERROR) with its reason, and the
+job's other checks still run; a job whose process dies is a failed check too.
+A VIOLATED check carries its counterexample: the trace (JSON) and the round as text.
 """
 
 from __future__ import annotations
 
 import builtins
+import multiprocessing
 import os
 import time
+import traceback
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from dominoproof.model.variant import Variant
@@ -39,6 +48,8 @@ from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 OK = (Verdict.HOLDS.value, Verdict.PROVED.value)
 NA = (Verdict.NOT_APPLICABLE.value,)
 CAUGHT = (Verdict.VIOLATED.value, Verdict.NOT_INDUCTIVE.value)
+#: the verdict of a check that crashed (never expected)
+ERROR = "ERROR"
 #: how verdicts combine over several searches of one property (worst first)
 _RANK = {Verdict.VIOLATED: 0, Verdict.NOT_INDUCTIVE: 1, Verdict.UNKNOWN: 2,
          Verdict.HOLDS: 3, Verdict.PROVED: 3, Verdict.NOT_APPLICABLE: 4}
@@ -60,6 +71,7 @@ class Row:
     detail: str = ""
     seconds: float = 0.0
     trace: dict[str, Any] | None = None
+    round: str = ""  #: a VIOLATED check's counterexample, as a round for people
 
     @builtins.property  # the field ``property`` shadows the builtin in this class body
     def ok(self) -> bool:
@@ -67,10 +79,34 @@ class Row:
 
     @staticmethod
     def of(subject: str, part: str, res: Result, expected: tuple[str, ...]) -> Row:
-        trace = res.trace.to_json() if res.trace is not None and hasattr(
-            res.trace, "to_json") else None
+        has_trace = res.trace is not None and hasattr(res.trace, "to_json")
+        trace = res.trace.to_json() if has_trace else None
+        text = _round_text(res) if has_trace and res.verdict is Verdict.VIOLATED else ""
         return Row(subject, part, res.property, res.verdict.value, expected, res.method,
-                   res.configuration, res.detail, round(res.seconds, 3), trace)
+                   res.configuration, res.detail, round(res.seconds, 3), trace, text)
+
+    @staticmethod
+    def crashed(subject: str, part: str, what: str, error: BaseException) -> Row:
+        """A check that raised: a failed check whose detail is the error and where."""
+        where = traceback.extract_tb(error.__traceback__)[-1:] if error.__traceback__ else []
+        at = f" (at {os.path.basename(where[0].filename)}:{where[0].lineno})" if where else ""
+        return Row(subject, part, what, ERROR, OK, "", "",
+                   f"the check crashed: {type(error).__name__}: {error}{at}")
+
+
+def _round_text(res: Result) -> str:
+    """The counterexample of a VIOLATED result as a round, step by step (the trace
+    replays in its own rule book: a fault's, or the variant's)."""
+    from dominoproof.model.engine import Trace
+    from dominoproof.render import render_round
+
+    trace = res.trace if isinstance(res.trace, Trace) else getattr(res.trace, "trace", None)
+    if not isinstance(trace, Trace) or getattr(res.trace, "replayed", True) is False:
+        return ""  # a Z3 round the engine does not replay: its detail says so
+    try:
+        return render_round(trace, title=f"Counterexample to {res.property}")
+    except Exception as e:  # the verdict stands; say why the round cannot be drawn
+        return f"(the counterexample cannot be drawn: {type(e).__name__}: {e})"
 
 
 @dataclass
@@ -132,9 +168,11 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         for res in check_properties(r):
             per_property.setdefault(res.property, []).append(res)
     rows = []
+    method = "exhaustive search" + (" of sampled deals" if plan.sampled else "")
     for p in CATALOGUE:
         res = _worst(per_property[p.id])
         res.configuration = f"{plan.variant.name}: {plan.description}"
+        res.method = method
         if res.verdict is Verdict.HOLDS:
             res.detail = f"{states:,} states in all; " + res.detail
         res.seconds = time.perf_counter() - t0
@@ -144,37 +182,72 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
 
 
 def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row:
+    """The engine against the Z3 relation and the declarative scoring: ``sample`` states
+    spread over the search, and as many of its terminal states (whose outcomes are
+    compared: winners, awards, penalties, final scores)."""
     from dominoproof.proofs.conformance import compare, get_oracle
+    from dominoproof.proofs.statespace import K_PLAYING
 
     t0 = time.perf_counter()
     n = result.size
     step = max(1, n // sample)
-    states = [result.state(i) for i in range(0, n, step)][:sample]
+    ids = list(range(0, n, step))[:sample]
+    ends = [i for i in range(result.expanded) if result.kind[i] != K_PLAYING]
+    ids += ends[::max(1, len(ends) // sample)][:sample]
+    states = [result.state(i) for i in dict.fromkeys(ids)]
     cmp = compare(small, states, get_oracle("engine", small), get_oracle("z3", small))
     verdict = Verdict.HOLDS if cmp.ok else Verdict.VIOLATED
     detail = cmp.summary() if cmp.ok else cmp.describe(limit=2)
-    res = Result("transitions", verdict, "engine vs Z3 transition relation, both inclusions",
+    res = Result("transitions", verdict,
+                 "engine vs Z3 transition relation (both inclusions) and scoring",
                  f"{small.name}: {len(states)} of {n:,} searched states", detail,
                  states=len(states), seconds=time.perf_counter() - t0)
     return Row.of(v.name, "cross-check", res, OK)
 
 
+def _fresh_rule_books() -> None:
+    """Forget every cached rule book and Z3 oracle: a check starts from nothing."""
+    from dominoproof.model.rules import rules_for
+    from dominoproof.proofs import encoding, scoring
+
+    rules_for.cache_clear()
+    encoding._oracle.cache_clear()
+    scoring._classifier.cache_clear()
+
+
 def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = 30_000,
                    crosscheck: int = 40) -> list[Row]:
-    """Every part of the verification for one variant (see the module docstring)."""
+    """Every part of the verification for one variant (see the module docstring). A part
+    that crashes is one ERROR row; the other parts still run."""
     from dominoproof.proofs.allsizes import prove_all_sizes
     from dominoproof.proofs.queries import prove_catalogue
 
-    rows, (small, first) = _search_rows(v)
-    for res in prove_catalogue(v, seed=seed, timeout_ms=timeout_ms):
-        expected = OK if BY_ID[res.property].applies_to(v) else NA
-        rows.append(Row.of(v.name, "z3", res, expected))
-    for res in prove_all_sizes(v, seed=seed, timeout_ms=timeout_ms):
-        # N/A: the property is not stated in the decidable fragment (instances are
-        # proved by z3 above); anything else must be a proof
-        rows.append(Row.of(v.name, "all sizes", res, OK + NA))
+    _fresh_rule_books()
+    rows: list[Row] = []
+    small = first = None
+    try:
+        got, (small, first) = _search_rows(v)
+        rows += got
+    except Exception as e:
+        rows.append(Row.crashed(v.name, "search", "(search)", e))
+    try:
+        for res in prove_catalogue(v, seed=seed, timeout_ms=timeout_ms):
+            expected = OK if BY_ID[res.property].applies_to(v) else NA
+            rows.append(Row.of(v.name, "z3", res, expected))
+    except Exception as e:
+        rows.append(Row.crashed(v.name, "z3", "(z3)", e))
+    try:
+        for res in prove_all_sizes(v, seed=seed, timeout_ms=timeout_ms):
+            # N/A: the property is not stated in the decidable fragment (instances are
+            # proved by z3 above); anything else must be a proof
+            rows.append(Row.of(v.name, "all sizes", res, OK + NA))
+    except Exception as e:
+        rows.append(Row.crashed(v.name, "all sizes", "(all sizes)", e))
     if crosscheck and first is not None:
-        rows.append(_crosscheck_row(v, small, first, crosscheck))
+        try:
+            rows.append(_crosscheck_row(v, small, first, crosscheck))
+        except Exception as e:
+            rows.append(Row.crashed(v.name, "cross-check", "transitions", e))
     return rows
 
 
@@ -186,29 +259,42 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = 30_000) -> l
     from dominoproof.proofs.graphcheck import check_properties
     from dominoproof.proofs.statespace import explore
 
+    _fresh_rule_books()
     f = FAULTS_BY_ID[fault_id]
     v = f.variant()
     subject = f"fault {f.id}"
     rows = []
-    r = explore(v, f.init(), rules=f.rules_for(v), scorer=f.scorer, max_states=2_000_000)
-    for res in check_properties(r, f.catches, inapplicable=True):
-        if res.verdict is Verdict.NOT_APPLICABLE:  # checked anyway (parity's premise)
-            res.verdict = Verdict(res.stats.get("checked anyway", res.verdict.value))
-        rows.append(Row.of(subject, "search", res, CAUGHT))
-    for res in twin_prover(f, seed=seed, timeout_ms=timeout_ms).prove_all(f.catches):
-        rows.append(Row.of(subject, "z3", res, CAUGHT))
+    try:
+        r = explore(v, f.init(), rules=f.rules_for(v), scorer=f.scorer, max_states=2_000_000)
+        for res in check_properties(r, f.catches, inapplicable=True):
+            if res.verdict is Verdict.NOT_APPLICABLE:  # checked anyway (parity's premise)
+                res.verdict = Verdict(res.stats.get("checked anyway", res.verdict.value))
+            rows.append(Row.of(subject, "search", res, CAUGHT))
+    except Exception as e:
+        rows.append(Row.crashed(subject, "search", "(search)", e))
+    try:
+        for res in twin_prover(f, seed=seed, timeout_ms=timeout_ms).prove_all(f.catches):
+            rows.append(Row.of(subject, "z3", res, CAUGHT))
+    except Exception as e:
+        rows.append(Row.crashed(subject, "z3", "(z3)", e))
     if f.id in TWINS:
-        for res in prove_all_sizes(v, f.catches, seed=seed, timeout_ms=timeout_ms,
-                                   fault=f.id):
-            if res.verdict is Verdict.NOT_APPLICABLE:
-                continue  # not stated in the fragment: the other methods catch it
-            rows.append(Row.of(subject, "all sizes", res, CAUGHT))
+        try:
+            for res in prove_all_sizes(v, f.catches, seed=seed, timeout_ms=timeout_ms,
+                                       fault=f.id):
+                if res.verdict is Verdict.NOT_APPLICABLE:
+                    continue  # not stated in the fragment: the other methods catch it
+                rows.append(Row.of(subject, "all sizes", res, CAUGHT))
+        except Exception as e:
+            rows.append(Row.crashed(subject, "all sizes", "(all sizes)", e))
     return rows
 
 
 # ---------------------------------------------------------------------------
 # The job
 # ---------------------------------------------------------------------------
+
+
+Job = tuple[str, Callable[[Any], list[Row]], Any]
 
 
 def _variant_job(args: tuple[Variant, int, int, int]) -> list[Row]:
@@ -221,6 +307,53 @@ def _fault_job(args: tuple[str, int, int]) -> list[Row]:
     return verify_fault(fid, seed=seed, timeout_ms=timeout_ms)
 
 
+def _child(job: Job, conn: Connection) -> None:  # pragma: no cover - a forked process
+    name, fn, args = job
+    try:
+        rows = fn(args)
+    except BaseException as e:  # the job's own guards failed: still one failed check
+        rows = [Row.crashed(name, "job", "(job)", e)]
+    conn.send(rows)
+    conn.close()
+
+
+def _run_forked(jobs: list[Job], workers: int,
+                report: Callable[[str, list[Row]], None]) -> None:
+    """Run each job in a process of its own, forked from this one, ``workers`` at a time;
+    a process that dies without an answer gives one ERROR row."""
+    ctx = multiprocessing.get_context("fork")
+    todo = list(jobs)
+    running: dict[Any, tuple[str, Any, Connection]] = {}
+    try:
+        _drive(ctx, todo, running, workers, report)
+    finally:  # interrupted: no check outlives the job
+        for _, proc, _ in running.values():
+            proc.terminate()
+
+
+def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connection]],
+           workers: int, report: Callable[[str, list[Row]], None]) -> None:
+    while todo or running:
+        while todo and len(running) < workers:
+            job = todo.pop(0)
+            recv, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_child, args=(job, send))
+            proc.start()
+            send.close()
+            running[recv] = (job[0], proc, recv)
+        for conn in wait(list(running)):
+            name, proc, recv = running.pop(conn)  # type: ignore[index]
+            try:
+                rows: list[Row] = recv.recv()
+            except EOFError:
+                proc.join()
+                rows = [Row(name, "job", "(job)", ERROR, OK, "", "",
+                            f"the check's process died (exit code {proc.exitcode})")]
+            recv.close()
+            proc.join()
+            report(name, rows)
+
+
 def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
            timeout_ms: int = 30_000, crosscheck: int = 40, workers: int | None = None,
            progress: Callable[[str, list[Row]], None] | None = None) -> Report:
@@ -229,25 +362,27 @@ def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
 
     start = time.perf_counter()
     variants = list(variants)
-    jobs: list[tuple[str, Callable[[Any], list[Row]], Any]] = [
-        (v.name, _variant_job, (v, seed, timeout_ms, crosscheck)) for v in variants]
+    jobs: list[Job] = [(v.name, _variant_job, (v, seed, timeout_ms, crosscheck))
+                       for v in variants]
     if faults:
         jobs += [(f"fault {f.id}", _fault_job, (f.id, seed, timeout_ms)) for f in FAULTS]
     report = Report(subjects=[name for name, _, _ in jobs])
     workers = max(1, workers or os.cpu_count() or 1)
     done: dict[str, list[Row]] = {}
-    if workers == 1 or len(jobs) == 1:
+
+    def finished(name: str, rows: list[Row]) -> None:
+        done[name] = rows
+        if progress:
+            progress(name, rows)
+
+    if "fork" in multiprocessing.get_all_start_methods():
+        _run_forked(jobs, workers, finished)
+    else:  # pragma: no cover - no fork: one process, the caches cleared before each job
         for name, fn, args in jobs:
-            done[name] = fn(args)
-            if progress:
-                progress(name, done[name])
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {name: pool.submit(fn, args) for name, fn, args in jobs}
-            for name, fut in futures.items():
-                done[name] = fut.result()
-                if progress:
-                    progress(name, done[name])
+            try:
+                finished(name, fn(args))
+            except Exception as e:
+                finished(name, [Row.crashed(name, "job", "(job)", e)])
     for name, _, _ in jobs:
         report.rows.extend(done[name])
     report.seconds = time.perf_counter() - start

@@ -4,10 +4,18 @@ A preset is played with dozens of tiles; exhaustive search is for small sets
 (double-0 to double-6). :func:`small_variant` keeps every rule of a variant -- the
 draw rule, the R4 procedure, fouls, the lead rule, partnerships, scoring -- and
 shrinks only the sizes: the set, the hands, the tiles set aside, and the number of
-players where it must (at most 4). :func:`search_plan` then chooses which deals to
-explore: every deal (and every draw order) when that is within reach, else a few
-seeded deals. Whether all tiles are in play is kept, so that parity applies to the
-small configuration exactly when it applies to the variant.
+players where it must (at most 4; teams are kept whenever the players are). Whether
+all tiles are in play is kept, so that parity applies to the small configuration
+exactly when it applies to the variant.
+
+:func:`search_plan` then chooses which deals to explore: every deal (and every draw
+order) when that is within reach; else seeded deals plus deals *chosen to cover the
+variant's corners* -- every case of the lead rule (the named tile dealt, each
+fallback) and every way a round ends (a domino, a block with one winner, a tied
+block, a round with a foul) that some candidate deal reaches. In a draw game the
+chosen deals are searched again in their own fixed draw order, so the engine's
+fixed-order draw path is exercised as well as the free one. The plan says what it
+searched, in words, for the verification's table.
 """
 
 from __future__ import annotations
@@ -16,20 +24,28 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from dominoproof.model.engine import Deal
+from dominoproof.model.outcome import outcome
+from dominoproof.model.state import Status
 from dominoproof.model.system import Init, count_deals
 from dominoproof.model.tiles import Tile, tile_count
-from dominoproof.model.variant import DrawRule, LeadRule, Variant
+from dominoproof.model.variant import DrawRule, LeadFallback, LeadRule, Variant
 
-from .statespace import seeded_deal
+from .statespace import explore, seeded_deal
 
 #: every-deal searches are planned up to this many deals
 PLAN_DEALS = 5_000
+#: seeded deals searched when every deal is out of reach
+SEEDS = 10
+#: candidate deals explored for the corners they reach (beyond the seeded ones)
+CANDIDATES = 300
+#: further deals looked at (not explored) for a lead case no candidate has
+LEAD_SCAN = 5_000
 
 
 def _size(v: Variant) -> tuple[int, int, int, int]:
     """(players, set, hand size, set aside) of the small configuration."""
-    players = v.players if v.partnerships.teams else min(v.players, 3)
-    players = min(players, 4)
+    players = min(v.players, 4)
     draw = v.draw.rule is not DrawRule.NONE
     if v.all_in_play and not draw:
         # every tile dealt: the smallest set from double-3 down whose tiles share out
@@ -66,35 +82,163 @@ def small_variant(v: Variant) -> Variant:
         o["scoring.tile_values"] = {str(Tile.from_index(i)): val
                                     for i, val in v.scoring.tile_values
                                     if Tile.from_index(i).hi <= n}
-    if players != v.players and v.partnerships.teams:  # pragma: no cover - presets keep 4
+    if players != v.players and v.partnerships.teams:
+        # more than four seats: the teams cannot be kept on a small table
         o["partnerships.teams"] = []
         o["partnerships.compare"] = "player"
+        if v.scoring.tie.value == "team-total":
+            o["scoring.tie"] = "none"
     small = v.with_overrides(o, source=f"{v.source} (small configuration)")
     return dataclasses.replace(small, name=f"{v.name}/small")
 
 
+# ---------------------------------------------------------------------------
+# Corners of a variant: the cases a search should reach
+# ---------------------------------------------------------------------------
+
+
+def lead_case(v: Variant, hands: tuple[int, ...]) -> str:
+    """Which case of the lead rule a deal falls in (Terms: the lead), read off the
+    variant's lead rule and the hands alone."""
+    lead = v.lead
+    if lead.rule is LeadRule.PLAYER:
+        return "lead: the named player"
+    held = 0
+    for h in hands:
+        held |= h
+    doubles = [t for t in v.tiles.doubles() if held >> t & 1]
+    if lead.rule is LeadRule.TILE:
+        t = v.lead_tile_index
+        if t is not None and held >> t & 1:
+            return f"lead: {lead.tile} dealt"
+        named = f"lead: {lead.tile} not dealt"
+    else:
+        if doubles:
+            return "lead: the highest double dealt"
+        named = "lead: no double dealt"
+    if lead.fallback is LeadFallback.HIGHEST_DOUBLE:
+        return f"{named}, a double leads" if doubles else f"{named}, nor any double"
+    return f"{named}, fallback {lead.fallback.value}"
+
+
+def round_cases(v: Variant, deal: Deal) -> set[str]:
+    """How the rounds of one deal end (every draw order): a domino, a block with one
+    winner, a tied block; and whether a foul is ever made."""
+    free = v.boneyard_size > 0
+    r = explore(v, Init.one(deal, free_draw=free), max_states=50_000)
+    found: set[str] = set()
+    for s in r.states():
+        if s.fouls:
+            found.add("a foul")
+        if s.status is Status.DOMINO:
+            found.add("a domino")
+        elif s.status is Status.BLOCKED:
+            res = outcome(v, s)
+            found.add("a tied block" if res is not None and res.tied else
+                      "a block with one winner")
+    return found
+
+
+def possible_cases(v: Variant) -> set[str]:
+    """Every corner :func:`lead_case` and :func:`round_cases` name for ``v``'s rules
+    (whether or not a deal reaches it)."""
+    lead = v.lead
+    cases = {"a domino", "a block with one winner", "a tied block"}
+    if v.fouls.rule.value == "penalised":
+        cases.add("a foul")
+    if lead.rule is LeadRule.PLAYER:
+        return cases | {"lead: the named player"}
+    if lead.rule is LeadRule.TILE:
+        cases.add(f"lead: {lead.tile} dealt")
+        named = f"lead: {lead.tile} not dealt"
+    else:
+        cases.add("lead: the highest double dealt")
+        named = "lead: no double dealt"
+    if lead.fallback is LeadFallback.HIGHEST_DOUBLE:
+        cases |= {f"{named}, a double leads", f"{named}, nor any double"}
+    elif not (lead.rule is LeadRule.HIGHEST_DOUBLE
+              and lead.fallback is LeadFallback.REDEAL):
+        cases.add(f"{named}, fallback {lead.fallback.value}")
+    return cases
+
+
+def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
+    """Seeded deals, then deals chosen to reach the corners the seeded ones miss."""
+    def deal_of(seed: int) -> Deal:
+        return seeded_deal(small, seed)
+
+    chosen = [deal_of(i) for i in range(seeds)]
+    covered: set[str] = set()
+    for d in chosen:
+        covered |= {lead_case(small, d.hands)} | round_cases(small, d)
+    added: list[str] = []
+    for i in range(seeds, seeds + CANDIDATES):
+        d = deal_of(i)
+        new = ({lead_case(small, d.hands)} | round_cases(small, d)) - covered
+        if new:
+            chosen.append(d)
+            covered |= new
+            added.extend(sorted(new))
+    for i in range(seeds + CANDIDATES, seeds + CANDIDATES + LEAD_SCAN):
+        d = deal_of(i)
+        case = lead_case(small, d.hands)
+        if case not in covered:
+            chosen.append(d)
+            covered.add(case)
+            covered |= round_cases(small, d)
+            added.append(case)
+    text = f"{seeds} seeded deals"
+    if added:
+        text += f" + {len(chosen) - seeds} chosen for corners ({'; '.join(added)})"
+    text += f"; cases reached: {', '.join(sorted(covered))}"
+    missed = possible_cases(small) - covered
+    leads = sorted(c for c in missed if c.startswith("lead:"))
+    ends = sorted(c for c in missed if not c.startswith("lead:"))
+    if ends:
+        text += (f"; no round of the {seeds + CANDIDATES:,} deals explored reaches "
+                 f"{', '.join(ends)}")
+    if leads:
+        text += (f"; none of {seeds + CANDIDATES + LEAD_SCAN:,} deals looked at falls in "
+                 f"{', '.join(leads)}")
+    return chosen, text
+
+
 @dataclass(frozen=True)
 class Plan:
-    """One search of a verification: a variant and the deals to explore."""
+    """The searches of a verification: a variant, the deals to explore, and what they
+    cover in words. ``sampled`` is True when not every deal is searched."""
 
     variant: Variant
     inits: tuple[Init, ...]
     description: str
+    sampled: bool = False
 
 
-def search_plan(v: Variant, seeds: int = 10) -> Plan:
+def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
     """Every deal (every draw order too, in a draw game) of the small configuration when
-    that is within reach, else ``seeds`` seeded deals, each in every draw order."""
+    that is within reach, else seeded and corner-covering deals, each in every draw
+    order; in a draw game, the chosen deals again in their own fixed draw order."""
     small = small_variant(v)
     free = small.boneyard_size > 0
     deals = count_deals(small, free)
     shape = (f"double-{small.n}, {small.players} players x {small.deal.hand_size}"
              + (f", {small.deal.set_aside} set aside" if small.deal.set_aside else "")
              + (f", {small.boneyard_size} in the boneyard" if small.boneyard_size else ""))
-    if deals <= PLAN_DEALS:
-        order = ", every draw order" if free else ""
-        return Plan(small, (Init.every(free_draw=free),),
-                    f"{shape}: every deal ({deals:,}){order}")
-    inits = tuple(Init.one(seeded_deal(small, seed), free_draw=free) for seed in range(seeds))
     order = ", every draw order" if free else ""
-    return Plan(small, inits, f"{shape}: {seeds} seeded deals{order}")
+    if deals <= PLAN_DEALS:
+        inits: tuple[Init, ...] = (Init.every(free_draw=free),)
+        text = f"{shape}: every deal ({deals:,}){order}"
+        sampled = False
+        if free:  # the fixed draw order too: on chosen deals (every one is too many)
+            chosen, which = _corner_deals(small, seeds)
+            inits += tuple(Init.one(d, free_draw=False) for d in chosen)
+            text += (f"; and sampled, in their own draw order: {len(chosen)} deals "
+                     f"({which})")
+        return Plan(small, inits, text, sampled)
+    chosen, which = _corner_deals(small, seeds)
+    inits = tuple(Init.one(d, free_draw=free) for d in chosen)
+    text = f"{shape}: sampled, {len(chosen)} of {deals:,} deals{order} ({which})"
+    if free:
+        inits += tuple(Init.one(d, free_draw=False) for d in chosen)
+        text += "; the same deals again in their own draw order"
+    return Plan(small, inits, text, True)

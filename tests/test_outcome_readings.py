@@ -1,0 +1,260 @@
+"""The outcome of a round has two readings: the engine's and the declarative one.
+
+Bugs planted in the engine's own scoring (``model/outcome.py``), as an outside tester
+would plant them, must be seen by the search (every terminal state it reaches), by the
+cross-check (every terminal state it compares) and by ``verify`` on the variant where
+they matter -- with the round that shows them. The two bugs:
+
+* team totals summed over a seat stride instead of the teams listed (right for
+  ``[[0, 2], [1, 3]]``, wrong for ``[[0, 1], [2, 3]]``);
+* a foul's penalty charged to the seat numbered like its author's side.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from helpers import variant
+
+from dominoproof.cli import main
+from dominoproof.model.variant import Variant
+from dominoproof.proofs.conformance import compare, get_oracle
+from dominoproof.proofs.graphcheck import check_properties
+from dominoproof.proofs.plans import search_plan
+from dominoproof.proofs.statespace import K_PLAYING, explore
+from dominoproof.verify import verify
+
+#: the module (the package exports its function ``outcome`` under the same name)
+outcome_module = importlib.import_module("dominoproof.model.outcome")
+TEAMS_01_23 = {"partnerships.teams": [[0, 1], [2, 3]]}
+TEAMS_WITH_FOULS = {**TEAMS_01_23, "fouls.rule": "penalised", "fouls.penalty": 10}
+STRIDE_ARGS = ["partnership-4p-d6", "-o", "partnerships.teams=[[0,1],[2,3]]"]
+FOUL_ARGS = [*STRIDE_ARGS, "-o", "fouls.rule=penalised", "-o", "fouls.penalty=10"]
+
+
+def stride_totals(sides: tuple[tuple[int, ...], ...], residuals: tuple[int, ...]
+                  ) -> tuple[int, ...]:
+    """The planted bug: side i sums seats i, i+n, i+2n, ..."""
+    n = len(sides)
+    return tuple(sum(residuals[p] for p in range(i, len(residuals), n)) for i in range(n))
+
+
+def side_index_penalties(v: Variant, fouls: int) -> tuple[int, ...]:
+    """The planted bug: a foul is charged to the seat numbered like its author's side."""
+    out = [0] * v.players
+    for p in range(v.players):
+        if fouls >> p & 1:
+            out[next(i for i, side in enumerate(v.teams) if p in side)] += v.fouls.penalty
+    return tuple(out)
+
+
+@pytest.fixture
+def stride_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outcome_module, "side_totals", stride_totals)
+
+
+@pytest.fixture
+def penalty_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outcome_module, "seat_penalties", side_index_penalties)
+
+
+def searched(v: Variant) -> list[Any]:
+    """Every search of ``verify``'s plan for ``v``: (plan variant, result) pairs."""
+    plan = search_plan(v)
+    return [(plan.variant, explore(plan.variant, init)) for init in plan.inits]
+
+
+def verdicts(v: Variant) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for _, r in searched(v):
+        for res in check_properties(r):
+            out.setdefault(res.property, set()).add(res.verdict.value)
+    return out
+
+
+def test_the_planted_bugs_change_the_engines_scores() -> None:
+    """The bugs matter on these variants (and the stride bug not on the usual teams)."""
+    v = variant("partnership-4p-d6", TEAMS_01_23)
+    assert stride_totals(v.teams, (1, 2, 3, 4)) != (3, 7)
+    assert stride_totals(variant("partnership-4p-d6").teams, (1, 2, 3, 4)) == (4, 6)
+    fv = variant("partnership-4p-d6", TEAMS_WITH_FOULS)
+    assert side_index_penalties(fv, 0b0100) == (0, 10, 0, 0)  # P2 fouled, P1 charged
+
+
+def test_without_a_bug_the_search_finds_the_scoring_sound() -> None:
+    got = verdicts(variant("partnership-4p-d6", TEAMS_WITH_FOULS))
+    for pid in ("pips", "winner-lowest", "award", "tie", "foul-penalty", "final-scores"):
+        assert got[pid] == {"HOLDS"}, (pid, got[pid])
+
+
+@pytest.mark.usefixtures("stride_bug")
+def test_the_search_catches_team_totals_by_seat_stride() -> None:
+    got = verdicts(variant("partnership-4p-d6", TEAMS_01_23))
+    assert "VIOLATED" in got["pips"]
+
+
+@pytest.mark.usefixtures("penalty_bug")
+def test_the_search_catches_a_penalty_charged_to_the_wrong_seat() -> None:
+    got = verdicts(variant("partnership-4p-d6", TEAMS_WITH_FOULS))
+    assert "VIOLATED" in got["foul-penalty"]
+
+
+@pytest.mark.usefixtures("penalty_bug")
+def test_the_penalty_bug_is_invisible_where_sides_are_seats() -> None:
+    """With everyone for themselves a side index is a seat: nothing to catch."""
+    got = verdicts(variant("fouls-4p-d6"))
+    assert got["foul-penalty"] == {"HOLDS"}
+
+
+def _terminal_states(v: Variant, k: int = 30) -> tuple[Variant, list[Any]]:
+    small, r = searched(v)[0]
+    ends = [r.state(i) for i in range(r.expanded) if r.kind[i] != K_PLAYING]
+    return small, ends[:k]
+
+
+@pytest.mark.parametrize(("fixture", "overrides"), [
+    ("stride_bug", TEAMS_01_23), ("penalty_bug", TEAMS_WITH_FOULS)])
+def test_the_crosscheck_compares_the_outcome_of_terminal_states(
+        fixture: str, overrides: dict[str, Any], request: pytest.FixtureRequest) -> None:
+    v = variant("partnership-4p-d6", overrides)
+    small, states = _terminal_states(v, 400)
+    states = [s for s in states if s.fouls] or states if fixture == "penalty_bug" else states
+    clean = compare(small, states, get_oracle("engine", small), get_oracle("z3", small))
+    assert clean.ok and clean.terminal == len(states), clean.describe()
+    request.getfixturevalue(fixture)
+    broken = compare(small, states, get_oracle("engine", small), get_oracle("z3", small))
+    assert not broken.ok
+    assert "outcome" in broken.describe()
+
+
+def run_cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("stride_bug")
+def test_verify_catches_the_stride_bug_and_prints_the_round() -> None:
+    res = run_cli("verify", *STRIDE_ARGS, "--no-faults", "--workers", "1")
+    assert res.exit_code == 1, res.output
+    assert "/ search / pips: VIOLATED" in res.output
+    assert "/ cross-check / transitions: VIOLATED" in res.output
+    assert "Counterexample to pips" in res.output
+    assert "| Deal" in res.output and "| Moves" in res.output
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("penalty_bug")
+def test_verify_catches_the_penalty_bug_and_prints_the_round() -> None:
+    res = run_cli("verify", *FOUL_ARGS, "--no-faults", "--workers", "1")
+    assert res.exit_code == 1, res.output
+    assert "/ search / foul-penalty: VIOLATED" in res.output
+    assert "Counterexample to foul-penalty" in res.output
+    assert "foul" in res.output.split("Counterexample to foul-penalty")[1]
+
+
+@pytest.mark.slow
+def test_verify_passes_the_same_variants_without_the_bugs() -> None:
+    res = run_cli("verify", *FOUL_ARGS, "--no-faults", "--workers", "1")
+    assert res.exit_code == 0, res.output
+
+
+# ---------------------------------------------------------------------------
+# verify runs every check afresh, and a crash is a failed check
+# ---------------------------------------------------------------------------
+
+
+def test_a_crashing_check_is_an_error_row_and_the_others_still_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import dominoproof.proofs.queries as queries
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr(queries, "prove_catalogue", boom)
+    report = verify([variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3})],
+                    faults=False, workers=1, crosscheck=5)
+    errors = [r for r in report.rows if r.verdict == "ERROR"]
+    assert [(r.part, r.detail.split(" (at")[0]) for r in errors] == [
+        ("z3", "the check crashed: ZeroDivisionError: planted")]
+    assert {r.part for r in report.rows} >= {"search", "all sizes", "cross-check"}
+    assert report.exit_code == 1
+
+
+def test_a_job_whose_process_dies_is_a_failed_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import dominoproof.verify as verify_module
+
+    monkeypatch.setattr(verify_module, "verify_variant",
+                        lambda *a, **k: os._exit(7))  # type: ignore[func-returns-value]
+    report = verify([variant("block-2p-d6")], faults=False, workers=1)
+    assert [(r.verdict, r.detail) for r in report.rows] == [
+        ("ERROR", "the check's process died (exit code 7)")]
+    assert report.exit_code == 1
+
+
+def test_no_memo_is_carried_from_one_variant_to_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo shared between rule books (a module-level table keyed by the state, as a
+    planted bug) cannot leak from one variant's check into another's: each job runs in
+    a process of its own, forked from a parent that runs no check."""
+    from dominoproof.model.rules import Rules
+
+    shared: dict[Any, Any] = {}
+    original = Rules.legal_moves
+
+    def stale(self: Rules, s: Any) -> Any:
+        key = s.key()
+        if key not in shared:
+            shared[key] = original(self, s)
+        return shared[key]
+
+    monkeypatch.setattr(Rules, "legal_moves", stale)
+    a = variant("tiny-2p-d3")
+    b = variant("tiny-2p-d3", {"draw.rule": "one"})
+    together = verify([a, b], faults=False, workers=1, crosscheck=5)
+    alone = verify([b], faults=False, workers=1, crosscheck=5)
+    pick = lambda rep: [(r.part, r.property, r.verdict) for r in rep.rows  # noqa: E731
+                        if r.subject == b.name and r.part == "search"]
+    assert pick(together) == pick(alone)
+    assert not shared  # the parent never ran a check
+
+
+# ---------------------------------------------------------------------------
+# The plan: the variant given is the variant searched, every path of it
+# ---------------------------------------------------------------------------
+
+
+def test_the_plan_keeps_four_players_and_their_teams() -> None:
+    plan = search_plan(variant("partnership-4p-d6", TEAMS_01_23))
+    assert plan.variant.players == 4
+    assert plan.variant.partnerships.teams == ((0, 1), (2, 3))
+    assert plan.sampled and "sampled" in plan.description
+
+
+def test_the_plan_searches_the_fixed_draw_order_too() -> None:
+    plan = search_plan(variant("draw-2p-d6"))
+    orders = {i.free_draw for i in plan.inits}
+    assert orders == {True, False}
+    assert not plan.sampled  # every deal, in every draw order
+    assert "in their own draw order" in plan.description
+
+
+def test_the_plan_chooses_deals_for_the_lead_rules_fallback() -> None:
+    """On double-3 with 4 x 2 dealt the lead tile 3-3 is out of play in 1 deal in 5:
+    the plan names that corner and includes a deal reaching it."""
+    plan = search_plan(variant("partnership-4p-d6"))
+    assert "lead: 3-3 not dealt, a double leads" in plan.description
+    hands = [i.deal.hands for i in plan.inits if i.deal is not None]
+    top = plan.variant.lead_tile_index
+    assert top is not None
+    assert any(not any(h >> top & 1 for h in hs) for hs in hands)
+
+
+def test_the_plan_says_which_corners_no_deal_reached() -> None:
+    plan = search_plan(variant("block-4p-d6"))
+    assert "nor any double" in plan.description  # 8 of 10 dealt: some double is dealt
+    assert "none of" in plan.description
