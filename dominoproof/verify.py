@@ -213,6 +213,7 @@ def _fresh_rule_books() -> None:
     rules_for.cache_clear()
     encoding._oracle.cache_clear()
     scoring._classifier.cache_clear()
+    scoring.score_reader.cache_clear()
 
 
 def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = 30_000,

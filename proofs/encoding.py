@@ -368,10 +368,16 @@ class Encoding:
         """R3 (R3.2): the boneyard is empty."""
         return self.boneyard_empty(s)
 
+    def conditions_hold(self, s: StateVars) -> Bool:
+        """R2 and R3 at once, in a round not won by a domino (what the R4 procedure must
+        agree with at the establishment)."""
+        return z3.And(s.status != DOMINO, self.ends_unplayable(s),
+                      self.boneyard_supplies_nothing(s))
+
     def is_blocked(self, s: StateVars) -> Bool:
         """R1.1: not a domino, every hand non-empty (R1.2: no domino is due), R2 and R3."""
-        return z3.And(s.status != DOMINO, *[z3.Not(self.hand_empty(s, p)) for p in range(self.P)],
-                      self.ends_unplayable(s), self.boneyard_supplies_nothing(s))
+        return z3.And(self.conditions_hold(s),
+                      *[z3.Not(self.hand_empty(s, p)) for p in range(self.P)])
 
     def block_ready(self, s: StateVars) -> Bool:
         """R4.4: ``confirmed >= C`` and, where the variant says so, an empty boneyard."""

@@ -197,9 +197,9 @@ class Judge:
     def reference(self, s: State) -> Scored | None:
         """The declarative reading of R5 at ``s`` (built on first use: a Z3 encoding)."""
         if self._reference is None:
-            from .scoring import ScoreReader
+            from .scoring import score_reader
 
-            self._reference = ScoreReader(self.v)
+            self._reference = score_reader(self.v)
         got: Scored | None = self._reference.read(s)
         return got
 

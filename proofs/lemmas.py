@@ -139,11 +139,6 @@ def _domino_empty_hand(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn))
 
 
-def _domino_due(e: Encoding, s: StateVars) -> Bool:
-    return z3.And([z3.Implies(z3.And(s.status == PLAYING, e.hand_empty(s, q)),
-                              z3.And(s.turn == q, s.confirmed == 0)) for q in range(e.P)])
-
-
 def _nothing_aside(e: Encoding, s: StateVars) -> Bool:
     return z3.And([s.loc[t] != e.ASIDE for t in range(e.T)])
 
@@ -231,9 +226,6 @@ CANDIDATES: tuple[Lemma, ...] = (
           ("R4.4", "R5.1"), _blocked_after_run),
     Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
           ("Terms",), _domino_empty_hand),
-    Lemma("domino-due", "while a round is being played, a player whose hand is empty is "
-          "the player to move (the domino is due) and no confirmation is recorded",
-          ("R1.2", "Terms"), _domino_due),
     Lemma("nothing-aside", "no tile is set aside", ("R3.1", "Terms"), _nothing_aside,
           applies=lambda e: e.K == 0),
     Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",

@@ -215,7 +215,7 @@ def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
                    z3.And(t.confirmed == s.confirmed + 1, t.turn == e.next_seat(s.turn))),
         z3.Implies(m.kind == PLAY, t.confirmed == 0),
         z3.Implies(m.kind == ESTABLISH, z3.And(
-            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.is_blocked(s))))
+            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.conditions_hold(s))))
 
 
 def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
@@ -796,8 +796,7 @@ class Prover:
         s, m = enc.state("l0"), enc.move("lm")
 
         def premise(x: StateVars) -> Bool:
-            return z3.And(x.status == PLAYING, enc.is_blocked(x),
-                          *[z3.Not(enc.hand_empty(x, p)) for p in range(enc.P)])
+            return z3.And(x.status == PLAYING, enc.is_blocked(x))
 
         hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
         failed = []

@@ -407,8 +407,11 @@ class TermReader:
     values (:meth:`Encoding.values`) into a model and evaluating the packed term there.
     Results are remembered by the values of exactly the variables the terms contain
     (found by walking them), so states that differ only where the terms do not look
-    are read once -- at a block the score depends on the hands, the turn, the
-    confirmations, the fouls and the status, not on the table.
+    are read once. Where Z3 proves that the terms see of a tile only *whether it is in a
+    hand* (and whose) -- not whether it lies in the boneyard, aside or on the table --
+    those places are one value in the key: at a block the score depends on the hands,
+    the turn, the confirmations, the fouls and the status, not on the table. The proof
+    is one query per reader (:meth:`_hands_only`); without it, nothing is collapsed.
     """
 
     def __init__(self, enc: Encoding, s: StateVars, terms: Sequence[tuple[BV, int]]) -> None:
@@ -420,13 +423,49 @@ class TermReader:
         self._free = _free_names(self.packed)
         self._read: list[int] | None = None  #: positions in Encoding.values of the free ones
         self._memo: dict[tuple[int | bool, ...], tuple[int, ...]] = {}
+        self._locs = frozenset(str(x) for x in s.loc) & self._free
+        self.hands_only = bool(self._locs) and self._hands_only()
+        self._collapse: list[bool] = []  #: per read position: a place to collapse
+
+    def _hands_only(self) -> bool:
+        """Whether the terms see each tile's place only through atoms that cannot tell the
+        places that are not hands apart: ``loc[t] == k`` with a constant seat ``k < P``, or
+        ``loc[t] < k`` with a constant ``k <= P``. A syntactic check of every occurrence,
+        sufficient for moving a tile between boneyard, aside, table and nowhere never to
+        change the terms; any other use of a place, and nothing is collapsed."""
+        P = self.enc.P
+        seen: set[int] = set()
+        todo = [self.packed]
+        while todo:
+            t = todo.pop()
+            if t.get_id() in seen:
+                continue
+            seen.add(t.get_id())
+            kids = t.children()
+            for k, c in enumerate(kids):
+                if z3.is_const(c) and str(c) in self._locs:
+                    other = kids[1 - k] if len(kids) == 2 else None
+                    if other is None or not z3.is_bv_value(other):
+                        return False
+                    val = other.as_long()
+                    if z3.is_eq(t) and val < P:
+                        continue
+                    if t.decl().kind() == z3.Z3_OP_ULT and k == 0 and val <= P:
+                        continue
+                    return False
+            todo.extend(c for c in kids if not (z3.is_const(c) and str(c) in self._locs))
+        return True
 
     def read(self, state: State) -> tuple[int, ...]:
         """The terms' values in ``state``, in order (unsigned, each of its width)."""
         pairs = self.enc.values(self.s, state)
         if self._read is None:
             self._read = [i for i, (x, _) in enumerate(pairs) if str(x) in self._free]
-        key = tuple(pairs[i][1] for i in self._read)
+            self._collapse = [self.hands_only and str(pairs[i][0]) in self._locs
+                              for i in self._read]
+        P = self.enc.P
+        key = tuple(min(pairs[i][1], P) if c else pairs[i][1]
+                    for i, c in zip(self._read, self._collapse, strict=True))
         got = self._memo.get(key)
         if got is None:
             m = z3.Model()
@@ -521,6 +560,12 @@ class Classifier:
         scored = self.scoring.read(state)
         got["outcome"] = scored.fields() if scored is not None else None
         return got
+
+
+@cache
+def score_reader(variant: Variant) -> ScoreReader:
+    """The (cached) reader of the variant's own declarative scoring."""
+    return ScoreReader(variant)
 
 
 @cache
