@@ -27,6 +27,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import math
+import os
+import pathlib
 import re
 import sys
 import tomllib
@@ -43,6 +46,7 @@ if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
 
 __all__ = [
     "WIDTH",
+    "budget_options",
     "console",
     "json_option",
     "overrides_option",
@@ -80,6 +84,66 @@ def seed_option(f: F) -> F:
     """``--seed S`` (an int, default 0), passed as ``seed: int``."""
     return click.option("--seed", type=int, default=0, show_default=True,
                         help="Seed of the random deal and moves (same seed, same output).")(f)
+
+
+def budget_options(f: F) -> F:
+    """``--rlimit N`` and ``--timeout-ms MS``, passed as ``rlimit: int`` and
+    ``timeout_ms: int``: Z3's deterministic resource limit per query (the budget that
+    decides; the same verdict on a loaded machine) and the wall-clock safety net per query.
+    Both must be positive (zero would mean *no limit* to Z3)."""
+    from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+
+    f = click.option("--timeout-ms", type=click.IntRange(min=1), default=DEFAULT_TIMEOUT_MS,
+                     show_default=True, metavar="MS",
+                     help="Wall-clock safety net of each Z3 query, only for a machine "
+                          "overloaded far beyond the calibration (its expiry is UNKNOWN, "
+                          "reported as such, never a proof).")(f)
+    return click.option("--rlimit", type=click.IntRange(min=1), default=DEFAULT_RLIMIT,
+                        show_default=True, metavar="N",
+                        help="Z3's resource limit of each query, in its deterministic work "
+                             "units: the budget that decides, so verdicts do not depend on "
+                             "the machine's load (running out is UNKNOWN, never a proof)."
+                        )(f)
+
+
+class PositiveNumber(click.ParamType[float]):
+    """A finite number above zero (``--seconds``): zero, negatives, NaN and infinity are
+    rejected, so no budget silently means "no limit" or "nothing"."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(x) or x <= 0:
+            self.fail(f"{value!r} is not a positive finite number", param, ctx)
+        return x
+
+
+def check_output_path(path: str | os.PathLike[str] | None, option: str) -> None:
+    """An output file's folder must exist before any work is done (a long verification
+    must not end in a traceback because ``--json out/report.json`` has no ``out/``).
+    ``-`` (standard output) and None pass."""
+    if path is None or str(path) == "-":
+        return
+    p = pathlib.Path(path)
+    folder = p.parent if str(p.parent) else pathlib.Path(".")
+    if p.is_dir():
+        raise DominoproofError(f"{option} {_plain(str(path))}: is a folder, not a file")
+    if not folder.is_dir():
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(folder))} does not exist (create it first)")
+    if not os.access(folder, os.W_OK):
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(folder))} is not writable")
+
+
+def _plain(text: str) -> str:
+    """Text for a one-line message: control characters (a newline) shown escaped."""
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def json_option(f: F) -> F:
