@@ -32,13 +32,13 @@ import os
 import pathlib
 import re
 import sys
-import tomllib
 from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.reading import read_toml
 from dominoproof.model.variant import Variant, find_variant
 
 if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
@@ -164,14 +164,21 @@ def parse_override(text: str) -> tuple[str, Any]:
     key = key.strip()
     if not sep or not _KEY_RE.fullmatch(key):
         raise DominoproofError(
-            f"-o {text!r}: expected KEY=VALUE with KEY as section.key "
+            f"-o {_plain(text)!r}: expected KEY=VALUE with KEY as section.key "
             "(e.g. -o deal.players=4, -o scoring.tie=split; `dominoproof show VARIANT` "
             "lists every key)"
         )
     raw = raw.strip()
+    if not raw.isprintable():
+        # TOML would read "4\nx = 5" as 4 and drop the rest without a word
+        raise DominoproofError(
+            f"-o {key}={_plain(raw)}: a newline or other control character in the value "
+            "(allowed: one TOML value on one line, e.g. 4, true, \"6-6\", [[0, 2], [1, 3]])")
     try:
-        value: Any = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+        value: Any = read_toml(f"v = {raw}", f"-o {key}", DominoproofError)["v"]
+    except DominoproofError as e:
+        if "not valid TOML" not in str(e):
+            raise  # nested too deeply, or a number of thousands of digits
         value = raw
     if isinstance(value, datetime.date | datetime.time):
         value = raw
@@ -194,13 +201,21 @@ def resolve_variant(name: str, overrides: Iterable[str] = ()) -> Variant:
     items = list(overrides)
     variant = find_variant(name)
     if not items:
-        return variant
+        return _warned(variant)
     source = f"{variant.source} with -o " + " -o ".join(items)
     changed = variant.with_overrides(parse_overrides(items), source=source)
     # The base's description no longer tells the whole story: say what changed.
     note = "Overridden: " + ", ".join(items) + "."
     text = f"{changed.description} {note}" if changed.description else note
-    return dataclasses.replace(changed, description=text)
+    return _warned(dataclasses.replace(changed, description=text))
+
+
+def _warned(v: Variant) -> Variant:
+    """Print each of ``v``'s warnings (a parameter without effect, naming both keys) on
+    standard error, one line each."""
+    for w in v.warnings:
+        click.echo(f"dominoproof: warning: {_plain(w)}", err=True)
+    return v
 
 
 def console(stream: IO[str] | None = None, *, stderr: bool = False,

@@ -142,9 +142,12 @@ class Run:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = self.trace.to_json() if self.replayed else {
             "deal": self.trace.deal.to_json(), "moves": [m.to_json() for m in self.moves]}
-        out["replayed"] = self.replayed
+        # where the round came from, kept in the trace's ``origin`` (a trace document
+        # accepts it; every other key it does not know is an error)
+        origin: dict[str, Any] = {"by": "Z3 bounded model checking", "replayed": self.replayed}
         if self.loop_from is not None:
-            out["loop_from"] = self.loop_from
+            origin["loop_from"] = self.loop_from
+        out["origin"] = origin
         return out
 
 

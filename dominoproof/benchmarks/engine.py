@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from dominoproof.options import PositiveNumber
+
 if TYPE_CHECKING:  # imported where used: this module is imported when the CLI starts
     from dominoproof.bench import Memory, Series, Workload
 
@@ -306,7 +308,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 @click.command("engine")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=0.5,
+@click.option("--seconds", type=PositiveNumber(), default=0.5,
               show_default=True, help="Length of each timed sample, per config.")
 @click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True,
               help="Interleaved samples per config (the median is reported).")

@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dominoproof.options import json_option, overrides_option, variant_argument
+from dominoproof.options import (
+    PositiveNumber,
+    check_output_path,
+    json_option,
+    overrides_option,
+    variant_argument,
+)
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
@@ -64,7 +70,7 @@ POOL_FROM = 20_000
               help="Every draw order: a draw may take any boneyard tile.")
 @click.option("--max-states", type=click.IntRange(min=1), default=5_000_000,
               show_default=True, help="State budget: beyond it the search stops, UNKNOWN.")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--max-seconds", type=PositiveNumber(), default=None,
               help="Time budget in seconds: beyond it the search stops, UNKNOWN.")
 @click.option("--workers", type=click.IntRange(min=0), default=0, show_default=True,
               help="Processes for --all-deals (0: the machine's cores when there are at "
@@ -128,6 +134,11 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                      f"{', '.join(fault.catches)})")
     for pid in property_ids:
         find_property(pid)
+    for out_file, option in ((dot_file, "--dot"), (svg_file, "--svg"),
+                             (graphml_file, "--graphml")):
+        check_output_path(out_file, option)
+    if trace_dir is not None and Path(trace_dir).exists() and not Path(trace_dir).is_dir():
+        raise DominoproofError(f"--traces {trace_dir}: not a folder")
 
     if all_deals:
         init = Init.every(free_draw)
