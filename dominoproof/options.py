@@ -147,9 +147,11 @@ def _plain(text: str) -> str:
 
 
 def json_option(f: F) -> F:
-    """``--json``, passed as ``as_json: bool``."""
-    return click.option("--json", "as_json", is_flag=True,
-                        help="Print JSON instead of text (for scripts and CI).")(f)
+    """``--json [FILE|-]``, passed as ``as_json: str | None``
+    (:func:`dominoproof.jsonout.json_option`)."""
+    from dominoproof.jsonout import json_option as versioned
+
+    return versioned(f)
 
 
 def parse_override(text: str) -> tuple[str, Any]:

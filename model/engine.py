@@ -22,7 +22,10 @@ from .state import State, Status
 from .tiles import MAX_SET, Tile, bits, mask_of
 from .variant import DealOrder, Variant, load_variant_data
 
-TRACE_FORMAT = "dominoproof-trace/1"
+TRACE_FORMAT = "dominoproof.trace"
+TRACE_VERSION = 1
+#: the format name of version 1 before documents were named dominoproof.<command>
+_LEGACY_FORMAT = "dominoproof-trace/1"
 _MAX_REDEALS = 1000
 
 
@@ -64,8 +67,8 @@ class Deal(NamedTuple):
 
 #: the keys of a trace document; ``origin`` records where a trace came from (another
 #: engine's log, say) and is kept as data, never checked
-_TRACE_KEYS = frozenset({"format", "rules", "variant", "seed", "free_draw", "deal", "moves",
-                         "final", "origin"})
+_TRACE_KEYS = frozenset({"format", "version", "rules", "variant", "seed", "free_draw", "deal",
+                         "moves", "final", "origin"})
 
 
 def _deal_shape(data: Any, source: str) -> None:
@@ -243,6 +246,7 @@ class Trace:
             "rules": type(self.rules).__name__}
         return {
             "format": TRACE_FORMAT,
+            "version": TRACE_VERSION,
             **book,
             "variant": self.variant.to_dict(),
             "seed": self.seed,
@@ -262,8 +266,11 @@ class Trace:
 
         ``rules`` builds the rule book to replay with (default: the variant's own); a
         trace recorded under another rule book names it, and does not replay without."""
-        if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
-            raise TraceError(f"{source}: not a {TRACE_FORMAT} document")
+        legacy = isinstance(data, dict) and data.get("format") == _LEGACY_FORMAT
+        if not isinstance(data, dict) or (not legacy and (
+                data.get("format") != TRACE_FORMAT or data.get("version") != TRACE_VERSION)):
+            raise TraceError(f"{source}: not a {TRACE_FORMAT} document of version "
+                             f"{TRACE_VERSION}")
         extra = sorted(set(data) - _TRACE_KEYS)
         if extra:
             raise TraceError(f"{source}: {brief(extra[0], quote=False)}: unknown key (allowed: "

@@ -164,7 +164,7 @@ def test_witness_command_on_a_broken_variant(tmp_path: Any) -> None:
     assert "but 2 tiles in the boneyard" in r.output or "boneyard = " in r.output
     trace = Trace.loads(out.read_text())  # replays, and reaches the recorded final state
     assert trace.final.status is Status.BLOCKED and trace.final.boneyard
-    assert json.loads(out.read_text())["format"] == "dominoproof-trace/1"
+    assert json.loads(out.read_text())["format"] == "dominoproof.trace"
 
 
 def test_a_timed_out_search_is_unknown_and_says_why() -> None:

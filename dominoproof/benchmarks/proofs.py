@@ -19,7 +19,6 @@ figures only mean something on it.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 import click
 
 from dominoproof.bench import machine, table
+from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import budget_options
 from dominoproof.proofs.budget import DEFAULT_RLIMIT
 
@@ -77,14 +77,14 @@ def prove_preset(name: str, *, seed: int, timeout_ms: int, workers: int = 1,
 @click.option("--smoke", is_flag=True, help="Only the double-6 presets (a quick CI run).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
 @budget_options
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@json_option
 @click.option("--check", is_flag=True,
               help="Exit 1 if a target is missed or a verdict is not PROVED.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes sharing the proofs once the invariant is found (default: the "
                    "machine's cores; 1: everything in one process).")
 def command(chosen: tuple[str, ...], smoke: bool, seed: int, timeout_ms: int, rlimit: int,
-            as_json: bool, check: bool, workers: int | None) -> None:
+            as_json: str | None, check: bool, workers: int | None) -> None:
     """Time the Z3 proof of the whole catalogue (double-6/2, double-12/8, double-18/10)."""
     targets = dict(PRESETS)
     names = list(chosen) or [n for n, _ in PRESETS if not smoke or n in SMOKE]
@@ -98,13 +98,13 @@ def command(chosen: tuple[str, ...], smoke: bool, seed: int, timeout_ms: int, rl
         res["met"] = (res["target_seconds"] is None
                       or res["total_seconds"] < res["target_seconds"])
         results.append(res)
-        if not as_json:
+        if text_too(as_json):
             click.echo(_preset_text(res), err=False)
     ok = all(r["ok"] and r["met"] for r in results)
     if as_json:
-        click.echo(json.dumps({"machine": machine(), "seed": seed, "timeout_ms": timeout_ms,
-                               "rlimit": rlimit, "presets": results, "ok": ok}, indent=1))
-    else:
+        emit("bench-proofs", {"machine": machine(), "seed": seed, "timeout_ms": timeout_ms,
+                              "rlimit": rlimit, "presets": results, "ok": ok}, as_json)
+    if text_too(as_json):
         click.echo(_summary(results))
         m = machine()
         click.echo(f"machine: {m['platform']}, {m['cpus']} cpus, load {m['load_average']}, "

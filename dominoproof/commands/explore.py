@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     PositiveNumber,
     check_output_path,
@@ -95,7 +96,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
             deal_text: str | None, all_deals: bool, free_draw: bool, max_states: int,
             max_seconds: float | None, workers: int, property_ids: tuple[str, ...],
             fault_id: str | None, dot_file: str | None, svg_file: str | None,
-            graphml_file: str | None, trace_dir: str | None, as_json: bool) -> None:
+            graphml_file: str | None, trace_dir: str | None, as_json: str | None) -> None:
     """Explore every reachable state of a configuration of VARIANT (one deal by default;
     --all-deals, --free-draw for more) breadth first, print the figures of the search
     (states, transitions, terminal states by kind, distinct complete rounds, shortest
@@ -104,7 +105,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     replayable), UNKNOWN (a budget stopped the search) or N/A. --dot/--svg/--graphml
     draw the state graph of a tiny configuration for teaching.
     """
-    import json
     import os
     from pathlib import Path
 
@@ -173,10 +173,10 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                 written.append(str(path))
 
     if as_json:
-        data: dict[str, Any] = {"variant": v.to_dict(), "initial states": init.describe() + how,
+        data: dict[str, Any] = {"variant": v.to_dict(), "initial_states": init.describe() + how,
                                 "feasibility": why, "notes": notes, **ver.to_json()}
-        click.echo(json.dumps(data, indent=1, default=str))
-    else:
+        emit("explore", data, as_json)
+    if text_too(as_json):
         click.echo(render(v, init, how, why, notes, ver, written))
     overall = ver.verdict
     if overall is Verdict.VIOLATED:

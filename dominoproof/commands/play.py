@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     json_option,
     overrides_option,
@@ -18,13 +19,13 @@ from dominoproof.options import (
 @seed_option
 @overrides_option
 @json_option
-def command(variant: str, seed: int, overrides: tuple[str, ...], as_json: bool) -> None:
+def command(variant: str, seed: int, overrides: tuple[str, ...], as_json: str | None) -> None:
     """Play one round of VARIANT with uniformly random legal moves (seeded).
 
     Prints the deal, every move with the rule that allows it, the line of play,
     each R4 confirmation, fouls (R4.5), the block (R4.4) or the domino, and the
-    scoring table (R5). With --json, prints the trace (replay it with
-    `dominoproof replay`).
+    scoring table (R5). With --json, writes the trace (a dominoproof.trace document;
+    replay it with `dominoproof replay`).
     """
     from dominoproof.model.engine import random_round
     from dominoproof.render import render_round
@@ -32,6 +33,6 @@ def command(variant: str, seed: int, overrides: tuple[str, ...], as_json: bool) 
     v = resolve_variant(variant, overrides)
     trace = random_round(v, seed)
     if as_json:
-        click.echo(trace.dumps())
-    else:
+        emit("trace", trace.to_json(), as_json)
+    if text_too(as_json):
         click.echo(render_round(trace), nl=False)

@@ -26,7 +26,6 @@ its query ran out of a budget).
 
 from __future__ import annotations
 
-import json
 import os
 import textwrap
 import time
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     WIDTH,
     budget_options,
@@ -77,7 +77,7 @@ if TYPE_CHECKING:
 def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...],
             all_sizes: bool, fault: str | None, explain: bool, seed: int, timeout_ms: int,
             rlimit: int, depth: int, together: bool | None, workers: int | None,
-            as_json: bool) -> None:
+            as_json: str | None) -> None:
     """Prove the property catalogue for VARIANT|FILE with Z3."""
     from dominoproof.options import resolve_variant
     from dominoproof.proofs.properties import CATALOGUE, find_property
@@ -108,9 +108,8 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
     total = time.perf_counter() - t0
     everything = results + sizes
     if as_json:
-        click.echo(json.dumps(_json(prover, everything, checks, chains, total, sizes_note),
-                              indent=1, default=str))
-    else:
+        emit("prove", _json(prover, everything, checks, chains, total, sizes_note), as_json)
+    if text_too(as_json):
         _print(prover, results, sizes, sizes_note, checks, chains, total)
     raise SystemExit(_exit_code(everything, checks))
 

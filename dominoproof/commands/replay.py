@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from dominoproof.jsonout import emit, json_option, text_too
+
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
 
@@ -14,7 +16,8 @@ if TYPE_CHECKING:
 @click.command("replay",
                short_help="Replay a JSON trace with every legality check, and tell it.")
 @click.argument("trace_file", metavar="TRACE.json", type=click.Path(dir_okay=False))
-def command(trace_file: str) -> None:
+@json_option
+def command(trace_file: str, as_json: str | None) -> None:
     """Replay the round recorded in TRACE.json (written by `dominoproof play --json`)
     and print it as `play` does.
 
@@ -42,8 +45,11 @@ def command(trace_file: str) -> None:
     except (ValueError, KeyError, TypeError, IndexError) as e:
         # A deal naming tiles outside the set, and the like: still the trace's fault.
         raise TraceError(f"{trace_file}: malformed trace ({e!r})") from None
-    text_out = render_round(trace, title=_title(trace_file, trace))
-    click.echo(text_out, nl=False)
+    if as_json:
+        emit("replay", {"source": trace_file, "variant": trace.variant.name,
+                        "checked_moves": len(trace.moves), "trace": trace.to_json()}, as_json)
+    if text_too(as_json):
+        click.echo(render_round(trace, title=_title(trace_file, trace)), nl=False)
 
 
 def _title(path: str, trace: Trace) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import (
     budget_options,
     check_output_path,
@@ -28,14 +29,13 @@ from dominoproof.options import (
 @budget_options
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes (default: the machine's cores).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the report as JSON to this file.")
+@json_option
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report as JUnit XML to this file (for CI).")
 @click.option("--details", is_flag=True, help="Print every check's detail.")
 def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool,
             crosscheck: int, seed: int, timeout_ms: int, rlimit: int, workers: int | None,
-            json_path: Path | None, junit_path: Path | None, details: bool) -> None:
+            as_json: str | None, junit_path: Path | None, details: bool) -> None:
     """Verify variants: exhaustive search on small configurations, Z3 induction on the
     variant itself, proofs for every set size and player count, the engine against the
     Z3 transition relation, and that every deliberately broken rule set is caught.
@@ -46,10 +46,9 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool,
     success, 2 bad input.
     """
     from dominoproof.model.variant import presets
-    from dominoproof.report import print_report, write_json, write_junit
+    from dominoproof.report import print_report, write_junit
     from dominoproof.verify import Row, verify
 
-    check_output_path(json_path, "--json")
     check_output_path(junit_path, "--junit")
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
               else [resolve_variant(name, overrides) for name in presets()])
@@ -61,9 +60,10 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool,
 
     report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
                     crosscheck=crosscheck, workers=workers, progress=progress)
-    print_report(report, out, details=details)
-    if json_path is not None:
-        write_json(report, json_path)
+    if text_too(as_json):
+        print_report(report, out, details=details)
+    if as_json:
+        emit("verify", report.to_json(), as_json)
     if junit_path is not None:
         write_junit(report, junit_path)
     raise SystemExit(report.exit_code)

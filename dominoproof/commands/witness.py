@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     PositiveNumber,
     budget_options,
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 @json_option
 def command(variant: str, question: str, overrides: tuple[str, ...], fault: str | None,
             depth: int | None, seed: int, timeout_ms: int, rlimit: int, seconds: float,
-            trace_out: str | None, as_json: bool) -> None:
+            trace_out: str | None, as_json: str | None) -> None:
     """Answer QUESTION about VARIANT|FILE with a round found by Z3."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
@@ -91,8 +92,8 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
             fh.write(w.run.trace.dumps() if w.run.replayed and fault is None
                      else json.dumps(w.run.to_json(), indent=1))
     if as_json:
-        click.echo(json.dumps(w.to_json(), indent=1, default=str))
-    else:
+        emit("witness", w.to_json(), as_json)
+    if text_too(as_json):
         _print(prover, question, w, fault)
     raise SystemExit(exit_code(w))
 
