@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from dominoproof.cli import main
 from dominoproof.jsonout import DOCUMENTS, VERSION, plain_keys, schema
 from dominoproof.model import Trace, find_variant, random_round
+from dominoproof.model.errors import TraceError
 
 
 def validate(kind: str, doc: dict[str, Any]) -> None:
@@ -101,5 +102,5 @@ def test_a_trace_of_the_earlier_format_name_still_replays() -> None:
     data["format"] = "dominoproof-trace/1"
     del data["version"]
     assert Trace.from_json(data).moves == t.moves
-    with pytest.raises(Exception, match="dominoproof.trace document of version 1"):
+    with pytest.raises(TraceError, match=r"dominoproof\.trace document of version 1"):
         Trace.from_json({**t.to_json(), "version": 2})

@@ -79,29 +79,21 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
             rlimit: int, depth: int, together: bool | None, workers: int | None,
             as_json: str | None) -> None:
     """Prove the property catalogue for VARIANT|FILE with Z3."""
+    from dominoproof.api import prove
     from dominoproof.options import resolve_variant
     from dominoproof.proofs.properties import CATALOGUE, find_property
-    from dominoproof.proofs.queries import STATE_PROPERTIES, Prover
+    from dominoproof.proofs.queries import STATE_PROPERTIES
 
     for pid in properties:
         find_property(pid)
     ids = list(properties) or [p.id for p in CATALOGUE]
-    if fault is not None:
-        from dominoproof.proofs.encoding_faults import twin_prover
-
-        prover = twin_prover(fault, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
-                             bmc_depth=depth, together=together)
-    else:
-        v = resolve_variant(variant, overrides)
-        prover = Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, bmc_depth=depth,
-                        together=together)
     t0 = time.perf_counter()
-    results = prover.prove_all(ids, workers=workers or os.cpu_count() or 1, sanity=True)
-    checks = prover.last_sanity
-    sizes: list[Result] = []
+    report = prove(variant if fault is not None else resolve_variant(variant, overrides),
+                   ids, fault=fault, all_sizes=all_sizes, seed=seed, rlimit=rlimit,
+                   timeout_ms=timeout_ms, depth=depth, together=together,
+                   workers=workers or os.cpu_count() or 1)
+    prover, results, sizes, checks = report.prover, report.results, report.sizes, report.sanity
     sizes_note = ""
-    if all_sizes:
-        sizes, sizes_note = _all_sizes(prover, ids)
     chains = {pid: prover.explain(pid) for pid in ids
               if explain and pid in STATE_PROPERTIES
               and find_property(pid).applies_to(prover.variant)}
@@ -111,30 +103,7 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
         emit("prove", _json(prover, everything, checks, chains, total, sizes_note), as_json)
     if text_too(as_json):
         _print(prover, results, sizes, sizes_note, checks, chains, total)
-    raise SystemExit(_exit_code(everything, checks))
-
-
-def _all_sizes(prover: Prover, ids: list[str]) -> tuple[list[Result], str]:
-    from dominoproof.proofs.allsizes import prove_all_sizes
-
-    return prove_all_sizes(prover.variant, ids, timeout_ms=prover.timeout_ms,
-                           seed=prover.seed, rlimit=prover.rlimit), ""
-
-
-def _exit_code(results: list[Result], checks: list[Any]) -> int:
-    """1 a property violated or not inductive, or a sanity check answered wrongly; else 3
-    when a verdict or a sanity check is UNKNOWN (a budget ran out: nothing is claimed,
-    nothing is refuted); else 0."""
-    from dominoproof.proofs.properties import Verdict
-
-    verdicts = {r.verdict for r in results}
-    if Verdict.VIOLATED in verdicts or Verdict.NOT_INDUCTIVE in verdicts:
-        return 1
-    if any(not c.ok and not c.unknown for c in checks):
-        return 1
-    if Verdict.UNKNOWN in verdicts or any(c.unknown for c in checks):
-        return 3
-    return 0
+    raise SystemExit(report.exit_code)
 
 
 def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_note: str,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -26,24 +25,14 @@ def command(trace_file: str, as_json: str | None) -> None:
     the recorded final state must be reached. A trace that does not replay is
     bad input: one located message, exit code 2.
     """
-    from dominoproof.model.engine import Trace
+    from dominoproof.api import replay
     from dominoproof.model.errors import TraceError
     from dominoproof.render import render_round
 
-    path = Path(trace_file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise TraceError(f"{trace_file}: cannot read the trace ({e.__class__.__name__}: "
-                         f"{getattr(e, 'strerror', None) or e})") from None
-    try:
-        trace = Trace.loads(text, source=trace_file)  # checks the deal is the variant's
-        trace.states()  # every move replayed with apply's checks (cached for rendering)
-    except TraceError as e:
-        msg = str(e)
-        raise TraceError(msg if msg.startswith(trace_file) else f"{trace_file}: {msg}") from None
+        trace = replay(trace_file)  # the deal is the variant's, every move legal
     except (ValueError, KeyError, TypeError, IndexError) as e:
-        # A deal naming tiles outside the set, and the like: still the trace's fault.
+        # whatever the field checks let through is still the trace's fault, not a crash
         raise TraceError(f"{trace_file}: malformed trace ({e!r})") from None
     if as_json:
         emit("replay", {"source": trace_file, "variant": trace.variant.name,

@@ -41,8 +41,8 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from dominoproof.api import simulate
     from dominoproof.options import console
-    from dominoproof.simulate import simulate
 
     v = resolve_variant(variant, overrides)
     err = console(stderr=True)
@@ -50,9 +50,8 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True,
                   disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(f"{v.name}", total=rounds)
-        stats = simulate(v, rounds, seed, top=top,
-                         progress=lambda done: bar.update(task, completed=done),
-                         every=max(1, min(2000, rounds // 100)))
+        stats = simulate(v, rounds, seed=seed, top=top,
+                         progress=lambda done: bar.update(task, completed=done))
     if as_json:
         emit("simulate", stats.to_json(), as_json)
     if text_too(as_json):

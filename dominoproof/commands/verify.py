@@ -45,9 +45,10 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool,
     (a budget ran out: Z3's resource limit, or the wall-clock safety net) short of
     success, 2 bad input.
     """
+    from dominoproof.api import verify
     from dominoproof.model.variant import presets
     from dominoproof.report import print_report, write_junit
-    from dominoproof.verify import Row, verify
+    from dominoproof.verify import Row
 
     check_output_path(junit_path, "--junit")
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
