@@ -25,7 +25,8 @@ VERSION = 1
 
 #: The commands (and benchmarks) that write JSON, each with its schema.
 DOCUMENTS = ("variants", "show", "trace", "replay", "simulate", "explore", "prove", "witness",
-             "crosscheck", "verify", "bench-engine", "bench-proofs", "bench-spin")
+             "crosscheck", "verify", "check-log", "bench-engine", "bench-proofs",
+             "bench-spin")
 
 
 def document(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
