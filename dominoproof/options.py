@@ -224,7 +224,8 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False,
             markup: bool = True) -> Console:
     """A rich console of :data:`WIDTH` columns on ``stream`` (default: stdout/stderr).
 
-    Colour and terminal controls only when the stream is a terminal; otherwise
+    Colour only on a terminal and when ``NO_COLOR`` is not set; terminal controls only
+    when the stream is a terminal; otherwise
     plain text, so piped output and golden transcripts are the same everywhere.
     ``markup=False`` prints text as it is (rich would read ``[has drawn]`` as a tag).
     """
@@ -232,6 +233,7 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False,
 
     out = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     tty = bool(getattr(out, "isatty", lambda: False)())
-    return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not tty,
-                   color_system="auto" if tty else None, highlight=False,
+    colour = tty and not os.environ.get("NO_COLOR")  # https://no-color.org
+    return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not colour,
+                   color_system="auto" if colour else None, highlight=False,
                    soft_wrap=True, emoji=False, markup=markup)

@@ -425,3 +425,4 @@ def test_fuzz_command_lines_keep_the_contract(data: st.DataObject) -> None:
     if cmd[0] in ("simulate", "explore") and "-n" not in args and "--max-states" not in args:
         args += ["-n", "50"] if cmd[0] == "simulate" else ["--max-states", "2000"]
     assert_contract(run(*args))
+

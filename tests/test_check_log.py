@@ -134,3 +134,32 @@ def test_a_bad_log_is_one_located_line(tmp_path: Path, text: str, needle: str) -
     assert r.exit_code == 2 and r.stdout == ""
     err = r.stderr.strip().splitlines()
     assert len(err) == 1 and needle in err[0] and "log.json" in err[0]
+
+
+DEAL = "P0: 0-0 0-1 0-2 0-3 0-4 0-5 0-6; P1: 1-1 1-2 1-3 1-4 1-5 1-6 2-2"
+
+
+def test_play_from_a_given_deal_replays_and_keeps_the_deal(tmp_path: Path) -> None:
+    out = tmp_path / "round.json"
+    r = CliRunner().invoke(main, ["play", "block-2p-d6", "--deal", DEAL, "--seed", "3",
+                                  "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    hands = [sorted(h) for h in data["deal"]["hands"]]
+    assert hands == [sorted(p.split(": ")[1].split()) for p in DEAL.split("; ")]
+    r = CliRunner().invoke(main, ["replay", str(out)])  # every move legal, final reached
+    assert r.exit_code == 0, r.output
+    again = CliRunner().invoke(main, ["play", "block-2p-d6", "--deal", DEAL, "--seed", "3"])
+    assert again.stdout == CliRunner().invoke(
+        main, ["play", "block-2p-d6", "--deal", DEAL, "--seed", "3"]).stdout
+
+
+@pytest.mark.parametrize("deal, needle", [
+    ("P0: 0-0", "no hand for P1"),
+    ("P0: 0-0 0-1 0-2 0-3 0-4 0-5 0-6; P1: 0-0 1-2 1-3 1-4 1-5 1-6 2-2", "--deal"),
+])
+def test_play_rejects_a_deal_that_is_not_the_variants(deal: str, needle: str) -> None:
+    r = CliRunner().invoke(main, ["play", "block-2p-d6", "--deal", deal])
+    assert r.exit_code == 2 and r.stdout == ""
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and needle in err[0]
