@@ -106,6 +106,49 @@ def budget_options(f: F) -> F:
                         )(f)
 
 
+class ListsInHelp(click.Command):
+    """A command whose ``--help`` ends with the lists a user picks from (the property
+    ids, the questions, the faults), computed when help is asked for, from the catalogue
+    itself (importing it at start-up would slow every command)."""
+
+    lists: tuple[str, ...] = ()
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        for name in self.lists:
+            title, items = _HELP_LISTS[name]()
+            with formatter.section(title):
+                formatter.write_dl(items)
+
+
+def _properties() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.proofs.properties import CATALOGUE
+
+    return "Properties (--property ID)", [(p.id, f"[{', '.join(p.rules)}] {p.statement}")
+                                         for p in CATALOGUE]
+
+
+def _questions() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.proofs.queries import QUESTIONS
+
+    return "Questions (QUESTION)", list(QUESTIONS.items())
+
+
+def _faults() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.proofs.faults import FAULTS
+
+    return "Faults (--fault ID)", [(f.id, f.description) for f in FAULTS]
+
+
+_HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _faults}
+
+
+def lists_in_help(*names: str) -> type[ListsInHelp]:
+    """A :class:`ListsInHelp` command class listing ``names`` (properties, questions,
+    faults) at the end of its help."""
+    return type("ListsInHelp", (ListsInHelp,), {"lists": names})
+
+
 class PositiveNumber(click.ParamType[float]):
     """A finite number above zero (``--seconds``): zero, negatives, NaN and infinity are
     rejected, so no budget silently means "no limit" or "nothing"."""

@@ -1,4 +1,5 @@
-"""CLI conventions people expect: NO_COLOR (https://no-color.org) is respected."""
+"""CLI conventions people expect: NO_COLOR (https://no-color.org) respected, help that
+lists the ids a user picks from, one meaning per flag across commands."""
 
 from __future__ import annotations
 
@@ -22,3 +23,35 @@ def test_no_color_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch
     out = Terminal()
     console(out).print("[red]x[/red]")
     assert "\x1b[31" not in out.getvalue() and "x" in out.getvalue()
+
+
+def test_help_lists_what_a_user_picks_from() -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+    from dominoproof.proofs.faults import FAULTS
+    from dominoproof.proofs.properties import CATALOGUE
+    from dominoproof.proofs.queries import QUESTIONS
+
+    prove = CliRunner().invoke(main, ["prove", "--help"]).stdout
+    witness = CliRunner().invoke(main, ["witness", "--help"]).stdout
+    for p in CATALOGUE:
+        assert p.id in prove
+    for f in FAULTS:
+        assert f.id in prove and f.id in witness
+    for q in QUESTIONS:
+        assert q in witness
+
+
+def test_the_solver_seed_and_the_deal_seed_have_different_names() -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    for cmd in ("prove", "witness", "verify"):
+        text = CliRunner().invoke(main, [cmd, "--help"]).stdout
+        assert "--z3-seed" in text and "--seed " not in text, cmd
+    for cmd in ("play", "simulate", "explore", "crosscheck"):
+        assert "--seed" in CliRunner().invoke(main, [cmd, "--help"]).stdout, cmd
+    # --traces DIR is a folder wherever it appears; crosscheck counts --replays
+    assert "--replays" in CliRunner().invoke(main, ["crosscheck", "--help"]).stdout

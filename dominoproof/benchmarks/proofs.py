@@ -75,7 +75,8 @@ def prove_preset(name: str, *, seed: int, timeout_ms: int, workers: int = 1,
 @click.option("--preset", "chosen", multiple=True, metavar="NAME",
               help="Time only these presets (repeatable; default: the four of issue 4).")
 @click.option("--smoke", is_flag=True, help="Only the double-6 presets (a quick CI run).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
 @budget_options
 @json_option
 @click.option("--check", is_flag=True,

@@ -57,8 +57,10 @@ EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
 @click.option("--fault", "fault_id", default=None, metavar="ID",
               help="Run an engine mutant of proofs/faults.py instead of the engine "
                    "(the check must then fail).")
-@click.option("--traces", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Replay at most this many witness traces (one per terminal state).")
+@click.option("--replays", "traces", type=click.IntRange(min=0), default=200,
+              show_default=True, metavar="N",
+              help="Replay at most this many witness traces (one per terminal state); "
+                   "--traces DIR, elsewhere, is a folder to write traces into.")
 @json_option
 def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deals: bool,
             free_draw: bool, oracles: tuple[str, ...], max_states: int,

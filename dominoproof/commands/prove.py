@@ -39,6 +39,7 @@ from dominoproof.options import (
     budget_options,
     console,
     json_option,
+    lists_in_help,
     overrides_option,
     variant_argument,
 )
@@ -48,7 +49,8 @@ if TYPE_CHECKING:
     from dominoproof.proofs.queries import Prover
 
 
-@click.command("prove", short_help="Z3 proofs of the catalogue: induction per instance, "
+@click.command("prove", cls=lists_in_help("properties", "faults"),
+               short_help="Z3 proofs of the catalogue: induction per instance, "
                "ranking function, all sizes.")
 @variant_argument
 @overrides_option
@@ -62,7 +64,8 @@ if TYPE_CHECKING:
 @click.option("--explain", is_flag=True,
               help="For state properties: each counterexample to induction met from the "
                    "type invariant alone, and the lemma that rules it out.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
 @budget_options
 @click.option("--depth", type=click.IntRange(min=0), default=12, show_default=True,
               help="Depth of the bounded search for a real violation when a proof fails.")

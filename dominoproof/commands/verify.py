@@ -25,7 +25,8 @@ from dominoproof.options import (
               metavar="N",
               help="States of the small search on which the engine and the Z3 relation "
                    "are compared, per variant (0: none).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
 @budget_options
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes (default: the machine's cores).")

@@ -39,6 +39,7 @@ from dominoproof.options import (
     check_output_path,
     console,
     json_option,
+    lists_in_help,
     overrides_option,
     variant_argument,
 )
@@ -47,7 +48,8 @@ if TYPE_CHECKING:
     from dominoproof.proofs.queries import Prover, Witness
 
 
-@click.command("witness", short_help="Answer a question about a variant with a round Z3 "
+@click.command("witness", cls=lists_in_help("questions", "faults"),
+               short_help="Answer a question about a variant with a round Z3 "
                "finds (shortest block, largest residual, tie, ...).")
 @variant_argument
 @click.argument("question", metavar="QUESTION")
@@ -57,7 +59,8 @@ if TYPE_CHECKING:
                    "configuration, its Z3 twin and its engine) instead of VARIANT.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
               help="The longest round searched (max-residual: the horizon).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
 @budget_options
 @click.option("--seconds", type=PositiveNumber(), default=120.0, show_default=True,
               help="Budget of the whole bounded search.")
