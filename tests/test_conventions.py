@@ -55,3 +55,28 @@ def test_the_solver_seed_and_the_deal_seed_have_different_names() -> None:
         assert "--seed" in CliRunner().invoke(main, [cmd, "--help"]).stdout, cmd
     # --traces DIR is a folder wherever it appears; crosscheck counts --replays
     assert "--replays" in CliRunner().invoke(main, ["crosscheck", "--help"]).stdout
+
+
+def test_verify_of_a_users_variant_checks_that_variant_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The self-test (every fault caught) runs when asked, and by default only when no
+    variant is named."""
+    from click.testing import CliRunner
+
+    import dominoproof.api as api
+    from dominoproof.cli import main
+    from dominoproof.verify import Report
+
+    asked: list[tuple[list[str], bool]] = []
+
+    def fake(variants: object, *, faults: bool, **kw: object) -> Report:
+        asked.append(([v.name for v in variants], faults))  # type: ignore[attr-defined]
+        return Report()
+
+    monkeypatch.setattr(api, "verify", fake)
+    CliRunner().invoke(main, ["verify", "tiny"])
+    CliRunner().invoke(main, ["verify", "tiny", "--faults"])
+    CliRunner().invoke(main, ["verify"])
+    assert asked[0] == (["tiny-2p-d3"], False)
+    assert asked[1] == (["tiny-2p-d3"], True)
+    assert asked[2][1] is True and len(asked[2][0]) > 1
