@@ -80,3 +80,16 @@ def test_verify_of_a_users_variant_checks_that_variant_only(
     assert asked[0] == (["tiny-2p-d3"], False)
     assert asked[1] == (["tiny-2p-d3"], True)
     assert asked[2][1] is True and len(asked[2][0]) > 1
+
+
+def test_prove_says_why_a_property_is_not_applicable_in_text() -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+    from dominoproof.proofs.properties import BY_ID
+
+    r = CliRunner().invoke(main, ["prove", "block-2p-d6", "-p", "parity", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.stdout.split("not applicable:")[1].split())
+    assert text.startswith("parity (induction per instance): applies to")
+    assert " ".join(BY_ID["parity"].applies_doc.split()) in text

@@ -142,6 +142,12 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
         out.print(f"  dropped {d.lemma}: fails " + ("at Init" if d.where == "Init"
                                                      else f"after action {d.where}"
                                                      + (f" ({d.move})" if d.move else "")))
+    na = [r for r in [*results, *sizes] if r.verdict is Verdict.NOT_APPLICABLE]
+    if na:  # why, in the text too (not only in JSON)
+        out.print("\nnot applicable:")
+        for r in na:
+            out.print(textwrap.fill(f"{r.property} ({r.method}): {r.detail}", width=WIDTH,
+                                    initial_indent="  ", subsequent_indent="    "))
     for r in [*results, *sizes]:
         if r.verdict is Verdict.PROVED or r.verdict is Verdict.NOT_APPLICABLE:
             continue
