@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -23,15 +23,42 @@ from dominoproof.model.errors import DominoproofError
 EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN = 1, 2, 3
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: a newline or other control character inside a value is shown
+    escaped (``\\n``), never echoed raw, so an error is exactly one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class _Group(click.Group):
-    """Turns every DominoproofError into a clean message and exit code 2."""
+    """Turns every DominoproofError, and every usage error click finds (a bad option
+    value, an unknown option or command), into one line and exit code 2."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:
+            _usage(e, info_name or "dominoproof")
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:
+            _usage(e, ctx.command_path)
         except DominoproofError as e:
-            click.echo(f"dominoproof: error: {e}", err=True)
+            click.echo(f"dominoproof: error: {one_line(str(e))}", err=True)
             ctx.exit(EXIT_USAGE)
+
+
+def _usage(e: click.UsageError, path: str) -> NoReturn:
+    where = e.ctx.command_path if e.ctx is not None else path
+    click.echo(f"dominoproof: error: {where}: {one_line(e.format_message())} "
+               f"(see {where} --help)", err=True)
+    sys.exit(EXIT_USAGE)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

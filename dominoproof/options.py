@@ -27,15 +27,18 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import math
+import os
+import pathlib
 import re
 import sys
-import tomllib
 from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.reading import read_toml
 from dominoproof.model.variant import Variant, find_variant
 
 if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
@@ -43,6 +46,7 @@ if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
 
 __all__ = [
     "WIDTH",
+    "budget_options",
     "console",
     "json_option",
     "overrides_option",
@@ -82,10 +86,115 @@ def seed_option(f: F) -> F:
                         help="Seed of the random deal and moves (same seed, same output).")(f)
 
 
+def budget_options(f: F) -> F:
+    """``--rlimit N`` and ``--timeout-ms MS``, passed as ``rlimit: int`` and
+    ``timeout_ms: int``: Z3's deterministic resource limit per query (the budget that
+    decides; the same verdict on a loaded machine) and the wall-clock safety net per query.
+    Both must be positive (zero would mean *no limit* to Z3)."""
+    from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+
+    f = click.option("--timeout-ms", type=click.IntRange(min=1), default=DEFAULT_TIMEOUT_MS,
+                     show_default=True, metavar="MS",
+                     help="Wall-clock safety net of each Z3 query, only for a machine "
+                          "overloaded far beyond the calibration (its expiry is UNKNOWN, "
+                          "reported as such, never a proof).")(f)
+    return click.option("--rlimit", type=click.IntRange(min=1), default=DEFAULT_RLIMIT,
+                        show_default=True, metavar="N",
+                        help="Z3's resource limit of each query, in its deterministic work "
+                             "units: the budget that decides, so verdicts do not depend on "
+                             "the machine's load (running out is UNKNOWN, never a proof)."
+                        )(f)
+
+
+class ListsInHelp(click.Command):
+    """A command whose ``--help`` ends with the lists a user picks from (the property
+    ids, the questions, the faults), computed when help is asked for, from the catalogue
+    itself (importing it at start-up would slow every command)."""
+
+    lists: tuple[str, ...] = ()
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        for name in self.lists:
+            title, items = _HELP_LISTS[name]()
+            with formatter.section(title):
+                formatter.write_dl(items)
+
+
+def _properties() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.proofs.properties import CATALOGUE
+
+    return "Properties (--property ID)", [(p.id, f"[{', '.join(p.rules)}] {p.statement}")
+                                         for p in CATALOGUE]
+
+
+def _questions() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.proofs.queries import QUESTIONS
+
+    return "Questions (QUESTION)", list(QUESTIONS.items())
+
+
+def _faults() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.proofs.faults import FAULTS
+
+    return "Faults (--fault ID)", [(f.id, f.description) for f in FAULTS]
+
+
+_HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _faults}
+
+
+def lists_in_help(*names: str) -> type[ListsInHelp]:
+    """A :class:`ListsInHelp` command class listing ``names`` (properties, questions,
+    faults) at the end of its help."""
+    return type("ListsInHelp", (ListsInHelp,), {"lists": names})
+
+
+class PositiveNumber(click.ParamType[float]):
+    """A finite number above zero (``--seconds``): zero, negatives, NaN and infinity are
+    rejected, so no budget silently means "no limit" or "nothing"."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(x) or x <= 0:
+            self.fail(f"{value!r} is not a positive finite number", param, ctx)
+        return x
+
+
+def check_output_path(path: str | os.PathLike[str] | None, option: str) -> None:
+    """An output file's folder must exist before any work is done (a long verification
+    must not end in a traceback because ``--json out/report.json`` has no ``out/``).
+    ``-`` (standard output) and None pass."""
+    if path is None or str(path) == "-":
+        return
+    p = pathlib.Path(path)
+    folder = p.parent if str(p.parent) else pathlib.Path(".")
+    if p.is_dir():
+        raise DominoproofError(f"{option} {_plain(str(path))}: is a folder, not a file")
+    if not folder.is_dir():
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(folder))} does not exist (create it first)")
+    if not os.access(folder, os.W_OK):
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(folder))} is not writable")
+
+
+def _plain(text: str) -> str:
+    """Text for a one-line message: control characters (a newline) shown escaped."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def json_option(f: F) -> F:
-    """``--json``, passed as ``as_json: bool``."""
-    return click.option("--json", "as_json", is_flag=True,
-                        help="Print JSON instead of text (for scripts and CI).")(f)
+    """``--json [FILE|-]``, passed as ``as_json: str | None``
+    (:func:`dominoproof.jsonout.json_option`)."""
+    from dominoproof.jsonout import json_option as versioned
+
+    return versioned(f)
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -100,14 +209,21 @@ def parse_override(text: str) -> tuple[str, Any]:
     key = key.strip()
     if not sep or not _KEY_RE.fullmatch(key):
         raise DominoproofError(
-            f"-o {text!r}: expected KEY=VALUE with KEY as section.key "
+            f"-o {_plain(text)!r}: expected KEY=VALUE with KEY as section.key "
             "(e.g. -o deal.players=4, -o scoring.tie=split; `dominoproof show VARIANT` "
             "lists every key)"
         )
     raw = raw.strip()
+    if not raw.isprintable():
+        # TOML would read "4\nx = 5" as 4 and drop the rest without a word
+        raise DominoproofError(
+            f"-o {key}={_plain(raw)}: a newline or other control character in the value "
+            "(allowed: one TOML value on one line, e.g. 4, true, \"6-6\", [[0, 2], [1, 3]])")
     try:
-        value: Any = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+        value: Any = read_toml(f"v = {raw}", f"-o {key}", DominoproofError)["v"]
+    except DominoproofError as e:
+        if "not valid TOML" not in str(e):
+            raise  # nested too deeply, or a number of thousands of digits
         value = raw
     if isinstance(value, datetime.date | datetime.time):
         value = raw
@@ -130,20 +246,29 @@ def resolve_variant(name: str, overrides: Iterable[str] = ()) -> Variant:
     items = list(overrides)
     variant = find_variant(name)
     if not items:
-        return variant
+        return _warned(variant)
     source = f"{variant.source} with -o " + " -o ".join(items)
     changed = variant.with_overrides(parse_overrides(items), source=source)
     # The base's description no longer tells the whole story: say what changed.
     note = "Overridden: " + ", ".join(items) + "."
     text = f"{changed.description} {note}" if changed.description else note
-    return dataclasses.replace(changed, description=text)
+    return _warned(dataclasses.replace(changed, description=text))
+
+
+def _warned(v: Variant) -> Variant:
+    """Print each of ``v``'s warnings (a parameter without effect, naming both keys) on
+    standard error, one line each."""
+    for w in v.warnings:
+        click.echo(f"dominoproof: warning: {_plain(w)}", err=True)
+    return v
 
 
 def console(stream: IO[str] | None = None, *, stderr: bool = False,
             markup: bool = True) -> Console:
     """A rich console of :data:`WIDTH` columns on ``stream`` (default: stdout/stderr).
 
-    Colour and terminal controls only when the stream is a terminal; otherwise
+    Colour only on a terminal and when ``NO_COLOR`` is not set; terminal controls only
+    when the stream is a terminal; otherwise
     plain text, so piped output and golden transcripts are the same everywhere.
     ``markup=False`` prints text as it is (rich would read ``[has drawn]`` as a tag).
     """
@@ -151,6 +276,7 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False,
 
     out = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     tty = bool(getattr(out, "isatty", lambda: False)())
-    return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not tty,
-                   color_system="auto" if tty else None, highlight=False,
+    colour = tty and not os.environ.get("NO_COLOR")  # https://no-color.org
+    return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not colour,
+                   color_system="auto" if colour else None, highlight=False,
                    soft_wrap=True, emoji=False, markup=markup)

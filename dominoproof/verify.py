@@ -44,6 +44,7 @@ from typing import Any
 
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
+from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
 OK = (Verdict.HOLDS.value, Verdict.PROVED.value)
 NA = (Verdict.NOT_APPLICABLE.value,)
@@ -216,8 +217,8 @@ def _fresh_rule_books() -> None:
     scoring.score_reader.cache_clear()
 
 
-def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = 30_000,
-                   crosscheck: int = 40) -> list[Row]:
+def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                   crosscheck: int = 40, rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
     """Every part of the verification for one variant (see the module docstring). A part
     that crashes is one ERROR row; the other parts still run."""
     from dominoproof.proofs.allsizes import prove_all_sizes
@@ -232,13 +233,13 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = 30_000,
     except Exception as e:
         rows.append(Row.crashed(v.name, "search", "(search)", e))
     try:
-        for res in prove_catalogue(v, seed=seed, timeout_ms=timeout_ms):
+        for res in prove_catalogue(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit):
             expected = OK if BY_ID[res.property].applies_to(v) else NA
             rows.append(Row.of(v.name, "z3", res, expected))
     except Exception as e:
         rows.append(Row.crashed(v.name, "z3", "(z3)", e))
     try:
-        for res in prove_all_sizes(v, seed=seed, timeout_ms=timeout_ms):
+        for res in prove_all_sizes(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit):
             # N/A: the property is not stated in the decidable fragment (instances are
             # proved by z3 above); anything else must be a proof
             rows.append(Row.of(v.name, "all sizes", res, OK + NA))
@@ -252,7 +253,8 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = 30_000,
     return rows
 
 
-def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = 30_000) -> list[Row]:
+def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
     """A fault must be caught by every property it names, by every method that models it."""
     from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
     from dominoproof.proofs.encoding_faults import twin_prover
@@ -274,14 +276,15 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = 30_000) -> l
     except Exception as e:
         rows.append(Row.crashed(subject, "search", "(search)", e))
     try:
-        for res in twin_prover(f, seed=seed, timeout_ms=timeout_ms).prove_all(f.catches):
+        for res in twin_prover(f, seed=seed, timeout_ms=timeout_ms,
+                               rlimit=rlimit).prove_all(f.catches):
             rows.append(Row.of(subject, "z3", res, CAUGHT))
     except Exception as e:
         rows.append(Row.crashed(subject, "z3", "(z3)", e))
     if f.id in TWINS:
         try:
             for res in prove_all_sizes(v, f.catches, seed=seed, timeout_ms=timeout_ms,
-                                       fault=f.id):
+                                       fault=f.id, rlimit=rlimit):
                 if res.verdict is Verdict.NOT_APPLICABLE:
                     continue  # not stated in the fragment: the other methods catch it
                 rows.append(Row.of(subject, "all sizes", res, CAUGHT))
@@ -298,14 +301,15 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = 30_000) -> l
 Job = tuple[str, Callable[[Any], list[Row]], Any]
 
 
-def _variant_job(args: tuple[Variant, int, int, int]) -> list[Row]:
-    v, seed, timeout_ms, crosscheck = args
-    return verify_variant(v, seed=seed, timeout_ms=timeout_ms, crosscheck=crosscheck)
+def _variant_job(args: tuple[Variant, int, int, int, int]) -> list[Row]:
+    v, seed, timeout_ms, crosscheck, rlimit = args
+    return verify_variant(v, seed=seed, timeout_ms=timeout_ms, crosscheck=crosscheck,
+                          rlimit=rlimit)
 
 
-def _fault_job(args: tuple[str, int, int]) -> list[Row]:
-    fid, seed, timeout_ms = args
-    return verify_fault(fid, seed=seed, timeout_ms=timeout_ms)
+def _fault_job(args: tuple[str, int, int, int]) -> list[Row]:
+    fid, seed, timeout_ms, rlimit = args
+    return verify_fault(fid, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit)
 
 
 def _child(job: Job, conn: Connection) -> None:  # pragma: no cover - a forked process
@@ -356,17 +360,19 @@ def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connect
 
 
 def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
-           timeout_ms: int = 30_000, crosscheck: int = 40, workers: int | None = None,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
+           workers: int | None = None, rlimit: int = DEFAULT_RLIMIT,
            progress: Callable[[str, list[Row]], None] | None = None) -> Report:
     """Verify ``variants`` (and, with ``faults``, that every fault is caught)."""
     from dominoproof.proofs.faults import FAULTS
 
     start = time.perf_counter()
     variants = list(variants)
-    jobs: list[Job] = [(v.name, _variant_job, (v, seed, timeout_ms, crosscheck))
+    jobs: list[Job] = [(v.name, _variant_job, (v, seed, timeout_ms, crosscheck, rlimit))
                        for v in variants]
     if faults:
-        jobs += [(f"fault {f.id}", _fault_job, (f.id, seed, timeout_ms)) for f in FAULTS]
+        jobs += [(f"fault {f.id}", _fault_job, (f.id, seed, timeout_ms, rlimit))
+                 for f in FAULTS]
     report = Report(subjects=[name for name, _, _ in jobs])
     workers = max(1, workers or os.cpu_count() or 1)
     done: dict[str, list[Row]] = {}

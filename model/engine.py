@@ -13,15 +13,19 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .errors import DominoproofError, TraceError, VariantError
+from .errors import DominoproofError, TraceError, brief
 from .moves import Move
 from .outcome import Outcome, outcome
+from .reading import read_json
 from .rules import Rules, VoidDeal, rules_for
 from .state import State, Status
-from .tiles import Tile, bits, mask_of
+from .tiles import MAX_SET, Tile, bits, mask_of
 from .variant import DealOrder, Variant, load_variant_data
 
-TRACE_FORMAT = "dominoproof-trace/1"
+TRACE_FORMAT = "dominoproof.trace"
+TRACE_VERSION = 1
+#: the format name of version 1 before documents were named dominoproof.<command>
+_LEGACY_FORMAT = "dominoproof-trace/1"
 _MAX_REDEALS = 1000
 
 
@@ -59,6 +63,45 @@ class Deal(NamedTuple):
 
         return Deal(tuple(mask_of(idx(h)) for h in data["hands"]), tuple(idx(data["stack"])),
                     mask_of(idx(data.get("set_aside", []))))
+
+
+#: the keys of a trace document; ``origin`` records where a trace came from (another
+#: engine's log, say) and is kept as data, never checked
+_TRACE_KEYS = frozenset({"format", "version", "rules", "variant", "seed", "free_draw", "deal",
+                         "moves", "final", "origin"})
+
+
+def _deal_shape(data: Any, source: str) -> None:
+    """A deal's JSON is ``{"hands": [[tile, ...], ...], "stack": [...], "set_aside": [...]}``
+    with every tile a string ``"a-b"`` of a set up to double-18: else a located error."""
+    if not isinstance(data, dict):
+        raise TraceError(f"{source}: deal = {brief(data)}: must be a table of hands, stack "
+                         "and set_aside")
+    extra = sorted(set(data) - {"hands", "stack", "set_aside"})
+    if extra:
+        raise TraceError(f"{source}: deal.{brief(extra[0], quote=False)}: unknown key "
+                         "(allowed: hands, stack, set_aside)")
+    if "hands" not in data or "stack" not in data:
+        raise TraceError(f"{source}: deal: needs hands and stack")
+    hands = data["hands"]
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        raise TraceError(f"{source}: deal.hands = {brief(hands)}: must be a list of hands, "
+                         "each a list of tiles")
+    parts = [(f"deal.hands[{p}]", h) for p, h in enumerate(hands)]
+    parts += [(f"deal.{k}", data[k]) for k in ("stack", "set_aside") if k in data]
+    for where, tiles in parts:
+        if not isinstance(tiles, list):
+            raise TraceError(f"{source}: {where} = {brief(tiles)}: must be a list of tiles")
+        for j, t in enumerate(tiles):
+            ok = isinstance(t, str)
+            if ok:
+                try:
+                    ok = Tile.parse(t).hi <= MAX_SET
+                except ValueError:
+                    ok = False
+            if not ok:
+                raise TraceError(f"{source}: {where}[{j}] = {brief(t)}: not a tile (allowed: "
+                                 f'a string "a-b" with 0 <= a <= b <= {MAX_SET})')
 
 
 def _deal_error(variant: Variant, data: dict[str, Any]) -> str:
@@ -203,6 +246,7 @@ class Trace:
             "rules": type(self.rules).__name__}
         return {
             "format": TRACE_FORMAT,
+            "version": TRACE_VERSION,
             **book,
             "variant": self.variant.to_dict(),
             "seed": self.seed,
@@ -222,17 +266,41 @@ class Trace:
 
         ``rules`` builds the rule book to replay with (default: the variant's own); a
         trace recorded under another rule book names it, and does not replay without."""
-        if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
-            raise TraceError(f"{source}: not a {TRACE_FORMAT} document")
-        try:
-            variant = load_variant_data(data["variant"], source=f"{source}: variant")
-            wrong = _deal_error(variant, data["deal"])
-            deal = Deal.from_json(data["deal"])
-            moves = tuple(Move.from_json(m) for m in data["moves"])
-        except VariantError:
-            raise
-        except (KeyError, ValueError, TypeError) as e:
-            raise TraceError(f"{source}: malformed trace ({e!r})") from None
+        legacy = isinstance(data, dict) and data.get("format") == _LEGACY_FORMAT
+        if not isinstance(data, dict) or (not legacy and (
+                data.get("format") != TRACE_FORMAT or data.get("version") != TRACE_VERSION)):
+            raise TraceError(f"{source}: not a {TRACE_FORMAT} document of version "
+                             f"{TRACE_VERSION}")
+        extra = sorted(set(data) - _TRACE_KEYS)
+        if extra:
+            raise TraceError(f"{source}: {brief(extra[0], quote=False)}: unknown key (allowed: "
+                             f"{', '.join(sorted(_TRACE_KEYS))})")
+        for key in ("variant", "deal", "moves"):
+            if key not in data:
+                raise TraceError(f"{source}: {key}: missing")
+        if not isinstance(data["variant"], dict):
+            raise TraceError(f"{source}: variant = {brief(data['variant'])}: must be a table "
+                             "of the variant's sections")
+        if not isinstance(data["moves"], list):
+            raise TraceError(f"{source}: moves = {brief(data['moves'])}: must be a list of "
+                             "moves")
+        for key, typ, what in (("seed", int, "a whole number or null"),
+                               ("free_draw", bool, "true or false")):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, typ) or
+                                      (typ is int and isinstance(value, bool))):
+                raise TraceError(f"{source}: {key} = {brief(value)}: must be {what}")
+        variant = load_variant_data(data["variant"], source=f"{source}: variant")
+        _deal_shape(data["deal"], source)
+        wrong = _deal_error(variant, data["deal"])
+        deal = Deal.from_json(data["deal"])
+        read: list[Move] = []
+        for i, m in enumerate(data["moves"]):
+            try:
+                read.append(Move.from_json(m))
+            except ValueError as e:
+                raise TraceError(f"{source}: moves[{i}]{e}") from None
+        moves = tuple(read)
         if wrong:
             raise TraceError(f"{source}: not a deal of {variant.name}: {wrong}")
         book = rules(variant) if rules is not None else None
@@ -255,11 +323,7 @@ class Trace:
     @staticmethod
     def loads(text: str, source: str = "<trace>", *,
               rules: Callable[[Variant], Rules] | None = None) -> Trace:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise TraceError(f"{source}: not JSON ({e})") from None
-        return Trace.from_json(data, source, rules=rules)
+        return Trace.from_json(read_json(text, source, TraceError), source, rules=rules)
 
 
 def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class DominoproofError(Exception):
     """Base of every error that dominoproof reports to a user (no traceback)."""
@@ -40,11 +42,28 @@ class VariantError(DominoproofError):
 
 
 def _show(value: object) -> str:
-    if isinstance(value, str):
-        return f'"{value}"'
     if isinstance(value, bool):
         return "true" if value else "false"
-    return repr(value)
+    if isinstance(value, str):
+        return '"' + brief(value, quote=False, limit=80) + '"'
+    return brief(value, quote=False, limit=80)
+
+def brief(value: Any, *, quote: bool = True, limit: int = 40) -> str:
+    """A value for a one-line message: JSON (``quote``) or as Python prints it, control
+    characters escaped (a newline in a value never splits a message), at most ``limit``
+    characters (a number of thousands of digits is shown by its length)."""
+    import json
+
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** limit:
+        return f"<a number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    try:
+        text = json.dumps(value, ensure_ascii=False) if quote else repr(value) if not \
+            isinstance(value, str) else value
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
 
 
 class IllegalMoveError(DominoproofError):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
+from .errors import brief
 from .tiles import MAX_SET as _MAX_SET
 from .tiles import Tile, tile_count
 
@@ -135,16 +136,54 @@ class Move(NamedTuple):
         return out
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> Move:
-        kind = MoveKind[str(data["kind"]).upper()]
+    def from_json(data: Any) -> Move:
+        """A move from its JSON (:meth:`to_json`); every field of the right type, or a
+        ``ValueError`` naming the key, the value and what is allowed (a player ``1.4``,
+        ``"1"``, ``false`` or ``Infinity`` is not a seat; a tile is a string ``"a-b"``)."""
+        if not isinstance(data, dict):
+            raise ValueError(f" = {brief(data)}: a move is an object with kind, player, tile, "
+                             "end")
+        extra = sorted(set(data) - {"kind", "player", "tile", "end"})
+        if extra:
+            raise ValueError(f".{brief(extra[0], quote=False)}: unknown key (allowed: kind, "
+                             "player, tile, end)")
+        kinds = [k.label for k in MoveKind]
+        kind = data.get("kind")
+        if not isinstance(kind, str) or kind not in kinds:
+            raise ValueError(f".kind = {brief(kind)}: not a move kind (allowed: "
+                             f"{', '.join(kinds)})")
+        player: Any = data.get("player")
+        if not _whole(player) or player < 0:
+            raise ValueError(f".player = {brief(player)}: not a seat (allowed: a whole "
+                             "number 0, 1, ...)")
         tile = data.get("tile")
-        end = data.get("end")
+        if tile is not None:
+            if not isinstance(tile, str):
+                raise ValueError(f".tile = {brief(tile)}: not a tile (allowed: a string "
+                                 '"a-b", e.g. "5-6")')
+            try:
+                t = Tile.parse(tile)
+            except ValueError:
+                raise ValueError(f".tile = {brief(tile)}: not a tile (allowed: a string "
+                                 '"a-b", e.g. "5-6")') from None
+            if t.hi > _MAX_SET:
+                raise ValueError(f".tile = {brief(tile)}: beyond every set (allowed: tiles "
+                                 f"up to {_MAX_SET}-{_MAX_SET})")
+        end: Any = data.get("end")
+        if end is not None and (not _whole(end) or not 0 <= end <= _MAX_SET):
+            raise ValueError(f".end = {brief(end)}: not an open end (allowed: null for the "
+                             f"lead, or a number 0..{_MAX_SET})")
         return Move(
-            kind,
-            int(data["player"]),
+            MoveKind[kind.upper()],
+            player,
             Tile.parse(tile).idx if tile is not None else NO_TILE,
-            LEAD if end is None else int(end),
+            LEAD if end is None else end,
         )
+
+
+def _whole(x: Any) -> bool:
+    """A JSON whole number: an int, not a bool (``false`` is not 0) nor a float."""
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _tile_index(tile: str | int | Tile) -> int:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import VariantError
+from .reading import read_toml
 from .tiles import MAX_SET, Tile, TileSet, tile_count, tile_index, tile_set
 
 # ---------------------------------------------------------------------------
@@ -271,6 +272,8 @@ class Variant:
     source: str = "<variant>"
     #: the TOML data as written (after ``base`` is merged), for :meth:`with_overrides`
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    #: parameters given that have no effect, each naming both keys (:func:`_warnings`)
+    warnings: tuple[str, ...] = ()
 
     SECTIONS: ClassVar[dict[str, type]] = _SECTIONS
 
@@ -452,10 +455,7 @@ def load_variant(path: str | Path) -> Variant:
         raise VariantError("no such file", source=src) from None
     except (OSError, UnicodeDecodeError) as e:
         raise VariantError(f"cannot read the file ({e})", source=src) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise VariantError(f"not valid TOML: {e}", source=src) from None
+    data = read_toml(text, src, VariantError)
     return load_variant_data(data, source=src, default_name=p.stem)
 
 
@@ -524,7 +524,38 @@ def load_variant_data(
     v = Variant(name=name, aliases=tuple(aliases), description=description, source=source,
                 raw=raw, **built)
     _validate(v)
-    return v
+    notes = _warnings(v, aside)
+    return dataclasses.replace(v, warnings=notes) if notes else v
+
+
+def _warnings(v: Variant, aside: Any) -> tuple[str, ...]:
+    """Parameters accepted but without effect, which would silently change what the
+    designer meant: each a warning naming both keys (the one without effect, the one
+    that voids it)."""
+    out = []
+    src = v.source
+    if v.draw.rule is not DrawRule.NONE and v.boneyard_size == 0:
+        why = ('[deal] set_aside = "rest" sets every undealt tile aside' if aside == "rest"
+               else f"[deal] players x hand_size + set_aside uses all {v.tiles.count} tiles")
+        out.append(f'{src}: [draw] rule = "{v.draw.rule.value}" has no effect: {why}, so '
+                   "the boneyard is empty from the start (R3.1)")
+    if (v.partnerships.teams and v.partnerships.compare is Compare.PLAYER
+            and v.scoring.tie is not TieRule.TEAM_TOTAL):
+        out.append(f"{src}: [partnerships] teams has no effect: [partnerships] compare = "
+                   '"player" scores every player for themselves (and [scoring] tie is not '
+                   '"team-total"), R5.2')
+    if v.lead.tile and v.lead.rule is not LeadRule.TILE:
+        out.append(f'{src}: [lead] tile = "{_plain(v.lead.tile)}" has no effect: [lead] '
+                   f'rule = "{v.lead.rule.value}" does not name a tile (only "tile" does)')
+    if v.fouls.penalty and v.fouls.rule is FoulRule.IMPOSSIBLE:
+        out.append(f"{src}: [fouls] penalty = {v.fouls.penalty} has no effect: [fouls] rule "
+                   '= "impossible" rejects a false declaration, so no foul is ever '
+                   "penalised (R4.5)")
+    return tuple(out)
+
+
+def _plain(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _top(data: Mapping[str, Any], key: str, typ: type, source: str, default: Any) -> Any:
@@ -596,6 +627,10 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
             except ValueError:
                 raise VariantError("not a tile", source=source, key=f"{dotted}.{k}",
                                    value=k, allowed='tiles written "a-b"') from None
+            if t.hi > MAX_SET:
+                raise VariantError(f"beyond every set (the largest is double-{MAX_SET})",
+                                   source=source, key=f"{dotted}.{k}", value=k,
+                                   allowed=f'tiles "a-b" with 0 <= a <= b <= {MAX_SET}')
             if any(i == t.idx for i, _ in pairs):
                 raise VariantError(f"the tile {t} is given a value twice", source=source,
                                    key=f"{dotted}.{k}", value=k, allowed="each tile once")
@@ -657,14 +692,16 @@ def _validate(v: Variant) -> None:
     if v.lead.player >= players:
         raise VariantError("no such seat", source=src, key="[lead] player",
                            value=v.lead.player, allowed=f"0..{players - 1}")
-    if v.lead.tile and v.lead.rule is LeadRule.TILE:
+    if v.lead.tile:  # checked under every lead rule: a bad tile is never silently kept
+        other = ("" if v.lead.rule is LeadRule.TILE else
+                 f' (and [lead] rule = "{v.lead.rule.value}" does not use it)')
         try:
             t = Tile.parse(v.lead.tile)
         except ValueError:
-            raise VariantError("not a tile", source=src, key="[lead] tile", value=v.lead.tile,
-                               allowed='a tile written "a-b"') from None
+            raise VariantError("not a tile" + other, source=src, key="[lead] tile",
+                               value=v.lead.tile, allowed='a tile written "a-b"') from None
         if t.hi > n:
-            raise VariantError(f"not a tile of the double-{n} set", source=src,
+            raise VariantError(f"not a tile of the double-{n} set" + other, source=src,
                                key="[lead] tile", value=v.lead.tile,
                                allowed=f'tiles "a-b" with 0 <= a <= b <= {n}')
     if v.lead.rule is LeadRule.TILE and not v.lead.tile:

@@ -55,7 +55,7 @@ from dominoproof.model.moves import MoveKind
 from dominoproof.model.variant import DrawRule, FoulRule, Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Kind, Result, Verdict, find_property
-from dominoproof.proofs.solver import Check, Ledger, Solver
+from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
 __all__ = [
     "CORE",
@@ -912,9 +912,11 @@ class _Checker:
     that a verdict never depends on the order of queries, holding the axioms, with
     the query's own formulas in a frame that is always popped."""
 
-    def __init__(self, axioms: Sequence[Formula], timeout_ms: int, seed: int) -> None:
+    def __init__(self, axioms: Sequence[Formula], timeout_ms: int, seed: int,
+                 rlimit: int = DEFAULT_RLIMIT) -> None:
         self.axioms = list(axioms)
         self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
         self.seed = seed
         self.ledger = Ledger()
         self.log: list[Query] = []
@@ -927,7 +929,8 @@ class _Checker:
     def check(self, name: str, *formulas: Formula) -> Query:
         epr, edges = fragment_of([*self.axioms, *formulas], self._fragments)
         # Z3's default solver: the quantified (EPR) formulas need its MBQI, not bit-blasting
-        s = Solver(seed=self.seed, timeout_ms=self.timeout_ms, ledger=self.ledger,
+        s = Solver(seed=self.seed, timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                   ledger=self.ledger,
                    engine="smt")
         s.add(*self.axioms)
         with s.frame():
@@ -1216,7 +1219,8 @@ def _summary(queries: Sequence[Query]) -> dict[str, Any]:
 
 
 def prove_model(model: AbstractModel, property_ids: Sequence[str] | None = None, *,
-                timeout_ms: int = 10_000, seed: int = 0) -> list[Result]:
+                timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
+                rlimit: int = DEFAULT_RLIMIT) -> list[Result]:
     """Prove the given properties (default: the whole catalogue) in ``model``.
 
     PROVED only when every obligation is ``unsat`` and every sanity check passed;
@@ -1238,7 +1242,7 @@ def prove_model(model: AbstractModel, property_ids: Sequence[str] | None = None,
         else:
             todo.append(pid)
     if todo:
-        chk = _Checker([f for _, f in model.axioms], timeout_ms, seed)
+        chk = _Checker([f for _, f in model.axioms], timeout_ms, seed, rlimit)
         inv = _houdini(model, chk)
         sanity = _sanity(model, chk, inv)
         shared_seconds = inv.seconds + sanity.seconds
@@ -1296,8 +1300,8 @@ def _verdict(model: AbstractModel, pid: str, answer: str, queries: list[Query],
 
 
 def prove_all_sizes(variant: Variant, property_ids: Sequence[str] | None = None, *,
-                    timeout_ms: int = 10_000, seed: int = 0,
-                    fault: str | None = None) -> list[Result]:
+                    timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
+                    fault: str | None = None, rlimit: int = DEFAULT_RLIMIT) -> list[Result]:
     """Prove ``property_ids`` (default: the whole catalogue) for ``variant``'s rules at
     every set size N and every number of players P >= 2 at once.
 
@@ -1305,8 +1309,8 @@ def prove_all_sizes(variant: Variant, property_ids: Sequence[str] | None = None,
     others, and those that depend on a numeric count of confirmations, are
     NOT_APPLICABLE with the reason and a pointer to the per-instance proofs.
     ``fault`` selects the abstract twin of a fault of :mod:`~dominoproof.proofs.faults`
-    (:data:`TWINS`), to show the proofs can fail. Every query has ``timeout_ms``
-    and ``seed``; ``unknown`` is never PROVED.
+    (:data:`TWINS`), to show the proofs can fail. Every query has ``rlimit``,
+    ``timeout_ms`` and ``seed``; ``unknown`` is never PROVED.
     """
     return prove_model(AbstractModel(variant, fault), property_ids,
-                       timeout_ms=timeout_ms, seed=seed)
+                       timeout_ms=timeout_ms, seed=seed, rlimit=rlimit)

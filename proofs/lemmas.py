@@ -26,7 +26,7 @@ from dominoproof.model.state import State
 from dominoproof.model.variant import DrawRule, FoulRule, LayoutKind
 
 from .encoding import BLOCKED, DOMINO, PLAYING, Bool, Encoding, StateVars, xor_all
-from .solver import Check, Ledger, Solver
+from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
 Formula = Callable[[Encoding, StateVars], Bool]
 
@@ -271,6 +271,12 @@ class HoudiniResult:
     unknown: bool = False  #: a check returned unknown: the kept set is not proved inductive
     rounds: int = 0
     ledger: Ledger = field(default_factory=Ledger)
+    reason: str = ""  #: why the first unknown check stopped (the budget it ran out of)
+
+    @property
+    def incomplete(self) -> str:
+        """``"Houdini incomplete (why)"``, for a verdict's detail."""
+        return f"Houdini incomplete ({self.reason or 'a query was unknown'})"
 
     @property
     def ids(self) -> list[str]:
@@ -281,8 +287,8 @@ class HoudiniResult:
 
 
 def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
-            timeout_ms: int = 30_000, ledger: Ledger | None = None,
-            together: bool | None = None) -> HoudiniResult:
+            timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
+            ledger: Ledger | None = None, together: bool | None = None) -> HoudiniResult:
     """The largest subset of ``candidates`` that holds at Init and is preserved by every
     action.
 
@@ -300,15 +306,17 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
     alive = list(candidates)
     dropped: list[Drop] = []
     unknown = False
+    reason = ""
     pre = {lem.id: lem(enc, s) for lem in candidates}
 
     init = enc.init(s)
     for lem in candidates:
-        sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
         sv.add(init, z3.Not(pre[lem.id]))
         c = sv.check()
         if c.unknown:
             unknown = True
+            reason = reason or c.reason
         elif c.sat:
             dropped.append(Drop(lem.id, "Init", enc.decode_state(c.model, s)))
             alive.remove(lem)
@@ -326,11 +334,11 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
                          if not post[a][lem.id].eq(pre[lem.id])}
                 hyps = [pre[lem.id] for lem in alive]
                 found = violations(hyps, guard, goals, seed=seed, timeout_ms=timeout_ms,
-                                   ledger=ledger)
-                if found is None:
-                    unknown = True
-                    break
+                                   rlimit=rlimit, ledger=ledger)
                 bad, c = found
+                if bad is None:
+                    unknown, reason = True, c.reason
+                    break
                 if not bad:
                     break
                 p0, p1 = enc.decode_state(c.model, s), enc.decode_state(c.model, st)
@@ -345,25 +353,28 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
     if together is None:
         together = enc.N <= 9  # double-9 (55 tiles): above it, per action only
     if alive and not unknown and together:
-        sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
         sv.add(*[pre[lem.id] for lem in alive], enc.trans(s, m, s2),
                z3.Or([z3.Not(lem(enc, s2)) for lem in alive]))
         c = sv.check()
         if not c.unsat:
             unknown = True  # cannot be sat when each action passed: report it honestly
-    return HoudiniResult(alive, dropped, unknown, rounds, ledger)
+            reason = c.reason or "the check of T as one disjunction was sat"
+    return HoudiniResult(alive, dropped, unknown, rounds, ledger, reason)
 
 
 def violations(hyps: list[Bool], guard: Bool, goals: dict[str, Bool], *, seed: int,
-               timeout_ms: int, ledger: Ledger | None) -> tuple[set[str], Check] | None:
+               timeout_ms: int, rlimit: int = DEFAULT_RLIMIT,
+               ledger: Ledger | None) -> tuple[set[str] | None, Check]:
     """Which of ``goals`` can fail after a step from a state satisfying ``hyps`` and
-    ``guard``? One query for all of them, then one per goal if it times out. Returns the
-    failing ids with the check holding their model (empty: all preserved), or None when a
-    query stays unknown."""
+    ``guard``? One query for all of them (with a fifth of the resource limit), then one
+    per goal, each with the whole limit, if that one runs out. Returns the
+    failing ids with the check holding their model (empty: all preserved), or None with the
+    unknown check (its reason names the budget) when a query stays unknown."""
     if not goals:
         return set(), Check("unsat", 0.0)
-    first = min(timeout_ms, max(2_000, timeout_ms // 5)) if len(goals) > 1 else timeout_ms
-    sv = Solver(seed=seed, timeout_ms=first, ledger=ledger)
+    first = max(1, rlimit // 5) if len(goals) > 1 else rlimit
+    sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=first, ledger=ledger)
     sv.add(*hyps, guard, z3.Or([z3.Not(g) for g in goals.values()]))
     c = sv.check()
     if c.unsat:
@@ -372,25 +383,25 @@ def violations(hyps: list[Bool], guard: Bool, goals: dict[str, Bool], *, seed: i
         return {k for k, g in goals.items() if z3.is_false(c.model.eval(g, True))}, c
     last = c
     for k, g in goals.items():
-        sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
         sv.add(*hyps, guard, z3.Not(g))
         c = sv.check()
         if c.sat:
             return {k2 for k2, g2 in goals.items()
                     if z3.is_false(c.model.eval(g2, True))} | {k}, c
         if c.unknown:
-            return None
+            return None, c
         last = c
     return set(), last
 
 
 def check_inductive(enc: Encoding, lemmas: list[Lemma], *, seed: int = 0,
-                    timeout_ms: int = 30_000,
+                    timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
                     ledger: Ledger | None = None) -> tuple[str, Check, str | None]:
     """Is the conjunction of ``lemmas`` inductive? ``("init"|"step"|"ok", check, action)``:
     the first failing obligation (with its model) or ``"ok"``."""
     s, m, s2 = enc.state("i0"), enc.move("im"), enc.state("i1")
-    sv = Solver(seed=seed, timeout_ms=timeout_ms, ledger=ledger)
+    sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
     inv = z3.And([lem(enc, s) for lem in lemmas])
     inv2 = z3.And([lem(enc, s2) for lem in lemmas])
     with sv.frame():

@@ -2,9 +2,10 @@
 termination, and the sanity checks that keep proofs honest.
 
 Layering (mypyvy's, STYLE 8): ``encoding`` (vocabulary, Init, actions) -> ``solver``
-(seed, timeout, push/pop, statistics) -> this module (the queries) -> the CLI
-(``dominoproof prove``, ``dominoproof witness``). Every query has a fixed seed and a
-timeout; ``unknown`` is UNKNOWN, never PROVED.
+(seed, budgets, push/pop, statistics) -> this module (the queries) -> the CLI
+(``dominoproof prove``, ``dominoproof witness``). Every query has a fixed seed, Z3's
+deterministic resource limit and a wall-clock safety net; ``unknown`` is UNKNOWN, never
+PROVED, and says which budget ran out.
 
 Verdicts keep "false" apart from "not inductive":
 
@@ -14,7 +15,8 @@ Verdicts keep "false" apart from "not inductive":
   reaches the violation; the trace is decoded into moves and replayed in the engine;
 * **NOT_INDUCTIVE**: a counterexample to induction (two states and a move, decoded
   and minimised) and no real violation within the BMC depth searched;
-* **UNKNOWN**: a query timed out.
+* **UNKNOWN**: a query ran out of its resource limit (or, on a machine overloaded far
+  beyond the calibration, of the wall-clock safety net): the detail says which.
 
 Every result records the solver's time and statistics. Before any proof, the
 sanity checks show that Init and the invariant are satisfiable and that the
@@ -70,7 +72,7 @@ from .lemmas import (
 )
 from .properties import BY_ID, CATALOGUE, Property, Result, Verdict
 from .scoring import SCORE_BITS, Scoring
-from .solver import Check, Ledger, Optimizer, Solver
+from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Optimizer, Solver
 
 METHOD_INDUCTION = "induction per instance"
 
@@ -139,9 +141,12 @@ class Run:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = self.trace.to_json() if self.replayed else {
             "deal": self.trace.deal.to_json(), "moves": [m.to_json() for m in self.moves]}
-        out["replayed"] = self.replayed
+        # where the round came from, kept in the trace's ``origin`` (a trace document
+        # accepts it; every other key it does not know is an error)
+        origin: dict[str, Any] = {"by": "Z3 bounded model checking", "replayed": self.replayed}
         if self.loop_from is not None:
-            out["loop_from"] = self.loop_from
+            origin["loop_from"] = self.loop_from
+        out["origin"] = origin
         return out
 
 
@@ -195,6 +200,12 @@ class SanityCheck:
     answer: str
     seconds: float
     expect: str  #: what the answer must be
+    reason: str = ""  #: why Z3 answered unknown (the budget that ran out), when it did
+
+    @property
+    def unknown(self) -> bool:
+        """The check was not answered: neither passed nor failed (an UNKNOWN, exit 3)."""
+        return self.answer == "unknown"
 
 
 # ---------------------------------------------------------------------------
@@ -357,6 +368,11 @@ def ranking_for(e: Encoding) -> Ranking:
 # ---------------------------------------------------------------------------
 
 
+#: The optimiser that makes a CTI small gets this share of the resource limit: its model is
+#: only an illustration, kept even when the optimum is not reached.
+MINIMISE_SHARE = 10
+
+
 def _configuration(v: Variant) -> str:
     return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
             f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside {v.deal.set_aside}, "
@@ -371,7 +387,8 @@ class Prover:
     """
 
     def __init__(self, variant: Variant, *, encoding: Encoding | None = None,
-                 rules: Rules | None = None, seed: int = 0, timeout_ms: int = 30_000,
+                 rules: Rules | None = None, seed: int = 0,
+                 timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
                  bmc_depth: int = 12, bmc_seconds: float = 60.0,
                  candidates: Sequence[Lemma] | None = None,
                  together: bool | None = None, label: str = "",
@@ -381,6 +398,7 @@ class Prover:
         self.rules = rules or rules_for(variant)
         self.seed = seed
         self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
         self.bmc_depth = bmc_depth
         self.bmc_seconds = bmc_seconds
         self.candidates = list(candidates) if candidates is not None else candidates_for(
@@ -397,7 +415,7 @@ class Prover:
 
     # -- plumbing ---------------------------------------------------------------
     def solver(self, engine: str = "sat", ledger: Ledger | None = None) -> Solver:
-        return Solver(seed=self.seed, timeout_ms=self.timeout_ms,
+        return Solver(seed=self.seed, timeout_ms=self.timeout_ms, rlimit=self.rlimit,
                       ledger=ledger if ledger is not None else self.ledger, engine=engine)
 
     def unroll(self, prefix: str, steps: int = 0, *, ledger: Ledger | None = None,
@@ -432,7 +450,8 @@ class Prover:
         if self._inv is None:
             t0 = time.perf_counter()
             self._inv = houdini(self.enc, self.candidates, seed=self.seed,
-                                timeout_ms=self.timeout_ms, ledger=Ledger(),
+                                timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                                ledger=Ledger(),
                                 together=self.together)
             self.ledger.merge(self._inv.ledger)
             self._inv_seconds = time.perf_counter() - t0
@@ -464,7 +483,8 @@ class Prover:
             sv = self.solver()
             sv.add(*fs)
             c = sv.check()
-            out.append(SanityCheck(name, c.answer == expect, c.answer, c.seconds, expect))
+            out.append(SanityCheck(name, c.answer == expect, c.answer, c.seconds, expect,
+                                   c.reason))
 
         run("Init is satisfiable (a deal exists)", "sat", enc.init(s))
         run("the invariant holds in some state being played", "sat", *inv,
@@ -548,7 +568,7 @@ class Prover:
         assert lem is not None, prop.id
         if h.unknown:
             return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
-                                "a Houdini query timed out", t0, h.ledger)
+                                h.incomplete, t0, h.ledger)
         if lem in h.kept:
             detail = (f"Init => Inv, Inv and each action => Inv', Inv => property; "
                       f"{self._lemmas_text(h, prop.id)} (Houdini: {h.ledger.checks} queries, "
@@ -677,9 +697,9 @@ class Prover:
 
     def _minimise(self, s: StateVars, fs: list[Bool], ledger: Ledger | None) -> Any:
         """A model of ``fs`` with as few tiles on the table, then in hands, as the
-        optimiser finds within the timeout (None if it finds nothing)."""
-        opt = Optimizer(seed=self.seed, timeout_ms=min(self.timeout_ms, 10_000),
-                        ledger=ledger)
+        optimiser finds within its share of the resource limit (None if it finds nothing)."""
+        opt = Optimizer(seed=self.seed, timeout_ms=self.timeout_ms,
+                        rlimit=max(1, self.rlimit // MINIMISE_SHARE), ledger=ledger)
         opt.add(*fs)
         enc = self.enc
         opt.minimize(popcount([enc.on_table(s, t) for t in range(enc.T)]))
@@ -699,16 +719,18 @@ class Prover:
         failed: list[tuple[str, Check]] = []
         for a, (guard, post) in enc.steps(s, m).items():
             found = violations(hyps, guard, {a: f(enc, s, m, post)}, seed=self.seed,
-                               timeout_ms=self.timeout_ms, ledger=led)
-            if found is None:
-                return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
-                                    f"the query for action {a} timed out", t0, led)
+                               timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                               ledger=led)
             bad, c = found
+            if bad is None:
+                return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
+                                    f"the query for action {a} was UNKNOWN ({c.reason})", t0,
+                                    led)
             if bad:
                 failed.append((a, c))
         if not failed:
             detail = (f"Inv and each action => property; Inv {self._lemmas_text(h)}"
-                      + ("" if not h.unknown else " (Houdini incomplete)"))
+                      + ("" if not h.unknown else f" ({h.incomplete})"))
             verdict = Verdict.PROVED if not h.unknown else Verdict.UNKNOWN
             return self._result(prop.id, verdict, METHOD_INDUCTION, detail, t0, led)
         found_run = self.bmc(lambda ss, ms: z3.Not(f(enc, ss[-2], ms[-1], ss[-1])),
@@ -743,10 +765,12 @@ class Prover:
         failed: list[tuple[str, Check]] = []
         for a, (guard, post) in enc.steps(s, m).items():
             found = violations(hyps, guard, {a: rank.decreases(enc, s, m, post)},
-                               seed=self.seed, timeout_ms=self.timeout_ms, ledger=led)
-            if found is None:
+                               seed=self.seed, timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                               ledger=led)
+            if found[0] is None:
                 return self._result("termination", Verdict.UNKNOWN, "ranking function",
-                                    f"the query for action {a} timed out", t0, led)
+                                    f"the query for action {a} was UNKNOWN "
+                                    f"({found[1].reason})", t0, led)
             if found[0]:
                 failed.append((a, found[1]))
         # Every deal has the same counts (Init fixes them), so r is the same at every
@@ -768,7 +792,7 @@ class Prover:
                                 led, {"bound": bound, "ranking": rank.describe()})
         if not failed:
             return self._result("termination", Verdict.UNKNOWN, "ranking function",
-                                failed_bound or "Houdini incomplete", t0, led)
+                                failed_bound or h.incomplete, t0, led)
         lasso = self.lasso(ledger=led)
         if lasso.run is not None:
             return self._violated("termination", lasso, t0, led, "repeated state (a round "
@@ -805,10 +829,12 @@ class Prover:
                        z3.And(m.kind == CONFIRM, premise(post),
                               post.confirmed == s.confirmed + 1))
             found = violations(hyps, guard, {a: ok}, seed=self.seed,
-                               timeout_ms=self.timeout_ms, ledger=led)
-            if found is None:
+                               timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                               ledger=led)
+            if found[0] is None:
                 return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
-                                    f"the query for action {a} timed out", t0, led)
+                                    f"the query for action {a} was UNKNOWN "
+                                    f"({found[1].reason})", t0, led)
             if found[0]:
                 failed.append(a)
         sv = self.solver(ledger=led)
@@ -818,9 +844,10 @@ class Prover:
         sv.add(*hyps, z3.UGT(s.confirmed, enc.needed))
         over = sv.check()
         within = enc.needed + 1
-        unknown = [why for why, bad in (("Houdini incomplete", h.unknown),
-                                        ("the stuck-state query timed out", stuck.unknown),
-                                        ("the bound query timed out", over.unknown)) if bad]
+        unknown = [why for why, bad in (
+            (h.incomplete, h.unknown),
+            (f"the stuck-state query was UNKNOWN ({stuck.reason})", stuck.unknown),
+            (f"the bound query was UNKNOWN ({over.reason})", over.unknown)) if bad]
         if not failed and unknown and not stuck.sat and not over.sat:
             # nothing failed, but not everything was shown: UNKNOWN, never NOT INDUCTIVE
             return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
@@ -890,8 +917,8 @@ class Prover:
                                 "with this scoring on terminal states "
                                 "(tests/test_crosscheck_z3.py)", t0, led)
         if c.unknown or h.unknown:
-            return self._result(prop.id, Verdict.UNKNOWN, method, "the query timed out", t0,
-                                led)
+            why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
+            return self._result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
         found = self.bmc(lambda ss, ms: z3.And(ss[-1].status != PLAYING,
                                                z3.Not(scoring.property(prop.id, ss[-1]))),
                          ledger=led)
@@ -1311,12 +1338,14 @@ def parity_variant(n: int) -> Variant:
 
 
 def prove_parity(ns: Sequence[int] = range(1, 19), *, seed: int = 0,
-                 timeout_ms: int = 30_000) -> list[Result]:
+                 timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 rlimit: int = DEFAULT_RLIMIT) -> list[Result]:
     """The parity theorem (one line, every tile in play), proved by induction for each
     set size in ``ns`` (:func:`parity_variant`)."""
     out = []
     for n in ns:
-        r = Prover(parity_variant(n), seed=seed, timeout_ms=timeout_ms).prove("parity")
+        r = Prover(parity_variant(n), seed=seed, timeout_ms=timeout_ms,
+                   rlimit=rlimit).prove("parity")
         r.configuration = f"double-{n}: " + r.configuration
         out.append(r)
     return out
@@ -1344,10 +1373,11 @@ def _prove_forked(job: str) -> Any:  # pragma: no cover - runs in a forked worke
 
 
 def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
-                    seed: int = 0, timeout_ms: int = 30_000) -> list[Result]:
+                    seed: int = 0, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                    rlimit: int = DEFAULT_RLIMIT) -> list[Result]:
     """Every property of the catalogue (or ``ids``) for one variant, by induction."""
     v = find_variant(variant) if isinstance(variant, str) else variant
-    return Prover(v, seed=seed, timeout_ms=timeout_ms).prove_all(ids)
+    return Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit).prove_all(ids)
 
 
 __all__ = [

@@ -143,7 +143,8 @@ def test_witness_command_prints_the_round_step_by_step() -> None:
     assert "Moves" in r.output and "block established" in r.output
     r = CliRunner().invoke(main, ["witness", "tiny-2p-d3", "block-before-empty-boneyard",
                                   "--depth", "4"])
-    assert r.exit_code == 1 and "no such round of at most 4 moves" in r.output
+    # "no such round" is an answer: exit 0, like a round found
+    assert r.exit_code == 0 and "no such round of at most 4 moves" in r.output, r.output
     r = CliRunner().invoke(main, ["witness", "tiny-2p-d3", "longest-block"])
     assert r.exit_code == 2
 
@@ -163,7 +164,7 @@ def test_witness_command_on_a_broken_variant(tmp_path: Any) -> None:
     assert "but 2 tiles in the boneyard" in r.output or "boneyard = " in r.output
     trace = Trace.loads(out.read_text())  # replays, and reaches the recorded final state
     assert trace.final.status is Status.BLOCKED and trace.final.boneyard
-    assert json.loads(out.read_text())["format"] == "dominoproof-trace/1"
+    assert json.loads(out.read_text())["format"] == "dominoproof.trace"
 
 
 def test_a_timed_out_search_is_unknown_and_says_why() -> None:
@@ -181,7 +182,11 @@ def test_a_timed_out_search_is_unknown_and_says_why() -> None:
                                   "--timeout-ms", "1"])
     assert r.exit_code == 3, r.output
     assert "UNKNOWN: no such round found before the search stopped" in r.output
-    assert "UNKNOWN (timeout)" in r.output and "no such round of at most" not in r.output
+    assert "UNKNOWN (wall-clock safety net of 1 ms expired)" in r.output
+    assert "no such round of at most" not in r.output
+    r = CliRunner().invoke(main, ["witness", "block-4p-d6", "shortest-block", "--rlimit", "1"])
+    assert r.exit_code == 3, r.output
+    assert "UNKNOWN (resource limit of 1 reached)" in r.output
 
 
 @pytest.mark.parametrize("name, overrides", [

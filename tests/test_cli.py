@@ -342,7 +342,7 @@ def test_replay_rejects_what_is_not_a_trace(tmp_path: Path) -> None:
     p.write_text("{not json", encoding="utf-8")
     assert_user_error(run("replay", str(p)), str(p), "not JSON")
     p.write_text('{"format": "something-else"}', encoding="utf-8")
-    assert_user_error(run("replay", str(p)), str(p), "dominoproof-trace/1")
+    assert_user_error(run("replay", str(p)), str(p), "dominoproof.trace document")
     assert_user_error(run("replay", str(tmp_path / "none.json")), "none.json", "cannot read")
 
 

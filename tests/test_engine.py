@@ -187,11 +187,14 @@ def test_not_a_trace_is_a_trace_error(text: str) -> None:
 
 
 def test_malformed_trace_is_a_trace_error() -> None:
+    """Each malformed field is named, with its value and what is allowed."""
     t = random_round(find_variant("draw-2p-d6"), 4)
-    for change in (lambda d: d["moves"][0].update(kind="jump"),
-                   lambda d: d["moves"][0].update(tile="x"),
-                   lambda d: d.pop("deal")):
-        with pytest.raises(TraceError, match="malformed"):
+    for change, message in (
+            (lambda d: d["moves"][0].update(kind="jump"),
+             r'moves\[0\]\.kind = "jump": not a move kind \(allowed: play, draw'),
+            (lambda d: d["moves"][0].update(tile="x"), r'moves\[0\]\.tile = "x": not a tile'),
+            (lambda d: d.pop("deal"), "deal: missing")):
+        with pytest.raises(TraceError, match=message):
             Trace.loads(_tampered(t, change))
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import importlib
 import itertools
-import json
 import random
 import sys
 from collections.abc import Callable
@@ -31,6 +30,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.options import PositiveNumber
 
 if TYPE_CHECKING:  # imported where used: this module is imported when the CLI starts
     from dominoproof.bench import Memory, Series, Workload
@@ -306,21 +308,21 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 @click.command("engine")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=0.5,
+@click.option("--seconds", type=PositiveNumber(), default=0.5,
               show_default=True, help="Length of each timed sample, per config.")
 @click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True,
               help="Interleaved samples per config (the median is reported).")
 @click.option("--smoke", is_flag=True,
               help=f"A very short run for CI ({SMOKE_REPEATS} x {SMOKE_SECONDS:g} s unless "
                    "--seconds/--repeats are given): checks it runs, not how fast.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@json_option
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the deals and moves of every side.")
 @click.option("--memory-rounds", type=click.IntRange(min=1), default=200, show_default=True,
               help="Rounds played under tracemalloc, per config, for the memory figure.")
 @click.option("--check", is_flag=True, help="Exit 1 if a target is missed.")
 @click.pass_context
-def command(ctx: click.Context, seconds: float, repeats: int, smoke: bool, as_json: bool,
+def command(ctx: click.Context, seconds: float, repeats: int, smoke: bool, as_json: str | None,
             seed: int, memory_rounds: int, check: bool) -> None:
     """Complete random rounds per second (deal included) on block-2p-d6, partnership-4p-d6,
     draw-4p-d12 and draw-8p-d12, against open-spiel's python_block_dominoes (target 10x)
@@ -335,8 +337,8 @@ def command(ctx: click.Context, seconds: float, repeats: int, smoke: bool, as_js
             click.echo(f"  ... {msg}", err=True)
     report = run_engine_bench(seconds, repeats, seed, memory_rounds, smoke, progress=progress)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=1))
-    else:
+        emit("bench-engine", report.to_json(), as_json)
+    if text_too(as_json):
         click.echo(report.render())
     if check and any(c.status == "FAIL" for c in report.comparisons):
         ctx.exit(1)

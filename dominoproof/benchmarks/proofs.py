@@ -19,7 +19,6 @@ figures only mean something on it.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -27,6 +26,9 @@ from typing import Any
 import click
 
 from dominoproof.bench import machine, table
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.options import budget_options
+from dominoproof.proofs.budget import DEFAULT_RLIMIT
 
 #: (preset, target in seconds or None), in the order they are reported.
 PRESETS: tuple[tuple[str, float | None], ...] = (
@@ -38,15 +40,15 @@ PRESETS: tuple[tuple[str, float | None], ...] = (
 SMOKE = ("draw-2p-d6", "block-2p-d6")
 
 
-def prove_preset(name: str, *, seed: int, timeout_ms: int,
-                 workers: int = 1) -> dict[str, Any]:
+def prove_preset(name: str, *, seed: int, timeout_ms: int, workers: int = 1,
+                 rlimit: int = DEFAULT_RLIMIT) -> dict[str, Any]:
     """Prove the catalogue for one preset and time it (the sanity checks included)."""
     from dominoproof.model.variant import find_variant
     from dominoproof.proofs.queries import Prover
 
     v = find_variant(name)
     t0 = time.perf_counter()
-    prover = Prover(v, seed=seed, timeout_ms=timeout_ms)
+    prover = Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit)
     rows = []
     for r in prover.prove_all(workers=workers, sanity=True):
         rows.append({"property": r.property, "verdict": r.verdict.value, "method": r.method,
@@ -73,40 +75,42 @@ def prove_preset(name: str, *, seed: int, timeout_ms: int,
 @click.option("--preset", "chosen", multiple=True, metavar="NAME",
               help="Time only these presets (repeatable; default: the four of issue 4).")
 @click.option("--smoke", is_flag=True, help="Only the double-6 presets (a quick CI run).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
-@click.option("--timeout-ms", type=int, default=30_000, show_default=True,
-              help="Timeout of each Z3 query.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
+@budget_options
+@json_option
 @click.option("--check", is_flag=True,
               help="Exit 1 if a target is missed or a verdict is not PROVED.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes sharing the proofs once the invariant is found (default: the "
                    "machine's cores; 1: everything in one process).")
-def command(chosen: tuple[str, ...], smoke: bool, seed: int, timeout_ms: int, as_json: bool,
-            check: bool, workers: int | None) -> None:
+def command(chosen: tuple[str, ...], smoke: bool, seed: int, timeout_ms: int, rlimit: int,
+            as_json: str | None, check: bool, workers: int | None) -> None:
     """Time the Z3 proof of the whole catalogue (double-6/2, double-12/8, double-18/10)."""
     targets = dict(PRESETS)
     names = list(chosen) or [n for n, _ in PRESETS if not smoke or n in SMOKE]
     results = []
     workers = workers or os.cpu_count() or 1
     for name in names:
-        res = prove_preset(name, seed=seed, timeout_ms=timeout_ms, workers=workers)
+        res = prove_preset(name, seed=seed, timeout_ms=timeout_ms, workers=workers,
+                           rlimit=rlimit)
         res["workers"] = workers
         res["target_seconds"] = targets.get(name)
         res["met"] = (res["target_seconds"] is None
                       or res["total_seconds"] < res["target_seconds"])
         results.append(res)
-        if not as_json:
+        if text_too(as_json):
             click.echo(_preset_text(res), err=False)
     ok = all(r["ok"] and r["met"] for r in results)
     if as_json:
-        click.echo(json.dumps({"machine": machine(), "seed": seed, "timeout_ms": timeout_ms,
-                               "presets": results, "ok": ok}, indent=1))
-    else:
+        emit("bench-proofs", {"machine": machine(), "seed": seed, "timeout_ms": timeout_ms,
+                              "rlimit": rlimit, "presets": results, "ok": ok}, as_json)
+    if text_too(as_json):
         click.echo(_summary(results))
         m = machine()
         click.echo(f"machine: {m['platform']}, {m['cpus']} cpus, load {m['load_average']}, "
-                   f"Python {m['python']}; Z3 seed {seed}, {timeout_ms} ms per query; "
+                   f"Python {m['python']}; Z3 seed {seed}, resource limit {rlimit:,} per "
+                   f"query (safety net {timeout_ms:,} ms); "
                    f"{workers} process(es)")
     if check and not ok:
         raise SystemExit(1)

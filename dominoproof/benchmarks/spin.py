@@ -62,6 +62,7 @@ from typing import Any
 
 import click
 
+from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.engine import Deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.rules import rules_for
@@ -647,17 +648,17 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
               help="Our side's processes (default: the machine's cores): 1 is the graph "
                    "search (explore, then check_properties); more is the partitioned search "
                    "(dominoproof.proofs.parallel), every core on the one deal.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@json_option
 def command(n: str, runs: int, models: str | None, check: bool, workers: int | None,
-            as_json: bool) -> None:
+            as_json: str | None) -> None:
     """Spin and dominoproof on the same 2-player draw round and fixed deal: exhaustive
     search and the blocked-sound check, side by side. Prints the ratios of wall time
     (Spin's compile included), states per second and memory, and checks from the state
     counts that both explored the same game. Without Spin: says so, exit 0."""
     cmp = compare(int(n), models, runs, workers=workers or os.cpu_count() or 1)
     if as_json:
-        click.echo(json.dumps(cmp.to_json(), indent=1))
-    else:
+        emit("bench-spin", cmp.to_json(), as_json)
+    if text_too(as_json):
         click.echo(cmp.render())
     if check and cmp.spin is not None:
         data = cmp.to_json()

@@ -31,6 +31,7 @@ from typing import Any
 
 import click
 
+from dominoproof.jsonout import emit, text_too
 from dominoproof.options import json_option, overrides_option, resolve_variant, variant_argument
 
 EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
@@ -56,18 +57,19 @@ EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
 @click.option("--fault", "fault_id", default=None, metavar="ID",
               help="Run an engine mutant of proofs/faults.py instead of the engine "
                    "(the check must then fail).")
-@click.option("--traces", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Replay at most this many witness traces (one per terminal state).")
+@click.option("--replays", "traces", type=click.IntRange(min=0), default=200,
+              show_default=True, metavar="N",
+              help="Replay at most this many witness traces (one per terminal state); "
+                   "--traces DIR, elsewhere, is a folder to write traces into.")
 @json_option
 def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deals: bool,
             free_draw: bool, oracles: tuple[str, ...], max_states: int,
-            fault_id: str | None, traces: int, as_json: bool) -> None:
+            fault_id: str | None, traces: int, as_json: str | None) -> None:
     """Compare the engine with other readings of the rules on every reachable state of
     a small configuration of VARIANT: states compared, transitions compared, mismatches.
     Compares with the search graph always and with the Z3 relation with --with z3;
     the plain reference implementation is compared by the test suite. Exit 1 on a
     mismatch, 3 when --max-states cut the search short."""
-    import json
 
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.rules import rules_for
@@ -147,8 +149,8 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
             "verdict": verdict,
             "exit": code,
         }
-        click.echo(json.dumps(out, indent=1))
-    else:
+        emit("crosscheck", out, as_json)
+    if text_too(as_json):
         lines = [f"crosscheck {configuration}",
                  f"search: {result.size:,} states, {len(result.edge_to):,} transitions"
                  + ("" if result.complete else f" (partial: {result.stop_reason})")]

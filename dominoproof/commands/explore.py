@@ -30,7 +30,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dominoproof.options import json_option, overrides_option, variant_argument
+from dominoproof.jsonout import emit, text_too
+from dominoproof.options import (
+    PositiveNumber,
+    check_output_path,
+    json_option,
+    overrides_option,
+    variant_argument,
+)
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
@@ -64,7 +71,7 @@ POOL_FROM = 20_000
               help="Every draw order: a draw may take any boneyard tile.")
 @click.option("--max-states", type=click.IntRange(min=1), default=5_000_000,
               show_default=True, help="State budget: beyond it the search stops, UNKNOWN.")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--max-seconds", type=PositiveNumber(), default=None,
               help="Time budget in seconds: beyond it the search stops, UNKNOWN.")
 @click.option("--workers", type=click.IntRange(min=0), default=0, show_default=True,
               help="Processes for --all-deals (0: the machine's cores when there are at "
@@ -89,7 +96,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
             deal_text: str | None, all_deals: bool, free_draw: bool, max_states: int,
             max_seconds: float | None, workers: int, property_ids: tuple[str, ...],
             fault_id: str | None, dot_file: str | None, svg_file: str | None,
-            graphml_file: str | None, trace_dir: str | None, as_json: bool) -> None:
+            graphml_file: str | None, trace_dir: str | None, as_json: str | None) -> None:
     """Explore every reachable state of a configuration of VARIANT (one deal by default;
     --all-deals, --free-draw for more) breadth first, print the figures of the search
     (states, transitions, terminal states by kind, distinct complete rounds, shortest
@@ -98,7 +105,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     replayable), UNKNOWN (a budget stopped the search) or N/A. --dot/--svg/--graphml
     draw the state graph of a tiny configuration for teaching.
     """
-    import json
     import os
     from pathlib import Path
 
@@ -128,6 +134,11 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                      f"{', '.join(fault.catches)})")
     for pid in property_ids:
         find_property(pid)
+    for out_file, option in ((dot_file, "--dot"), (svg_file, "--svg"),
+                             (graphml_file, "--graphml")):
+        check_output_path(out_file, option)
+    if trace_dir is not None and Path(trace_dir).exists() and not Path(trace_dir).is_dir():
+        raise DominoproofError(f"--traces {trace_dir}: not a folder")
 
     if all_deals:
         init = Init.every(free_draw)
@@ -162,10 +173,10 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                 written.append(str(path))
 
     if as_json:
-        data: dict[str, Any] = {"variant": v.to_dict(), "initial states": init.describe() + how,
+        data: dict[str, Any] = {"variant": v.to_dict(), "initial_states": init.describe() + how,
                                 "feasibility": why, "notes": notes, **ver.to_json()}
-        click.echo(json.dumps(data, indent=1, default=str))
-    else:
+        emit("explore", data, as_json)
+    if text_too(as_json):
         click.echo(render(v, init, how, why, notes, ver, written))
     overall = ver.verdict
     if overall is Verdict.VIOLATED:

@@ -13,17 +13,19 @@ Each property is proved by the method that fits it (``proofs/queries.py``):
 
 A property that is not proved is VIOLATED (a real round reaches the violation: the
 round is printed) or NOT INDUCTIVE (a counterexample to induction, two states and a
-move, printed; no real round reached a violation within the depth searched). A
-timeout is UNKNOWN. ``--explain`` prints, for the state properties, each CTI met
-from the type invariant alone and the lemma that rules it out.
+move, printed; no real round reached a violation within the depth searched). A query
+that runs out of its resource limit (``--rlimit``, deterministic) or of the wall-clock
+safety net (``--timeout-ms``) is UNKNOWN, and the detail says which. ``--explain``
+prints, for the state properties, each CTI met from the type invariant alone and the
+lemma that rules it out.
 
-Exit codes: 0 every applicable property proved, 1 one is violated or not inductive,
-2 bad input, 3 one is UNKNOWN.
+Exit codes: 0 every applicable property proved, 1 one is violated or not inductive (or a
+sanity check answered wrongly), 2 bad input, 3 one is UNKNOWN (or a sanity check is:
+its query ran out of a budget).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import textwrap
 import time
@@ -31,14 +33,24 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dominoproof.options import WIDTH, console, json_option, overrides_option, variant_argument
+from dominoproof.jsonout import emit, text_too
+from dominoproof.options import (
+    WIDTH,
+    budget_options,
+    console,
+    json_option,
+    lists_in_help,
+    overrides_option,
+    variant_argument,
+)
 
 if TYPE_CHECKING:
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.queries import Prover
 
 
-@click.command("prove", short_help="Z3 proofs of the catalogue: induction per instance, "
+@click.command("prove", cls=lists_in_help("properties", "faults"),
+               short_help="Z3 proofs of the catalogue: induction per instance, "
                "ranking function, all sizes.")
 @variant_argument
 @overrides_option
@@ -52,10 +64,10 @@ if TYPE_CHECKING:
 @click.option("--explain", is_flag=True,
               help="For state properties: each counterexample to induction met from the "
                    "type invariant alone, and the lemma that rules it out.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
-@click.option("--timeout-ms", type=int, default=30_000, show_default=True,
-              help="Timeout of each Z3 query (a timeout is UNKNOWN, never a proof).")
-@click.option("--depth", type=int, default=12, show_default=True,
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
+@budget_options
+@click.option("--depth", type=click.IntRange(min=0), default=12, show_default=True,
               help="Depth of the bounded search for a real violation when a proof fails.")
 @click.option("--together/--no-together", default=None,
               help="Also check every action at once (T as one disjunction) after the "
@@ -67,62 +79,34 @@ if TYPE_CHECKING:
 @json_option
 def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...],
             all_sizes: bool, fault: str | None, explain: bool, seed: int, timeout_ms: int,
-            depth: int, together: bool | None, workers: int | None, as_json: bool) -> None:
+            rlimit: int, depth: int, together: bool | None, workers: int | None,
+            as_json: str | None) -> None:
     """Prove the property catalogue for VARIANT|FILE with Z3."""
+    from dominoproof.api import prove
     from dominoproof.options import resolve_variant
     from dominoproof.proofs.properties import CATALOGUE, find_property
-    from dominoproof.proofs.queries import STATE_PROPERTIES, Prover
+    from dominoproof.proofs.queries import STATE_PROPERTIES
 
     for pid in properties:
         find_property(pid)
     ids = list(properties) or [p.id for p in CATALOGUE]
-    if fault is not None:
-        from dominoproof.proofs.encoding_faults import twin_prover
-
-        prover = twin_prover(fault, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth,
-                             together=together)
-    else:
-        v = resolve_variant(variant, overrides)
-        prover = Prover(v, seed=seed, timeout_ms=timeout_ms, bmc_depth=depth,
-                        together=together)
     t0 = time.perf_counter()
-    results = prover.prove_all(ids, workers=workers or os.cpu_count() or 1, sanity=True)
-    checks = prover.last_sanity
-    sizes: list[Result] = []
+    report = prove(variant if fault is not None else resolve_variant(variant, overrides),
+                   ids, fault=fault, all_sizes=all_sizes, seed=seed, rlimit=rlimit,
+                   timeout_ms=timeout_ms, depth=depth, together=together,
+                   workers=workers or os.cpu_count() or 1)
+    prover, results, sizes, checks = report.prover, report.results, report.sizes, report.sanity
     sizes_note = ""
-    if all_sizes:
-        sizes, sizes_note = _all_sizes(prover, ids, seed, timeout_ms)
     chains = {pid: prover.explain(pid) for pid in ids
               if explain and pid in STATE_PROPERTIES
               and find_property(pid).applies_to(prover.variant)}
     total = time.perf_counter() - t0
     everything = results + sizes
     if as_json:
-        click.echo(json.dumps(_json(prover, everything, checks, chains, total, sizes_note),
-                              indent=1, default=str))
-    else:
+        emit("prove", _json(prover, everything, checks, chains, total, sizes_note), as_json)
+    if text_too(as_json):
         _print(prover, results, sizes, sizes_note, checks, chains, total)
-    raise SystemExit(_exit_code(everything, checks))
-
-
-def _all_sizes(prover: Prover, ids: list[str], seed: int,
-               timeout_ms: int) -> tuple[list[Result], str]:
-    from dominoproof.proofs.allsizes import prove_all_sizes
-
-    return prove_all_sizes(prover.variant, ids, timeout_ms=timeout_ms, seed=seed), ""
-
-
-def _exit_code(results: list[Result], checks: list[Any]) -> int:
-    from dominoproof.proofs.properties import Verdict
-
-    verdicts = {r.verdict for r in results}
-    if Verdict.VIOLATED in verdicts or Verdict.NOT_INDUCTIVE in verdicts:
-        return 1
-    if not all(c.ok for c in checks):
-        return 1
-    if Verdict.UNKNOWN in verdicts:
-        return 3
-    return 0
+    raise SystemExit(report.exit_code)
 
 
 def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_note: str,
@@ -135,7 +119,8 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
     v = prover.variant
     out.print(f"prove {prover.label}")
     out.print(f"  {prover.configuration()}")
-    out.print(f"  Z3: seed {prover.seed}, {prover.timeout_ms} ms per query; a timeout is "
+    out.print(f"  Z3: seed {prover.seed}, resource limit {prover.rlimit:,} per query "
+              f"(wall-clock safety net {prover.timeout_ms:,} ms); a query that runs out is "
               "UNKNOWN, never a proof")
     table = Table(box=None, pad_edge=False, show_edge=False)
     for col in ("property", "method", "verdict", "time"):
@@ -149,7 +134,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
     out.print(f"\nstrengthening (Houdini: {len(h.kept)} of {len(prover.candidates)} candidate "
               f"lemmas inductive, {h.ledger.checks} queries, "
               f"{prover.invariant_seconds:.2f}s"
-              + (", UNKNOWN: a query timed out" if h.unknown else "") + "):")
+              + (f", UNKNOWN: {h.incomplete}" if h.unknown else "") + "):")
     for lem in h.kept:
         out.print(textwrap.fill(lem.show(), width=WIDTH, initial_indent="  ",
                                 subsequent_indent="      "))
@@ -157,6 +142,12 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
         out.print(f"  dropped {d.lemma}: fails " + ("at Init" if d.where == "Init"
                                                      else f"after action {d.where}"
                                                      + (f" ({d.move})" if d.move else "")))
+    na = [r for r in [*results, *sizes] if r.verdict is Verdict.NOT_APPLICABLE]
+    if na:  # why, in the text too (not only in JSON)
+        out.print("\nnot applicable:")
+        for r in na:
+            out.print(textwrap.fill(f"{r.property} ({r.method}): {r.detail}", width=WIDTH,
+                                    initial_indent="  ", subsequent_indent="    "))
     for r in [*results, *sizes]:
         if r.verdict is Verdict.PROVED or r.verdict is Verdict.NOT_APPLICABLE:
             continue
@@ -171,12 +162,14 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
             out.print(f"  {i}. " + cti.describe().replace("\n", "\n     "))
             out.print(f"     ruled out by: {blocker or '(no lemma of the invariant)'}")
     ok = all(c.ok for c in checks)
+    failed = any(not c.ok and not c.unknown for c in checks)
     out.print("\nsanity (a proof from an unsatisfiable premise passes trivially): "
-              + ("ok" if ok else "FAILED"))
+              + ("ok" if ok else "FAILED" if failed else "UNKNOWN"))
     for c in checks:
         if not c.ok or len(checks) < 10:
-            out.print(f"  {'ok ' if c.ok else 'BAD'} {c.name}: {c.answer} (expected "
-                      f"{c.expect})")
+            mark = "ok " if c.ok else "???" if c.unknown else "BAD"
+            out.print(f"  {mark} {c.name}: {c.answer} (expected {c.expect})"
+                      + (f": {c.reason}" if c.unknown and c.reason else ""))
     details = next((r for r in results if r.property == "termination"), None)
     if details is not None and details.verdict is Verdict.PROVED and details.trace:
         out.print(f"\ntermination: {details.trace['ranking']}; every round of {v.name} ends "
@@ -213,13 +206,15 @@ def _json(prover: Prover, results: list[Result], checks: list[Any], chains: dict
         "configuration": prover.configuration(),
         "seed": prover.seed,
         "timeout_ms": prover.timeout_ms,
+        "rlimit": prover.rlimit,
         "results": [r.to_json() | ({"evidence": r.trace.to_json()}
                                    if r.trace is not None and hasattr(r.trace, "to_json")
                                    else {}) for r in results],
         "lemmas": [{"id": lem.id, "rules": list(lem.rules), "statement": lem.statement}
                    for lem in h.kept],
         "dropped": [{"lemma": d.lemma, "where": d.where} for d in h.dropped],
-        "sanity": [{"check": c.name, "ok": c.ok, "answer": c.answer} for c in checks],
+        "sanity": [{"check": c.name, "ok": c.ok, "answer": c.answer, "reason": c.reason}
+                   for c in checks],
         "explain": {pid: [{"cti": c.to_json(), "ruled_out_by": b} for c, b in chain]
                     for pid, chain in chains.items()},
         "all_sizes_note": sizes_note,

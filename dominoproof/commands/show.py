@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import overrides_option, variant_argument
 
 
@@ -12,7 +13,9 @@ from dominoproof.options import overrides_option, variant_argument
 @overrides_option
 @click.option("--toml", "as_toml", is_flag=True,
               help="Print the variant as a TOML file (a starting point for your own).")
-def command(variant: str, overrides: tuple[str, ...], as_toml: bool) -> None:
+@json_option
+def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
+            as_json: str | None) -> None:
     """Show every parameter of VARIANT, grouped by TOML section, with its value, the
     rule ID it realises and what it means; then the figures derived from them (tiles
     in the set, dealt, boneyard, set aside, confirmations needed for a block).
@@ -69,6 +72,16 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool) -> None:
          "each tile is in a hand, the boneyard or on the table (premise of the parity "
          "argument)"),
     ]
+    if as_json:
+        emit("show", {"name": v.name, "aliases": list(v.aliases), "source": v.source,
+                      "description": v.description,
+                      "parameters": [{"key": key, "rule": rule, "value": value, "meaning": doc}
+                                     for key, rule, value, doc in v.parameters()],
+                      "derived": [{"figure": label, "value": value, "meaning": why}
+                                  for label, value, why in derived],
+                      "warnings": list(v.warnings)}, as_json)
+    if not text_too(as_json):
+        return
     out.append("")
     out.append("derived")
     width = max(len(d[0]) for d in derived)

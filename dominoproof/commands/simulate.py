@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     json_option,
     overrides_option,
@@ -29,20 +30,19 @@ if TYPE_CHECKING:
               help="Tiles listed in the R5.6 risk table.")
 @json_option
 def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], top: int,
-            as_json: bool) -> None:
+            as_json: str | None) -> None:
     """Play random rounds of VARIANT (uniformly random legal moves, seeded) and report:
     the share of rounds that block with a 95% Wilson interval, the residual pips at a
     block (R5.3), the winners per side (R5.2), ties and how they were settled (R5.5),
     round lengths, and the tiles that carry the risk of R5.6. --json prints the same
     figures as JSON for CI pipelines. The progress bar (stderr) shows only on a terminal.
     """
-    import json
     import sys
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from dominoproof.api import simulate
     from dominoproof.options import console
-    from dominoproof.simulate import simulate
 
     v = resolve_variant(variant, overrides)
     err = console(stderr=True)
@@ -50,12 +50,11 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True,
                   disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(f"{v.name}", total=rounds)
-        stats = simulate(v, rounds, seed, top=top,
-                         progress=lambda done: bar.update(task, completed=done),
-                         every=max(1, min(2000, rounds // 100)))
+        stats = simulate(v, rounds, seed=seed, top=top,
+                         progress=lambda done: bar.update(task, completed=done))
     if as_json:
-        click.echo(json.dumps(stats.to_json(), indent=1))
-    else:
+        emit("simulate", stats.to_json(), as_json)
+    if text_too(as_json):
         click.echo(render_statistics(stats))
 
 

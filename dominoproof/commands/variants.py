@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import click
 
+from dominoproof.jsonout import emit, json_option, text_too
+
 
 @click.command("variants", short_help="The built-in variants (presets).")
-def command() -> None:
+@json_option
+def command(as_json: str | None) -> None:
     """List the built-in variants (presets): name, set, players, hand size, tiles set
     aside, draw rule (R3.1), lead, tie rule (R5.5), then the aliases and a one-line
     description under each.
@@ -35,6 +38,14 @@ def command() -> None:
         return "  ".join(c.rjust(w) if i in right else c.ljust(w)
                          for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
 
+    if as_json:
+        emit("variants", {"presets": [
+            {"name": v.name, "aliases": list(v.aliases), "description": v.description,
+             "set": v.n, "players": v.players, "hand_size": v.deal.hand_size,
+             "set_aside": v.deal.set_aside, "draw": v.draw.rule.value, "lead": lead(v),
+             "tie": v.scoring.tie.value} for v in presets().values()]}, as_json)
+    if not text_too(as_json):
+        return
     out = [line(header), "-" * min(WIDTH, len(line(header)))]
     for v, row in zip(presets().values(), rows, strict=True):
         out.append(line(row))

@@ -6,42 +6,57 @@ from pathlib import Path
 
 import click
 
-from dominoproof.options import console, overrides_option, resolve_variant
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.options import (
+    budget_options,
+    check_output_path,
+    console,
+    overrides_option,
+    resolve_variant,
+)
 
 
 @click.command("verify")
 @click.argument("variants", metavar="[VARIANT|FILE]...", nargs=-1)
 @overrides_option
-@click.option("--faults/--no-faults", default=True, show_default=True,
-              help="Also check that every deliberately broken rule set is caught.")
-@click.option("--crosscheck", type=int, default=40, show_default=True, metavar="N",
+@click.option("--faults/--no-faults", default=None,
+              help="Also run the tool's self-test: every deliberately broken rule set must "
+                   "be caught [default: when no VARIANT is named; a user's `verify my.toml` "
+                   "checks the user's variant only].")
+@click.option("--crosscheck", type=click.IntRange(min=0), default=40, show_default=True,
+              metavar="N",
               help="States of the small search on which the engine and the Z3 relation "
                    "are compared, per variant (0: none).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
-@click.option("--timeout-ms", type=int, default=30_000, show_default=True,
-              help="Timeout of each Z3 query (a timeout is UNKNOWN, never a proof).")
-@click.option("--workers", type=int, default=None,
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
+@budget_options
+@click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes (default: the machine's cores).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the report as JSON to this file.")
+@json_option
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report as JUnit XML to this file (for CI).")
 @click.option("--details", is_flag=True, help="Print every check's detail.")
-def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool,
-            crosscheck: int, seed: int, timeout_ms: int, workers: int | None,
-            json_path: Path | None, junit_path: Path | None, details: bool) -> None:
+def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool | None,
+            crosscheck: int, seed: int, timeout_ms: int, rlimit: int, workers: int | None,
+            as_json: str | None, junit_path: Path | None, details: bool) -> None:
     """Verify variants: exhaustive search on small configurations, Z3 induction on the
     variant itself, proofs for every set size and player count, the engine against the
     Z3 transition relation, and that every deliberately broken rule set is caught.
 
-    With no VARIANT, every built-in preset. Exit code: 0 every verdict as expected,
+    With no VARIANT, every built-in preset and the self-test (every fault caught); with
+    VARIANTs, those only (add --faults for the self-test). Exit code: 0 every verdict as expected,
     1 a property violated (or a broken rule set not caught), 3 only UNKNOWN verdicts
-    (a timeout or budget) short of success, 2 bad input.
+    (a budget ran out: Z3's resource limit, or the wall-clock safety net) short of
+    success, 2 bad input.
     """
+    from dominoproof.api import verify
     from dominoproof.model.variant import presets
-    from dominoproof.report import print_report, write_json, write_junit
-    from dominoproof.verify import Row, verify
+    from dominoproof.report import print_report, write_junit
+    from dominoproof.verify import Row
 
+    check_output_path(junit_path, "--junit")
+    if faults is None:
+        faults = not variants  # the self-test is the tool's, not the user's variant's
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
               else [resolve_variant(name, overrides) for name in presets()])
     out = console()
@@ -50,11 +65,12 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool,
     def progress(name: str, rows: list[Row]) -> None:
         err.print(f"[dim]checked {name} ({len(rows)} checks)[/dim]")
 
-    report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
+    report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
                     crosscheck=crosscheck, workers=workers, progress=progress)
-    print_report(report, out, details=details)
-    if json_path is not None:
-        write_json(report, json_path)
+    if text_too(as_json):
+        print_report(report, out, details=details)
+    if as_json:
+        emit("verify", report.to_json(), as_json)
     if junit_path is not None:
         write_junit(report, junit_path)
     raise SystemExit(report.exit_code)

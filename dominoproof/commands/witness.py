@@ -17,8 +17,12 @@ QUESTION is one of:
 The answer is printed step by step as a round a person can read, from a real deal, and
 replayed in the engine (the fault's own engine with ``--fault``).
 
-Exit codes: 0 a round was found, 1 none exists within the depth searched, 2 bad input,
-3 the search was stopped by a timeout before it could say.
+Exit codes are answers: 0 the question was answered -- a round was found and replays in
+the engine, or every depth searched was decided and none exists (``no such round``); 1
+the round Z3 found does not replay in the engine (the model and the engine disagree);
+2 bad input; 3 UNKNOWN: a query ran out of its resource limit (``--rlimit``), of the
+wall-clock safety net (``--timeout-ms``) or the search of its ``--seconds`` before it
+could say.
 """
 
 from __future__ import annotations
@@ -28,13 +32,24 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dominoproof.options import console, json_option, overrides_option, variant_argument
+from dominoproof.jsonout import emit, text_too
+from dominoproof.options import (
+    PositiveNumber,
+    budget_options,
+    check_output_path,
+    console,
+    json_option,
+    lists_in_help,
+    overrides_option,
+    variant_argument,
+)
 
 if TYPE_CHECKING:
     from dominoproof.proofs.queries import Prover, Witness
 
 
-@click.command("witness", short_help="Answer a question about a variant with a round Z3 "
+@click.command("witness", cls=lists_in_help("questions", "faults"),
+               short_help="Answer a question about a variant with a round Z3 "
                "finds (shortest block, largest residual, tie, ...).")
 @variant_argument
 @click.argument("question", metavar="QUESTION")
@@ -42,19 +57,19 @@ if TYPE_CHECKING:
 @click.option("--fault", default=None, metavar="ID",
               help="Ask about a deliberately broken rule set of proofs/faults.py (its demo "
                    "configuration, its Z3 twin and its engine) instead of VARIANT.")
-@click.option("--depth", type=int, default=None, metavar="K",
+@click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
               help="The longest round searched (max-residual: the horizon).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Z3's random seed.")
-@click.option("--timeout-ms", type=int, default=30_000, show_default=True,
-              help="Timeout of each Z3 query.")
-@click.option("--seconds", type=float, default=120.0, show_default=True,
+@click.option("--z3-seed", "seed", type=int, default=0, show_default=True,
+              help="Z3's random seed (apart from a deal's --seed).")
+@budget_options
+@click.option("--seconds", type=PositiveNumber(), default=120.0, show_default=True,
               help="Budget of the whole bounded search.")
 @click.option("--trace-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the round as a replayable trace (JSON) to FILE.")
 @json_option
 def command(variant: str, question: str, overrides: tuple[str, ...], fault: str | None,
-            depth: int | None, seed: int, timeout_ms: int, seconds: float,
-            trace_out: str | None, as_json: bool) -> None:
+            depth: int | None, seed: int, timeout_ms: int, rlimit: int, seconds: float,
+            trace_out: str | None, as_json: str | None) -> None:
     """Answer QUESTION about VARIANT|FILE with a round found by Z3."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
@@ -63,7 +78,9 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
     if question not in QUESTIONS:
         raise DominoproofError(
             f"no question {question!r}; ask one of: {', '.join(QUESTIONS)}")
-    kw: dict[str, Any] = {"seed": seed, "timeout_ms": timeout_ms, "bmc_seconds": seconds,
+    check_output_path(trace_out, "--trace-out")
+    kw: dict[str, Any] = {"seed": seed, "timeout_ms": timeout_ms, "rlimit": rlimit,
+                          "bmc_seconds": seconds,
                           "bmc_depth": depth if depth is not None else 40}
     prover: Prover
     if fault is not None:
@@ -78,12 +95,18 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
             fh.write(w.run.trace.dumps() if w.run.replayed and fault is None
                      else json.dumps(w.run.to_json(), indent=1))
     if as_json:
-        click.echo(json.dumps(w.to_json(), indent=1, default=str))
-    else:
+        emit("witness", w.to_json(), as_json)
+    if text_too(as_json):
         _print(prover, question, w, fault)
-    if w.found:
-        raise SystemExit(0)
-    raise SystemExit(1 if w.complete else 3)
+    raise SystemExit(exit_code(w))
+
+
+def exit_code(w: Witness) -> int:
+    """0 answered (a round that replays, or none within every depth decided), 1 the round
+    found does not replay in the engine, 3 the search stopped before it could say."""
+    if w.run is not None:
+        return 0 if w.run.replayed else 1
+    return 0 if w.complete else 3
 
 
 def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None:
@@ -97,7 +120,8 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None
     if w.figures:
         out.print("  " + ", ".join(f"{k} = {v}" for k, v in w.figures.items()))
     out.print(f"  {w.seconds:.2f}s, {int(w.stats.get('checks', 0))} Z3 queries "
-              f"(seed {prover.seed}, {prover.timeout_ms} ms each)")
+              f"(seed {prover.seed}, resource limit {prover.rlimit:,} each, wall-clock "
+              f"safety net {prover.timeout_ms:,} ms)")
     if w.run is None:
         if w.complete:
             out.print(f"\nno such round of at most {w.depth} moves")
@@ -105,7 +129,7 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None
             answered = (f"every depth up to {w.depth} answered" if w.depth >= 0
                         else "no depth answered")
             out.print(f"\nUNKNOWN: no such round found before the search stopped ({answered}); "
-                      f"{w.stop or 'stopped early'}. Raise --timeout-ms or --seconds, or bound "
+                      f"{w.stop or 'stopped early'}. Raise --rlimit or --seconds, or bound "
                       "the search with --depth.")
         return
     run = w.run

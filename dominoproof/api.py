@@ -1,0 +1,203 @@
+"""The Python API of dominoproof: what the command line does, as functions returning reports.
+
+A CI pipeline, a notebook or another tool calls these instead of parsing the CLI's text;
+the CLI (``dominoproof verify``, ``prove``, ``replay``, ``simulate``) and the pytest plugin
+(:mod:`dominoproof.pytest_plugin`) are clients of them. Every function takes a variant as
+a :class:`~dominoproof.model.variant.Variant`, a preset name or alias, or a path to a TOML
+file, with optional overrides (``{"deal.players": 4}``), validated exactly as a file is:
+every error a user can cause is a :class:`~dominoproof.model.errors.DominoproofError`
+naming the file, the key, the value and what is allowed.
+
+Z3's budgets are the CLI's: ``rlimit`` (deterministic, decides) and ``timeout_ms`` (a
+wall-clock safety net); a budget that runs out is UNKNOWN, never a proof.
+
+Example::
+
+    from dominoproof import api
+
+    report = api.verify(["my-variant.toml"], faults=False)
+    assert report.exit_code == 0, [r.property for r in report.failures]
+
+    proof = api.prove("block-2p-d6", ["blocked-sound"])
+    print(proof.results[0].verdict)          # Verdict.PROVED
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+
+if TYPE_CHECKING:
+    from dominoproof.model.engine import Trace
+    from dominoproof.model.variant import Variant
+    from dominoproof.proofs.graphcheck import Verification
+    from dominoproof.proofs.properties import Result
+    from dominoproof.proofs.queries import Prover, SanityCheck
+    from dominoproof.simulate import Statistics
+    from dominoproof.verify import Report
+
+def variant(spec: Variant | str | Path, overrides: Mapping[str, Any] | None = None) -> Variant:
+    """A variant from a preset name, an alias, a TOML path or a Variant, with
+    ``overrides`` (``{"section.key": value}``) applied and validated."""
+    from dominoproof.model.variant import Variant, find_variant
+
+    v = spec if isinstance(spec, Variant) else find_variant(str(spec))
+    return v.with_overrides(dict(overrides), source=f"{v.source} with overrides") \
+        if overrides else v
+
+
+def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bool = True,
+           seed: int = DEFAULT_SEED, rlimit: int = DEFAULT_RLIMIT,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
+           workers: int | None = None,
+           progress: Callable[[str, list[Any]], None] | None = None) -> Report:
+    """The main job (:mod:`dominoproof.verify`) on ``variants`` (default: every preset):
+    a :class:`~dominoproof.verify.Report` whose ``exit_code`` is the CLI's (0 every
+    verdict as expected, 1 a violation or an uncaught fault, 3 only UNKNOWN)."""
+    from dominoproof.model.variant import presets
+    from dominoproof.verify import verify as run
+
+    chosen = ([variant(v) for v in variants] if variants is not None
+              else list(presets().values()))
+    return run(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
+               crosscheck=crosscheck, workers=workers, progress=progress)
+
+
+@dataclass
+class ProofReport:
+    """What :func:`prove` found: a verdict per property (and per property for every size,
+    with ``all_sizes``), the sanity checks of the premises, and the prover itself (its
+    invariant, lemmas and solver statistics)."""
+
+    prover: Prover
+    results: list[Result]
+    sizes: list[Result] = field(default_factory=list)
+    sanity: list[SanityCheck] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's: 1 violated or not inductive (or a sanity check answered wrongly), 3
+        UNKNOWN (a verdict or a sanity check: a budget ran out), else 0."""
+        from dominoproof.proofs.properties import Verdict
+
+        verdicts = {r.verdict for r in [*self.results, *self.sizes]}
+        if verdicts & {Verdict.VIOLATED, Verdict.NOT_INDUCTIVE}:
+            return 1
+        if any(not c.ok and not c.unknown for c in self.sanity):
+            return 1
+        if Verdict.UNKNOWN in verdicts or any(c.unknown for c in self.sanity):
+            return 3
+        return 0
+
+
+def prover(spec: Variant | str | Path, *, fault: str | None = None,
+           overrides: Mapping[str, Any] | None = None, seed: int = DEFAULT_SEED,
+           rlimit: int = DEFAULT_RLIMIT, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+           depth: int = 12, together: bool | None = None) -> Prover:
+    """The Z3 prover of a variant (or, with ``fault``, of a deliberately broken rule set's
+    demo configuration and Z3 twin)."""
+    from dominoproof.proofs.queries import Prover
+
+    kw: dict[str, Any] = {"seed": seed, "timeout_ms": timeout_ms, "rlimit": rlimit,
+                          "bmc_depth": depth, "together": together}
+    if fault is not None:
+        from dominoproof.proofs.encoding_faults import twin_prover
+
+        return twin_prover(fault, **kw)
+    return Prover(variant(spec, overrides), **kw)
+
+
+def prove(spec: Variant | str | Path, properties: Sequence[str] | None = None, *,
+          fault: str | None = None, all_sizes: bool = False,
+          overrides: Mapping[str, Any] | None = None, seed: int = DEFAULT_SEED,
+          rlimit: int = DEFAULT_RLIMIT, timeout_ms: int = DEFAULT_TIMEOUT_MS, depth: int = 12,
+          together: bool | None = None, workers: int = 1) -> ProofReport:
+    """Prove ``properties`` (default: the catalogue) of a variant by induction with Z3,
+    the sanity checks of the premises included; with ``all_sizes``, also for every set
+    size and player count at once."""
+    import time
+
+    from dominoproof.proofs.properties import CATALOGUE, find_property
+
+    for pid in properties or ():
+        find_property(pid)
+    ids = list(properties) if properties else [p.id for p in CATALOGUE]
+    pr = prover(spec, fault=fault, overrides=overrides, seed=seed, rlimit=rlimit,
+                timeout_ms=timeout_ms, depth=depth, together=together)
+    t0 = time.perf_counter()
+    results = pr.prove_all(ids, workers=workers, sanity=True)
+    sizes: list[Result] = []
+    if all_sizes:
+        from dominoproof.proofs.allsizes import prove_all_sizes
+
+        sizes = prove_all_sizes(pr.variant, ids, timeout_ms=timeout_ms, seed=seed,
+                                rlimit=rlimit)
+    return ProofReport(pr, results, sizes, pr.last_sanity, time.perf_counter() - t0)
+
+
+def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = False,
+            free_draw: bool = False, properties: Sequence[str] | None = None,
+            max_states: int | None = 5_000_000, max_seconds: float | None = None,
+            overrides: Mapping[str, Any] | None = None, workers: int = 1) -> Verification:
+    """Exhaustive search of one seeded deal (or ``all_deals``) of a small configuration,
+    every property of the catalogue judged on the graph (HOLDS only when every state was
+    examined; a budget is UNKNOWN)."""
+    from dominoproof.model.errors import DominoproofError
+    from dominoproof.model.system import Init
+    from dominoproof.proofs.graphcheck import verify as check
+    from dominoproof.proofs.statespace import feasibility, seeded_deal
+
+    v = variant(spec, overrides)
+    init = Init.every(free_draw) if all_deals else Init.one(seeded_deal(v, seed), free_draw)
+    ok, why = feasibility(v, init)
+    if not ok:
+        raise DominoproofError(f"{v.name}: {why}")
+    return check(v, init, properties=properties, max_states=max_states,
+                 max_seconds=max_seconds, workers=workers, inapplicable=True)
+
+
+def simulate(spec: Variant | str | Path, rounds: int = 10_000, *, seed: int = 0,
+             top: int = 10, overrides: Mapping[str, Any] | None = None,
+             progress: Callable[[int], None] | None = None) -> Statistics:
+    """Monte-Carlo statistics of ``rounds`` seeded random rounds."""
+    from dominoproof.model.errors import DominoproofError
+    from dominoproof.simulate import simulate as run
+
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
+    return run(variant(spec, overrides), rounds, seed, top=top, progress=progress,
+               every=max(1, min(2000, rounds // 100)))
+
+
+def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
+    """A trace (a file, or its JSON data) read and replayed with every legality check: the
+    deal must be a deal of its variant and the recorded final state must be reached.
+    Anything else is a located :class:`~dominoproof.model.errors.TraceError`."""
+    from dominoproof.model.engine import Trace
+    from dominoproof.model.errors import TraceError
+
+    if isinstance(trace, Mapping):
+        t = Trace.from_json(dict(trace))
+    else:
+        source = str(trace)
+        try:
+            text = Path(trace).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise TraceError(f"{source}: cannot read the trace ({e.__class__.__name__}: "
+                             f"{getattr(e, 'strerror', None) or e})") from None
+        try:
+            t = Trace.loads(text, source=source)
+        except TraceError as e:
+            msg = str(e)
+            raise TraceError(msg if msg.startswith(source) else f"{source}: {msg}") from None
+    t.states()  # every move replayed with apply's checks (cached for rendering)
+    return t
+
+
+__all__ = ["ProofReport", "explore", "prove", "prover", "replay", "simulate", "variant",
+           "verify"]
