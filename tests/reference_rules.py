@@ -182,11 +182,13 @@ def deal_from_order(variant: Variant, order: Sequence[int]) -> tuple[
     return hands, boneyard, aside
 
 
-def heaviest(tiles: set[Tile] | frozenset[Tile]) -> Tile:
-    """Highest value (a+b), then highest index."""
+def heaviest(variant: Variant, tiles: set[Tile] | frozenset[Tile]) -> Tile:
+    """Highest value (a+b, or the variant's special value: SEMANTICS "Init"), then
+    highest index."""
     best = None
     for t in tiles:
-        if best is None or (t[0] + t[1], index_of(t)) > (best[0] + best[1], index_of(best)):
+        if best is None or (value(variant, t), index_of(t)) > (value(variant, best),
+                                                             index_of(best)):
             best = t
     assert best is not None
     return best
@@ -217,7 +219,7 @@ def lead_options(variant: Variant, hands: Sequence[frozenset[Tile]]) -> tuple[
         return p, [top]
 
     def heaviest_tile() -> tuple[int, list[Tile]]:
-        t = heaviest(everyone)
+        t = heaviest(variant, everyone)
         p = holder(hands, t)
         assert p is not None
         return p, [t]
