@@ -169,7 +169,9 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         for res in check_properties(r):
             per_property.setdefault(res.property, []).append(res)
     rows = []
-    method = "exhaustive search" + (" of sampled deals" if plan.sampled else "")
+    method = "exhaustive search" + (" of sampled deals" if plan.sampled else
+                                     "; the fixed draw order on sampled deals"
+                                     if plan.fixed_order_sampled else "")
     for p in CATALOGUE:
         res = _worst(per_property[p.id])
         res.configuration = f"{plan.variant.name}: {plan.description}"

@@ -212,6 +212,8 @@ class Plan:
     inits: tuple[Init, ...]
     description: str
     sampled: bool = False
+    #: every deal searched in every draw order, but the fixed draw order on sampled deals
+    fixed_order_sampled: bool = False
 
 
 def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
@@ -234,7 +236,7 @@ def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
             inits += tuple(Init.one(d, free_draw=False) for d in chosen)
             text += (f"; and sampled, in their own draw order: {len(chosen)} deals "
                      f"({which})")
-        return Plan(small, inits, text, sampled)
+        return Plan(small, inits, text, sampled, fixed_order_sampled=free)
     chosen, which = _corner_deals(small, seeds)
     inits = tuple(Init.one(d, free_draw=free) for d in chosen)
     text = f"{shape}: sampled, {len(chosen)} of {deals:,} deals{order} ({which})"

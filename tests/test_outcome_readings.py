@@ -240,7 +240,8 @@ def test_the_plan_searches_the_fixed_draw_order_too() -> None:
     orders = {i.free_draw for i in plan.inits}
     assert orders == {True, False}
     assert not plan.sampled  # every deal, in every draw order
-    assert "in their own draw order" in plan.description
+    assert plan.fixed_order_sampled  # ... and sampled deals in their own order
+    assert "sampled, in their own draw order" in plan.description
 
 
 def test_the_plan_chooses_deals_for_the_lead_rules_fallback() -> None:
