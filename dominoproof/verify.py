@@ -247,7 +247,7 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
             rows.append(Row.of(v.name, "all sizes", res, OK + NA))
     except Exception as e:
         rows.append(Row.crashed(v.name, "all sizes", "(all sizes)", e))
-    if crosscheck and first is not None:
+    if crosscheck and first is not None and small is not None:
         try:
             rows.append(_crosscheck_row(v, small, first, crosscheck))
         except Exception as e:
@@ -349,7 +349,7 @@ def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connect
             send.close()
             running[recv] = (job[0], proc, recv)
         for conn in wait(list(running)):
-            name, proc, recv = running.pop(conn)  # type: ignore[index]
+            name, proc, recv = running.pop(conn)
             try:
                 rows: list[Row] = recv.recv()
             except EOFError:
