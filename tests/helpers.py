@@ -24,6 +24,7 @@ decide what is legal.
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -152,3 +153,26 @@ def established(v: Variant, hands: Sequence[str], *, line: str, proposer: int = 
 def dealt(v: Variant, seed: int, *, free_draw: bool = False) -> State:
     """The initial state of the deal ``random.Random(seed)`` gives (``random_round``'s)."""
     return initial_state(v, shuffled_deal(v, random.Random(seed)), free_draw=free_draw)
+
+
+# Bugs an outside tester plants in the engine's own scoring (tests/test_outcome_readings.py,
+# tests/test_variant_space.py): monkeypatch them over ``outcome_module``'s helpers.
+
+#: the scoring module (the package exports its function ``outcome`` under the same name)
+outcome_module = importlib.import_module("dominoproof.model.outcome")
+
+
+def stride_totals(sides: tuple[tuple[int, ...], ...], residuals: tuple[int, ...]
+                  ) -> tuple[int, ...]:
+    """A planted bug: side i sums seats i, i+n, i+2n, ..."""
+    n = len(sides)
+    return tuple(sum(residuals[p] for p in range(i, len(residuals), n)) for i in range(n))
+
+
+def side_index_penalties(v: Variant, fouls: int) -> tuple[int, ...]:
+    """A planted bug: a foul is charged to the seat numbered like its author's side."""
+    out = [0] * v.players
+    for p in range(v.players):
+        if fouls >> p & 1:
+            out[next(i for i, side in enumerate(v.teams) if p in side)] += v.fouls.penalty
+    return tuple(out)

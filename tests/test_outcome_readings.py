@@ -12,12 +12,11 @@ they matter -- with the round that shows them. The two bugs:
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from helpers import variant
+from helpers import outcome_module, side_index_penalties, stride_totals, variant
 
 from dominoproof.cli import main
 from dominoproof.model.variant import Variant
@@ -27,28 +26,10 @@ from dominoproof.proofs.plans import search_plan
 from dominoproof.proofs.statespace import K_PLAYING, explore
 from dominoproof.verify import verify
 
-#: the module (the package exports its function ``outcome`` under the same name)
-outcome_module = importlib.import_module("dominoproof.model.outcome")
 TEAMS_01_23 = {"partnerships.teams": [[0, 1], [2, 3]]}
 TEAMS_WITH_FOULS = {**TEAMS_01_23, "fouls.rule": "penalised", "fouls.penalty": 10}
 STRIDE_ARGS = ["partnership-4p-d6", "-o", "partnerships.teams=[[0,1],[2,3]]"]
 FOUL_ARGS = [*STRIDE_ARGS, "-o", "fouls.rule=penalised", "-o", "fouls.penalty=10"]
-
-
-def stride_totals(sides: tuple[tuple[int, ...], ...], residuals: tuple[int, ...]
-                  ) -> tuple[int, ...]:
-    """The planted bug: side i sums seats i, i+n, i+2n, ..."""
-    n = len(sides)
-    return tuple(sum(residuals[p] for p in range(i, len(residuals), n)) for i in range(n))
-
-
-def side_index_penalties(v: Variant, fouls: int) -> tuple[int, ...]:
-    """The planted bug: a foul is charged to the seat numbered like its author's side."""
-    out = [0] * v.players
-    for p in range(v.players):
-        if fouls >> p & 1:
-            out[next(i for i, side in enumerate(v.teams) if p in side)] += v.fouls.penalty
-    return tuple(out)
 
 
 @pytest.fixture

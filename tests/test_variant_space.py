@@ -19,6 +19,7 @@ import os
 from typing import Any
 
 import pytest
+from helpers import outcome_module, side_index_penalties
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from reference_rules import ReferenceOracle
@@ -171,18 +172,7 @@ def test_a_deliberately_broken_scoring_is_found_by_the_strategy_check(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The check is able to fail: with the engine's penalties charged by side index, the
     kept regression example (a team game with a foul) disagrees."""
-    import importlib
-
-    mod = importlib.import_module("dominoproof.model.outcome")
-
-    def by_side(v: Variant, fouls: int) -> tuple[int, ...]:
-        out = [0] * v.players
-        for p in range(v.players):
-            if fouls >> p & 1:
-                out[next(i for i, side in enumerate(v.teams) if p in side)] += v.fouls.penalty
-        return tuple(out)
-
-    monkeypatch.setattr(mod, "seat_penalties", by_side)
+    monkeypatch.setattr(outcome_module, "seat_penalties", side_index_penalties)
     bad = {"set.max": 2, "deal.players": 3, "deal.hand_size": 2, "deal.set_aside": 0,
            "draw.rule": "none", "partnerships.teams": [[0, 2], [1]],
            "partnerships.compare": "team", "fouls.rule": "penalised", "fouls.penalty": 7,
