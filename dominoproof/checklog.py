@@ -19,12 +19,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.engine import Deal, _deal_error, _deal_shape, initial_state
+from dominoproof.model.engine import Deal, check_deal_shape, deal_error, initial_state
 from dominoproof.model.errors import DominoproofError, IllegalMoveError, TraceError, brief
-from dominoproof.model.moves import Move, MoveKind
+from dominoproof.model.layout import Layout, layout_of
+from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, read_move, resolve
 from dominoproof.model.reading import read_json
 from dominoproof.model.rules import rules_for
 from dominoproof.model.state import State, Status
+from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
 
 FORMATS = ("trace",)
@@ -119,24 +121,33 @@ def read_rounds(text: str, source: str, fmt: str = "trace") -> list[dict[str, An
 def check_round(v: Variant, data: dict[str, Any], index: int, source: str) -> RoundCheck:
     """One logged round replayed under ``v``: agrees, or its first deviation."""
     where = f"{source}: round {index}"
-    _deal_shape(data["deal"], where)
-    wrong = _deal_error(v, data["deal"])
+    check_deal_shape(data["deal"], where)
+    wrong = deal_error(v, data["deal"])
     if wrong:
         raise TraceError(f"{where}: not a deal of {v.name}: {wrong}")
     moves = []
     for i, m in enumerate(data["moves"]):
         try:
-            moves.append(Move.from_json(m))
+            moves.append(read_move(m))
         except ValueError as e:
             raise TraceError(f"{where}: moves[{i}]{e}") from None
     rules = rules_for(v)
+    layout = layout_of(v)
     s = initial_state(v, Deal.from_json(data["deal"]), rules=rules)
     expanded = 0
 
     def view(step: int, rule: str, msg: str, logged: str, mover: int | None,
              st: State) -> Deviation:
         return Deviation(step, rule, msg, logged, mover,
-                         [str(x) for x in rules.legal_moves(st)], list(st.ends))
+                         [_shown(layout, st, x) for x in rules.legal_moves(st)],
+                         list(st.open_ends))
+
+    def read(w: WrittenMove, st: State) -> Move | None:
+        """The logged move in ``st`` (None: a play on a number no open end shows)."""
+        try:
+            return resolve(layout, st, w)
+        except IllegalMoveError:
+            return None
 
     def force(st: State) -> State | None:
         legal = rules.legal_moves(st)
@@ -144,27 +155,28 @@ def check_round(v: Variant, data: dict[str, Any], index: int, source: str) -> Ro
             return rules.step(st, legal[0])
         return None
 
-    for i, m in enumerate(moves):
-        while m not in rules.legal_moves(s):
+    for i, w in enumerate(moves):
+        while read(w, s) not in rules.legal_moves(s):
             nxt = force(s)
             if nxt is None:
                 break
             s, expanded = nxt, expanded + 1
         if s.status is not Status.PLAYING:
             dev = view(i, "R5.1", f"the round is over ({s.status.name.lower()}), yet the "
-                       "log goes on", str(m), m.player, s)
+                       "log goes on", w.show(), w.player, s)
             return RoundCheck(index, len(moves), expanded, dev, s.status.name.lower())
         try:
+            m = resolve(layout, s, w)
             s = rules.apply(s, m)
         except IllegalMoveError as e:
             rule, msg = e.rule or "?", str(e).removeprefix(f"{e.rule}: ")
-            if m.kind is MoveKind.ESTABLISH:  # whatever else is wrong, R4.4 is the rule
+            if w.kind is MoveKind.ESTABLISH:  # whatever else is wrong, R4.4 is the rule
                 rule, msg = "R4.4", (f"the block is established before a whole round of "
                                      f"confirmations with the boneyard empty ({msg})")
-            elif m.kind is MoveKind.CONFIRM and m.player < v.players and \
-                    rules.has_play(s, m.player):
-                rule, msg = "R4.3", f"P{m.player} confirms while able to play ({msg})"
-            dev = view(i, rule, msg, str(m), m.player, s)
+            elif w.kind is MoveKind.CONFIRM and w.player < v.players and \
+                    rules.has_play(s, w.player):
+                rule, msg = "R4.3", f"P{w.player} confirms while able to play ({msg})"
+            dev = view(i, rule, msg, w.show(), w.player, s)
             return RoundCheck(index, len(moves), expanded, dev, s.status.name.lower())
     while s.status is Status.PLAYING:
         nxt = force(s)
@@ -194,6 +206,13 @@ def check_log(v: Variant, text: str, source: str, fmt: str = "trace") -> LogChec
     rounds = read_rounds(text, source, fmt)
     return LogCheck(v.name, source, [check_round(v, r, i, source)
                                      for i, r in enumerate(rounds)])
+
+
+def _shown(layout: Layout, s: State, m: Move) -> str:
+    """A legal move as a person writes it (a play's end by the number it shows)."""
+    if m.kind is MoveKind.PLAY and m.end != LEAD:
+        return f"P{m.player} plays {Tile.from_index(m.tile).show()} on {s.ends[m.end]}"
+    return str(m)
 
 
 __all__ = ["FORMATS", "Deviation", "LogCheck", "RoundCheck", "check_log", "check_round",

@@ -174,10 +174,10 @@ def _lead_reason(variant: Variant, rules: Rules, s: State, m: Move) -> str:
 
 def _fits(rules: Rules, s: State, player: int, tile: int) -> str:
     """Which open ends a tile fits, said in words ("fits the 5", "does not fit")."""
-    if not s.ends:
+    if not s.led:
         return "fits"
     a, b = Tile.from_index(tile)
-    ends = [e for e in rules.layout.targets(s.ends, player)
+    ends = [e for e in rules.layout.targets(s.ends, player, s.marks)
             if rules.layout.shows(s.ends, e) in (a, b)]
     if not ends:
         return "does not fit"
@@ -186,18 +186,18 @@ def _fits(rules: Rules, s: State, player: int, tile: int) -> str:
 
 def _establish_text(rules: Rules, s: State, line: LineOfPlay) -> str:
     """R4.4, with R2 and R3 checked on the state (said plainly when they fail)."""
-    needed = rules.needed
+    needed = rules.C
     proposer = s.proposer
     who = f" from P{proposer}" if proposer is not None else ""
     head = (f"block established: {needed} confirmation{'s' if needed != 1 else ''} "
             f"in succession{who}")
     ends = _numbers(rules.layout.numbers(s.ends))
-    seen = line.ends if line.ends is not None else s.ends
+    seen = line.ends if line.ends is not None else s.open_ends
     shown = " and ".join(str(e) for e in seen)
     # R2 as the variant reads it (R2.3), as in Rules.ends_unplayable: a tile carrying
     # an end's number, or a legal play
-    matching = (rules.matching_mask(s) if rules.reading is ExtendReading.HOLDS_MATCHING_TILE
-                else None)
+    matching = (rules.matching_mask(s)
+                if rules.constants.READING is ExtendReading.HOLDS_MATCHING_TILE else None)
     holders = []
     for p, hand in enumerate(s.hands):
         hit = hand & matching if matching is not None else rules.playable_mask(s, p)
@@ -225,7 +225,7 @@ def narrate(trace: Trace) -> list[Step]:
     rules = trace.rule_book  # the rule book the trace replays with (a fault's, for one)
     states = trace.states()
     line = LineOfPlay()
-    needed = rules.needed
+    needed = rules.C
     steps: list[Step] = []
     for i, m in enumerate(trace.moves):
         s, after = states[i], states[i + 1]
@@ -236,13 +236,14 @@ def narrate(trace: Trace) -> list[Step]:
         hand: tuple[int, int] | None = None
         if k is MoveKind.PLAY:
             t = Tile.from_index(m.tile)
-            line.lay(t, m.end)
+            number = LEAD if m.end == LEAD else rules.layout.shows(s.ends, m.end)
+            line.lay(t, number)
             shown_line = tuple(line.shown())
             hand = (p, after.hands[p])
             if m.end == LEAD:
                 text = f"P{p} leads {t.show()} ({_lead_reason(variant, rules, s, m)})"
             else:
-                text = f"P{p} plays {t.show()} on the {m.end}"
+                text = f"P{p} plays {t.show()} on the {number}"
                 rule = "R2.1"
                 if s.confirmed:
                     rule = "R4.3"
@@ -458,7 +459,7 @@ def _result_text(trace: Trace) -> list[str]:
     res = trace.outcome
     out = ["", "Result"]
     if res is None:
-        ends = " and ".join(map(str, final.ends)) or "none yet"
+        ends = " and ".join(map(str, final.open_ends)) or "none yet"
         out.append(f"  the round is not over: the trace stops before its end (open ends "
                    f"{ends}, P{final.turn} to move, {_boneyard(final)})")
         for p, hand in enumerate(final.hands):

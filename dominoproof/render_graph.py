@@ -51,7 +51,7 @@ def check_tiny(result: SearchResult, limit: int = TINY) -> None:
 
 def state_label(s: State) -> str:
     """The lines of a state's box: ends and turn, each hand, boneyard, the R4 count."""
-    ends = "|".join(str(e) for e in s.ends) if s.ends else "none"
+    ends = "|".join(str(e) for e in s.open_ends) if s.led else "none"
     lines = [f"ends {ends}   P{s.turn} to move"]
     lines += [f"P{p} {show_tiles(h)}" for p, h in enumerate(s.hands)]
     stock = f"boneyard {s.boneyard.bit_count()}"

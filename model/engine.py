@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .errors import DominoproofError, TraceError, brief
-from .moves import Move
+from .layout import layout_of
+from .moves import Move, WrittenMove, move_json, read_move, resolve
 from .outcome import Outcome, outcome
 from .reading import read_json
-from .rules import Rules, VoidDeal, rules_for
+from .rules import Rules, VoidDeal, is_own, rules_for
 from .state import State, Status
 from .tiles import MAX_SET, Tile, bits, mask_of
 from .variant import DealOrder, Variant, load_variant_data
@@ -71,7 +72,7 @@ _TRACE_KEYS = frozenset({"format", "version", "rules", "variant", "seed", "free_
                          "moves", "final", "origin"})
 
 
-def _deal_shape(data: Any, source: str) -> None:
+def check_deal_shape(data: Any, source: str) -> None:
     """A deal's JSON is ``{"hands": [[tile, ...], ...], "stack": [...], "set_aside": [...]}``
     with every tile a string ``"a-b"`` of a set up to double-18: else a located error."""
     if not isinstance(data, dict):
@@ -104,7 +105,7 @@ def _deal_shape(data: Any, source: str) -> None:
                                  f'a string "a-b" with 0 <= a <= b <= {MAX_SET})')
 
 
-def _deal_error(variant: Variant, data: dict[str, Any]) -> str:
+def deal_error(variant: Variant, data: dict[str, Any]) -> str:
     """What makes a deal's JSON not a deal of ``variant`` (``""``: nothing): each tile
     of the set exactly once, hands, boneyard and set-aside tiles of the variant's sizes."""
     hands, stack = data["hands"], data["stack"]
@@ -151,12 +152,15 @@ def initial_state(variant: Variant, deal: Deal, *, free_draw: bool = False,
     """Init: the state right after ``deal``. With ``free_draw`` the draw order is not
     fixed: a draw may take any boneyard tile (the model's "every draw order")."""
     rules = rules or rules_for(variant)
-    return _init(deal, rules.opening(deal.hands)[0], free_draw)
+    return dealt_state(variant, deal, rules.opening(deal.hands)[0], free_draw)
 
 
-def _init(deal: Deal, leader: int, free_draw: bool = False) -> State:
-    return State(deal.hands, mask_of(deal.stack), deal.set_aside, 0, (), leader, 0, False, 0,
-                 Status.PLAYING, None if free_draw else deal.stack)
+def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = False) -> State:
+    """Init for ``deal`` with ``leader`` to move: nothing on the table, every slot closed,
+    no confirmation, no foul, no marker out."""
+    return State(deal.hands, mask_of(deal.stack), deal.set_aside, 0,
+                 layout_of(variant).closed, leader, 0, False, 0, Status.PLAYING,
+                 None if free_draw else deal.stack)
 
 
 def playout(rules: Rules, s: State, rnd: Callable[[], float],
@@ -237,12 +241,12 @@ class Trace:
         final, res = self.final, self.outcome
         return {
             "status": final.status.name.lower(),
-            "ends": list(final.ends),
+            "ends": list(final.open_ends),
             "outcome": res.to_json() if res else None,
         }
 
     def to_json(self) -> dict[str, Any]:
-        book = {} if self.rules is None or type(self.rules) is Rules else {
+        book = {} if self.rules is None or is_own(self.rules) else {
             "rules": type(self.rules).__name__}
         return {
             "format": TRACE_FORMAT,
@@ -252,9 +256,16 @@ class Trace:
             "seed": self.seed,
             "free_draw": self.free_draw,
             "deal": self.deal.to_json(),
-            "moves": [m.to_json() for m in self.moves],
+            "moves": self.moves_json(),
             "final": self._final_json(),
         }
+
+    def moves_json(self) -> list[dict[str, Any]]:
+        """The moves as JSON, each written in the state it is made in (a play's end by
+        the number it shows, :func:`~dominoproof.model.moves.move_json`)."""
+        layout = layout_of(self.variant)
+        states = self.states()
+        return [move_json(layout, s, m) for s, m in zip(states, self.moves, strict=False)]
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
@@ -291,25 +302,25 @@ class Trace:
                                       (typ is int and isinstance(value, bool))):
                 raise TraceError(f"{source}: {key} = {brief(value)}: must be {what}")
         variant = load_variant_data(data["variant"], source=f"{source}: variant")
-        _deal_shape(data["deal"], source)
-        wrong = _deal_error(variant, data["deal"])
+        check_deal_shape(data["deal"], source)
+        wrong = deal_error(variant, data["deal"])
         deal = Deal.from_json(data["deal"])
-        read: list[Move] = []
+        written = []
         for i, m in enumerate(data["moves"]):
             try:
-                read.append(Move.from_json(m))
+                written.append(read_move(m))
             except ValueError as e:
                 raise TraceError(f"{source}: moves[{i}]{e}") from None
-        moves = tuple(read)
         if wrong:
             raise TraceError(f"{source}: not a deal of {variant.name}: {wrong}")
         book = rules(variant) if rules is not None else None
         if book is None and data.get("rules"):
             raise TraceError(f"{source}: recorded under the rule book {data['rules']!r}, not "
                              "the variant's own; replay it with that rule book")
-        trace = Trace(variant, deal, moves, data.get("seed"), bool(data.get("free_draw")),
-                      rules=book)
+        free = bool(data.get("free_draw"))
         try:
+            moves = replay_written(variant, deal, written, free_draw=free, rules=book)
+            trace = Trace(variant, deal, moves, data.get("seed"), free, rules=book)
             final = trace._final_json()  # replays every move, with apply's checks
         except VoidDeal:
             raise TraceError(f"{source}: the deal is void (nobody holds the lead tile)") from None
@@ -326,6 +337,25 @@ class Trace:
         return Trace.from_json(read_json(text, source, TraceError), source, rules=rules)
 
 
+def replay_written(variant: Variant, deal: Deal, written: Sequence[WrittenMove], *,
+                   free_draw: bool = False, rules: Rules | None = None) -> tuple[Move, ...]:
+    """The moves ``written`` names, each read in the state the moves before it reach
+    (a play's end by the number it shows); a move that names no open end, or does not
+    replay, raises :class:`TraceError` naming it."""
+    book = rules or rules_for(variant)
+    layout = layout_of(variant)
+    s = initial_state(variant, deal, free_draw=free_draw, rules=book)
+    out: list[Move] = []
+    for i, w in enumerate(written):
+        try:
+            m = resolve(layout, s, w)
+            s = book.apply(s, m)
+        except DominoproofError as e:
+            raise TraceError(f"move {i + 1} ({w.show()}) does not replay: {e}") from None
+        out.append(m)
+    return tuple(out)
+
+
 def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:
     """One round: a seeded deal, then uniformly random legal moves (same seed, same round).
     ``rules``: the rule book to play by (default: the variant's own); the trace keeps it."""
@@ -333,7 +363,7 @@ def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Tra
     rng = random.Random(seed)
     deal, leader = _deal_and_lead(variant, book, rng)
     moves: list[Move] = []
-    playout(book, _init(deal, leader), rng.random, moves)
+    playout(book, dealt_state(variant, deal, leader), rng.random, moves)
     return Trace(variant, deal, tuple(moves), seed, rules=rules)
 
 
@@ -345,4 +375,4 @@ def random_rounds(variant: Variant, n: int, seed: int,
     rnd = rng.random
     for _ in range(n):
         deal, leader = _deal_and_lead(variant, rules, rng)
-        yield playout(rules, _init(deal, leader), rnd)
+        yield playout(rules, dealt_state(variant, deal, leader), rnd)

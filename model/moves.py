@@ -3,7 +3,7 @@
 =========  ==========================================================  =========
 kind       meaning                                                     rule
 =========  ==========================================================  =========
-PLAY       lay ``tile`` on the open end named ``end`` (-1: the lead)   R2, Terms
+PLAY       lay ``tile`` on the slot ``end`` (-1: the lead)             R2, Terms
 DRAW       take ``tile`` from the boneyard                             R3.1
 PASS       draw-one games: the drawn tile does not fit, turn passes    R3.1
 CONFIRM    declare "I cannot extend any open end" (the first such      R4.1-R4.2
@@ -15,18 +15,28 @@ DOMINO     the table records that ``player`` emptied their hand        Terms
 A pass is never silent: a player who cannot move makes a CONFIRM (or, with
 stock left in a draw-one game, a PASS) that the trace records.
 
-An open end is named by the layout. In the one-line layout an end is named by
-the number it shows (two ends showing the same number are interchangeable).
+A play names the open end it is laid on by its **slot**: an index into the
+layout's fixed list of slots (:mod:`~dominoproof.model.layout`). People, traces
+and other engines' logs name it by the number it shows (``"end": 5``, ``null`` for
+the lead), as a person at the table says "on the 5"; where the number does not
+single out one slot of the layout (two trains showing a 5), the slot's name is
+added (``"slot": "train P1"``). So the written form needs the state a move is
+made in: :func:`read_move` checks it on its own, :func:`resolve` finds the slot in
+a state, and :func:`move_json` writes a move made in a state.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .errors import brief
+from .errors import IllegalMoveError, brief
 from .tiles import MAX_SET as _MAX_SET
 from .tiles import Tile, tile_count
+
+if TYPE_CHECKING:
+    from .layout import Layout
+    from .state import State
 
 
 class MoveKind(enum.IntEnum):
@@ -53,7 +63,7 @@ class Move(NamedTuple):
     kind: MoveKind
     player: int
     tile: int = NO_TILE  #: tile index (PLAY, DRAW)
-    end: int = LEAD  #: the open end played on (PLAY); LEAD for the opening tile
+    end: int = LEAD  #: the slot played on (PLAY); LEAD for the opening tile
 
     # -- constructors (accept tile text or indices) -----------------------
     @staticmethod
@@ -81,10 +91,6 @@ class Move(NamedTuple):
         return Move(MoveKind.DOMINO, player)
 
     # -- views --------------------------------------------------------------
-    @property
-    def as_tile(self) -> Tile | None:
-        return Tile.from_index(self.tile) if self.tile >= 0 else None
-
     def __repr__(self) -> str:
         k = self.kind
         if not self._canonical():  # e.g. a tile index outside every set: show the fields
@@ -115,7 +121,8 @@ class Move(NamedTuple):
             return repr(self)
         if k is MoveKind.PLAY:
             t = Tile.from_index(self.tile).show()
-            return f"P{p} leads {t}" if self.end == LEAD else f"P{p} plays {t} on {self.end}"
+            return (f"P{p} leads {t}" if self.end == LEAD
+                    else f"P{p} plays {t} on slot {self.end}")
         if k is MoveKind.DRAW:
             return f"P{p} draws {Tile.from_index(self.tile).show()}"
         if k is MoveKind.PASS:
@@ -126,65 +133,6 @@ class Move(NamedTuple):
             return "the block is established"
         return f"P{p} dominoes (empty hand)"
 
-    # -- JSON -----------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind.label, "player": self.player}
-        if self.tile >= 0:
-            out["tile"] = str(Tile.from_index(self.tile))
-        if self.kind is MoveKind.PLAY:
-            out["end"] = None if self.end == LEAD else self.end
-        return out
-
-    @staticmethod
-    def from_json(data: Any) -> Move:
-        """A move from its JSON (:meth:`to_json`); every field of the right type, or a
-        ``ValueError`` naming the key, the value and what is allowed (a player ``1.4``,
-        ``"1"``, ``false`` or ``Infinity`` is not a seat; a tile is a string ``"a-b"``)."""
-        if not isinstance(data, dict):
-            raise ValueError(f" = {brief(data)}: a move is an object with kind, player, tile, "
-                             "end")
-        extra = sorted(set(data) - {"kind", "player", "tile", "end"})
-        if extra:
-            raise ValueError(f".{brief(extra[0], quote=False)}: unknown key (allowed: kind, "
-                             "player, tile, end)")
-        kinds = [k.label for k in MoveKind]
-        kind = data.get("kind")
-        if not isinstance(kind, str) or kind not in kinds:
-            raise ValueError(f".kind = {brief(kind)}: not a move kind (allowed: "
-                             f"{', '.join(kinds)})")
-        player: Any = data.get("player")
-        if not _whole(player) or player < 0:
-            raise ValueError(f".player = {brief(player)}: not a seat (allowed: a whole "
-                             "number 0, 1, ...)")
-        tile = data.get("tile")
-        if tile is not None:
-            if not isinstance(tile, str):
-                raise ValueError(f".tile = {brief(tile)}: not a tile (allowed: a string "
-                                 '"a-b", e.g. "5-6")')
-            try:
-                t = Tile.parse(tile)
-            except ValueError:
-                raise ValueError(f".tile = {brief(tile)}: not a tile (allowed: a string "
-                                 '"a-b", e.g. "5-6")') from None
-            if t.hi > _MAX_SET:
-                raise ValueError(f".tile = {brief(tile)}: beyond every set (allowed: tiles "
-                                 f"up to {_MAX_SET}-{_MAX_SET})")
-        end: Any = data.get("end")
-        if end is not None and (not _whole(end) or not 0 <= end <= _MAX_SET):
-            raise ValueError(f".end = {brief(end)}: not an open end (allowed: null for the "
-                             f"lead, or a number 0..{_MAX_SET})")
-        return Move(
-            MoveKind[kind.upper()],
-            player,
-            Tile.parse(tile).idx if tile is not None else NO_TILE,
-            LEAD if end is None else end,
-        )
-
-
-def _whole(x: Any) -> bool:
-    """A JSON whole number: an int, not a bool (``false`` is not 0) nor a float."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
 
 def _tile_index(tile: str | int | Tile) -> int:
     if isinstance(tile, Tile):
@@ -192,3 +140,112 @@ def _tile_index(tile: str | int | Tile) -> int:
     if isinstance(tile, str):
         return Tile.parse(tile).idx
     return tile
+
+
+# ---------------------------------------------------------------------------
+# Moves as JSON: a play's end by the number it shows
+# ---------------------------------------------------------------------------
+
+
+class WrittenMove(NamedTuple):
+    """A move as a trace or log writes it: a play's end by the number it shows."""
+
+    kind: MoveKind
+    player: int
+    tile: int = NO_TILE
+    number: int | None = None  #: the number the end played on shows; None: the lead
+    slot: str | None = None  #: the slot's name, where the number does not say which
+
+    def show(self) -> str:
+        """The move as a person writes it: ``P0 plays [2|3] on 5``, ``P1 draws [0|4]``."""
+        if self.kind is not MoveKind.PLAY or self.number is None:
+            return str(Move(self.kind, self.player, self.tile))
+        tile = (Tile.from_index(self.tile).show() if 0 <= self.tile < TILE_LIMIT
+                else f"tile {self.tile}")
+        at = f" ({self.slot})" if self.slot is not None else ""
+        return f"P{self.player} plays {tile} on {self.number}{at}"
+
+
+def move_json(layout: Layout, state: State, move: Move) -> dict[str, Any]:
+    """``move``, made in ``state``, as JSON (a play's end by the number it shows)."""
+    out: dict[str, Any] = {"kind": move.kind.label, "player": move.player}
+    if move.tile >= 0:
+        out["tile"] = str(Tile.from_index(move.tile))
+    if move.kind is MoveKind.PLAY:
+        if move.end == LEAD:
+            out["end"] = None
+        else:
+            out["end"] = layout.shows(state.ends, move.end)
+            if not layout.named_by_number:
+                out["slot"] = layout.data.slots[move.end].name
+    return out
+
+
+def read_move(data: Any) -> WrittenMove:
+    """A written move, every field of the right type, or a ``ValueError`` naming the key,
+    the value and what is allowed (a player ``1.4``, ``"1"``, ``false`` or ``Infinity``
+    is not a seat; a tile is a string ``"a-b"``)."""
+    if not isinstance(data, dict):
+        raise ValueError(f" = {brief(data)}: a move is an object with kind, player, tile, "
+                         "end")
+    extra = sorted(set(data) - {"kind", "player", "tile", "end", "slot"})
+    if extra:
+        raise ValueError(f".{brief(extra[0], quote=False)}: unknown key (allowed: kind, "
+                         "player, tile, end, slot)")
+    kinds = [k.label for k in MoveKind]
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in kinds:
+        raise ValueError(f".kind = {brief(kind)}: not a move kind (allowed: "
+                         f"{', '.join(kinds)})")
+    player: Any = data.get("player")
+    if not _whole(player) or player < 0:
+        raise ValueError(f".player = {brief(player)}: not a seat (allowed: a whole "
+                         "number 0, 1, ...)")
+    tile = data.get("tile")
+    index = NO_TILE
+    if tile is not None:
+        if not isinstance(tile, str):
+            raise ValueError(f".tile = {brief(tile)}: not a tile (allowed: a string "
+                             '"a-b", e.g. "5-6")')
+        try:
+            t = Tile.parse(tile)
+        except ValueError:
+            raise ValueError(f".tile = {brief(tile)}: not a tile (allowed: a string "
+                             '"a-b", e.g. "5-6")') from None
+        if t.hi > _MAX_SET:
+            raise ValueError(f".tile = {brief(tile)}: beyond every set (allowed: tiles "
+                             f"up to {_MAX_SET}-{_MAX_SET})")
+        index = t.idx
+    end: Any = data.get("end")
+    if end is not None and (not _whole(end) or not 0 <= end <= _MAX_SET):
+        raise ValueError(f".end = {brief(end)}: not an open end (allowed: null for the "
+                         f"lead, or a number 0..{_MAX_SET})")
+    slot: Any = data.get("slot")
+    if slot is not None and not isinstance(slot, str):
+        raise ValueError(f".slot = {brief(slot)}: not a slot's name (allowed: a string)")
+    return WrittenMove(MoveKind[kind.upper()], player, index, end, slot)
+
+
+def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
+    """The move ``written`` names in ``state``: a play's slot is the one its player may
+    play on that shows the written number (and bears the written name, if any). A
+    play on a number no such slot shows raises :class:`IllegalMoveError` (R2.1)."""
+    kind, player, tile, number, name = written
+    if kind is not MoveKind.PLAY:
+        return Move(kind, player, tile)
+    if number is None:
+        return Move(kind, player, tile, LEAD)
+    ends, marks = state.ends, state.marks
+    seat = player if 0 <= player < len(state.hands) else state.turn
+    for slot in layout.targets(ends, seat, marks):
+        if ends[slot] == number and (name is None or layout.data.slots[slot].name == name):
+            return Move(kind, player, tile, slot)
+    shown = ", ".join(str(ends[i]) for i in layout.targets(ends, seat, marks)) or "none"
+    where = f" named {name!r}" if name is not None else ""
+    raise IllegalMoveError(f"no open end{where} shows {number} for P{player} (open: {shown})",
+                           rule="R2.1")
+
+
+def _whole(x: Any) -> bool:
+    """A JSON whole number: an int, not a bool (``false`` is not 0) nor a float."""
+    return isinstance(x, int) and not isinstance(x, bool)

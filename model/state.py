@@ -1,11 +1,13 @@
 """The state of a round: a compact immutable value (the TLA+ ``VARIABLES``).
 
 Hands, boneyard, set-aside tiles and the table are bitmasks over the one tile
-numbering of :mod:`~dominoproof.model.tiles`. The open ends are kept in the
-layout's canonical form (for one line: the two numbers, sorted), because
-left/right order is cosmetic: the state holds what decides the future, not the
-history (STYLE 1). The progress of the R4 procedure is part of the state, so a
-blocked position is a state anyone can inspect.
+numbering of :mod:`~dominoproof.model.tiles`. The layout state is the value of
+each of the layout's slots (:mod:`~dominoproof.model.layout`; ``CLOSED`` before a
+slot opens) in the layout's canonical form (for one line: the two numbers,
+sorted), because left/right order is cosmetic: the state holds what decides the
+future, not the history (STYLE 1); and the mask of markers that are out. The
+progress of the R4 procedure is part of the state, so a blocked position is a
+state anyone can inspect.
 
 :func:`state_status` is the type invariant (``TypeOK``): it returns the set of
 things wrong with a state, empty for a well-formed one.
@@ -16,7 +18,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, NamedTuple
 
-from .layout import layout_of
+from .layout import CLOSED, layout_of
 from .tiles import show_tiles
 
 if TYPE_CHECKING:
@@ -43,18 +45,29 @@ class State(NamedTuple):
     boneyard: int  #: mask of the drawable stock
     set_aside: int  #: mask of tiles out of play, never drawn (constant in a round)
     table: int  #: mask of tiles on the layout
-    ends: tuple[int, ...]  #: open ends, canonical; () before the lead
+    ends: tuple[int, ...]  #: each slot's value (CLOSED until it opens), canonical
     turn: int  #: the seat to move
     confirmed: int  #: R4: consecutive confirmations of inability so far
     drew: bool  #: R3.1 draw-one: the player to move has drawn this turn
     fouls: int  #: R4.5: mask of seats that made a false declaration
     status: Status
     stack: tuple[int, ...] | None  #: remaining draw order (top first), or None
+    marks: int = 0  #: mask of seats whose marker is out (layouts with markers)
 
     # -- derived views ---------------------------------------------------------
     @property
     def players(self) -> int:
         return len(self.hands)
+
+    @property
+    def led(self) -> bool:
+        """The lead has been played: some slot of the layout is open."""
+        return any(v != CLOSED for v in self.ends)
+
+    @property
+    def open_ends(self) -> tuple[int, ...]:
+        """The numbers the open slots show, slot by slot (``()`` before the lead)."""
+        return tuple(v for v in self.ends if v != CLOSED)
 
     @property
     def is_terminal(self) -> bool:
@@ -80,12 +93,12 @@ class State(NamedTuple):
 
     def key(self) -> tuple[object, ...]:
         """Canonical key: equal keys, equal futures (``table`` is implied by the rest)."""
-        return (self.hands, self.boneyard, self.set_aside, self.ends, self.turn,
+        return (self.hands, self.boneyard, self.set_aside, self.ends, self.marks, self.turn,
                 self.confirmed, self.drew, self.fouls, self.status, self.stack)
 
     def describe(self) -> str:
         """A few lines a person can read."""
-        ends = " ".join(str(e) for e in self.ends) or "(none yet)"
+        ends = " ".join(str(e) for e in self.open_ends) or "(none yet)"
         lines = [f"ends: {ends}   turn: P{self.turn}   status: {self.status.name.lower()}"]
         for p, h in enumerate(self.hands):
             lines.append(f"  P{p}: {show_tiles(h)}")
@@ -140,6 +153,8 @@ def state_status(variant: Variant, s: State) -> StateFlaw:
             flaws |= StateFlaw.BAD_STACK
     if not 0 <= s.confirmed <= variant.players or s.fouls >> variant.players:
         flaws |= StateFlaw.BAD_PROCEDURE
+    if s.marks >> variant.players or (s.marks and not variant.slot_layout.markers):
+        flaws |= StateFlaw.BAD_ENDS
     if not layout_of(variant).consistent(ts, s.table & ts.full, s.ends):
         flaws |= StateFlaw.BAD_ENDS
     return flaws

@@ -17,8 +17,9 @@ TLA+               here
 ``Init``           :func:`init_states` over an :class:`Init` configuration:
                    one deal with its draw order, one deal with every draw order,
                    every deal, every deal and every draw order
-actions            :data:`ACTIONS`: ``Lead``, ``Play``, ``Draw``, ``Pass``,
-                   ``Confirm``, ``Foul``, ``Establish``, ``Domino``
+actions            :data:`ACTIONS` (:mod:`.actions`): ``Lead``, ``Play``, ``Draw``,
+                   ``Pass``, ``Confirm``, ``Foul``, ``Establish``, ``Domino``,
+                   each a guard and an effect
 ``Next``           :func:`next_states`, the disjunction of the enabled actions
 terminal states    :func:`terminal_kind` (``domino P<i>``, ``blocked``; a state
                    still being played with no enabled action is ``stuck``,
@@ -38,19 +39,16 @@ from __future__ import annotations
 
 import enum
 import itertools
-import json
 import math
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-from .engine import Deal, _deal_error, _init
-from .errors import DominoproofError
-from .moves import LEAD, Move, MoveKind
+from .actions import ACTIONS, ACTIONS_BY_NAME, Action
+from .engine import Deal, dealt_state
+from .moves import Move
 from .rules import Rules, VoidDeal, rules_for
 from .state import State, StateFlaw, Status, state_status
-from .tiles import Tile, bits, mask_of, show_tiles
+from .tiles import bits, mask_of, show_tiles
 from .variant import Variant
 
 __all__ = [
@@ -63,10 +61,8 @@ __all__ = [
     "count_deals",
     "deal_of",
     "every_deal",
-    "format_deal",
     "init_states",
     "next_states",
-    "parse_deal",
     "terminal_kind",
     "type_ok",
 ]
@@ -194,7 +190,7 @@ def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Ite
             leader, _ = rules.opening(deal.hands)
         except VoidDeal:
             continue
-        yield _init(deal, leader, init.free_draw)
+        yield dealt_state(variant, deal, leader, init.free_draw)
 
 
 def deal_of(s: State) -> Deal:
@@ -205,207 +201,20 @@ def deal_of(s: State) -> Deal:
 
 
 # ---------------------------------------------------------------------------
-# Deals written by hand
-# ---------------------------------------------------------------------------
-
-_TILE = re.compile(r"\[?\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*\]?")
-_LABELS = {"stack": "stack", "boneyard": "stack", "draw": "stack", "draw order": "stack",
-           "aside": "aside", "set aside": "aside", "set-aside": "aside", "set_aside": "aside"}
-
-
-def format_deal(deal: Deal) -> str:
-    """A deal in the text form :func:`parse_deal` reads:
-    ``P0: 6-6 0-3; P1: 0-2 1-3; stack: 3-6 3-3; aside: 0-0``."""
-    parts = [f"P{p}: " + " ".join(str(Tile.from_index(t)) for t in bits(h))
-             for p, h in enumerate(deal.hands)]
-    if deal.stack:
-        parts.append("stack: " + " ".join(str(Tile.from_index(t)) for t in deal.stack))
-    if deal.set_aside:
-        parts.append("aside: " + " ".join(str(Tile.from_index(t)) for t in bits(deal.set_aside)))
-    return "; ".join(parts)
-
-
-def parse_deal(variant: Variant, text: str, *, free_draw: bool = False) -> Deal:
-    """A deal of ``variant`` from text, a JSON file or a text file.
-
-    The text is a list of ``LABEL: tiles`` separated by ``;`` or new lines:
-    ``P0``, ``P1``, ... (each hand), ``stack`` (or ``boneyard``: the boneyard in
-    draw order, top first) and ``aside`` (the tiles set aside). Tiles are written
-    ``a-b``, ``a|b`` or ``[a|b]``. A parenthesis after a label and C comment marks
-    are ignored, so the header of a Spin model (``P0: [6|6] [0|3] ...``,
-    ``boneyard (draw order): ...``) can be pasted as it is.
-
-    The stack may be left out when the boneyard is empty or the draw order is free
-    (the boneyard is then every tile not placed elsewhere); the set-aside tiles may
-    be left out when the stack is given.
-
-    ``text`` naming an existing file: a ``.json`` file holds ``{"hands": [[...]],
-    "stack": [...], "set_aside": [...]}`` (or a trace, whose ``deal`` is read); any
-    other file holds the text form. Every tile of the set is dealt exactly once, in
-    hands of the variant's size, or a :class:`DominoproofError` says what is wrong.
-    """
-    where = "--deal"
-    path = Path(text)
-    if len(text) < 4096 and "\n" not in text and path.is_file():
-        where = f"--deal {text}"
-        body = path.read_text(encoding="utf-8")
-        if path.suffix == ".json":
-            try:
-                data = json.loads(body)
-                data = data.get("deal", data)
-                wrong = _deal_error(variant, data)  # before the masks, which hide repeats
-                deal = Deal.from_json(data)
-            except (ValueError, KeyError, TypeError, AttributeError) as e:
-                raise DominoproofError(f"{where}: not a deal in JSON ({e!r})") from None
-            if wrong:
-                raise DominoproofError(f"{where}: not a deal of {variant.name}: {wrong}")
-            return deal
-        text = body
-    hands: dict[int, list[int]] = {}
-    stack: list[int] | None = None
-    aside: list[int] | None = None
-    for raw in re.split(r"[;\n]", text.replace("/*", " ").replace("*/", " ")):
-        item = raw.strip()
-        if not item:
-            continue
-        label, sep, rest = item.partition(":")
-        if not sep:
-            raise DominoproofError(f"{where}: {item!r} has no label; write 'P0: 1-2 3-4; "
-                                   "P1: ...; stack: ...' (labels P0.., stack, aside)")
-        name = re.sub(r"\(.*?\)", "", label).strip().lower()
-        tiles = []
-        for m in _TILE.finditer(rest):
-            a, b = int(m.group(1)), int(m.group(2))
-            if max(a, b) > variant.n:
-                raise DominoproofError(f"{where}: {label.strip()}: {m.group(0).strip()} is not "
-                                       f"a tile of the double-{variant.n} set")
-            tiles.append(Tile.of(a, b).idx)
-        junk = _TILE.sub(" ", rest).replace(",", " ").strip()
-        if junk:
-            raise DominoproofError(f"{where}: {label.strip()}: {junk.split()[0]!r} is not a "
-                                   "tile (write tiles as a-b, a|b or [a|b])")
-        seat = re.fullmatch(r"p(?:layer)?\s*(\d+)", name)
-        if seat:
-            p = int(seat.group(1))
-            if p >= variant.players:
-                raise DominoproofError(f"{where}: {label.strip()}: no such seat (players "
-                                       f"P0..P{variant.players - 1})")
-            hands[p] = tiles
-        elif name in _LABELS and _LABELS[name] == "stack":
-            stack = tiles
-        elif name in _LABELS:
-            aside = tiles
-        else:
-            raise DominoproofError(f"{where}: unknown label {label.strip()!r} (allowed: P0.."
-                                   f"P{variant.players - 1}, stack or boneyard, aside)")
-    missing = [f"P{p}" for p in range(variant.players) if p not in hands]
-    if missing:
-        raise DominoproofError(f"{where}: no hand for {', '.join(missing)}")
-    placed = {t for h in hands.values() for t in h} | set(stack or ()) | set(aside or ())
-    left = [t for t in range(variant.tiles.count) if t not in placed]
-    k, b = variant.deal.set_aside, variant.boneyard_size
-    if stack is None and b == 0:
-        stack = []
-    elif stack is None:
-        if not free_draw:
-            raise DominoproofError(f"{where}: the boneyard's {b} tiles need their draw order "
-                                   "('stack: ...', top first), or use --free-draw")
-        if aside is None and k:
-            raise DominoproofError(f"{where}: say which {k} tiles are set aside ('aside: ...')")
-        stack, left = left, []
-    if aside is None:
-        aside = left
-    every = [*(t for h in hands.values() for t in h), *stack, *aside]
-    twice = sorted({Tile.from_index(t).show() for t in every if every.count(t) > 1})
-    if twice:
-        raise DominoproofError(f"{where}: each tile is dealt once; given twice: "
-                               + " ".join(twice))
-    deal = Deal(tuple(mask_of(hands[p]) for p in range(variant.players)), tuple(stack),
-                mask_of(aside))
-    wrong = _deal_error(variant, deal.to_json())
-    if wrong:
-        raise DominoproofError(f"{where}: not a deal of {variant.name}: {wrong}")
-    return deal
-
-
-# ---------------------------------------------------------------------------
 # Actions and Next
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Action:
-    """A named action: the moves of one kind that ``Rules`` enables, and their effect.
-
-    ``applies(rules, s, m)`` says whether the enabled move ``m`` belongs to this
-    action; the action's transitions in ``s`` are the enabled moves it claims, each
-    with the state :meth:`Rules.step` makes of it.
-    """
-
-    name: str
-    rules: tuple[str, ...]
-    doc: str
-    applies: Callable[[Rules, State, Move], bool]
-
-    def enabled(self, rules: Rules, s: State) -> tuple[Move, ...]:
-        """The moves of this action enabled in ``s``."""
-        return tuple(m for m in rules.moves(s) if self.applies(rules, s, m))
-
-    def transitions(self, rules: Rules, s: State) -> list[tuple[Move, State]]:
-        """``s -> s'`` for each enabled move of this action."""
-        return [(m, rules.step(s, m)) for m in self.enabled(rules, s)]
-
-    def __repr__(self) -> str:
-        return f"<action {self.name}>"
-
-
-ACTIONS: tuple[Action, ...] = (
-    Action("Lead", ("Terms",),
-           "the opening tile, by the player and with the tile the lead rule names",
-           lambda r, s, m: m.kind is MoveKind.PLAY and m.end == LEAD),
-    Action("Play", ("R2.1", "R4.3"),
-           "lay a tile carrying the number an open end shows; a player who can play must",
-           lambda r, s, m: m.kind is MoveKind.PLAY and m.end != LEAD),
-    Action("Draw", ("R3.1",),
-           "a player who cannot play takes a boneyard tile (the top one, or any when the "
-           "draw order is free)",
-           lambda r, s, m: m.kind is MoveKind.DRAW),
-    Action("Pass", ("R3.1",),
-           "draw-one games: the drawn tile does not fit, the turn passes",
-           lambda r, s, m: m.kind is MoveKind.PASS),
-    Action("Confirm", ("R4.1", "R4.2"),
-           "with the boneyard supplying nothing, a player who cannot play confirms it (the "
-           "first of a run proposes the block)",
-           lambda r, s, m: m.kind is MoveKind.CONFIRM and not r.is_false_confirmation(s, m)),
-    Action("Foul", ("R4.5",),
-           "a false declaration of inability by a player who could play, where the variant "
-           "makes it a recorded foul",
-           lambda r, s, m: r.is_false_confirmation(s, m)),
-    Action("Establish", ("R4.4", "R5.1"),
-           "after every needed confirmation, with the boneyard empty, the block is "
-           "established and the round ends",
-           lambda r, s, m: m.kind is MoveKind.ESTABLISH),
-    Action("Domino", ("Terms",),
-           "the player to move has emptied their hand: the round ends",
-           lambda r, s, m: m.kind is MoveKind.DOMINO),
-)
-
-ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
-
-
 def action_of(rules: Rules, s: State, m: Move) -> Action:
     """The one action an enabled move ``m`` of ``s`` belongs to."""
-    for a in ACTIONS:
-        if a.applies(rules, s, m):
-            return a
-    raise ValueError(f"{m!r} belongs to no action")  # pragma: no cover - kinds are closed
+    return rules.action_of(s, m)
 
 
 def next_states(rules: Rules, s: State) -> list[tuple[Action, Move, State]]:
     """``Next``: every transition ``s -> s'``, each labelled by its action and move.
 
     Exactly :meth:`Rules.successors`, in the same order; ``[]`` in a terminal state."""
-    return [(action_of(rules, s, m), m, t) for m, t in rules.successors(s)]
+    return [(rules.action_of(s, m), m, t) for m, t in rules.successors(s)]
 
 
 # ---------------------------------------------------------------------------

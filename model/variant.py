@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import VariantError
+from .layout import LayoutKind, SlotLayout, topology
 from .reading import read_toml
 from .tiles import MAX_SET, Tile, TileSet, tile_count, tile_index, tile_set
 
@@ -71,12 +72,6 @@ class LeadFallback(enum.StrEnum):
     HEAVIEST_TILE = "heaviest-tile"
     PLAYER = "player"  #: ``lead.player`` leads with any tile
     REDEAL = "redeal"  #: the deal is void: the engine deals again; the model omits it
-
-
-class LayoutKind(enum.StrEnum):
-    """Terms, Layout: the topology of the table."""
-
-    LINE = "line"  #: one line with two open ends, every player may play on both
 
 
 class ExtendReading(enum.StrEnum):
@@ -308,6 +303,11 @@ class Variant:
     @cached_property
     def tiles(self) -> TileSet:
         return tile_set(self.set.max)
+
+    @property
+    def slot_layout(self) -> SlotLayout:
+        """The layout's slots (Terms "Layout"): the data every reading interprets."""
+        return topology(self.layout.kind, self.deal.players)
 
     @property
     def dealt(self) -> int:

@@ -31,38 +31,35 @@ the deliberately plain reference implementation lives in
 name (:data:`ORACLES`, :func:`get_oracle`):
 
 ``engine``
-    :class:`~dominoproof.model.rules.Rules` (or a subclass: a fault of
-    :mod:`~dominoproof.proofs.faults`) and :func:`~dominoproof.model.outcome.outcome`.
+    The engine's rule book, :class:`~dominoproof.model.fast.FastRules` (or a fault's
+    mutant of it, :mod:`~dominoproof.proofs.faults`), and
+    :func:`~dominoproof.model.outcome.outcome`.
+``spec``
+    The specification's rule book, :class:`~dominoproof.model.rules.Rules`: the named
+    actions of :mod:`~dominoproof.model.actions`, no memo tables, no inlined paths.
+    Compared with ``engine``, it checks that the fast paths change no rule.
 ``z3``
-    The Z3 transition relation. **Contract** with ``dominoproof.proofs.encoding``,
-    imported lazily: that module defines ::
-
-        def z3_successors(variant: Variant, state: State) -> set[tuple[Move, tuple[object, ...]]]
-
-    returning, for a concrete model state, every move the relation ``Next`` allows
-    from it, each with the ``State.key()`` of the successor (decoded from a model
-    of the relation with the pre-state fixed, one solver call per successor, or
-    any other way). Terminal states have no successors. Until the module or the
-    function exists, :func:`get_oracle` raises :class:`OracleUnavailable` saying so.
-    Its classification is ``dominoproof.proofs.scoring.z3_classify(variant, state)``
-    (the fields above but ``terminal``): R1.1, R2 and R3 as the encoding states them,
-    and the outcome by the declarative scoring, so every terminal state the cross-check
+    The Z3 transition relation (:func:`~dominoproof.proofs.encoding.z3_successors`):
+    for a concrete model state, every move the relation ``Next`` allows from it, each
+    with the ``State.key()`` of the successor decoded from a model of the relation.
+    Its classification is :func:`~dominoproof.proofs.scoring.z3_classify` (the fields
+    above but ``terminal``): R1.1, R2 and R3 as the encoding states them, and the
+    outcome by the declarative scoring, so every terminal state the cross-check
     compares has its outcome compared too.
 """
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from dominoproof.model.engine import Deal, Trace, _init, initial_state
+from dominoproof.model.engine import Deal, Trace, dealt_state, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, outcome
-from dominoproof.model.rules import Rules, VoidDeal, rules_for
+from dominoproof.model.rules import Rules, VoidDeal, rules_for, spec_rules_for
 from dominoproof.model.state import State
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, bits
@@ -75,8 +72,8 @@ Transition = tuple[Move, Key]
 Classification = Mapping[str, Any]
 
 #: The fields of :meth:`State.key`, in order (for readable differences).
-KEY_FIELDS = ("hands", "boneyard", "set_aside", "ends", "turn", "confirmed", "drew",
-              "fouls", "status", "stack")
+KEY_FIELDS = ("hands", "boneyard", "set_aside", "ends", "marks", "turn", "confirmed",
+              "drew", "fouls", "status", "stack")
 
 
 class OracleUnavailable(DominoproofError):
@@ -146,37 +143,27 @@ class EngineOracle:
 
 
 class Z3Oracle:
-    """The Z3 transition relation, through ``dominoproof.proofs.encoding`` (see the
-    module docstring for the contract)."""
+    """The Z3 transition relation and the declarative scoring (see the module docstring)."""
 
     name = "z3"
 
     def __init__(self, variant: Variant) -> None:
-        try:
-            enc = importlib.import_module("dominoproof.proofs.encoding")
-        except ImportError as e:
-            raise OracleUnavailable(
-                "oracle 'z3' is unavailable: dominoproof.proofs.encoding cannot be imported "
-                f"({e})") from None
-        fn = getattr(enc, "z3_successors", None)
-        if not callable(fn):
-            raise OracleUnavailable(
-                "oracle 'z3' is unavailable: dominoproof.proofs.encoding defines no "
-                "z3_successors(variant, state) (the contract is in proofs/conformance.py)")
         self.variant = variant
-        self._successors: Callable[[Variant, State], Iterable[Transition]] = fn
-        scoring = importlib.import_module("dominoproof.proofs.scoring")
-        cls = getattr(scoring, "z3_classify", None)
-        self._classify: Callable[[Variant, State], Classification] | None = (
-            cls if callable(cls) else None)
 
     def successors(self, state: State) -> set[Transition]:
-        return set(self._successors(self.variant, state))
+        from .encoding import z3_successors
+
+        return z3_successors(self.variant, state)
 
     def classify(self, state: State) -> Classification:
-        if self._classify is not None:
-            return self._classify(self.variant, state)
-        return {"terminal": not self.successors(state)}
+        from .scoring import z3_classify
+
+        return z3_classify(self.variant, state)
+
+
+def spec_oracle(variant: Variant) -> EngineOracle:
+    """The specification's rule book (the named actions) as an oracle."""
+    return EngineOracle(variant, spec_rules_for(variant), name="spec")
 
 
 class GraphOracle:
@@ -203,6 +190,7 @@ OracleFactory = Callable[[Variant], Oracle]
 #: Oracles by name; each factory takes the variant.
 ORACLES: dict[str, OracleFactory] = {
     "engine": EngineOracle,
+    "spec": spec_oracle,
     "z3": Z3Oracle,
 }
 
@@ -383,7 +371,7 @@ def compare_initial(variant: Variant, deals: Iterable[Deal], oracle_a: Any, orac
                         describe_key_difference(ka, kb)
                 # a deal one side voids has no Init: the dealt position, P0 to move
                 probe = initial_state(variant, d, free_draw=free_draw) if ka is not None \
-                    and kb is not None else _init(d, 0, free_draw)
+                    and kb is not None else dealt_state(variant, d, 0, free_draw)
                 res.mismatches.append(Mismatch(probe, "initial state", detail))
     return res
 

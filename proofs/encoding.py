@@ -14,8 +14,9 @@ variable     sort             meaning (SEMANTICS "Variables")
 loc[t]       BitVec(4)        where tile ``t`` is: seat ``0..P-1`` (``hand[p]``), ``P`` the
                               boneyard, ``P+1`` set aside, ``P+2`` the table (15: nowhere,
                               which only a broken rule set produces)
-led          Bool             ``ends != ()``: the lead has been played
-lo, hi       BitVec(5)        the open ends, sorted (0, 0 before the lead)
+end[i]       BitVec(5)        slot ``i`` of the layout: the number it shows, 31 while it is
+                              closed (each symmetric group of slots sorted, closed last)
+marks        BitVec(P)        layouts with markers only: the seats whose marker is out
 turn         BitVec(4)        the seat to move
 confirmed    BitVec(5)        consecutive confirmations of inability [R4.2]
 drew         Bool             draw-one: the player to move has drawn [R3.1]
@@ -30,8 +31,15 @@ set structural; what conservation still asks is that every tile stays *somewhere
 (``loc[t] <= P+2``). Every formula is local to a tile or a few small counters,
 which keeps the SAT problems small for double-18 with 10 players (190 tiles).
 
+``led`` (the lead has been played) is not a variable: it is the first slot the
+lead opens being open. The layout's slots are the variant's
+:class:`~dominoproof.model.layout.SlotLayout` data, read here on their own terms:
+who may play on a slot is the predicate :meth:`Encoding.may_play`, and both R2.3
+readings of "can be extended" are stated (:meth:`Encoding.holds_matching_tile`,
+:meth:`Encoding.has_legal_move`).
+
 A move is a :class:`MoveVars`: its kind (``MoveKind`` values), its tile index
-(255: no tile) and the end played on (31: the lead / no end), with the tile's
+(255: no tile) and the slot played on (31: the lead / no end), with the tile's
 halves ``a <= b`` as auxiliary variables. The mover is always ``turn``.
 
 ``Init`` is a deal (any deal, or a given :class:`Deal`); the actions are one
@@ -57,14 +65,16 @@ from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
 
+from dominoproof.model.constants import constants_of
 from dominoproof.model.engine import Deal
+from dominoproof.model.layout import CLOSED, Access, Opens
 from dominoproof.model.moves import LEAD, NO_TILE, Move, MoveKind
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits, tile_index
 from dominoproof.model.variant import (
     DrawRule,
+    ExtendReading,
     FoulRule,
-    LayoutKind,
     LeadFallback,
     LeadRule,
     Variant,
@@ -80,7 +90,8 @@ LOC_BITS = 4  #: a tile's place
 NOWHERE = 15  #: the place of a lost tile (broken rule sets only)
 TILE_BITS = 8  #: tile index width (T <= 190)
 NO_TILE_CODE = 255  #: the tile field of a move without a tile
-END_BITS = 5  #: an end's number (N <= 18)
+END_BITS = 5  #: an end's number (N <= 18), a slot index
+CLOSED_CODE = 31  #: the value of a closed slot
 LEAD_CODE = 31  #: the end field of the lead and of moves without an end
 SEAT_BITS = 4  #: seats 0..9
 COUNT_BITS = 5  #: confirmations 0..P (P <= 10; mutants may go one further)
@@ -136,24 +147,31 @@ class StateVars:
 
     name: str
     loc: tuple[BV, ...]
-    led: Bool
-    lo: BV
-    hi: BV
+    ends: tuple[BV, ...]
     turn: BV
     confirmed: BV
     drew: Bool
     fouls: BV
     status: BV
     drawn: BV | None = None
+    marks: BV | None = None
+    lead_slot: int = 0  #: a slot the lead opens (not a variable: which one to look at)
+
+    @property
+    def led(self) -> Bool:
+        """The lead has been played: the slot it opens is open."""
+        return self.ends[self.lead_slot] != CLOSED_CODE
 
     def fields(self) -> dict[str, Any]:
-        """Every variable by name (``loc0``, ``loc1``, ..., ``led``, ...)."""
+        """Every variable by name (``loc0``, ``loc1``, ..., ``end0``, ..., ``turn``, ...)."""
         out: dict[str, Any] = {f"loc{t}": x for t, x in enumerate(self.loc)}
-        out.update(led=self.led, lo=self.lo, hi=self.hi, turn=self.turn,
-                   confirmed=self.confirmed, drew=self.drew, fouls=self.fouls,
-                   status=self.status)
+        out.update({f"end{i}": x for i, x in enumerate(self.ends)})
+        out.update(turn=self.turn, confirmed=self.confirmed, drew=self.drew,
+                   fouls=self.fouls, status=self.status)
         if self.drawn is not None:
             out["drawn"] = self.drawn
+        if self.marks is not None:
+            out["marks"] = self.marks
         return out
 
 
@@ -200,27 +218,39 @@ class Encoding:
 
     # -- constants (from the variant) -------------------------------------------
     def __post_init__(self) -> None:
-        v = self.variant
-        if v.layout.kind is not LayoutKind.LINE:  # pragma: no cover - the only layout
-            raise NotImplementedError(f"layout {v.layout.kind}")
-        ts = v.tiles
-        self.N: int = ts.n
-        self.T: int = ts.count
-        self.P: int = v.players
-        self.H: int = v.deal.hand_size
-        self.K: int = v.deal.set_aside
-        self.B: int = v.boneyard_size
-        self.C: int = v.needed_confirmations
-        self.EMPTY: bool = v.block.boneyard_must_be_empty
-        self.DRAW: DrawRule = v.draw.rule
-        self.FOULS: FoulRule = v.fouls.rule
-        self.halves: tuple[tuple[int, int], ...] = ts.halves
+        c = constants_of(self.variant)
+        self.N: int = c.N
+        self.T: int = c.T
+        self.P: int = c.P
+        self.H: int = c.H
+        self.K: int = c.K
+        self.B: int = c.B
+        self.C: int = c.C
+        self.EMPTY: bool = c.EMPTY
+        self.DRAW: DrawRule = c.DRAW
+        self.FOULS: FoulRule = c.FOULS
+        self.READING: ExtendReading = c.READING
+        self.halves: tuple[tuple[int, int], ...] = c.tiles.halves
         self.BONEYARD, self.ASIDE, self.TABLE = self.P, self.P + 1, self.P + 2
-
-    @property
-    def needed(self) -> int:
-        """R4.4: the confirmations that establish the block (``C``)."""
-        return self.C
+        # the layout's slots (SEMANTICS "Constants": the layout)
+        self.slots = c.LAYOUT.slots
+        self.W: int = len(self.slots)
+        self.symmetric = c.LAYOUT.symmetric
+        self.markers: bool = c.LAYOUT.markers
+        self.lead_halves = [(i, sl.half) for i, sl in enumerate(self.slots)
+                            if sl.opens is Opens.LEAD]
+        if len(self.lead_halves) != self.W:  # pragma: no cover - no such layout yet
+            raise NotImplementedError("slots that open after the lead")
+        self.group: dict[int, tuple[int, ...]] = {i: (i,) for i in range(self.W)}
+        for g in self.symmetric:
+            for i in g:
+                self.group[i] = g
+        #: every symmetric group receives the opening tile's halves low to high, so the
+        #: lead leaves the slots canonical with no sorting (a <= b)
+        halves = dict(self.lead_halves)
+        self.lead_sorted = all(
+            [halves[i] for i in g] == sorted(halves[i] for i in g) for g in self.symmetric)
+        self.everyone = all(sl.access is Access.EVERYONE for sl in self.slots)
 
     # -- constructors -----------------------------------------------------------
     def state(self, name: str) -> StateVars:
@@ -231,11 +261,13 @@ class Encoding:
         return StateVars(
             name=name,
             loc=tuple(vec(f"loc{t}", LOC_BITS) for t in range(self.T)),
-            led=z3.Bool(f"led_{name}"), lo=vec("lo", END_BITS), hi=vec("hi", END_BITS),
+            ends=tuple(vec(f"end{i}", END_BITS) for i in range(self.W)),
             turn=vec("turn", SEAT_BITS), confirmed=vec("confirmed", COUNT_BITS),
             drew=z3.Bool(f"drew_{name}"), fouls=vec("fouls", self.P),
             status=vec("status", STATUS_BITS),
             drawn=vec("drawn", DRAWN_BITS) if self.stack is not None else None,
+            marks=vec("marks", self.P) if self.markers else None,
+            lead_slot=self.lead_halves[0][0],
         )
 
     def move(self, name: str) -> MoveVars:
@@ -262,10 +294,12 @@ class Encoding:
     def values(self, sv: StateVars, s: State) -> list[tuple[Any, int | bool]]:
         """Each variable of ``sv`` with its value in the concrete state ``s``."""
         out: list[tuple[Any, int | bool]] = list(zip(sv.loc, self.places(s), strict=True))
-        out += [(sv.led, bool(s.ends)), (sv.lo, s.ends[0] if s.ends else 0),
-                (sv.hi, s.ends[1] if s.ends else 0), (sv.turn, s.turn),
-                (sv.confirmed, s.confirmed), (sv.drew, s.drew), (sv.fouls, s.fouls),
-                (sv.status, int(s.status))]
+        out += [(x, CLOSED_CODE if v == CLOSED else v)
+                for x, v in zip(sv.ends, s.ends, strict=True)]
+        out += [(sv.turn, s.turn), (sv.confirmed, s.confirmed), (sv.drew, s.drew),
+                (sv.fouls, s.fouls), (sv.status, int(s.status))]
+        if sv.marks is not None:
+            out.append((sv.marks, s.marks))
         if sv.drawn is not None:
             assert self.stack is not None and s.stack is not None
             done = len(self.stack) - len(s.stack)
@@ -312,12 +346,31 @@ class Encoding:
         return x == a if a == b else z3.Or(x == a, x == b)
 
     def matches(self, s: StateVars, t: int) -> Bool:
-        """Tile ``t`` extends an open end: it carries ``lo`` or ``hi`` (never before the lead)."""
+        """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
+        no tile carries)."""
         key = (f"matches{t}", s.name)
         if key not in self._cache:
-            self._cache[key] = z3.And(s.led, z3.Or(self.carries(t, s.lo),
-                                                  self.carries(t, s.hi)))
+            self._cache[key] = z3.Or([self.carries(t, x) for x in s.ends])
         return self._cache[key]
+
+    def may_play(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        """R2.3: ``seat`` may play on slot ``i`` (the slot's access rule)."""
+        sl = self.slots[i]
+        if sl.access is Access.EVERYONE:
+            return z3.BoolVal(True)
+        if sl.owner is None:
+            return z3.BoolVal(False)
+        own = z3.BoolVal(seat == sl.owner) if isinstance(seat, int) else seat == sl.owner
+        if sl.access is Access.OWNER or s.marks is None:
+            return own
+        return z3.Or(own, z3.Extract(sl.owner, sl.owner, s.marks) == 1)
+
+    def matches_for(self, s: StateVars, t: int, seat: BV | int) -> Bool:
+        """Tile ``t`` carries the number a slot ``seat`` may play on shows."""
+        if self.everyone:
+            return self.matches(s, t)
+        return z3.Or([z3.And(self.may_play(s, seat, i), self.carries(t, x))
+                      for i, x in enumerate(s.ends)])
 
     # -- small helpers ----------------------------------------------------------
     def next_seat(self, seat: BV) -> BV:
@@ -350,19 +403,29 @@ class Encoding:
 
     # -- predicates of RULES.md (SEMANTICS "Predicates") -----------------------------
     def can_play(self, s: StateVars, seat: BV | int) -> Bool:
-        """``playable(seat) != {}``: a tile in that hand carries ``lo`` or ``hi``; before the
-        lead, any tile."""
+        """``playable(seat) != {}``: a tile in that hand carries the number of a slot the
+        seat may play on; before the lead, any tile."""
         return z3.Or([z3.And(self.in_hand(s, t, seat),
-                             z3.Or(z3.Not(s.led), self.matches(s, t)))
+                             z3.Or(z3.Not(s.led), self.matches_for(s, t, seat)))
                       for t in range(self.T)])
 
-    def ends_unplayable(self, s: StateVars) -> Bool:
-        """R2 (R2.1, R2.2): the line is open and no hand holds a tile carrying an end.
+    def holds_matching_tile(self, s: StateVars) -> Bool:
+        """R2.3 "holds a matching tile": some hand holds a tile carrying an open end."""
+        return z3.Or([z3.And(self.held(s, t), self.matches(s, t)) for t in range(self.T)])
 
-        Under R2.3 "has a legal move" the reading is the same in the one-line layout:
-        every seat may play on both ends."""
-        return z3.And(s.led, *[z3.Not(z3.And(self.held(s, t), self.matches(s, t)))
-                               for t in range(self.T)])
+    def has_legal_move(self, s: StateVars) -> Bool:
+        """R2.3 "has a legal move": some seat holds a tile carrying a slot it may play on."""
+        return z3.Or([z3.And(self.held(s, t), z3.Or([
+            z3.And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.P)]))
+            for t in range(self.T)])
+
+    def ends_unplayable(self, s: StateVars) -> Bool:
+        """R2 (R2.1, R2.2): the layout is open and no open end can be extended, in the
+        variant's R2.3 reading. Where every slot is open to everyone the two readings are
+        one formula (a tile a hand holds is one its holder may play)."""
+        if self.everyone or self.READING is ExtendReading.HOLDS_MATCHING_TILE:
+            return z3.And(s.led, z3.Not(self.holds_matching_tile(s)))
+        return z3.And(s.led, z3.Not(self.has_legal_move(s)))
 
     def boneyard_supplies_nothing(self, s: StateVars) -> Bool:
         """R3 (R3.2): the boneyard is empty."""
@@ -381,7 +444,7 @@ class Encoding:
 
     def block_ready(self, s: StateVars) -> Bool:
         """R4.4: ``confirmed >= C`` and, where the variant says so, an empty boneyard."""
-        ready = z3.UGE(s.confirmed, self.needed)
+        ready = z3.UGE(s.confirmed, self.C)
         return z3.And(ready, self.boneyard_empty(s)) if self.EMPTY else ready
 
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:
@@ -469,8 +532,10 @@ class Encoding:
 
     def init(self, s: StateVars, deal: Deal | None = None) -> Bool:
         """Init: the state right after a deal (any deal, or ``deal``) [SEMANTICS "Init"]."""
-        cs: list[Bool] = [z3.Not(s.led), s.lo == 0, s.hi == 0, s.confirmed == 0,
+        cs: list[Bool] = [*(x == CLOSED_CODE for x in s.ends), s.confirmed == 0,
                           z3.Not(s.drew), s.fouls == 0, s.status == PLAYING]
+        if s.marks is not None:
+            cs.append(s.marks == 0)
         if deal is None:
             cs += [self.conservation(s), self.nothing_on_table(s)]
             for place, k in [*((p, self.H) for p in range(self.P)),
@@ -544,16 +609,30 @@ class Encoding:
                 self.update(s, f"establish.{m.name}",
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 
-    def after_play(self, s: StateVars, m: MoveVars, tag: str, lo: BV, hi: BV) -> StateVars:
-        """The common effect of a play (and the lead) of ``m.tile`` with new ends ``lo, hi``:
-        the tile leaves the hand for the table, ``confirmed' = 0``, ``drew' = false``, and
-        the turn stays with a player who emptied their hand (a Domino follows)."""
+    def after_play(self, s: StateVars, m: MoveVars, tag: str,
+                   ends: tuple[BV, ...]) -> StateVars:
+        """The common effect of a play (and the lead) of ``m.tile`` with new slot values
+        ``ends``: the tile leaves the hand for the table, ``confirmed' = 0``,
+        ``drew' = false``, and the turn stays with a player who emptied their hand (a
+        Domino follows)."""
         p = s.turn
         emptied = z3.And([z3.Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
         return self.update(
-            s, f"{tag}.{m.name}", loc=self.moved(s, m, self.TABLE), led=z3.BoolVal(True),
-            lo=lo, hi=hi, confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
+            s, f"{tag}.{m.name}", loc=self.moved(s, m, self.TABLE), ends=tuple(ends),
+            confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
             turn=z3.If(emptied, p, self.next_seat(p)))
+
+    def canonical(self, ends: Sequence[BV]) -> tuple[BV, ...]:
+        """The layout's canonical form: each symmetric group's values sorted (closed, 31,
+        last). Groups of two are one compare-and-swap."""
+        out = list(ends)
+        for g in self.symmetric:
+            if len(g) != 2:  # pragma: no cover - no such layout yet
+                raise NotImplementedError("symmetric groups of more than two slots")
+            i, j = g
+            u, w = out[i], out[j]
+            out[i], out[j] = z3.If(z3.ULE(u, w), u, w), z3.If(z3.ULE(u, w), w, u)
+        return tuple(out)
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         """The lead rule allows ``m.tile``: the named tile, or any tile if none is named."""
@@ -561,29 +640,48 @@ class Encoding:
         return z3.And([z3.Implies(c, m.tile == t) for t, c in lead.chosen.items()])
 
     def step_lead(self, s: StateVars, m: MoveVars) -> Step:
-        """4. ``ends = ()``: Play(p, t, LEAD) for the tile(s) the lead rule allows;
-        ``ends' = (a, b)`` for ``t = a-b``."""
+        """4. no slot open: Play(p, t, LEAD) for the tile(s) the lead rule allows; the slots
+        the lead opens show the halves of ``t = a-b``."""
+        ends = [s.ends[i] for i in range(self.W)]
+        for i, half in self.lead_halves:
+            ends[i] = m.b if half else m.a
+        opened = tuple(ends) if self.lead_sorted else self.canonical(ends)
         return (z3.And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
                        self.tile_ok(m), self.tile_at(s, m, s.turn), self.lead_allowed(s, m)),
-                self.after_play(s, m, "lead", m.a, m.b))
+                self.after_play(s, m, "lead", opened))
 
-    def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, BV]:
-        """The end ``x = m.end`` shows ``other(t, x)``; ends re-sorted."""
-        x = m.end
+    def shown(self, s: StateVars, slot: BV) -> BV:
+        """The number the slot ``slot`` (a move's end field) shows."""
+        out = s.ends[-1]
+        for i in range(self.W - 2, -1, -1):
+            out = z3.If(slot == i, s.ends[i], out)
+        return out
+
+    def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, ...]:
+        """The slot ``m.end`` shows ``other(t, x)`` for the number ``x`` it showed; the slots
+        made canonical again."""
+        x = self.shown(s, m.end)
         other = z3.If(m.a == x, m.b, m.a)
-        u = z3.If(s.lo == x, other, s.lo)
-        w = z3.If(s.lo == x, s.hi, other)
-        return z3.If(z3.ULE(u, w), u, w), z3.If(z3.ULE(u, w), w, u)
+        return self.canonical([z3.If(m.end == i, other, e) for i, e in enumerate(s.ends)])
+
+    def offered(self, s: StateVars, m: MoveVars) -> Bool:
+        """The slot ``m.end`` is one the mover may play on, and no earlier slot of its
+        symmetric group shows the same number (the same move, up to the symmetry)."""
+        cases = []
+        for i in range(self.W):
+            earlier = [s.ends[j] != s.ends[i] for j in self.group[i] if j < i]
+            cases.append(z3.And(m.end == i, s.ends[i] != CLOSED_CODE,
+                                self.may_play(s, s.turn, i), *earlier))
+        return z3.Or(cases)
 
     def step_play(self, s: StateVars, m: MoveVars) -> Step:
-        """5. Play(p, t, x) for every playable ``t`` and every end value ``x`` it carries
-        [R2.1, R4.3]."""
-        x = m.end
-        lo, hi = self.new_ends(s, m)
+        """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on
+        whose number ``t`` carries [R2.1, R4.3]."""
+        x = self.shown(s, m.end)
         return (z3.And(self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
-                       z3.Or(x == s.lo, x == s.hi), z3.Or(m.a == x, m.b == x),
+                       self.offered(s, m), z3.Or(m.a == x, m.b == x),
                        self.tile_at(s, m, s.turn)),
-                self.after_play(s, m, "play", lo, hi))
+                self.after_play(s, m, "play", self.new_ends(s, m)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:
         """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
@@ -698,16 +796,16 @@ class Encoding:
             w = num(x)
             if w < len(masks):
                 masks[w] |= 1 << t
-        led = flag(s.led)
         stack: tuple[int, ...] | None = None
         if s.drawn is not None and self.stack is not None:
             stack = tuple(self.stack[num(s.drawn):])
         return State(
             hands=tuple(masks[:self.P]), boneyard=masks[self.BONEYARD],
             set_aside=masks[self.ASIDE], table=masks[self.TABLE],
-            ends=(num(s.lo), num(s.hi)) if led else (), turn=num(s.turn),
-            confirmed=num(s.confirmed), drew=flag(s.drew), fouls=num(s.fouls),
-            status=Status(num(s.status)), stack=stack)
+            ends=tuple(CLOSED if num(x) == CLOSED_CODE else num(x) for x in s.ends),
+            turn=num(s.turn), confirmed=num(s.confirmed), drew=flag(s.drew),
+            fouls=num(s.fouls), status=Status(num(s.status)), stack=stack,
+            marks=num(s.marks) if s.marks is not None else 0)
 
     def decode_move(self, model: Model, s: StateVars, m: MoveVars) -> Move:
         """The model's move ``m`` (made by ``turn`` of ``s``) as a model :class:`Move`."""

@@ -60,7 +60,7 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
         base = super().steps(s, m, top)
         stock = z3.And(s.status == PLAYING, s.led, z3.Not(self.hand_empty(s, s.turn)),
                        z3.Not(self.boneyard_empty(s)))
-        early = z3.And(stock, z3.UGE(s.confirmed, self.needed))
+        early = z3.And(stock, z3.UGE(s.confirmed, self.C))
         out = _only(base, early)
         out["establish-early"] = (
             z3.And(early, m.kind == ESTABLISH, self.no_tile(m)),
@@ -125,9 +125,9 @@ class LeadIgnoresVariantZ3(Encoding):
 class ExtraConfirmationZ3(Encoding):
     """Twin of ``extra-confirmation`` (R4.4): one confirmation more than the variant says."""
 
-    @property
-    def needed(self) -> int:
-        return self.C + 1
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.C += 1
 
 
 class ConfirmResetsZ3(Encoding):
@@ -165,7 +165,7 @@ class PlayKeepsEndZ3(Encoding):
 
     def step_play(self, s: StateVars, m: MoveVars) -> Step:
         guard, post = super().step_play(s, m)
-        return guard, self.update(post, "keeps", lo=s.lo, hi=s.hi)
+        return guard, self.update(post, "keeps", ends=s.ends)
 
 
 # ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominoproof.model.fast import FastRules
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules
@@ -42,21 +43,21 @@ PLAYING = Status.PLAYING
 # ---------------------------------------------------------------------------
 
 
-class EstablishWithoutBoneyardCheck(Rules):
+class EstablishWithoutBoneyardCheck(FastRules):
     """R4.1/R4.4 broken: a stuck player may confirm instead of drawing, and the
     establishment does not look at the boneyard."""
 
     def moves(self, s: State) -> tuple[Move, ...]:
         got = super().moves(s)
-        if s.status is PLAYING and s.ends and s.hands[s.turn] and s.boneyard:
-            if s.confirmed >= self.needed:
+        if s.status is PLAYING and s.led and s.hands[s.turn] and s.boneyard:
+            if s.confirmed >= self.C:
                 return (self._establish[s.turn],)
             if got and got[0].kind is MoveKind.DRAW:
                 return (*got, self._confirm[s.turn])
         return got
 
 
-class ConfirmWhilePlayable(Rules):
+class ConfirmWhilePlayable(FastRules):
     """R4.3/R4.5 broken: a player holding a playable tile may confirm inability,
     and the confirmation counts (no foul is recorded)."""
 
@@ -74,7 +75,7 @@ class ConfirmWhilePlayable(Rules):
         return super().step(s, m)
 
 
-class DrawLosesTile(Rules):
+class DrawLosesTile(FastRules):
     """Conservation broken: the drawn tile leaves the boneyard but never reaches the hand."""
 
     def step(self, s: State, m: Move) -> State:
@@ -86,7 +87,7 @@ class DrawLosesTile(Rules):
         return nxt
 
 
-class LeadIgnoresVariant(Rules):
+class LeadIgnoresVariant(FastRules):
     """The opening broken: whoever is to move leads with any tile they hold."""
 
     def _lead_moves(self, s: State) -> tuple[Move, ...]:
@@ -98,15 +99,15 @@ class LeadIgnoresVariant(Rules):
         return (leader + 1) % self.players, None
 
 
-class ExtraConfirmation(Rules):
+class ExtraConfirmation(FastRules):
     """R4.4 broken: the block needs one confirmation more than the variant says."""
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
-        self.needed += 1
+        self.C += 1
 
 
-class ConfirmResets(Rules):
+class ConfirmResets(FastRules):
     """R4.2 broken: each confirmation restarts the count, so no block is ever
     established and a blocked round goes round the table for ever."""
 
@@ -117,7 +118,7 @@ class ConfirmResets(Rules):
         return nxt
 
 
-class DrawFromEmptyBoneyard(Rules):
+class DrawFromEmptyBoneyard(FastRules):
     """R3.1 broken: with the boneyard empty, a stuck player draws a set-aside tile."""
 
     def moves(self, s: State) -> tuple[Move, ...]:
@@ -136,7 +137,7 @@ class DrawFromEmptyBoneyard(Rules):
         return super().step(s, m)
 
 
-class PlayKeepsEnd(Rules):
+class PlayKeepsEnd(FastRules):
     """The layout broken: a tile laid on an end leaves that end showing the same number."""
 
     def step(self, s: State, m: Move) -> State:

@@ -215,14 +215,15 @@ class Judge:
                 ctx.fail("conservation", at, f"the state is not well formed: {flaws!r}")
         # R2 under both readings of R2.3 (before the lead, no end is unplayable)
         a = b = False
-        if s.ends and self.readings:
+        if s.led and self.readings:
             a = oracle.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)
             b = oracle.ends_unplayable(s, ExtendReading.HAS_LEGAL_MOVE)
             ctx.count("R2.3 readings compared")
             if a != b:
                 ctx.count("R2.3 readings differ")
             premise = (s.status is Status.PLAYING and not s.boneyard and bool(s.hands[s.turn])
-                       and (a if oracle.reading is ExtendReading.HOLDS_MATCHING_TILE else b))
+                       and (a if oracle.constants.READING is ExtendReading.HOLDS_MATCHING_TILE
+                            else b))
         if s.status is Status.BLOCKED and "blocked-sound" in want:
             why = []
             if s.boneyard:
@@ -255,7 +256,7 @@ class Judge:
                          + (" (the boneyard is empty)" if not s.boneyard else ""), (j,))
             elif t.set_aside != s.set_aside:
                 ctx.fail("boneyard-monotone", at, f"{m} changes the set-aside tiles", (j,))
-        if "opening" in want and not s.ends and not s.table:
+        if "opening" in want and not s.led and not s.table:
             leader, tile = oracle.opening(s.hands)
             if kind is not PLAY or m.end != LEAD or m.player != leader or (
                     tile is not None and m.tile != tile):
@@ -369,10 +370,11 @@ def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,
                 ctx.fail("tie", i, f"tie of {tied} at {low}: winners {winners}, awards {awards}; "
                          f"rule {v.scoring.tie.value} gives winners {list(want.winners)}, "
                          f"awards {list(want.awards)} (R5.5)")
-        if "parity" in ctx.wanted and len(s.ends) != 2:
-            ctx.fail("parity", i, f"a block with the open ends {s.ends}, not one line's two")
+        if "parity" in ctx.wanted and len(s.open_ends) != 2:
+            ctx.fail("parity", i, f"a block with the open ends {s.open_ends}, not one line's "
+                     "two")
         elif "parity" in ctx.wanted:
-            lo, hi = s.ends
+            lo, hi = s.open_ends
             missing = (suit[lo] | suit[hi]) & ~s.table
             if missing or (lo == hi) != even:
                 why = []

@@ -21,11 +21,21 @@ from dataclasses import dataclass, field
 
 import z3  # type: ignore[import-untyped]
 
+from dominoproof.model.layout import LayoutKind
 from dominoproof.model.moves import Move
 from dominoproof.model.state import State
-from dominoproof.model.variant import DrawRule, FoulRule, LayoutKind
+from dominoproof.model.variant import DrawRule, FoulRule
 
-from .encoding import BLOCKED, DOMINO, PLAYING, Bool, Encoding, StateVars, xor_all
+from .encoding import (
+    BLOCKED,
+    CLOSED_CODE,
+    DOMINO,
+    PLAYING,
+    Bool,
+    Encoding,
+    StateVars,
+    xor_all,
+)
 from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
 Formula = Callable[[Encoding, StateVars], Bool]
@@ -82,15 +92,15 @@ def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
     """A number ``x`` shows on an odd number of ends iff an odd number of the non-double
     tiles carrying it lie on the table (a line's joints pair equal halves)."""
     tiles = [t for t in range(e.T) if x in e.halves[t] and e.halves[t][0] != e.halves[t][1]]
-    on_ends = z3.Xor(s.lo == x, s.hi == x)
-    return xor_all([e.on_table(s, t) for t in tiles]) == z3.And(s.led, on_ends)
+    return xor_all([e.on_table(s, t) for t in tiles]) == xor_all([y == x for y in s.ends])
 
 
 def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
     return z3.And(
         s.led == z3.Not(e.nothing_on_table(s)),
-        z3.Implies(s.led, z3.And(z3.ULE(s.lo, s.hi), z3.ULE(s.hi, e.N))),
-        z3.Implies(z3.Not(s.led), z3.And(s.lo == 0, s.hi == 0)),
+        z3.Implies(s.led, z3.And(*(z3.ULE(y, e.N) for y in s.ends),
+                                 *(z3.ULE(s.ends[i], s.ends[j]) for i, j in e.symmetric))),
+        z3.Implies(z3.Not(s.led), z3.And(*(y == CLOSED_CODE for y in s.ends))),
         *[ends_parity(e, s, x) for x in range(e.N + 1)])
 
 
@@ -128,7 +138,7 @@ def _confirmed_empty_boneyard(e: Encoding, s: StateVars) -> Bool:
 
 
 def _count_below(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.needed))
+    return z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.C))
 
 
 def _blocked_after_run(e: Encoding, s: StateVars) -> Bool:
@@ -157,8 +167,9 @@ def blocked_sound(e: Encoding, s: StateVars) -> Bool:
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
     """Every tile of each end's suit is on the table, and the ends show the same number
     exactly when N is even."""
-    same = s.lo == s.hi
-    whole = [z3.Implies(z3.Or(e.carries(t, s.lo), e.carries(t, s.hi)), e.on_table(s, t))
+    lo, hi = s.ends  # the one line's two ends
+    same = lo == hi
+    whole = [z3.Implies(z3.Or(e.carries(t, lo), e.carries(t, hi)), e.on_table(s, t))
              for t in range(e.T)]
     return z3.And(*whole, same if e.N % 2 == 0 else z3.Not(same))
 

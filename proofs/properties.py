@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.variant import FoulRule, LayoutKind, Variant
+from dominoproof.model.layout import LayoutKind
+from dominoproof.model.variant import FoulRule, Variant
 
 
 class Kind(enum.StrEnum):

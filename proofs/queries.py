@@ -36,8 +36,9 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.engine import Deal, Trace, initial_state, shuffled_deal
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.moves import Move, MoveKind
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.layout import Layout, layout_of
+from dominoproof.model.moves import Move, MoveKind, move_json
+from dominoproof.model.rules import Rules, is_own, rules_for
 from dominoproof.model.state import State
 from dominoproof.model.tiles import bits, show_tiles, tile_count
 from dominoproof.model.variant import DrawRule, FoulRule, Variant, find_variant
@@ -101,6 +102,7 @@ class CTI:
     move: Move
     post: State
     assumed: list[str]  #: the lemmas the pre-state satisfies
+    layout: Layout  #: the variant's layout (a play's end is read off the pre-state's slots)
 
     def describe(self) -> str:
         lines = [f"counterexample to induction of {self.property} (action {self.action}):",
@@ -117,12 +119,13 @@ class CTI:
         def st(s: State) -> dict[str, Any]:
             return {"hands": [show_tiles(h) for h in s.hands],
                     "boneyard": show_tiles(s.boneyard), "set_aside": show_tiles(s.set_aside),
-                    "table": show_tiles(s.table), "ends": list(s.ends), "turn": s.turn,
+                    "table": show_tiles(s.table), "ends": list(s.open_ends), "turn": s.turn,
                     "confirmed": s.confirmed, "drew": s.drew, "fouls": s.fouls,
                     "status": s.status.name.lower()}
 
         return {"kind": "counterexample to induction", "property": self.property,
-                "action": self.action, "pre": st(self.pre), "move": self.move.to_json(),
+                "action": self.action, "pre": st(self.pre),
+                "move": move_json(self.layout, self.pre, self.move),
                 "post": st(self.post), "assumed": self.assumed}
 
 
@@ -139,8 +142,11 @@ class Run:
     loop_from: int | None = None  #: a lasso: the last state repeats state ``loop_from``
 
     def to_json(self) -> dict[str, Any]:
+        layout = layout_of(self.trace.variant)
         out: dict[str, Any] = self.trace.to_json() if self.replayed else {
-            "deal": self.trace.deal.to_json(), "moves": [m.to_json() for m in self.moves]}
+            "deal": self.trace.deal.to_json(),
+            "moves": [move_json(layout, s, m) for s, m in zip(self.states, self.moves,
+                                                              strict=False)]}
         # where the round came from, kept in the trace's ``origin`` (a trace document
         # accepts it; every other key it does not know is an error)
         origin: dict[str, Any] = {"by": "Z3 bounded model checking", "replayed": self.replayed}
@@ -352,7 +358,7 @@ def ranking_for(e: Encoding) -> Ranking:
     confirmations (so a tile in hand weighs ``C+1``); a pass resets them too and clears
     ``drew`` (``C+1``); a draw moves a tile from the boneyard to a hand and may set
     ``drew`` (so a boneyard tile weighs more than both); a foul resets the count."""
-    c = e.needed
+    c = e.C
     drew = c + 1 if e.DRAW is DrawRule.ONE else 0
     hand = c + 1
     bone = hand + drew + 1
@@ -396,6 +402,7 @@ class Prover:
         self.variant = variant
         self.enc = encoding or Encoding(variant)
         self.rules = rules or rules_for(variant)
+        self.layout = layout_of(variant)
         self.seed = seed
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
@@ -664,7 +671,7 @@ class Prover:
                 or c.model
             return CTI(lem.property or lem.id, a, enc.decode_state(model, s),
                        enc.decode_move(model, s, m), enc.decode_state(model, post),
-                       [x.id for x in kept if x is not lem])
+                       [x.id for x in kept if x is not lem], self.layout)
         return None
 
     def holds_at(self, lem: Lemma, state: State) -> bool:
@@ -746,7 +753,7 @@ class Prover:
         a, c = failed[0]
         post = enc.steps(s, m)[a][1]
         cti = CTI(prop.id, a, enc.decode_state(c.model, s), enc.decode_move(c.model, s, m),
-                  enc.decode_state(c.model, post), [lem.id for lem in h.kept])
+                  enc.decode_state(c.model, post), [lem.id for lem in h.kept], self.layout)
         return self._result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
                             f"no violation in rounds of up to {found_run.depth} moves; "
                             f"CTI on action(s) {', '.join(x for x, _ in failed)}", t0, led, cti)
@@ -801,7 +808,7 @@ class Prover:
         post = enc.steps(s, m)[a][1]
         cti = CTI("termination", a, enc.decode_state(c.model, s),
                   enc.decode_move(c.model, s, m), enc.decode_state(c.model, post),
-                  [lem.id for lem in h.kept])
+                  [lem.id for lem in h.kept], self.layout)
         return self._result("termination", Verdict.NOT_INDUCTIVE, "ranking function",
                             f"{rank.describe()} does not decrease on "
                             f"{', '.join(x for x, _ in failed)}; no cycle within "
@@ -841,9 +848,9 @@ class Prover:
         sv.add(*hyps, z3.Not(enc.enabled(s)))
         stuck = sv.check()
         sv = self.solver(ledger=led)
-        sv.add(*hyps, z3.UGT(s.confirmed, enc.needed))
+        sv.add(*hyps, z3.UGT(s.confirmed, enc.C))
         over = sv.check()
-        within = enc.needed + 1
+        within = enc.C + 1
         unknown = [why for why, bad in (
             (h.incomplete, h.unknown),
             (f"the stuck-state query was UNKNOWN ({stuck.reason})", stuck.unknown),
@@ -856,7 +863,7 @@ class Prover:
             return self._result(
                 "blocked-complete", Verdict.PROVED, "induction + progress (C - confirmed)",
                 f"from R2 and R3 with every hand holding tiles, each move confirms (one more) "
-                f"or establishes, and confirmations stay <= {enc.needed}: the block is "
+                f"or establishes, and confirmations stay <= {enc.C}: the block is "
                 f"established within {within} move(s) (<= P + 1 = {enc.P + 1})", t0, led)
         k = enc.P + 1
         found_run = self.bmc(lambda ss, ms: self._no_block_ahead(ss, ms, k, premise),
@@ -1028,7 +1035,7 @@ class Prover:
         order = [mv.tile for mv in ms if mv.kind is MoveKind.DRAW and s0.boneyard >> mv.tile & 1]
         rest = [t for t in bits(s0.boneyard) if t not in order]
         deal = Deal(s0.hands, tuple(order + rest), s0.set_aside)
-        own = type(self.rules) is Rules  # else a fault's rule book: the trace carries it
+        own = is_own(self.rules)  # else a fault's rule book: the trace carries it
         trace = Trace(self.variant, deal, tuple(ms), rules=None if own else self.rules)
         replayed, why = True, ""
         try:
@@ -1062,9 +1069,9 @@ class Prover:
         enc = self.enc
         plays, why = self.fewest_on_table_at_block()
         draws = enc.B if enc.EMPTY else 0
-        bound = plays + draws + enc.needed + 1
+        bound = plays + draws + enc.C + 1
         return bound, (f"{plays} play{'' if plays == 1 else 's'} ({why}) + {draws} draws "
-                       f"(the whole boneyard) + {enc.needed} confirmations + the "
+                       f"(the whole boneyard) + {enc.C} confirmations + the "
                        f"establishment = {bound}")
 
     def fewest_on_table_at_block(self) -> tuple[int, str]:

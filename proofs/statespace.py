@@ -71,9 +71,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from dominoproof.model.engine import Deal, Trace, shuffled_deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, outcome
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.rules import Rules, is_own, rules_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.system import Init, count_deals, deal_of, init_states
 from dominoproof.model.variant import Variant
@@ -144,18 +145,17 @@ class Codec:
     The code is the little-endian integer of a packed record: one 32-bit word per
     tile mask (the hands, seat by seat, then the boneyard, the set-aside tiles and
     the table), then status, drew, turn and the R4 count (a byte each), the fouls
-    (16 bits), the open ends (16 bits: their number, then 4 bits per end), and
-    the draw order: a tag byte (0 free; 2 a suffix of the search's one fixed draw
-    order ``order``, only its length stored; 1 explicit) and a length byte,
-    followed for tag 1 by one byte per tile, top first. Packing is done by
-    ``struct`` (C), with its range checks: a value that does not fit raises
-    ``OverflowError`` rather than colliding with another state; any value that fits
-    is decoded exactly (a mask holding a tile outside the set too: faulty rules
-    must not be hidden by the encoding). Sets of up to 32 tiles (double-6) fit;
-    the search is for small sets.
+    (16 bits), one byte per slot of the layout (the number it shows plus one; 0
+    while it is closed), the markers (16 bits, in layouts that have them), and the
+    draw order: a tag byte (0
+    free; 2 a suffix of the search's one fixed draw order ``order``, only its length
+    stored; 1 explicit) and a length byte, followed for tag 1 by one byte per tile,
+    top first. Packing is done by ``struct`` (C), with its range checks: a value that
+    does not fit raises ``OverflowError`` rather than colliding with another state;
+    any value that fits is decoded exactly (a mask holding a tile outside the set
+    too: faulty rules must not be hidden by the encoding). Sets of up to 32 tiles
+    (double-6) fit; the search is for small sets.
     """
-
-    MAX_ENDS = 3
 
     def __init__(self, variant: Variant, order: tuple[int, ...] | None = None) -> None:
         self.t = t = variant.tiles.count
@@ -164,34 +164,28 @@ class Codec:
             raise DominoproofError(
                 f"{variant.name}: exhaustive search encodes sets of up to 32 tiles "
                 f"(double-6); double-{variant.n} has {t}")
-        self._rec = struct.Struct("<" + "I" * (p + 3) + "BBBBHHBB")
+        self.w = w = variant.slot_layout.width
+        self.markers = m = variant.slot_layout.markers
+        self._rec = struct.Struct("<" + "I" * (p + 3) + "BBBBH" + "B" * w + "H" * m + "BB")
         self._head = self._rec.size
         self._status = tuple(Status)
         #: the suffixes of the fixed draw order, by length (what tag 2 implies)
         self._suffix: tuple[tuple[int, ...], ...] = (
             tuple(order[len(order) - k:] for k in range(len(order) + 1)) if order else ())
-        n = variant.n
-        self._ends: dict[tuple[int, ...], int] = {(): 0}
-        for a in range(n + 1):
-            self._ends[(a,)] = self._ends_id((a,))
-            for b in range(n + 1):
-                self._ends[(a, b)] = self._ends_id((a, b))
-        self._ends_of = {e: ends for ends, e in self._ends.items()}
-
-    def _ends_id(self, ends: tuple[int, ...]) -> int:
-        if len(ends) > self.MAX_ENDS or any(not 0 <= e <= 15 for e in ends):
-            raise OverflowError(f"open ends out of the encodable range: {ends!r}")
-        c = len(ends)
-        for i, e in enumerate(ends):
-            c |= e << (2 + 4 * i)
-        return c
+        values = range(CLOSED, variant.n + 1)
+        self._ends: dict[tuple[int, ...], tuple[int, ...]] = {
+            e: tuple(x + 1 for x in e) for e in itertools.product(values, repeat=w)
+        } if w <= 3 else {}
+        self._ends_of = {code: ends for ends, code in self._ends.items()}
 
     def pack(self, s: State) -> bytes:
         """The packed record of ``s`` (``encode`` is its little-endian integer)."""
-        hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack = s
+        hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack, marks = s
         e = self._ends.get(ends)
         if e is None:
-            e = self._ends_id(ends)
+            if len(ends) != self.w:
+                raise OverflowError(f"open ends out of the encodable range: {ends!r}")
+            e = tuple(x + 1 for x in ends)
         extra = b""
         if stack is None:
             tag = k = 0
@@ -203,8 +197,14 @@ class Codec:
             else:
                 tag, extra = 1, bytes(stack)
         try:
-            rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf, fouls,
-                                 e, tag, k)
+            if self.markers:
+                rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf,
+                                     fouls, *e, marks, tag, k)
+            elif marks:
+                raise ValueError("markers in a layout without markers")
+            else:
+                rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf,
+                                     fouls, *e, tag, k)
         except (struct.error, ValueError):
             raise OverflowError(f"state out of the encodable range: {s!r}") from None
         return rec + extra if extra else rec
@@ -215,19 +215,23 @@ class Codec:
     def unpack(self, raw: bytes) -> State:
         """The state of a packed record (``pack``'s inverse)."""
         head = self._head
-        *masks, status, drew, turn, conf, fouls, e, tag, k = self._rec.unpack_from(raw)
-        p = self.p
-        ends = self._ends_of.get(e)
+        fields = self._rec.unpack_from(raw)
+        p, w = self.p, self.w
+        status, drew, turn, conf, fouls = fields[p + 3:p + 8]
+        code = fields[p + 8:p + 8 + w]
+        *marked, tag, k = fields[p + 8 + w:]
+        marks = marked[0] if marked else 0
+        ends = self._ends_of.get(code)
         if ends is None:
-            ends = tuple(e >> (2 + 4 * i) & 15 for i in range(e & 3))
+            ends = tuple(x - 1 for x in code)
         stack: tuple[int, ...] | None = None
         if tag == 1:
             stack = tuple(raw[head:head + k].ljust(k, b"\0"))
         elif tag == 2:
             stack = self._suffix[k]
         return tuple.__new__(State, (  # State._make without its checks
-            tuple(masks[:p]), masks[p], masks[p + 1], masks[p + 2], ends, turn, conf,
-            bool(drew), fouls, self._status[status], stack))
+            fields[:p], fields[p], fields[p + 1], fields[p + 2], ends, turn, conf,
+            bool(drew), fouls, self._status[status], stack, marks))
 
     def decode(self, c: int) -> State:
         # trailing zero bytes (a last stack tile 0) are gone from the integer: unpack pads
@@ -411,7 +415,7 @@ class SearchResult:
         root = self.state(path[0])
         deal = deal_of(root)
         free = self.init.free_draw
-        if type(self.rules) is Rules and self.rules.variant == self.variant:
+        if is_own(self.rules) and self.rules.variant == self.variant:
             return Trace(self.variant, deal, moves, free_draw=free)
         states = tuple(self.state(k) for k in path)
         return Trace(self.variant, deal, moves, free_draw=free, _states=states)

@@ -9,7 +9,8 @@ down than when it searches for a seed that happens to reach it::
 
 * :func:`variant` -- a preset, optionally with overrides (``"deal.players": 3``).
 * :func:`tiles` -- a mask from tile text (``"5-10 12-12"``).
-* :func:`line_ends` -- the open ends of a line written left to right.
+* :func:`line_ends` -- the slot values of a line written left to right.
+* :func:`play` -- the play of a tile "on the 6", its slot read off the state's layout.
 * :func:`position` -- a state built from hands, a line, a boneyard; every tile of the
   set not mentioned is set aside. The result is checked with ``state_status``, so a
   hand-made state is always a well-formed one (a typo fails loudly, not silently).
@@ -43,6 +44,7 @@ from dominoproof.model import (
     shuffled_deal,
     state_status,
 )
+from dominoproof.model.layout import CLOSED, layout_of
 
 
 def variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
@@ -68,7 +70,8 @@ def tiles(text: str) -> int:
 
 
 def line_ends(text: str) -> tuple[int, ...]:
-    """The canonical open ends of a line written left to right (``"6-6 6-11 11-2"``).
+    """The canonical slot values of a line written left to right (``"6-6 6-11 11-2"``):
+    its two ends, sorted; both slots closed for ``""``.
 
     The first tile opens the line as written (``"11-5"``: 11 on the left); each next
     tile joins the right end when it matches it, else the left end. Raises
@@ -76,7 +79,7 @@ def line_ends(text: str) -> tuple[int, ...]:
     """
     words = text.replace(",", " ").split()
     if not words:
-        return ()
+        return (CLOSED, CLOSED)
     seq = [Tile.parse(t) for t in words]
     first = re.findall(r"\d+", words[0])  # the opening tile as written: left half first
     left, right = int(first[0]), int(first[1])
@@ -131,6 +134,15 @@ def position(
     if flaws is not StateFlaw.OK:
         raise ValueError(f"not a well-formed state of {v.name}: {flaws!r}\n{s.describe()}")
     return s
+
+
+def play(v: Variant, s: State, player: int, tile: str, number: int) -> Move:
+    """``player``'s play of ``tile`` on the open end showing ``number`` in ``s`` (the slot
+    the layout names so). Raises ``ValueError`` if no end ``player`` may play on shows it."""
+    slot = layout_of(v).slot_showing(s.ends, player, number, s.marks)
+    if slot is None:
+        raise ValueError(f"no open end shows {number} for P{player} in {s.open_ends}")
+    return Move.play(player, tile, slot)
 
 
 def run(v: Variant, s: State, *moves: Move) -> State:

@@ -7,8 +7,15 @@ guard after another in the order SEMANTICS lists them, no bitmasks, no caches,
 no cleverness. It is slow on purpose; it only has to be obviously right.
 
 The only things it takes from the model are the *vocabulary*: the ``Variant``
-(read field by field), the ``State`` and ``Move`` values (so that its answers
-can be compared with the engine's), and nothing that computes a rule.
+(read field by field, the layout's slot data included), the ``State`` and
+``Move`` values (so that its answers can be compared with the engine's), and
+nothing that computes a rule.
+
+The layout is read from its slot data (``variant.slot_layout``): each slot shows a
+number or is closed (``None`` here), opens at the lead with one half of the opening
+tile, is open to everyone or to its owner (or to anyone while the owner's marker is
+out), and slots of a symmetric group are kept sorted (closed ones last), of two
+showing the same number only the first being offered.
 
 A tile is a pair ``(a, b)`` with ``a <= b``; its index is ``b*(b+1)//2 + a``
 (SEMANTICS, Constants). Rule IDs refer to /work/shared/RULES.md.
@@ -89,13 +96,14 @@ class RefState:
     boneyard: frozenset[Tile]
     aside: frozenset[Tile]
     table: frozenset[Tile]
-    ends: tuple[int, ...]
+    ends: tuple[int | None, ...]  #: each slot's number, None while closed
     turn: int
     confirmed: int
     drew: bool
     fouls: frozenset[int]
     status: str
     stack: tuple[Tile, ...] | None
+    marks: frozenset[int] = frozenset()  #: seats whose marker is out
 
 
 def mask_to_set(mask: int) -> frozenset[Tile]:
@@ -127,13 +135,14 @@ def from_model(s: State) -> RefState:
         boneyard=mask_to_set(s.boneyard),
         aside=mask_to_set(s.set_aside),
         table=mask_to_set(s.table),
-        ends=tuple(s.ends),
+        ends=tuple(None if e < 0 else e for e in s.ends),
         turn=s.turn,
         confirmed=s.confirmed,
         drew=s.drew,
         fouls=frozenset(fouls),
         status=s.status.name,
         stack=None if s.stack is None else tuple(tile_of(i) for i in s.stack),
+        marks=frozenset(p for p in range(len(s.hands)) if (s.marks >> p) % 2 == 1),
     )
 
 
@@ -147,13 +156,14 @@ def to_model(r: RefState) -> State:
         boneyard=set_to_mask(r.boneyard),
         set_aside=set_to_mask(r.aside),
         table=set_to_mask(r.table),
-        ends=r.ends,
+        ends=tuple(-1 if e is None else e for e in r.ends),
         turn=r.turn,
         confirmed=r.confirmed,
         drew=r.drew,
         fouls=fouls,
         status=Status[r.status],
         stack=None if r.stack is None else tuple(index_of(t) for t in r.stack),
+        marks=sum(2 ** p for p in r.marks),
     )
 
 
@@ -260,7 +270,8 @@ def initial(variant: Variant, hands: Sequence[frozenset[Tile]], stack: Sequence[
         return None
     return RefState(
         hands=tuple(hands), boneyard=frozenset(stack), aside=aside, table=frozenset(),
-        ends=(), turn=lead[0], confirmed=0, drew=False, fouls=frozenset(), status=PLAYING,
+        ends=tuple(None for _ in variant.slot_layout.slots), turn=lead[0], confirmed=0,
+        drew=False, fouls=frozenset(), status=PLAYING,
         stack=None if free_draw else tuple(stack),
     )
 
@@ -276,22 +287,42 @@ def initial_from_order(variant: Variant, order: Sequence[int], *,
 # ---------------------------------------------------------------------------
 
 
-def playable(r: RefState, p: int) -> list[Tile]:
-    """Tiles of seat p that carry lo or hi; every tile before the lead."""
-    if r.ends == ():
+def opened(r: RefState) -> bool:
+    """The lead has been played: some slot is open."""
+    return any(e is not None for e in r.ends)
+
+
+def may_play(variant: Variant, r: RefState, slot: int, p: int) -> bool:
+    """R2.3: the slot's access rule."""
+    data = variant.slot_layout.slots[slot]
+    access = data.access.value
+    if access == "everyone" or data.owner == p:
+        return True
+    return access == "owner-or-marker" and data.owner in r.marks
+
+
+def playable(variant: Variant, r: RefState, p: int) -> list[Tile]:
+    """Tiles of seat p that carry the number of a slot p may play on; every tile before
+    the lead."""
+    if not opened(r):
         return sorted(r.hands[p])
-    lo, hi = r.ends
-    return sorted(t for t in r.hands[p] if lo in t or hi in t)
+    numbers = {e for i, e in enumerate(r.ends)
+               if e is not None and may_play(variant, r, i, p)}
+    return sorted(t for t in r.hands[p] if t[0] in numbers or t[1] in numbers)
 
 
-def ends_unplayable(r: RefState) -> bool:
-    """R2: ends exist and no tile in any hand carries lo or hi."""
-    if r.ends == ():
+def ends_unplayable(variant: Variant, r: RefState) -> bool:
+    """R2: the layout is open, and no open end can be extended: no tile in any hand
+    carries an open slot's number ("holds a matching tile"), or no player has a tile
+    for a slot they may play on ("has a legal move"), as the variant reads R2.3."""
+    if not opened(r):
         return False
-    lo, hi = r.ends
+    if variant.layout.extend.value == "has-legal-move":
+        return all(not playable(variant, r, p) for p in range(len(r.hands)))
+    numbers = {e for e in r.ends if e is not None}
     for hand in r.hands:
         for t in hand:
-            if lo in t or hi in t:
+            if t[0] in numbers or t[1] in numbers:
                 return False
     return True
 
@@ -301,11 +332,11 @@ def boneyard_supplies_nothing(r: RefState) -> bool:
     return len(r.boneyard) == 0
 
 
-def is_blocked(r: RefState) -> bool:
+def is_blocked(variant: Variant, r: RefState) -> bool:
     """R1.1: not a domino (recorded, or due: an empty hand, R1.2), R2 and R3."""
     if r.status == DOMINO or any(not hand for hand in r.hands):
         return False
-    return ends_unplayable(r) and boneyard_supplies_nothing(r)
+    return ends_unplayable(variant, r) and boneyard_supplies_nothing(r)
 
 
 def block_ready(variant: Variant, r: RefState) -> bool:
@@ -330,23 +361,36 @@ def _other(t: Tile, x: int) -> int:
     return t[1] if t[0] == x else t[0]
 
 
-def _sorted_pair(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a <= b else (b, a)
+def _canonical(variant: Variant, ends: list[int | None]) -> tuple[int | None, ...]:
+    """Each symmetric group of slots sorted, closed slots last."""
+    out = list(ends)
+    for group in variant.slot_layout.symmetric:
+        numbers = sorted(out[i] for i in group if out[i] is not None)  # type: ignore[type-var]
+        values = numbers + [None] * (len(group) - len(numbers))
+        for i, v in zip(group, values, strict=True):
+            out[i] = v
+    return tuple(out)
 
 
-def _play(variant: Variant, r: RefState, p: int, t: Tile, x: int | None) -> RefState:
-    """Play(p, t, x); x None is the lead."""
+def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None) -> RefState:
+    """Play(p, t, slot); slot None is the lead."""
     players = variant.deal.players
     hand = r.hands[p] - {t}
-    if x is None:
-        ends = _sorted_pair(t[0], t[1])
+    ends = list(r.ends)
+    if slot is None:
+        for i, data in enumerate(variant.slot_layout.slots):
+            if data.opens.value == "lead":
+                ends[i] = t[data.half]
     else:
-        lo, hi = r.ends
-        ends = _sorted_pair(_other(t, x), hi) if x == lo else _sorted_pair(lo, _other(t, x))
+        x = r.ends[slot]
+        assert x is not None
+        ends[slot] = _other(t, x)
     return RefState(
         hands=_with_hand(r, p, hand), boneyard=r.boneyard, aside=r.aside,
-        table=r.table | {t}, ends=ends, turn=p if not hand else (p + 1) % players,
+        table=r.table | {t}, ends=_canonical(variant, ends),
+        turn=p if not hand else (p + 1) % players,
         confirmed=0, drew=False, fouls=r.fouls, status=r.status, stack=r.stack,
+        marks=r.marks,
     )
 
 
@@ -369,20 +413,26 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
         out.append((Move.establish(p), _replace(r, status=BLOCKED)))
         return out
     # 4. the lead
-    if r.ends == ():
+    if not opened(r):
         lead = lead_options(variant, r.hands)
         if lead is not None and lead[0] == p:
             for t in lead[1]:
                 out.append((Move.play(p, index_of(t), LEAD), _play(variant, r, p, t, None)))
         return out
     # 5. plays [R2.1, R4.3], and where fouls are penalised a false Confirm [R4.5]
-    tiles = playable(r, p)
+    tiles = playable(variant, r, p)
     if tiles:
-        lo, hi = r.ends
-        for t in tiles:
-            for x in sorted({lo, hi}):
+        groups = variant.slot_layout.symmetric
+        for slot, x in enumerate(r.ends):
+            if x is None or not may_play(variant, r, slot, p):
+                continue
+            same = [j for g in groups if slot in g for j in g if j < slot and r.ends[j] == x]
+            if same:  # the same move as on that earlier slot, up to the layout's symmetry
+                continue
+            for t in tiles:
                 if x in t:
-                    out.append((Move.play(p, index_of(t), x), _play(variant, r, p, t, x)))
+                    out.append((Move.play(p, index_of(t), slot),
+                                _play(variant, r, p, t, slot)))
         if (variant.fouls.rule.value == "penalised" and not r.boneyard
                 and p not in r.fouls):
             out.append((Move.confirm(p),
@@ -554,8 +604,8 @@ class ReferenceOracle:
         r, moves = self._read(state)
         return {
             "terminal": not moves,
-            "is_blocked": is_blocked(r),
-            "ends_unplayable": ends_unplayable(r),
+            "is_blocked": is_blocked(self.variant, r),
+            "ends_unplayable": ends_unplayable(self.variant, r),
             "boneyard_supplies_nothing": boneyard_supplies_nothing(r),
             "outcome": score(self.variant, r),
         }

@@ -104,7 +104,7 @@ def test_symbolic_init_deals_the_variants_counts() -> None:
         assert [h.bit_count() for h in st.hands] == [v.deal.hand_size] * v.players
         assert st.boneyard.bit_count() == v.boneyard_size
         assert st.set_aside.bit_count() == v.deal.set_aside
-        assert st.table == 0 and st.ends == () and st.status is Status.PLAYING
+        assert st.table == 0 and not st.led and st.status is Status.PLAYING
         rules = rules_for(v)
         assert rules.opening(st.hands)[0] == st.turn
 

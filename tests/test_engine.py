@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import dealt, position, tiles, variant
+from helpers import dealt, play, position, tiles, variant
 
 from dominoproof.model import (
     Deal,
@@ -36,7 +36,8 @@ from dominoproof.model import (
     shuffled_deal,
     state_status,
 )
-from dominoproof.model.moves import LEAD
+from dominoproof.model.layout import CLOSED, layout_of
+from dominoproof.model.moves import LEAD, move_json, read_move, resolve
 from dominoproof.model.rules import VoidDeal
 
 PRESETS = sorted(presets())
@@ -301,8 +302,8 @@ def test_init_state_after_a_deal() -> None:
     v = find_variant("draw-2p-d6")
     deal = shuffled_deal(v, random.Random(0))
     s = initial_state(v, deal)
-    assert (s.table, s.ends, s.confirmed, s.drew, s.fouls, s.status) == (
-        0, (), 0, False, 0, Status.PLAYING)
+    assert (s.table, s.ends, s.confirmed, s.drew, s.fouls, s.status, s.marks) == (
+        0, (CLOSED, CLOSED), 0, False, 0, Status.PLAYING, 0)
     assert s.stack == deal.stack
     assert initial_state(v, deal, free_draw=True).stack is None
     assert state_status(v, s) is StateFlaw.OK
@@ -459,10 +460,25 @@ def test_an_illegal_move_with_a_tile_outside_every_set_is_reported(bad: Move) ->
 
 
 def test_move_reprs_are_constructor_expressions() -> None:
-    for m in (Move.play(1, "6-6"), Move.play(0, "2-6", 6), Move.draw(0, "1-1"),
+    for m in (Move.play(1, "6-6"), Move.play(0, "2-6", 1), Move.draw(0, "1-1"),
               Move.pass_(1), Move.confirm(0), Move.establish(2), Move.domino(3)):
         assert eval(repr(m), {"Move": Move}) == m
-        assert Move.from_json(m.to_json()) == m
+
+
+def test_a_written_move_names_its_end_by_the_number_it_shows() -> None:
+    """A trace writes "on the 6", the number the end shows; read back in the state it was
+    made in, it names the slot that shows 6 (R2.1)."""
+    v = variant("draw-2p-d6")
+    s = position(v, ["2-6 1-1", "3-4"], line="0-6")
+    m = play(v, s, 0, "2-6", 6)
+    written = move_json(layout_of(v), s, m)
+    assert written == {"kind": "play", "player": 0, "tile": "2-6", "end": 6}
+    assert resolve(layout_of(v), s, read_move(written)) == m
+    for other in (Move.play(1, "6-6"), Move.draw(0, "1-1"), Move.pass_(1), Move.confirm(0),
+                  Move.establish(2), Move.domino(3)):
+        assert resolve(layout_of(v), s, read_move(move_json(layout_of(v), s, other))) == other
+    with pytest.raises(IllegalMoveError, match=r"^R2\.1: no open end shows 5"):
+        resolve(layout_of(v), s, read_move({**written, "end": 5}))
 
 
 @pytest.mark.parametrize("move", [Move.draw(0, "1-1"), Move.confirm(0), Move.pass_(0)])

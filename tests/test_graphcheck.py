@@ -22,8 +22,9 @@ from helpers import variant
 
 from dominoproof.cli import main
 from dominoproof.model import Status, Trace, find_variant, rules_for
+from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError, TraceError
-from dominoproof.model.system import Init, parse_deal
+from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.graphcheck import (

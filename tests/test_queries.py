@@ -80,9 +80,9 @@ def test_blocked_sound_alone_is_not_inductive_but_is_proved_with_the_lemmas(
     cti = chain[-1][0]
     assert cti.move.kind is MoveKind.ESTABLISH
     assert cti.pre.status is Status.PLAYING and cti.post.status is Status.BLOCKED
-    assert cti.pre.confirmed >= pr.enc.needed and cti.pre.ends and not cti.pre.boneyard
+    assert cti.pre.confirmed >= pr.enc.C and cti.pre.led and not cti.pre.boneyard
     ts = pr.variant.tiles
-    assert any(set(cti.pre.ends) & set(ts.halves[t]) for h in cti.pre.hands
+    assert any(set(cti.pre.open_ends) & set(ts.halves[t]) for h in cti.pre.hands
                for t in range(ts.count) if h >> t & 1), "a hand holds a tile matching an end"
     assert cti.pre.table.bit_count() <= 2  # minimised
     text = cti.describe()

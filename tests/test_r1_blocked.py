@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import established, position, run, variant
+from helpers import established, play, position, run, variant
 
 from dominoproof.model import (
     Move,
@@ -48,7 +48,7 @@ def test_r1_1_one_matching_tile_anywhere_is_not_blocked() -> None:
 def test_r1_2_a_domino_is_not_a_block() -> None:
     v = find_variant("block-2p-d6")
     s = position(v, ["1-6", "5-5"], line="0-6")
-    s = run(v, s, Move.play(0, "1-6", 6))
+    s = run(v, s, play(v, s, 0, "1-6", 6))
     assert legal_moves(v, s) == (Move.domino(0),)
     s = run(v, s, Move.domino(0))
     assert s.status is Status.DOMINO
@@ -62,7 +62,8 @@ def test_r1_2_after_the_last_tile_the_domino_comes_first_even_where_no_end_is_pl
     boneyard is empty, yet the round ends by a domino, not a block: a player who has
     emptied their hand is no longer active, so R1.1 does not hold (SEMANTICS.md)."""
     v = find_variant("block-2p-d6")
-    s = run(v, position(v, ["1-6", "5-5"], line="0-6"), Move.play(0, "1-6", 6))
+    s = position(v, ["1-6", "5-5"], line="0-6")
+    s = run(v, s, play(v, s, 0, "1-6", 6))
     assert s.ends == (0, 1) and s.hands[0] == 0
     assert ends_unplayable(v, s) and boneyard_supplies_nothing(v, s)
     assert not any(is_blocked(v, s, r) for r in READINGS)

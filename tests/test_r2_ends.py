@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import position, run
+from helpers import play, position, run
 
 from dominoproof.model import (
     FalseDeclarationError,
@@ -43,7 +43,7 @@ def test_r2_1_end_showing_11_is_playable_when_one_hand_holds_an_11(seat: int) ->
     for reading in READINGS:
         assert not ends_unplayable(D12, s, reading)
         assert not is_blocked(D12, s, reading)
-    assert legal_moves(D12, s) == (Move.play(seat, "3-11", 11),)
+    assert legal_moves(D12, s) == (play(D12, s, seat, "3-11", 11),)
 
 
 def test_r2_1_the_tile_12_12_in_a_hand_leaves_the_11_ends_unplayable() -> None:
@@ -89,7 +89,7 @@ def test_r2_2_one_player_able_to_extend_means_not_blocked(seat: int) -> None:
 def test_r2_before_the_lead_nothing_is_unplayable() -> None:
     v = find_variant("block-2p-d6")
     s = position(v, ["1-1", "2-2"])
-    assert s.ends == ()
+    assert not s.led and s.open_ends == ()
     for reading in READINGS:
         assert not ends_unplayable(v, s, reading)
         assert not is_blocked(v, s, reading)
@@ -108,7 +108,7 @@ def test_r2_3_both_readings_agree_on_the_one_line_layout(name: str) -> None:
             a = ends_unplayable(v, s, ExtendReading.HOLDS_MATCHING_TILE)
             b = ends_unplayable(v, s, ExtendReading.HAS_LEGAL_MOVE)
             assert a == b
-            if s.ends and not s.is_terminal and s.hands[s.turn]:
+            if s.led and not s.is_terminal and s.hands[s.turn]:
                 plays = [m for m in legal_moves(v, s) if m.kind is MoveKind.PLAY]
                 assert bool(plays) == rules.has_play(s, s.turn)
                 assert {m.tile for m in plays} == {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import position, run, variant
+from helpers import play, position, run, variant
 
 from dominoproof.model import (
     IllegalMoveError,
@@ -63,7 +63,7 @@ def test_r3_1_until_playable_draws_one_at_a_time_until_a_playable_tile() -> None
     assert (s.turn, s.drew, s.boneyard.bit_count()) == (0, False, 2)
     assert legal_moves(DRAW, s) == (Move.draw(0, "2-6"),)  # still stuck: draw again
     s = run(DRAW, s, Move.draw(0, "2-6"))
-    assert legal_moves(DRAW, s) == (Move.play(0, "2-6", 6),)  # now it must play
+    assert legal_moves(DRAW, s) == (play(DRAW, s, 0, "2-6", 6),)  # now it must play
     with pytest.raises(IllegalMoveError, match=r"^R4\.3:"):
         run(DRAW, s, Move.draw(0, "3-3"))
 
@@ -79,7 +79,7 @@ def test_r3_1_until_playable_stops_when_the_boneyard_is_exhausted() -> None:
 
 def test_r3_1_a_player_who_can_play_may_not_draw() -> None:
     s = position(DRAW, ["0-6 1-2", "3-4"], line="6-6", boneyard="0-1")
-    assert legal_moves(DRAW, s) == (Move.play(0, "0-6", 6),)
+    assert legal_moves(DRAW, s) == (play(DRAW, s, 0, "0-6", 6),)
     with pytest.raises(IllegalMoveError, match=r"^R4\.3:"):
         run(DRAW, s, Move.draw(0, "0-1"))
 
@@ -118,8 +118,8 @@ def test_r3_1_draw_one_then_pass_when_the_drawn_tile_does_not_fit() -> None:
 def test_r3_1_draw_one_then_play_when_the_drawn_tile_fits() -> None:
     s = position(DRAW_ONE, ["0-0 1-2", "3-4"], line="6-6", boneyard="2-6 0-1")
     s = run(DRAW_ONE, s, Move.draw(0, "2-6"))
-    assert legal_moves(DRAW_ONE, s) == (Move.play(0, "2-6", 6),)
-    s = run(DRAW_ONE, s, Move.play(0, "2-6", 6))
+    assert legal_moves(DRAW_ONE, s) == (play(DRAW_ONE, s, 0, "2-6", 6),)
+    s = run(DRAW_ONE, s, play(DRAW_ONE, s, 0, "2-6", 6))
     assert (s.turn, s.drew, s.ends) == (1, False, (2, 6))
 
 
@@ -203,8 +203,8 @@ def test_r3_3_boneyard_empty_but_a_tile_playable_is_not_blocked() -> None:
         assert not ends_unplayable(DRAW, s, reading)
         assert not is_blocked(DRAW, s, reading)
     s = run(DRAW, s, Move.confirm(0))  # P0 truly cannot play ...
-    assert legal_moves(DRAW, s) == (Move.play(1, "3-6", 6),)  # ... P1 can: play continues
-    s = run(DRAW, s, Move.play(1, "3-6", 6))
+    assert legal_moves(DRAW, s) == (play(DRAW, s, 1, "3-6", 6),)  # ... P1 can: play continues
+    s = run(DRAW, s, play(DRAW, s, 1, "3-6", 6))
     assert s.confirmed == 0 and s.status is Status.PLAYING
 
 

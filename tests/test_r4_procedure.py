@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import position, run, variant
+from helpers import play, position, run, variant
 
 from dominoproof.model import (
     FalseDeclarationError,
@@ -77,7 +77,7 @@ def test_r4_2_a_play_breaks_the_run_of_confirmations() -> None:
     s = position(v, ["1-1 5-6", "2-2 1-4"], line="0-6", turn=1)
     s = run(v, s, Move.confirm(1))
     assert s.confirmed == 1
-    s = run(v, s, Move.play(0, "5-6", 6))
+    s = run(v, s, play(v, s, 0, "5-6", 6))
     assert (s.confirmed, s.proposer, s.ends) == (0, None, (0, 5))
 
 
@@ -95,8 +95,8 @@ def test_r4_3_a_confirm_by_a_player_who_can_play_is_a_false_declaration() -> Non
         run(BLOCK4, s, Move.confirm(3))
     assert e.value.rule == "R4.5" and e.value.move == Move.confirm(3)
     assert s == before  # nothing changed
-    assert legal_moves(BLOCK4, s) == (Move.play(3, "5-6", 6),)
-    s = run(BLOCK4, s, Move.play(3, "5-6", 6))  # the block was not real
+    assert legal_moves(BLOCK4, s) == (play(BLOCK4, s, 3, "5-6", 6),)
+    s = run(BLOCK4, s, play(BLOCK4, s, 3, "5-6", 6))  # the block was not real
     assert (s.confirmed, s.status) == (0, Status.PLAYING)
 
 
@@ -104,7 +104,7 @@ def test_r4_3_where_fouls_are_penalised_the_false_confirm_is_recorded_as_a_foul(
     hands = [*STUCK4[:3], "4-4 6-5"]
     s = position(FOULS, hands, line="0-6", turn=1)
     s = run(FOULS, s, Move.confirm(1), Move.confirm(2))
-    assert set(legal_moves(FOULS, s)) == {Move.play(3, "5-6", 6), Move.confirm(3)}
+    assert set(legal_moves(FOULS, s)) == {play(FOULS, s, 3, "5-6", 6), Move.confirm(3)}
     s = run(FOULS, s, Move.confirm(3))
     assert s.fouls == 1 << 3
     assert (s.confirmed, s.turn, s.drew, s.proposer) == (0, 0, False, None)  # run broken
@@ -114,7 +114,7 @@ def test_r4_3_where_fouls_are_penalised_the_false_confirm_is_recorded_as_a_foul(
 def test_r4_5_one_foul_per_player_a_second_false_confirm_is_rejected() -> None:
     hands = ["1-1", "2-2", "3-3", "4-4 6-5"]
     s = position(FOULS, hands, line="0-6", turn=3, fouls=[3])
-    assert legal_moves(FOULS, s) == (Move.play(3, "5-6", 6),)
+    assert legal_moves(FOULS, s) == (play(FOULS, s, 3, "5-6", 6),)
     with pytest.raises(FalseDeclarationError, match="one foul per player"):
         run(FOULS, s, Move.confirm(3))
 
@@ -122,7 +122,7 @@ def test_r4_5_one_foul_per_player_a_second_false_confirm_is_rejected() -> None:
 def test_r4_5_a_foul_is_only_possible_once_the_boneyard_is_empty() -> None:
     v = variant("fouls-4p-d6", {"draw.rule": "until-playable", "deal.set_aside": 0})
     s = position(v, ["1-1", "2-2", "3-3", "4-4 6-5"], line="0-6", turn=3, boneyard="0-0")
-    assert legal_moves(v, s) == (Move.play(3, "5-6", 6),)
+    assert legal_moves(v, s) == (play(v, s, 3, "5-6", 6),)
     with pytest.raises(FalseDeclarationError):
         run(v, s, Move.confirm(3))
 
@@ -133,7 +133,7 @@ def test_r4_5_the_foul_costs_its_author_the_penalty_at_scoring() -> None:
     s = run(FOULS, s, Move.confirm(3))  # a false declaration: P3 holds 5-6
     s = run(FOULS, s, Move.confirm(0), Move.confirm(1), Move.confirm(2))
     assert s.confirmed == 3 and s.turn == 3
-    s = run(FOULS, s, Move.play(3, "5-6", 6))
+    s = run(FOULS, s, play(FOULS, s, 3, "5-6", 6))
     for p in (0, 1, 2, 3):
         s = run(FOULS, s, Move.confirm(p))
     s = run(FOULS, s, Move.establish(0))
@@ -234,6 +234,6 @@ def test_r4_5_after_a_foul_the_next_player_has_not_drawn() -> None:
     s = position(v, ["0-0 1-2", "3-4"], line="6-6", boneyard="2-6")
     s = run(v, s, Move.draw(0, "2-6"))
     assert s.drew and s.boneyard == 0
-    assert set(legal_moves(v, s)) == {Move.play(0, "2-6", 6), Move.confirm(0)}
+    assert set(legal_moves(v, s)) == {play(v, s, 0, "2-6", 6), Move.confirm(0)}
     s = run(v, s, Move.confirm(0))
     assert (s.fouls, s.turn, s.confirmed, s.drew) == (1, 1, 0, False)

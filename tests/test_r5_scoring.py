@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import established, position, run, variant
+from helpers import established, play, position, run, variant
 
 from dominoproof.model import (
     IllegalMoveError,
@@ -143,7 +143,7 @@ def test_r5_4_team_award_partnership_compares_team_totals() -> None:
 def test_r5_4_domino_award_goes_to_the_side_that_emptied_its_hand() -> None:
     v = find_variant("block-2p-d6")
     s = position(v, ["1-6", "5-5 4-4"], line="0-6")
-    s = run(v, s, Move.play(0, "1-6", 6), Move.domino(0))
+    s = run(v, s, play(v, s, 0, "1-6", 6), Move.domino(0))
     res = outcome(v, s)
     assert res is not None and res.termination is Termination.DOMINO
     assert res.residuals == (0, 18) and res.winners == (0,) and res.awards == (18, 0)
@@ -152,7 +152,7 @@ def test_r5_4_domino_award_goes_to_the_side_that_emptied_its_hand() -> None:
 def test_r5_4_domino_in_a_partnership_scores_for_the_team() -> None:
     v = find_variant("partnership-4p-d6")
     s = position(v, ["1-1", "2-2", "1-6", "3-3"], line="0-6", turn=2)
-    s = run(v, s, Move.play(2, "1-6", 6), Move.domino(2))
+    s = run(v, s, play(v, s, 2, "1-6", 6), Move.domino(2))
     res = outcome(v, s)
     assert res is not None and res.winners == (0,) and res.winning_players == (0, 2)
     assert res.awards == (12, 0)  # all-residuals: 2 + 4 + 0 + 6

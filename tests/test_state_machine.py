@@ -157,7 +157,7 @@ class RoundMachine(RuleBasedStateMachine):
         self._take(self._of(MoveKind.DOMINO)[0])
 
     # -- false declarations and arbitrary moves ----------------------------------------
-    @precondition(lambda self: bool(self.s.ends) and bool(self._of(MoveKind.PLAY)))
+    @precondition(lambda self: self.s.led and bool(self._of(MoveKind.PLAY)))
     @rule()
     def false_declaration(self) -> None:
         """R4.3/R4.5: a player who can play declares that they cannot: a foul where
@@ -191,7 +191,7 @@ class RoundMachine(RuleBasedStateMachine):
             assert e.move == m
             if self.s.is_terminal:
                 assert e.rule == "R5.1"
-            if (kind is MoveKind.CONFIRM and player == self.s.turn and self.s.ends
+            if (kind is MoveKind.CONFIRM and player == self.s.turn and self.s.led
                     and not self.s.is_terminal and self.book.has_play(self.s, player)
                     and moves[0].kind not in (MoveKind.ESTABLISH, MoveKind.DOMINO)):
                 assert isinstance(e, FalseDeclarationError)

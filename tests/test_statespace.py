@@ -22,10 +22,12 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from dominoproof.model import Rules, find_variant, rules_for
+from dominoproof.model import find_variant, rules_for
+from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.system import Init, init_states, parse_deal
+from dominoproof.model.rules import is_own
+from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.statespace import (
@@ -332,8 +334,8 @@ def test_rules_instances_are_independent() -> None:
     """A mutant rule book leaves the variant's own (cached) rule book untouched."""
     v = find_variant("tiny-2p-d3")
     mutant = FAULTS_BY_ID["draw-loses-tile"].rules_for(v)
-    assert type(mutant) is not Rules and rules_for(v) is not mutant
-    assert type(rules_for(v)) is Rules
+    assert not is_own(mutant) and rules_for(v) is not mutant
+    assert is_own(rules_for(v))
 
 
 def _print_figures() -> None:  # pragma: no cover - a helper to refresh the pinned data

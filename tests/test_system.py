@@ -17,7 +17,10 @@ import pytest
 from helpers import variant
 
 from dominoproof.model import Deal, DominoproofError, MoveKind, Status, find_variant, rules_for
+from dominoproof.model.actions import CASES
+from dominoproof.model.dealtext import format_deal, parse_deal
 from dominoproof.model.engine import random_round
+from dominoproof.model.layout import CLOSED
 from dominoproof.model.rules import Rules
 from dominoproof.model.system import (
     ACTIONS,
@@ -27,10 +30,8 @@ from dominoproof.model.system import (
     count_deals,
     deal_of,
     every_deal,
-    format_deal,
     init_states,
     next_states,
-    parse_deal,
     terminal_kind,
     type_ok,
 )
@@ -72,12 +73,13 @@ def test_next_is_the_rule_books_successors(name: str, overrides: Any, init: Any)
         nxt = next_states(rules, s)
         assert [(m, t) for _a, m, t in nxt] == rules.successors(s)
         for a, m, t in nxt:
-            claims = [b.name for b in ACTIONS if b.applies(rules, s, m)]
-            assert claims == [a.name]  # exactly one action per move
-            assert (m, t) in a.transitions(rules, s)
+            assert a is action_of(rules, s, m)  # exactly one action per move ...
+            assert m in tuple(a.moves(rules, s))  # ... which offers it
+            assert a.effect(rules, s, m) == t  # and whose effect is the transition
             used[a.name] += 1
-        assert sorted((m for a in ACTIONS for m in a.enabled(rules, s)), key=repr) == \
-            sorted(rules.moves(s), key=repr)
+        # Next is the moves of the actions of the first guard case that holds
+        case = next(c for c in CASES if c.guard(rules, s))
+        assert [m for a in case.actions for m in a.moves(rules, s)] == list(rules.moves(s))
     assert used["Lead"] and used["Play"] and used["Confirm"] and used["Establish"]
     assert used["Domino"]
 
@@ -127,8 +129,9 @@ def test_action_of_names_the_move() -> None:
 def test_type_ok_in_every_reachable_state(name: str, overrides: Any, init: Any) -> None:
     v, states = reachable(name, overrides, init)
     assert all(type_ok(v, s) for s in states)
-    assert not type_ok(v, states[-1]._replace(table=0, ends=()) if states[-1].table else
-                       states[-1]._replace(hands=(0,) * v.players))
+    last = states[-1]
+    assert not type_ok(v, last._replace(table=0, ends=(CLOSED, CLOSED)) if last.table else
+                       last._replace(hands=(0,) * v.players))
 
 
 def test_terminal_kinds() -> None:
@@ -204,7 +207,7 @@ def test_init_states_follow_the_lead_rule_and_drop_void_deals() -> None:
     for s in states:
         holder = next(p for p, h in enumerate(s.hands) if h & three)
         assert s.turn == holder and s.status is Status.PLAYING and s.stack is None
-        assert not s.table and not s.ends and not s.confirmed and not s.fouls
+        assert not s.table and not s.led and not s.confirmed and not s.fouls
 
 
 def test_init_keeps_the_draw_order_unless_free() -> None:

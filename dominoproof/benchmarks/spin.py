@@ -345,7 +345,7 @@ def spin_positions(variant: Variant, states: Iterable[State], stack: int) -> set
     out: set[Position] = set()
     block_ready = rules_for(variant).block_ready
     for s in states:
-        if not s.ends or s.status is not Status.PLAYING:
+        if not s.led or s.status is not Status.PLAYING:
             continue
         drawn = stack - len(s.stack or ())
         if not s.hands[s.turn]:

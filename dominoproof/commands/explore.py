@@ -108,8 +108,9 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     import os
     from pathlib import Path
 
+    from dominoproof.model.dealtext import parse_deal
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.system import Init, count_deals, parse_deal
+    from dominoproof.model.system import Init, count_deals
     from dominoproof.proofs.graphcheck import verify
     from dominoproof.proofs.properties import Verdict, find_property
     from dominoproof.proofs.statespace import feasibility, seeded_deal
@@ -249,7 +250,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     from rich.table import Table
     from rich.text import Text
 
-    from dominoproof.model.system import format_deal
+    from dominoproof.model.dealtext import format_deal
     from dominoproof.options import WIDTH
     from dominoproof.proofs.graphcheck import checked_verdict, round_bound
     from dominoproof.proofs.properties import BY_ID
@@ -323,7 +324,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
 def _counterexample(r: Result, trace: Trace) -> list[str]:
     import textwrap
 
-    from dominoproof.model.system import format_deal
+    from dominoproof.model.dealtext import format_deal
     from dominoproof.options import WIDTH
 
     states = trace.states()

@@ -55,10 +55,10 @@ def _from_deal(v: Variant, text: str, seed: int) -> Trace:
     like a deal read from a file (every tile once, hands of the variant's size)."""
     import random
 
+    from dominoproof.model.dealtext import parse_deal
     from dominoproof.model.engine import Trace, initial_state, playout
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.rules import VoidDeal, rules_for
-    from dominoproof.model.system import parse_deal
 
     deal = parse_deal(v, text)
     rules = rules_for(v)

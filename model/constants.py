@@ -1,0 +1,59 @@
+"""The constants of the transition system, one record derived from a variant.
+
+``docs/SEMANTICS.md`` opens with a table of constants (``N``, ``T``, ``P``, ``H``,
+``K``, ``DRAW``, ``C``, ``EMPTY``, ``FOULS``, the lead, the layout's slots). This
+module is that table: :class:`Constants` holds each under the one spelling the
+specification uses, derived from the :class:`~dominoproof.model.variant.Variant`
+once (:func:`constants_of`). Every reading of the rules -- the engine, the Z3
+encoding, the all-sizes model, the search's codec, the renderer -- reads its
+parameters here, so a parameter has one name wherever the rules are written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .layout import SlotLayout
+from .tiles import TileSet
+from .variant import DrawRule, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
+
+__all__ = ["Constants", "constants_of"]
+
+
+@dataclass(frozen=True)
+class Constants:
+    """SEMANTICS.md's constants table (the variant's ``[section] key`` in brackets)."""
+
+    N: int  #: the set is double-N [set.max]
+    T: int  #: tiles in the set, (N+1)(N+2)/2
+    P: int  #: players, seats 0..P-1 [deal.players]
+    H: int  #: tiles dealt to each player [deal.hand_size]
+    K: int  #: tiles set aside, never drawn [deal.set_aside]
+    B: int  #: tiles in the boneyard after the deal, T - P*H - K
+    DRAW: DrawRule  #: R3.1 [draw.rule]
+    C: int  #: R4.4: confirmations that establish a block [block.confirmations]
+    EMPTY: bool  #: R4.4: a confirmation counts only with the boneyard empty
+    FOULS: FoulRule  #: R4.5 [fouls.rule]
+    LEAD: LeadRule  #: who opens [lead.rule]
+    LEADER: int  #: the seat of lead rule "player" and fallback "player" [lead.player]
+    LEAD_TILE: int | None  #: the tile of lead rule "tile" [lead.tile]
+    FALLBACK: LeadFallback  #: when nobody holds the named tile [lead.fallback]
+    LAYOUT: SlotLayout  #: the layout's slots [layout.kind]
+    READING: ExtendReading  #: R2.3: what "can be extended" means [layout.extend]
+    VALUE: tuple[int, ...]  #: R5.3: each tile's value (pips, or the special value)
+    SIDES: tuple[tuple[int, ...], ...]  #: R5.2: the sides that score (teams, or seats)
+    tiles: TileSet  #: the set itself: halves, suits, doubles
+
+
+@cache
+def constants_of(v: Variant) -> Constants:
+    """The constants of ``v`` (cached: one record per rule book)."""
+    return Constants(
+        N=v.set.max, T=v.tiles.count, P=v.deal.players, H=v.deal.hand_size,
+        K=v.deal.set_aside, B=v.boneyard_size, DRAW=v.draw.rule, C=v.needed_confirmations,
+        EMPTY=v.block.boneyard_must_be_empty, FOULS=v.fouls.rule, LEAD=v.lead.rule,
+        LEADER=v.lead.player, LEAD_TILE=v.lead_tile_index, FALLBACK=v.lead.fallback,
+        LAYOUT=v.slot_layout, READING=v.layout.extend, VALUE=v.tile_value, SIDES=v.teams,
+        tiles=v.tiles,
+    )

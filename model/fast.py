@@ -1,0 +1,186 @@
+"""The engine's rule book: the rules of :mod:`.rules` with memo tables and inlined paths.
+
+:class:`FastRules` gives the same moves, in the same order, and the same successor
+states as the specification's :class:`~dominoproof.model.rules.Rules` -- only
+faster: every move is a precomputed value (the hot loop allocates none), the plays
+of a hand on an end are memoised by the hand's tiles of that end's suit, and the
+guard cases and effects of the one-line layout are inlined. It is an oracle of the
+conformance suite (``tests/test_conformance.py``: both inclusions of the successor
+sets on every state of the small configurations, and random rounds move by move),
+so speed can never change the rules unseen.
+
+The inlined successor code is written for the layout whose slot data is the one
+line's (two slots opened by the lead, open to everyone, one symmetric group); any
+other layout runs the specification's reading of its slots (:meth:`Rules.moves`,
+:meth:`Rules.step`), unchanged.
+"""
+
+from __future__ import annotations
+
+from .layout import CLOSED, LINE
+from .moves import LEAD, Move, MoveKind
+from .rules import Rules
+from .state import State, Status
+from .tiles import bits
+from .variant import DrawRule, Variant
+
+__all__ = ["FastRules"]
+
+PLAYING = Status.PLAYING
+_new = tuple.__new__
+_PLAY_CACHE_LIMIT = 1 << 14
+PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
+
+
+class FastRules(Rules):
+    """The rule book the engine, the search and the simulations play with."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        ts = self.tiles
+        p_count = self.players
+        self.draw_rule = self.constants.DRAW
+        self.must_be_empty = self.constants.EMPTY
+        w = self.layout.width
+        self._w = w
+        # Every move is a precomputed value: the hot loop allocates no moves.
+        self._play: list[list[Move | None]] = []
+        self._lead: list[list[Move]] = []
+        self._draw: list[list[Move]] = []
+        for p in range(p_count):
+            row: list[Move | None] = [None] * (ts.count * w)
+            for t in range(ts.count):
+                for e in range(w):
+                    row[t * w + e] = Move(PLAY, p, t, e)
+            self._play.append(row)
+            self._lead.append([Move(PLAY, p, t, LEAD) for t in range(ts.count)])
+            self._draw.append([Move(DRAW, p, t) for t in range(ts.count)])
+        self._confirm = [Move(CONFIRM, p) for p in range(p_count)]
+        self._pass = [Move(PASS, p) for p in range(p_count)]
+        self._establish = [Move(ESTABLISH, p) for p in range(p_count)]
+        self._domino = [Move(DOMINO, p) for p in range(p_count)]
+        # Memo of the plays of a player on one slot, keyed by the hand's tiles of that
+        # slot's suit (a pure function of its key; bounded so that huge sets stay small).
+        self._play_cache: list[dict[int, tuple[Move, ...]]] = [
+            {} for _ in range(p_count * w)]
+        self._line = self.layout.data == LINE
+        # Small sets: a suit has few subsets and the memo soon holds them all. Large
+        # sets: hands meet a suit in ever new ways, so keep the memo small.
+        self._cache_limit = _PLAY_CACHE_LIMIT if ts.n < 8 else _PLAY_CACHE_LIMIT // 16
+
+    # ------------------------------------------------------------------
+    # Next, inlined
+    # ------------------------------------------------------------------
+    def moves(self, s: State) -> tuple[Move, ...]:
+        if not self._line:
+            return super().moves(s)
+        if s.status is not PLAYING:
+            return ()
+        p = s.turn
+        hand = s.hands[p]
+        if not hand:
+            return (self._domino[p],)
+        # block_ready, inlined: this is the engine's hot path
+        if s.confirmed >= self.C and (not self.must_be_empty or not s.boneyard):
+            return (self._establish[p],)
+        lo, hi = s.ends
+        if lo == CLOSED:
+            return self._lead_moves(s)
+        cache, base, suit = self._play_cache, p * 2, self.suit
+        m = hand & suit[lo]
+        moves = (cache[base].get(m) or self._plays_on(p, 0, m)) if m else ()
+        if hi != lo:
+            m = hand & suit[hi]
+            if m:
+                more = cache[base + 1].get(m) or self._plays_on(p, 1, m)
+                moves = moves + more if moves else more
+        if moves:
+            if self.fouls_possible and not s.boneyard and not s.fouls >> p & 1:
+                return (*moves, self._confirm[p])  # R4.5: a false declaration, a foul
+            return moves
+        if s.boneyard and self.draw_rule is not DrawRule.NONE and not s.drew:
+            if s.stack is not None:
+                return (self._draw[p][s.stack[0]],)
+            row = self._draw[p]
+            return tuple(row[t] for t in bits(s.boneyard))
+        if s.boneyard:
+            return (self._pass[p],)
+        return (self._confirm[p],)
+
+    def _plays_on(self, p: int, e: int, m: int) -> tuple[Move, ...]:
+        """The plays of the tiles ``m`` on the slot ``e`` (memoised)."""
+        if not m:
+            return ()
+        cache = self._play_cache[p * self._w + e]
+        got = cache.get(m)
+        if got is not None:
+            return got
+        row = self._play[p]
+        w = self._w
+        moves = []
+        for t in bits(m):
+            mv = row[t * w + e]
+            assert mv is not None
+            moves.append(mv)
+        got = tuple(moves)
+        if len(cache) < self._cache_limit:
+            cache[m] = got
+        return got
+
+    def _lead_moves(self, s: State) -> tuple[Move, ...]:
+        leader, tile = self.opening(s.hands)
+        if leader != s.turn:
+            return ()
+        row = self._lead[leader]
+        if tile is None:
+            return tuple(row[t] for t in bits(s.hands[leader]))
+        return (row[tile],)
+
+    # ------------------------------------------------------------------
+    # Transitions, inlined
+    # ------------------------------------------------------------------
+    def step(self, s: State, m: Move) -> State:
+        """The transition for a move already known to be legal (no check).
+
+        States are built with ``tuple.__new__`` (what ``State._make`` does) to keep
+        the engine's hot loop short; the field order is ``State``'s."""
+        if not self._line:
+            return super().step(s, m)
+        kind, p, t, e = m
+        hands, bone, aside, table, ends, _, conf, _, fouls, _, stack, marks = s
+        if kind is PLAY:
+            bit = 1 << t
+            hand = hands[p] ^ bit
+            a, b = self.halves[t]
+            if e == LEAD:
+                ends = (a, b)  # a <= b: the opening tile's halves are the line's two ends
+            else:
+                lo, hi = ends
+                if e == 0:
+                    o = b if lo == a else a
+                    ends = (o, hi) if o <= hi else (hi, o)
+                else:
+                    o = b if hi == a else a
+                    ends = (lo, o) if lo <= o else (o, lo)
+            return _new(State, (
+                (*hands[:p], hand, *hands[p + 1:]), bone, aside, table | bit, ends,
+                self.next_seat[p] if hand else p, 0, False, fouls, PLAYING, stack, marks))
+        if kind is DRAW:
+            bit = 1 << t
+            return _new(State, (
+                (*hands[:p], hands[p] | bit, *hands[p + 1:]), bone ^ bit, aside, table, ends,
+                p, conf, self.draw_rule is DrawRule.ONE, fouls, PLAYING,
+                stack[1:] if stack is not None else None, marks))
+        if kind is CONFIRM:
+            if self.fouls_possible and self.playable_mask(s, p):  # R4.5: recorded as a foul
+                return _new(State, (hands, bone, aside, table, ends, self.next_seat[p], 0,
+                                    False, fouls | 1 << p, PLAYING, stack, marks))
+            return _new(State, (hands, bone, aside, table, ends, self.next_seat[p], conf + 1,
+                                False, fouls, PLAYING, stack, marks))
+        if kind is PASS:
+            return _new(State, (hands, bone, aside, table, ends, self.next_seat[p],
+                                0 if self.must_be_empty else conf + 1, False, fouls, PLAYING,
+                                stack, marks))
+        if kind is ESTABLISH:
+            return s._replace(status=Status.BLOCKED)
+        return s._replace(status=Status.DOMINO)
