@@ -250,7 +250,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     from rich.text import Text
 
     from dominoproof.model.system import format_deal
-    from dominoproof.options import WIDTH
+    from dominoproof.options import width
     from dominoproof.proofs.graphcheck import checked_verdict, round_bound
     from dominoproof.proofs.properties import BY_ID
     from dominoproof.render import table_text
@@ -258,9 +258,9 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     f = ver.figures
     out = [f"{v.name}: {init.describe()}{how}"]
     if v.description:
-        out += textwrap.wrap(v.description, WIDTH, initial_indent="  ", subsequent_indent="  ")
+        out += textwrap.wrap(v.description, width(), initial_indent="  ", subsequent_indent="  ")
     if init.deal is not None:
-        out += textwrap.wrap(format_deal(init.deal), WIDTH, initial_indent="  deal: ",
+        out += textwrap.wrap(format_deal(init.deal), width(), initial_indent="  deal: ",
                              subsequent_indent="        ")
     out.append(f"  initial states: {feasible}")
     out += [f"  note: {n}" for n in notes]
@@ -324,16 +324,16 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
     import textwrap
 
     from dominoproof.model.system import format_deal
-    from dominoproof.options import WIDTH
+    from dominoproof.options import width
 
     states = trace.states()
     lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]
-    lines += textwrap.wrap(format_deal(trace.deal), WIDTH, initial_indent="  deal: ",
+    lines += textwrap.wrap(format_deal(trace.deal), width(), initial_indent="  deal: ",
                            subsequent_indent="        ")
     for n, m in enumerate(trace.moves, 1):
         lines.append(f"  {n:3}. {m}")
     lines.append("  where it fails:")
     lines += ["    " + line for line in states[-1].describe().split("\n")]
-    lines += textwrap.wrap(r.detail, WIDTH, initial_indent="  why: ",
+    lines += textwrap.wrap(r.detail, width(), initial_indent="  why: ",
                            subsequent_indent="       ")
     return lines

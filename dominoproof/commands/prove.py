@@ -35,13 +35,13 @@ import click
 
 from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
-    WIDTH,
     budget_options,
     console,
     json_option,
     lists_in_help,
     overrides_option,
     variant_argument,
+    width,
 )
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
               f"{prover.invariant_seconds:.2f}s"
               + (f", UNKNOWN: {h.incomplete}" if h.unknown else "") + "):")
     for lem in h.kept:
-        out.print(textwrap.fill(lem.show(), width=WIDTH, initial_indent="  ",
+        out.print(textwrap.fill(lem.show(), width=width(), initial_indent="  ",
                                 subsequent_indent="      "))
     for d in h.dropped:
         out.print(f"  dropped {d.lemma}: fails " + ("at Init" if d.where == "Init"
@@ -146,7 +146,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
     if na:  # why, in the text too (not only in JSON)
         out.print("\nnot applicable:")
         for r in na:
-            out.print(textwrap.fill(f"{r.property} ({r.method}): {r.detail}", width=WIDTH,
+            out.print(textwrap.fill(f"{r.property} ({r.method}): {r.detail}", width=width(),
                                     initial_indent="  ", subsequent_indent="    "))
     for r in [*results, *sizes]:
         if r.verdict is Verdict.PROVED or r.verdict is Verdict.NOT_APPLICABLE:
