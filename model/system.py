@@ -38,16 +38,16 @@ from __future__ import annotations
 
 import enum
 import itertools
-import json
 import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .engine import Deal, _deal_error, _init
+from .engine import Deal, _deal_error, _init, checked_deal
 from .errors import DominoproofError
 from .moves import LEAD, Move, MoveKind
+from .reading import read_json
 from .rules import Rules, VoidDeal, rules_for
 from .state import State, StateFlaw, Status, state_status
 from .tiles import Tile, bits, mask_of, show_tiles
@@ -250,16 +250,10 @@ def parse_deal(variant: Variant, text: str, *, free_draw: bool = False) -> Deal:
         where = f"--deal {text}"
         body = path.read_text(encoding="utf-8")
         if path.suffix == ".json":
-            try:
-                data = json.loads(body)
-                data = data.get("deal", data)
-                wrong = _deal_error(variant, data)  # before the masks, which hide repeats
-                deal = Deal.from_json(data)
-            except (ValueError, KeyError, TypeError, AttributeError) as e:
-                raise DominoproofError(f"{where}: not a deal in JSON ({e!r})") from None
-            if wrong:
-                raise DominoproofError(f"{where}: not a deal of {variant.name}: {wrong}")
-            return deal
+            data = read_json(body, where, DominoproofError)
+            if isinstance(data, dict) and "deal" in data:
+                data = data["deal"]  # a trace: its deal
+            return checked_deal(variant, data, where)
         text = body
     hands: dict[int, list[int]] = {}
     stack: list[int] | None = None
