@@ -118,10 +118,11 @@ def prove(spec: Variant | str | Path, properties: Sequence[str] | None = None, *
           fault: str | None = None, all_sizes: bool = False,
           overrides: Mapping[str, Any] | None = None, seed: int = DEFAULT_SEED,
           rlimit: int = DEFAULT_RLIMIT, timeout_ms: int = DEFAULT_TIMEOUT_MS, depth: int = 12,
-          together: bool | None = None, workers: int = 1) -> ProofReport:
+          together: bool | None = None, workers: int = 1,
+          progress: Callable[[str], None] | None = None) -> ProofReport:
     """Prove ``properties`` (default: the catalogue) of a variant by induction with Z3,
     the sanity checks of the premises included; with ``all_sizes``, also for every set
-    size and player count at once."""
+    size and player count at once. ``progress`` is told each phase as it starts."""
     import time
 
     from dominoproof.proofs.properties import CATALOGUE, find_property
@@ -132,11 +133,15 @@ def prove(spec: Variant | str | Path, properties: Sequence[str] | None = None, *
     pr = prover(spec, fault=fault, overrides=overrides, seed=seed, rlimit=rlimit,
                 timeout_ms=timeout_ms, depth=depth, together=together)
     t0 = time.perf_counter()
+    if progress:
+        progress(f"proving {len(ids)} properties of {pr.label} (Z3)")
     results = pr.prove_all(ids, workers=workers, sanity=True)
     sizes: list[Result] = []
     if all_sizes:
         from dominoproof.proofs.allsizes import prove_all_sizes
 
+        if progress:
+            progress("proving them for every set size and player count (Z3)")
         sizes = prove_all_sizes(pr.variant, ids, timeout_ms=timeout_ms, seed=seed,
                                 rlimit=rlimit)
     return ProofReport(pr, results, sizes, pr.last_sanity, time.perf_counter() - t0)

@@ -321,11 +321,12 @@ def _pack(label: str, pieces: Sequence[str], indent: str, suffix: str = "") -> l
     return lines
 
 
-def table_text(table: Table) -> str:
-    """A rich table as plain text, :func:`width` columns, no colour."""
+def table_text(table: Table, indent: int = 0) -> str:
+    """A rich table as plain text, no colour, fitting :func:`width` columns once indented
+    by ``indent``."""
     buf = io.StringIO()
-    Console(file=buf, width=width(), color_system=None, force_terminal=False, no_color=True,
-            highlight=False, emoji=False, legacy_windows=False).print(table)
+    Console(file=buf, width=max(1, width() - indent), color_system=None, force_terminal=False,
+            no_color=True, highlight=False, emoji=False, legacy_windows=False).print(table)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
@@ -473,7 +474,7 @@ def _result_text(trace: Trace) -> list[str]:
         out.append("  sides are teams: their totals are compared (R5.2)")
     out.append("")
     out += ["  " + line if line else "" for line in table_text(
-        score_table(v, final, res)).splitlines()]
+        score_table(v, final, res), indent=2).splitlines()]
     out.append("")
     out += _wrap(res.explanation, "  ", "    ")
     return out

@@ -44,9 +44,11 @@ def subject_table(subject: str, rows: list[Row]) -> Table:
     return t
 
 
-def print_report(report: Report, console: Console, *, details: bool = False) -> None:
-    """The table of every subject, then the checks that are not as expected."""
-    for subject in report.subjects:
+def print_report(report: Report, console: Console, *, details: bool = False,
+                 tables: bool = True) -> None:
+    """The table of every subject (unless not ``tables``), then the checks that are not
+    as expected (each with its detail and counterexample), then the verdict line."""
+    for subject in report.subjects if tables else ():
         if subject.startswith("fault "):
             continue
         rows = rows_of(report, subject)
@@ -60,7 +62,7 @@ def print_report(report: Report, console: Console, *, details: bool = False) -> 
             console.print(f"  [dim]cross-check: {cross.detail.splitlines()[0]}[/dim]")
         console.print()
     faults = [s for s in report.subjects if s.startswith("fault ")]
-    if faults:
+    if faults and tables:
         t = Table(title="every check can fail: deliberately broken rule sets",
                   title_justify="left", show_edge=False, pad_edge=False)
         t.add_column("fault")

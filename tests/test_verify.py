@@ -18,8 +18,9 @@ from dominoproof.verify import CAUGHT, Report, Row, verify, verify_fault
 def test_a_sound_variant_passes_every_part(tmp_path: Path) -> None:
     out, junit = tmp_path / "v.json", tmp_path / "v.xml"
     res = CliRunner().invoke(main, ["verify", "tiny", "--no-faults", "--crosscheck", "10",
-                                    "--json", str(out), "--junit", str(junit)])
+                                    "--json", str(out), "--junit", str(junit), "-v"])
     assert res.exit_code == 0, res.output
+    assert "checked tiny-2p-d3 (" in res.stderr  # -v: a line per variant, even piped
     data = json.loads(out.read_text())
     assert data["ok"] and data["failures"] == 0
     parts = {r["part"] for r in data["rows"]}
@@ -71,9 +72,10 @@ def test_junit_has_one_suite_per_subject_timed_as_measured() -> None:
 def test_a_broken_rule_is_a_failure_with_exit_1() -> None:
     res = CliRunner().invoke(main, ["verify", "block-2p-d6", "-o",
                                     "block.confirmations=all-others", "--no-faults",
-                                    "--crosscheck", "0"])
+                                    "--crosscheck", "0", "-q"])
     assert res.exit_code == 1
     assert "blocked-sound: VIOLATED" in res.output and "FAILED" in res.output
+    assert "property" not in res.stdout.splitlines()[0]  # -q: no tables, the failures only
 
 
 def test_timeouts_are_unknown_never_proofs_with_exit_3() -> None:
