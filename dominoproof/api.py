@@ -6,7 +6,9 @@ the CLI (``dominoproof verify``, ``prove``, ``replay``, ``simulate``) and the py
 a :class:`~dominoproof.model.variant.Variant`, a preset name or alias, or a path to a TOML
 file, with optional overrides (``{"deal.players": 4}``), validated exactly as a file is:
 every error a user can cause is a :class:`~dominoproof.model.errors.DominoproofError`
-naming the file, the key, the value and what is allowed.
+naming the file, the key, the value and what is allowed. A deal given to :func:`deal`,
+:func:`play` or :func:`explore` is checked the same way as a deal read from a file
+(:func:`~dominoproof.model.engine.checked_deal`), before anything is played.
 
 Z3's budgets are the CLI's: ``rlimit`` (deterministic, decides) and ``timeout_ms`` (a
 wall-clock safety net); a budget that runs out is UNKNOWN, never a proof.
