@@ -45,6 +45,12 @@ def play_of(rules: Rules, s: State, player: int, tile: int, shows: int | None) -
     return Move.play(player, tile, end)
 
 
+def open_ends(s: State) -> list[int]:
+    """The numbers the open ends show, for the report (today ``State.ends`` holds them;
+    with slots it will hold CLOSED for a slot not open yet)."""
+    return list(s.ends)
+
+
 def pass_of(rules: Rules, s: State, player: int) -> Move:
     """A logged pass as our move: the R4.2 confirmation of inability (or, in a draw-one
     game with stock left, the R3.1 pass) when it is legal, else the confirmation."""
@@ -206,7 +212,7 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
         if ours is not None and str(ours) != said:
             said = f"{said} ({ours})"
         return Deviation(step, rule, msg, said, mover,
-                         [str(x) for x in rules.legal_moves(st)], list(st.ends))
+                         [str(x) for x in rules.legal_moves(st)], open_ends(st))
 
     def force(st: State) -> State | None:
         legal = rules.legal_moves(st)
@@ -269,4 +275,4 @@ def check_log(v: Variant, text: str, source: str, fmt: str = "trace") -> LogChec
 
 
 __all__ = ["FORMATS", "Deviation", "LogCheck", "RoundCheck", "check_log", "check_round",
-           "pass_of", "play_of", "read_rounds"]
+           "open_ends", "pass_of", "play_of", "read_rounds"]

@@ -43,17 +43,9 @@ def command(fmt: str, log_file: str, variant: str, overrides: tuple[str, ...], q
     prints the summary only, -v the moves inserted in each round and every legal move.
     Exit code: 0 every round agrees, 1 one deviates, 2 bad input.
     """
-    from pathlib import Path
+    from dominoproof.api import check_log
 
-    from dominoproof.checklog import check_log
-    from dominoproof.model.errors import TraceError
-
-    v = resolve_variant(variant, overrides)
-    try:
-        text = Path(log_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise TraceError(f"{log_file}: cannot read the log ({e.__class__.__name__})") from None
-    report = check_log(v, text, log_file, fmt)
+    report = check_log(log_file, resolve_variant(variant, overrides), format=fmt)
     if as_json:
         emit("check-log", report.to_json(), as_json)
     if text_too(as_json):
