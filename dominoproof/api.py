@@ -6,7 +6,9 @@ the CLI (``dominoproof verify``, ``prove``, ``replay``, ``simulate``) and the py
 a :class:`~dominoproof.model.variant.Variant`, a preset name or alias, or a path to a TOML
 file, with optional overrides (``{"deal.players": 4}``), validated exactly as a file is:
 every error a user can cause is a :class:`~dominoproof.model.errors.DominoproofError`
-naming the file, the key, the value and what is allowed.
+naming the file, the key, the value and what is allowed. A deal given to :func:`deal`,
+:func:`play` or :func:`explore` is checked the same way as a deal read from a file
+(:func:`~dominoproof.model.engine.checked_deal`), before anything is played.
 
 Z3's budgets are the CLI's: ``rlimit`` (deterministic, decides) and ``timeout_ms`` (a
 wall-clock safety net); a budget that runs out is UNKNOWN, never a proof.
@@ -32,7 +34,9 @@ from typing import TYPE_CHECKING, Any
 from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 if TYPE_CHECKING:
-    from dominoproof.model.engine import Trace
+    from dominoproof.checklog import LogCheck
+    from dominoproof.model.engine import Deal, Trace
+    from dominoproof.model.moves import Move
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.graphcheck import Verification
     from dominoproof.proofs.properties import Result
@@ -116,10 +120,11 @@ def prove(spec: Variant | str | Path, properties: Sequence[str] | None = None, *
           fault: str | None = None, all_sizes: bool = False,
           overrides: Mapping[str, Any] | None = None, seed: int = DEFAULT_SEED,
           rlimit: int = DEFAULT_RLIMIT, timeout_ms: int = DEFAULT_TIMEOUT_MS, depth: int = 12,
-          together: bool | None = None, workers: int = 1) -> ProofReport:
+          together: bool | None = None, workers: int = 1,
+          progress: Callable[[str], None] | None = None) -> ProofReport:
     """Prove ``properties`` (default: the catalogue) of a variant by induction with Z3,
     the sanity checks of the premises included; with ``all_sizes``, also for every set
-    size and player count at once."""
+    size and player count at once. ``progress`` is told each phase as it starts."""
     import time
 
     from dominoproof.proofs.properties import CATALOGUE, find_property
@@ -130,30 +135,85 @@ def prove(spec: Variant | str | Path, properties: Sequence[str] | None = None, *
     pr = prover(spec, fault=fault, overrides=overrides, seed=seed, rlimit=rlimit,
                 timeout_ms=timeout_ms, depth=depth, together=together)
     t0 = time.perf_counter()
+    if progress:
+        progress(f"proving {len(ids)} properties of {pr.label} (Z3)")
     results = pr.prove_all(ids, workers=workers, sanity=True)
     sizes: list[Result] = []
     if all_sizes:
         from dominoproof.proofs.allsizes import prove_all_sizes
 
+        if progress:
+            progress("proving them for every set size and player count (Z3)")
         sizes = prove_all_sizes(pr.variant, ids, timeout_ms=timeout_ms, seed=seed,
                                 rlimit=rlimit)
     return ProofReport(pr, results, sizes, pr.last_sanity, time.perf_counter() - t0)
 
 
+def deal(spec: Variant | str | Path, given: Deal | Mapping[str, Any] | str | Path, *,
+         overrides: Mapping[str, Any] | None = None) -> Deal:
+    """A deal of a variant, checked exactly like a deal read from a file: ``given`` is a
+    :class:`~dominoproof.model.engine.Deal` value (hands and set-aside tiles as bitmasks,
+    the stack as tile indices, top first), its JSON (``{"hands": [["6-6", ...], ...],
+    "stack": [...], "set_aside": [...]}``), the text ``play --deal`` reads (``"P0: 6-6
+    5-6 ...; P1: ...; stack: ..."``) or the path of a file holding either. Every tile of
+    the set once, hands of the variant's size, a deal the lead rule does not void; else
+    one located :class:`~dominoproof.model.errors.DominoproofError` naming the deal, the
+    key, the value and what is allowed."""
+    return _checked(variant(spec, overrides), given)
+
+
+def _checked(v: Variant, given: Any) -> Deal:
+    from dominoproof.model.dealtext import parse_deal
+    from dominoproof.model.engine import Deal, checked_deal
+
+    if isinstance(given, Deal | Mapping):
+        return checked_deal(v, given, "deal")
+    if isinstance(given, str | Path):
+        return checked_deal(v, parse_deal(v, str(given)), "deal")
+    from dominoproof.model.errors import DominoproofError, brief
+
+    raise DominoproofError(f"deal = {brief(given)}: not a deal (allowed: a Deal, its JSON "
+                           "as a mapping, the text of play --deal, or a file)")
+
+
+def play(spec: Variant | str | Path, *, seed: int = 0,
+         deal: Deal | Mapping[str, Any] | str | Path | None = None,
+         overrides: Mapping[str, Any] | None = None) -> Trace:
+    """One round of uniformly random legal moves (seeded), from a shuffled deal of
+    ``seed`` or from ``deal`` (checked by :func:`deal`): what ``dominoproof play`` plays."""
+    import random
+
+    from dominoproof.model.engine import Trace, initial_state, playout, random_round
+    from dominoproof.model.rules import rules_for
+
+    v = variant(spec, overrides)
+    if deal is None:
+        return random_round(v, seed)
+    d = _checked(v, deal)
+    rules = rules_for(v)
+    moves: list[Move] = []
+    playout(rules, initial_state(v, d, rules=rules), random.Random(seed).random, moves)
+    return Trace(v, d, tuple(moves), seed)
+
+
 def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = False,
             free_draw: bool = False, properties: Sequence[str] | None = None,
             max_states: int | None = 5_000_000, max_seconds: float | None = None,
-            overrides: Mapping[str, Any] | None = None, workers: int = 1) -> Verification:
-    """Exhaustive search of one seeded deal (or ``all_deals``) of a small configuration,
-    every property of the catalogue judged on the graph (HOLDS only when every state was
-    examined; a budget is UNKNOWN)."""
+            overrides: Mapping[str, Any] | None = None, workers: int = 1,
+            deal: Deal | Mapping[str, Any] | str | Path | None = None) -> Verification:
+    """Exhaustive search of one seeded deal (or ``deal``, checked by :func:`deal`; or
+    ``all_deals``) of a small configuration, every property of the catalogue judged on
+    the graph (HOLDS only when every state was examined; a budget is UNKNOWN)."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.system import Init
     from dominoproof.proofs.graphcheck import verify as check
     from dominoproof.proofs.statespace import feasibility, seeded_deal
 
     v = variant(spec, overrides)
-    init = Init.every(free_draw) if all_deals else Init.one(seeded_deal(v, seed), free_draw)
+    if all_deals and deal is not None:
+        raise DominoproofError("explore: all_deals and deal exclude each other")
+    one = seeded_deal(v, seed) if deal is None else _checked(v, deal)
+    init = Init.every(free_draw) if all_deals else Init.one(one, free_draw)
     ok, why = feasibility(v, init)
     if not ok:
         raise DominoproofError(f"{v.name}: {why}")
@@ -172,6 +232,21 @@ def simulate(spec: Variant | str | Path, rounds: int = 10_000, *, seed: int = 0,
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
     return run(variant(spec, overrides), rounds, seed, top=top, progress=progress,
                every=max(1, min(2000, rounds // 100)))
+
+
+def check_log(log: str | Path, spec: Variant | str | Path, *, format: str = "trace",
+              overrides: Mapping[str, Any] | None = None) -> LogCheck:
+    """Another engine's logged rounds (a file; ``format``: ``trace``, ``openspiel`` or
+    ``dominoes``, docs/CHECKLOG.md) replayed under a variant: per round agrees, or the
+    first deviation with its rule ID; a summary by rule (what ``check-log`` prints)."""
+    from dominoproof.checklog import check_log as run
+    from dominoproof.model.errors import TraceError
+
+    try:
+        text = Path(log).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise TraceError(f"{log}: cannot read the log ({e.__class__.__name__})") from None
+    return run(variant(spec, overrides), text, str(log), format)
 
 
 def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
@@ -199,5 +274,5 @@ def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
     return t
 
 
-__all__ = ["ProofReport", "explore", "prove", "prover", "replay", "simulate", "variant",
-           "verify"]
+__all__ = ["ProofReport", "check_log", "deal", "explore", "play", "prove", "prover", "replay",
+           "simulate", "variant", "verify"]

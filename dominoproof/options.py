@@ -19,8 +19,12 @@ the same located message as a bad file. Every error is a
 :class:`~dominoproof.model.errors.DominoproofError`: the CLI prints one line and
 exits with code 2.
 
-Output is deterministic: :data:`WIDTH` columns whatever the terminal, and no
-colour unless the stream is a terminal (:func:`console`).
+Output fits the terminal: on a terminal, text and tables are as wide as the terminal
+(``COLUMNS`` where set, else the terminal's own width: :func:`width`); piped or redirected
+output is :data:`WIDTH` columns whatever the environment, and has no colour and no
+progress display, so golden transcripts and CI logs are the same everywhere
+(:func:`console`). ``-q/--quiet`` and ``-v/--verbose`` (:func:`verbosity_options`) say
+how much a long-running command prints.
 """
 
 from __future__ import annotations
@@ -55,13 +59,51 @@ __all__ = [
     "resolve_variant",
     "seed_option",
     "variant_argument",
+    "verbosity",
+    "verbosity_options",
+    "width",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: Every command renders at this width, whatever the terminal: output never
-#: depends on the window it was run in (golden transcripts stay byte-identical).
+#: The width of output that does not go to a terminal (a pipe, a file): it never
+#: depends on the window or the environment (golden transcripts stay byte-identical).
 WIDTH = 100
+#: The narrowest width output is laid out for, however narrow the terminal says it is.
+MIN_WIDTH = 20
+
+
+def width(stream: IO[str] | None = None) -> int:
+    """The columns output is laid out in: on a terminal (``stream``, default standard
+    output) its width -- ``COLUMNS`` where set, else what the terminal says -- and
+    :data:`WIDTH` otherwise."""
+    out = stream if stream is not None else sys.stdout
+    if not getattr(out, "isatty", lambda: False)():
+        return WIDTH
+    import shutil
+
+    return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
+
+
+def verbosity_options(f: F) -> F:
+    """``-q/--quiet`` and ``-v/--verbose``, passed as ``verbosity: int`` (-1 quiet, 0,
+    1 verbose): quiet prints only the verdicts or the summary (and never a progress
+    display), verbose adds the details. Both at once is bad input."""
+    def pick(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+        if value and ctx.params.get("verbose" if param.name == "quiet" else "quiet"):
+            raise click.UsageError("-q/--quiet and -v/--verbose exclude each other", ctx)
+        return value
+
+    f = click.option("-v", "--verbose", is_flag=True, callback=pick,
+                     help="Print more: every check's detail.")(f)
+    return click.option("-q", "--quiet", is_flag=True, callback=pick,
+                        help="Print only the verdicts (or the summary), no progress "
+                             "display.")(f)
+
+
+def verbosity(quiet: bool, verbose: bool) -> int:
+    """-1 quiet, 0 normal, 1 verbose (:func:`verbosity_options`)."""
+    return -1 if quiet else 1 if verbose else 0
 
 _KEY_RE = re.compile(r"[a-z][a-z_]*\.[a-z][a-z_]*")
 
@@ -265,11 +307,12 @@ def _warned(v: Variant) -> Variant:
 
 def console(stream: IO[str] | None = None, *, stderr: bool = False,
             markup: bool = True) -> Console:
-    """A rich console of :data:`WIDTH` columns on ``stream`` (default: stdout/stderr).
+    """A rich console on ``stream`` (default: stdout/stderr), :func:`width` columns wide.
 
-    Colour only on a terminal and when ``NO_COLOR`` is not set; terminal controls only
-    when the stream is a terminal; otherwise
-    plain text, so piped output and golden transcripts are the same everywhere.
+    On a terminal: its width, long lines wrapped to it, colour unless ``NO_COLOR`` is set,
+    terminal controls (a progress display). Otherwise plain text of :data:`WIDTH`
+    columns, lines never wrapped, so piped output and golden transcripts are the same
+    everywhere.
     ``markup=False`` prints text as it is (rich would read ``[has drawn]`` as a tag).
     """
     from rich.console import Console
@@ -277,6 +320,6 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False,
     out = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     tty = bool(getattr(out, "isatty", lambda: False)())
     colour = tty and not os.environ.get("NO_COLOR")  # https://no-color.org
-    return Console(file=out, width=WIDTH, force_terminal=tty, no_color=not colour,
+    return Console(file=out, width=width(out), force_terminal=tty, no_color=not colour,
                    color_system="auto" if colour else None, highlight=False,
-                   soft_wrap=True, emoji=False, markup=markup)
+                   soft_wrap=not tty, emoji=False, markup=markup)

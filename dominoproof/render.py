@@ -10,7 +10,8 @@ The state keeps only the canonical open ends (left/right order is cosmetic,
 STYLE 1), so the line as a person sees it is rebuilt from the moves by
 :class:`LineOfPlay`. :func:`narrate` turns a trace into :class:`Step` values
 (pure, tested on their own); :func:`render_round` lays them out as text of at
-most :data:`~dominoproof.options.WIDTH` columns, identical on every terminal.
+most :func:`~dominoproof.options.width` columns: the terminal's width, or
+:data:`~dominoproof.options.WIDTH` when piped (identical everywhere).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from dominoproof.model.variant import (
     LeadRule,
     Variant,
 )
-from dominoproof.options import WIDTH
+from dominoproof.options import width
 
 __all__ = [
     "LineOfPlay",
@@ -294,23 +295,24 @@ def narrate(trace: Trace) -> list[Step]:
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
+    return textwrap.wrap(text, width(), initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
 
 
 def _pack(label: str, pieces: Sequence[str], indent: str, suffix: str = "") -> list[str]:
-    """``indent + label`` then the pieces (tiles) packed into lines of at most WIDTH."""
+    """``indent + label`` then the pieces (tiles) packed into lines of at most :func:`width`."""
     head = indent + label
     cont = " " * len(head)
     lines: list[str] = []
     cur = head
+    cols = width()
     for piece in pieces:
-        if len(cur) + len(piece) > WIDTH and cur.strip() != label.strip():
+        if len(cur) + len(piece) > cols and cur.strip() != label.strip():
             lines.append(cur)
             cur = cont
         cur += piece
     if suffix:
-        if len(cur) + 1 + len(suffix) > WIDTH:
+        if len(cur) + 1 + len(suffix) > cols:
             lines.append(cur)
             cur = cont
             cur += suffix
@@ -320,11 +322,12 @@ def _pack(label: str, pieces: Sequence[str], indent: str, suffix: str = "") -> l
     return lines
 
 
-def table_text(table: Table) -> str:
-    """A rich table as plain text, :data:`WIDTH` columns, no colour (deterministic)."""
+def table_text(table: Table, indent: int = 0) -> str:
+    """A rich table as plain text, no colour, fitting :func:`width` columns once indented
+    by ``indent``."""
     buf = io.StringIO()
-    Console(file=buf, width=WIDTH, color_system=None, force_terminal=False, no_color=True,
-            highlight=False, emoji=False, legacy_windows=False).print(table)
+    Console(file=buf, width=max(1, width() - indent), color_system=None, force_terminal=False,
+            no_color=True, highlight=False, emoji=False, legacy_windows=False).print(table)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
@@ -472,7 +475,7 @@ def _result_text(trace: Trace) -> list[str]:
         out.append("  sides are teams: their totals are compared (R5.2)")
     out.append("")
     out += ["  " + line if line else "" for line in table_text(
-        score_table(v, final, res)).splitlines()]
+        score_table(v, final, res), indent=2).splitlines()]
     out.append("")
     out += _wrap(res.explanation, "  ", "    ")
     return out

@@ -44,9 +44,11 @@ def subject_table(subject: str, rows: list[Row]) -> Table:
     return t
 
 
-def print_report(report: Report, console: Console, *, details: bool = False) -> None:
-    """The table of every subject, then the checks that are not as expected."""
-    for subject in report.subjects:
+def print_report(report: Report, console: Console, *, details: bool = False,
+                 tables: bool = True) -> None:
+    """The table of every subject (unless not ``tables``), then the checks that are not
+    as expected (each with its detail and counterexample), then the verdict line."""
+    for subject in report.subjects if tables else ():
         if subject.startswith("fault "):
             continue
         rows = rows_of(report, subject)
@@ -60,7 +62,7 @@ def print_report(report: Report, console: Console, *, details: bool = False) -> 
             console.print(f"  [dim]cross-check: {cross.detail.splitlines()[0]}[/dim]")
         console.print()
     faults = [s for s in report.subjects if s.startswith("fault ")]
-    if faults:
+    if faults and tables:
         t = Table(title="every check can fail: deliberately broken rule sets",
                   title_justify="left", show_edge=False, pad_edge=False)
         t.add_column("fault")
@@ -102,31 +104,58 @@ def write_json(report: Report, path: Path) -> None:
     path.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
 
 
+def junit_cases(subject: str, rows: list[Row]) -> list[tuple[str, str, float, list[Row]]]:
+    """The test cases of one subject, each with the time measured for it: the search is
+    one case (one pass over each graph judges every property at once, so its properties
+    have no time of their own), every other check its own case. Each case is
+    ``(classname, name, seconds, rows)``."""
+    search = [r for r in rows if r.part == "search"]
+    cases = []
+    if search:
+        cases.append((f"{subject}.search", f"catalogue ({len(search)} properties, one "
+                      "exhaustive search)", max(r.seconds for r in search), search))
+    cases += [(f"{subject}.{r.part}", r.property, r.seconds, [r])
+              for r in rows if r.part != "search"]
+    return cases
+
+
 def junit_xml(report: Report) -> str:
-    """JUnit XML: a test suite per subject, a test case per check (classname
-    ``subject.method``); a violation is a failure, UNKNOWN an error."""
-    suites = ET.Element("testsuites", name="dominoproof verify",
-                        tests=str(len(report.rows)), failures=str(sum(
-                            1 for r in report.failures if r.verdict != "UNKNOWN")),
-                        errors=str(sum(1 for r in report.failures if r.verdict == "UNKNOWN")),
-                        time=f"{report.seconds:.3f}")
+    """JUnit XML: a test suite per subject (each variant, each fault), whose time is the
+    measured wall time of that subject's job; a test case per check (classname
+    ``subject.method``) with the time measured for it, the search of a subject being one
+    case (see :func:`junit_cases`). A violation is a failure, UNKNOWN an error, a check
+    that does not apply (N/A) skipped."""
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    suites = ET.Element("testsuites", name="dominoproof verify")
     for subject in report.subjects:
         rows = rows_of(report, subject)
-        suite = ET.SubElement(suites, "testsuite", name=subject, tests=str(len(rows)),
-                              failures=str(sum(1 for r in rows if not r.ok
-                                               and r.verdict != "UNKNOWN")),
-                              errors=str(sum(1 for r in rows if not r.ok
-                                             and r.verdict == "UNKNOWN")),
-                              time=f"{sum(r.seconds for r in rows):.3f}")
-        for r in rows:
-            case = ET.SubElement(suite, "testcase", classname=f"{subject}.{r.part}",
-                                 name=r.property, time=f"{r.seconds:.3f}")
-            if not r.ok:
-                tag = "error" if r.verdict == "UNKNOWN" else "failure"
-                el = ET.SubElement(case, tag, message=f"{r.verdict}, expected "
-                                   f"{' or '.join(r.expected)}")
-                el.text = r.detail + (f"\n\n{r.round}" if r.round else "")
-            ET.SubElement(case, "system-out").text = f"{r.verdict}: {r.method}; {r.detail}"
+        cases = junit_cases(subject, rows)
+        counts = {"tests": len(cases), "failures": 0, "errors": 0, "skipped": 0}
+        suite = ET.SubElement(suites, "testsuite", name=subject)
+        for classname, name, seconds, group in cases:
+            case = ET.SubElement(suite, "testcase", classname=classname, name=name,
+                                 time=f"{seconds:.3f}")
+            bad = [r for r in group if not r.ok]
+            if bad:
+                kind = "error" if all(r.verdict == "UNKNOWN" for r in bad) else "failure"
+                counts[kind + "s"] += 1
+                el = ET.SubElement(case, kind, message="; ".join(
+                    (f"{r.property}: " if len(group) > 1 else "")
+                    + f"{r.verdict}, expected {' or '.join(r.expected)}" for r in bad))
+                el.text = "\n\n".join(r.detail + (f"\n\n{r.round}" if r.round else "")
+                                       for r in bad)
+            elif all(r.verdict == "N/A" for r in group):
+                counts["skipped"] += 1
+                ET.SubElement(case, "skipped", message=f"N/A: {group[0].detail}")
+            ET.SubElement(case, "system-out").text = "\n".join(
+                f"{r.property}: {r.verdict}: {r.method}; {r.detail}" for r in group)
+        suite.attrib.update({k: str(n) for k, n in counts.items()})
+        measured = report.timings.get(subject, sum(c[2] for c in cases))
+        suite.set("time", f"{measured:.3f}")
+        for k in totals:
+            totals[k] += counts[k]
+    suites.attrib.update({k: str(n) for k, n in totals.items()})
+    suites.set("time", f"{report.seconds:.3f}")
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode") + "\n"
 

@@ -115,6 +115,8 @@ class Report:
     rows: list[Row] = field(default_factory=list)
     seconds: float = 0.0
     subjects: list[str] = field(default_factory=list)
+    #: the measured wall time of each subject's job (its own process), by subject
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def failures(self) -> list[Row]:
@@ -139,6 +141,7 @@ class Report:
             "checks": len(self.rows),
             "failures": len(self.failures),
             "subjects": self.subjects,
+            "subject_seconds": {k: round(v, 3) for k, v in self.timings.items()},
             "rows": [asdict(r) | {"ok": r.ok} for r in self.rows],
         }
 
@@ -159,6 +162,8 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
 
     plan = search_plan(v)
     per_property: dict[str, list[Result]] = {}
+    # one search judges every property in one pass over each graph: each row carries
+    # the time of that whole pass (the JUnit report makes it one test case)
     first = None
     states = 0
     t0 = time.perf_counter()
@@ -314,51 +319,64 @@ def _fault_job(args: tuple[str, int, int, int]) -> list[Row]:
     return verify_fault(fid, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit)
 
 
-def _child(job: Job, conn: Connection) -> None:  # pragma: no cover - a forked process
+def _timed(job: Job) -> tuple[list[Row], float]:
+    """A job's rows and its measured wall time; a job that raises is one failed check."""
     name, fn, args = job
+    t0 = time.perf_counter()
     try:
         rows = fn(args)
-    except BaseException as e:  # the job's own guards failed: still one failed check
+    except Exception as e:  # the job's own guards failed: still one failed check
         rows = [Row.crashed(name, "job", "(job)", e)]
-    conn.send(rows)
+    return rows, time.perf_counter() - t0
+
+
+def _child(job: Job, conn: Connection) -> None:  # pragma: no cover - a forked process
+    t0 = time.perf_counter()
+    try:
+        answer = _timed(job)
+    except BaseException as e:  # not even an Exception (a SystemExit): still an answer
+        answer = [Row.crashed(job[0], "job", "(job)", e)], time.perf_counter() - t0
+    conn.send(answer)
     conn.close()
 
 
 def _run_forked(jobs: list[Job], workers: int,
-                report: Callable[[str, list[Row]], None]) -> None:
+                report: Callable[[str, list[Row], float], None]) -> None:
     """Run each job in a process of its own, forked from this one, ``workers`` at a time;
     a process that dies without an answer gives one ERROR row."""
     ctx = multiprocessing.get_context("fork")
     todo = list(jobs)
-    running: dict[Any, tuple[str, Any, Connection]] = {}
+    running: dict[Any, tuple[str, Any, Connection, float]] = {}
     try:
         _drive(ctx, todo, running, workers, report)
     finally:  # interrupted: no check outlives the job
-        for _, proc, _ in running.values():
+        for _, proc, _, _ in running.values():
             proc.terminate()
 
 
-def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connection]],
-           workers: int, report: Callable[[str, list[Row]], None]) -> None:
+def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connection, float]],
+           workers: int, report: Callable[[str, list[Row], float], None]) -> None:
     while todo or running:
         while todo and len(running) < workers:
             job = todo.pop(0)
             recv, send = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_child, args=(job, send))
+            started = time.perf_counter()
             proc.start()
             send.close()
-            running[recv] = (job[0], proc, recv)
+            running[recv] = (job[0], proc, recv, started)
         for conn in wait(list(running)):
-            name, proc, recv = running.pop(conn)
+            name, proc, recv, started = running.pop(conn)
             try:
-                rows: list[Row] = recv.recv()
+                rows, seconds = recv.recv()
             except EOFError:
                 proc.join()
                 rows = [Row(name, "job", "(job)", ERROR, OK, "", "",
                             f"the check's process died (exit code {proc.exitcode})")]
+                seconds = time.perf_counter() - started
             recv.close()
             proc.join()
-            report(name, rows)
+            report(name, rows, seconds)
 
 
 def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
@@ -379,19 +397,17 @@ def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
     workers = max(1, workers or os.cpu_count() or 1)
     done: dict[str, list[Row]] = {}
 
-    def finished(name: str, rows: list[Row]) -> None:
+    def finished(name: str, rows: list[Row], seconds: float) -> None:
         done[name] = rows
+        report.timings[name] = seconds
         if progress:
             progress(name, rows)
 
     if "fork" in multiprocessing.get_all_start_methods():
         _run_forked(jobs, workers, finished)
     else:  # pragma: no cover - no fork: one process, the caches cleared before each job
-        for name, fn, args in jobs:
-            try:
-                finished(name, fn(args))
-            except Exception as e:
-                finished(name, [Row.crashed(name, "job", "(job)", e)])
+        for job in jobs:
+            finished(job[0], *_timed(job))
     for name, _, _ in jobs:
         report.rows.extend(done[name])
     report.seconds = time.perf_counter() - start

@@ -7,12 +7,12 @@ checked against the variant like every deal read from a file.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from .engine import Deal, deal_error
+from .engine import Deal, checked_deal, deal_error
 from .errors import DominoproofError
+from .reading import read_json
 from .tiles import Tile, bits, mask_of
 from .variant import Variant
 
@@ -61,16 +61,10 @@ def parse_deal(variant: Variant, text: str, *, free_draw: bool = False) -> Deal:
         where = f"--deal {text}"
         body = path.read_text(encoding="utf-8")
         if path.suffix == ".json":
-            try:
-                data = json.loads(body)
-                data = data.get("deal", data)
-                wrong = deal_error(variant, data)  # before the masks, which hide repeats
-                deal = Deal.from_json(data)
-            except (ValueError, KeyError, TypeError, AttributeError) as e:
-                raise DominoproofError(f"{where}: not a deal in JSON ({e!r})") from None
-            if wrong:
-                raise DominoproofError(f"{where}: not a deal of {variant.name}: {wrong}")
-            return deal
+            data = read_json(body, where, DominoproofError)
+            if isinstance(data, dict) and "deal" in data:
+                data = data["deal"]  # a trace: its deal
+            return checked_deal(variant, data, where)
         text = body
     hands: dict[int, list[int]] = {}
     stack: list[int] | None = None

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .errors import DominoproofError, TraceError, brief
 from .layout import layout_of
-from .moves import Move, WrittenMove, move_json, read_move, resolve
+from .moves import TILE_LIMIT, Move, WrittenMove, move_json, read_move, resolve
 from .outcome import Outcome, outcome
 from .reading import read_json
 from .rules import Rules, VoidDeal, is_own, rules_for
@@ -122,6 +122,58 @@ def deal_error(variant: Variant, data: dict[str, Any]) -> str:
     if idx != list(range(variant.tiles.count)):
         return f"the tiles are not the double-{variant.n} set, each tile once"
     return ""
+
+
+def checked_deal(variant: Variant, deal: Deal | Mapping[str, Any],
+                 source: str = "deal") -> Deal:
+    """``deal`` -- a :class:`Deal` value (hands and set-aside tiles as bitmasks, the stack
+    as tile indices) or its JSON -- checked like a deal read from a file: the right shape,
+    every tile a tile of a set up to double-18, each tile of the variant's set exactly
+    once, hands, boneyard and set-aside tiles of the variant's sizes, and not void under
+    the lead rule. Anything else is one located :class:`TraceError` (``source`` names where
+    the deal came from)."""
+    data: Any = _deal_value_json(deal, source) if isinstance(deal, Deal) else deal
+    if isinstance(data, Mapping) and not isinstance(data, dict):
+        data = dict(data)
+    check_deal_shape(data, source)
+    wrong = deal_error(variant, data)
+    if wrong:
+        raise TraceError(f"{source}: not a deal of {variant.name}: {wrong}")
+    out = Deal.from_json(data)
+    try:
+        rules_for(variant).opening(out.hands)
+    except VoidDeal:
+        raise TraceError(f'{source}: the deal is void under [lead] rule = '
+                         f'"{variant.lead.rule.value}" (nobody holds the lead tile)') from None
+    return out
+
+
+def _deal_value_json(deal: Deal, source: str) -> dict[str, Any]:
+    """A :class:`Deal` value as its JSON, each field checked first: a mask is a whole
+    number of at most :data:`TILE_LIMIT` bits, a stack entry a tile index."""
+    top = 1 << TILE_LIMIT
+
+    def mask(x: Any, where: str) -> int:
+        if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < top:
+            raise TraceError(f"{source}: {where} = {brief(x)}: not a set of tiles (allowed: "
+                             f"a bitmask of tile indices, a whole number 0 <= m < 2**"
+                             f"{TILE_LIMIT})")
+        return x
+
+    hands = deal.hands
+    if not isinstance(hands, tuple | list):
+        raise TraceError(f"{source}: hands = {brief(hands)}: must be a tuple of bitmasks, "
+                         "one per player")
+    stack = deal.stack
+    if not isinstance(stack, tuple | list):
+        raise TraceError(f"{source}: stack = {brief(stack)}: must be a tuple of tile "
+                         "indices, top first")
+    for j, t in enumerate(stack):
+        if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < TILE_LIMIT:
+            raise TraceError(f"{source}: stack[{j}] = {brief(t)}: not a tile index (allowed: "
+                             f"0..{TILE_LIMIT - 1})")
+    return Deal(tuple(mask(h, f"hands[{p}]") for p, h in enumerate(hands)), tuple(stack),
+                mask(deal.set_aside, "set_aside")).to_json()
 
 
 def shuffled_deal(variant: Variant, rng: random.Random) -> Deal:

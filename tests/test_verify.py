@@ -18,8 +18,9 @@ from dominoproof.verify import CAUGHT, Report, Row, verify, verify_fault
 def test_a_sound_variant_passes_every_part(tmp_path: Path) -> None:
     out, junit = tmp_path / "v.json", tmp_path / "v.xml"
     res = CliRunner().invoke(main, ["verify", "tiny", "--no-faults", "--crosscheck", "10",
-                                    "--json", str(out), "--junit", str(junit)])
+                                    "--json", str(out), "--junit", str(junit), "-v"])
     assert res.exit_code == 0, res.output
+    assert "checked tiny-2p-d3 (" in res.stderr  # -v: a line per variant, even piped
     data = json.loads(out.read_text())
     assert data["ok"] and data["failures"] == 0
     parts = {r["part"] for r in data["rows"]}
@@ -29,14 +30,52 @@ def test_a_sound_variant_passes_every_part(tmp_path: Path) -> None:
         "blocked-sound", "procedure", "termination", "parity"}
     suites = ET.parse(junit).getroot()
     assert suites.tag == "testsuites" and suites.get("failures") == "0"
+    # one suite for the variant; its time is the job's measured wall time, and the cases'
+    # times are each check's own: they add up to no more than the suite (the search, one
+    # pass judging every property, is one case, not its time repeated per property)
+    (suite,) = suites
+    assert suite.get("name") == "tiny-2p-d3"
+    measured = data["subject_seconds"]["tiny-2p-d3"]
+    assert float(suite.get("time")) == pytest.approx(measured, abs=1e-3)
+    assert 0 < measured <= data["seconds"] + 0.01
+    cases = list(suite)
+    times = [float(c.get("time")) for c in cases]
+    assert int(suite.get("tests")) == len(cases)
+    assert sum(times) <= measured + 0.05, (sum(times), measured)
+    # a check that only reads what an earlier one computed (a lemma Houdini kept) takes
+    # well under a millisecond; every method's work shows
+    for part in ("z3", "all sizes", "cross-check"):
+        assert sum(t for c, t in zip(cases, times, strict=True)
+                   if c.get("classname") == f"tiny-2p-d3.{part}") > 0, part
+    (search,) = [c for c in cases if c.get("classname") == "tiny-2p-d3.search"]
+    assert 0 < float(search.get("time")) < measured
+    assert all(c.find("skipped") is not None for c in cases
+               if "N/A" in (c.findtext("system-out") or "").split(": ")[1:2])
+
+
+def test_junit_has_one_suite_per_subject_timed_as_measured() -> None:
+    def rows(subject: str) -> list[Row]:
+        return [Row(subject, "search", p, "HOLDS", ("HOLDS",), seconds=2.0)
+                for p in ("blocked-sound", "procedure")] + [
+            Row(subject, "z3", "blocked-sound", "PROVED", ("PROVED",), seconds=0.5),
+            Row(subject, "z3", "foul-penalty", "N/A", ("N/A",), seconds=0.0)]
+
+    report = Report(rows("a") + rows("b"), seconds=4.0, subjects=["a", "b"],
+                    timings={"a": 3.1, "b": 2.9})
+    xml = ET.fromstring(junit_xml(report))
+    assert [(s.get("name"), s.get("time"), s.get("tests"), s.get("skipped"))
+            for s in xml] == [("a", "3.100", "3", "1"), ("b", "2.900", "3", "1")]
+    assert xml.get("time") == "4.000" and xml.get("tests") == "6"
+    assert [c.get("time") for c in xml[0]] == ["2.000", "0.500", "0.000"]
 
 
 def test_a_broken_rule_is_a_failure_with_exit_1() -> None:
     res = CliRunner().invoke(main, ["verify", "block-2p-d6", "-o",
                                     "block.confirmations=all-others", "--no-faults",
-                                    "--crosscheck", "0"])
+                                    "--crosscheck", "0", "-q"])
     assert res.exit_code == 1
     assert "blocked-sound: VIOLATED" in res.output and "FAILED" in res.output
+    assert "property" not in res.stdout.splitlines()[0]  # -q: no tables, the failures only
 
 
 def test_timeouts_are_unknown_never_proofs_with_exit_3() -> None:

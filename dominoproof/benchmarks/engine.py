@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dominoproof.jsonout import emit, json_option, text_too
-from dominoproof.options import PositiveNumber
+from dominoproof.options import PositiveNumber, verbosity_options
 
 if TYPE_CHECKING:  # imported where used: this module is imported when the CLI starts
     from dominoproof.bench import Memory, Series, Workload
@@ -321,21 +321,23 @@ def _given(ctx: click.Context, name: str) -> bool:
 @click.option("--memory-rounds", type=click.IntRange(min=1), default=200, show_default=True,
               help="Rounds played under tracemalloc, per config, for the memory figure.")
 @click.option("--check", is_flag=True, help="Exit 1 if a target is missed.")
+@verbosity_options
 @click.pass_context
 def command(ctx: click.Context, seconds: float, repeats: int, smoke: bool, as_json: str | None,
-            seed: int, memory_rounds: int, check: bool) -> None:
+            seed: int, memory_rounds: int, check: bool, quiet: bool, verbose: bool) -> None:
     """Complete random rounds per second (deal included) on block-2p-d6, partnership-4p-d6,
     draw-4p-d12 and draw-8p-d12, against open-spiel's python_block_dominoes (target 10x)
-    and the dominoes package's 4-player game (target 2x), in the same run."""
+    and the dominoes package's 4-player game (target 2x), in the same run. On a terminal
+    a progress display shows each step; -q hides it, -v prints each step as a line on
+    standard error (also when piped)."""
     if smoke:
         seconds = seconds if _given(ctx, "seconds") else SMOKE_SECONDS
         repeats = repeats if _given(ctx, "repeats") else SMOKE_REPEATS
         memory_rounds = memory_rounds if _given(ctx, "memory_rounds") else SMOKE_MEMORY_ROUNDS
-    progress = None
-    if sys.stderr.isatty() and not as_json:
-        def progress(msg: str) -> None:
-            click.echo(f"  ... {msg}", err=True)
-    report = run_engine_bench(seconds, repeats, seed, memory_rounds, smoke, progress=progress)
+    from dominoproof.progress import steps
+
+    with steps("bench engine", quiet=quiet, verbose=verbose) as step:
+        report = run_engine_bench(seconds, repeats, seed, memory_rounds, smoke, progress=step)
     if as_json:
         emit("bench-engine", report.to_json(), as_json)
     if text_too(as_json):

@@ -27,7 +27,7 @@ import click
 
 from dominoproof.bench import machine, table
 from dominoproof.jsonout import emit, json_option, text_too
-from dominoproof.options import budget_options
+from dominoproof.options import budget_options, verbosity_options
 from dominoproof.proofs.budget import DEFAULT_RLIMIT
 
 #: (preset, target in seconds or None), in the order they are reported.
@@ -84,23 +84,31 @@ def prove_preset(name: str, *, seed: int, timeout_ms: int, workers: int = 1,
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes sharing the proofs once the invariant is found (default: the "
                    "machine's cores; 1: everything in one process).")
+@verbosity_options
 def command(chosen: tuple[str, ...], smoke: bool, seed: int, timeout_ms: int, rlimit: int,
-            as_json: str | None, check: bool, workers: int | None) -> None:
-    """Time the Z3 proof of the whole catalogue (double-6/2, double-12/8, double-18/10)."""
+            as_json: str | None, check: bool, workers: int | None, quiet: bool,
+            verbose: bool) -> None:
+    """Time the Z3 proof of the whole catalogue (double-6/2, double-12/8, double-18/10).
+    On a terminal a progress bar counts the presets; -q hides it, -v says each preset on
+    standard error as it starts (also when piped)."""
+    from dominoproof.progress import steps
+
     targets = dict(PRESETS)
     names = list(chosen) or [n for n, _ in PRESETS if not smoke or n in SMOKE]
     results = []
     workers = workers or os.cpu_count() or 1
-    for name in names:
-        res = prove_preset(name, seed=seed, timeout_ms=timeout_ms, workers=workers,
-                           rlimit=rlimit)
-        res["workers"] = workers
-        res["target_seconds"] = targets.get(name)
-        res["met"] = (res["target_seconds"] is None
-                      or res["total_seconds"] < res["target_seconds"])
-        results.append(res)
-        if text_too(as_json):
-            click.echo(_preset_text(res), err=False)
+    with steps("bench proofs", total=len(names), quiet=quiet, verbose=verbose) as step:
+        for name in names:
+            step(f"proving the catalogue of {name}")
+            res = prove_preset(name, seed=seed, timeout_ms=timeout_ms, workers=workers,
+                               rlimit=rlimit)
+            res["workers"] = workers
+            res["target_seconds"] = targets.get(name)
+            res["met"] = (res["target_seconds"] is None
+                          or res["total_seconds"] < res["target_seconds"])
+            results.append(res)
+            if text_too(as_json):
+                click.echo(_preset_text(res), err=False)
     ok = all(r["ok"] and r["met"] for r in results)
     if as_json:
         emit("bench-proofs", {"machine": machine(), "seed": seed, "timeout_ms": timeout_ms,

@@ -69,6 +69,7 @@ from dominoproof.model.rules import rules_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import MAX_SET, Tile, mask_of, tile_count, tile_set
 from dominoproof.model.variant import Variant, find_variant
+from dominoproof.options import verbosity_options
 
 #: The peer's Promela models ship with the package (copies of ``../shared/peers/spin``).
 DEFAULT_MODELS = Path(__file__).resolve().parent / "spin_models"
@@ -648,14 +649,20 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
               help="Our side's processes (default: the machine's cores): 1 is the graph "
                    "search (explore, then check_properties); more is the partitioned search "
                    "(dominoproof.proofs.parallel), every core on the one deal.")
+@verbosity_options
 @json_option
 def command(n: str, runs: int, models: str | None, check: bool, workers: int | None,
-            as_json: str | None) -> None:
+            quiet: bool, verbose: bool, as_json: str | None) -> None:
     """Spin and dominoproof on the same 2-player draw round and fixed deal: exhaustive
     search and the blocked-sound check, side by side. Prints the ratios of wall time
     (Spin's compile included), states per second and memory, and checks from the state
-    counts that both explored the same game. Without Spin: says so, exit 0."""
-    cmp = compare(int(n), models, runs, workers=workers or os.cpu_count() or 1)
+    counts that both explored the same game. Without Spin: says so, exit 0. On a terminal
+    a progress display runs meanwhile; -q hides it, -v says each step on standard error."""
+    from dominoproof.progress import steps
+
+    with steps(f"bench spin: domino_N{n}", quiet=quiet, verbose=verbose) as step:
+        step(f"both sides on domino_N{n}.pml, {runs} run(s)")
+        cmp = compare(int(n), models, runs, workers=workers or os.cpu_count() or 1)
     if as_json:
         emit("bench-spin", cmp.to_json(), as_json)
     if text_too(as_json):

@@ -37,6 +37,8 @@ from dominoproof.options import (
     json_option,
     overrides_option,
     variant_argument,
+    verbosity,
+    verbosity_options,
 )
 
 if TYPE_CHECKING:
@@ -90,20 +92,24 @@ POOL_FROM = 20_000
               help="Write the state graph as GraphML (tiny configurations).")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False), default=None,
               help="Write each counterexample as a JSON trace into this folder.")
+@verbosity_options
 @json_option
 def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
             players: int | None, hand_size: int | None, seed: int | None,
             deal_text: str | None, all_deals: bool, free_draw: bool, max_states: int,
             max_seconds: float | None, workers: int, property_ids: tuple[str, ...],
             fault_id: str | None, dot_file: str | None, svg_file: str | None,
-            graphml_file: str | None, trace_dir: str | None, as_json: str | None) -> None:
+            graphml_file: str | None, trace_dir: str | None, quiet: bool, verbose: bool,
+            as_json: str | None) -> None:
     """Explore every reachable state of a configuration of VARIANT (one deal by default;
     --all-deals, --free-draw for more) breadth first, print the figures of the search
     (states, transitions, terminal states by kind, distinct complete rounds, shortest
     and longest round, speed, memory) and the verdict of every property of the
     catalogue: HOLDS (every state examined), VIOLATED (with a shortest counterexample,
     replayable), UNKNOWN (a budget stopped the search) or N/A. --dot/--svg/--graphml
-    draw the state graph of a tiny configuration for teaching.
+    draw the state graph of a tiny configuration for teaching. On a terminal a progress
+    display runs during the search; -q prints the verdicts only, -v each verdict's
+    figures too.
     """
     import os
     from pathlib import Path
@@ -157,9 +163,12 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     if workers == 0:
         many = init.deal is None and count_deals(v, free_draw) >= POOL_FROM
         workers = (os.cpu_count() or 1) if many and not drawing else 1
-    ver = verify(v, init, engine=engine, scorer=scorer,
-                 properties=property_ids or None, max_states=max_states,
-                 max_seconds=max_seconds, workers=workers, inapplicable=True)
+    from dominoproof.progress import progress
+
+    with progress(f"exploring {v.name}", quiet=quiet):
+        ver = verify(v, init, engine=engine, scorer=scorer,
+                     properties=property_ids or None, max_states=max_states,
+                     max_seconds=max_seconds, workers=workers, inapplicable=True)
 
     written = []
     if drawing:
@@ -178,7 +187,8 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                                 "feasibility": why, "notes": notes, **ver.to_json()}
         emit("explore", data, as_json)
     if text_too(as_json):
-        click.echo(render(v, init, how, why, notes, ver, written))
+        click.echo(render(v, init, how, why, notes, ver, written,
+                          verbosity(quiet, verbose)))
     overall = ver.verdict
     if overall is Verdict.VIOLATED:
         raise SystemExit(1)
@@ -242,8 +252,11 @@ def _kinds(d: dict[str, int] | None, unit: str = "") -> str:
 
 
 def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
-           ver: Verification, written: list[str]) -> str:
-    """The figures, the verdicts and the counterexamples, as text."""
+           ver: Verification, written: list[str], level: int = 0) -> str:
+    """The figures, the verdicts and the counterexamples, as text: ``level`` -1 the
+    verdicts only, 1 each verdict's figures too."""
+    if level < 0:
+        return "\n".join(f"{r.property}: {r.verdict.value}" for r in ver.results)
     import textwrap
 
     from rich import box
@@ -251,7 +264,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     from rich.text import Text
 
     from dominoproof.model.dealtext import format_deal
-    from dominoproof.options import WIDTH
+    from dominoproof.options import width
     from dominoproof.proofs.graphcheck import checked_verdict, round_bound
     from dominoproof.proofs.properties import BY_ID
     from dominoproof.render import table_text
@@ -259,9 +272,9 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     f = ver.figures
     out = [f"{v.name}: {init.describe()}{how}"]
     if v.description:
-        out += textwrap.wrap(v.description, WIDTH, initial_indent="  ", subsequent_indent="  ")
+        out += textwrap.wrap(v.description, width(), initial_indent="  ", subsequent_indent="  ")
     if init.deal is not None:
-        out += textwrap.wrap(format_deal(init.deal), WIDTH, initial_indent="  deal: ",
+        out += textwrap.wrap(format_deal(init.deal), width(), initial_indent="  deal: ",
                              subsequent_indent="        ")
     out.append(f"  initial states: {feasible}")
     out += [f"  note: {n}" for n in notes]
@@ -311,6 +324,10 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
         verdicts.add_row(Text(r.property), Text(shown), Text(" ".join(BY_ID[r.property].rules)),
                          Text(r.detail))
     out.append(table_text(verdicts))
+    if level > 0:
+        out.append("")
+        out += [f"{r.property}: " + ", ".join(f"{k} = {x}" for k, x in sorted(r.stats.items()))
+                for r in ver.results if r.stats]
     for r in ver.results:
         if r.trace is not None:
             out.append("")
@@ -325,16 +342,16 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
     import textwrap
 
     from dominoproof.model.dealtext import format_deal
-    from dominoproof.options import WIDTH
+    from dominoproof.options import width
 
     states = trace.states()
     lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]
-    lines += textwrap.wrap(format_deal(trace.deal), WIDTH, initial_indent="  deal: ",
+    lines += textwrap.wrap(format_deal(trace.deal), width(), initial_indent="  deal: ",
                            subsequent_indent="        ")
     for n, m in enumerate(trace.moves, 1):
         lines.append(f"  {n:3}. {m}")
     lines.append("  where it fails:")
     lines += ["    " + line for line in states[-1].describe().split("\n")]
-    lines += textwrap.wrap(r.detail, WIDTH, initial_indent="  why: ",
+    lines += textwrap.wrap(r.detail, width(), initial_indent="  why: ",
                            subsequent_indent="       ")
     return lines

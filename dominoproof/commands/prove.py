@@ -35,13 +35,15 @@ import click
 
 from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
-    WIDTH,
     budget_options,
     console,
     json_option,
     lists_in_help,
     overrides_option,
     variant_argument,
+    verbosity,
+    verbosity_options,
+    width,
 )
 
 if TYPE_CHECKING:
@@ -76,12 +78,14 @@ if TYPE_CHECKING:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes sharing the proofs once the invariant is found (default: the "
                    "machine's cores).")
+@verbosity_options
 @json_option
 def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...],
             all_sizes: bool, fault: str | None, explain: bool, seed: int, timeout_ms: int,
             rlimit: int, depth: int, together: bool | None, workers: int | None,
-            as_json: str | None) -> None:
-    """Prove the property catalogue for VARIANT|FILE with Z3."""
+            quiet: bool, verbose: bool, as_json: str | None) -> None:
+    """Prove the property catalogue for VARIANT|FILE with Z3. On a terminal a progress
+    display shows the phase; -q prints the verdicts only, -v each verdict's detail too."""
     from dominoproof.api import prove
     from dominoproof.options import resolve_variant
     from dominoproof.proofs.properties import CATALOGUE, find_property
@@ -90,11 +94,14 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
     for pid in properties:
         find_property(pid)
     ids = list(properties) or [p.id for p in CATALOGUE]
+    from dominoproof.progress import progress
+
     t0 = time.perf_counter()
-    report = prove(variant if fault is not None else resolve_variant(variant, overrides),
-                   ids, fault=fault, all_sizes=all_sizes, seed=seed, rlimit=rlimit,
-                   timeout_ms=timeout_ms, depth=depth, together=together,
-                   workers=workers or os.cpu_count() or 1)
+    spec = variant if fault is not None else resolve_variant(variant, overrides)
+    with progress("prove", quiet=quiet) as bar:
+        report = prove(spec, ids, fault=fault, all_sizes=all_sizes, seed=seed, rlimit=rlimit,
+                       timeout_ms=timeout_ms, depth=depth, together=together,
+                       workers=workers or os.cpu_count() or 1, progress=bar.update)
     prover, results, sizes, checks = report.prover, report.results, report.sizes, report.sanity
     sizes_note = ""
     chains = {pid: prover.explain(pid) for pid in ids
@@ -105,12 +112,13 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
     if as_json:
         emit("prove", _json(prover, everything, checks, chains, total, sizes_note), as_json)
     if text_too(as_json):
-        _print(prover, results, sizes, sizes_note, checks, chains, total)
+        _print(prover, results, sizes, sizes_note, checks, chains, total,
+               verbosity(quiet, verbose))
     raise SystemExit(report.exit_code)
 
 
 def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_note: str,
-           checks: list[Any], chains: dict[str, Any], total: float) -> None:
+           checks: list[Any], chains: dict[str, Any], total: float, level: int = 0) -> None:
     from rich.table import Table
 
     from dominoproof.proofs.properties import Verdict
@@ -128,6 +136,15 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
     for r in [*results, *sizes]:
         table.add_row(r.property, r.method, r.verdict.value, f"{r.seconds:.2f}s")
     out.print(table)
+    if level < 0:
+        out.print(f"total {total:.2f}s")
+        return
+    if level > 0:
+        out.print("\ndetails:")
+        for r in [*results, *sizes]:
+            out.print(textwrap.fill(f"{r.property} ({r.method}): {r.verdict.value}: "
+                                    f"{r.detail}", width=width(), initial_indent="  ",
+                                    subsequent_indent="    "))
     if sizes_note:
         out.print(f"  --all-sizes: {sizes_note}")
     h = prover.invariant()
@@ -136,7 +153,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
               f"{prover.invariant_seconds:.2f}s"
               + (f", UNKNOWN: {h.incomplete}" if h.unknown else "") + "):")
     for lem in h.kept:
-        out.print(textwrap.fill(lem.show(), width=WIDTH, initial_indent="  ",
+        out.print(textwrap.fill(lem.show(), width=width(), initial_indent="  ",
                                 subsequent_indent="      "))
     for d in h.dropped:
         out.print(f"  dropped {d.lemma}: fails " + ("at Init" if d.where == "Init"
@@ -146,7 +163,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
     if na:  # why, in the text too (not only in JSON)
         out.print("\nnot applicable:")
         for r in na:
-            out.print(textwrap.fill(f"{r.property} ({r.method}): {r.detail}", width=WIDTH,
+            out.print(textwrap.fill(f"{r.property} ({r.method}): {r.detail}", width=width(),
                                     initial_indent="  ", subsequent_indent="    "))
     for r in [*results, *sizes]:
         if r.verdict is Verdict.PROVED or r.verdict is Verdict.NOT_APPLICABLE:

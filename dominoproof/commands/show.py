@@ -27,7 +27,8 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     from rich.text import Text
 
     from dominoproof.model.variant import toml_value
-    from dominoproof.options import WIDTH, resolve_variant
+    from dominoproof.options import resolve_variant
+    from dominoproof.options import width as columns
     from dominoproof.render import side_name, table_text
 
     v = resolve_variant(variant, overrides)
@@ -38,7 +39,7 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     out = [v.name + (f"  (aka {', '.join(v.aliases)})" if v.aliases else "")]
     out.append(f"  source: {v.source}")
     if v.description:
-        out += textwrap.wrap(v.description, WIDTH, initial_indent="  ", subsequent_indent="  ")
+        out += textwrap.wrap(v.description, columns(), initial_indent="  ", subsequent_indent="  ")
     out.append("")
 
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -88,7 +89,7 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     vwidth = max(len(d[1]) for d in derived)
     indent = " " * (2 + width + 2 + vwidth + 2)
     for label, value, why in derived:
-        out += textwrap.wrap(why, WIDTH, initial_indent=f"  {label.ljust(width)}  "
+        out += textwrap.wrap(why, columns(), initial_indent=f"  {label.ljust(width)}  "
                              f"{value.rjust(vwidth)}  ", subsequent_indent=indent)
     click.echo("\n".join(out))
 

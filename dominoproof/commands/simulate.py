@@ -13,6 +13,7 @@ from dominoproof.options import (
     resolve_variant,
     seed_option,
     variant_argument,
+    verbosity_options,
 )
 
 if TYPE_CHECKING:
@@ -28,38 +29,35 @@ if TYPE_CHECKING:
 @overrides_option
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Tiles listed in the R5.6 risk table.")
+@verbosity_options
 @json_option
 def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], top: int,
-            as_json: str | None) -> None:
+            quiet: bool, verbose: bool, as_json: str | None) -> None:
     """Play random rounds of VARIANT (uniformly random legal moves, seeded) and report:
     the share of rounds that block with a 95% Wilson interval, the residual pips at a
     block (R5.3), the winners per side (R5.2), ties and how they were settled (R5.5),
     round lengths, and the tiles that carry the risk of R5.6. --json prints the same
     figures as JSON for CI pipelines. The progress bar (stderr) shows only on a terminal.
+    -q prints the share of blocks and dominoes only, -v the R5.6 risk of every tile.
     """
-    import sys
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     from dominoproof.api import simulate
-    from dominoproof.options import console
+    from dominoproof.progress import progress
 
     v = resolve_variant(variant, overrides)
-    err = console(stderr=True)
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True,
-                  disable=not sys.stderr.isatty()) as bar:
-        task = bar.add_task(f"{v.name}", total=rounds)
+    if verbose:
+        top = v.tiles.count
+    with progress(v.name, total=rounds, quiet=quiet) as bar:
         stats = simulate(v, rounds, seed=seed, top=top,
-                         progress=lambda done: bar.update(task, completed=done))
+                         progress=lambda done: bar.update(completed=done))
     if as_json:
         emit("simulate", stats.to_json(), as_json)
     if text_too(as_json):
-        click.echo(render_statistics(stats))
+        click.echo(render_statistics(stats, brief=quiet))
 
 
-def render_statistics(stats: Statistics) -> str:
-    """The statistics as text tables (fixed width, no colour)."""
+def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
+    """The statistics as text tables (no colour); ``brief``: the share of blocks and
+    dominoes only."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
@@ -100,6 +98,8 @@ def render_statistics(stats: Statistics) -> str:
                f"95% Wilson interval {pct(lo)} .. {pct(hi)}")
     out.append(f"  domino                {s.dominoes:>9} rounds  "
                f"{share(s.dominoes, n):>7}")
+    if brief:
+        return "\n".join(out)
 
     t = table("residual pips at a block (R5.3)", "mean", "min", "median", "p95", "max")
     dist_row(t, "all hands together", s.residual_total)

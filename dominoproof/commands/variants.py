@@ -18,7 +18,7 @@ def command(as_json: str | None) -> None:
     `dominoproof show NAME` prints every parameter, `--toml` a file to start from.
     """
     from dominoproof.model.variant import LeadRule, Variant, presets
-    from dominoproof.options import WIDTH
+    from dominoproof.options import width
 
     def lead(v: Variant) -> str:
         if v.lead.rule is LeadRule.PLAYER:
@@ -46,13 +46,13 @@ def command(as_json: str | None) -> None:
              "tie": v.scoring.tie.value} for v in presets().values()]}, as_json)
     if not text_too(as_json):
         return
-    out = [line(header), "-" * min(WIDTH, len(line(header)))]
+    out = [line(header), "-" * min(width(), len(line(header)))]
     for v, row in zip(presets().values(), rows, strict=True):
         out.append(line(row))
         about = _first_sentence(v.description)
         if v.aliases:
             about = f"aka {', '.join(v.aliases)} — {about}"
-        out.append(_clip("    " + about, WIDTH))
+        out.append(_clip("    " + about, width()))
     click.echo("\n".join(out))
 
 

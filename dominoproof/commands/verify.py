@@ -13,6 +13,7 @@ from dominoproof.options import (
     console,
     overrides_option,
     resolve_variant,
+    verbosity_options,
 )
 
 
@@ -35,10 +36,12 @@ from dominoproof.options import (
 @json_option
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report as JUnit XML to this file (for CI).")
-@click.option("--details", is_flag=True, help="Print every check's detail.")
+@click.option("--details", is_flag=True, help="Print every check's detail (as -v does).")
+@verbosity_options
 def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool | None,
             crosscheck: int, seed: int, timeout_ms: int, rlimit: int, workers: int | None,
-            as_json: str | None, junit_path: Path | None, details: bool) -> None:
+            as_json: str | None, junit_path: Path | None, details: bool, quiet: bool,
+            verbose: bool) -> None:
     """Verify variants: exhaustive search on small configurations, Z3 induction on the
     variant itself, proofs for every set size and player count, the engine against the
     Z3 transition relation, and that every deliberately broken rule set is caught.
@@ -47,7 +50,9 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     VARIANTs, those only (add --faults for the self-test). Exit code: 0 every verdict as expected,
     1 a property violated (or a broken rule set not caught), 3 only UNKNOWN verdicts
     (a budget ran out: Z3's resource limit, or the wall-clock safety net) short of
-    success, 2 bad input.
+    success, 2 bad input. On a terminal a progress bar counts the variants (and faults)
+    checked; -q prints only the checks not as expected and the verdict, -v every check's
+    detail and a line per variant checked (also when piped).
     """
     from dominoproof.api import verify
     from dominoproof.model.variant import presets
@@ -59,18 +64,30 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
         faults = not variants  # the self-test is the tool's, not the user's variant's
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
               else [resolve_variant(name, overrides) for name in presets()])
+    from dominoproof.progress import progress
+
     out = console()
     err = console(stderr=True)
+    jobs = len(chosen) + (len(_faults()) if faults else 0)
+    with progress("verify", total=jobs, quiet=quiet) as bar:
+        def done(name: str, rows: list[Row]) -> None:
+            bar.advance(f"checked {name}")
+            if verbose:
+                err.print(f"checked {name} ({len(rows)} checks, "
+                          f"{sum(not r.ok for r in rows)} not as expected)", markup=False)
 
-    def progress(name: str, rows: list[Row]) -> None:
-        err.print(f"[dim]checked {name} ({len(rows)} checks)[/dim]")
-
-    report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
-                    crosscheck=crosscheck, workers=workers, progress=progress)
+        report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
+                        rlimit=rlimit, crosscheck=crosscheck, workers=workers, progress=done)
     if text_too(as_json):
-        print_report(report, out, details=details)
+        print_report(report, out, details=details or verbose, tables=not quiet)
     if as_json:
         emit("verify", report.to_json(), as_json)
     if junit_path is not None:
         write_junit(report, junit_path)
     raise SystemExit(report.exit_code)
+
+
+def _faults() -> list[object]:
+    from dominoproof.proofs.faults import FAULTS
+
+    return list(FAULTS)

@@ -42,6 +42,8 @@ from dominoproof.options import (
     lists_in_help,
     overrides_option,
     variant_argument,
+    verbosity,
+    verbosity_options,
 )
 
 if TYPE_CHECKING:
@@ -66,11 +68,14 @@ if TYPE_CHECKING:
               help="Budget of the whole bounded search.")
 @click.option("--trace-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the round as a replayable trace (JSON) to FILE.")
+@verbosity_options
 @json_option
 def command(variant: str, question: str, overrides: tuple[str, ...], fault: str | None,
             depth: int | None, seed: int, timeout_ms: int, rlimit: int, seconds: float,
-            trace_out: str | None, as_json: str | None) -> None:
-    """Answer QUESTION about VARIANT|FILE with a round found by Z3."""
+            trace_out: str | None, quiet: bool, verbose: bool, as_json: str | None) -> None:
+    """Answer QUESTION about VARIANT|FILE with a round found by Z3. On a terminal a
+    progress display runs while Z3 searches; -q prints the answer only, -v the solver's
+    statistics too."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
     from dominoproof.proofs.queries import QUESTIONS, Prover, witness
@@ -89,7 +94,10 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
         prover = twin_prover(fault, **kw)
     else:
         prover = Prover(resolve_variant(variant, overrides), **kw)
-    w = witness(prover, question, depth=depth)
+    from dominoproof.progress import progress
+
+    with progress(f"witness {question}: searching rounds with Z3", quiet=quiet):
+        w = witness(prover, question, depth=depth)
     if trace_out is not None and w.run is not None:
         with open(trace_out, "w", encoding="utf-8") as fh:
             fh.write(w.run.trace.dumps() if w.run.replayed and fault is None
@@ -97,7 +105,7 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
     if as_json:
         emit("witness", w.to_json(), as_json)
     if text_too(as_json):
-        _print(prover, question, w, fault)
+        _print(prover, question, w, fault, verbosity(quiet, verbose))
     raise SystemExit(exit_code(w))
 
 
@@ -109,10 +117,23 @@ def exit_code(w: Witness) -> int:
     return 0 if w.complete else 3
 
 
-def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None:
+def _answer(w: Witness) -> str:
+    if w.run is not None:
+        return (f"found: a round of {len(w.run.moves)} moves"
+                + ("" if w.run.replayed else f", which does NOT replay: {w.run.mismatch}"))
+    if w.complete:
+        return f"no such round of at most {w.depth} moves"
+    return f"UNKNOWN: {w.stop or 'the search stopped early'}"
+
+
+def _print(prover: Prover, question: str, w: Witness, fault: str | None,
+           level: int = 0) -> None:
     from dominoproof.proofs.queries import QUESTIONS
 
     out = console()
+    if level < 0:
+        out.print(f"witness {question} for {prover.label}: {_answer(w)}", markup=False)
+        return
     out.print(f"witness {question} for {prover.label}: {QUESTIONS[question]}")
     out.print(f"  {w.configuration}")
     if w.note:
@@ -122,6 +143,9 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None) -> None
     out.print(f"  {w.seconds:.2f}s, {int(w.stats.get('checks', 0))} Z3 queries "
               f"(seed {prover.seed}, resource limit {prover.rlimit:,} each, wall-clock "
               f"safety net {prover.timeout_ms:,} ms)")
+    if level > 0:
+        out.print("  solver: " + ", ".join(f"{k} = {v}" for k, v in sorted(w.stats.items())),
+                  markup=False)
     if w.run is None:
         if w.complete:
             out.print(f"\nno such round of at most {w.depth} moves")
