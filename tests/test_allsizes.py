@@ -281,7 +281,7 @@ def test_bad_input_is_a_dominoproof_error() -> None:
 
 def _unknown(names: set[str] | None) -> Any:
     """A replacement for the one call to Z3: ``unknown`` on ``names`` (all if None)."""
-    real = allsizes._Checker._solve
+    real = allsizes.Checker._solve
 
     def solve(self: Any, name: str, solver: Solver) -> Check:
         if names is None or name in names:
@@ -292,24 +292,24 @@ def _unknown(names: set[str] | None) -> Any:
 
 def test_every_query_gets_the_seed_and_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: set[tuple[int, int]] = set()
-    real = allsizes._Checker._solve
+    real = allsizes.Checker._solve
 
     def solve(self: Any, name: str, solver: Solver) -> Check:
         seen.add((solver.seed, solver.timeout_ms))
         return real(self, name, solver)
-    monkeypatch.setattr(allsizes._Checker, "_solve", solve)
+    monkeypatch.setattr(allsizes.Checker, "_solve", solve)
     prove_all_sizes(find_variant("block-2p-d6"), ["conservation"], timeout_ms=1234, seed=7)
     assert seen == {(7, 1234)}
 
 
 def test_unknown_everywhere_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(allsizes._Checker, "_solve", _unknown(None))
+    monkeypatch.setattr(allsizes.Checker, "_solve", _unknown(None))
     for r in prove_all_sizes(find_variant("tiny-2p-d3"), CORE):
         assert r.verdict is Verdict.UNKNOWN, r
 
 
 def test_unknown_on_one_obligation_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(allsizes._Checker, "_solve", _unknown({"Inv => blocked-sound"}))
+    monkeypatch.setattr(allsizes.Checker, "_solve", _unknown({"Inv => blocked-sound"}))
     res = {r.property: r for r in prove_all_sizes(find_variant("block-2p-d6"), CORE)}
     assert res["blocked-sound"].verdict is Verdict.UNKNOWN
     assert "Inv => blocked-sound" in res["blocked-sound"].detail
@@ -320,7 +320,7 @@ def test_unknown_while_finding_the_invariant_is_unknown(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A conjunct dropped because Z3 said unknown: the property that needs it is
     UNKNOWN, not NOT INDUCTIVE."""
-    monkeypatch.setattr(allsizes._Checker, "_solve", _unknown(
+    monkeypatch.setattr(allsizes.Checker, "_solve", _unknown(
         {"confirm preserves Inv", "confirm preserves run-stuck"}))
     res = {r.property: r for r in prove_all_sizes(find_variant("block-2p-d6"), CORE)}
     assert res["blocked-sound"].verdict is Verdict.UNKNOWN

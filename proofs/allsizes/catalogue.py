@@ -1,0 +1,120 @@
+"""The catalogue in the abstract model: which properties are stated, how, and why the
+others cannot be.
+
+The state properties (``blocked-sound``, ``conservation``) are stated with the lemmas
+(:mod:`dominoproof.proofs.lemmas`, their all-sizes formula); the transition
+properties are here. Every other property of the catalogue is N/A with the reason
+(:data:`NOT_STATABLE`) and a pointer to the per-instance proofs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.moves import MoveKind
+
+from .vocabulary import AState, Formula, disjoint, one_holder, placed
+
+if TYPE_CHECKING:
+    from .model import AbstractModel
+
+METHOD = "all sizes"
+ALL_SIZES = "every N >= 0, every P >= 2"
+
+#: The properties stated and proved in the abstract model.
+CORE: tuple[str, ...] = ("blocked-sound", "procedure", "no-false-confirmation",
+                         "boneyard-monotone", "conservation")
+
+PER_INSTANCE = "per instance: see `dominoproof prove`"
+
+#: Why each other catalogue property cannot be stated over uninterpreted sorts.
+NOT_STATABLE: dict[str, str] = {
+    "blocked-complete": (
+        "bounded liveness: 'within one round of turns' counts turns (at most P "
+        "confirmations), which first-order logic over an uninterpreted sort of players "
+        f"cannot; {PER_INSTANCE}"),
+    "termination": (
+        "a ranking function over tile counts needs arithmetic, outside the decidable "
+        f"fragment; {PER_INSTANCE}"),
+    "opening": (
+        "the lead rules name tiles by value (highest double, heaviest tile), which needs "
+        "an order on numbers and pip arithmetic; the all-sizes model lets any player lead "
+        f"with any tile (an over-approximation); {PER_INSTANCE}"),
+    "winner-lowest": f"scoring sums pips: arithmetic, outside EPR; {PER_INSTANCE}",
+    "award": f"scoring sums pips: arithmetic, outside EPR; {PER_INSTANCE}",
+    "tie": f"scoring sums pips: arithmetic, outside EPR; {PER_INSTANCE}",
+    "pips": f"residuals are sums of a+b: arithmetic, outside EPR; {PER_INSTANCE}",
+    "foul-penalty": f"penalties are numbers charged at scoring: arithmetic, outside EPR; "
+                    f"{PER_INSTANCE}",
+    "final-scores": f"scores are awards less penalties: arithmetic, outside EPR; "
+                    f"{PER_INSTANCE}",
+    "parity": (
+        "the parity argument counts halves modulo 2 (odd or even N), which first-order "
+        "logic over uninterpreted sorts cannot; its first half (every tile of an end's "
+        "suit is on the table at a block when nothing is set aside) follows from "
+        f"blocked-sound and conservation; {PER_INSTANCE}"),
+}
+
+#: Properties whose statement involves the number of confirmations (R4.4).
+COUNTED = frozenset({"blocked-sound", "procedure"})
+
+
+@dataclass(frozen=True)
+class StateProperty:
+    id: str
+    formula: Callable[[AState], Formula]
+
+
+@dataclass(frozen=True)
+class TransitionProperty:
+    """A property of every transition of the actions of the given kinds."""
+
+    id: str
+    kinds: frozenset[MoveKind]
+    formula: Callable[[AState, AState], Formula]
+
+
+def state_property(m: AbstractModel, pid: str) -> StateProperty | None:
+    """The state property ``pid`` stated in ``m`` (None if it is not one)."""
+    v = m.v
+    if pid == "blocked-sound":
+        return StateProperty(pid, lambda s: z3.Implies(s.blocked, z3.And(
+            s.opened, m.bone_empty(s), m.nobody_can_play(s))))
+    if pid == "conservation":
+        q, t = z3.Const("q_c", v.player), z3.Const("t_c", v.tile)
+        return StateProperty(pid, lambda s: z3.And(placed(s, v, q, t), disjoint(s, v),
+                                                   one_holder(s, v)))
+    return None
+
+
+def transition_property(m: AbstractModel, pid: str) -> TransitionProperty | None:
+    """The transition property ``pid`` stated in ``m`` (None if it is not one)."""
+    v = m.v
+    if pid == "procedure":
+        q = z3.Const("q_p", v.player)
+        return TransitionProperty(pid, frozenset({MoveKind.ESTABLISH}), lambda s, _: z3.And(
+            z3.ForAll([q], s.confirmed(q)), s.turn == s.proposer, s.opened,
+            m.bone_empty(s), m.nobody_can_play(s)))
+    if pid == "no-false-confirmation":
+        q = z3.Const("q_f", v.player)
+
+        def nfc(s: AState, s2: AState) -> Formula:
+            ok = m.stuck(s, s.turn)
+            if m.fouls_possible:
+                recorded = z3.And(s2.fouls(s.turn), z3.Not(s.fouls(s.turn)),
+                                  z3.ForAll([q], z3.Not(s2.confirmed(q))))
+                ok = z3.Or(ok, recorded)
+            return ok
+        return TransitionProperty(pid, frozenset({MoveKind.CONFIRM}), nfc)
+    if pid == "boneyard-monotone":
+        p, t = z3.Const("p_m", v.player), z3.Const("t_m", v.tile)
+        return TransitionProperty(pid, frozenset(MoveKind), lambda s, s2: z3.And(
+            z3.ForAll([t], z3.Implies(s2.in_boneyard(t), s.in_boneyard(t))),
+            z3.Implies(m.bone_empty(s), m.bone_empty(s2)),
+            z3.ForAll([p, t], z3.Implies(z3.And(s2.holds(p, t), z3.Not(s.holds(p, t))),
+                                         s.in_boneyard(t)))))
+    return None

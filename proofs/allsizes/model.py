@@ -1,0 +1,306 @@
+"""The abstract model of one variant's rules: axioms, Init, the predicates of RULES.md.
+
+Sizes (N, P, hand size, tiles set aside, deal order) are not parameters: they are the
+sizes of the sorts and the initial partition, and every model of the axioms is one of
+them. The rule parameters that are not sizes come from the variant's constants
+(:func:`~dominoproof.model.constants.constants_of`: ``DRAW``, ``C``, ``EMPTY``,
+``FOULS``) and select the actions (:mod:`.actions`) and their guards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.constants import constants_of
+from dominoproof.model.variant import DrawRule, FoulRule, Variant
+
+from . import actions, twins
+from .catalogue import ALL_SIZES, COUNTED, NOT_STATABLE, PER_INSTANCE
+from .vocabulary import (
+    Action,
+    AState,
+    Expr,
+    Formula,
+    SortRef,
+    Step,
+    Vocabulary,
+    disjoint,
+    one_holder,
+    placed,
+)
+
+
+@dataclass(frozen=True)
+class Conjunct:
+    """One conjunct of the inductive invariant, with the rules it stands for."""
+
+    name: str
+    rules: tuple[str, ...]
+    doc: str
+    formula: Callable[[AState], Formula]
+
+
+class AbstractModel:
+    """The round as a transition system over uninterpreted sorts, for one variant's rules.
+
+    The layout is the one line with its two open ends (R2.3's two readings coincide
+    there). The lead rule is abstracted: any player may be first to move and lead with
+    any tile they hold. ``fault`` names a fault of :mod:`~dominoproof.proofs.faults`
+    whose abstract twin (:mod:`.twins`) is applied to the model.
+
+    ``axioms``, ``conjuncts`` and ``actions`` are plain lists, so that a test
+    can break the model on purpose (a false axiom, a missing conjunct).
+    """
+
+    def __init__(self, variant: Variant, fault: str | None = None) -> None:
+        twin = twins.twin_of(fault) if fault is not None else None
+        if twin is not None and twin.overrides:
+            variant = variant.with_overrides(twin.overrides, source=f"fault {fault}")
+        self.variant = variant
+        self.fault = fault
+        c = constants_of(variant)
+        self.DRAW: DrawRule = c.DRAW
+        self.EMPTY: bool = c.EMPTY
+        self.C: int = c.C
+        self.P: int = c.P
+        #: R4.4 as first-order logic: "all" and "all-others" are statements about every
+        #: seat; a number of confirmations is a count, which means a different rule at
+        #: each P (so it is read from the variant's own word, not from C)
+        conf = variant.block.confirmations
+        self.confirmations = conf if conf in ("all", "all-others") else "count"
+        self.fouls_possible = c.FOULS is FoulRule.PENALISED
+        #: R4.4: the establishment requires an empty boneyard (a twin may break it)
+        self.ready_checks_boneyard = c.EMPTY
+        self.v = Vocabulary.declare()
+        self.pre = AState.declare(self.v)
+        self.axioms: list[tuple[str, Formula]] = self._axioms()
+        self.actions: list[Action] = actions.build(self)
+        self.conjuncts: list[Conjunct] = self._conjuncts()
+        if twin is not None:
+            twin.apply(self)
+        self._steps: dict[tuple[str, int], tuple[Action, Step]] = {}
+
+    # -- cached instances (z3 terms are costly to build from Python) ------------
+    def step(self, action: Action) -> Step:
+        """The action's formula and post-state from :attr:`pre` (built once)."""
+        key = (action.name, id(action))
+        got = self._steps.get(key)
+        if got is None or got[0] is not action:
+            got = self._steps[key] = (action, action.step(self.pre))
+        return got[1]
+
+    def action(self, name: str) -> Action | None:
+        """The action called ``name``, if the variant's rules have it."""
+        return next((a for a in self.actions if a.name == name), None)
+
+    # -- description -----------------------------------------------------
+    def rules_text(self) -> str:
+        v = self.variant
+        text = (f"{v.name} rules: draw {self.DRAW.value}, confirmations "
+                f"{v.block.confirmations!s}, boneyard_must_be_empty "
+                f"{str(self.EMPTY).lower()}, fouls {v.fouls.rule.value}; one line; "
+                f"lead abstracted (any player, any tile)")
+        if self.fault:
+            text += f"; abstract twin of fault {self.fault}"
+        return text
+
+    def configuration(self) -> str:
+        return f"{self.rules_text()}; {ALL_SIZES}"
+
+    def statable(self, pid: str) -> str | None:
+        """``None`` if ``pid`` is stated in this model, else why not (the N/A reason)."""
+        if pid in NOT_STATABLE:
+            return NOT_STATABLE[pid]
+        if pid in COUNTED and self.confirmations == "count":
+            return (f"confirmations = {self.C} is a count, which first-order logic over an "
+                    f"uninterpreted sort of players cannot state for every P (at this "
+                    f"variant's P = {self.P} it is not the same rule as at "
+                    f"other P); state \"all\" to prove it for every P, or {PER_INSTANCE}")
+        return None
+
+    # -- helpers (formulas over one state) -----------------------------------
+    def vars(self, *spec: tuple[str, SortRef]) -> list[Expr]:
+        return [z3.Const(n, s) for n, s in spec]
+
+    def stuck(self, s: AState, p: Expr) -> Formula:
+        """``p`` holds no tile carrying a number an open end shows (R2.1, R4.2)."""
+        t, e, x = self.vars(("t_s", self.v.tile), ("e_s", self.v.end), ("x_s", self.v.value))
+        return z3.ForAll([t, e, x], z3.Not(z3.And(s.holds(p, t), self.v.carries(t, x),
+                                                  s.shows(e, x))))
+
+    def nobody_can_play(self, s: AState) -> Formula:
+        """R2 on the one line: no hand holds a tile carrying an end's number (R2.1, R2.2);
+        the R2.3 reading "has a legal move" is the same formula here."""
+        q = z3.Const("q_np", self.v.player)
+        return z3.ForAll([q], self.stuck(s, q))
+
+    def bone_empty(self, s: AState) -> Formula:
+        """R3: the boneyard supplies nothing."""
+        t = z3.Const("t_b", self.v.tile)
+        return z3.ForAll([t], z3.Not(s.in_boneyard(t)))
+
+    def has_tile(self, s: AState, p: Expr) -> Formula:
+        t = z3.Const("t_h", self.v.tile)
+        return z3.Exists([t], s.holds(p, t))
+
+    def run_started(self, s: AState) -> Formula:
+        q = z3.Const("q_r", self.v.player)
+        return z3.Exists([q], s.confirmed(q))
+
+    def succ(self, p: Expr, n: Expr) -> Formula:
+        """``n`` is the seat clockwise after ``p`` (no seat between them)."""
+        z = z3.Const("z_succ", self.v.player)
+        return z3.And(p != n, z3.ForAll([z], z3.Implies(z3.And(z != p, z != n),
+                                                         self.v.btw(p, n, z))))
+
+    def other_half(self, t: Expr, x: Expr, y: Expr) -> Formula:
+        """Matching ``t`` on ``x`` leaves ``y`` showing: its other number, or ``x``
+        again for a double."""
+        return z3.And(self.v.carries(t, x), self.v.carries(t, y),
+                      z3.Or(y != x, self.v.double(t)))
+
+    def confirmations_ready(self, s: AState) -> Formula:
+        """R4.4: enough confirmations. "all": every seat; "all-others": every seat but
+        the one to move; a count: over-approximated by "some seat" (see :meth:`statable`)."""
+        q = z3.Const("q_c", self.v.player)
+        if self.confirmations == "all":
+            return z3.ForAll([q], s.confirmed(q))
+        if self.confirmations == "all-others":
+            return z3.ForAll([q], z3.Implies(q != s.turn, s.confirmed(q)))
+        return self.run_started(s)
+
+    def ready(self, s: AState) -> Formula:
+        """R4.4 ``block_ready``: the confirmations, and the boneyard still empty."""
+        if self.ready_checks_boneyard:
+            return z3.And(self.confirmations_ready(s), self.bone_empty(s))
+        return self.confirmations_ready(s)
+
+    def not_ready(self, s: AState) -> Formula:
+        """The guard order: guard 3 (establish) comes first. With a numeric count the
+        establishment is a free choice (an over-approximation), so nothing is excluded."""
+        if self.confirmations == "count":
+            return z3.BoolVal(True)
+        return z3.Not(self.ready(s))
+
+    def live(self, s: AState) -> Formula:
+        return z3.Not(z3.Or(s.blocked, s.domino))
+
+    def moving(self, s: AState) -> Formula:
+        """Guards 1-3 do not apply: the round is on, the mover holds a tile, no block is
+        ready."""
+        return z3.And(self.live(s), self.has_tile(s, s.turn), self.not_ready(s))
+
+    # -- the axioms ------------------------------------------------------
+    def _axioms(self) -> list[tuple[str, Formula]]:
+        v = self.v
+        w, x, y, zz = self.vars(("W", v.player), ("X", v.player), ("Y", v.player),
+                                ("Z", v.player))
+        t = z3.Const("T", v.tile)
+        a, b, c = self.vars(("A", v.value), ("B", v.value), ("C", v.value))
+        e, e1, e2 = self.vars(("E", v.end), ("E1", v.end), ("E2", v.end))
+        btw = v.btw
+        return [
+            ("ring-transitive", z3.ForAll([w, x, y, zz], z3.Implies(
+                z3.And(btw(w, x, y), btw(w, y, zz)), btw(w, x, zz)))),
+            ("ring-acyclic", z3.ForAll([w, x, y], z3.Implies(btw(w, x, y),
+                                                             z3.Not(btw(w, y, x))))),
+            ("ring-total", z3.ForAll([w, x, y], z3.Or(
+                btw(w, x, y), btw(w, y, x), w == x, w == y, x == y))),
+            ("ring-cyclic", z3.ForAll([x, y, zz], z3.Implies(btw(x, y, zz), btw(y, zz, x)))),
+            ("two-or-more-players", z3.Exists([x, y], x != y)),
+            ("tile-carries-a-number", z3.ForAll([t], z3.Exists([a], v.carries(t, a)))),
+            ("tile-carries-at-most-two", z3.ForAll([t, a, b, c], z3.Implies(
+                z3.And(v.carries(t, a), v.carries(t, b), v.carries(t, c)),
+                z3.Or(a == b, a == c, b == c)))),
+            ("double-defined", z3.ForAll([t], v.double(t) == z3.ForAll([a, b], z3.Implies(
+                z3.And(v.carries(t, a), v.carries(t, b)), a == b)))),
+            ("line-has-two-ends", z3.Exists([e1, e2], z3.And(
+                e1 != e2, z3.ForAll([e], z3.Or(e == e1, e == e2))))),
+        ]
+
+    # -- Init --------------------------------------------------------------
+    def init(self, s: AState) -> Formula:
+        """A deal: every tile in exactly one hand, the boneyard or aside; nothing on the
+        table, no open end, no confirmation, no foul, round on. Hand sizes, the boneyard's
+        size and the leader are free (every deal of every size is a model)."""
+        v = self.v
+        t, q, e, x = self.vars(("t_i", v.tile), ("q_i", v.player), ("e_i", v.end),
+                               ("x_i", v.value))
+        parts = [
+            placed(s, v, q, t), disjoint(s, v), one_holder(s, v),
+            z3.ForAll([t], z3.Not(s.on_table(t))),
+            z3.ForAll([e, x], z3.Not(s.shows(e, x))),
+            z3.ForAll([q], z3.And(z3.Not(s.confirmed(q)), z3.Not(s.fouls(q)))),
+            z3.Not(s.opened), z3.Not(s.drew), z3.Not(s.blocked), z3.Not(s.domino),
+        ]
+        if self.DRAW is DrawRule.NONE:
+            parts.append(self.bone_empty(s))  # every undealt tile is set aside
+        return z3.And(*parts)
+
+    # -- the candidate inductive invariant -------------------------------------
+    def _conjuncts(self) -> list[Conjunct]:
+        v = self.v
+        q, t, e = z3.Const("q_j", v.player), z3.Const("t_j", v.tile), z3.Const("e_j", v.end)
+        x, y = z3.Const("x_j", v.value), z3.Const("y_j", v.value)
+        out = [
+            Conjunct("tile-placed", ("Terms",), "every tile is in a hand, the boneyard, "
+                     "aside or on the table", lambda s: placed(s, v, q, t)),
+            Conjunct("places-disjoint", ("Terms",), "no tile is in two of those places",
+                     lambda s: disjoint(s, v)),
+            Conjunct("one-holder", ("Terms",), "no tile is held by two players",
+                     lambda s: one_holder(s, v)),
+        ]
+        if self.DRAW is DrawRule.NONE:
+            out.append(Conjunct("no-stock", ("R3.1",), "a block game has no boneyard",
+                                self.bone_empty))
+        if self.DRAW is not DrawRule.ONE:
+            out.append(Conjunct("never-drew", ("R3.1",), "only draw-one games set drew",
+                                lambda s: z3.Not(s.drew)))
+        out += [
+            Conjunct("closed-before-lead", ("Terms",),
+                     "before the lead the table is empty and no end shows a number",
+                     lambda s: z3.Implies(z3.Not(s.opened), z3.And(
+                         z3.ForAll([t], z3.Not(s.on_table(t))),
+                         z3.ForAll([e, x], z3.Not(s.shows(e, x)))))),
+            Conjunct("table-after-lead", ("Terms",), "after the lead a tile is on the table",
+                     lambda s: z3.Implies(s.opened, z3.Exists([t], s.on_table(t)))),
+            Conjunct("end-shows-one-number", ("Terms",),
+                     "after the lead each open end shows exactly one number",
+                     lambda s: z3.Implies(s.opened, z3.ForAll([e], z3.And(
+                         z3.Exists([x], s.shows(e, x)),
+                         z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)),
+                                                      x == y)))))),
+            Conjunct("run-after-lead", ("R4.1",), "confirmations come after the lead",
+                     lambda s: z3.ForAll([q], z3.Implies(s.confirmed(q), s.opened))),
+            Conjunct("run-stuck", ("R4.2", "R4.3"),
+                     "a player who confirmed in the current run holds no tile carrying a "
+                     "number an end shows",
+                     lambda s: z3.ForAll([q, t, e, x], z3.Not(z3.And(
+                         s.confirmed(q), s.holds(q, t), v.carries(t, x), s.shows(e, x))))),
+            Conjunct("run-empty-boneyard", ("R4.4",),
+                     "while a run is under way the boneyard is empty",
+                     lambda s: z3.ForAll([q, t], z3.Implies(s.confirmed(q),
+                                                             z3.Not(s.in_boneyard(t))))),
+            Conjunct("run-has-proposer", ("R4.1",), "a run under way includes its proposer",
+                     lambda s: z3.ForAll([q], z3.Implies(s.confirmed(q),
+                                                         s.confirmed(s.proposer)))),
+            Conjunct("run-full-at-proposer", ("R4.2", "R4.4"),
+                     "if the seat to move has confirmed, the run went round the whole "
+                     "table and is back at the proposer",
+                     lambda s: z3.Implies(s.confirmed(s.turn), z3.And(
+                         s.turn == s.proposer, z3.ForAll([q], s.confirmed(q))))),
+            Conjunct("run-is-arc", ("R4.2",),
+                     "otherwise the run is the seats from the proposer, clockwise, up to "
+                     "the seat to move: confirmations in succession",
+                     lambda s: z3.Implies(
+                         z3.And(s.confirmed(s.proposer), z3.Not(s.confirmed(s.turn))),
+                         z3.ForAll([q], s.confirmed(q) == z3.Or(
+                             q == s.proposer, v.btw(s.proposer, q, s.turn))))),
+            Conjunct("blocked-was-ready", ("R4.4", "R5.1"),
+                     "a blocked state is frozen in the state that established it",
+                     lambda s: z3.Implies(s.blocked, self.ready(s))),
+        ]
+        return out
