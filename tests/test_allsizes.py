@@ -11,6 +11,7 @@ code under test.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from typing import Any
@@ -19,6 +20,7 @@ import pytest
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.layout import LINE, Access, LayoutKind, Slot, SlotLayout
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs import allsizes
 from dominoproof.proofs.allsizes import (
@@ -31,6 +33,8 @@ from dominoproof.proofs.allsizes import (
     prove_all_sizes,
     prove_model,
 )
+from dominoproof.proofs.allsizes import model as allsizes_model
+from dominoproof.proofs.allsizes.layout import unstatable
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Result, Verdict
 from dominoproof.proofs.solver import Check, Solver
@@ -147,6 +151,106 @@ def test_the_actions_follow_the_variant() -> None:
     assert "draw" in names["tiny-2p-d3"] and "pass" not in names["tiny-2p-d3"]
     assert "pass" in names["draw-one"]
     assert "foul" in names["fouls-4p-d6"] and "foul" not in names["tiny-2p-d3"]
+
+
+# ---------------------------------------------------------------------------
+# The layout is the variant's slot data, stated as rigid relations
+# ---------------------------------------------------------------------------
+
+#: A layout the fragment can state that no preset uses: four arms, all opened by the
+#: lead (alternately with the opening tile's first and second number), open to everyone.
+FOUR_ARMS = SlotLayout(LayoutKind.LINE, tuple(Slot(f"arm{i}", half=i % 2) for i in range(4)))
+
+
+def _with_layout(monkeypatch: pytest.MonkeyPatch, layout: SlotLayout) -> None:
+    """Give every variant ``layout`` as its slot data, as the all-sizes model reads it."""
+    real = allsizes_model.constants_of
+    monkeypatch.setattr(allsizes_model, "constants_of",
+                        lambda v: dataclasses.replace(real(v), LAYOUT=layout))
+
+
+def test_the_layout_axioms_come_from_the_slot_data() -> None:
+    m = AbstractModel(find_variant("block-2p-d6"))
+    names = [n for n, _ in m.axioms]
+    assert {"layout-slots", "slot-access", "lead-opens-slots"} <= set(names)
+    assert [str(x) for x in m.layout.slots] == ["slot.left", "slot.right"]
+    assert "one line" in m.configuration()
+
+
+def test_a_layout_that_fits_the_fragment_needs_no_new_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_layout(monkeypatch, FOUR_ARMS)
+    m = AbstractModel(find_variant("tiny-2p-d3"))
+    assert [str(x) for x in m.layout.slots] == [f"slot.arm{i}" for i in range(4)]
+    for r in prove_model(m, CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
+        assert r.verdict is Verdict.PROVED, (r.property, r.detail)
+        assert r.stats["fragment"] == "EPR"
+
+
+def test_the_four_arms_are_really_four(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slot axioms are not decoration: a lead that opens four arms leaves four ends
+    showing numbers, and only two of them with the line's data."""
+    for layout, count in ((FOUR_ARMS, 4), (LINE, 2)):
+        _with_layout(monkeypatch, layout)
+        m = AbstractModel(find_variant("tiny-2p-d3"))
+        ends = z3.Consts(" ".join(f"e{i}" for i in range(count + 1)), m.v.end)
+        s = Solver(seed=SEED, timeout_ms=TIMEOUT_MS, engine="smt")
+        s.add(*[f for _, f in m.axioms], z3.Distinct(*ends[:count]))
+        assert s.check().sat
+        s.add(z3.Distinct(*ends))
+        assert s.check().unsat, layout
+
+
+def test_a_slot_outside_the_fragment_is_not_applicable(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    owned = SlotLayout(LayoutKind.LINE, (Slot("left"), Slot("mine", half=1, owner=0,
+                                                             access=Access.OWNER)))
+    _with_layout(monkeypatch, owned)
+    for r in prove_all_sizes(find_variant("tiny-2p-d3"), CORE, timeout_ms=TIMEOUT_MS):
+        assert r.verdict is Verdict.NOT_APPLICABLE
+        assert "slot mine is open to owner" in r.detail and "per instance" in r.detail
+        assert r.stats == {}  # nothing was asked of Z3
+
+
+def test_what_the_fragment_cannot_state_is_named() -> None:
+    assert unstatable(LINE) is None and unstatable(FOUR_ARMS) is None
+    covered = SlotLayout(LayoutKind.LINE, (Slot("left", double_takes=2), Slot("right")))
+    assert "a double laid on it takes 2 tile(s)" in (unstatable(covered) or "")
+    marked = SlotLayout(LayoutKind.LINE, (Slot("left"), Slot("train", owner=1,
+                                                             access=Access.OWNER_OR_MARKER)),
+                        markers=True)
+    why = unstatable(marked) or ""
+    assert "open to owner-or-marker (seat 1)" in why and "markers" in why
+
+
+@pytest.mark.parametrize("reading", ["holds-matching-tile", "has-legal-move"])
+def test_both_readings_of_r23_are_proved_on_the_line(reading: str) -> None:
+    v = find_variant("fouls-4p-d6").with_overrides({"layout.extend": reading})
+    m = AbstractModel(v)
+    assert m.READING.value == reading
+    for r in prove_model(m, CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
+        assert r.verdict is Verdict.PROVED, (r.property, r.detail)
+
+
+@pytest.mark.parametrize("reading", ["holds-matching-tile", "has-legal-move"])
+def test_blocked_sound_uses_the_variants_reading(reading: str) -> None:
+    """Without the access axiom a seat may be barred from some ends (any access rule).
+    Then "has a legal move" still holds at every block (the run's seats could not play
+    where they may), but "holds a matching tile" does not: a seat that confirmed may hold
+    a tile for an end it may not play on."""
+    v = find_variant("fouls-4p-d6").with_overrides({"layout.extend": reading})
+    m = AbstractModel(v)
+    m.axioms[:] = [(n, f) for n, f in m.axioms if n != "slot-access"]
+    res = {r.property: r for r in prove_model(m, CORE, timeout_ms=TIMEOUT_MS, seed=SEED)}
+    failing = {p for p, r in res.items() if r.verdict is not Verdict.PROVED}
+    if reading == "has-legal-move":
+        assert failing == set()
+        return
+    assert failing == {"blocked-sound", "procedure"}
+    cex = res["blocked-sound"].trace
+    assert isinstance(cex, AbstractCounterexample) and cex.post is not None
+    assert cex.post["blocked"] and any(_hand_matches(cex, cex.pre, p)
+                                       for p in cex.pre["hands"])
 
 
 # ---------------------------------------------------------------------------

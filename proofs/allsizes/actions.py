@@ -54,11 +54,11 @@ def build(m: AbstractModel) -> list[Action]:
                lambda s, _, __: ([], dataclasses.replace(s, blocked=z3.BoolVal(True)), {})),
         Action("lead", MoveKind.PLAY, ("Terms",),
                "guard 4: no open end yet: the mover leads with a tile of their hand",
-               (("t", v.tile), ("a", v.value), ("b", v.value), ("e", v.end)),
+               (("t", v.tile), ("a", v.value), ("b", v.value)),
                _lead_guard(m), _lead_effect(m)),
-        Action("play", MoveKind.PLAY, ("R2.1", "R4.3"),
-               "guard 5: the mover lays a tile carrying the number an end shows; "
-               "that end then shows the tile's other number",
+        Action("play", MoveKind.PLAY, ("R2.1", "R2.3", "R4.3"),
+               "guard 5: the mover lays a tile carrying the number an end they may play "
+               "on shows; that end then shows the tile's other number",
                (("t", v.tile), ("e", v.end), ("x", v.value), ("y", v.value)),
                _play_guard(m), _play_effect(m)),
     ]
@@ -115,7 +115,8 @@ def playable_guard(m: AbstractModel, *, need_empty: bool, first_foul: bool) -> G
             parts.append(m.bone_empty(s))
         if first_foul:
             parts.append(z3.Not(s.fouls(s.turn)))
-        return z3.And(*parts), z3.And(s.holds(s.turn, t), m.v.carries(t, x), s.shows(e, x))
+        return z3.And(*parts), z3.And(s.holds(s.turn, t), m.v.carries(t, x), s.shows(e, x),
+                                      m.layout.may_play(s.turn, e))
     return guard
 
 
@@ -152,7 +153,7 @@ def confirm_effect(m: AbstractModel) -> Effect:
 
 def _lead_guard(m: AbstractModel) -> Guard:
     def guard(s: AState, xs: Sequence[Expr]) -> tuple[Formula, Formula]:
-        t, a, b, _ = xs
+        t, a, b = xs
         return (z3.And(m.moving(s), z3.Not(s.opened)),
                 z3.And(s.holds(s.turn, t), m.other_half(t, a, b)))
     return guard
@@ -160,10 +161,10 @@ def _lead_guard(m: AbstractModel) -> Guard:
 
 def _lead_effect(m: AbstractModel) -> Effect:
     def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
-        t, a, b, e1 = xs
+        t, a, b = xs
         post = dataclasses.replace(
             s, holds=remove2(s.holds, s.turn, t), on_table=add1(s.on_table, t),
-            shows=lambda e, x: z3.If(e == e1, x == a, x == b), opened=z3.BoolVal(True))
+            shows=m.layout.lead_shows(a, b), opened=z3.BoolVal(True))
         return after_play(m, s, tag, post)
     return effect
 
@@ -172,7 +173,8 @@ def _play_guard(m: AbstractModel) -> Guard:
     def guard(s: AState, xs: Sequence[Expr]) -> tuple[Formula, Formula]:
         t, e, x, y = xs
         return (z3.And(m.moving(s), s.opened),
-                z3.And(s.holds(s.turn, t), s.shows(e, x), m.other_half(t, x, y)))
+                z3.And(s.holds(s.turn, t), s.shows(e, x), m.layout.may_play(s.turn, e),
+                       m.other_half(t, x, y)))
     return guard
 
 

@@ -1,16 +1,16 @@
 """Counterexamples of the all-sizes proofs, decoded into a small state of the round.
 
 A failed query's model is one finite instance of "every N, every P": a few seats, tiles,
-numbers and ends. :class:`Decoder` names its elements (``P0``, ``T0``, ``V0``, ``E0``)
-and reads the state (hands, boneyard, ends, the run of confirmations) off the model;
-:class:`AbstractCounterexample` is the result, printable and JSON-serialisable.
+numbers and ends. :class:`Decoder` names its elements (``P0``, ``T0``, ``V0``, the ends by
+their slots) and reads the state (hands, boneyard, ends, the run of confirmations) off the
+model; :class:`AbstractCounterexample` is the result, printable and JSON-serialisable.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +25,8 @@ class AbstractCounterexample:
     for a transition the action, its parameters and the post-state.
 
     A counterexample to induction need not be reachable; its sorts are small
-    finite sets (``P0, P1`` seats, ``T0..`` tiles, ``V0..`` numbers, ``E0, E1``
-    ends), one instance of "every N, every P".
+    finite sets (``P0, P1`` seats, ``T0..`` tiles, ``V0..`` numbers, the ends named by
+    their slots, ``left, right``), one instance of "every N, every P".
     """
 
     query: str
@@ -66,11 +66,15 @@ def _state_text(st: dict[str, Any]) -> str:
             f"fouls {braces(st['fouls'])}" + (f"; {' '.join(flags)}" if flags else ""))
 
 
-
 class Decoder:
-    """Reads an abstract state off a Z3 model of a query over the vocabulary ``v``."""
+    """Reads an abstract state off a Z3 model of a query over the vocabulary ``v``.
 
-    def __init__(self, v: Vocabulary, model: Any) -> None:
+    Seats, tiles and numbers are named by their place in the model's universe (``P0``,
+    ``T0``, ``V0``); an end is named by the slot it is (``slots``: each slot's name and
+    its constant), in the layout's order."""
+
+    def __init__(self, v: Vocabulary, model: Any,
+                 slots: Sequence[tuple[str, Expr]] = ()) -> None:
         self.v = v
         self.model = model
         self.names: dict[str, str] = {}
@@ -80,6 +84,13 @@ class Decoder:
             self.universe[sort.name()] = list(elems)
             for i, el in enumerate(elems):
                 self.names[str(el)] = f"{prefix}{i}"
+        order: dict[str, int] = {}
+        for i, (name, const) in enumerate(slots):
+            el = str(model.eval(const, model_completion=True))
+            self.names[el] = name
+            order.setdefault(el, i)
+        ends = self.universe[v.end.name()]
+        ends.sort(key=lambda el: order.get(str(el), len(order)))
     def name(self, e: Expr) -> str:
         val = self.model.eval(e, model_completion=True)
         return self.names.get(str(val), str(val))

@@ -4,7 +4,8 @@ Sizes (N, P, hand size, tiles set aside, deal order) are not parameters: they ar
 sizes of the sorts and the initial partition, and every model of the axioms is one of
 them. The rule parameters that are not sizes come from the variant's constants
 (:func:`~dominoproof.model.constants.constants_of`: ``DRAW``, ``C``, ``EMPTY``,
-``FOULS``) and select the actions (:mod:`.actions`) and their guards.
+``FOULS``, ``READING``) and select the actions (:mod:`.actions`) and their guards; the
+layout's slots (``LAYOUT``) become rigid relations and axioms (:mod:`.layout`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from dataclasses import dataclass
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.constants import constants_of
-from dominoproof.model.variant import DrawRule, FoulRule, Variant
+from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
 
 from . import actions, twins
 from .catalogue import ALL_SIZES, COUNTED, NOT_STATABLE, PER_INSTANCE
+from .layout import SlotRelations, unstatable
 from .vocabulary import (
     Action,
     AState,
@@ -46,10 +48,11 @@ class Conjunct:
 class AbstractModel:
     """The round as a transition system over uninterpreted sorts, for one variant's rules.
 
-    The layout is the one line with its two open ends (R2.3's two readings coincide
-    there). The lead rule is abstracted: any player may be first to move and lead with
-    any tile they hold. ``fault`` names a fault of :mod:`~dominoproof.proofs.faults`
-    whose abstract twin (:mod:`.twins`) is applied to the model.
+    The layout is the variant's slot data, stated as rigid relations (:mod:`.layout`);
+    R2 is read in the variant's R2.3 reading (``READING``). The lead rule is
+    abstracted: any player may be first to move and lead with any tile they hold.
+    ``fault`` names a fault of :mod:`~dominoproof.proofs.faults` whose abstract twin
+    (:mod:`.twins`) is applied to the model.
 
     ``axioms``, ``conjuncts`` and ``actions`` are plain lists, so that a test
     can break the model on purpose (a false axiom, a missing conjunct).
@@ -72,10 +75,14 @@ class AbstractModel:
         conf = variant.block.confirmations
         self.confirmations = conf if conf in ("all", "all-others") else "count"
         self.fouls_possible = c.FOULS is FoulRule.PENALISED
+        self.READING: ExtendReading = c.READING
         #: R4.4: the establishment requires an empty boneyard (a twin may break it)
         self.ready_checks_boneyard = c.EMPTY
         self.v = Vocabulary.declare()
         self.pre = AState.declare(self.v)
+        self.layout = SlotRelations.declare(c.LAYOUT, self.v)
+        #: why the layout's slots cannot be stated here (None: they can)
+        self.layout_problem = unstatable(c.LAYOUT)
         self.axioms: list[tuple[str, Formula]] = self._axioms()
         self.actions: list[Action] = actions.build(self)
         self.conjuncts: list[Conjunct] = self._conjuncts()
@@ -101,7 +108,8 @@ class AbstractModel:
         v = self.variant
         text = (f"{v.name} rules: draw {self.DRAW.value}, confirmations "
                 f"{v.block.confirmations!s}, boneyard_must_be_empty "
-                f"{str(self.EMPTY).lower()}, fouls {v.fouls.rule.value}; one line; "
+                f"{str(self.EMPTY).lower()}, fouls {v.fouls.rule.value}; "
+                f"{self.layout.describe()}; "
                 f"lead abstracted (any player, any tile)")
         if self.fault:
             text += f"; abstract twin of fault {self.fault}"
@@ -114,6 +122,9 @@ class AbstractModel:
         """``None`` if ``pid`` is stated in this model, else why not (the N/A reason)."""
         if pid in NOT_STATABLE:
             return NOT_STATABLE[pid]
+        if self.layout_problem is not None:
+            return (f"the layout's slots cannot be stated for every N and P "
+                    f"({self.layout_problem}); {PER_INSTANCE}")
         if pid in COUNTED and self.confirmations == "count":
             return (f"confirmations = {self.C} is a count, which first-order logic over an "
                     f"uninterpreted sort of players cannot state for every P (at this "
@@ -126,15 +137,27 @@ class AbstractModel:
         return [z3.Const(n, s) for n, s in spec]
 
     def stuck(self, s: AState, p: Expr) -> Formula:
-        """``p`` holds no tile carrying a number an open end shows (R2.1, R4.2)."""
+        """``p`` holds no tile carrying a number an open end ``p`` may play on shows
+        (R2.1, R2.3, R4.2): ``p`` has no legal play."""
+        t, e, x = self.vars(("t_s", self.v.tile), ("e_s", self.v.end), ("x_s", self.v.value))
+        return z3.ForAll([t, e, x], z3.Not(z3.And(s.holds(p, t), self.v.carries(t, x),
+                                                  s.shows(e, x), self.layout.may_play(p, e))))
+
+    def holds_no_match(self, s: AState, p: Expr) -> Formula:
+        """``p`` holds no tile carrying a number any open end shows, whoever may play
+        there (R2.1)."""
         t, e, x = self.vars(("t_s", self.v.tile), ("e_s", self.v.end), ("x_s", self.v.value))
         return z3.ForAll([t, e, x], z3.Not(z3.And(s.holds(p, t), self.v.carries(t, x),
                                                   s.shows(e, x))))
 
     def nobody_can_play(self, s: AState) -> Formula:
-        """R2 on the one line: no hand holds a tile carrying an end's number (R2.1, R2.2);
-        the R2.3 reading "has a legal move" is the same formula here."""
+        """R2 (R2.1, R2.2) in the variant's R2.3 reading: "holds a matching tile" (no hand
+        holds a tile carrying a number an end shows) or "has a legal move" (no seat holds
+        a tile carrying a number an end it may play on shows). Where every slot is open to
+        everyone the axioms make the two formulas equivalent."""
         q = z3.Const("q_np", self.v.player)
+        if self.READING is ExtendReading.HOLDS_MATCHING_TILE:
+            return z3.ForAll([q], self.holds_no_match(s, q))
         return z3.ForAll([q], self.stuck(s, q))
 
     def bone_empty(self, s: AState) -> Formula:
@@ -200,7 +223,6 @@ class AbstractModel:
                                 ("Z", v.player))
         t = z3.Const("T", v.tile)
         a, b, c = self.vars(("A", v.value), ("B", v.value), ("C", v.value))
-        e, e1, e2 = self.vars(("E", v.end), ("E1", v.end), ("E2", v.end))
         btw = v.btw
         return [
             ("ring-transitive", z3.ForAll([w, x, y, zz], z3.Implies(
@@ -217,8 +239,7 @@ class AbstractModel:
                 z3.Or(a == b, a == c, b == c)))),
             ("double-defined", z3.ForAll([t], v.double(t) == z3.ForAll([a, b], z3.Implies(
                 z3.And(v.carries(t, a), v.carries(t, b)), a == b)))),
-            ("line-has-two-ends", z3.Exists([e1, e2], z3.And(
-                e1 != e2, z3.ForAll([e], z3.Or(e == e1, e == e2))))),
+            *self.layout.axioms(v),
         ]
 
     # -- Init --------------------------------------------------------------
@@ -277,9 +298,10 @@ class AbstractModel:
                      lambda s: z3.ForAll([q], z3.Implies(s.confirmed(q), s.opened))),
             Conjunct("run-stuck", ("R4.2", "R4.3"),
                      "a player who confirmed in the current run holds no tile carrying a "
-                     "number an end shows",
+                     "number an end they may play on shows",
                      lambda s: z3.ForAll([q, t, e, x], z3.Not(z3.And(
-                         s.confirmed(q), s.holds(q, t), v.carries(t, x), s.shows(e, x))))),
+                         s.confirmed(q), s.holds(q, t), v.carries(t, x), s.shows(e, x),
+                         self.layout.may_play(q, e))))),
             Conjunct("run-empty-boneyard", ("R4.4",),
                      "while a run is under way the boneyard is empty",
                      lambda s: z3.ForAll([q, t], z3.Implies(s.confirmed(q),

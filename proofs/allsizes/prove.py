@@ -81,6 +81,11 @@ class Checker:
         return q
 
 
+def _decoder(m: AbstractModel, model: Any) -> Decoder:
+    """The decoder of a model of one of ``m``'s queries: ends named by their slots."""
+    return Decoder(m.v, model, m.layout.named())
+
+
 @dataclass
 class _Failure:
     where: str  #: "init" or an action name
@@ -126,7 +131,7 @@ def _houdini(m: AbstractModel, chk: Checker) -> _Invariant:
             if q.answer != "unsat":
                 cti = None
                 if q.model is not None:
-                    cti = Decoder(m.v, q.model).decode(q.name, pre, step,
+                    cti = _decoder(m, q.model).decode(q.name, pre, step,
                                                       where if step else None)
                 found[c.name] = _Failure(where, q, cti)
         return found
@@ -205,15 +210,15 @@ def _property_queries(m: AbstractModel, chk: Checker, pid: str, inv: _Invariant
         # Name the action: where does the property itself fail to be preserved?
         qi = chk.check(f"init => {pid}", m.init(pre), z3.Not(sp.formula(pre)))
         if qi.answer == "sat":
-            return "sat", chk.log[start:], Decoder(m.v, qi.model).decode(qi.name, pre), "init"
+            return "sat", chk.log[start:], _decoder(m, qi.model).decode(qi.name, pre), "init"
         for a in m.actions:
             st = m.step(a)
             qa = chk.check(f"{a.name} preserves {pid}", *invf, sp.formula(pre), st.formula,
                            z3.Not(sp.formula(st.post)))
             if qa.answer == "sat":
                 return ("sat", chk.log[start:],
-                        Decoder(m.v, qa.model).decode(qa.name, pre, st, a.name), a.name)
-        return "sat", chk.log[start:], Decoder(m.v, q.model).decode(q.name, pre), "Inv"
+                        _decoder(m, qa.model).decode(qa.name, pre, st, a.name), a.name)
+        return "sat", chk.log[start:], _decoder(m, q.model).decode(q.name, pre), "Inv"
     tp = transition_property(m, pid)
     assert tp is not None, pid
     worst = "unsat"
@@ -225,7 +230,7 @@ def _property_queries(m: AbstractModel, chk: Checker, pid: str, inv: _Invariant
                       z3.Not(tp.formula(pre, st.post)))
         if q.answer == "sat":
             return ("sat", chk.log[start:],
-                    Decoder(m.v, q.model).decode(q.name, pre, st, a.name), a.name)
+                    _decoder(m, q.model).decode(q.name, pre, st, a.name), a.name)
         if q.answer == "unknown":
             worst = "unknown"
     return worst, chk.log[start:], None, ""
