@@ -1,23 +1,38 @@
-"""Candidate strengthening lemmas, in domino terms, and Houdini.
+"""Candidate strengthening lemmas, in domino terms, for both provers; and Houdini.
 
 A state property of the catalogue is rarely inductive alone: a round with a
 pass recorded, an empty boneyard and a playable tile in the next player's hand
 breaks "blocked-sound" in one step, yet no real round reaches it. The proof
 needs lemmas about the R4 procedure, the deal and the layout. They are stated
-here as data — an id, a sentence a rules designer can read, the rule IDs that
-justify it, and its formula over one state of the encoding — and
+here once, as data (:data:`LEMMAS`): an id, a sentence a rules designer can read,
+the rule IDs that justify it, and its formula in each prover --
+
+* **per instance** (``formula``): over one state of the bit-vector encoding
+  (:mod:`~dominoproof.proofs.encoding`), read by :func:`houdini` and the
+  per-instance prover (:mod:`~dominoproof.proofs.queries`);
+* **for every N and P** (``abstract``): over one state of the abstract model
+  (:mod:`~dominoproof.proofs.allsizes`), read by its own Houdini;
+
+or ``None`` with the reason where the lemma cannot be stated in that prover (a
+count per instance is a set of seats for every size; a lemma per instance may
+hold by construction in the other reading, or the other way round).
+
 :func:`houdini` keeps the largest subset that holds initially and is preserved
 by every action (Flanagan & Leino's Houdini), checking each action's step
 separately so that a dropped lemma names the action that breaks it.
 
-The catalogue's state properties are candidates too (``property`` set), so one
-Houdini run proves them together with the lemmas they need.
+The catalogue's state properties are lemmas too (``property`` set). Per instance
+they are candidates, so one Houdini run proves them together with the lemmas they
+need; for every N and P their ``abstract`` formula is the property's statement,
+proved from the invariant (``Inv => property``), so that a property that fails is
+reported against the invariant that still holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import z3  # type: ignore[import-untyped]
 
@@ -38,22 +53,50 @@ from .encoding import (
 )
 from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
+if TYPE_CHECKING:
+    from .allsizes.model import AbstractModel
+    from .allsizes.vocabulary import AState
+
+#: A lemma per instance: a formula over one state of the encoding.
 Formula = Callable[[Encoding, StateVars], Bool]
+#: A lemma for every N and P: a formula over one state of the abstract model.
+AbstractFormula = Callable[["AbstractModel", "AState"], Any]
+
+
+def _always(_: Any) -> bool:
+    return True
 
 
 @dataclass(frozen=True)
 class Lemma:
-    """A candidate invariant: a readable statement, its rules, its formula."""
+    """A candidate invariant: a readable statement, its rules, its formula in each prover.
+
+    ``formula`` is the per-instance formula, ``abstract`` the formula for every N and
+    P; either may be ``None``, with the reason in ``not_per_instance`` /
+    ``not_all_sizes``. ``applies`` / ``abstract_applies`` say for which variants (an
+    :class:`~dominoproof.proofs.encoding.Encoding`, an abstract model) it is a
+    candidate."""
 
     id: str
     statement: str
     rules: tuple[str, ...]
-    formula: Formula = field(compare=False, repr=False)
-    applies: Callable[[Encoding], bool] = field(default=lambda e: True, compare=False,
-                                                repr=False)
+    formula: Formula | None = field(default=None, compare=False, repr=False)
+    abstract: AbstractFormula | None = field(default=None, compare=False, repr=False)
+    applies: Callable[[Encoding], bool] = field(default=_always, compare=False, repr=False)
+    abstract_applies: Callable[[AbstractModel], bool] = field(default=_always, compare=False,
+                                                              repr=False)
     property: str | None = None  #: the catalogue property this lemma is, if any
+    not_per_instance: str = ""  #: why there is no per-instance formula
+    not_all_sizes: str = ""  #: why there is no formula for every N and P
+
+    def __post_init__(self) -> None:
+        if (self.formula is None) != bool(self.not_per_instance):
+            raise ValueError(f"lemma {self.id}: a per-instance formula, or why not")
+        if (self.abstract is None) != bool(self.not_all_sizes):
+            raise ValueError(f"lemma {self.id}: a formula for every N and P, or why not")
 
     def __call__(self, enc: Encoding, s: StateVars) -> Bool:
+        assert self.formula is not None, self.id
         return self.formula(enc, s)
 
     def show(self) -> str:
@@ -61,7 +104,7 @@ class Lemma:
 
 
 # ---------------------------------------------------------------------------
-# Formulas
+# Formulas per instance (bit-vectors)
 # ---------------------------------------------------------------------------
 
 
@@ -129,7 +172,7 @@ def _confirmed_after_lead(e: Encoding, s: StateVars) -> Bool:
 
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
     return z3.And([z3.Implies(e.confirmed_seat(s, q), z3.And(
-        [z3.Not(z3.And(e.in_hand(s, t, q), e.matches(s, t))) for t in range(e.T)]))
+        [z3.Not(z3.And(e.in_hand(s, t, q), e.matches_for(s, t, q))) for t in range(e.T)]))
         for q in range(e.P)])
 
 
@@ -188,75 +231,265 @@ def _line_all_in_play(e: Encoding) -> bool:
     return e.variant.layout.kind is LayoutKind.LINE and e.K == 0
 
 
-CANDIDATES: tuple[Lemma, ...] = (
-    Lemma("seat", "the player to move is one of the P seats", ("Terms",), _seat),
+# ---------------------------------------------------------------------------
+# Formulas for every N and P (uninterpreted sorts; see proofs/allsizes)
+# ---------------------------------------------------------------------------
+#
+# Each is a formula over one abstract state ``s`` of the model ``m``; the bound
+# variables keep the names of the model's invariant (``q_j``, ``t_j``, ...).
+
+
+def _a_vars(m: AbstractModel) -> tuple[Any, Any, Any, Any, Any]:
+    v = m.v
+    return (z3.Const("q_j", v.player), z3.Const("t_j", v.tile), z3.Const("e_j", v.end),
+            z3.Const("x_j", v.value), z3.Const("y_j", v.value))
+
+
+def _a_tile_placed(m: AbstractModel, s: AState) -> Any:
+    q, t, _, _, _ = _a_vars(m)
+    return m.placed(s, q, t)
+
+
+def _a_places_disjoint(m: AbstractModel, s: AState) -> Any:
+    return m.disjoint(s)
+
+
+def _a_one_holder(m: AbstractModel, s: AState) -> Any:
+    return m.one_holder(s)
+
+
+def _a_conservation(m: AbstractModel, s: AState) -> Any:
+    """The partition of the tiles (the rest of TypeOK holds by construction here: the
+    seat to move is a seat, the run a set of seats)."""
+    q, t = z3.Const("q_c", m.v.player), z3.Const("t_c", m.v.tile)
+    return z3.And(m.placed(s, q, t), m.disjoint(s), m.one_holder(s))
+
+
+def _a_closed_before_lead(m: AbstractModel, s: AState) -> Any:
+    _, t, e, x, _ = _a_vars(m)
+    return z3.Implies(z3.Not(s.opened), z3.And(z3.ForAll([t], z3.Not(s.on_table(t))),
+                                               z3.ForAll([e, x], z3.Not(s.shows(e, x)))))
+
+
+def _a_table_after_lead(m: AbstractModel, s: AState) -> Any:
+    _, t, _, _, _ = _a_vars(m)
+    return z3.Implies(s.opened, z3.Exists([t], s.on_table(t)))
+
+
+def _a_end_shows_one_number(m: AbstractModel, s: AState) -> Any:
+    _, _, e, x, y = _a_vars(m)
+    return z3.Implies(s.opened, z3.ForAll([e], z3.And(
+        z3.Exists([x], s.shows(e, x)),
+        z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)), x == y)))))
+
+
+def _a_no_pending_draw(m: AbstractModel, s: AState) -> Any:
+    return z3.Not(s.drew)
+
+
+def _a_confirmed_after_lead(m: AbstractModel, s: AState) -> Any:
+    q, _, _, _, _ = _a_vars(m)
+    return z3.ForAll([q], z3.Implies(s.confirmed(q), s.opened))
+
+
+def _a_confirmed_hold_nothing(m: AbstractModel, s: AState) -> Any:
+    q, t, e, x, _ = _a_vars(m)
+    return z3.ForAll([q, t, e, x], z3.Not(z3.And(
+        s.confirmed(q), s.holds(q, t), m.v.carries(t, x), s.shows(e, x),
+        m.layout.may_play(q, e))))
+
+
+def _a_confirmed_empty_boneyard(m: AbstractModel, s: AState) -> Any:
+    q, t, _, _, _ = _a_vars(m)
+    return z3.ForAll([q, t], z3.Implies(s.confirmed(q), z3.Not(s.in_boneyard(t))))
+
+
+def _a_run_has_proposer(m: AbstractModel, s: AState) -> Any:
+    q, _, _, _, _ = _a_vars(m)
+    return z3.ForAll([q], z3.Implies(s.confirmed(q), s.confirmed(s.proposer)))
+
+
+def _a_run_full_at_proposer(m: AbstractModel, s: AState) -> Any:
+    q, _, _, _, _ = _a_vars(m)
+    return z3.Implies(s.confirmed(s.turn), z3.And(s.turn == s.proposer,
+                                                  z3.ForAll([q], s.confirmed(q))))
+
+
+def _a_run_is_arc(m: AbstractModel, s: AState) -> Any:
+    q, _, _, _, _ = _a_vars(m)
+    return z3.Implies(z3.And(s.confirmed(s.proposer), z3.Not(s.confirmed(s.turn))),
+                      z3.ForAll([q], s.confirmed(q) == z3.Or(
+                          q == s.proposer, m.v.btw(s.proposer, q, s.turn))))
+
+
+def _a_blocked_after_run(m: AbstractModel, s: AState) -> Any:
+    return z3.Implies(s.blocked, m.ready(s))
+
+
+def _a_no_stock(m: AbstractModel, s: AState) -> Any:
+    return m.bone_empty(s)
+
+
+def _a_blocked_sound(m: AbstractModel, s: AState) -> Any:
+    """R2 in the variant's R2.3 reading (:meth:`AbstractModel.nobody_can_play`)."""
+    return z3.Implies(s.blocked, z3.And(s.opened, m.bone_empty(s), m.nobody_can_play(s)))
+
+
+def _a_draw_game(m: AbstractModel) -> bool:
+    return m.DRAW is not DrawRule.ONE
+
+
+def _a_block_game(m: AbstractModel) -> bool:
+    return m.DRAW is DrawRule.NONE
+
+
+# ---------------------------------------------------------------------------
+# The lemmas
+# ---------------------------------------------------------------------------
+
+#: Why a part of the partition is not a lemma of its own per instance.
+_ONE_PLACE = ("per instance a tile's place is one variable (loc[t]): it is in one place, "
+              "held by one seat, by construction; tile-places says the place is a real one")
+#: Why the run's shape is not a lemma per instance.
+_RUN_IS_A_COUNT = ("per instance the run is a count and its proposer is derived from it, "
+                   "(turn - confirmed) mod P: the seats from the proposer up to the mover, "
+                   "by construction")
+#: Why a lemma needed per instance only is not stated for every N and P.
+_NOT_NEEDED = "not needed by the all-sizes proofs"
+
+LEMMAS: tuple[Lemma, ...] = (
+    Lemma("seat", "the player to move is one of the P seats", ("Terms",), _seat,
+          not_all_sizes="the seat to move is a constant of sort Player: a seat by construction"),
     Lemma("status", "a round is being played, blocked, or won by a domino",
-          ("R1.1", "R5.1"), _status),
+          ("R1.1", "R5.1"), _status,
+          not_all_sizes="the status is two flags, blocked and domino: no code out of range"),
     Lemma("count-range", "no more confirmations are recorded than there are players",
-          ("R4.2",), _count_range),
+          ("R4.2",), _count_range,
+          not_all_sizes="the run is a set of seats, not a count: never more than every seat"),
     Lemma("tile-places", "every tile is in exactly one hand, the boneyard, the set-aside "
           "tiles or on the table (hands, boneyard, set-aside tiles and table partition the set)",
-          ("Terms",), _tile_places),
+          ("Terms",), _tile_places,
+          not_all_sizes="stated in three parts, tile-placed, places-disjoint and one-holder, "
+          "so that a failure names the part"),
+    Lemma("tile-placed", "every tile is in a hand, the boneyard, the set-aside tiles or on "
+          "the table", ("Terms",), abstract=_a_tile_placed, not_per_instance=_ONE_PLACE),
+    Lemma("places-disjoint", "no tile is in two of the hands, the boneyard, the set-aside "
+          "tiles and the table at once", ("Terms",), abstract=_a_places_disjoint,
+          not_per_instance=_ONE_PLACE),
+    Lemma("one-holder", "no tile is held by two players", ("Terms",),
+          abstract=_a_one_holder, not_per_instance=_ONE_PLACE),
     Lemma("ends-match-table",
           "the line has open ends exactly when tiles are on the table, the lower end first; "
           "a number shows on an odd number of ends exactly when an odd number of non-double "
           "tiles carrying it are on the table",
-          ("Terms",), _ends_match_table),
+          ("Terms",), _ends_match_table,
+          not_all_sizes="its parity counts halves modulo 2, and an end does not remember the "
+          "table tile that shows it (End -> Tile would leave EPR); its first part is "
+          "closed-before-lead and table-after-lead"),
     Lemma("conservation",
           "the state is well formed (SEMANTICS TypeOK, as state_status checks it): the "
           "tiles partition the set, the player to move is a seat, at most P confirmations "
           "are recorded, and the open ends are ones the tiles on the table can show",
-          ("Terms",), _conservation, property="conservation"),
+          ("Terms",), _conservation, _a_conservation, property="conservation"),
     Lemma("pre-lead",
           "before the lead nothing is on the table, nobody has confirmed, drawn or fouled, "
           "and every hand holds tiles",
-          ("Terms",), _pre_lead),
+          ("Terms",), _pre_lead,
+          not_all_sizes="'every hand holds tiles' is false there: hand sizes are free and a "
+          "deal may leave a hand empty; its first part is closed-before-lead"),
     Lemma("leader",
           "before the lead, the player to move is the leader the variant names, holding the "
           "tile it names",
-          ("Terms",), _leader),
+          ("Terms",), _leader,
+          not_all_sizes="the lead rules name tiles by value (arithmetic); there any seat may "
+          "lead with any tile"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
-          ("R3.1",), _drew_draw_one, applies=_draw_game),
+          ("R3.1",), _drew_draw_one, _a_no_pending_draw, applies=_draw_game,
+          abstract_applies=_a_draw_game),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
-          ("R4.5",), _no_foul, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE),
+          ("R4.5",), _no_foul, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
+          not_all_sizes=f"{_NOT_NEEDED}: without fouls the model has no foul action, and "
+          "no property reads fouls without it"),
+    Lemma("closed-before-lead",
+          "before the lead the table is empty and no end shows a number", ("Terms",),
+          abstract=_a_closed_before_lead,
+          not_per_instance="pre-lead and ends-match-table say it (nothing on the table "
+          "before the lead, and the ends closed exactly then)"),
+    Lemma("table-after-lead", "after the lead a tile is on the table", ("Terms",),
+          abstract=_a_table_after_lead,
+          not_per_instance="part of ends-match-table (open ends exactly when tiles are on "
+          "the table)"),
+    Lemma("end-shows-one-number", "after the lead each open end shows exactly one number",
+          ("Terms",), abstract=_a_end_shows_one_number,
+          not_per_instance="an end is one variable per instance: it shows one number, or is "
+          "closed, by construction"),
     Lemma("confirmed-after-lead", "confirmations are only recorded after the lead",
-          ("R4.1",), _confirmed_after_lead),
+          ("R4.1",), _confirmed_after_lead, _a_confirmed_after_lead),
     Lemma("confirmed-hold-nothing",
           "every player who has confirmed in the current run holds no tile matching an open "
           "end",
-          ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing),
+          ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing, _a_confirmed_hold_nothing),
     Lemma("confirmed-empty-boneyard", "while confirmations are recorded, the boneyard is empty",
-          ("R3.2", "R4.4"), _confirmed_empty_boneyard),
+          ("R3.2", "R4.4"), _confirmed_empty_boneyard, _a_confirmed_empty_boneyard),
+    Lemma("run-has-proposer", "a run of confirmations under way includes the seat that "
+          "proposed the block", ("R4.1",), abstract=_a_run_has_proposer,
+          not_per_instance=_RUN_IS_A_COUNT),
+    Lemma("run-full-at-proposer", "if the seat to move has confirmed, the run went round the "
+          "whole table and is back at the proposer", ("R4.2", "R4.4"),
+          abstract=_a_run_full_at_proposer, not_per_instance=_RUN_IS_A_COUNT),
+    Lemma("run-is-arc", "otherwise the run is the seats from the proposer, clockwise, up to "
+          "the seat to move: confirmations come in succession", ("R4.2",),
+          abstract=_a_run_is_arc, not_per_instance=_RUN_IS_A_COUNT),
     Lemma("count-below-block",
           "while the round is played, the count of confirmations never exceeds the number "
           "that establishes the block",
-          ("R4.4",), _count_below),
+          ("R4.4",), _count_below,
+          not_all_sizes="a count: there the run is a set of seats, full only at the "
+          "proposer's turn (run-full-at-proposer)"),
     Lemma("blocked-after-run",
           "a blocked round has the run of confirmations that establishes it recorded (and, "
           "where the variant says so, an empty boneyard)",
-          ("R4.4", "R5.1"), _blocked_after_run),
+          ("R4.4", "R5.1"), _blocked_after_run, _a_blocked_after_run),
     Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
-          ("Terms",), _domino_empty_hand),
+          ("Terms",), _domino_empty_hand,
+          not_all_sizes=f"{_NOT_NEEDED}: no core property reads a round won by a domino"),
     Lemma("nothing-aside", "no tile is set aside", ("R3.1", "Terms"), _nothing_aside,
-          applies=lambda e: e.K == 0),
+          applies=lambda e: e.K == 0,
+          not_all_sizes="whether tiles are set aside is a size, which is free there"),
     Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",
-          ("R3.1",), _no_stock, applies=lambda e: e.B == 0),
+          ("R3.1",), _no_stock, _a_no_stock, applies=lambda e: e.B == 0,
+          abstract_applies=_a_block_game),
     Lemma("blocked-sound",
           "at an established block the boneyard is empty and no hand holds a tile matching "
           "an open end",
-          ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), blocked_sound,
+          ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), blocked_sound, _a_blocked_sound,
           property="blocked-sound"),
     Lemma("parity",
           "at a block every tile of each end's suit is on the table, and the ends show the "
           "same number exactly when N is even",
-          ("R1.1", "R2.1"), parity, applies=_line_all_in_play, property="parity"),
+          ("R1.1", "R2.1"), parity, applies=_line_all_in_play, property="parity",
+          not_all_sizes="it counts halves modulo 2, which first-order logic over "
+          "uninterpreted sorts cannot (N/A there, proved per instance)"),
 )
 
-BY_ID: dict[str, Lemma] = {lem.id: lem for lem in CANDIDATES}
+BY_ID: dict[str, Lemma] = {lem.id: lem for lem in LEMMAS}
 
 
 def candidates_for(enc: Encoding) -> list[Lemma]:
-    return [lem for lem in CANDIDATES if lem.applies(enc)]
+    """The per-instance candidates of ``enc``'s variant, in :data:`LEMMAS` order."""
+    return [lem for lem in LEMMAS if lem.formula is not None and lem.applies(enc)]
+
+
+def abstract_candidates(m: AbstractModel) -> list[Lemma]:
+    """The all-sizes candidates of ``m``'s rules (the catalogue's properties apart)."""
+    return [lem for lem in LEMMAS if lem.abstract is not None and lem.property is None
+            and lem.abstract_applies(m)]
+
+
+def abstract_statement(pid: str) -> Lemma | None:
+    """The lemma stating the state property ``pid`` for every N and P, if any."""
+    return next((lem for lem in LEMMAS if lem.property == pid and lem.abstract is not None),
+                None)
 
 
 # ---------------------------------------------------------------------------
@@ -429,5 +662,6 @@ def check_inductive(enc: Encoding, lemmas: list[Lemma], *, seed: int = 0,
     return "ok", c, None
 
 
-__all__ = ["CANDIDATES", "Drop", "HoudiniResult", "Lemma", "blocked_sound", "candidates_for",
+__all__ = ["BY_ID", "LEMMAS", "Drop", "HoudiniResult", "Lemma", "abstract_candidates",
+           "abstract_statement", "blocked_sound", "candidates_for",
            "check_inductive", "houdini", "parity", "parity_conclusion"]

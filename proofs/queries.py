@@ -62,7 +62,7 @@ from .encoding import (
     popcount,
 )
 from .lemmas import (
-    CANDIDATES,
+    LEMMAS,
     HoudiniResult,
     Lemma,
     blocked_sound,
@@ -83,7 +83,7 @@ TYPE_OK = ("seat", "status", "count-range", "tile-places", "ends-match-table")
 
 #: The properties stated as a candidate lemma: proved as state invariants (their lemma in
 #: the inductive invariant), and what :meth:`Prover.explain` can explain.
-STATE_PROPERTIES = frozenset(lem.property for lem in CANDIDATES if lem.property)
+STATE_PROPERTIES = frozenset(lem.property for lem in LEMMAS if lem.property)
 
 
 # ---------------------------------------------------------------------------
@@ -477,7 +477,7 @@ class Prover:
     def inv(self, s: StateVars) -> list[Bool]:
         return [lem(self.enc, s) for lem in self.invariant().kept]
 
-    # -- sanity (issue §7) -------------------------------------------------------------
+    # -- sanity ------------------------------------------------------------------------
     def sanity(self) -> list[SanityCheck]:
         """Init and the invariant are satisfiable, the relation has successors from the
         invariant, and no state of the invariant is stuck while the round is played."""
@@ -758,7 +758,7 @@ class Prover:
                             f"no violation in rounds of up to {found_run.depth} moves; "
                             f"CTI on action(s) {', '.join(x for x, _ in failed)}", t0, led, cti)
 
-    # -- termination (issue §5) -----------------------------------------------------------
+    # -- termination -----------------------------------------------------------------------
     def prove_termination(self) -> Result:
         """A ranking function that every action decreases, and its bound at Init."""
         t0 = time.perf_counter()
@@ -943,7 +943,7 @@ class Prover:
     def scoring(self) -> Scoring:
         return self.scoring_class(self.enc)
 
-    # -- bounded model checking (issue §4) -------------------------------------------
+    # -- bounded model checking -------------------------------------------------------
     def bmc(self, goal: Callable[[list[StateVars], list[MoveVars]], Bool], *,
             max_depth: int | None = None, min_depth: int = 0, ledger: Ledger | None = None,
             tail: int = 0, stutter: bool = False, seconds: float | None = None,
@@ -1193,7 +1193,7 @@ class Prover:
 
 
 # ---------------------------------------------------------------------------
-# Witnesses (issue §4): questions a rules designer asks, answered with a round
+# Witnesses: questions a rules designer asks, answered with a round
 # ---------------------------------------------------------------------------
 
 QUESTIONS: dict[str, str] = {

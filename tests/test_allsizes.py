@@ -1,4 +1,4 @@
-"""The all-sizes proofs (issue 4 §3, §7): one abstract model, every N and every P.
+"""The all-sizes proofs: one abstract model, every N and every P.
 
 Fast tier: the correct rules of four variants (one per draw rule, and fouls)
 are PROVED; three fault twins make exactly their properties NOT INDUCTIVE with a
@@ -59,10 +59,11 @@ EXPECTED_FAILING: dict[str, frozenset[str]] = {
 #: counterexample of the first expected property.
 EXPECTED_BREAK: dict[str, tuple[str | None, str, str]] = {
     # fault: (dropped conjunct, action that drops it / fails the property, property)
-    "confirm-while-playable": ("run-stuck", "confirm_playable", "no-false-confirmation"),
-    "establish-without-boneyard-check": ("run-empty-boneyard", "confirm_instead_of_draw",
+    "confirm-while-playable": ("confirmed-hold-nothing", "confirm_playable",
+                               "no-false-confirmation"),
+    "establish-without-boneyard-check": ("confirmed-empty-boneyard", "confirm_instead_of_draw",
                                          "blocked-sound"),
-    "boneyard-check-off": ("run-empty-boneyard", "pass", "blocked-sound"),
+    "boneyard-check-off": ("confirmed-empty-boneyard", "pass", "blocked-sound"),
     "all-others-confirm": (None, "establish", "blocked-sound"),
     "draw-loses-tile": ("tile-placed", "draw", "conservation"),
     "draw-from-empty-boneyard": (None, "draw_aside", "boneyard-monotone"),
@@ -330,7 +331,7 @@ def test_a_missing_conjunct_makes_the_proof_fail() -> None:
     """The invariant is not decoration: without "a run needs an empty boneyard" the
     block's empty boneyard no longer follows."""
     m = AbstractModel(find_variant("tiny-2p-d3"))
-    m.conjuncts[:] = [c for c in m.conjuncts if c.name != "run-empty-boneyard"]
+    m.conjuncts[:] = [c for c in m.conjuncts if c.name != "confirmed-empty-boneyard"]
     res = {r.property: r for r in prove_model(m, ["blocked-sound", "conservation"],
                                               timeout_ms=TIMEOUT_MS, seed=SEED)}
     assert res["blocked-sound"].verdict is Verdict.NOT_INDUCTIVE
@@ -379,7 +380,7 @@ def test_bad_input_is_a_dominoproof_error() -> None:
 
 
 # ---------------------------------------------------------------------------
-# §7: seed and timeout, unknown is never PROVED, no proof from an empty premise
+# Seed and timeout, unknown is never PROVED, no proof from an empty premise
 # ---------------------------------------------------------------------------
 
 
@@ -425,10 +426,10 @@ def test_unknown_while_finding_the_invariant_is_unknown(
     """A conjunct dropped because Z3 said unknown: the property that needs it is
     UNKNOWN, not NOT INDUCTIVE."""
     monkeypatch.setattr(allsizes.Checker, "_solve", _unknown(
-        {"confirm preserves Inv", "confirm preserves run-stuck"}))
+        {"confirm preserves Inv", "confirm preserves confirmed-hold-nothing"}))
     res = {r.property: r for r in prove_all_sizes(find_variant("block-2p-d6"), CORE)}
     assert res["blocked-sound"].verdict is Verdict.UNKNOWN
-    assert res["blocked-sound"].stats["dropped"]["run-stuck"]["answer"] == "unknown"
+    assert res["blocked-sound"].stats["dropped"]["confirmed-hold-nothing"]["answer"] == "unknown"
     assert res["conservation"].verdict is Verdict.PROVED
 
 
@@ -500,10 +501,10 @@ def test_verdicts_do_not_depend_on_the_seed(fault: str | None) -> None:
 #: For fouls-4p-d6 (a block game with fouls): the properties that fail when one
 #: conjunct is left out of the candidate invariant (measured once, kept as data).
 ABLATION: dict[str, frozenset[str]] = {
-    "run-after-lead": frozenset({"blocked-sound", "procedure"}),
-    "run-stuck": frozenset({"blocked-sound", "procedure"}),
+    "confirmed-after-lead": frozenset({"blocked-sound", "procedure"}),
+    "confirmed-hold-nothing": frozenset({"blocked-sound", "procedure"}),
     "run-is-arc": frozenset({"procedure"}),
-    "blocked-was-ready": frozenset({"blocked-sound"}),
+    "blocked-after-run": frozenset({"blocked-sound"}),
     "one-holder": frozenset({"conservation"}),
     "closed-before-lead": frozenset(),  # only for readable counterexamples
 }

@@ -16,8 +16,8 @@ from dominoproof.model.moves import MoveKind
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init
 from dominoproof.model.variant import preset_names
-from dominoproof.proofs.lemmas import BY_ID as LEMMAS
-from dominoproof.proofs.lemmas import CANDIDATES, candidates_for, check_inductive
+from dominoproof.proofs.lemmas import BY_ID as LEMMA
+from dominoproof.proofs.lemmas import LEMMAS, candidates_for, check_inductive
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
 from dominoproof.proofs.queries import CTI, TYPE_OK, Prover, prove_parity, ranking_for
 
@@ -30,7 +30,7 @@ def block_prover() -> Prover:
 
 
 def test_every_lemma_is_readable_and_cites_rules() -> None:
-    for lem in CANDIDATES:
+    for lem in LEMMAS:
         assert lem.rules and all(r.startswith(("R", "Terms")) for r in lem.rules), lem.id
         assert len(lem.statement.split()) >= 5, lem.id
         assert "z3" not in lem.statement and "==" not in lem.statement
@@ -66,13 +66,13 @@ def test_houdini_drops_what_a_variant_breaks() -> None:
 
 def test_blocked_sound_alone_is_not_inductive_but_is_proved_with_the_lemmas(
         block_prover: Prover) -> None:
-    """The issue's example: a state with the run of confirmations recorded, the boneyard
+    """The motivating example: a state with the run of confirmations recorded, the boneyard
     empty and a playable tile in a hand satisfies blocked-sound; the establishment leads
     to a block that is not one. No real round reaches it: with Houdini's lemmas the
     property is PROVED. ``explain`` shows each CTI and the lemma that rules it out."""
     pr = block_prover
-    lem = LEMMAS["blocked-sound"]
-    typed = [LEMMAS[i] for i in TYPE_OK]
+    lem = LEMMA["blocked-sound"]
+    typed = [LEMMA[i] for i in TYPE_OK]
     assert isinstance(pr.cti(lem, typed), CTI)  # not inductive relative to TypeOK
     chain = pr.explain("blocked-sound")
     assert chain and all(c.action == "establish" for c, _ in chain)
@@ -88,7 +88,7 @@ def test_blocked_sound_alone_is_not_inductive_but_is_proved_with_the_lemmas(
     text = cti.describe()
     assert "establish" in text and "before:" in text and "after:" in text
     # with the lemmas the chain found, the property is inductive
-    used = typed + [LEMMAS[b] for _, b in chain if b]
+    used = typed + [LEMMA[b] for _, b in chain if b]
     assert pr.cti(lem, used) is None
     r = pr.prove("blocked-sound")
     assert r.verdict is Verdict.PROVED
@@ -199,9 +199,9 @@ def test_the_ranking_bound_covers_the_longest_round_found_by_search() -> None:
 
 
 def test_lemma_ids_are_unique_and_properties_exist() -> None:
-    ids = [lem.id for lem in CANDIDATES]
+    ids = [lem.id for lem in LEMMAS]
     assert len(ids) == len(set(ids))
-    for lem in CANDIDATES:
+    for lem in LEMMAS:
         if lem.property:
             assert lem.property in BY_ID
 

@@ -9,7 +9,7 @@ Each property is proved by the method that fits it (``proofs/queries.py``):
 * **ranking function** (termination), with the bound it gives on a round's length;
 * **induction + progress** (blocked-complete);
 * **declarative R5 scoring** (the terminal properties);
-* **all sizes** (``--all-sizes``): every N and P at once (``proofs/allsizes.py``).
+* **all sizes** (``--all-sizes``): every N and P at once (``proofs/allsizes/``).
 
 A property that is not proved is VIOLATED (a real round reaches the violation: the
 round is printed) or NOT INDUCTIVE (a counterexample to induction, two states and a

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.moves import MoveKind
+from dominoproof.proofs.lemmas import abstract_statement
 
-from .vocabulary import AState, Formula, disjoint, one_holder, placed
+from .vocabulary import AState, Formula
 
 if TYPE_CHECKING:
     from .model import AbstractModel
@@ -79,16 +80,14 @@ class TransitionProperty:
 
 
 def state_property(m: AbstractModel, pid: str) -> StateProperty | None:
-    """The state property ``pid`` stated in ``m`` (None if it is not one)."""
-    v = m.v
-    if pid == "blocked-sound":
-        return StateProperty(pid, lambda s: z3.Implies(s.blocked, z3.And(
-            s.opened, m.bone_empty(s), m.nobody_can_play(s))))
-    if pid == "conservation":
-        q, t = z3.Const("q_c", v.player), z3.Const("t_c", v.tile)
-        return StateProperty(pid, lambda s: z3.And(placed(s, v, q, t), disjoint(s, v),
-                                                   one_holder(s, v)))
-    return None
+    """The state property ``pid`` stated in ``m`` (None if it is not one): the lemma of
+    :data:`~dominoproof.proofs.lemmas.LEMMAS` that is the property, its formula for
+    every N and P."""
+    lem = abstract_statement(pid)
+    if lem is None or lem.abstract is None:
+        return None
+    statement = lem.abstract
+    return StateProperty(pid, lambda s: statement(m, s))
 
 
 def transition_property(m: AbstractModel, pid: str) -> TransitionProperty | None:

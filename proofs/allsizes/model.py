@@ -10,6 +10,7 @@ layout's slots (``LAYOUT``) become rigid relations and axioms (:mod:`.layout`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.constants import constants_of
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
+from dominoproof.proofs.lemmas import Lemma, abstract_candidates
 
 from . import actions, twins
 from .catalogue import ALL_SIZES, COUNTED, NOT_STATABLE, PER_INSTANCE
@@ -37,12 +39,19 @@ from .vocabulary import (
 
 @dataclass(frozen=True)
 class Conjunct:
-    """One conjunct of the inductive invariant, with the rules it stands for."""
+    """One conjunct of the inductive invariant: a lemma bound to one abstract model."""
 
-    name: str
-    rules: tuple[str, ...]
-    doc: str
+    lemma: Lemma
     formula: Callable[[AState], Formula]
+
+    @property
+    def name(self) -> str:
+        return self.lemma.id
+
+
+def _bound(lem: Lemma, m: AbstractModel, s: AState) -> Formula:
+    assert lem.abstract is not None, lem.id
+    return lem.abstract(m, s)
 
 
 class AbstractModel:
@@ -160,6 +169,18 @@ class AbstractModel:
             return z3.ForAll([q], self.holds_no_match(s, q))
         return z3.ForAll([q], self.stuck(s, q))
 
+    def placed(self, s: AState, q: Expr, t: Expr) -> Formula:
+        """Every tile is in a hand, the boneyard, aside or on the table."""
+        return placed(s, self.v, q, t)
+
+    def disjoint(self, s: AState) -> Formula:
+        """No tile is in two of those places."""
+        return disjoint(s, self.v)
+
+    def one_holder(self, s: AState) -> Formula:
+        """No tile is held by two seats."""
+        return one_holder(s, self.v)
+
     def bone_empty(self, s: AState) -> Formula:
         """R3: the boneyard supplies nothing."""
         t = z3.Const("t_b", self.v.tile)
@@ -263,66 +284,7 @@ class AbstractModel:
 
     # -- the candidate inductive invariant -------------------------------------
     def _conjuncts(self) -> list[Conjunct]:
-        v = self.v
-        q, t, e = z3.Const("q_j", v.player), z3.Const("t_j", v.tile), z3.Const("e_j", v.end)
-        x, y = z3.Const("x_j", v.value), z3.Const("y_j", v.value)
-        out = [
-            Conjunct("tile-placed", ("Terms",), "every tile is in a hand, the boneyard, "
-                     "aside or on the table", lambda s: placed(s, v, q, t)),
-            Conjunct("places-disjoint", ("Terms",), "no tile is in two of those places",
-                     lambda s: disjoint(s, v)),
-            Conjunct("one-holder", ("Terms",), "no tile is held by two players",
-                     lambda s: one_holder(s, v)),
-        ]
-        if self.DRAW is DrawRule.NONE:
-            out.append(Conjunct("no-stock", ("R3.1",), "a block game has no boneyard",
-                                self.bone_empty))
-        if self.DRAW is not DrawRule.ONE:
-            out.append(Conjunct("never-drew", ("R3.1",), "only draw-one games set drew",
-                                lambda s: z3.Not(s.drew)))
-        out += [
-            Conjunct("closed-before-lead", ("Terms",),
-                     "before the lead the table is empty and no end shows a number",
-                     lambda s: z3.Implies(z3.Not(s.opened), z3.And(
-                         z3.ForAll([t], z3.Not(s.on_table(t))),
-                         z3.ForAll([e, x], z3.Not(s.shows(e, x)))))),
-            Conjunct("table-after-lead", ("Terms",), "after the lead a tile is on the table",
-                     lambda s: z3.Implies(s.opened, z3.Exists([t], s.on_table(t)))),
-            Conjunct("end-shows-one-number", ("Terms",),
-                     "after the lead each open end shows exactly one number",
-                     lambda s: z3.Implies(s.opened, z3.ForAll([e], z3.And(
-                         z3.Exists([x], s.shows(e, x)),
-                         z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)),
-                                                      x == y)))))),
-            Conjunct("run-after-lead", ("R4.1",), "confirmations come after the lead",
-                     lambda s: z3.ForAll([q], z3.Implies(s.confirmed(q), s.opened))),
-            Conjunct("run-stuck", ("R4.2", "R4.3"),
-                     "a player who confirmed in the current run holds no tile carrying a "
-                     "number an end they may play on shows",
-                     lambda s: z3.ForAll([q, t, e, x], z3.Not(z3.And(
-                         s.confirmed(q), s.holds(q, t), v.carries(t, x), s.shows(e, x),
-                         self.layout.may_play(q, e))))),
-            Conjunct("run-empty-boneyard", ("R4.4",),
-                     "while a run is under way the boneyard is empty",
-                     lambda s: z3.ForAll([q, t], z3.Implies(s.confirmed(q),
-                                                             z3.Not(s.in_boneyard(t))))),
-            Conjunct("run-has-proposer", ("R4.1",), "a run under way includes its proposer",
-                     lambda s: z3.ForAll([q], z3.Implies(s.confirmed(q),
-                                                         s.confirmed(s.proposer)))),
-            Conjunct("run-full-at-proposer", ("R4.2", "R4.4"),
-                     "if the seat to move has confirmed, the run went round the whole "
-                     "table and is back at the proposer",
-                     lambda s: z3.Implies(s.confirmed(s.turn), z3.And(
-                         s.turn == s.proposer, z3.ForAll([q], s.confirmed(q))))),
-            Conjunct("run-is-arc", ("R4.2",),
-                     "otherwise the run is the seats from the proposer, clockwise, up to "
-                     "the seat to move: confirmations in succession",
-                     lambda s: z3.Implies(
-                         z3.And(s.confirmed(s.proposer), z3.Not(s.confirmed(s.turn))),
-                         z3.ForAll([q], s.confirmed(q) == z3.Or(
-                             q == s.proposer, v.btw(s.proposer, q, s.turn))))),
-            Conjunct("blocked-was-ready", ("R4.4", "R5.1"),
-                     "a blocked state is frozen in the state that established it",
-                     lambda s: z3.Implies(s.blocked, self.ready(s))),
-        ]
-        return out
+        """The lemmas of :data:`~dominoproof.proofs.lemmas.LEMMAS` stated for every N and
+        P that apply to these rules, each bound to this model."""
+        return [Conjunct(lem, functools.partial(_bound, lem, self))
+                for lem in abstract_candidates(self)]

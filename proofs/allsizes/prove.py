@@ -170,7 +170,7 @@ class _Sanity:
 
 
 def _sanity(m: AbstractModel, chk: Checker, inv: _Invariant) -> _Sanity:
-    """§7: the premises are satisfiable, every action has a successor from some
+    """The sanity checks: the premises are satisfiable, every action has a successor from some
     state of the invariant, and every live state of the invariant enables some
     action (the next seat aside: its existence in a finite ring is not first-order)."""
     start = len(chk.log)

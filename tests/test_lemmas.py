@@ -1,0 +1,76 @@
+"""One list of lemmas (``proofs/lemmas.py``) read by both provers.
+
+Each lemma has its formula per instance and for every N and P, or the reason it
+has none there; the per-instance prover and the all-sizes model take their
+candidates from that one list, so a lemma removed from it is gone from both (and
+the proofs that needed it fail). The state properties are lemmas too: per instance
+a candidate, for every N and P the statement the invariant must imply.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from helpers import variant
+
+from dominoproof.proofs import lemmas
+from dominoproof.proofs.allsizes import AbstractModel, prove_model
+from dominoproof.proofs.encoding import Encoding
+from dominoproof.proofs.lemmas import BY_ID, LEMMAS, Lemma, candidates_for
+from dominoproof.proofs.properties import CATALOGUE, Verdict
+
+#: Lemmas that both provers state (the same sentence, two formulas): kept as data.
+SHARED = ("conservation", "no-pending-draw", "confirmed-after-lead", "confirmed-hold-nothing",
+          "confirmed-empty-boneyard", "blocked-after-run", "no-stock", "blocked-sound")
+
+
+def test_every_lemma_has_a_formula_or_a_reason_in_each_prover() -> None:
+    for lem in LEMMAS:
+        assert (lem.formula is None) == bool(lem.not_per_instance), lem.id
+        assert (lem.abstract is None) == bool(lem.not_all_sizes), lem.id
+        assert lem.formula is not None or lem.abstract is not None, lem.id
+    shared = {lem.id for lem in LEMMAS if lem.formula is not None and lem.abstract is not None}
+    assert shared == set(SHARED)
+
+
+def test_a_lemma_without_a_formula_must_say_why() -> None:
+    with pytest.raises(ValueError, match="or why not"):
+        Lemma("x", "a lemma stated nowhere at all", ("Terms",))
+    seat = BY_ID["seat"]
+    with pytest.raises(ValueError, match="every N and P, or why not"):
+        dataclasses.replace(seat, not_all_sizes="")
+
+
+def test_the_state_properties_are_lemmas_of_both_provers() -> None:
+    props = {lem.property: lem for lem in LEMMAS if lem.property}
+    state = {p.id for p in CATALOGUE if p.id in props}
+    assert state == {"blocked-sound", "conservation", "parity"}
+    assert props["blocked-sound"].abstract is not None
+    assert props["conservation"].abstract is not None
+    assert props["parity"].abstract is None and "modulo 2" in props["parity"].not_all_sizes
+
+
+def test_both_provers_read_the_one_list() -> None:
+    v = variant("block-2p-d6")
+    per_instance = [lem.id for lem in candidates_for(Encoding(v))]
+    all_sizes = [c.name for c in AbstractModel(v).conjuncts]
+    order = [lem.id for lem in LEMMAS]
+    for ids in (per_instance, all_sizes):
+        assert ids == sorted(ids, key=order.index)  # the list's order, a subset of it
+    assert {"confirmed-hold-nothing", "no-stock"} <= set(per_instance) & set(all_sizes)
+    assert "run-is-arc" in all_sizes and "run-is-arc" not in per_instance
+    assert "count-below-block" in per_instance and "count-below-block" not in all_sizes
+
+
+def test_a_lemma_removed_from_the_list_is_gone_from_both(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    v = variant("tiny-2p-d3")
+    monkeypatch.setattr(lemmas, "LEMMAS",
+                        tuple(lem for lem in LEMMAS if lem.id != "confirmed-hold-nothing"))
+    assert "confirmed-hold-nothing" not in {lem.id for lem in candidates_for(Encoding(v))}
+    m = AbstractModel(v)
+    assert "confirmed-hold-nothing" not in {c.name for c in m.conjuncts}
+    res = {r.property: r for r in prove_model(m, ["blocked-sound", "conservation"])}
+    assert res["blocked-sound"].verdict is Verdict.NOT_INDUCTIVE
+    assert res["conservation"].verdict is Verdict.PROVED
