@@ -1,4 +1,5 @@
-"""``dominoproof simulate``: Monte-Carlo statistics of a variant under random play."""
+"""``dominoproof simulate``: Monte-Carlo statistics of a variant under random play (or a
+play policy, ``--policy``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import click
 from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     json_option,
+    lists_in_help,
     overrides_option,
+    policy_option,
     resolve_variant,
     seed_option,
     variant_argument,
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
     from dominoproof.simulate import Statistics
 
 
-@click.command("simulate",
+@click.command("simulate", cls=lists_in_help("policies"),
                short_help="Monte-Carlo statistics: blocks, residuals, winners, R5.6 risk.")
 @variant_argument
 @click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000, show_default=True,
@@ -28,10 +31,12 @@ if TYPE_CHECKING:
 @overrides_option
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Tiles listed in the R5.6 risk table.")
+@policy_option
 @json_option
 def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], top: int,
-            as_json: str | None) -> None:
-    """Play random rounds of VARIANT (uniformly random legal moves, seeded) and report:
+            policy: str, as_json: str | None) -> None:
+    """Play random rounds of VARIANT (uniformly random deals; uniformly random legal
+    moves, or those of --policy; seeded) and report:
     the share of rounds that block with a 95% Wilson interval, the residual pips at a
     block (R5.3), the winners per side (R5.2), ties and how they were settled (R5.5),
     round lengths, and the tiles that carry the risk of R5.6. --json prints the same
@@ -43,14 +48,16 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
 
     from dominoproof.api import simulate
     from dominoproof.options import console
+    from dominoproof.policies import policy_named
 
     v = resolve_variant(variant, overrides)
+    chosen = policy_named(policy)
     err = console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True,
                   disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(f"{v.name}", total=rounds)
-        stats = simulate(v, rounds, seed=seed, top=top,
+        stats = simulate(v, rounds, seed=seed, top=top, policy=chosen,
                          progress=lambda done: bar.update(task, completed=done))
     if as_json:
         emit("simulate", stats.to_json(), as_json)
@@ -94,8 +101,13 @@ def render_statistics(stats: Statistics) -> str:
         row(t, label, num(d.mean), num(d.min), num(d.median), num(d.p95), num(d.max))
 
     lo, hi = s.block_ci
-    out = [f"Simulation of {s.variant}: {n} rounds of uniformly random legal moves, "
-           f"seed {s.seed}", ""]
+    if s.policy == "random":
+        how = "uniformly random legal moves"
+    else:
+        from dominoproof.policies import policy_named
+
+        how = f"the {s.policy} policy ({policy_named(s.policy).summary})"
+    out = [f"Simulation of {s.variant}: {n} rounds of {how}, seed {s.seed}", ""]
     out.append(f"  blocked (R1.1, R4.4)  {s.blocked:>9} rounds  {pct(s.block_share):>7}   "
                f"95% Wilson interval {pct(lo)} .. {pct(hi)}")
     out.append(f"  domino                {s.dominoes:>9} rounds  "
