@@ -127,8 +127,7 @@ class BlockSeeking(Policy):
     """
 
     name = "block-seeking"
-    summary = ("leave the most opponents unable to play, then the fewest tiles matching "
-               "an open end; ties uniform")
+    summary = "leave most opponents unable to play, then fewest tiles matching an end"
 
     def __init__(self) -> None:
         self._opponents: dict[Variant, tuple[tuple[int, ...], ...]] = {}

@@ -29,7 +29,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dominoproof.model.engine import random_rounds
 from dominoproof.model.outcome import outcome
+from dominoproof.model.rules import rules_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
@@ -230,7 +232,10 @@ def simulate(
     tie_rule = variant.scoring.tie.value
 
     done = 0
-    for final, moves in policy_rounds(variant, chosen, rounds, seed):
+    # The uniform policy is the engine's own loop, called as before the policies existed.
+    played = (random_rounds(variant, rounds, seed, rules_for(variant)) if chosen.uniform
+              else policy_rounds(variant, chosen, rounds, seed))
+    for final, moves in played:
         done += 1
         length[moves] = length.get(moves, 0) + 1
         k = final.table.bit_count()

@@ -413,8 +413,7 @@ def test_stats_exact_text_and_json_agree() -> None:
     code, text, _ = run("stats", "block-2p-d6", "-o", "set.max=2", "-o", "deal.hand_size=2",
                         "--policy", "greedy")
     assert code == 0
-    assert "Exact figures of block-2p-d6+set.max=2,deal.hand_size=2 under the greedy " \
-        "policy" in text
+    assert "Exact figures of block-2p-d6+set.max=2,deal.hand_size=2\n  policy greedy: " in text
     assert "every deal (90), each equally likely" in text
     code, out, _ = run("stats", "block-2p-d6", "-o", "set.max=2", "-o", "deal.hand_size=2",
                        "--policy", "greedy", "--json")

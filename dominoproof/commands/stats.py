@@ -185,7 +185,7 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
     last = "exact" if f.exact else f"{f.level:.0%} interval"
     pol = policy_named(f.policy)
     head = "Exact figures" if f.exact else "Sampled figures"
-    out = [f"{head} of {f.variant} under the {f.policy} policy ({pol.summary})",
+    out = [f"{head} of {f.variant}", f"  policy {f.policy}: {pol.summary}",
            f"  {f.configuration}"]
     if f.exact:
         out.append(f"  {f.states:,} states; rational arithmetic, shown as decimals (the "
