@@ -51,7 +51,7 @@ from dominoproof.simulate import wilson
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Deal
-    from dominoproof.proofs.statespace import SearchResult
+    from dominoproof.proofs.statespace import Scorer, SearchResult
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -322,8 +322,9 @@ def deal_weights(graph: SearchResult) -> dict[int, int]:
 class _Ends:
     """The probability mass of the terminal states, read into the figures (exact)."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, scorer: Scorer) -> None:
         self.variant = variant
+        self.scorer = scorer
         side = {p: i for i, team in enumerate(variant.teams) for p in team}
         self.side = [side[p] for p in range(variant.players)]
         n = variant.tiles.count
@@ -333,7 +334,7 @@ class _Ends:
         self.lost = [Fraction(0)] * n
 
     def add(self, s: State, w: Fraction) -> None:
-        res = outcome(self.variant, s)
+        res = self.scorer(self.variant, s)
         assert res is not None
         key = _award_of(res)
         self.awards[key] = self.awards.get(key, Fraction(0)) + w
@@ -377,7 +378,7 @@ def figures_on_graph(graph: SearchResult, policy: str | Policy, *,
     mass: list[Fraction] = [Fraction(0)] * graph.size
     for i, k in weights.items():
         mass[i] = Fraction(k, deals)
-    ends = _Ends(v)
+    ends = _Ends(v, graph.scorer)  # the engine's outcome(), unless the graph says otherwise
     length = Fraction(0)
     ptr, to, kind = graph.edge_ptr, graph.edge_to, graph.kind
     for done, i in enumerate(order):
