@@ -456,3 +456,15 @@ def test_simulate_takes_a_policy() -> None:
     assert code == 2 and "no such policy" in err
     help_text = run("simulate", "--help")[1]
     assert all(p in help_text for p in POLICIES)
+
+
+def test_the_api_takes_a_preset_name_and_overrides() -> None:
+    from dominoproof import api
+
+    f = api.exact_figures("block-2p-d6", "greedy",
+                          overrides={"set.max": 2, "deal.hand_size": 2})
+    assert exact(f) == exact(exact_figures(BLOCK_D2, "greedy"))
+    s = api.sampled_figures("tiny", "random", 200, 1)
+    assert s.rounds == 200 and s == sampled_figures(TINY, "random", 200, 1)
+    with pytest.raises(FiguresUnknown):
+        api.exact_figures("tiny", max_states=10)
