@@ -56,6 +56,7 @@ __all__ = [
     "overrides_option",
     "parse_override",
     "parse_overrides",
+    "policy_option",
     "resolve_variant",
     "seed_option",
     "variant_argument",
@@ -182,12 +183,28 @@ def _faults() -> tuple[str, list[tuple[str, str]]]:
     return "Faults (--fault ID)", [(f.id, f.description) for f in FAULTS]
 
 
-_HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _faults}
+def _policies() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.policies import POLICIES
+
+    return "Policies (--policy NAME)", [(p.name, p.summary) for p in POLICIES.values()]
+
+
+_HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _faults,
+               "policies": _policies}
+
+
+def policy_option(f: F) -> F:
+    """``--policy NAME`` (default ``random``), passed as ``policy: str`` and checked by
+    :func:`dominoproof.policies.policy_named` (an unknown name: one line, exit 2)."""
+    return click.option(
+        "--policy", default="random", show_default=True, metavar="NAME",
+        help="How every player chooses among the legal moves (the policies are listed "
+             "below; chance steps, the deal and the tile drawn, stay uniform).")(f)
 
 
 def lists_in_help(*names: str) -> type[ListsInHelp]:
     """A :class:`ListsInHelp` command class listing ``names`` (properties, questions,
-    faults) at the end of its help."""
+    faults, policies) at the end of its help."""
     return type("ListsInHelp", (ListsInHelp,), {"lists": names})
 
 
