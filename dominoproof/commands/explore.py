@@ -156,9 +156,11 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     if workers == 0:
         many = init.deal is None and count_deals(v, free_draw) >= POOL_FROM
         workers = (os.cpu_count() or 1) if many and not drawing else 1
+    chosen_by = ("the deal given" if deal_text is not None else
+                 None if all_deals else f"the deal of seed {seed or 0}")
     ver = verify(v, init, engine=engine, scorer=scorer,
                  properties=property_ids or None, max_states=max_states,
-                 max_seconds=max_seconds, workers=workers, inapplicable=True)
+                 max_seconds=max_seconds, workers=workers, inapplicable=True, how=chosen_by)
 
     written = []
     if drawing:
@@ -271,7 +273,8 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     rows = [
         ("search", f"{status}; breadth first, exact visited set"
          + (f"; {f.parts} parts on {f.workers} processes" if f.parts > 1 else "")),
-        ("deals", f"{f.deals:,} initial state(s)"),
+        ("deals", f"{f.deals:,} initial state(s)" + (
+            f"; {ver.coverage.method()}" if ver.coverage is not None else "")),
         ("states", f"{f.states:,} ({f.expanded:,} expanded)"
          + (f"; {f.states_in_parts:,} summed over the parts" if f.states_in_parts else "")),
         ("transitions", f"{f.transitions:,}"),
