@@ -23,6 +23,7 @@ what fails, judged here on the decoded table from the property's statement in
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,6 +32,8 @@ from typing import Any
 
 from dominoproof.model.tiles import Tile
 from dominoproof.options import WIDTH
+
+_wrap = functools.partial(textwrap.wrap, break_on_hyphens=False, break_long_words=False)
 
 __all__ = ["ConcreteState", "ConcreteTable", "concretise", "describe"]
 
@@ -204,7 +207,7 @@ def state_lines(s: ConcreteState) -> list[str]:
     aside = f"set aside {_tiles(s.aside)}" if s.aside else "nothing set aside"
     fouls = f"fouls by {_seats(s.fouls)}" if s.fouls else "no foul"
     head = f"P{s.turn} to move; {_ends(s)}; {bone}; {aside}; {run}; {fouls}; {status}"
-    lines = textwrap.wrap(head, WIDTH - 16) or [head]
+    lines = _wrap(head, WIDTH - 16) or [head]
     for p, hand in enumerate(s.hands):
         lines.append(f"P{p}  {_tiles(hand) if hand else '(no tiles)'}")
     lines.append(f"table  {_tiles(s.table) if s.table else '(empty)'}")
@@ -359,20 +362,20 @@ def describe(cex: Any, pid: str) -> tuple[str, str]:
             f"reachable; query \"{t.query}\"), read on a small table: {t.players} seats "
             f"{order} (clockwise), the numbers 0..{t.n}, and only these tiles of double-{t.n}: "
             f"{_tiles(t.tiles)} (the model does not need the rest of the set)")
-    out = textwrap.wrap(head, WIDTH)
+    out = _wrap(head, WIDTH)
     if t.duplicates:
-        out += textwrap.wrap(f"note: the model found no such table with every tile distinct; "
+        out += _wrap(f"note: the model found no such table with every tile distinct; "
                              f"{', '.join(t.duplicates)} appear more than once", WIDTH,
                              initial_indent="  ", subsequent_indent="  ")
     out.append("  before  " + state_lines(t.before)[0])
     out += ["          " + line for line in state_lines(t.before)[1:]]
     act = action_text(t)
     if act:
-        out += textwrap.wrap(act, WIDTH, initial_indent="  move    ",
+        out += _wrap(act, WIDTH, initial_indent="  move    ",
                              subsequent_indent="          ")
     if t.after is not None:
         out.append("  after   " + state_lines(t.after)[0])
         out += ["          " + line for line in state_lines(t.after)[1:]]
-    out += textwrap.wrap(what, WIDTH, initial_indent="  fails   ",
+    out += _wrap(what, WIDTH, initial_indent="  fails   ",
                          subsequent_indent="          ")
     return "\n".join(out) + "\n", what

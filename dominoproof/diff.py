@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import functools
 import textwrap
 import time
 from collections.abc import Callable, Sequence
@@ -38,6 +39,8 @@ from dominoproof.model.variant import Variant, find_variant, toml_value
 from dominoproof.options import WIDTH
 from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE
+
+_wrap = functools.partial(textwrap.wrap, break_on_hyphens=False, break_long_words=False)
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
            "Separation", "diff", "gather_figures", "judge_under", "pair", "parameter_changes",
@@ -391,15 +394,19 @@ def diff(a: Variant, b: Variant, *, stats: bool = True, rounds: int = 10_000,
     t0 = time.perf_counter()
     a, b = _distinct(a, b)
     variants = {"A": a, "B": b}
-    report = verify([a, b], faults=False, seed=z3_seed, timeout_ms=timeout_ms,
-                    crosscheck=0, workers=workers, rlimit=rlimit, progress=progress)
+    same = a == b  # the same rules: the same checks give the same verdicts, run once
+    report = verify([a] if same else [a, b], faults=False, seed=z3_seed,
+                    timeout_ms=timeout_ms, crosscheck=0, workers=workers, rlimit=rlimit,
+                    progress=progress)
+    if same:
+        report.rows += [dataclasses.replace(r, subject=b.name) for r in report.rows]
     props = _compare(report, {"A": a.name, "B": b.name}, variants)
     figures = None
     if stats:
         figures = {s: gather_figures(variants[s], rounds=rounds, seed=seed) for s in SIDES}
     notes = []
-    if a == b:
-        notes.append("A and B have the same rules (every parameter equal)")
+    if same:
+        notes.append("A and B have the same rules (every parameter equal): checked once")
     return DiffReport(a, b, parameter_changes(a, b), props, figures, rounds, seed,
                       time.perf_counter() - t0, len(report.rows), notes)
 
@@ -439,7 +446,7 @@ def render(r: DiffReport) -> str:
     out = [f"diff  A: {r.a.name}   B: {r.b.name}"]
     for s, v in (("A", r.a), ("B", r.b)):
         base = f", base {v.base}" if v.base else ""
-        out += textwrap.wrap(f"{s}: {v.name} ({v.source}{base})"
+        out += _wrap(f"{s}: {v.name} ({v.source}{base})"
                              + (f": {v.description}" if v.description else ""), WIDTH,
                              initial_indent="  ", subsequent_indent="     ")
     out += [f"  note: {n}" for n in r.notes]
@@ -477,22 +484,22 @@ def render(r: DiffReport) -> str:
         out.append("  none: every property has the same verdict under A and B")
     for d in r.differing:
         out.append("")
-        out += textwrap.wrap(f"{d.property} ({', '.join(d.rules)}): A "
+        out += _wrap(f"{d.property} ({', '.join(d.rules)}): A "
                              f"{_verdict_text(d.a)}; B {_verdict_text(d.b)}", WIDTH,
                              initial_indent="  ", subsequent_indent="    ")
         if d.note:
-            out += textwrap.wrap(d.note, WIDTH, initial_indent="    ",
+            out += _wrap(d.note, WIDTH, initial_indent="    ",
                                  subsequent_indent="    ")
         sep = d.separating
         if sep is None:
             continue
         where = "its small configuration's search" if sep.part == "search" else "Z3"
-        out += textwrap.wrap(f"the round that separates them: {sep.violated_in}'s "
+        out += _wrap(f"the round that separates them: {sep.violated_in}'s "
                              f"counterexample (found by {where}), {len(sep.trace.moves)} "
                              "moves, judged under both variants:", WIDTH,
                              initial_indent="    ", subsequent_indent="    ")
         for s in SIDES:
-            out += textwrap.wrap(f"under {s}: {sep.judged[s].text}", WIDTH,
+            out += _wrap(f"under {s}: {sep.judged[s].text}", WIDTH,
                                  initial_indent="      ", subsequent_indent="        ")
         out += _indent(sep.round, "    | ")
     if r.figures is not None:

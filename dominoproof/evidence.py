@@ -21,6 +21,7 @@ two variants is judged differently under each).
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
 from dominoproof.proofs.properties import BY_ID, Kind, Result, Verdict
+
+_wrap = functools.partial(textwrap.wrap, break_on_hyphens=False, break_long_words=False)
 
 __all__ = ["Evidence", "Failure", "judge_round", "move_text", "of_result", "round_of",
            "state_lines"]
@@ -113,9 +116,10 @@ def state_lines(variant: Variant, s: State) -> list[str]:
         parts.append("fouls by " + ", ".join(f"P{p}" for p in bits(s.fouls)))
     parts.append({Status.PLAYING: "being played", Status.BLOCKED: "blocked",
                   Status.DOMINO: "ended by a domino"}[s.status])
-    lines = textwrap.wrap("; ".join(parts), WIDTH - 16)
+    lines = _wrap("; ".join(parts), WIDTH - 16)
     for p, hand in enumerate(s.hands):
-        lines.append(f"P{p}  " + (f"{_tiles(hand)} ({hand.bit_count()} tiles, "
+        n = hand.bit_count()
+        lines.append(f"P{p}  " + (f"{_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
                                   f"{_pips(variant, hand)} pips)" if hand else "(empty hand)"))
     lines.append("table  " + (_tiles(s.table) or "(empty)"))
     return lines
@@ -268,11 +272,11 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
     states = trace.states()
     last = at.move if at is not None else moves
     lines = ["", "Where it fails"]
-    lines += textwrap.wrap(f"{at.where() if at else 'at the end'}: {fails}", WIDTH,
+    lines += _wrap(f"{at.where() if at else 'at the end'}: {fails}", WIDTH,
                            initial_indent="  ", subsequent_indent="    ")
     if at is not None and at.transition:
         s = states[last - 1]
-        lines += textwrap.wrap(move_text(trace.variant, trace.rule_book, s,
+        lines += _wrap(move_text(trace.variant, trace.rule_book, s,
                                          trace.moves[last - 1]), WIDTH,
                                initial_indent="  the move: ", subsequent_indent="    ")
         lines.append("  the state before it:")
@@ -297,21 +301,21 @@ def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evide
         judge.state(1, cti.post)
     fails = ctx.found[res.property][1] if res.property in ctx.found else (
         f"{res.property} fails after the move ({res.detail})")
-    out = textwrap.wrap(f"A counterexample to induction of {res.property} (action "
+    out = _wrap(f"A counterexample to induction of {res.property} (action "
                         f"{cti.action}): a state the proved lemmas allow, a move, and the "
                         "state it leads to, which breaks the property; no real round is "
                         "known to reach it", WIDTH)
     out.append("  before  " + state_lines(variant, cti.pre)[0])
     out += ["          " + x for x in state_lines(variant, cti.pre)[1:]]
-    out += textwrap.wrap(f"{move_text(variant, rules, cti.pre, cti.move)}   "
+    out += _wrap(f"{move_text(variant, rules, cti.pre, cti.move)}   "
                          f"({cti.move!r})", WIDTH, initial_indent="  move    ",
                          subsequent_indent="          ")
     out.append("  after   " + state_lines(variant, cti.post)[0])
     out += ["          " + x for x in state_lines(variant, cti.post)[1:]]
-    out += textwrap.wrap(fails, WIDTH, initial_indent="  fails   ",
+    out += _wrap(fails, WIDTH, initial_indent="  fails   ",
                          subsequent_indent="          ")
     if cti.assumed:
-        out += textwrap.wrap("the state before satisfies the lemmas " + ", ".join(cti.assumed),
+        out += _wrap("the state before satisfies the lemmas " + ", ".join(cti.assumed),
                              WIDTH, initial_indent="  ", subsequent_indent="    ")
     return Evidence(res.property, "cti", "\n".join(out) + "\n", fails)
 
