@@ -329,7 +329,8 @@ def gather_figures(variant: Variant, *, rounds: int, seed: int) -> list[Figure]:
                st.residual_total.mean, res_lo, res_hi, how),
         Figure("tie", "tie probability (a block tied for the lowest)", ("R5.5",), "share",
                st.ties / n if n else None, tie_lo, tie_hi, how),
-        Figure("length", "mean length (moves)", ("R4.2",), "moves", st.length.mean,
+        Figure("length", "mean length (moves, R4 confirmations included)", ("R4.2",),
+               "moves", st.length.mean,
                len_lo, len_hi, how),
     ]
 
@@ -464,9 +465,10 @@ def render(r: DiffReport) -> str:
         out += ["  " + line for line in table_text(t).splitlines()]
     else:
         out.append("  none: the rules are the same")
-    out += ["", f"Verdicts that differ: {len(r.differing)} of {len(r.properties)} properties "
-            f"({r.checks} checks: the search on small configurations, Z3 per instance and "
-            "for every size)"]
+    out.append("")
+    out += _wrap(f"Verdicts that differ: {len(r.differing)} of {len(r.properties)} properties "
+                 f"({r.checks} checks: the search on small configurations, Z3 per instance "
+                 "and for every size)", WIDTH, subsequent_indent="  ")
     if r.differing:
         t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         t.add_column("property", no_wrap=True)

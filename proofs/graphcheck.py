@@ -85,6 +85,7 @@ __all__ = [
     "verify",
 ]
 
+#: the method of a search of every deal; one of some deals says "sampled" (proofs.coverage)
 METHOD = "exhaustive search"
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
@@ -518,9 +519,10 @@ def check_properties(result: SearchResult,
     _check_liveness(ctx)
     figures = result.counts()
     seconds = time.perf_counter() - start
+    method = of_init(v, result.init).method()  # exhaustive only over every deal
     out = []
     for p in chosen:
-        res = Result(p.id, Verdict.NOT_APPLICABLE, METHOD, figures.configuration,
+        res = Result(p.id, Verdict.NOT_APPLICABLE, method, figures.configuration,
                      states=result.size, seconds=seconds)
         out.append(res)
         if p.id not in wanted:
