@@ -160,6 +160,18 @@ def test_traces_of_a_fault_replay_under_the_rule_book_they_name(tmp_path: Path) 
     assert "no line has them" in CliRunner().invoke(main, ["replay", str(written[0])]).output
 
 
+def test_explore_traces_of_a_fault_replay_too(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["explore", "block-2p-d6", "--set-max", "2", "--hand-size",
+                                  "2", "--all-deals", "--fault", "confirm-while-playable",
+                                  "--traces", str(tmp_path)])
+    assert r.exit_code == 1
+    files = sorted(tmp_path.glob("*.json"))
+    assert files and any(f.name == "no-false-confirmation.json" for f in files)
+    for f in files:
+        rep = CliRunner().invoke(main, ["replay", str(f)])
+        assert rep.exit_code == 0 and "ConfirmWhilePlayable" in rep.output, rep.output
+
+
 def test_a_trace_naming_an_unknown_rule_book_is_refused(tmp_path: Path) -> None:
     data = random_round(variant("tiny-2p-d3"), 1).to_json()
     data["rules"] = "MyOwnRules"

@@ -170,8 +170,16 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
         folder.mkdir(parents=True, exist_ok=True)
         for r in ver.results:
             if r.trace is not None:
+                trace = r.trace
+                if engine is not None and trace.rules is None:
+                    # a fault's round names its rule book, so `dominoproof replay` replays it
+                    import dataclasses
+
+                    from dominoproof.proofs.statespace import rule_book
+
+                    trace = dataclasses.replace(trace, rules=rule_book(v, engine))
                 path = folder / f"{r.property}.json"
-                path.write_text(r.trace.dumps() + "\n", encoding="utf-8")
+                path.write_text(trace.dumps() + "\n", encoding="utf-8")
                 written.append(str(path))
 
     if as_json:
