@@ -220,7 +220,8 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
     if not ok:
         raise DominoproofError(f"{v.name}: {why}")
     return check(v, init, properties=properties, max_states=max_states,
-                 max_seconds=max_seconds, workers=workers, inapplicable=True)
+                 max_seconds=max_seconds, workers=workers, inapplicable=True,
+                 how=None if all_deals else f"the deal of seed {seed}")
 
 
 def simulate(spec: Variant | str | Path, rounds: int = 10_000, *, seed: int = 0,
@@ -281,15 +282,35 @@ def check_log(log: str | Path, spec: Variant | str | Path, *, format: str = "tra
     return run(variant(spec, overrides), text, str(log), format)
 
 
+def fault_rule_book(name: object) -> Callable[[Variant], Any] | None:
+    """The rule book a trace names (``"rules": "ConfirmWhilePlayable"``) when it is one of
+    the deliberately broken rule books of :mod:`dominoproof.proofs.faults` (a fault's
+    counterexample, as ``verify --traces`` writes it); None for any other name."""
+    if not isinstance(name, str):
+        return None
+    from dominoproof.proofs.faults import FAULTS
+
+    for f in FAULTS:
+        if f.engine is not None and f.engine.__name__ == name:
+            engine: Callable[[Variant], Any] = f.engine
+            return engine
+    return None
+
+
 def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
     """A trace (a file, or its JSON data) read and replayed with every legality check: the
     deal must be a deal of its variant and the recorded final state must be reached.
-    Anything else is a located :class:`~dominoproof.model.errors.TraceError`."""
+    A trace recorded under a fault's broken rule book (it names it) replays under that
+    rule book, and the trace keeps it (:attr:`Trace.rules`); a rule book of any other
+    name is refused. Anything else is a located
+    :class:`~dominoproof.model.errors.TraceError`."""
     from dominoproof.model.engine import Trace
     from dominoproof.model.errors import TraceError
+    from dominoproof.model.reading import read_json
 
     if isinstance(trace, Mapping):
-        t = Trace.from_json(dict(trace))
+        data = dict(trace)
+        t = Trace.from_json(data, rules=fault_rule_book(data.get("rules")))
     else:
         source = str(trace)
         try:
@@ -298,7 +319,9 @@ def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
             raise TraceError(f"{source}: cannot read the trace ({e.__class__.__name__}: "
                              f"{getattr(e, 'strerror', None) or e})") from None
         try:
-            t = Trace.loads(text, source=source)
+            data = read_json(text, source, TraceError)
+            book = fault_rule_book(data.get("rules")) if isinstance(data, dict) else None
+            t = Trace.from_json(data, source, rules=book)
         except TraceError as e:
             msg = str(e)
             raise TraceError(msg if msg.startswith(source) else f"{source}: {msg}") from None
@@ -306,5 +329,6 @@ def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
     return t
 
 
-__all__ = ["ProofReport", "check_log", "deal", "exact_figures", "explore", "play", "prove",
-           "prover", "replay", "sampled_figures", "simulate", "variant", "verify"]
+__all__ = ["ProofReport", "check_log", "deal", "exact_figures", "explore", "fault_rule_book",
+           "play", "prove", "prover", "replay", "sampled_figures", "simulate", "variant",
+           "verify"]

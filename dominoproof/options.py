@@ -51,6 +51,8 @@ if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
 __all__ = [
     "WIDTH",
     "budget_options",
+    "check_output_folder",
+    "check_output_path",
     "console",
     "json_option",
     "overrides_option",
@@ -241,6 +243,28 @@ def check_output_path(path: str | os.PathLike[str] | None, option: str) -> None:
     if not os.access(folder, os.W_OK):
         raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
                                f"{_plain(str(folder))} is not writable")
+
+
+def check_output_folder(path: str | os.PathLike[str] | None, option: str) -> None:
+    """An output folder (``--traces DIR``) must be a folder, or not exist yet in a folder
+    that does and is writable: checked before any work (the folder is made at the end)."""
+    if path is None:
+        return
+    p = pathlib.Path(path)
+    if p.exists():
+        if not p.is_dir():
+            raise DominoproofError(f"{option} {_plain(str(path))}: not a folder")
+        if not os.access(p, os.W_OK):
+            raise DominoproofError(f"{option} {_plain(str(path))}: the folder is not "
+                                   "writable")
+        return
+    parent = p.parent if str(p.parent) else pathlib.Path(".")
+    if not parent.is_dir():
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(parent))} does not exist (create it first)")
+    if not os.access(parent, os.W_OK):
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(parent))} is not writable")
 
 
 def _plain(text: str) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.engine import random_rounds
@@ -76,6 +76,9 @@ class Distribution:
     median: int | None
     p95: int | None
     max: int | None
+    #: the sample standard deviation (None below two values); derived from the same
+    #: histogram, so it takes no part in equality
+    stdev: float | None = field(default=None, compare=False)
 
     @staticmethod
     def of(hist: Mapping[int, int]) -> Distribution:
@@ -84,8 +87,19 @@ class Distribution:
             return Distribution(0, None, None, None, None, None)
         keys = sorted(hist)
         total = sum(k * c for k, c in hist.items())
-        return Distribution(n, total / n, keys[0], _rank(hist, keys, (n + 1) // 2),
-                            _rank(hist, keys, math.ceil(0.95 * n)), keys[-1])
+        mean = total / n
+        sd = (math.sqrt(sum(c * (k - mean) ** 2 for k, c in hist.items()) / (n - 1))
+              if n > 1 else None)
+        return Distribution(n, mean, keys[0], _rank(hist, keys, (n + 1) // 2),
+                            _rank(hist, keys, math.ceil(0.95 * n)), keys[-1], sd)
+
+    def mean_ci(self, z: float = Z95) -> tuple[float, float] | None:
+        """A 95% interval of the mean (normal approximation, ``z`` standard errors): fit
+        for the thousands of rounds a simulation plays; None below two values."""
+        if self.mean is None or self.stdev is None:
+            return None
+        half = z * self.stdev / math.sqrt(self.count)
+        return self.mean - half, self.mean + half
 
     def to_json(self) -> dict[str, Any]:
         return {"count": self.count, "mean": _r(self.mean), "min": self.min,

@@ -397,6 +397,7 @@ _COSTLY = {  # a valid value here would start a long proof: only bad values are 
     ("prove", "tiny"): ["--timeout-ms", "--rlimit", "--depth", "--workers"],
     ("witness", "tiny", "tie"): ["--timeout-ms", "--rlimit", "--depth", "--seconds"],
     ("verify", "tiny"): ["--timeout-ms", "--rlimit", "--crosscheck", "--workers"],
+    ("diff", "tiny", "block"): ["--timeout-ms", "--rlimit", "--rounds", "--workers"],
 }
 _bad_numbers = st.sampled_from(["0", "-1", "-7", "nan", "inf", "x", "", "1.5", "-0", "1e3"])
 #: options where 0 is a meaningful value (no depth, no cross-check): only below zero is bad
