@@ -38,10 +38,12 @@ if TYPE_CHECKING:
     from dominoproof.model.engine import Deal, Trace
     from dominoproof.model.moves import Move
     from dominoproof.model.variant import Variant
+    from dominoproof.policies import Policy
     from dominoproof.proofs.graphcheck import Verification
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.queries import Prover, SanityCheck
     from dominoproof.simulate import Statistics
+    from dominoproof.stats import RoundFigures
     from dominoproof.verify import Report
 
 def variant(spec: Variant | str | Path, overrides: Mapping[str, Any] | None = None) -> Variant:
@@ -218,20 +220,51 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
     if not ok:
         raise DominoproofError(f"{v.name}: {why}")
     return check(v, init, properties=properties, max_states=max_states,
-                 max_seconds=max_seconds, workers=workers, inapplicable=True)
+                 max_seconds=max_seconds, workers=workers, inapplicable=True,
+                 how=None if all_deals else f"the deal of seed {seed}")
 
 
 def simulate(spec: Variant | str | Path, rounds: int = 10_000, *, seed: int = 0,
              top: int = 10, overrides: Mapping[str, Any] | None = None,
-             progress: Callable[[int], None] | None = None) -> Statistics:
-    """Monte-Carlo statistics of ``rounds`` seeded random rounds."""
+             progress: Callable[[int], None] | None = None,
+             policy: str | Policy = "random") -> Statistics:
+    """Monte-Carlo statistics of ``rounds`` seeded random rounds (uniformly random moves,
+    or those of ``policy``, :mod:`dominoproof.policies`)."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.simulate import simulate as run
 
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
     return run(variant(spec, overrides), rounds, seed, top=top, progress=progress,
-               every=max(1, min(2000, rounds // 100)))
+               every=max(1, min(2000, rounds // 100)), policy=policy)
+
+
+def exact_figures(spec: Variant | str | Path, policy: str | Policy = "random", *,
+                  free_draw: bool = True, deal: Deal | None = None,
+                  max_deals: int | None = None, max_states: int | None = None,
+                  max_seconds: float | None = None,
+                  overrides: Mapping[str, Any] | None = None) -> RoundFigures:
+    """The exact figures of a small configuration under ``policy``
+    (:func:`dominoproof.stats.exact_figures`; ``None`` budgets: the defaults, never "no
+    limit"). Too many deals: a DominoproofError; a budget run out:
+    :class:`~dominoproof.stats.FiguresUnknown`."""
+    from dominoproof import stats
+
+    return stats.exact_figures(
+        variant(spec, overrides), policy, free_draw=free_draw, deal=deal,
+        max_deals=stats.MAX_EXACT_DEALS if max_deals is None else max_deals,
+        max_states=stats.DEFAULT_MAX_STATES if max_states is None else max_states,
+        max_seconds=max_seconds)
+
+
+def sampled_figures(spec: Variant | str | Path, policy: str | Policy = "random",
+                    rounds: int = 10_000, seed: int = 0, *, level: float = 0.95,
+                    overrides: Mapping[str, Any] | None = None) -> RoundFigures:
+    """The same figures measured on ``rounds`` seeded rounds, with ``level`` intervals
+    (:func:`dominoproof.stats.sampled_figures`)."""
+    from dominoproof.stats import sampled_figures as run
+
+    return run(variant(spec, overrides), policy, rounds, seed, level=level)
 
 
 def check_log(log: str | Path, spec: Variant | str | Path, *, format: str = "trace",
@@ -249,15 +282,35 @@ def check_log(log: str | Path, spec: Variant | str | Path, *, format: str = "tra
     return run(variant(spec, overrides), text, str(log), format)
 
 
+def fault_rule_book(name: object) -> Callable[[Variant], Any] | None:
+    """The rule book a trace names (``"rules": "ConfirmWhilePlayable"``) when it is one of
+    the deliberately broken rule books of :mod:`dominoproof.proofs.faults` (a fault's
+    counterexample, as ``verify --traces`` writes it); None for any other name."""
+    if not isinstance(name, str):
+        return None
+    from dominoproof.proofs.faults import FAULTS
+
+    for f in FAULTS:
+        if f.engine is not None and f.engine.__name__ == name:
+            engine: Callable[[Variant], Any] = f.engine
+            return engine
+    return None
+
+
 def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
     """A trace (a file, or its JSON data) read and replayed with every legality check: the
     deal must be a deal of its variant and the recorded final state must be reached.
-    Anything else is a located :class:`~dominoproof.model.errors.TraceError`."""
+    A trace recorded under a fault's broken rule book (it names it) replays under that
+    rule book, and the trace keeps it (:attr:`Trace.rules`); a rule book of any other
+    name is refused. Anything else is a located
+    :class:`~dominoproof.model.errors.TraceError`."""
     from dominoproof.model.engine import Trace
     from dominoproof.model.errors import TraceError
+    from dominoproof.model.reading import read_json
 
     if isinstance(trace, Mapping):
-        t = Trace.from_json(dict(trace))
+        data = dict(trace)
+        t = Trace.from_json(data, rules=fault_rule_book(data.get("rules")))
     else:
         source = str(trace)
         try:
@@ -266,7 +319,9 @@ def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
             raise TraceError(f"{source}: cannot read the trace ({e.__class__.__name__}: "
                              f"{getattr(e, 'strerror', None) or e})") from None
         try:
-            t = Trace.loads(text, source=source)
+            data = read_json(text, source, TraceError)
+            book = fault_rule_book(data.get("rules")) if isinstance(data, dict) else None
+            t = Trace.from_json(data, source, rules=book)
         except TraceError as e:
             msg = str(e)
             raise TraceError(msg if msg.startswith(source) else f"{source}: {msg}") from None
@@ -274,5 +329,6 @@ def replay(trace: str | Path | Mapping[str, Any]) -> Trace:
     return t
 
 
-__all__ = ["ProofReport", "check_log", "deal", "explore", "play", "prove", "prover", "replay",
-           "simulate", "variant", "verify"]
+__all__ = ["ProofReport", "check_log", "deal", "exact_figures", "explore", "fault_rule_book",
+           "play", "prove", "prover", "replay", "sampled_figures", "simulate", "variant",
+           "verify"]

@@ -21,7 +21,7 @@ from typing import Any
 from dominoproof.logformats import FORMATS, LoggedRound, Pass, Play, Step, read_log
 from dominoproof.model.engine import Deal, check_deal_shape, deal_error, initial_state
 from dominoproof.model.errors import IllegalMoveError, TraceError
-from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, resolve
+from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, resolve, said
 from dominoproof.model.outcome import outcome, side_of
 from dominoproof.model.rules import Rules, VoidDeal, rules_for
 from dominoproof.model.state import State, Status
@@ -49,13 +49,6 @@ def play_of(rules: Rules, s: State, player: int, tile: int, shows: int | None,
         return resolve(rules.layout, s, WrittenMove(MoveKind.PLAY, player, tile, shows, name))
     except IllegalMoveError:
         return Move.play(player, tile, NO_SLOT)
-
-
-def shown(s: State, m: Move) -> str:
-    """A move of ``s`` as a person writes it: a play's end by the number it shows."""
-    if m.kind is MoveKind.PLAY and m.end >= 0:
-        return f"P{m.player} plays {Tile.from_index(m.tile).show()} on {s.ends[m.end]}"
-    return str(m)
 
 
 def open_ends(s: State) -> list[int]:
@@ -220,12 +213,13 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
 
     def view(step: int, rule: str, msg: str, mover: int | None, st: State,
              ours: Move | None = None) -> Deviation:
-        said = logged.written[step] if step < len(logged.written) else "(end of log)"
-        ours_said = shown(st, ours) if ours is not None and ours.end != NO_SLOT else None
-        if ours_said is not None and ours_said != said:
-            said = f"{said} ({ours_said})"
-        return Deviation(step, rule, msg, said, mover,
-                         [shown(st, x) for x in rules.legal_moves(st)], open_ends(st))
+        text = logged.written[step] if step < len(logged.written) else "(end of log)"
+        ours_said = (said(rules.layout, st, ours) if ours is not None and ours.end != NO_SLOT
+                     else None)
+        if ours_said is not None and ours_said != text:
+            text = f"{text} ({ours_said})"
+        return Deviation(step, rule, msg, text, mover,
+                         [said(rules.layout, st, x) for x in rules.legal_moves(st)], open_ends(st))
 
     def force(st: State) -> State | None:
         legal = rules.legal_moves(st)

@@ -24,8 +24,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 VERSION = 1
 
 #: The commands (and benchmarks) that write JSON, each with its schema.
-DOCUMENTS = ("variants", "show", "trace", "replay", "simulate", "explore", "prove", "witness",
-             "crosscheck", "verify", "check-log", "bench-engine", "bench-proofs",
+DOCUMENTS = ("variants", "show", "trace", "replay", "simulate", "stats", "explore", "prove",
+             "witness", "crosscheck", "verify", "check-log", "diff", "bench-engine",
+             "bench-proofs",
              "bench-spin")
 
 

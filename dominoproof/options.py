@@ -51,11 +51,14 @@ if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
 __all__ = [
     "WIDTH",
     "budget_options",
+    "check_output_folder",
+    "check_output_path",
     "console",
     "json_option",
     "overrides_option",
     "parse_override",
     "parse_overrides",
+    "policy_option",
     "resolve_variant",
     "seed_option",
     "variant_argument",
@@ -182,12 +185,28 @@ def _faults() -> tuple[str, list[tuple[str, str]]]:
     return "Faults (--fault ID)", [(f.id, f.description) for f in FAULTS]
 
 
-_HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _faults}
+def _policies() -> tuple[str, list[tuple[str, str]]]:
+    from dominoproof.policies import POLICIES
+
+    return "Policies (--policy NAME)", [(p.name, p.summary) for p in POLICIES.values()]
+
+
+_HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _faults,
+               "policies": _policies}
+
+
+def policy_option(f: F) -> F:
+    """``--policy NAME`` (default ``random``), passed as ``policy: str`` and checked by
+    :func:`dominoproof.policies.policy_named` (an unknown name: one line, exit 2)."""
+    return click.option(
+        "--policy", default="random", show_default=True, metavar="NAME",
+        help="How every player chooses among the legal moves (the policies are listed "
+             "below; chance steps, the deal and the tile drawn, stay uniform).")(f)
 
 
 def lists_in_help(*names: str) -> type[ListsInHelp]:
     """A :class:`ListsInHelp` command class listing ``names`` (properties, questions,
-    faults) at the end of its help."""
+    faults, policies) at the end of its help."""
     return type("ListsInHelp", (ListsInHelp,), {"lists": names})
 
 
@@ -224,6 +243,28 @@ def check_output_path(path: str | os.PathLike[str] | None, option: str) -> None:
     if not os.access(folder, os.W_OK):
         raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
                                f"{_plain(str(folder))} is not writable")
+
+
+def check_output_folder(path: str | os.PathLike[str] | None, option: str) -> None:
+    """An output folder (``--traces DIR``) must be a folder, or not exist yet in a folder
+    that does and is writable: checked before any work (the folder is made at the end)."""
+    if path is None:
+        return
+    p = pathlib.Path(path)
+    if p.exists():
+        if not p.is_dir():
+            raise DominoproofError(f"{option} {_plain(str(path))}: not a folder")
+        if not os.access(p, os.W_OK):
+            raise DominoproofError(f"{option} {_plain(str(path))}: the folder is not "
+                                   "writable")
+        return
+    parent = p.parent if str(p.parent) else pathlib.Path(".")
+    if not parent.is_dir():
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(parent))} does not exist (create it first)")
+    if not os.access(parent, os.W_OK):
+        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
+                               f"{_plain(str(parent))} is not writable")
 
 
 def _plain(text: str) -> str:

@@ -34,6 +34,7 @@ import pytest
 from dominoproof.proofs.budget import DEFAULT_RLIMIT
 
 if TYPE_CHECKING:
+    from dominoproof.model.variant import Variant
     from dominoproof.proofs.properties import Property, Result
     from dominoproof.proofs.queries import Prover, SanityCheck
 
@@ -133,7 +134,7 @@ class PropertyItem(pytest.Item):
         if result.verdict is Verdict.NOT_APPLICABLE:
             pytest.skip(f"N/A: {result.detail}")
         if result.verdict in (Verdict.VIOLATED, Verdict.NOT_INDUCTIVE):
-            raise PropertyFailed(_failure(result))
+            raise PropertyFailed(_failure(result, self.file.variant))
         if result.verdict is Verdict.UNKNOWN:
             if strict:
                 raise PropertyFailed(f"UNKNOWN (--dominoproof-strict): {result.detail}")
@@ -156,23 +157,25 @@ class PropertyItem(pytest.Item):
         return self.path, None, f"{self.prop.id} of {self.file.variant.name}"
 
 
-def _failure(r: Result) -> str:
+def _failure(r: Result, variant: Variant | None = None) -> str:
     """A failed property told for a rules designer: the verdict, the rules, the detail and
-    the evidence (the counterexample round, or the counterexample to induction)."""
+    the evidence (:mod:`dominoproof.evidence`: the counterexample round and where it
+    fails, or the counterexample to induction in domino terms)."""
+    from dominoproof.evidence import of_result
     from dominoproof.proofs.properties import BY_ID
-    from dominoproof.proofs.queries import CTI, Run
+    from dominoproof.proofs.queries import Run
 
     prop = BY_ID[r.property]
     lines = [f"{r.property} {r.verdict.value} ({r.method}), rules {', '.join(prop.rules)}",
              f"  {prop.statement}", f"  {r.detail}"]
-    ev = r.trace
-    if isinstance(ev, Run):
-        lines.append("  the counterexample round (replayed in the engine: "
-                     + ("yes" if ev.replayed else f"no: {ev.mismatch}") + "):")
-        lines.append(f"    deal: {ev.trace.deal.to_json()}")
-        lines += [f"    {i:3}. {m}" for i, m in enumerate(ev.moves, 1)]
-        lines += [f"    {ln}" for ln in ev.states[-1].describe().splitlines()]
-    elif isinstance(ev, CTI):
-        lines.append("  the counterexample to induction (not necessarily reachable):")
-        lines += [f"    {ln}" for ln in ev.describe().splitlines()]
+    ev = of_result(r, variant)
+    if ev is not None:
+        lines += [f"  {ln}" if ln else "" for ln in ev.text.rstrip("\n").splitlines()]
+    elif isinstance(r.trace, Run):  # Z3's round, which the engine does not replay
+        run = r.trace
+        lines.append(f"  the counterexample round (replayed in the engine: no: "
+                     f"{run.mismatch}):")
+        lines.append(f"    deal: {run.trace.deal.to_json()}")
+        lines += [f"    {i:3}. {m}" for i, m in enumerate(run.moves, 1)]
+        lines += [f"    {ln}" for ln in run.states[-1].describe().splitlines()]
     return "\n".join(lines)

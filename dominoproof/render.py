@@ -225,7 +225,7 @@ def narrate(trace: Trace) -> list[Step]:
     variant = trace.variant
     rules = trace.rule_book  # the rule book the trace replays with (a fault's, for one)
     states = trace.states()
-    line = LineOfPlay()
+    line: LineOfPlay | None = LineOfPlay()
     needed = rules.C
     steps: list[Step] = []
     for i, m in enumerate(trace.moves):
@@ -238,8 +238,14 @@ def narrate(trace: Trace) -> list[Step]:
         if k is MoveKind.PLAY:
             t = Tile.from_index(m.tile)
             number = LEAD if m.end == LEAD else rules.layout.shows(s.ends, m.end)
-            line.lay(t, number)
-            shown_line = tuple(line.shown())
+            try:
+                if line is not None:
+                    line.lay(t, number)
+                    shown_line = tuple(line.shown())
+            except ValueError:  # a broken rule book (a fault) leaves ends no line has
+                line = None
+                ends = " and ".join(map(str, after.open_ends))
+                shown_line = (f"(the rule book leaves ends {ends}: no line has them)",)
             hand = (p, after.hands[p])
             if m.end == LEAD:
                 text = f"P{p} leads {t.show()} ({_lead_reason(variant, rules, s, m)})"
@@ -282,7 +288,7 @@ def narrate(trace: Trace) -> list[Step]:
                         f"succession, proposed by P{after.proposer}, {_boneyard(s)}")
         elif k is MoveKind.ESTABLISH:
             rule = "R4.4"
-            text = _establish_text(rules, s, line)
+            text = _establish_text(rules, s, line if line is not None else LineOfPlay())
         else:  # DOMINO
             text = f"P{p} dominoes: their hand is empty and the round ends"
         steps.append(Step(i + 1, rule, text, m, shown_line, hand))

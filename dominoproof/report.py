@@ -1,8 +1,17 @@
-"""Reports of a verification: a table for people, JSON and JUnit XML for CI pipelines."""
+"""Reports of a verification: a table for people, JSON and JUnit XML for CI pipelines, and
+the counterexample rounds as trace files (``--traces DIR``).
+
+Every VIOLATED check carries its counterexample round and where it fails, every NOT
+INDUCTIVE check its counterexample to induction in domino terms
+(:mod:`dominoproof.evidence`): in the JSON (``round``, ``cti``, ``fails``), in the JUnit
+failure text (and, for a fault's expected violation, in the test case's output), and in
+the table's list of checks not as expected (with ``--details``, under every check).
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -29,8 +38,14 @@ def rows_of(report: Report, subject: str) -> list[Row]:
     return [r for r in report.rows if r.subject == subject]
 
 
+def _sampled(rows: list[Row]) -> bool:
+    return any(r.coverage is not None and r.coverage.get("sampled") for r in rows
+               if r.part == "search")
+
+
 def subject_table(subject: str, rows: list[Row]) -> Table:
-    """One variant (or fault): a property per line, a column per method."""
+    """One variant (or fault): a property per line, a column per method (the search's
+    column says "sampled" when not every deal was searched)."""
     parts = [p for p in PARTS if any(r.part == p for r in rows)]
     by = {(r.property, r.part): r for r in rows}
     props = [p.id for p in CATALOGUE if any(r.property == p.id for r in rows)]
@@ -38,7 +53,7 @@ def subject_table(subject: str, rows: list[Row]) -> Table:
     t = Table(title=subject, title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("property")
     for p in parts:
-        t.add_column(p)
+        t.add_column("search (sampled)" if p == "search" and _sampled(rows) else p)
     for pid in props:
         t.add_row(pid, *[_cell(by.get((pid, p))) for p in parts])
     return t
@@ -56,7 +71,7 @@ def print_report(report: Report, console: Console, *, details: bool = False,
         configs = {r.part: r.configuration for r in rows if r.configuration}
         for part in ("search", "z3"):
             if part in configs:
-                console.print(f"  [dim]{part}: {configs[part]}[/dim]")
+                console.print(f"  {part}: {configs[part]}", style="dim", markup=False)
         cross = next((r for r in rows if r.part == "cross-check"), None)
         if cross is not None:
             console.print(f"  [dim]cross-check: {cross.detail.splitlines()[0]}[/dim]")
@@ -82,14 +97,13 @@ def print_report(report: Report, console: Console, *, details: bool = False,
         console.print(f"[red]{len(bad)} check(s) not as expected:[/red]")
         for r in bad:
             console.print(f"  {r.subject} / {r.part} / {r.property}: {r.verdict} "
-                          f"(expected {' or '.join(r.expected)})")
-            console.print(f"    {r.detail}", markup=False)
-            if r.round:
-                console.print(_indent(r.round, "    | "), markup=False)
+                          f"(expected {' or '.join(r.expected)})", markup=False)
+            _evidence(console, r)
     if details:
         for r in report.rows:
-            console.print(f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- {r.detail}",
-                          markup=False)
+            console.print(f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- "
+                          f"{r.method}", markup=False)
+            _evidence(console, r)
     verdict = ("all as expected" if not bad else
                "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
     console.print(f"{len(report.rows)} checks on {len(report.subjects)} subjects in "
@@ -98,6 +112,20 @@ def print_report(report: Report, console: Console, *, details: bool = False,
 
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line for line in text.rstrip("\n").splitlines())
+
+
+def _evidence(console: Console, r: Row) -> None:
+    """A check's detail (every line indented) and its counterexample, if it has one."""
+    console.print(_indent(r.detail, "    "), markup=False)
+    if r.round or r.cti:
+        console.print(_indent(r.round or r.cti, "    | "), markup=False)
+    elif r.fails and r.fails not in r.detail:
+        console.print(f"    fails: {r.fails}", markup=False)
+
+
+def _evidence_text(r: Row) -> str:
+    shown = r.round or r.cti
+    return f"\n\n{shown}" if shown else (f"\nfails: {r.fails}" if r.fails else "")
 
 
 def write_json(report: Report, path: Path) -> None:
@@ -142,13 +170,14 @@ def junit_xml(report: Report) -> str:
                 el = ET.SubElement(case, kind, message="; ".join(
                     (f"{r.property}: " if len(group) > 1 else "")
                     + f"{r.verdict}, expected {' or '.join(r.expected)}" for r in bad))
-                el.text = "\n\n".join(r.detail + (f"\n\n{r.round}" if r.round else "")
-                                       for r in bad)
+                el.text = "\n\n".join(r.detail + _evidence_text(r) for r in bad)
             elif all(r.verdict == "N/A" for r in group):
                 counts["skipped"] += 1
                 ET.SubElement(case, "skipped", message=f"N/A: {group[0].detail}")
             ET.SubElement(case, "system-out").text = "\n".join(
-                f"{r.property}: {r.verdict}: {r.method}; {r.detail}" for r in group)
+                f"{r.property}: {r.verdict}: {r.method}; {r.detail}"
+                + (_evidence_text(r) if r.ok and (r.round or r.cti) else "")
+                for r in group)
         suite.attrib.update({k: str(n) for k, n in counts.items()})
         measured = report.timings.get(subject, sum(c[2] for c in cases))
         suite.set("time", f"{measured:.3f}")
@@ -162,3 +191,30 @@ def junit_xml(report: Report) -> str:
 
 def write_junit(report: Report, path: Path) -> None:
     path.write_text(junit_xml(report), encoding="utf-8")
+
+
+def _file_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+
+
+def write_traces(report: Report, folder: Path) -> tuple[list[Path], list[str]]:
+    """Every VIOLATED check's counterexample round as a trace file in ``folder`` (made if
+    missing), named ``<subject>.<part>.<property>.json``; each replays with
+    ``dominoproof replay`` (a fault's names its rule book). Returns the files written and,
+    for a violation without a replayable round (a Z3 run the engine does not replay),
+    why it was not written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    skipped: list[str] = []
+    for r in report.rows:
+        if r.verdict != "VIOLATED":
+            continue
+        name = f"{r.subject} / {r.part} / {r.property}"
+        if not r.replayable or r.trace is None:
+            skipped.append(f"{name}: no round the engine replays ({r.detail})")
+            continue
+        path = folder / (f"{_file_name(r.subject)}.{_file_name(r.part)}."
+                         f"{_file_name(r.property)}.json")
+        path.write_text(json.dumps(r.trace, indent=1) + "\n", encoding="utf-8")
+        written.append(path)
+    return written, skipped

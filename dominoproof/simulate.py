@@ -1,12 +1,14 @@
-"""Monte-Carlo statistics of a variant under uniformly random legal play.
+"""Monte-Carlo statistics of a variant under uniformly random legal play, or a policy.
 
 :func:`simulate` plays ``rounds`` seeded random rounds with the engine's fast
-loop (:func:`~dominoproof.model.engine.random_rounds`) and answers the last
+loop (:func:`~dominoproof.model.engine.random_rounds`), or under another play
+policy (:mod:`dominoproof.policies`: ``greedy``, ``block-seeking``) with the
+policy's loop, and answers the last
 question of RULES.md: how often does a round block, what is left in the hands
 when it does (R5.3), who wins (R5.2, R5.4), how ties are settled (R5.5), how
 long rounds last, and which tiles carry the risk of R5.6.
 
-It is a pure function of ``(variant, rounds, seed)``: no printing, no clock, so
+It is a pure function of ``(variant, rounds, seed, policy)``: no printing, no clock, so
 the CLI, CI pipelines and tests share it. Pips are ``int`` throughout; only
 shares and means are floats. Distributions are kept as histograms of ints, so
 medians and percentiles are exact values that occurred (nearest rank), and the
@@ -24,7 +26,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.engine import random_rounds
@@ -33,6 +35,7 @@ from dominoproof.model.rules import rules_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
+from dominoproof.policies import Policy, policy_named, policy_rounds
 
 __all__ = ["Distribution", "Statistics", "TileRisk", "simulate", "wilson"]
 
@@ -73,6 +76,9 @@ class Distribution:
     median: int | None
     p95: int | None
     max: int | None
+    #: the sample standard deviation (None below two values); derived from the same
+    #: histogram, so it takes no part in equality
+    stdev: float | None = field(default=None, compare=False)
 
     @staticmethod
     def of(hist: Mapping[int, int]) -> Distribution:
@@ -81,8 +87,19 @@ class Distribution:
             return Distribution(0, None, None, None, None, None)
         keys = sorted(hist)
         total = sum(k * c for k, c in hist.items())
-        return Distribution(n, total / n, keys[0], _rank(hist, keys, (n + 1) // 2),
-                            _rank(hist, keys, math.ceil(0.95 * n)), keys[-1])
+        mean = total / n
+        sd = (math.sqrt(sum(c * (k - mean) ** 2 for k, c in hist.items()) / (n - 1))
+              if n > 1 else None)
+        return Distribution(n, mean, keys[0], _rank(hist, keys, (n + 1) // 2),
+                            _rank(hist, keys, math.ceil(0.95 * n)), keys[-1], sd)
+
+    def mean_ci(self, z: float = Z95) -> tuple[float, float] | None:
+        """A 95% interval of the mean (normal approximation, ``z`` standard errors): fit
+        for the thousands of rounds a simulation plays; None below two values."""
+        if self.mean is None or self.stdev is None:
+            return None
+        half = z * self.stdev / math.sqrt(self.count)
+        return self.mean - half, self.mean + half
 
     def to_json(self) -> dict[str, Any]:
         return {"count": self.count, "mean": _r(self.mean), "min": self.min,
@@ -149,6 +166,7 @@ class Statistics:
     length: Distribution  #: moves per round (every move, R4 confirmations included)
     plays: Distribution  #: tiles laid per round
     risk: tuple[TileRisk, ...]  #: R5.6: the tiles most often held at a block
+    policy: str = "random"  #: how the players chose their moves (dominoproof.policies)
 
     @property
     def dominoes(self) -> int:
@@ -161,6 +179,7 @@ class Statistics:
             "variant": self.variant,
             "rounds": n,
             "seed": self.seed,
+            "policy": self.policy,
             "blocked": {"count": self.blocked, "share": _r(self.block_share),
                         "ci95": [_r(self.block_ci[0]), _r(self.block_ci[1])]},
             "domino": {"count": self.dominoes, "share": _r(self.dominoes / n if n else 0.0)},
@@ -191,16 +210,19 @@ def simulate(
     top: int = 10,
     progress: Callable[[int], None] | None = None,
     every: int = 1000,
+    policy: str | Policy = "random",
 ) -> Statistics:
     """Play ``rounds`` random rounds of ``variant`` from ``seed`` and measure them.
 
+    ``policy`` (a name or a :class:`~dominoproof.policies.Policy`): how every player
+    chooses among the legal moves; ``random``, the default, is the engine's own loop.
     ``top``: how many tiles the R5.6 risk table keeps. ``progress``, if given, is
     called with the number of rounds done every ``every`` rounds and at the end.
     The same arguments give the same :class:`Statistics`.
     """
     if rounds < 0:
         raise ValueError("rounds must be >= 0")
-    rules = rules_for(variant)
+    chosen = policy_named(policy)
     value = variant.tile_value
     sides = variant.teams
     side_of = [0] * variant.players
@@ -224,7 +246,10 @@ def simulate(
     tie_rule = variant.scoring.tie.value
 
     done = 0
-    for final, moves in random_rounds(variant, rounds, seed, rules):
+    # The uniform policy is the engine's own loop, called as before the policies existed.
+    played = (random_rounds(variant, rounds, seed, rules_for(variant)) if chosen.uniform
+              else policy_rounds(variant, chosen, rounds, seed))
+    for final, moves in played:
         done += 1
         length[moves] = length.get(moves, 0) + 1
         k = final.table.bit_count()
@@ -285,6 +310,7 @@ def simulate(
         no_winner=no_winner, ties=ties, tie_rule=tie_rule,
         tie_settled=tuple(sorted(settled.items())),
         length=Distribution.of(length), plays=Distribution.of(plays), risk=risk,
+        policy=chosen.name,
     )
 
 

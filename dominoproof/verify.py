@@ -33,6 +33,7 @@ A VIOLATED check carries its counterexample: the trace (JSON) and the round as t
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import multiprocessing
 import os
 import time
@@ -72,19 +73,56 @@ class Row:
     detail: str = ""
     seconds: float = 0.0
     trace: dict[str, Any] | None = None
-    round: str = ""  #: a VIOLATED check's counterexample, as a round for people
+    #: a VIOLATED check's counterexample, as a round for people, and where it fails
+    round: str = ""
+    #: a NOT INDUCTIVE check's counterexample to induction, in domino terms
+    cti: str = ""
+    fails: str = ""  #: what fails, one sentence in domino terms (VIOLATED, NOT INDUCTIVE)
+    #: a search's deals: every deal, or sampled and how many (proofs.coverage)
+    coverage: dict[str, Any] | None = None
 
     @builtins.property  # the field ``property`` shadows the builtin in this class body
     def ok(self) -> bool:
         return self.verdict in self.expected
 
+    @builtins.property
+    def replayable(self) -> bool:
+        """A VIOLATED check whose trace ``dominoproof replay`` replays."""
+        return (self.verdict == Verdict.VIOLATED.value and self.trace is not None
+                and "variant" in self.trace)
+
     @staticmethod
-    def of(subject: str, part: str, res: Result, expected: tuple[str, ...]) -> Row:
+    def of(subject: str, part: str, res: Result, expected: tuple[str, ...], *,
+           variant: Variant | None = None, scorer: Any = None,
+           rules: Any = None) -> Row:
+        """A row for ``res``. A VIOLATED or NOT INDUCTIVE result carries its evidence
+        (:mod:`dominoproof.evidence`); ``variant`` is the one a per-instance CTI belongs
+        to, ``scorer`` and ``rules`` a fault's scoring and rule book (the round's trace
+        then names the rule book, so that ``dominoproof replay`` replays it)."""
+        from dominoproof.evidence import of_result, round_of
+
+        if rules is not None and res.verdict is Verdict.VIOLATED:
+            found = round_of(res)
+            if found is not None and found.rules is None and res.trace is found:
+                res.trace = dataclasses.replace(found, rules=rules)
         has_trace = res.trace is not None and hasattr(res.trace, "to_json")
         trace = res.trace.to_json() if has_trace else None
-        text = _round_text(res) if has_trace and res.verdict is Verdict.VIOLATED else ""
-        return Row(subject, part, res.property, res.verdict.value, expected, res.method,
-                   res.configuration, res.detail, round(res.seconds, 3), trace, text)
+        row = Row(subject, part, res.property, res.verdict.value, expected, res.method,
+                  res.configuration, res.detail, round(res.seconds, 3), trace)
+        try:
+            ev = of_result(res, variant, scorer=scorer)
+        except Exception as e:  # the verdict stands; say why its evidence is missing
+            row.fails = f"(the counterexample cannot be shown: {type(e).__name__}: {e})"
+            return row
+        if ev is not None:
+            row.fails = ev.fails
+            if ev.kind == "round" and ev.at is not None and ev.fails not in row.detail:
+                row.detail += f"; {ev.at.where()}: {ev.fails}"  # Z3's run: what fails
+            if ev.kind == "round":
+                row.round = ev.text
+            else:
+                row.cti = ev.text
+        return row
 
     @staticmethod
     def crashed(subject: str, part: str, what: str, error: BaseException) -> Row:
@@ -93,21 +131,6 @@ class Row:
         at = f" (at {os.path.basename(where[0].filename)}:{where[0].lineno})" if where else ""
         return Row(subject, part, what, ERROR, OK, "", "",
                    f"the check crashed: {type(error).__name__}: {error}{at}")
-
-
-def _round_text(res: Result) -> str:
-    """The counterexample of a VIOLATED result as a round, step by step (the trace
-    replays in its own rule book: a fault's, or the variant's)."""
-    from dominoproof.model.engine import Trace
-    from dominoproof.render import render_round
-
-    trace = res.trace if isinstance(res.trace, Trace) else getattr(res.trace, "trace", None)
-    if not isinstance(trace, Trace) or getattr(res.trace, "replayed", True) is False:
-        return ""  # a Z3 round the engine does not replay: its detail says so
-    try:
-        return render_round(trace, title=f"Counterexample to {res.property}")
-    except Exception as e:  # the verdict stands; say why the round cannot be drawn
-        return f"(the counterexample cannot be drawn: {type(e).__name__}: {e})"
 
 
 @dataclass
@@ -174,9 +197,8 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         for res in check_properties(r):
             per_property.setdefault(res.property, []).append(res)
     rows = []
-    method = "exhaustive search" + (" of sampled deals" if plan.sampled else
-                                     "; the fixed draw order on sampled deals"
-                                     if plan.fixed_order_sampled else "")
+    cover = plan.coverage
+    method = cover.method() if cover is not None else "search"
     for p in CATALOGUE:
         res = _worst(per_property[p.id])
         res.configuration = f"{plan.variant.name}: {plan.description}"
@@ -185,7 +207,9 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
             res.detail = f"{states:,} states in all; " + res.detail
         res.seconds = time.perf_counter() - t0
         expected = OK if p.applies_to(plan.variant) else NA
-        rows.append(Row.of(v.name, "search", res, expected))
+        row = Row.of(v.name, "search", res, expected, variant=plan.variant)
+        row.coverage = cover.to_json() if cover is not None else None
+        rows.append(row)
     return rows, (plan.variant, first)
 
 
@@ -242,14 +266,14 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
     try:
         for res in prove_catalogue(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit):
             expected = OK if BY_ID[res.property].applies_to(v) else NA
-            rows.append(Row.of(v.name, "z3", res, expected))
+            rows.append(Row.of(v.name, "z3", res, expected, variant=v))
     except Exception as e:
         rows.append(Row.crashed(v.name, "z3", "(z3)", e))
     try:
         for res in prove_all_sizes(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit):
             # N/A: the property is not stated in the decidable fragment (instances are
             # proved by z3 above); anything else must be a proof
-            rows.append(Row.of(v.name, "all sizes", res, OK + NA))
+            rows.append(Row.of(v.name, "all sizes", res, OK + NA, variant=v))
     except Exception as e:
         rows.append(Row.crashed(v.name, "all sizes", "(all sizes)", e))
     if crosscheck and first is not None and small is not None:
@@ -264,6 +288,7 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
                  rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
     """A fault must be caught by every property it names, by every method that models it."""
     from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
+    from dominoproof.proofs.coverage import of_init
     from dominoproof.proofs.encoding_faults import twin_prover
     from dominoproof.proofs.faults import FAULTS_BY_ID
     from dominoproof.proofs.graphcheck import check_properties
@@ -274,18 +299,25 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
     v = f.variant()
     subject = f"fault {f.id}"
     rows = []
+    book = f.rules_for(v) if f.engine is not None else None
     try:
-        r = explore(v, f.init(), rules=f.rules_for(v), scorer=f.scorer, max_states=2_000_000)
+        init = f.init()
+        cover = of_init(v, init, how="the demo deal" if init.deal is not None else None)
+        r = explore(v, init, rules=f.rules_for(v), scorer=f.scorer, max_states=2_000_000)
         for res in check_properties(r, f.catches, inapplicable=True):
             if res.verdict is Verdict.NOT_APPLICABLE:  # checked anyway (parity's premise)
                 res.verdict = Verdict(res.stats.get("checked anyway", res.verdict.value))
-            rows.append(Row.of(subject, "search", res, CAUGHT))
+            res.method = cover.method()
+            row = Row.of(subject, "search", res, CAUGHT, variant=v, scorer=f.scorer,
+                         rules=book)
+            row.coverage = cover.to_json()
+            rows.append(row)
     except Exception as e:
         rows.append(Row.crashed(subject, "search", "(search)", e))
     try:
         for res in twin_prover(f, seed=seed, timeout_ms=timeout_ms,
                                rlimit=rlimit).prove_all(f.catches):
-            rows.append(Row.of(subject, "z3", res, CAUGHT))
+            rows.append(Row.of(subject, "z3", res, CAUGHT, variant=v, scorer=f.scorer))
     except Exception as e:
         rows.append(Row.crashed(subject, "z3", "(z3)", e))
     if f.id in TWINS:
@@ -294,7 +326,7 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
                                        fault=f.id, rlimit=rlimit):
                 if res.verdict is Verdict.NOT_APPLICABLE:
                     continue  # not stated in the fragment: the other methods catch it
-                rows.append(Row.of(subject, "all sizes", res, CAUGHT))
+                rows.append(Row.of(subject, "all sizes", res, CAUGHT, variant=v))
         except Exception as e:
             rows.append(Row.crashed(subject, "all sizes", "(all sizes)", e))
     return rows

@@ -181,6 +181,15 @@ def move_json(layout: Layout, state: State, move: Move) -> dict[str, Any]:
     return out
 
 
+def said(layout: Layout, state: State, move: Move) -> str:
+    """``move``, made in ``state``, as a person says it: a play's end by the number it
+    shows (``P0 plays [2|3] on 5``); other moves as ``str(move)``."""
+    if move.kind is MoveKind.PLAY and move.end >= 0 and move._canonical():
+        tile = Tile.from_index(move.tile).show()
+        return f"P{move.player} plays {tile} on {layout.shows(state.ends, move.end)}"
+    return str(move)
+
+
 def read_move(data: Any) -> WrittenMove:
     """A written move, every field of the right type, or a ``ValueError`` naming the key,
     the value and what is allowed (a player ``1.4``, ``"1"``, ``false`` or ``Infinity``

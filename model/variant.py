@@ -265,6 +265,9 @@ class Variant:
     aliases: tuple[str, ...] = ()
     description: str = ""
     source: str = "<variant>"
+    #: the preset a file starts from (its ``base`` key), "" if none: not a rule parameter
+    #: (equality ignores it), kept so that ``show`` and ``diff`` can compare with it
+    base: str = ""
     #: the TOML data as written (after ``base`` is merged), for :meth:`with_overrides`
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
     #: parameters given that have no effect, each naming both keys (:func:`_warnings`)
@@ -397,7 +400,8 @@ class Variant:
             data[sec][key] = value
         data["name"] = f"{self.name}+" + ",".join(f"{k}={v}" for k, v in overrides.items())
         data.pop("aliases", None)
-        return load_variant_data(data, source=source)
+        changed = load_variant_data(data, source=source)
+        return dataclasses.replace(changed, base=self.base) if self.base else changed
 
     def parameters(self) -> list[tuple[str, str, Any, str]]:
         """Every parameter as ``(key, rule ID, value, help)``, for ``dominoproof show``."""
@@ -521,8 +525,9 @@ def load_variant_data(
         deal = built["deal"]
         built["deal"] = dataclasses.replace(
             deal, set_aside=max(0, tile_count(built["set"].max) - deal.players * deal.hand_size))
+    preset = _ALIASES.get(base_name, base_name) if isinstance(base_name, str) else ""
     v = Variant(name=name, aliases=tuple(aliases), description=description, source=source,
-                raw=raw, **built)
+                base=preset, raw=raw, **built)
     _validate(v)
     notes = _warnings(v, aside)
     return dataclasses.replace(v, warnings=notes) if notes else v

@@ -56,6 +56,7 @@ from dominoproof.model.variant import (
     Variant,
 )
 
+from .coverage import Coverage, of_init
 from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict, find_property
 from .statespace import (
     K_BLOCKED,
@@ -84,6 +85,7 @@ __all__ = [
     "verify",
 ]
 
+#: the method of a search of every deal; one of some deals says "sampled" (proofs.coverage)
 METHOD = "exhaustive search"
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
@@ -165,6 +167,14 @@ class _Context:
         self.counts[key] = self.counts.get(key, 0) + n
 
 
+#: what each flaw of a state means, for a failure's text (conservation, Terms)
+_FLAWS = {StateFlaw.OVERLAP: "a tile is in two places",
+          StateFlaw.LOST_TILES: "a tile of the set is nowhere (in no hand, not in the "
+                                "boneyard, not set aside, not on the table)",
+          StateFlaw.FOREIGN_TILES: "a tile outside the set is in play",
+          StateFlaw.BAD_ENDS: "the open ends are not those of a line of the tiles laid"}
+
+
 class Judge:
     """The catalogue's local checks: one state, or one transition, at a time.
 
@@ -212,7 +222,10 @@ class Judge:
         if "conservation" in want:
             flaws = state_status(v, s)
             if flaws is not StateFlaw.OK:
-                ctx.fail("conservation", at, f"the state is not well formed: {flaws!r}")
+                what = ", ".join(_FLAWS.get(f, f.name or str(f)) for f in StateFlaw
+                                 if f & flaws)
+                ctx.fail("conservation", at, f"the state is not well formed: {what} "
+                         f"({flaws!r})")
         # R2 under both readings of R2.3 (before the lead, no end is unplayable)
         a = b = False
         if s.led and self.readings:
@@ -261,8 +274,10 @@ class Judge:
             if kind is not PLAY or m.end != LEAD or m.player != leader or (
                     tile is not None and m.tile != tile):
                 named = f" with {Tile.from_index(tile).show()}" if tile is not None else ""
-                ctx.fail("opening", at, f"the first move is {m!r}; the variant's lead is "
-                         f"P{leader}{named}", (j,))
+                first = (f"P{m.player} leads {Tile.from_index(m.tile).show()}"
+                         if kind is PLAY and m.end == LEAD else repr(m))
+                ctx.fail("opening", at, f"the first move is {first}; the variant's lead is "
+                         f"P{leader}{named} (Terms)", (j,))
         if kind is CONFIRM:
             playable = oracle.playable_mask(s, m.player)
             recorded = (oracle.fouls_possible and not s.fouls >> m.player & 1
@@ -506,9 +521,10 @@ def check_properties(result: SearchResult,
     _check_liveness(ctx)
     figures = result.counts()
     seconds = time.perf_counter() - start
+    method = of_init(v, result.init).method()  # exhaustive only over every deal
     out = []
     for p in chosen:
-        res = Result(p.id, Verdict.NOT_APPLICABLE, METHOD, figures.configuration,
+        res = Result(p.id, Verdict.NOT_APPLICABLE, method, figures.configuration,
                      states=result.size, seconds=seconds)
         out.append(res)
         if p.id not in wanted:
@@ -591,6 +607,7 @@ class Verification:
     results: list[Result]
     result: SearchResult | None = None  #: the explored graph (one-process runs only)
     check_seconds: float = 0.0  #: checking the properties (summed over the parts)
+    coverage: Coverage | None = None  #: every deal, or sampled and how many
 
     @property
     def verdict(self) -> Verdict:
@@ -603,6 +620,7 @@ class Verification:
 
     def to_json(self) -> dict[str, Any]:
         return {"figures": self.figures.to_json(), "check_seconds": round(self.check_seconds, 3),
+                "coverage": self.coverage.to_json() if self.coverage is not None else None,
                 "results": [r.to_json() for r in self.results]}
 
 
@@ -657,10 +675,25 @@ def verify(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
            properties: Iterable[str | Property] | None = None,
            max_states: int | None = None, max_seconds: float | None = None,
            workers: int = 1, inapplicable: bool = False,
-           on_parts: Callable[[int], None] | None = None) -> Verification:
+           on_parts: Callable[[int], None] | None = None,
+           how: str | None = None) -> Verification:
     """Explore ``init`` under ``engine`` (default: the variant's rules) and check the
     catalogue: in this process, or, for every deal with ``workers > 1``, in a process
-    pool by deal, with the figures merged exactly."""
+    pool by deal, with the figures merged exactly. Each result's method says which deals
+    were searched: exhaustive over every deal, else sampled and how many (``how``: how
+    the one deal was chosen, e.g. "the deal of seed 0")."""
+    ver = _verify(variant, init, engine, scorer, properties, max_states, max_seconds,
+                  workers, inapplicable, on_parts)
+    ver.coverage = of_init(variant, init, how)
+    for r in ver.results:
+        r.method = ver.coverage.method()
+    return ver
+
+
+def _verify(variant: Variant, init: Init, engine: type[Rules] | None, scorer: Scorer | None,
+            properties: Iterable[str | Property] | None, max_states: int | None,
+            max_seconds: float | None, workers: int, inapplicable: bool,
+            on_parts: Callable[[int], None] | None) -> Verification:
     ids = tuple(p.id for p in _selected(properties)) if properties is not None else None
     if init.deal is None and workers > 1:
         if on_parts is not None:

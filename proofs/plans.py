@@ -31,6 +31,7 @@ from dominoproof.model.system import Init, count_deals
 from dominoproof.model.tiles import Tile, tile_count
 from dominoproof.model.variant import DrawRule, LeadFallback, LeadRule, Variant
 
+from .coverage import Coverage
 from .statespace import explore, seeded_deal
 
 #: every-deal searches are planned up to this many deals
@@ -206,7 +207,8 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
 @dataclass(frozen=True)
 class Plan:
     """The searches of a verification: a variant, the deals to explore, and what they
-    cover in words. ``sampled`` is True when not every deal is searched."""
+    cover in words. ``sampled`` is True when not every deal is searched; ``coverage``
+    says how many (:class:`~dominoproof.proofs.coverage.Coverage`)."""
 
     variant: Variant
     inits: tuple[Init, ...]
@@ -214,6 +216,7 @@ class Plan:
     sampled: bool = False
     #: every deal searched in every draw order, but the fixed draw order on sampled deals
     fixed_order_sampled: bool = False
+    coverage: Coverage | None = None
 
 
 def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
@@ -223,6 +226,7 @@ def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
     small = small_variant(v)
     free = small.boneyard_size > 0
     deals = count_deals(small, free)
+    total = count_deals(small, True)
     shape = (f"double-{small.n}, {small.players} players x {small.deal.hand_size}"
              + (f", {small.deal.set_aside} set aside" if small.deal.set_aside else "")
              + (f", {small.boneyard_size} in the boneyard" if small.boneyard_size else ""))
@@ -231,16 +235,23 @@ def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
         inits: tuple[Init, ...] = (Init.every(free_draw=free),)
         text = f"{shape}: every deal ({deals:,}){order}"
         sampled = False
+        fixed = 0
         if free:  # the fixed draw order too: on chosen deals (every one is too many)
             chosen, which = _corner_deals(small, seeds)
             inits += tuple(Init.one(d, free_draw=False) for d in chosen)
             text += (f"; and sampled, in their own draw order: {len(chosen)} deals "
                      f"({which})")
-        return Plan(small, inits, text, sampled, fixed_order_sampled=free)
+            fixed = len(chosen)
+        cover = Coverage(total, total, True, "every deal", fixed, boneyard=free)
+        return Plan(small, inits, text, sampled, fixed_order_sampled=free, coverage=cover)
     chosen, which = _corner_deals(small, seeds)
     inits = tuple(Init.one(d, free_draw=free) for d in chosen)
     text = f"{shape}: sampled, {len(chosen)} of {deals:,} deals{order} ({which})"
     if free:
         inits += tuple(Init.one(d, free_draw=False) for d in chosen)
         text += "; the same deals again in their own draw order"
-    return Plan(small, inits, text, True)
+    how = f"{min(seeds, len(chosen))} seeded" + (
+        f" + {len(chosen) - seeds} chosen for corners" if len(chosen) > seeds else "")
+    cover = Coverage(len(chosen), total, free, how, len(chosen) if free else 0,
+                     boneyard=free)
+    return Plan(small, inits, text, True, coverage=cover)

@@ -211,6 +211,11 @@ def test_an_output_path_in_a_missing_folder_fails_before_any_work(
     (["explore", "tiny", "--max-seconds", "nan"], "--max-seconds"),
     (["explore", "tiny", "--max-states", "0"], "--max-states"),
     (["simulate", "tiny", "-n", "0"], "--rounds"),
+    (["stats", "tiny", "--sampled", "-n", "0"], "--rounds"),
+    (["stats", "tiny", "--max-states", "0"], "--max-states"),
+    (["stats", "tiny", "--max-deals", "-1"], "--max-deals"),
+    (["stats", "tiny", "--max-seconds", "nan"], "--max-seconds"),
+    (["stats", "tiny", "--max-seconds", "0"], "--max-seconds"),
 ])
 def test_a_budget_of_zero_negative_or_nan_is_bad_input(args: list[str], option: str) -> None:
     assert_bad(run(*args), option)
@@ -392,6 +397,7 @@ _COSTLY = {  # a valid value here would start a long proof: only bad values are 
     ("prove", "tiny"): ["--timeout-ms", "--rlimit", "--depth", "--workers"],
     ("witness", "tiny", "tie"): ["--timeout-ms", "--rlimit", "--depth", "--seconds"],
     ("verify", "tiny"): ["--timeout-ms", "--rlimit", "--crosscheck", "--workers"],
+    ("diff", "tiny", "block"): ["--timeout-ms", "--rlimit", "--rounds", "--workers"],
 }
 _bad_numbers = st.sampled_from(["0", "-1", "-7", "nan", "inf", "x", "", "1.5", "-0", "1e3"])
 #: options where 0 is a meaningful value (no depth, no cross-check): only below zero is bad

@@ -39,11 +39,16 @@ COMMANDS = [
     ("show", ["show", "partnership"]),
     ("trace", ["play", "tiny", "--seed", "3"]),
     ("simulate", ["simulate", "tiny", "-n", "40", "--seed", "1"]),
+    ("simulate", ["simulate", "tiny", "-n", "40", "--policy", "greedy"]),
+    ("stats", ["stats", "block-2p-d6", "-o", "set.max=2", "-o", "deal.hand_size=2"]),
+    ("stats", ["stats", "tiny", "--sampled", "-n", "60", "--policy", "block-seeking"]),
+    ("stats", ["stats", "tiny", "--max-states", "500"]),  # UNKNOWN: no figures, exit 3
     ("explore", ["explore", "tiny", "--seed", "1"]),
     ("prove", ["prove", "tiny", "-p", "termination", "-p", "award", "--workers", "1"]),
     ("witness", ["witness", "tiny", "tie"]),
     ("crosscheck", ["crosscheck", "tiny", "--seed", "1"]),
     ("verify", ["verify", "tiny", "--no-faults", "--workers", "1"]),
+    ("diff", ["diff", "block-2p-d6", "-o", "scoring.tie=split", "--rounds", "50"]),
     ("bench-engine", ["bench", "engine", "--smoke", "--seconds", "0.05", "--repeats", "1",
                       "--memory-rounds", "5"]),
     pytest.param("bench-proofs", ["bench", "proofs", "--preset", "block-2p-d6",
@@ -104,3 +109,15 @@ def test_a_trace_of_the_earlier_format_name_still_replays() -> None:
     assert Trace.from_json(data).moves == t.moves
     with pytest.raises(TraceError, match=r"dominoproof\.trace document of version 1"):
         Trace.from_json({**t.to_json(), "version": 2})
+
+
+def test_the_stats_schema_rejects_a_figure_without_its_interval() -> None:
+    r = CliRunner().invoke(main, ["stats", "tiny", "--sampled", "-n", "30", "--json"])
+    doc = json.loads(r.stdout)
+    validate("stats", doc)
+    assert doc["figures"]["blocked"]["interval"] is not None
+    broken = json.loads(r.stdout)
+    broken["figures"]["blocked"]["interval"] = [0.1]
+    assert not jsonschema.Draft202012Validator(schema("stats")).is_valid(broken)
+    broken["figures"]["blocked"] = {"value": 0.1}
+    assert not jsonschema.Draft202012Validator(schema("stats")).is_valid(broken)

@@ -50,7 +50,8 @@ def test_a_sound_variant_passes_and_a_broken_one_fails_with_the_round(
     out = r.stdout.str()
     assert "FAILED variants/broken.toml::blocked-sound[R1.1,R2.1" in out
     assert "blocked-sound VIOLATED" in out
-    assert "the counterexample round (replayed in the engine: yes)" in out
+    # the round Z3 found, told move by move, and where and why it fails
+    assert "Counterexample to blocked-sound" in out and "Where it fails" in out
     assert "the block is established" in out
     assert "house.toml" not in out.split("short test summary")[1]
 

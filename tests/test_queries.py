@@ -260,7 +260,8 @@ def test_prove_command_reports_a_violation_with_its_round() -> None:
     r = CliRunner().invoke(main, ["prove", "-", "--fault", "all-others-confirm",
                                   "-p", "blocked-sound"])
     assert r.exit_code == 1, r.output
-    assert "VIOLATED" in r.output and "replayed in the engine: yes" in r.output
+    assert "VIOLATED" in r.output and "Counterexample to blocked-sound" in r.output
+    assert "Where it fails" in r.output  # the round the engine replays, and where it breaks
     assert "the block is established" in r.output
     r = CliRunner().invoke(main, ["prove", "block-2p-d6", "-p", "no-such-property"])
     assert r.exit_code == 2

@@ -165,10 +165,13 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
         workers = (os.cpu_count() or 1) if many and not drawing else 1
     from dominoproof.progress import progress
 
+    chosen_by = ("the deal given" if deal_text is not None else
+                 None if all_deals else f"the deal of seed {seed or 0}")
     with progress(f"exploring {v.name}", quiet=quiet):
         ver = verify(v, init, engine=engine, scorer=scorer,
                      properties=property_ids or None, max_states=max_states,
-                     max_seconds=max_seconds, workers=workers, inapplicable=True)
+                     max_seconds=max_seconds, workers=workers, inapplicable=True,
+                     how=chosen_by)
 
     written = []
     if drawing:
@@ -178,8 +181,16 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
         folder.mkdir(parents=True, exist_ok=True)
         for r in ver.results:
             if r.trace is not None:
+                trace = r.trace
+                if engine is not None and trace.rules is None:
+                    # a fault's round names its rule book, so `dominoproof replay` replays it
+                    import dataclasses
+
+                    from dominoproof.proofs.statespace import rule_book
+
+                    trace = dataclasses.replace(trace, rules=rule_book(v, engine))
                 path = folder / f"{r.property}.json"
-                path.write_text(r.trace.dumps() + "\n", encoding="utf-8")
+                path.write_text(trace.dumps() + "\n", encoding="utf-8")
                 written.append(str(path))
 
     if as_json:
@@ -285,7 +296,8 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     rows = [
         ("search", f"{status}; breadth first, exact visited set"
          + (f"; {f.parts} parts on {f.workers} processes" if f.parts > 1 else "")),
-        ("deals", f"{f.deals:,} initial state(s)"),
+        ("deals", f"{f.deals:,} initial state(s)" + (
+            f"; {ver.coverage.method()}" if ver.coverage is not None else "")),
         ("states", f"{f.states:,} ({f.expanded:,} expanded)"
          + (f"; {f.states_in_parts:,} summed over the parts" if f.states_in_parts else "")),
         ("transitions", f"{f.transitions:,}"),

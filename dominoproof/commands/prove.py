@@ -113,12 +113,13 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
         emit("prove", _json(prover, everything, checks, chains, total, sizes_note), as_json)
     if text_too(as_json):
         _print(prover, results, sizes, sizes_note, checks, chains, total,
-               verbosity(quiet, verbose))
+               verbosity(quiet, verbose), fault)
     raise SystemExit(report.exit_code)
 
 
 def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_note: str,
-           checks: list[Any], chains: dict[str, Any], total: float, level: int = 0) -> None:
+           checks: list[Any], chains: dict[str, Any], total: float, level: int = 0,
+           fault: str | None = None) -> None:
     from rich.table import Table
 
     from dominoproof.proofs.properties import Verdict
@@ -170,7 +171,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
             continue
         out.print(f"\n{r.property}: {r.verdict.value} ({r.method})")
         out.print(f"  {r.detail}")
-        _print_evidence(out, r)
+        _print_evidence(out, r, prover, fault)
     for pid, chain in chains.items():
         out.print(f"\nwhy {pid} needs its lemmas (from the type invariant alone):")
         if not chain:
@@ -195,24 +196,33 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
               f"{prover.ledger.seconds:.2f}s in the solver)")
 
 
-def _print_evidence(out: Any, r: Result) -> None:
-    from dominoproof.proofs.queries import CTI, Run
+def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> None:
+    """The counterexample, in domino terms (:mod:`dominoproof.evidence`): the round that
+    breaks the property and where, or the two states and the move of a counterexample to
+    induction (the all-sizes one read on a small table)."""
+    from dominoproof.evidence import of_result
+    from dominoproof.proofs.queries import Run
 
-    ev = r.trace
-    if isinstance(ev, CTI):
-        for line in ev.describe().splitlines():
-            out.print(f"  {line}")
-    elif isinstance(ev, Run):
-        out.print("  the round (replayed in the engine: "
-                  + ("yes" if ev.replayed else f"no: {ev.mismatch}") + "):")
-        out.print(f"    deal: {ev.trace.deal.to_json()}")
-        for i, m in enumerate(ev.moves, 1):
+    scorer = None
+    if fault is not None:
+        from dominoproof.proofs.faults import FAULTS_BY_ID
+
+        scorer = FAULTS_BY_ID[fault].scorer
+    ev = of_result(r, prover.variant, scorer=scorer)
+    if ev is not None:
+        for line in ev.text.rstrip("\n").splitlines():
+            out.print(f"  {line}" if line else "")
+    elif isinstance(r.trace, Run):  # a round the engine does not replay: its moves
+        run = r.trace
+        out.print(f"  the round (replayed in the engine: no: {run.mismatch}):")
+        out.print(f"    deal: {run.trace.deal.to_json()}")
+        for i, m in enumerate(run.moves, 1):
             out.print(f"    {i:3}. {m}")
-        for line in ev.states[-1].describe().splitlines():
+        for line in run.states[-1].describe().splitlines():
             out.print(f"    {line}")
-        if ev.loop_from is not None:
-            out.print(f"    ... and the state after move {ev.loop_from} comes back: the "
-                      "round can go on for ever")
+    if isinstance(r.trace, Run) and r.trace.loop_from is not None:
+        out.print(f"  ... and the state after move {r.trace.loop_from} comes back: the round "
+                  "can go on for ever")
 
 
 def _json(prover: Prover, results: list[Result], checks: list[Any], chains: dict[str, Any],

@@ -20,9 +20,11 @@ def command(trace_file: str, as_json: str | None) -> None:
     """Replay the round recorded in TRACE.json (written by `dominoproof play --json`)
     and print it as `play` does.
 
-    Every move is checked against the rules of the trace's own variant; the deal
-    must be a deal of that variant (each tile once, hands of the right size) and
-    the recorded final state must be reached. A trace that does not replay is
+    Every move is checked against the rules of the trace's own variant (or, for a
+    counterexample `verify --traces` wrote for a deliberately broken rule set, against
+    the broken rule book the trace names); the deal must be a deal of that variant
+    (each tile once, hands of the right size) and the recorded final state must be
+    reached. A trace that does not replay is
     bad input: one located message, exit code 2.
     """
     from dominoproof.api import replay
@@ -43,5 +45,9 @@ def command(trace_file: str, as_json: str | None) -> None:
 
 def _title(path: str, trace: Trace) -> str:
     seed = f", seed {trace.seed}" if trace.seed is not None else ""
+    if trace.rules is not None:  # a fault's counterexample: say whose rules it follows
+        return (f"Replay of {path}: {trace.variant.name}{seed} under the deliberately "
+                f"broken rule book {type(trace.rules).__name__} (a fault's "
+                f"counterexample; {len(trace.moves)} moves, each checked legal under it)")
     return (f"Replay of {path}: {trace.variant.name}{seed} "
             f"({len(trace.moves)} moves, each checked legal)")

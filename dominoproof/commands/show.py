@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import overrides_option, variant_argument
+
+if TYPE_CHECKING:
+    from dominoproof.model.variant import Variant
 
 
 @click.command("show", short_help="Every parameter of a variant: value, rule ID, meaning.")
@@ -19,6 +24,10 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     """Show every parameter of VARIANT, grouped by TOML section, with its value, the
     rule ID it realises and what it means; then the figures derived from them (tiles
     in the set, dealt, boneyard, set aside, confirmations needed for a block).
+
+    A file with a `base` has its changes from that preset marked with a `*` (with -o
+    overrides on a preset, the changes from the preset), explained under the table;
+    `dominoproof diff FILE` compares the two in full.
     """
     import textwrap
 
@@ -35,14 +44,23 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     if as_toml:
         click.echo(v.to_toml(), nl=False)
         return
+    ref, ref_what = _reference(v, variant, overrides)
+    ref_values = ({key: value for key, _, value, _ in ref.parameters()}
+                  if ref is not None else {})
+    changed = {key for key, _, value, _ in v.parameters()
+               if ref is not None and ref_values[key] != value}
 
     out = [v.name + (f"  (aka {', '.join(v.aliases)})" if v.aliases else "")]
     out.append(f"  source: {v.source}")
+    if v.base:
+        out.append(f"  base: {v.base} (what this file changes is marked *)")
     if v.description:
         out += textwrap.wrap(v.description, columns(), initial_indent="  ", subsequent_indent="  ")
     out.append("")
 
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    if ref is not None:
+        table.add_column("", no_wrap=True, width=1)
     table.add_column("parameter", no_wrap=True)
     table.add_column("value", overflow="fold", max_width=24)
     table.add_column("rule", no_wrap=True)
@@ -50,11 +68,17 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     section = ""
     for key, rule, value, doc in v.parameters():
         sec, _, name = key.partition(".")
+        mark = [Text("*" if key in changed else "")] if ref is not None else []
         if sec != section:
-            table.add_row(Text(f"[{sec}]"))
+            table.add_row(*([Text("")] if ref is not None else []), Text(f"[{sec}]"))
             section = sec
-        table.add_row(Text(f"  {name}"), Text(toml_value(value)), Text(rule), Text(doc))
+        table.add_row(*mark, Text(f"  {name}"), Text(toml_value(value)), Text(rule), Text(doc))
     out.append(table_text(table))
+    if ref is not None:
+        out += textwrap.wrap(
+            f"* differs from {ref_what} ({len(changed)} of {len(v.parameters())} "
+            f"parameters; `dominoproof diff` compares the two in full)", columns(),
+            initial_indent="  ", subsequent_indent="    ")
 
     n, count = v.n, v.tiles.count
     c = v.block.confirmations
@@ -76,7 +100,10 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     if as_json:
         emit("show", {"name": v.name, "aliases": list(v.aliases), "source": v.source,
                       "description": v.description,
-                      "parameters": [{"key": key, "rule": rule, "value": value, "meaning": doc}
+                      "base": ({"name": ref.name, "what": ref_what, "changed": sorted(changed)}
+                               if ref is not None else None),
+                      "parameters": [{"key": key, "rule": rule, "value": value, "meaning": doc,
+                                      "changed": key in changed}
                                      for key, rule, value, doc in v.parameters()],
                       "derived": [{"figure": label, "value": value, "meaning": why}
                                   for label, value, why in derived],
@@ -93,3 +120,17 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
                              f"{value.rjust(vwidth)}  ", subsequent_indent=indent)
     click.echo("\n".join(out))
 
+
+
+def _reference(v: Variant, name: str, overrides: tuple[str, ...]) -> tuple[Variant | None, str]:
+    """What the shown variant's changes are marked against: the preset a file names as its
+    ``base``, else (with -o overrides) the variant as named; None when neither."""
+    from dominoproof.model.variant import find_variant
+    from dominoproof.options import resolve_variant
+
+    if v.base:
+        return find_variant(v.base), f"the base preset {v.base}"
+    if overrides:
+        plain = resolve_variant(name)
+        return plain, f"{plain.name} without the -o overrides"
+    return None, ""

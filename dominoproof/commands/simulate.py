@@ -1,4 +1,5 @@
-"""``dominoproof simulate``: Monte-Carlo statistics of a variant under random play."""
+"""``dominoproof simulate``: Monte-Carlo statistics of a variant under random play (or a
+play policy, ``--policy``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import click
 from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     json_option,
+    lists_in_help,
     overrides_option,
+    policy_option,
     resolve_variant,
     seed_option,
     variant_argument,
@@ -20,7 +23,7 @@ if TYPE_CHECKING:
     from dominoproof.simulate import Statistics
 
 
-@click.command("simulate",
+@click.command("simulate", cls=lists_in_help("policies"),
                short_help="Monte-Carlo statistics: blocks, residuals, winners, R5.6 risk.")
 @variant_argument
 @click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000, show_default=True,
@@ -29,11 +32,13 @@ if TYPE_CHECKING:
 @overrides_option
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Tiles listed in the R5.6 risk table.")
+@policy_option
 @verbosity_options
 @json_option
 def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], top: int,
-            quiet: bool, verbose: bool, as_json: str | None) -> None:
-    """Play random rounds of VARIANT (uniformly random legal moves, seeded) and report:
+            policy: str, quiet: bool, verbose: bool, as_json: str | None) -> None:
+    """Play random rounds of VARIANT (uniformly random deals; uniformly random legal
+    moves, or those of --policy; seeded) and report:
     the share of rounds that block with a 95% Wilson interval, the residual pips at a
     block (R5.3), the winners per side (R5.2), ties and how they were settled (R5.5),
     round lengths, and the tiles that carry the risk of R5.6. --json prints the same
@@ -41,13 +46,15 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
     -q prints the share of blocks and dominoes only, -v the R5.6 risk of every tile.
     """
     from dominoproof.api import simulate
+    from dominoproof.policies import policy_named
     from dominoproof.progress import progress
 
     v = resolve_variant(variant, overrides)
+    chosen = policy_named(policy)
     if verbose:
         top = v.tiles.count
     with progress(v.name, total=rounds, quiet=quiet) as bar:
-        stats = simulate(v, rounds, seed=seed, top=top,
+        stats = simulate(v, rounds, seed=seed, top=top, policy=chosen,
                          progress=lambda done: bar.update(completed=done))
     if as_json:
         emit("simulate", stats.to_json(), as_json)
@@ -92,8 +99,13 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
         row(t, label, num(d.mean), num(d.min), num(d.median), num(d.p95), num(d.max))
 
     lo, hi = s.block_ci
-    out = [f"Simulation of {s.variant}: {n} rounds of uniformly random legal moves, "
-           f"seed {s.seed}", ""]
+    if s.policy == "random":
+        how = "uniformly random legal moves"
+    else:
+        from dominoproof.policies import policy_named
+
+        how = f"the {s.policy} policy ({policy_named(s.policy).summary})"
+    out = [f"Simulation of {s.variant}: {n} rounds of {how}, seed {s.seed}", ""]
     out.append(f"  blocked (R1.1, R4.4)  {s.blocked:>9} rounds  {pct(s.block_share):>7}   "
                f"95% Wilson interval {pct(lo)} .. {pct(hi)}")
     out.append(f"  domino                {s.dominoes:>9} rounds  "

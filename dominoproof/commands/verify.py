@@ -9,6 +9,7 @@ import click
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import (
     budget_options,
+    check_output_folder,
     check_output_path,
     console,
     overrides_option,
@@ -36,18 +37,28 @@ from dominoproof.options import (
 @json_option
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report as JUnit XML to this file (for CI).")
-@click.option("--details", is_flag=True, help="Print every check's detail (as -v does).")
+@click.option("--traces", "trace_dir", type=click.Path(path_type=Path), default=None,
+              metavar="DIR",
+              help="Write every VIOLATED check's counterexample round into this folder, "
+                   "one trace file each (<subject>.<method>.<property>.json), each "
+                   "replayable with `dominoproof replay`.")
+@click.option("--details", is_flag=True,
+              help="Print every check's detail and its counterexample, if it has one (as "
+                   "-v does).")
 @verbosity_options
 def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool | None,
             crosscheck: int, seed: int, timeout_ms: int, rlimit: int, workers: int | None,
-            as_json: str | None, junit_path: Path | None, details: bool, quiet: bool,
-            verbose: bool) -> None:
+            as_json: str | None, junit_path: Path | None, trace_dir: Path | None,
+            details: bool, quiet: bool, verbose: bool) -> None:
     """Verify variants: exhaustive search on small configurations, Z3 induction on the
     variant itself, proofs for every set size and player count, the engine against the
     Z3 transition relation, and that every deliberately broken rule set is caught.
 
     With no VARIANT, every built-in preset and the self-test (every fault caught); with
-    VARIANTs, those only (add --faults for the self-test). Exit code: 0 every verdict as expected,
+    VARIANTs, those only (add --faults for the self-test). Every VIOLATED check prints its
+    shortest counterexample as a round (deal, moves with rule IDs, the line, where it
+    fails and what fails); a search of sampled deals says so, with how many. Exit code:
+    0 every verdict as expected,
     1 a property violated (or a broken rule set not caught), 3 only UNKNOWN verdicts
     (a budget ran out: Z3's resource limit, or the wall-clock safety net) short of
     success, 2 bad input. On a terminal a progress bar counts the variants (and faults)
@@ -56,10 +67,11 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     """
     from dominoproof.api import verify
     from dominoproof.model.variant import presets
-    from dominoproof.report import print_report, write_junit
+    from dominoproof.report import print_report, write_junit, write_traces
     from dominoproof.verify import Row
 
     check_output_path(junit_path, "--junit")
+    check_output_folder(trace_dir, "--traces")
     if faults is None:
         faults = not variants  # the self-test is the tool's, not the user's variant's
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
@@ -84,6 +96,11 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
         emit("verify", report.to_json(), as_json)
     if junit_path is not None:
         write_junit(report, junit_path)
+    if trace_dir is not None:
+        written, skipped = write_traces(report, trace_dir)
+        err.print(f"wrote {len(written)} counterexample trace(s) to {trace_dir}"
+                  + (f"; not written: {'; '.join(skipped)}" if skipped else ""),
+                  markup=False)
     raise SystemExit(report.exit_code)
 
 

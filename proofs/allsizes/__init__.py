@@ -51,7 +51,7 @@ The modules, along the model's seams:
 from __future__ import annotations
 
 from .catalogue import CORE, METHOD, NOT_STATABLE
-from .decode import AbstractCounterexample
+from .decode import AbstractCounterexample, distinct_tiles
 from .fragment import fragment_of
 from .model import AbstractModel
 from .prove import Checker, Query, prove_all_sizes, prove_model
@@ -68,6 +68,7 @@ __all__ = [
     "Action",
     "Checker",
     "Query",
+    "distinct_tiles",
     "fragment_of",
     "prove_all_sizes",
     "prove_model",

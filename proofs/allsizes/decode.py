@@ -66,6 +66,15 @@ def _state_text(st: dict[str, Any]) -> str:
             f"fouls {braces(st['fouls'])}" + (f"; {' '.join(flags)}" if flags else ""))
 
 
+def distinct_tiles(v: Vocabulary) -> Formula:
+    """Two tiles carrying the same numbers are the same tile, as in every real set (the
+    model does not need it: it is added only to decode a counterexample into real tiles;
+    in EPR, its Skolem function is ``Tile x Tile -> Value``, in the same stratum)."""
+    t1, t2, x = z3.Const("t_d1", v.tile), z3.Const("t_d2", v.tile), z3.Const("x_d", v.value)
+    return z3.ForAll([t1, t2], z3.Implies(
+        z3.ForAll([x], v.carries(t1, x) == v.carries(t2, x)), t1 == t2))
+
+
 class Decoder:
     """Reads an abstract state off a Z3 model of a query over the vocabulary ``v``.
 

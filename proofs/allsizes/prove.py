@@ -21,7 +21,7 @@ from dominoproof.proofs.properties import CATALOGUE, Kind, Result, Verdict, find
 from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
 from .catalogue import METHOD, state_property, transition_property
-from .decode import AbstractCounterexample, Decoder
+from .decode import AbstractCounterexample, Decoder, distinct_tiles
 from .fragment import Edge, FragmentCache, fragment_of
 from .model import AbstractModel, Conjunct
 from .vocabulary import AState, Formula, Step
@@ -195,6 +195,19 @@ def _sanity(m: AbstractModel, chk: Checker, inv: _Invariant) -> _Sanity:
     return _Sanity(not problems, problems, chk.log[start:], time.perf_counter() - t0)
 
 
+def _decoded(m: AbstractModel, chk: Checker, q: Query, formulas: Sequence[Formula],
+             pre: AState, step: Step | None = None,
+             action: str | None = None) -> AbstractCounterexample:
+    """The counterexample of the sat query ``q`` (``formulas``), decoded. The verdict rests
+    on ``q``; for the decoding, the same query is asked again with every tile distinct
+    (:func:`~.decode.distinct_tiles`), so that the counterexample reads as real tiles of a
+    small set; if that one is not sat, ``q``'s own model is decoded."""
+    again = chk.check(f"{q.name} (again, tiles distinct, to decode)", *formulas,
+                      distinct_tiles(m.v))
+    model = again.model if again.answer == "sat" and again.model is not None else q.model
+    return _decoder(m, model).decode(q.name, pre, step, action)
+
+
 def _property_queries(m: AbstractModel, chk: Checker, pid: str, inv: _Invariant
                       ) -> tuple[str, list[Query], AbstractCounterexample | None, str]:
     """Check one property against the invariant. Returns the answer ("unsat" when
@@ -208,17 +221,19 @@ def _property_queries(m: AbstractModel, chk: Checker, pid: str, inv: _Invariant
         if q.answer != "sat":
             return q.answer, chk.log[start:], None, ""
         # Name the action: where does the property itself fail to be preserved?
-        qi = chk.check(f"init => {pid}", m.init(pre), z3.Not(sp.formula(pre)))
+        init_f = [m.init(pre), z3.Not(sp.formula(pre))]
+        qi = chk.check(f"init => {pid}", *init_f)
         if qi.answer == "sat":
-            return "sat", chk.log[start:], _decoder(m, qi.model).decode(qi.name, pre), "init"
+            return "sat", chk.log[start:], _decoded(m, chk, qi, init_f, pre), "init"
         for a in m.actions:
             st = m.step(a)
-            qa = chk.check(f"{a.name} preserves {pid}", *invf, sp.formula(pre), st.formula,
-                           z3.Not(sp.formula(st.post)))
+            fs = [*invf, sp.formula(pre), st.formula, z3.Not(sp.formula(st.post))]
+            qa = chk.check(f"{a.name} preserves {pid}", *fs)
             if qa.answer == "sat":
-                return ("sat", chk.log[start:],
-                        _decoder(m, qa.model).decode(qa.name, pre, st, a.name), a.name)
-        return "sat", chk.log[start:], _decoder(m, q.model).decode(q.name, pre), "Inv"
+                return ("sat", chk.log[start:], _decoded(m, chk, qa, fs, pre, st, a.name),
+                        a.name)
+        return ("sat", chk.log[start:],
+                _decoded(m, chk, q, [*invf, z3.Not(sp.formula(pre))], pre), "Inv")
     tp = transition_property(m, pid)
     assert tp is not None, pid
     worst = "unsat"
@@ -226,11 +241,11 @@ def _property_queries(m: AbstractModel, chk: Checker, pid: str, inv: _Invariant
         if a.kind not in tp.kinds:
             continue
         st = m.step(a)
-        q = chk.check(f"{a.name} => {pid}", *invf, st.formula,
-                      z3.Not(tp.formula(pre, st.post)))
+        fs = [*invf, st.formula, z3.Not(tp.formula(pre, st.post))]
+        q = chk.check(f"{a.name} => {pid}", *fs)
         if q.answer == "sat":
-            return ("sat", chk.log[start:],
-                    _decoder(m, q.model).decode(q.name, pre, st, a.name), a.name)
+            return ("sat", chk.log[start:], _decoded(m, chk, q, fs, pre, st, a.name),
+                    a.name)
         if q.answer == "unknown":
             worst = "unknown"
     return worst, chk.log[start:], None, ""
@@ -316,10 +331,10 @@ def _verdict(model: AbstractModel, pid: str, answer: str, queries: list[Query],
         detail = f"{how}; {obligation}: unsat"
     elif answer == "sat" and not inv.unknown:
         verdict = Verdict.NOT_INDUCTIVE
+        # the counterexample itself is the result's trace (decoded for people by
+        # dominoproof.concrete: real tiles, seats and numbers of a small table)
         detail = (f"{how}; {obligation} fails at {where}: a counterexample in the abstract "
                   f"model (not necessarily reachable)")
-        if cti is not None:
-            detail += "\n" + str(cti)
     else:
         verdict = Verdict.UNKNOWN
         unk = [q.name for q in queries if q.answer == "unknown"] + inv.unknown

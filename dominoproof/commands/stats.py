@@ -1,0 +1,233 @@
+"""``dominoproof stats``: the figures a rules designer asks for, under a play policy.
+
+``--exact`` (the default): exact figures by dynamic programming over the state graph of
+every deal (small configurations only: more than ``--max-deals`` deals is refused, exit
+2, with the count and the advice to use ``--sampled``; a search or time budget that runs
+out is UNKNOWN, exit 3, and no figure is printed). ``--sampled``: the same figures on
+``-n`` rounds the engine plays, with 95% intervals. See docs/STATS.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from dominoproof.jsonout import emit, text_too
+from dominoproof.options import (
+    PositiveNumber,
+    json_option,
+    lists_in_help,
+    overrides_option,
+    policy_option,
+    variant_argument,
+)
+
+if TYPE_CHECKING:
+    from dominoproof.stats import Estimate, RoundFigures
+
+#: Options of one mode only, with the mode they belong to.
+_EXACT_ONLY = ("draw_order", "deal_text", "max_deals", "max_states", "max_seconds")
+_SAMPLED_ONLY = ("rounds", "seed")
+
+
+def _option_name(name: str) -> str:
+    return {"deal_text": "--deal", "rounds": "--rounds"}.get(
+        name, "--" + name.replace("_", "-"))
+
+
+@click.command("stats", cls=lists_in_help("policies"),
+               short_help="Exact (small sets) or sampled figures under a play policy: "
+                          "blocks, ties, residuals, length, awards, R5.6 risk.")
+@variant_argument
+@overrides_option
+@policy_option
+@click.option("--exact/--sampled", "exact", default=True, show_default=True,
+              help="Exact figures over every deal (small configurations), or Monte-Carlo "
+                   "figures with 95% intervals (any size).")
+@click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000,
+              show_default=True, help="--sampled: rounds to play.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="--sampled: seed of the deals and moves (same seed, same figures).")
+@click.option("--draw-order", type=click.Choice(["free", "deal"]), default="free",
+              show_default=True,
+              help="--exact, draw games: free (each boneyard tile equally likely to be "
+                   "drawn) or deal (each order of the boneyard a deal of its own: the same "
+                   "figures from a far larger graph).")
+@click.option("--deal", "deal_text", default=None, metavar="TEXT|FILE",
+              help="--exact: the figures of one deal, written out as for `dominoproof "
+                   "explore --deal` ('P0: 0-0 2-2; P1: ...; aside: ...').")
+@click.option("--max-deals", type=click.IntRange(min=1), default=None, metavar="N",
+              help="--exact: refuse configurations with more deals (default 250,000).")
+@click.option("--max-states", type=click.IntRange(min=1), default=None, metavar="N",
+              help="--exact: state budget of the search (default 3,000,000); beyond it "
+                   "the answer is UNKNOWN (exit 3).")
+@click.option("--max-seconds", type=PositiveNumber(), default=None,
+              help="--exact: time budget of the search and the dynamic programme; beyond "
+                   "it the answer is UNKNOWN (exit 3).")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Tiles listed in the R5.6 table (the JSON lists every tile).")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy: str,
+            exact: bool, rounds: int, seed: int, draw_order: str, deal_text: str | None,
+            max_deals: int | None, max_states: int | None, max_seconds: float | None,
+            top: int, as_json: str | None) -> None:
+    """The figures of VARIANT under a play policy (--policy): the probability that a
+    round blocks (R1.1, R4.4) and that sides tie at a block (R5.5), the expected
+    residual at a block (R5.3, R5.2), the expected length, the distribution of the
+    winner's award (R5.4) and each tile's expected cost at a block (R5.6). --exact
+    (default) computes them exactly over every deal, in rational arithmetic; --sampled
+    measures them on random rounds, with 95% intervals. Exit codes: 0 answered, 2 bad
+    input or too many deals for --exact, 3 UNKNOWN (a budget ran out: no figure).
+    """
+    from dominoproof import stats
+    from dominoproof.cli import EXIT_UNKNOWN
+    from dominoproof.model.errors import DominoproofError
+    from dominoproof.options import resolve_variant
+    from dominoproof.policies import policy_named
+
+    given = [n for n in (*_EXACT_ONLY, *_SAMPLED_ONLY)
+             if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+    wrong = [n for n in given if n in (_SAMPLED_ONLY if exact else _EXACT_ONLY)]
+    if wrong:
+        raise DominoproofError(f"{_option_name(wrong[0])}: applies to "
+                               f"{'--sampled' if exact else '--exact'} only")
+    v = resolve_variant(variant, overrides)
+    chosen = policy_named(policy)
+    free = draw_order == "free"
+    figures: RoundFigures | None = None
+    reason = ""
+    if exact:
+        deal = None
+        if deal_text is not None:
+            from dominoproof.model.dealtext import parse_deal
+
+            deal = parse_deal(v, deal_text, free_draw=free)
+        try:
+            figures = stats.exact_figures(
+                v, chosen, free_draw=free, deal=deal,
+                max_deals=max_deals or stats.MAX_EXACT_DEALS,
+                max_states=max_states or stats.DEFAULT_MAX_STATES, max_seconds=max_seconds)
+        except stats.FiguresUnknown as e:
+            reason = e.reason
+    else:
+        figures = _sampled(v, chosen, rounds, seed)
+    if as_json:
+        emit("stats", {"variant": v.name, "policy": chosen.name,
+                       "policy_summary": chosen.summary,
+                       "method": "exact" if exact else "sampled",
+                       "status": "answered" if figures is not None else "unknown",
+                       "reason": reason,
+                       "figures": figures.to_json() if figures is not None else None},
+             as_json)
+    if text_too(as_json):
+        if figures is None:
+            click.echo(f"Exact figures of {v.name} under the {chosen.name} policy: UNKNOWN "
+                       f"({reason}); no figure is given. Raise --max-states or "
+                       "--max-seconds, or use --sampled.")
+        else:
+            click.echo(render_figures(figures, top))
+    if figures is None:
+        ctx.exit(EXIT_UNKNOWN)
+
+
+def _sampled(v: Any, chosen: Any, rounds: int, seed: int) -> RoundFigures:
+    import sys
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from dominoproof.options import console
+    from dominoproof.stats import sampled_figures
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=console(stderr=True),
+                  transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(f"{v.name}", total=rounds)
+        return sampled_figures(v, chosen, rounds, seed,
+                               progress=lambda done: bar.update(task, completed=done),
+                               every=max(1, min(2000, rounds // 100)))
+
+
+#: An exact fraction longer than this is shown by its size (the JSON has it in full).
+_FRACTION_WIDTH = 21
+
+
+def render_figures(f: RoundFigures, top: int = 10) -> str:
+    """The figures as text tables (fixed width, no colour)."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from dominoproof.policies import policy_named
+    from dominoproof.render import table_text
+
+    def num(e: Estimate, digits: int = 6) -> str:
+        return "-" if e.value is None else f"{e.value:.{digits}f}"
+
+    def extra(e: Estimate, digits: int = 6) -> str:
+        if f.exact:
+            if e.exact is None:
+                return "-"
+            text = str(e.exact)
+            return text if len(text) <= _FRACTION_WIDTH else \
+                f"({len(str(e.exact.denominator))}-digit denominator)"
+        if e.low is None or e.high is None:
+            return "(too few rounds)" if e.value is not None else "-"
+        return f"{e.low:.{digits}f} .. {e.high:.{digits}f}"
+
+    def table(*columns: str) -> Table:
+        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for i, c in enumerate(columns):
+            t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True)
+        return t
+
+    last = "exact" if f.exact else f"{f.level:.0%} interval"
+    pol = policy_named(f.policy)
+    head = "Exact figures" if f.exact else "Sampled figures"
+    out = [f"{head} of {f.variant}", f"  policy {f.policy}: {pol.summary}",
+           f"  {f.configuration}"]
+    if f.exact:
+        out.append(f"  {f.states:,} states; rational arithmetic, shown as decimals (the "
+                   "fractions in full with --json)")
+    else:
+        out.append(f"  intervals: Wilson for probabilities, normal (sample standard "
+                   f"deviation) for means, at {f.level:.0%}")
+    labels = {
+        "blocked": "P(the round ends blocked)  R1.1, R4.4",
+        "tie": "P(a block with a tie for the lowest total)  R5.5",
+        "residual": "E(pips left in all hands | blocked)  R5.3",
+        "winner_residual": "E(the winner's residual | blocked)  R5.2",
+        "length": "E(moves per round, R4 confirmations included)",
+        "award_mean": "E(the winner's award | someone scores)  R5.4",
+    }
+    t = table("figure", "value", last)
+    for name, e in f.scalars():
+        t.add_row(Text(labels[name]), Text(num(e)), Text(extra(e)))
+    out += ["", table_text(t)]
+
+    t = table("the winner's award (R5.4, R5.5)", "probability", last)
+    for a in f.awards:
+        t.add_row(Text("nobody scores" if a.award is None else str(a.award)),
+                  Text(num(a.probability)), Text(extra(a.probability)))
+    out += ["", table_text(t)]
+
+    if f.blocked.value:
+        t = table("R5.6 risk: tile", "value", "double", "P(held | blocked)",
+                  "E(cost | blocked)", f"cost {last}")
+        for c in f.risk[:top]:
+            t.add_row(Text(c.tile.show()), Text(str(c.value)), Text("yes" if c.double else ""),
+                      Text(num(c.held, 4)), Text(num(c.cost, 4)), Text(extra(c.cost, 4)))
+        out += ["", table_text(t)]
+        doubles = [c.cost.value or 0.0 for c in f.risk if c.double]
+        others = [c.cost.value or 0.0 for c in f.risk if not c.double]
+        out.append("  cost: the tile's value when its holder's side does not win the block, "
+                   "per blocked round")
+        if doubles and others:
+            out.append(f"  mean cost per tile: doubles {sum(doubles) / len(doubles):.4f}, "
+                       f"other tiles {sum(others) / len(others):.4f}")
+        if len(f.risk) > top:
+            out.append(f"  ({len(f.risk) - top} more tiles with --top or --json)")
+    else:
+        out += ["", "  R5.6 risk: no round blocks, no tile is left at a block"]
+    return "\n".join(out)
