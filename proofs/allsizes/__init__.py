@@ -18,12 +18,14 @@ Every query lies in many-sorted EPR (the Bernays-Schönfinkel-Ramsey class with
 a stratified sort graph): after negation and Skolemisation, the only functions
 are constants and ``Tile -> Player``, ``Tile -> Value``, ``End -> Value``
 (acyclic), so Z3's model-based instantiation decides them. :func:`fragment_of`
-checks this for every query and records it. The model and its invariant are
-explained for a teacher in ``docs/ALLSIZES.md``.
+checks this for every query and records it. The invariant's candidates are the
+lemmas of :mod:`dominoproof.proofs.lemmas`, shared with the per-instance proofs. The
+model and its invariant are explained for a teacher in ``docs/ALLSIZES.md``.
 
-The rule *parameters* that are not sizes select the actions and guards:
-``DRAW`` (R3.1), ``C`` and ``EMPTY`` (R4.4), ``FOULS`` (R4.5). ``"all"``
-confirmations is ``forall p. confirmed(p)``; ``"all-others"`` is
+The rule *parameters* that are not sizes (``constants_of(variant)``) select the
+actions and guards: ``DRAW`` (R3.1), ``C`` and ``EMPTY`` (R4.4), ``FOULS`` (R4.5),
+``READING`` (R2.3); the layout's slots (``LAYOUT``) become rigid relations and
+axioms. ``"all"`` confirmations is ``forall p. confirmed(p)``; ``"all-others"`` is
 ``forall p. p != turn -> confirmed(p)`` (and is shown unsound); a numeric count
 is not first-order over an uninterpreted sort of players, so the properties
 that depend on it are N/A here and proved per instance (``dominoproof prove``).
@@ -38,6 +40,7 @@ The modules, along the model's seams:
 
 =================  ==============================================================
 ``vocabulary``     the sorts, the rigid relations, one state, an action
+``layout``         the variant's slot data as rigid relations and generated axioms
 ``model``          :class:`AbstractModel`: one variant's rules, axioms, Init, predicates
 ``actions``        the actions, guards 1-8 of SEMANTICS.md
 ``twins``          the abstract twins of the faults, registered by fault id
