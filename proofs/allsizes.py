@@ -308,7 +308,7 @@ class AbstractModel:
         self.fault = fault
         self.draw = variant.draw.rule
         c = variant.block.confirmations
-        self.confirmations = c if c in ("all", "all-others") else "count"
+        self.confirmations = c.rule  # "all", "all-others" or "count"
         self.must_be_empty = variant.block.boneyard_must_be_empty
         self.fouls_possible = variant.fouls.rule is FoulRule.PENALISED
         self.v = Vocabulary.declare()
