@@ -312,10 +312,20 @@ class LeadSpec:
 
 @dataclass(frozen=True)
 class LayoutSpec:
+    """Terms, Layout: the topology of the table and its rules for doubles."""
+
     kind: LayoutKind = param(LayoutKind.LINE, "Terms", "topology of the layout")
     extend: ExtendReading = param(
         ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
     )
+    spinner_sides_first: bool = param(
+        True, "Terms", "spinner: its arms open once both its sides are covered")
+    lead_double_takes: int = param(
+        0, "R2.2", "tiles an opening double takes before play moves on", range=(0, 8))
+    double_takes: int = param(
+        0, "R2.2", "tiles a later double takes (1: covered; 3: a chicken foot)", range=(0, 3))
+    double_again: bool = param(
+        False, "R2.2", "the player who lays such a double plays again")
 
 
 @dataclass(frozen=True)

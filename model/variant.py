@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import VariantError
-from .layout import SlotLayout, topology
+from .layout import Shape, SlotLayout, topology
 from .params import (
     SECTIONS,
     Award,
@@ -139,10 +139,13 @@ class Variant:
     def tiles(self) -> TileSet:
         return tile_set(self.set.max)
 
-    @property
+    @cached_property
     def slot_layout(self) -> SlotLayout:
         """The layout's slots (Terms "Layout"): the data every reading interprets."""
-        return topology(self.layout.kind, self.deal.players)
+        lay = self.layout
+        return topology(Shape(lay.kind, self.deal.players, self.set.max,
+                              lay.spinner_sides_first, lay.lead_double_takes,
+                              lay.double_takes, lay.double_again))
 
     @property
     def dealt(self) -> int:
@@ -417,6 +420,13 @@ def _warnings(v: Variant, aside: Any) -> tuple[str, ...]:
         out.append(f"{src}: [fouls] penalty = {v.fouls.penalty} has no effect: [fouls] rule "
                    '= "impossible" rejects a false declaration, so no foul is ever '
                    "penalised (R4.5)")
+    lay = v.layout
+    if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
+        out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "
+                   f'kind = "{lay.kind.value}" has no spinner')
+    if lay.double_again and not lay.double_takes:
+        out.append(f"{src}: [layout] double_again = true has no effect: [layout] "
+                   "double_takes = 0 lets a double be played like any tile (R2.2)")
     return tuple(out)
 
 
@@ -604,6 +614,13 @@ def _validate(v: Variant) -> None:
             source=src, key="[scoring] tie", value="team-total",
             allowed=", ".join(f'"{t.value}"' for t in TieRule if t is not TieRule.TEAM_TOTAL),
         )
+    lay = v.layout
+    if lay.double_takes > 1 and lay.kind is not LayoutKind.CHICKEN_FOOT:
+        raise VariantError(
+            f"a double taking {lay.double_takes} tiles opens toes, which only a chicken foot "
+            f'has ([layout] kind = "{lay.kind.value}")', source=src,
+            key="[layout] double_takes", value=lay.double_takes,
+            allowed='0 or 1, or [layout] kind = "chicken-foot"')
     for i, _ in v.scoring.tile_values:
         if i >= count:
             raise VariantError(f"not a tile of the double-{n} set", source=src,
