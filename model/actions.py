@@ -77,14 +77,24 @@ def _with_hand(s: State, p: int, hand: int) -> tuple[int, ...]:
     return (*s.hands[:p], hand, *s.hands[p + 1:])
 
 
-def _laid(r: Rules, s: State, m: Move, ends: tuple[int, ...]) -> State:
-    """A tile leaves the mover's hand for the table and the slots show ``ends``; the run
-    of confirmations ends, ``drew' = false``, and the turn passes clockwise unless the
-    hand is now empty (a Domino follows)."""
+def _laid(r: Rules, s: State, m: Move, ends: tuple[int, ...], marks: int) -> State:
+    """A tile leaves the mover's hand for the table and the layout is ``ends``, ``marks``;
+    the run of confirmations ends, ``drew' = false``, and the turn passes clockwise
+    unless the hand is now empty (a Domino follows) or the mover laid a double that
+    takes tiles where the layout says its player plays again [R2.2]."""
     p = m.player
     hand = s.hands[p] & ~(1 << m.tile)
+    a, b = r.halves[m.tile]
+    again = (a == b and m.end != LEAD and r.layout.data.again
+             and r.layout.data.slots[m.end].double_takes > 0)
     return s._replace(hands=_with_hand(s, p, hand), table=s.table | 1 << m.tile, ends=ends,
-                      turn=r.next_seat[p] if hand else p, confirmed=0, drew=False)
+                      marks=marks, turn=r.next_seat[p] if hand and not again else p,
+                      confirmed=0, drew=False)
+
+
+def _marker_out(r: Rules, s: State, p: int) -> int:
+    """The marks after seat ``p`` passes or confirms: their marker goes out (trains)."""
+    return r.layout.with_marker(s.marks, p, True)
 
 
 # ---------------------------------------------------------------------------
@@ -120,9 +130,10 @@ def _lead_moves(r: Rules, s: State) -> Iterator[Move]:
 
 
 def _lead(r: Rules, s: State, m: Move) -> State:
-    """The slots opened by the lead show the halves of ``t = a-b``."""
+    """The slots opened by the lead show the halves of ``t = a-b`` (a double also opens
+    a spinner's arms, and takes its tiles where the layout says so)."""
     a, b = r.halves[m.tile]
-    return _laid(r, s, m, r.layout.open(a, b))
+    return _laid(r, s, m, *r.layout.open(a, b, s.marks))
 
 
 def _play_moves(r: Rules, s: State) -> Iterator[Move]:
@@ -134,10 +145,10 @@ def _play_moves(r: Rules, s: State) -> Iterator[Move]:
 
 
 def _play(r: Rules, s: State, m: Move) -> State:
-    """The slot played on shows the tile's other half, ``other(t, x)``."""
-    a, b = r.halves[m.tile]
-    x = s.ends[m.end]
-    return _laid(r, s, m, r.layout.extend(s.ends, m.end, b if x == a else a))
+    """The slot played on shows the tile's other half, ``other(t, x)``; the layout's
+    marks follow (a pending slot covered, a double's toes, one's own train's marker)."""
+    return _laid(r, s, m, *r.layout.extend(s.ends, s.marks, m.end, r.halves[m.tile],
+                                           m.player))
 
 
 def _foul_moves(r: Rules, s: State) -> Iterator[Move]:
@@ -149,9 +160,11 @@ def _foul_moves(r: Rules, s: State) -> Iterator[Move]:
 
 
 def _foul(r: Rules, s: State, m: Move) -> State:
-    """``fouls' = fouls + p``, the run ends, the turn passes, ``drew' = false``."""
+    """``fouls' = fouls + p``, the run ends, the turn passes, ``drew' = false``, and the
+    player's marker goes out (they declared they cannot play)."""
     return s._replace(fouls=s.fouls | 1 << m.player, confirmed=0,
-                      turn=r.next_seat[m.player], drew=False)
+                      turn=r.next_seat[m.player], drew=False,
+                      marks=_marker_out(r, s, m.player))
 
 
 def _draw_moves(r: Rules, s: State) -> Iterator[Move]:
@@ -174,9 +187,10 @@ def _pass_moves(r: Rules, s: State) -> Iterator[Move]:
 
 def _pass(r: Rules, s: State, m: Move) -> State:
     """The turn passes; ``confirmed' = 0`` if confirmations need an empty boneyard, else
-    one more."""
+    one more; the player's marker goes out (trains)."""
     return s._replace(turn=r.next_seat[m.player], drew=False,
-                      confirmed=0 if r.constants.EMPTY else s.confirmed + 1)
+                      confirmed=0 if r.constants.EMPTY else s.confirmed + 1,
+                      marks=_marker_out(r, s, m.player))
 
 
 def _confirm_moves(r: Rules, s: State) -> Iterator[Move]:
@@ -184,8 +198,10 @@ def _confirm_moves(r: Rules, s: State) -> Iterator[Move]:
 
 
 def _confirm(r: Rules, s: State, m: Move) -> State:
-    """One more confirmation in the run (the first proposes the block), the turn passes."""
-    return s._replace(confirmed=s.confirmed + 1, turn=r.next_seat[m.player], drew=False)
+    """One more confirmation in the run (the first proposes the block), the turn passes,
+    the player's marker goes out (trains: their train is open to everyone)."""
+    return s._replace(confirmed=s.confirmed + 1, turn=r.next_seat[m.player], drew=False,
+                      marks=_marker_out(r, s, m.player))
 
 
 DOMINO_ACTION = Action("Domino", DOMINO, ("Terms",),

@@ -1,28 +1,51 @@
 """Layouts as slots: the open ends of the table, as data (Terms "Layout", R2.2, R2.3).
 
 A layout is a fixed list of **slots**, each an open end of some line. A slot is
-data: its name, its owner (nobody, or a seat), when it opens, who may play on it,
+data: its name, when it opens, its owner (nobody, or a seat), who may play on it,
 and how many tiles a double laid on it takes before play moves elsewhere. The
 *layout state* is a fixed-width tuple of slot values -- the number each open slot
-shows, or :data:`CLOSED` -- kept in ``State.ends``, plus a bitmask of markers in
-``State.marks`` (bit ``p``: seat ``p``'s marker is out, opening their slots to
-everyone under :attr:`Access.OWNER_OR_MARKER`).
+shows, or :data:`CLOSED` -- kept in ``State.ends``, plus the layout's **marks** in
+``State.marks``, an int whose fields :class:`Layout` names (:attr:`Layout.fields`):
+
+* markers (trains): bit ``p`` -- seat ``p``'s marker is out, opening the slots it
+  owns to everyone under :attr:`Access.OWNER_OR_MARKER`;
+* covered (a spinner whose arms open once its sides are covered): one bit per slot
+  some other slot waits for, set once a tile is laid on it;
+* pending (doubles that take tiles): one bit per slot that must take a tile before
+  play moves elsewhere -- the slots a double just laid occupies or opened.
 
 Every part of dominoproof reads the same :class:`SlotLayout` data, each with one
-function of its own: the engine through :class:`Layout` (this module), the Z3
-encoding, the all-sizes model, the search's codec, the renderer and the plain
-reference rules of the tests. ``docs/LAYOUTS.md`` lists them, with the slot data of
-the line and sketches of a spinner, trains and a chicken foot.
+function of its own: the engine through :class:`Layout` (this module) and the
+actions of :mod:`.actions`, the Z3 encoding, the all-sizes model, the search's
+codec, the renderers and the plain reference rules of the tests. ``docs/LAYOUTS.md``
+lists them, with the slot data of each topology.
 
-The one-line layout is the two-slot instance: both slots open at the lead (one
-showing each half of the opening tile), open to everyone, no rule for doubles. Its
-left and right are cosmetic, a **symmetry** of that layout: the two slots form one
-symmetric group, whose values the layout keeps sorted (its canonical form, STYLE 1),
-and of two slots of a group showing the same number only the first is offered to a
-player (laying a tile on either gives the same canonical layout).
+The topologies (:func:`topology`):
 
-A :class:`Move`'s ``end`` names a slot by its index; people and logs name it by the
-number it shows (:meth:`Layout.slot_showing` reads that back).
+* **line** -- two slots opened by the lead, one showing each half of the opening
+  tile, open to everyone. Its left and right are cosmetic, a **symmetry**: the two
+  slots form one symmetric group, whose values the layout keeps sorted (its
+  canonical form, STYLE 1), and of two slots of a group showing the same number
+  only the first is offered to a player (a tile laid on either gives the same
+  canonical layout).
+* **spinner** -- the line's two slots (the spinner's sides) and two arms that open
+  when the opening tile is a double (the spinner), showing its number; they may be
+  played on at once, or once both sides are covered (``layout.spinner_sides_first``);
+  sides and arms are two symmetric groups. An opening tile that is no double opens
+  the sides only: the round is played on a line.
+* **trains** -- one train per seat (its owner may play on it, anyone else while the
+  owner's marker is out) and a public train open to everyone, all opened by the hub
+  (the opening tile, a double); no symmetry.
+* **chicken-foot** -- the arms of the opening double and, for each further double,
+  the toes it opens; every slot open to everyone, all one symmetric group.
+
+Doubles: the opening double takes ``layout.lead_double_takes`` tiles on the slots it
+opened before play moves elsewhere; a double laid later takes
+``layout.double_takes`` (1: it must be covered; more: it opens that many toes, the
+slot it was laid on being one).
+
+A :class:`~dominoproof.model.moves.Move`'s ``end`` names a slot by its index; people
+and logs name it by the number it shows (:meth:`Layout.slot_showing`).
 """
 
 from __future__ import annotations
@@ -30,7 +53,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .tiles import TileSet, bits
 
@@ -46,12 +69,17 @@ class LayoutKind(enum.StrEnum):
     """Terms, Layout: the topology of the table (each a :class:`SlotLayout`, :func:`topology`)."""
 
     LINE = "line"  #: one line with two open ends, every player may play on both
+    SPINNER = "spinner"  #: an opening double with two sides and two arms
+    TRAINS = "trains"  #: a hub, one train per seat with a marker, a public train
+    CHICKEN_FOOT = "chicken-foot"  #: the opening double's arms, and toes for each double
 
 
 class Opens(enum.StrEnum):
     """When a slot opens."""
 
     LEAD = "lead"  #: with the opening tile, showing one of its halves (:attr:`Slot.half`)
+    SPINNER = "spinner"  #: with an opening double, playable once :attr:`Slot.after` are covered
+    TOE = "toe"  #: when a double laid during play opens toes (the first closed toe slots)
 
 
 class Access(enum.StrEnum):
@@ -69,6 +97,7 @@ class Slot:
     name: str
     opens: Opens = Opens.LEAD
     half: int = 0  #: ``Opens.LEAD``: which half of the opening tile it shows (0 low, 1 high)
+    after: tuple[int, ...] = ()  #: ``Opens.SPINNER``: slots that must be covered first
     owner: int | None = None  #: the seat owning it (trains), or nobody
     access: Access = Access.EVERYONE
     double_takes: int = 0  #: tiles a double laid here takes before play moves on (0: no rule)
@@ -76,14 +105,18 @@ class Slot:
 
 @dataclass(frozen=True)
 class SlotLayout:
-    """A layout: its slots and the symmetries of its canonical form."""
+    """A layout: its slots, the symmetries of its canonical form, and its double rules."""
 
     kind: LayoutKind
     slots: tuple[Slot, ...]
     #: groups of slots whose order is cosmetic: their values are kept sorted
     symmetric: tuple[tuple[int, ...], ...] = ()
-    #: the layout has markers (``State.marks``)
+    #: the layout has markers (``State.marks``), one per seat
     markers: bool = False
+    #: tiles the opening double takes on the slots it opened before play moves on
+    lead_takes: int = 0
+    #: the player who lays a double (one that takes tiles) plays again
+    again: bool = False
 
     @property
     def width(self) -> int:
@@ -98,12 +131,49 @@ LINE = SlotLayout(
     symmetric=((0, 1),),
 )
 
-_TOPOLOGIES: dict[LayoutKind, SlotLayout] = {LayoutKind.LINE: LINE}
+
+class Shape(NamedTuple):
+    """The layout parameters of a variant that a topology's slot data depends on."""
+
+    kind: LayoutKind
+    players: int
+    n: int  #: the set is double-n (chicken-foot: one pair of toes per further double)
+    sides_first: bool = True  #: spinner: the arms open once both sides are covered
+    lead_takes: int = 0  #: tiles the opening double takes before play moves on
+    double_takes: int = 0  #: tiles a later double takes (1: covered; more: toes)
+    again: bool = False  #: the player who lays such a double plays again
 
 
-def topology(kind: LayoutKind, players: int) -> SlotLayout:
-    """The slot data of a topology for ``players`` seats (trains would have one per seat)."""
-    return _TOPOLOGIES[kind]
+def topology(shape: Shape) -> SlotLayout:
+    """The slot data of a topology (see the module docstring)."""
+    kind, takes = shape.kind, shape.double_takes
+    if kind is LayoutKind.LINE and not takes and not shape.lead_takes:
+        return LINE
+    common = {"lead_takes": shape.lead_takes, "again": shape.again}
+    if kind is LayoutKind.LINE:
+        return SlotLayout(kind, (Slot("left", half=0, double_takes=takes),
+                                 Slot("right", half=1, double_takes=takes)),
+                          symmetric=((0, 1),), **common)  # type: ignore[arg-type]
+    if kind is LayoutKind.SPINNER:
+        after = (0, 1) if shape.sides_first else ()
+        return SlotLayout(kind, (
+            Slot("west", half=0, double_takes=takes),
+            Slot("east", half=1, double_takes=takes),
+            Slot("north", Opens.SPINNER, after=after, double_takes=takes),
+            Slot("south", Opens.SPINNER, after=after, double_takes=takes),
+        ), symmetric=((0, 1), (2, 3)), **common)  # type: ignore[arg-type]
+    if kind is LayoutKind.TRAINS:
+        trains = tuple(Slot(f"train P{p}", owner=p, access=Access.OWNER_OR_MARKER,
+                            double_takes=takes) for p in range(shape.players))
+        return SlotLayout(kind, (*trains, Slot("public", double_takes=takes)),
+                          markers=True, **common)  # type: ignore[arg-type]
+    # chicken foot: the opening double's four arms, then toes: each further double laid
+    # on a slot opens (takes - 1) more, for every double of the set but the opening one
+    arms = tuple(Slot(f"arm {i + 1}", half=0, double_takes=takes) for i in range(4))
+    toes = tuple(Slot(f"toe {i + 1}", Opens.TOE, double_takes=takes)
+                 for i in range(max(0, takes - 1) * shape.n))
+    every = tuple(range(len(arms) + len(toes)))
+    return SlotLayout(kind, arms + toes, symmetric=(every,), **common)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------
@@ -111,10 +181,19 @@ def topology(kind: LayoutKind, players: int) -> SlotLayout:
 # ---------------------------------------------------------------------------
 
 
+class MarkFields(NamedTuple):
+    """Where each field of ``State.marks`` lies (bit offsets; -1: the layout has none)."""
+
+    markers: int  #: P bits, seat by seat
+    covered: tuple[int, ...]  #: per slot: its covered bit, or -1 if no slot waits for it
+    pending: int  #: W bits, slot by slot: the slot must take a tile before play moves on
+    width: int  #: bits in all
+
+
 class Layout:
     """The engine's reading of a :class:`SlotLayout`: the operations the rules need.
 
-    ``ends`` is the tuple of slot values (``State.ends``), ``marks`` the marker mask
+    ``ends`` is the tuple of slot values (``State.ends``), ``marks`` the layout marks
     (``State.marks``). Every operation interprets the slot data; nothing here is
     written for one topology.
     """
@@ -122,45 +201,150 @@ class Layout:
     def __init__(self, data: SlotLayout, players: int) -> None:
         self.data = data
         self.kind = data.kind
+        self.players = players
         self.width = w = data.width
         self.closed: tuple[int, ...] = (CLOSED,) * w
         self._group: list[tuple[int, ...]] = [(i,) for i in range(w)]
         for g in data.symmetric:
             for i in g:
                 self._group[i] = g
-        #: the slots each seat may play on while no marker is out, and with each marker
-        self._allowed = tuple(
-            tuple(i for i, sl in enumerate(data.slots) if _may(sl, p, 0)) for p in range(players))
         self._lead = tuple((i, sl.half) for i, sl in enumerate(data.slots)
                            if sl.opens is Opens.LEAD)
+        self._spinner = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.SPINNER)
+        self._toes = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.TOE)
         #: the number an end shows names it, up to the symmetry: all slots form one
         #: symmetric group (the line), so a written move needs no slot name
         self.named_by_number = w <= 1 or any(len(g) == w for g in data.symmetric)
+        # the fields of State.marks
+        offset = 0
+        markers = -1
+        if data.markers:
+            markers, offset = 0, players
+        waited = sorted({j for sl in data.slots for j in sl.after})
+        covered = [-1] * w
+        for j in waited:
+            covered[j], offset = offset, offset + 1
+        doubles = data.lead_takes > 0 or any(sl.double_takes for sl in data.slots)
+        pending = -1
+        if doubles:
+            pending, offset = offset, offset + w
+        self.fields = MarkFields(markers, tuple(covered), pending, offset)
+        self.plain = offset == 0 and not self._spinner and not self._toes
+        #: the slots each seat may play on while no mark is set
+        self._allowed = tuple(tuple(i for i in range(w) if self.may_play(i, p, 0))
+                              for p in range(players))
+
+    # -- the marks --------------------------------------------------------------------
+    def marker_out(self, marks: int, seat: int) -> bool:
+        """Seat ``seat``'s marker is out (trains)."""
+        return self.fields.markers >= 0 and bool(marks >> (self.fields.markers + seat) & 1)
+
+    def with_marker(self, marks: int, seat: int, out: bool) -> int:
+        """``marks`` with seat ``seat``'s marker put out (``out``) or taken in."""
+        if self.fields.markers < 0:
+            return marks
+        bit = 1 << (self.fields.markers + seat)
+        return marks | bit if out else marks & ~bit
+
+    def covered(self, marks: int, slot: int) -> bool:
+        """A tile has been laid on ``slot`` (tracked only for slots another waits for)."""
+        b = self.fields.covered[slot]
+        return b >= 0 and bool(marks >> b & 1)
+
+    def pending(self, marks: int) -> int:
+        """The mask of slots that must take a tile before play moves elsewhere."""
+        p = self.fields.pending
+        return marks >> p & ((1 << self.width) - 1) if p >= 0 else 0
+
+    def _with_pending(self, marks: int, mask: int) -> int:
+        p = self.fields.pending
+        if p < 0:
+            return marks
+        full = ((1 << self.width) - 1) << p
+        return (marks & ~full) | (mask << p)
 
     # -- the layout state ---------------------------------------------------------
     def opened(self, ends: tuple[int, ...]) -> bool:
         """The lead has been played: some slot is open."""
         return any(v != CLOSED for v in ends)
 
-    def canonical(self, ends: tuple[int, ...]) -> tuple[int, ...]:
-        """The canonical form: each symmetric group's values sorted, closed slots last."""
+    def canonical(self, ends: tuple[int, ...], marks: int = 0) -> tuple[tuple[int, ...], int]:
+        """The canonical form: each symmetric group's slots sorted by the number they
+        show (closed last), each slot's marks going with it."""
+        if not self.data.symmetric:
+            return ends, marks
         out = list(ends)
+        f = self.fields
         for g in self.data.symmetric:
-            vals = sorted((out[i] for i in g), key=_closed_last)
-            for i, v in zip(g, vals, strict=True):
-                out[i] = v
-        return tuple(out)
+            was = marks
+            order = sorted(g, key=lambda i: (ends[i] == CLOSED, ends[i],
+                                             self._pending_bit(was, i),
+                                             self._covered_bit(was, i)))
+            if order == list(g):
+                continue
+            new_marks = marks
+            for dest, src in zip(g, order, strict=True):
+                out[dest] = ends[src]
+                if f.pending >= 0:
+                    new_marks = _set(new_marks, f.pending + dest,
+                                     self._pending_bit(marks, src))
+                if f.covered[dest] >= 0:
+                    new_marks = _set(new_marks, f.covered[dest], self._covered_bit(marks, src))
+            marks = new_marks
+        return tuple(out), marks
 
-    def open(self, a: int, b: int) -> tuple[int, ...]:
-        """The slot values after the opening tile ``a-b`` (``a <= b``)."""
+    def _pending_bit(self, marks: int, slot: int) -> int:
+        p = self.fields.pending
+        return marks >> (p + slot) & 1 if p >= 0 else 0
+
+    def _covered_bit(self, marks: int, slot: int) -> int:
+        b = self.fields.covered[slot]
+        return marks >> b & 1 if b >= 0 else 0
+
+    def open(self, a: int, b: int, marks: int = 0) -> tuple[tuple[int, ...], int]:
+        """The slot values and marks after the opening tile ``a-b`` (``a <= b``): the
+        lead's slots show its halves; a double also opens the spinner's arms that wait
+        for nothing, and takes its tiles on every slot it opened."""
         out = list(self.closed)
         for i, half in self._lead:
             out[i] = b if half else a
-        return self.canonical(tuple(out))
+        if a == b:
+            for i in self._spinner:
+                out[i] = a
+            if self.data.lead_takes:
+                opened = 0
+                for i, v in enumerate(out):
+                    if v != CLOSED:
+                        opened |= 1 << i
+                marks = self._with_pending(marks, opened)
+        return self.canonical(tuple(out), marks)
 
-    def extend(self, ends: tuple[int, ...], slot: int, other: int) -> tuple[int, ...]:
-        """The slot values after a tile is matched on ``slot``, leaving ``other`` showing."""
-        return self.canonical((*ends[:slot], other, *ends[slot + 1:]))
+    def extend(self, ends: tuple[int, ...], marks: int, slot: int, tile: tuple[int, int],
+               player: int) -> tuple[tuple[int, ...], int]:
+        """The slot values and marks after ``player`` lays ``tile`` (its halves) on
+        ``slot``: the slot shows the tile's other half; the slot is covered and no longer
+        pending; a double that takes tiles makes its slot (and the toes it opens)
+        pending; a play on one's own train takes one's marker in."""
+        a, b = tile
+        x = ends[slot]
+        out = list(ends)
+        out[slot] = b if x == a else a
+        f = self.fields
+        if f.covered[slot] >= 0:
+            marks |= 1 << f.covered[slot]
+        pending = self.pending(marks) & ~(1 << slot)
+        takes = self.data.slots[slot].double_takes
+        if a == b and takes and not pending:
+            pending = 1 << slot
+            free = [i for i in self._toes if out[i] == CLOSED]
+            for i in free[:takes - 1]:
+                out[i] = a
+                pending |= 1 << i
+        marks = self._with_pending(marks, pending)
+        owner = self.data.slots[slot].owner
+        if owner is not None and owner == player:
+            marks = self.with_marker(marks, player, False)
+        return self.canonical(tuple(out), marks)
 
     # -- reading it -------------------------------------------------------------------
     def shows(self, ends: tuple[int, ...], slot: int) -> int:
@@ -172,24 +356,42 @@ class Layout:
         return frozenset(v for v in ends if v != CLOSED)
 
     def may_play(self, slot: int, player: int, marks: int = 0) -> bool:
-        """R2.3: whether ``player`` may play on ``slot`` (its access rule)."""
-        return _may(self.data.slots[slot], player, marks)
+        """R2.3: whether ``player`` may play on ``slot``: its access rule, and the slots
+        it waits for covered (a spinner's arms)."""
+        sl = self.data.slots[slot]
+        if sl.after and not all(self.covered(marks, j) for j in sl.after):
+            return False
+        if sl.access is Access.EVERYONE or sl.owner == player:
+            return True
+        return (sl.access is Access.OWNER_OR_MARKER and sl.owner is not None
+                and self.marker_out(marks, sl.owner))
 
     def targets(self, ends: tuple[int, ...], player: int, marks: int = 0) -> tuple[int, ...]:
-        """The open slots ``player`` may play on, one per symmetric group and number
-        (a slot showing the same number as an earlier slot of its group is the same
-        move, up to the layout's symmetry)."""
-        allowed = (self._allowed[player] if not marks else
-                   tuple(i for i in range(self.width) if self.may_play(i, player, marks)))
+        """The open slots ``player`` may play on -- only the pending ones while a double
+        takes its tiles -- one per symmetric group and number (a slot showing the same
+        number as an earlier slot of its group is the same move, up to the layout's
+        symmetry)."""
+        if not marks:
+            allowed = self._allowed[player]
+        else:
+            allowed = tuple(i for i in range(self.width) if self.may_play(i, player, marks))
+            pending = self.pending(marks)
+            if pending:
+                allowed = tuple(i for i in allowed if pending >> i & 1)
         out = []
         for i in allowed:
             v = ends[i]
             if v == CLOSED:
                 continue
-            if any(j < i and ends[j] == v for j in self._group[i]):
+            if any(j < i and ends[j] == v and self._same(marks, i, j) for j in self._group[i]):
                 continue
             out.append(i)
         return tuple(out)
+
+    def _same(self, marks: int, i: int, j: int) -> bool:
+        """Slots ``i`` and ``j`` of one group are interchangeable: the same marks too."""
+        return (self._pending_bit(marks, i) == self._pending_bit(marks, j)
+                and self._covered_bit(marks, i) == self._covered_bit(marks, j))
 
     def slot_showing(self, ends: tuple[int, ...], player: int, number: int,
                      marks: int = 0) -> int | None:
@@ -200,25 +402,33 @@ class Layout:
                 return i
         return None
 
-    def consistent(self, tiles: TileSet, table: int, ends: tuple[int, ...]) -> bool:
+    def consistent(self, tiles: TileSet, table: int, ends: tuple[int, ...],
+                   marks: int = 0) -> bool:
         """Whether ``ends`` can be the slot values of a layout made of ``table``.
 
-        Every slot is out of range or closed exactly when the table is empty; the
-        values are canonical; and, as every joint pairs two equal halves, a number
-        shows on the table an odd number of times exactly when it shows on an odd
-        number of open slots."""
+        Every slot is closed exactly when the table is empty; the values are numbers of
+        the set and canonical; and, in a layout of lines (every slot opened by the lead
+        with one half of the opening tile), every joint pairs two equal halves, so a
+        number shows on the table an odd number of times exactly when it shows on an odd
+        number of open slots. (A double at a hub, a spinner or a foot offers its number
+        to more than two ends, so that count is the line's alone.)"""
         if len(ends) != self.width:
             return False
         if table == 0:
-            return ends == self.closed
-        if any(not 0 <= v <= tiles.n for v in ends) or ends != self.canonical(ends):
+            return ends == self.closed and not self.pending(marks)
+        if any(not 0 <= v <= tiles.n for v in ends if v != CLOSED) or not self.opened(ends):
             return False
+        if (ends, marks) != self.canonical(ends, marks):
+            return False
+        if not self.plain or len(self._lead) != 2:
+            return True
         odd = 0
         for t in bits(table):
             a, b = tiles.halves[t]
             odd ^= (1 << a) ^ (1 << b)
         for v in ends:
-            odd ^= 1 << v
+            if v != CLOSED:
+                odd ^= 1 << v
         return odd == 0
 
     def describe(self, ends: tuple[int, ...]) -> str:
@@ -226,17 +436,8 @@ class Layout:
         return " ".join(str(v) for v in ends if v != CLOSED)
 
 
-def _closed_last(v: int) -> tuple[bool, int]:
-    return v == CLOSED, v
-
-
-def _may(slot: Slot, player: int, marks: int) -> bool:
-    if slot.access is Access.EVERYONE:
-        return True
-    if slot.owner == player:
-        return True
-    return (slot.access is Access.OWNER_OR_MARKER and slot.owner is not None
-            and bool(marks >> slot.owner & 1))
+def _set(marks: int, bit: int, value: int) -> int:
+    return marks | 1 << bit if value else marks & ~(1 << bit)
 
 
 @cache

@@ -7,6 +7,7 @@ single player. Every number here is an ``int`` (pips are never floats).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,3 +190,8 @@ def _mask(s: State, side: tuple[int, ...]) -> int:
     for p in side:
         m |= s.hands[p]
     return m
+
+
+#: A scoring reading: the outcome of a state (``None`` while the round is played).
+#: :func:`outcome` is the engine's; a fault's mutant is another.
+Scorer = Callable[[Variant, State], "Outcome | None"]

@@ -333,6 +333,12 @@ def rules_for(variant: Variant) -> Rules:
     return FastRules(variant)
 
 
+def rule_book(variant: Variant, engine: type[Rules] | None = None) -> Rules:
+    """The rule book of ``engine`` (a rule book class, e.g. a fault's mutant) for
+    ``variant``; without one, the variant's own (:func:`rules_for`)."""
+    return engine(variant) if engine is not None else rules_for(variant)
+
+
 @cache
 def spec_rules_for(variant: Variant) -> Rules:
     """The (cached) specification rule book of ``variant``: the named actions, no fast path."""

@@ -153,8 +153,9 @@ def state_status(variant: Variant, s: State) -> StateFlaw:
             flaws |= StateFlaw.BAD_STACK
     if not 0 <= s.confirmed <= variant.players or s.fouls >> variant.players:
         flaws |= StateFlaw.BAD_PROCEDURE
-    if s.marks >> variant.players or (s.marks and not variant.slot_layout.markers):
+    layout = layout_of(variant)
+    if s.marks < 0 or s.marks >> layout.fields.width:
         flaws |= StateFlaw.BAD_ENDS
-    if not layout_of(variant).consistent(ts, s.table & ts.full, s.ends):
+    if not layout.consistent(ts, s.table & ts.full, s.ends, s.marks):
         flaws |= StateFlaw.BAD_ENDS
     return flaws

@@ -40,11 +40,12 @@ from __future__ import annotations
 import enum
 import itertools
 import math
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .actions import ACTIONS, ACTIONS_BY_NAME, Action
-from .engine import Deal, dealt_state
+from .engine import Deal, dealt_state, shuffled_deal
 from .moves import Move
 from .rules import Rules, VoidDeal, rules_for
 from .state import State, StateFlaw, Status, state_status
@@ -61,8 +62,10 @@ __all__ = [
     "count_deals",
     "deal_of",
     "every_deal",
+    "init_for",
     "init_states",
     "next_states",
+    "seeded_deal",
     "terminal_kind",
     "type_ok",
 ]
@@ -191,6 +194,26 @@ def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Ite
         except VoidDeal:
             continue
         yield dealt_state(variant, deal, leader, init.free_draw)
+
+
+def seeded_deal(variant: Variant, seed: int) -> Deal:
+    """The deal of ``random_round(variant, seed)``: the default one-deal configuration."""
+    return shuffled_deal(variant, random.Random(seed))
+
+
+def init_for(variant: Variant, deals: str) -> Init:
+    """The initial states a short spec names: ``"every"`` (every deal) or ``"seed S"`` (the
+    deal of seed S), either followed by ``" free-draw"`` (every draw order). Used by the
+    fault demos and the pinned regression figures."""
+    words = deals.split()
+    free = words[-1:] == ["free-draw"]
+    if free:
+        words = words[:-1]
+    if words == ["every"]:
+        return Init.every(free)
+    if len(words) == 2 and words[0] == "seed" and words[1].lstrip("-").isdigit():
+        return Init.one(seeded_deal(variant, int(words[1])), free)
+    raise ValueError(f"not a deals spec: {deals!r} (every | seed S, then free-draw or not)")
 
 
 def deal_of(s: State) -> Deal:

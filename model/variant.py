@@ -33,210 +33,42 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import VariantError
-from .layout import LayoutKind, SlotLayout, topology
+from .layout import Shape, SlotLayout, topology
+from .params import (
+    SECTIONS,
+    Award,
+    BlockSpec,
+    Compare,
+    Confirmations,
+    DealOrder,
+    DealSpec,
+    DrawRule,
+    DrawSpec,
+    ExtendReading,
+    FoulRule,
+    FoulSpec,
+    LayoutKind,
+    LayoutSpec,
+    LeadFallback,
+    LeadRule,
+    LeadSpec,
+    PartnershipSpec,
+    Proposer,
+    ScoringSpec,
+    SetSpec,
+    Sizes,
+    TieRule,
+)
 from .reading import read_toml
 from .tiles import MAX_SET, Tile, TileSet, tile_count, tile_index, tile_set
 
-# ---------------------------------------------------------------------------
-# Enumerations of the [variant] points
-# ---------------------------------------------------------------------------
+__all__ = [
+    "Award", "Compare", "Confirmations", "DealOrder", "DrawRule", "ExtendReading",
+    "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
+    "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",
+    "presets", "toml_value",
+]
 
-
-class DealOrder(enum.StrEnum):
-    """How the shuffled stock is dealt."""
-
-    BLOCKS = "blocks"  #: each player in seat order takes ``hand_size`` consecutive tiles
-    ROUND_ROBIN = "round-robin"  #: one tile at a time, seat after seat
-
-
-class DrawRule(enum.StrEnum):
-    """R3.1: what a player who cannot play does."""
-
-    NONE = "none"  #: block game: no drawing at all
-    UNTIL_PLAYABLE = "until-playable"  #: draw one at a time until playable or exhausted
-    ONE = "one"  #: draw one tile, then play it or pass
-
-
-class LeadRule(enum.StrEnum):
-    """Who opens the round, with which tile."""
-
-    PLAYER = "player"  #: a named player leads with any tile
-    TILE = "tile"  #: the holder of a named tile leads with it
-    HIGHEST_DOUBLE = "highest-double"  #: the holder of the highest double leads with it
-
-
-class LeadFallback(enum.StrEnum):
-    """What happens when nobody holds the tile the lead rule names."""
-
-    HIGHEST_DOUBLE = "highest-double"
-    HEAVIEST_TILE = "heaviest-tile"
-    PLAYER = "player"  #: ``lead.player`` leads with any tile
-    REDEAL = "redeal"  #: the deal is void: the engine deals again; the model omits it
-
-
-class ExtendReading(enum.StrEnum):
-    """R2.3: what "an open end can be extended" means."""
-
-    HOLDS_MATCHING_TILE = "holds-matching-tile"
-    HAS_LEGAL_MOVE = "has-legal-move"
-
-
-class Proposer(enum.StrEnum):
-    """R4.1: who proposes the block."""
-
-    STUCK = "stuck"  #: the player who, with the boneyard supplying nothing, cannot move
-
-
-class FoulRule(enum.StrEnum):
-    """R4.5: what a false declaration of inability is."""
-
-    IMPOSSIBLE = "impossible"  #: rejected as an illegal move
-    PENALISED = "penalised"  #: possible, recorded as a foul and penalised at scoring
-
-
-class Award(enum.StrEnum):
-    """R5.4: what the winning side is awarded."""
-
-    OTHERS_SUM = "others-sum"  #: the sum of the other sides' residuals
-    OTHERS_MINUS_WINNER = "others-minus-winner"  #: that sum minus the winner's own
-    ALL_RESIDUALS = "all-residuals"  #: the sum of every player's residual
-
-
-class Compare(enum.StrEnum):
-    """Partnerships: whether a round compares players or team totals (R5.2)."""
-
-    PLAYER = "player"
-    TEAM = "team"
-
-
-class TieRule(enum.StrEnum):
-    """R5.5: how a tie for the lowest residual is settled."""
-
-    NONE = "none"  #: nobody scores
-    SPLIT = "split"  #: the award is split evenly (rounded down)
-    ALL_WIN = "all-win"  #: every tied side wins the award
-    FIRST_FROM_PROPOSER = "first-from-proposer"  #: first tied side in turn order from the proposer
-    LIGHTEST_TILE = "lightest-tile"  #: the tied side holding the lightest tile
-    TEAM_TOTAL = "team-total"  #: tied players are separated by their teams' totals
-
-
-# ---------------------------------------------------------------------------
-# The sections
-# ---------------------------------------------------------------------------
-
-
-def _param(default: Any, rule: str, doc: str, **extra: Any) -> Any:
-    """A variant parameter: its default, the rule ID it realises and a line of help."""
-    meta = {"rule": rule, "doc": doc, **extra}
-    if isinstance(default, list | dict):
-        return field(default_factory=lambda: default, metadata=meta)
-    return field(default=default, metadata=meta)
-
-
-@dataclass(frozen=True)
-class SetSpec:
-    """Terms: the set double-N."""
-
-    max: int = _param(6, "Terms", "the set is double-N: every tile a-b, 0 <= a <= b <= N",
-                      range=(0, MAX_SET))
-
-
-@dataclass(frozen=True)
-class DealSpec:
-    """The deal: players, hand size, tiles out of play."""
-
-    players: int = _param(2, "Terms", "number of players", range=(2, 10))
-    hand_size: int = _param(7, "Terms", "tiles dealt to each player", range=(1, 190))
-    set_aside: int = _param(
-        0, "R3.1",
-        'undealt tiles that are never drawn ("rest" = every undealt tile, as in a block game)',
-        range=(0, 190),
-    )
-    order: DealOrder = _param(DealOrder.BLOCKS, "Terms", "how the shuffled stock is dealt")
-
-
-@dataclass(frozen=True)
-class DrawSpec:
-    rule: DrawRule = _param(DrawRule.UNTIL_PLAYABLE, "R3.1", "what a player who cannot play does")
-
-
-@dataclass(frozen=True)
-class LeadSpec:
-    rule: LeadRule = _param(LeadRule.PLAYER, "Terms", "who opens the round, with which tile")
-    player: int = _param(0, "Terms", "the seat that leads (rule player, fallback player)",
-                         range=(0, 9))
-    tile: str = _param("", "Terms", 'the tile that leads under rule "tile", e.g. "6-6"')
-    fallback: LeadFallback = _param(
-        LeadFallback.HEAVIEST_TILE, "Terms", "what happens when nobody holds the named tile"
-    )
-
-
-@dataclass(frozen=True)
-class LayoutSpec:
-    kind: LayoutKind = _param(LayoutKind.LINE, "Terms", "topology of the layout")
-    extend: ExtendReading = _param(
-        ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
-    )
-
-
-@dataclass(frozen=True)
-class BlockSpec:
-    """R4: the procedure that establishes a block."""
-
-    proposer: Proposer = _param(Proposer.STUCK, "R4.1", "who proposes the block")
-    confirmations: str = _param(
-        "all", "R4.4",
-        'consecutive confirmations that establish the block: "all" (every player, from the '
-        'proposer), "all-others" (every player but one) or a number',
-    )
-    boneyard_must_be_empty: bool = _param(
-        True, "R4.4", "a confirmation counts only while the boneyard supplies nothing"
-    )
-
-
-@dataclass(frozen=True)
-class FoulSpec:
-    """R4.5: false declarations of inability."""
-
-    rule: FoulRule = _param(FoulRule.IMPOSSIBLE, "R4.5", "what a false declaration is")
-    penalty: int = _param(0, "R4.5", "points a foul costs its author at scoring",
-                          range=(0, 10_000))
-
-
-@dataclass(frozen=True)
-class PartnershipSpec:
-    teams: tuple[tuple[int, ...], ...] = _param(
-        (), "R5.4", "teams of seats, e.g. [[0, 2], [1, 3]]; empty: everyone for themselves"
-    )
-    compare: Compare = _param(Compare.PLAYER, "R5.2",
-                              "whether a round compares players or team totals")
-
-
-@dataclass(frozen=True)
-class ScoringSpec:
-    """R5: ending and scoring."""
-
-    block_award: Award = _param(Award.OTHERS_SUM, "R5.4", "award for winning a blocked round")
-    domino_award: Award = _param(Award.OTHERS_SUM, "R5.4", "award for a domino")
-    round_to: int = _param(1, "R5.4", "awards are rounded to the nearest multiple of this",
-                           range=(1, 100))
-    tie: TieRule = _param(TieRule.NONE, "R5.5", "how a tie for the lowest residual is settled")
-    tile_values: tuple[tuple[int, int], ...] = _param(
-        (), "R5.3", 'special tile values overriding a+b, e.g. { "0-0" = 25 }'
-    )
-
-
-_SECTIONS: dict[str, type] = {
-    "set": SetSpec,
-    "deal": DealSpec,
-    "draw": DrawSpec,
-    "lead": LeadSpec,
-    "layout": LayoutSpec,
-    "block": BlockSpec,
-    "fouls": FoulSpec,
-    "partnerships": PartnershipSpec,
-    "scoring": ScoringSpec,
-}
 _TOP_KEYS = {"name": str, "aliases": list, "description": str, "base": str}
 _TOP_ALLOWED = {"name": 'a quoted string, e.g. "my-game"',
                 "aliases": 'a list of strings, e.g. ["block"]',
@@ -273,11 +105,11 @@ class Variant:
     #: parameters given that have no effect, each naming both keys (:func:`_warnings`)
     warnings: tuple[str, ...] = ()
 
-    SECTIONS: ClassVar[dict[str, type]] = _SECTIONS
+    SECTIONS: ClassVar[dict[str, type]] = SECTIONS
 
     # -- identity ----------------------------------------------------------
     def rules_key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, s) for s in _SECTIONS)
+        return tuple(getattr(self, s) for s in SECTIONS)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Variant):
@@ -307,10 +139,13 @@ class Variant:
     def tiles(self) -> TileSet:
         return tile_set(self.set.max)
 
-    @property
+    @cached_property
     def slot_layout(self) -> SlotLayout:
         """The layout's slots (Terms "Layout"): the data every reading interprets."""
-        return topology(self.layout.kind, self.deal.players)
+        lay = self.layout
+        return topology(Shape(lay.kind, self.deal.players, self.set.max,
+                              lay.spinner_sides_first, lay.lead_double_takes,
+                              lay.double_takes, lay.double_again))
 
     @property
     def dealt(self) -> int:
@@ -329,12 +164,7 @@ class Variant:
     @property
     def needed_confirmations(self) -> int:
         """R4.4: consecutive confirmations that establish the block."""
-        c = self.block.confirmations
-        if c == "all":
-            return self.deal.players
-        if c == "all-others":
-            return self.deal.players - 1
-        return int(c)
+        return self.block.confirmations.needed(self.deal.players)
 
     @cached_property
     def teams(self) -> tuple[tuple[int, ...], ...]:
@@ -364,7 +194,7 @@ class Variant:
             out["aliases"] = list(self.aliases)
         if self.description:
             out["description"] = self.description
-        for sec in _SECTIONS:
+        for sec in SECTIONS:
             out[sec] = {f.name: _to_plain(f.name, getattr(getattr(self, sec), f.name))
                         for f in dataclasses.fields(getattr(self, sec))}
         if self.draw.rule is DrawRule.NONE:  # R3.1: "rest" follows the deal when it changes
@@ -378,7 +208,7 @@ class Variant:
         if self.description:
             lines.append(f"description = {toml_value(self.description)}")
         data = self.to_dict()
-        for sec in _SECTIONS:
+        for sec in SECTIONS:
             lines.append("")
             lines.append(f"[{sec}]")
             for k, v in data[sec].items():
@@ -388,14 +218,14 @@ class Variant:
     def with_overrides(self, overrides: Mapping[str, Any], source: str = "<override>") -> Variant:
         """A new variant with ``{"deal.players": 3, ...}`` applied, validated again."""
         data = copy.deepcopy(dict(self.raw)) if self.raw else self.to_dict()
-        for sec in _SECTIONS:
+        for sec in SECTIONS:
             data.setdefault(sec, {})
         for dotted, value in overrides.items():
             sec, _, key = dotted.partition(".")
-            if sec not in _SECTIONS or not key:
+            if sec not in SECTIONS or not key:
                 raise VariantError(
                     "unknown parameter", source=source, key=dotted, value=value,
-                    allowed=", ".join(f"{s}.<key>" for s in _SECTIONS),
+                    allowed=", ".join(f"{s}.<key>" for s in SECTIONS),
                 )
             data[sec][key] = value
         data["name"] = f"{self.name}+" + ",".join(f"{k}={v}" for k, v in overrides.items())
@@ -403,10 +233,39 @@ class Variant:
         changed = load_variant_data(data, source=source)
         return dataclasses.replace(changed, base=self.base) if self.base else changed
 
+    def resized(self, sizes: Sizes, source: str = "<resized>") -> tuple[Variant, list[str]]:
+        """The same rules at other sizes (the set, the players, the hands, the tiles set
+        aside), and a note for each other parameter that had to follow them.
+
+        How a parameter follows the sizes is its own metadata (``shrink`` in
+        :mod:`~dominoproof.model.params`): a lead tile the smaller set lacks, a seat or a
+        count of confirmations beyond the players, teams a smaller table cannot keep,
+        special values of tiles the set no longer has. A parameter without it does not
+        depend on the sizes and is kept."""
+        overrides: dict[str, Any] = {}
+        notes: list[str] = []
+        sizes_keys = {"set.max", "deal.players", "deal.hand_size", "deal.set_aside"}
+        for sec, cls in SECTIONS.items():
+            spec = getattr(self, sec)
+            for f in dataclasses.fields(cls):
+                shrink = f.metadata.get("shrink")
+                if shrink is None:
+                    continue
+                old = getattr(spec, f.name)
+                new = shrink(old, sizes, self)
+                key = f"{sec}.{f.name}"
+                if new != old or key in sizes_keys:
+                    overrides[key] = _to_plain(f.name, new)
+                if new != old and key not in sizes_keys:
+                    notes.append(f"{sec} {f.name.replace('_', ' ')} {_shown(f.name, old)} -> "
+                                 f"{_shown(f.name, new)} (the set is double-{sizes.n}, "
+                                 f"{sizes.players} players)")
+        return self.with_overrides(overrides, source=source), notes
+
     def parameters(self) -> list[tuple[str, str, Any, str]]:
         """Every parameter as ``(key, rule ID, value, help)``, for ``dominoproof show``."""
         rows = []
-        for sec in _SECTIONS:
+        for sec in SECTIONS:
             spec = getattr(self, sec)
             for f in dataclasses.fields(spec):
                 rows.append((f"{sec}.{f.name}", f.metadata["rule"],
@@ -421,9 +280,14 @@ def _to_plain(name: str, value: Any) -> Any:
         return {str(Tile.from_index(i)): v for i, v in value}
     if name == "teams":
         return [list(t) for t in value]
-    if name == "confirmations" and value.isdigit():
-        return int(value)
+    if isinstance(value, Confirmations):
+        return value.plain()
     return value
+
+
+def _shown(name: str, value: Any) -> str:
+    plain = _to_plain(name, value)
+    return (plain or '""') if isinstance(plain, str) else toml_value(plain)
 
 
 def toml_value(v: Any) -> str:
@@ -469,10 +333,10 @@ def load_variant_data(
     """Validate TOML-shaped data (a dict) into a :class:`Variant`."""
     data: dict[str, Any] = copy.deepcopy(dict(given))
     for key in data:
-        if key not in _TOP_KEYS and key not in _SECTIONS:
+        if key not in _TOP_KEYS and key not in SECTIONS:
             raise VariantError(
                 "unknown key", source=source, key=key, value=data[key],
-                allowed=", ".join([*_TOP_KEYS, *(f"[{s}]" for s in _SECTIONS)]),
+                allowed=", ".join([*_TOP_KEYS, *(f"[{s}]" for s in SECTIONS)]),
             )
     base_name = data.pop("base", None)
     if base_name is not None:
@@ -488,7 +352,7 @@ def load_variant_data(
                                   for k, v in base[1].items()
                                   if k not in ("aliases", "name", "description")}
         for k, v in data.items():
-            if k in _SECTIONS:
+            if k in SECTIONS:
                 if not isinstance(v, dict):
                     raise VariantError("must be a table", source=source, key=f"[{k}]", value=v,
                                        allowed=_TABLE)
@@ -505,7 +369,7 @@ def load_variant_data(
     description = _top(data, "description", str, source, "")
 
     raw_sections: dict[str, dict[str, Any]] = {}
-    for sec in _SECTIONS:
+    for sec in SECTIONS:
         body = data.get(sec, {})
         if not isinstance(body, dict):
             raise VariantError("must be a table", source=source, key=f"[{sec}]", value=body,
@@ -520,7 +384,7 @@ def load_variant_data(
         del deal_raw["set_aside"]
 
     built = {sec: _build_section(sec, cls, raw_sections[sec], source)
-             for sec, cls in _SECTIONS.items()}
+             for sec, cls in SECTIONS.items()}
     if aside == "rest" or (aside is None and built["draw"].rule is DrawRule.NONE):
         deal = built["deal"]
         built["deal"] = dataclasses.replace(
@@ -556,6 +420,13 @@ def _warnings(v: Variant, aside: Any) -> tuple[str, ...]:
         out.append(f"{src}: [fouls] penalty = {v.fouls.penalty} has no effect: [fouls] rule "
                    '= "impossible" rejects a false declaration, so no foul is ever '
                    "penalised (R4.5)")
+    lay = v.layout
+    if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
+        out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "
+                   f'kind = "{lay.kind.value}" has no spinner')
+    if lay.double_again and not lay.double_takes:
+        out.append(f"{src}: [layout] double_again = true has no effect: [layout] "
+                   "double_takes = 0 lets a double be played like any tile (R2.2)")
     return tuple(out)
 
 
@@ -609,10 +480,11 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
             raise VariantError("must be a string or a whole number", source=source,
                                key=dotted, value=value,
                                allowed='"all", "all-others", or 1..players')
-        if isinstance(value, str) and value not in ("all", "all-others"):
+        try:
+            return Confirmations.of(value)
+        except ValueError:
             raise VariantError("not a known value", source=source, key=dotted, value=value,
-                               allowed='"all", "all-others", or 1..players')
-        return str(value)
+                               allowed='"all", "all-others", or 1..players') from None
     if name == "teams":
         ok = isinstance(value, list) and all(
             isinstance(t, list) and all(isinstance(s, int) and not isinstance(s, bool)
@@ -717,9 +589,9 @@ def _validate(v: Variant) -> None:
                            key="[lead] fallback", value=v.lead.fallback.value,
                            allowed='"heaviest-tile", "player", "redeal"')
     c = v.block.confirmations
-    if c not in ("all", "all-others") and not 1 <= int(c) <= players:
+    if c.rule == "count" and not 1 <= c.count <= players:
         raise VariantError("out of range", source=src, key="[block] confirmations",
-                           value=int(c), allowed=f'"all", "all-others", 1..{players}')
+                           value=c.count, allowed=f'"all", "all-others", 1..{players}')
     teams = v.partnerships.teams
     if teams:
         seats = sorted(s for t in teams for s in t)
@@ -742,6 +614,13 @@ def _validate(v: Variant) -> None:
             source=src, key="[scoring] tie", value="team-total",
             allowed=", ".join(f'"{t.value}"' for t in TieRule if t is not TieRule.TEAM_TOTAL),
         )
+    lay = v.layout
+    if lay.double_takes > 1 and lay.kind is not LayoutKind.CHICKEN_FOOT:
+        raise VariantError(
+            f"a double taking {lay.double_takes} tiles opens toes, which only a chicken foot "
+            f'has ([layout] kind = "{lay.kind.value}")', source=src,
+            key="[layout] double_takes", value=lay.double_takes,
+            allowed='0 or 1, or [layout] kind = "chicken-foot"')
     for i, _ in v.scoring.tile_values:
         if i >= count:
             raise VariantError(f"not a tile of the double-{n} set", source=src,

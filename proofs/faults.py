@@ -1,12 +1,14 @@
 """Deliberately broken rule sets: every property must catch at least one of them.
 
-A check that cannot fail is a defect. Each :class:`Fault` is a mutant of the
-rules (a :class:`~dominoproof.model.rules.Rules` subclass, used by the engine
-and the graph search), of the scoring (a mutant ``scorer``), or of the variant
-(overrides that a validated variant may legally take but that break a
-guarantee). The Z3 encoding has its own mutant for each fault id
-(``dominoproof.proofs.encoding_faults``), so that both readings of the rules are
-shown able to fail.
+A check that cannot fail is a defect. Each :class:`Fault` is one record: its id,
+what it breaks (rule IDs) and in words, the properties that must catch it, and a
+small configuration on which the violation is reachable. It breaks the rules, the
+scoring, or the variant (overrides that a validated variant may legally take but
+that break a guarantee). Each reading of the rules registers its own patch beside
+itself, keyed by the fault's id: the engine's in :mod:`.mutants`, the Z3
+encoding's in :mod:`.encoding_faults`, the all-sizes model's beside that model. A
+variant fault needs no patch: every reading reads the override. This module is
+data; it imports neither the search nor the prover.
 
 Each fault names the properties expected to catch it and a small configuration
 on which the violation is reachable: a preset, overrides, and which deals
@@ -19,218 +21,17 @@ configuration, and that every property of the catalogue catches some fault.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.fast import FastRules
-from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.outcome import Outcome, outcome
-from dominoproof.model.rules import Rules
-from dominoproof.model.state import State, Status
-from dominoproof.model.system import Init
-from dominoproof.model.tiles import bits
+from dominoproof.model.outcome import Outcome, Scorer, outcome
+from dominoproof.model.rules import Rules, rule_book
+from dominoproof.model.state import State
+from dominoproof.model.system import Init, init_for
 from dominoproof.model.variant import Award, Variant, find_variant
 
-from .statespace import Scorer, init_for, rule_book
-
-PLAYING = Status.PLAYING
-
-
-# ---------------------------------------------------------------------------
-# Engine mutants (the imperative rules, broken one way each)
-# ---------------------------------------------------------------------------
-
-
-class EstablishWithoutBoneyardCheck(FastRules):
-    """R4.1/R4.4 broken: a stuck player may confirm instead of drawing, and the
-    establishment does not look at the boneyard."""
-
-    def moves(self, s: State) -> tuple[Move, ...]:
-        got = super().moves(s)
-        if s.status is PLAYING and s.led and s.hands[s.turn] and s.boneyard:
-            if s.confirmed >= self.C:
-                return (self._establish[s.turn],)
-            if got and got[0].kind is MoveKind.DRAW:
-                return (*got, self._confirm[s.turn])
-        return got
-
-
-class ConfirmWhilePlayable(FastRules):
-    """R4.3/R4.5 broken: a player holding a playable tile may confirm inability,
-    and the confirmation counts (no foul is recorded)."""
-
-    def moves(self, s: State) -> tuple[Move, ...]:
-        got = super().moves(s)
-        if (got and got[0].kind is MoveKind.PLAY and got[0].end != LEAD
-                and self._confirm[s.turn] not in got and not s.boneyard):
-            return (*got, self._confirm[s.turn])
-        return got
-
-    def step(self, s: State, m: Move) -> State:
-        if m.kind is MoveKind.CONFIRM:
-            return s._replace(turn=self.next_seat[m.player], confirmed=s.confirmed + 1,
-                              drew=False)
-        return super().step(s, m)
-
-
-class DrawLosesTile(FastRules):
-    """Conservation broken: the drawn tile leaves the boneyard but never reaches the hand."""
-
-    def step(self, s: State, m: Move) -> State:
-        nxt = super().step(s, m)
-        if m.kind is MoveKind.DRAW:
-            hands = list(nxt.hands)
-            hands[m.player] &= ~(1 << m.tile)
-            return nxt._replace(hands=tuple(hands))
-        return nxt
-
-
-class LeadIgnoresVariant(FastRules):
-    """The opening broken: whoever is to move leads with any tile they hold."""
-
-    def _lead_moves(self, s: State) -> tuple[Move, ...]:
-        row = self._lead[s.turn]
-        return tuple(row[t] for t in bits(s.hands[s.turn]))
-
-    def opening(self, hands: tuple[int, ...]) -> tuple[int, int | None]:
-        leader, _ = super().opening(hands)
-        return (leader + 1) % self.players, None
-
-
-class ExtraConfirmation(FastRules):
-    """R4.4 broken: the block needs one confirmation more than the variant says."""
-
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.C += 1
-
-
-class ConfirmResets(FastRules):
-    """R4.2 broken: each confirmation restarts the count, so no block is ever
-    established and a blocked round goes round the table for ever."""
-
-    def step(self, s: State, m: Move) -> State:
-        nxt = super().step(s, m)
-        if m.kind is MoveKind.CONFIRM:
-            return nxt._replace(confirmed=0)
-        return nxt
-
-
-class DrawFromEmptyBoneyard(FastRules):
-    """R3.1 broken: with the boneyard empty, a stuck player draws a set-aside tile."""
-
-    def moves(self, s: State) -> tuple[Move, ...]:
-        got = super().moves(s)
-        if (got and got[0].kind is MoveKind.CONFIRM and not s.boneyard and s.set_aside
-                and s.confirmed == 0 and not self.playable_mask(s, s.turn)):
-            t = next(iter(bits(s.set_aside)))
-            return (*got, self._draw[s.turn][t])
-        return got
-
-    def step(self, s: State, m: Move) -> State:
-        if m.kind is MoveKind.DRAW and not s.boneyard >> m.tile & 1:
-            hands = list(s.hands)
-            hands[m.player] |= 1 << m.tile
-            return s._replace(hands=tuple(hands), set_aside=s.set_aside & ~(1 << m.tile))
-        return super().step(s, m)
-
-
-class PlayKeepsEnd(FastRules):
-    """The layout broken: a tile laid on an end leaves that end showing the same number."""
-
-    def step(self, s: State, m: Move) -> State:
-        nxt = super().step(s, m)
-        if m.kind is MoveKind.PLAY and m.end != LEAD:
-            return nxt._replace(ends=s.ends)
-        return nxt
-
-
-# ---------------------------------------------------------------------------
-# Scoring mutants
-# ---------------------------------------------------------------------------
-
-
-def _tie_wrong(variant: Variant, s: State) -> Outcome | None:
-    """R5.5 broken: a tie is always won by the tied side last in seat order."""
-    res = outcome(variant, s)
-    if res is None or len(res.tied) < 2:
-        return res
-    w = max(res.tied)
-    awards = [0] * len(res.sides)
-    awards[w] = sum(t for i, t in enumerate(res.totals) if i != w)
-    return dataclasses.replace(res, winners=(w,), awards=tuple(awards))
-
-
-def _highest_wins(variant: Variant, s: State) -> Outcome | None:
-    """R5.2 broken: at a block the side with the *highest* total wins."""
-    res = outcome(variant, s)
-    if res is None or res.termination.value != "blocked":
-        return res
-    high = max(res.totals)
-    w = res.totals.index(high)
-    awards = [0] * len(res.sides)
-    awards[w] = res.awards[res.winners[0]] if res.winners else 0
-    return dataclasses.replace(res, winners=(w,), tied=(), awards=tuple(awards))
-
-
-def _award_ignores_variant(variant: Variant, s: State) -> Outcome | None:
-    """R5.4 broken: the award is always the sum of the others' totals."""
-    res = outcome(variant, s)
-    if res is None or len(res.winners) != 1:
-        return res
-    w = res.winners[0]
-    awards = [0] * len(res.sides)
-    awards[w] = sum(t for i, t in enumerate(res.totals) if i != w)
-    return dataclasses.replace(res, awards=tuple(awards))
-
-
-def _doubles_count_once(variant: Variant, s: State) -> Outcome | None:
-    """R5.3 broken: a double a-a counts a, not 2a."""
-    res = outcome(variant, s)
-    if res is None:
-        return res
-    ts = variant.tiles
-    residuals = tuple(sum(ts.hi[t] if ts.lo[t] == ts.hi[t] else ts.pips[t] for t in bits(h))
-                      for h in s.hands)
-    return dataclasses.replace(res, residuals=residuals)
-
-
-def _team_stride(variant: Variant, s: State) -> Outcome | None:
-    """R5.2 broken: side totals summed over a seat stride (seats i, i+n, ...) instead of
-    the teams the variant lists: right for [[0, 2], [1, 3]], wrong for [[0, 1], [2, 3]]."""
-    res = outcome(variant, s)
-    if res is None:
-        return res
-    n, players = len(res.sides), len(res.residuals)
-    totals = tuple(sum(res.residuals[p] for p in range(i, players, n)) for i in range(n))
-    return dataclasses.replace(res, totals=totals)
-
-
-def _penalty_to_side_index(variant: Variant, s: State) -> Outcome | None:
-    """R4.5 broken: a foul's penalty is charged to the seat numbered like its author's
-    side (a side index used as a seat); the side scores stay the sum of what its seats
-    are charged."""
-    res = outcome(variant, s)
-    if res is None:
-        return res
-    penalties = [0] * len(res.penalties)
-    for p, paid in enumerate(res.penalties):
-        if paid:
-            penalties[next(i for i, side in enumerate(res.sides) if p in side)] += paid
-    scores = tuple(res.awards[i] - sum(penalties[p] for p in side)
-                   for i, side in enumerate(res.sides))
-    return dataclasses.replace(res, penalties=tuple(penalties), scores=scores)
-
-
-def _scores_ignore_penalties(variant: Variant, s: State) -> Outcome | None:
-    """R4.5 broken at scoring: a side's final score is its award, its fouls forgotten."""
-    res = outcome(variant, s)
-    if res is None:
-        return res
-    return dataclasses.replace(res, scores=res.awards)
-
+from .mutants import ENGINE_MUTANTS, SCORING_MUTANTS
 
 # ---------------------------------------------------------------------------
 # The registry
@@ -245,8 +46,6 @@ class Fault:
     catches: tuple[str, ...]  #: property ids expected to catch it
     demo: str  #: a preset on which the violation is reachable ...
     demo_overrides: Mapping[str, Any] = field(default_factory=dict)  #: ... with these overrides
-    engine: type[Rules] | None = None
-    scorer: Scorer | None = None
     variant_overrides: Mapping[str, Any] = field(default_factory=dict)
     #: ... from these deals: "every" (every deal), "seed S" (the deal of seed S), either
     #: followed by " free-draw" (every draw order)
@@ -262,6 +61,16 @@ class Fault:
         """The demo's initial states (:attr:`demo_deals`) for ``variant`` (default: the
         demo variant)."""
         return init_for(variant or self.variant(), self.demo_deals)
+
+    @property
+    def engine(self) -> type[Rules] | None:
+        """The engine's mutant rule book (:mod:`.mutants`), if the fault breaks the rules."""
+        return ENGINE_MUTANTS.get(self.id)
+
+    @property
+    def scorer(self) -> Scorer | None:
+        """The engine's mutant scoring (:mod:`.mutants`), if the fault breaks R5."""
+        return SCORING_MUTANTS.get(self.id)
 
     def rules_for(self, variant: Variant) -> Rules:
         return rule_book(variant, self.engine)
@@ -286,7 +95,7 @@ FAULTS: tuple[Fault, ...] = (
           "a stuck player may confirm instead of drawing, and the block is established "
           "without checking the boneyard",
           ("R3.2", "R4.1", "R4.4"), ("blocked-sound", "procedure"),
-          "tiny-2p-d3", demo_overrides=_DRAW_D2, engine=EstablishWithoutBoneyardCheck),
+          "tiny-2p-d3", demo_overrides=_DRAW_D2),
     Fault("boneyard-check-off",
           "variant: confirmations count while the boneyard still has stock (draw-one game)",
           ("R4.4",), ("blocked-sound", "procedure"),
@@ -296,59 +105,50 @@ FAULTS: tuple[Fault, ...] = (
     Fault("confirm-while-playable",
           "a player holding a playable tile may confirm inability, and it counts",
           ("R4.3", "R4.5"), ("no-false-confirmation", "blocked-sound"),
-          "block-2p-d6", demo_overrides=_BLOCK_D2, engine=ConfirmWhilePlayable),
+          "block-2p-d6", demo_overrides=_BLOCK_D2),
     Fault("all-others-confirm",
           "variant: the block is established after every player but one has confirmed",
           ("R4.4",), ("blocked-sound", "procedure"),
           "block-2p-d6", demo_overrides=_BLOCK_D2,
           variant_overrides={"block.confirmations": "all-others"}),
     Fault("draw-loses-tile", "a drawn tile leaves the boneyard but never reaches the hand",
-          ("Terms", "R3.1"), ("conservation",), "tiny-2p-d3", demo_overrides=_DRAW_D2,
-          engine=DrawLosesTile),
+          ("Terms", "R3.1"), ("conservation",), "tiny-2p-d3", demo_overrides=_DRAW_D2),
     Fault("lead-ignores-variant", "the lead ignores the variant's lead rule",
-          ("Terms",), ("opening",), "tiny-2p-d3", demo_overrides=_DRAW_D2,
-          engine=LeadIgnoresVariant),
+          ("Terms",), ("opening",), "tiny-2p-d3", demo_overrides=_DRAW_D2),
     Fault("extra-confirmation", "the block needs one confirmation more than the variant says",
-          ("R4.4",), ("blocked-complete",), "block-2p-d6", demo_overrides=_BLOCK_D2,
-          engine=ExtraConfirmation),
+          ("R4.4",), ("blocked-complete",), "block-2p-d6", demo_overrides=_BLOCK_D2),
     Fault("confirm-resets", "each confirmation restarts the count: no block is ever "
           "established", ("R4.2", "R4.4"), ("termination", "blocked-complete"),
-          "block-2p-d6", demo_overrides=_BLOCK_D2, engine=ConfirmResets),
+          "block-2p-d6", demo_overrides=_BLOCK_D2),
     Fault("draw-from-empty-boneyard", "with the boneyard empty, a stuck player draws a "
           "set-aside tile", ("R3.1", "R3.2"), ("boneyard-monotone",),
-          "draw-leave2-2p-d6", demo_overrides=_BLOCK_D2, engine=DrawFromEmptyBoneyard),
+          "draw-leave2-2p-d6", demo_overrides=_BLOCK_D2),
     # Parity needs every tile in play and, to be refuted by a line whose ends never
     # change, an odd N: double-3, 5 tiles each, any opening tile.
     Fault("play-keeps-end", "a tile laid on an end leaves it showing the same number",
           ("R2.1", "Terms"), ("parity",), "block-2p-d6",
-          demo_overrides={"set.max": 3, "deal.hand_size": 5}, engine=PlayKeepsEnd),
+          demo_overrides={"set.max": 3, "deal.hand_size": 5}),
     # A tie for the lowest count needs a little more room: double-3, 2 tiles each.
     Fault("tie-wrong", "a tie is always won by the tied side last in seat order",
           ("R5.5",), ("tie",), "block-2p-d6",
-          demo_overrides={"set.max": 3, "deal.hand_size": 2}, scorer=_tie_wrong),
+          demo_overrides={"set.max": 3, "deal.hand_size": 2}),
     Fault("highest-wins", "at a block the side with the highest total wins",
-          ("R5.2",), ("winner-lowest",), "block-2p-d6", demo_overrides=_BLOCK_D2,
-          scorer=_highest_wins),
+          ("R5.2",), ("winner-lowest",), "block-2p-d6", demo_overrides=_BLOCK_D2),
     Fault("award-ignores-variant", "the award is always the sum of the others' totals",
           ("R5.4",), ("award",), "block-2p-d6",
-          demo_overrides={**_BLOCK_D2, "scoring.block_award": Award.ALL_RESIDUALS.value},
-          scorer=_award_ignores_variant),
+          demo_overrides={**_BLOCK_D2, "scoring.block_award": Award.ALL_RESIDUALS.value}),
     Fault("doubles-count-once", "a double a-a counts a instead of 2a",
-          ("R5.3",), ("pips",), "block-2p-d6", demo_overrides=_BLOCK_D2,
-          scorer=_doubles_count_once),
+          ("R5.3",), ("pips",), "block-2p-d6", demo_overrides=_BLOCK_D2),
     # Teams that are not a seat stride: seats 0 and 1 against 2 and 3, one tile each.
     Fault("team-stride", "side totals are summed over a seat stride, not the teams listed",
           ("R5.2",), ("pips",), "partnership-4p-d6",
-          demo_overrides={**_TEAMS_D2, "partnerships.teams": [[0, 1], [2, 3]]},
-          scorer=_team_stride),
+          demo_overrides={**_TEAMS_D2, "partnerships.teams": [[0, 1], [2, 3]]}),
     Fault("penalty-to-side-index", "a foul's penalty is charged to the seat numbered like "
           "its author's side", ("R4.5",), ("foul-penalty",), "fouls-4p-d6",
           demo_overrides={**_FOULS_D2, "partnerships.teams": [[0, 2], [1]],
-                          "partnerships.compare": "team"},
-          scorer=_penalty_to_side_index),
+                          "partnerships.compare": "team"}),
     Fault("scores-ignore-penalties", "a side's final score is its award, fouls forgotten",
-          ("R4.5",), ("final-scores",), "fouls-4p-d6", demo_overrides=_FOULS_D2,
-          scorer=_scores_ignore_penalties),
+          ("R4.5",), ("final-scores",), "fouls-4p-d6", demo_overrides=_FOULS_D2),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

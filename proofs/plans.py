@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 from dominoproof.model.engine import Deal
 from dominoproof.model.outcome import outcome
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init, count_deals
-from dominoproof.model.tiles import Tile, tile_count
-from dominoproof.model.variant import DrawRule, LeadFallback, LeadRule, Variant
+from dominoproof.model.tiles import tile_count
+from dominoproof.model.variant import DrawRule, LeadFallback, LeadRule, Sizes, Variant
 
 from .coverage import Coverage
 from .statespace import explore, seeded_deal
@@ -63,33 +62,12 @@ def _size(v: Variant) -> tuple[int, int, int, int]:
 
 
 def small_variant(v: Variant) -> Variant:
-    """The same rules on a small set (see the module docstring)."""
+    """The same rules on a small set (see the module docstring): the sizes of
+    :func:`_size`, every other parameter following them as its own metadata says
+    (:meth:`~dominoproof.model.variant.Variant.resized`)."""
     players, n, hand, aside = _size(v)
-    o: dict[str, Any] = {"set.max": n, "deal.players": players, "deal.hand_size": hand,
-                         "deal.set_aside": aside}
-    if v.lead.rule is LeadRule.TILE:
-        t = Tile.parse(v.lead.tile)
-        if t.hi > n:  # the top double leads: the small set's top double
-            if t.lo == t.hi == v.n:
-                o["lead.tile"] = f"{n}-{n}"
-            else:
-                o["lead.rule"] = LeadRule.HIGHEST_DOUBLE.value
-    if v.lead.player >= players:
-        o["lead.player"] = 0
-    c = v.block.confirmations
-    if c not in ("all", "all-others") and int(c) > players:
-        o["block.confirmations"] = players
-    if v.scoring.tile_values:
-        o["scoring.tile_values"] = {str(Tile.from_index(i)): val
-                                    for i, val in v.scoring.tile_values
-                                    if Tile.from_index(i).hi <= n}
-    if players != v.players and v.partnerships.teams:
-        # more than four seats: the teams cannot be kept on a small table
-        o["partnerships.teams"] = []
-        o["partnerships.compare"] = "player"
-        if v.scoring.tie.value == "team-total":
-            o["scoring.tie"] = "none"
-    small = v.with_overrides(o, source=f"{v.source} (small configuration)")
+    small, _ = v.resized(Sizes(n, players, hand, aside),
+                         source=f"{v.source} (small configuration)")
     return dataclasses.replace(small, name=f"{v.name}/small")
 
 

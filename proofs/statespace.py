@@ -56,7 +56,6 @@ from __future__ import annotations
 import gc
 import itertools
 import os
-import random
 import resource
 import struct
 import tempfile
@@ -69,14 +68,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dominoproof.model.engine import Deal, Trace, shuffled_deal
+from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import Move
-from dominoproof.model.outcome import Outcome, outcome
-from dominoproof.model.rules import Rules, is_own, rules_for
+from dominoproof.model.outcome import Scorer, outcome
+from dominoproof.model.rules import Rules, is_own, rule_book, rules_for
 from dominoproof.model.state import State, Status
-from dominoproof.model.system import Init, count_deals, deal_of, init_states
+from dominoproof.model.system import (
+    Init,
+    count_deals,
+    deal_of,
+    init_for,
+    init_states,
+    seeded_deal,
+)
 from dominoproof.model.variant import Variant
 
 if TYPE_CHECKING:
@@ -99,7 +105,6 @@ __all__ = [
     "seeded_deal",
 ]
 
-Scorer = Callable[[Variant, State], "Outcome | None"]
 
 #: Graphs up to this many transitions are analysed with networkx (``backend="auto"``);
 #: larger ones with the array code. Both give the same answers (tests/test_statespace.py).
@@ -126,12 +131,6 @@ def over_kind(s: State) -> int:
     domino by player ``p``. (A state still being played is ``K_PLAYING``, or ``K_STUCK``
     when no move is enabled.)"""
     return K_BLOCKED if s.status is BLOCKED else K_DOMINO + s.turn
-
-
-def rule_book(variant: Variant, engine: type[Rules] | None = None) -> Rules:
-    """The rule book of ``engine`` (a :class:`Rules` subclass, e.g. a fault's mutant) for
-    ``variant``; without one, the variant's own (:func:`rules_for`)."""
-    return engine(variant) if engine is not None else rules_for(variant)
 
 
 # ---------------------------------------------------------------------------
@@ -717,26 +716,6 @@ def _figures(r: SearchResult, analyses: bool = True) -> Figures:
 # ---------------------------------------------------------------------------
 # Configurations
 # ---------------------------------------------------------------------------
-
-
-def seeded_deal(variant: Variant, seed: int) -> Deal:
-    """The deal of ``random_round(variant, seed)``: the default one-deal configuration."""
-    return shuffled_deal(variant, random.Random(seed))
-
-
-def init_for(variant: Variant, deals: str) -> Init:
-    """The initial states a short spec names: ``"every"`` (every deal) or ``"seed S"`` (the
-    deal of seed S), either followed by ``" free-draw"`` (every draw order). Used by the
-    fault demos and the pinned regression figures."""
-    words = deals.split()
-    free = words[-1:] == ["free-draw"]
-    if free:
-        words = words[:-1]
-    if words == ["every"]:
-        return Init.every(free)
-    if len(words) == 2 and words[0] == "seed" and words[1].lstrip("-").isdigit():
-        return Init.one(seeded_deal(variant, int(words[1])), free)
-    raise ValueError(f"not a deals spec: {deals!r} (every | seed S, then free-draw or not)")
 
 
 def feasibility(variant: Variant, init: Init) -> tuple[bool, str]:

@@ -75,7 +75,7 @@ def value(variant: Variant, t: Tile) -> int:
 
 def needed_confirmations(variant: Variant) -> int:
     """C of SEMANTICS [R4.4]."""
-    c = variant.block.confirmations
+    c = str(variant.block.confirmations)  # as the variant file writes it
     if c == "all":
         return variant.deal.players
     if c == "all-others":

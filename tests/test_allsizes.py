@@ -11,7 +11,6 @@ code under test.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 from typing import Any
@@ -20,7 +19,7 @@ import pytest
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import LINE, Access, LayoutKind, Slot, SlotLayout
+from dominoproof.model.layout import LINE, LayoutKind, SlotLayout
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs import allsizes
 from dominoproof.proofs.allsizes import (
@@ -33,7 +32,6 @@ from dominoproof.proofs.allsizes import (
     prove_all_sizes,
     prove_model,
 )
-from dominoproof.proofs.allsizes import model as allsizes_model
 from dominoproof.proofs.allsizes.layout import unstatable
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Result, Verdict
@@ -158,16 +156,9 @@ def test_the_actions_follow_the_variant() -> None:
 # The layout is the variant's slot data, stated as rigid relations
 # ---------------------------------------------------------------------------
 
-#: A layout the fragment can state that no preset uses: four arms, all opened by the
-#: lead (alternately with the opening tile's first and second number), open to everyone.
-FOUR_ARMS = SlotLayout(LayoutKind.LINE, tuple(Slot(f"arm{i}", half=i % 2) for i in range(4)))
-
-
-def _with_layout(monkeypatch: pytest.MonkeyPatch, layout: SlotLayout) -> None:
-    """Give every variant ``layout`` as its slot data, as the all-sizes model reads it."""
-    real = allsizes_model.constants_of
-    monkeypatch.setattr(allsizes_model, "constants_of",
-                        lambda v: dataclasses.replace(real(v), LAYOUT=layout))
+def _layout(kind: str, **more: Any) -> Variant:
+    """tiny-2p-d3 on another topology of model/layout.py (its slot data, nothing else)."""
+    return find_variant("tiny-2p-d3").with_overrides({"layout.kind": kind, **more})
 
 
 def test_the_layout_axioms_come_from_the_slot_data() -> None:
@@ -178,50 +169,58 @@ def test_the_layout_axioms_come_from_the_slot_data() -> None:
     assert "one line" in m.configuration()
 
 
-def test_a_layout_that_fits_the_fragment_needs_no_new_code(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    _with_layout(monkeypatch, FOUR_ARMS)
-    m = AbstractModel(find_variant("tiny-2p-d3"))
-    assert [str(x) for x in m.layout.slots] == [f"slot.arm{i}" for i in range(4)]
+def test_a_layout_that_fits_the_fragment_needs_no_new_code() -> None:
+    """A chicken foot without its double rules is four arms opened by the lead, open to
+    everyone: the slot data alone states it, and the five core properties are proved."""
+    m = AbstractModel(_layout("chicken-foot"))
+    assert [str(x) for x in m.layout.slots] == [f"slot.arm {i}" for i in range(1, 5)]
     for r in prove_model(m, CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
         assert r.verdict is Verdict.PROVED, (r.property, r.detail)
         assert r.stats["fragment"] == "EPR"
 
 
-def test_the_four_arms_are_really_four(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The slot axioms are not decoration: a lead that opens four arms leaves four ends
-    showing numbers, and only two of them with the line's data."""
-    for layout, count in ((FOUR_ARMS, 4), (LINE, 2)):
-        _with_layout(monkeypatch, layout)
-        m = AbstractModel(find_variant("tiny-2p-d3"))
-        ends = z3.Consts(" ".join(f"e{i}" for i in range(count + 1)), m.v.end)
-        s = Solver(seed=SEED, timeout_ms=TIMEOUT_MS, engine="smt")
-        s.add(*[f for _, f in m.axioms], z3.Distinct(*ends[:count]))
-        assert s.check().sat
-        s.add(z3.Distinct(*ends))
-        assert s.check().unsat, layout
+@pytest.mark.parametrize("kind, count", [("chicken-foot", 4), ("line", 2)])
+def test_the_slot_axioms_count_the_ends(kind: str, count: int) -> None:
+    """The slot axioms are not decoration: the ends are exactly the layout's slots."""
+    m = AbstractModel(_layout(kind))
+    ends = z3.Consts(" ".join(f"e{i}" for i in range(count + 1)), m.v.end)
+    s = Solver(seed=SEED, timeout_ms=TIMEOUT_MS, engine="smt")
+    s.add(*[f for _, f in m.axioms], z3.Distinct(*ends[:count]))
+    assert s.check().sat
+    s.add(z3.Distinct(*ends))
+    assert s.check().unsat
 
 
-def test_a_slot_outside_the_fragment_is_not_applicable(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    owned = SlotLayout(LayoutKind.LINE, (Slot("left"), Slot("mine", half=1, owner=0,
-                                                             access=Access.OWNER)))
-    _with_layout(monkeypatch, owned)
-    for r in prove_all_sizes(find_variant("tiny-2p-d3"), CORE, timeout_ms=TIMEOUT_MS):
+#: Topologies whose slot data the fragment cannot state, and what the N/A names.
+OUTSIDE: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "spinner": ({"layout.kind": "spinner"}, ("slots north, south open spinner",)),
+    "trains": ({"layout.kind": "trains"}, ("slots train P0, train P1 are open to "
+                                           "owner-or-marker", "markers")),
+    "covered doubles": ({"layout.double_takes": 1, "layout.double_again": True},
+                        ("slots left, right make a double laid on them take 1 tile",
+                         "plays again")),
+    "chicken foot": ({"layout.kind": "chicken-foot", "layout.lead_double_takes": 4,
+                      "layout.double_takes": 3},
+                     ("open toe, not with the lead", "the opening double takes 4 tile")),
+}
+
+
+@pytest.mark.parametrize("name", list(OUTSIDE))
+def test_a_layout_outside_the_fragment_is_not_applicable(name: str) -> None:
+    overrides, said = OUTSIDE[name]
+    v = find_variant("tiny-2p-d3").with_overrides(overrides)
+    why = unstatable(v.slot_layout) or ""
+    assert all(part in why for part in said), why
+    for r in prove_all_sizes(v, CORE, timeout_ms=TIMEOUT_MS):
         assert r.verdict is Verdict.NOT_APPLICABLE
-        assert "slot mine is open to owner" in r.detail and "per instance" in r.detail
+        assert why in r.detail and "per instance" in r.detail
         assert r.stats == {}  # nothing was asked of Z3
 
 
-def test_what_the_fragment_cannot_state_is_named() -> None:
-    assert unstatable(LINE) is None and unstatable(FOUR_ARMS) is None
-    covered = SlotLayout(LayoutKind.LINE, (Slot("left", double_takes=2), Slot("right")))
-    assert "a double laid on it takes 2 tile(s)" in (unstatable(covered) or "")
-    marked = SlotLayout(LayoutKind.LINE, (Slot("left"), Slot("train", owner=1,
-                                                             access=Access.OWNER_OR_MARKER)),
-                        markers=True)
-    why = unstatable(marked) or ""
-    assert "open to owner-or-marker (seat 1)" in why and "markers" in why
+def test_what_the_fragment_can_state_is_not_refused() -> None:
+    assert unstatable(LINE) is None
+    assert unstatable(_layout("chicken-foot").slot_layout) is None
+    assert unstatable(SlotLayout(LayoutKind.LINE, ())) == "the layout has no slot"
 
 
 @pytest.mark.parametrize("reading", ["holds-matching-tile", "has-legal-move"])

@@ -29,7 +29,8 @@ from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
-from dominoproof.proofs.faults import FAULTS, DrawLosesTile
+from dominoproof.proofs.faults import FAULTS
+from dominoproof.proofs.mutants import DrawLosesTile
 from dominoproof.proofs.statespace import explore
 
 SMALL = {"set.max": 3, "deal.hand_size": 3}

@@ -84,3 +84,19 @@ def test_the_brief_s_broken_rule_sets_are_all_there() -> None:
     ids = {f.id for f in FAULTS}
     assert {"establish-without-boneyard-check", "confirm-while-playable", "tie-wrong",
             "draw-loses-tile", "lead-ignores-variant"} <= ids
+
+
+def test_each_fault_is_one_record_with_a_patch_per_reading() -> None:
+    """A fault is a record; the engine's patches (mutants.py) and the Z3 twins
+    (encoding_faults.py) are registered by fault id beside their readings: every patch
+    names a known fault, and every fault is a patch of the engine or a variant override."""
+    from dominoproof.proofs.encoding_faults import Z3_MUTANTS
+    from dominoproof.proofs.mutants import ENGINE_MUTANTS, SCORING_MUTANTS
+
+    assert set(ENGINE_MUTANTS) | set(SCORING_MUTANTS) <= set(FAULTS_BY_ID)
+    assert not set(ENGINE_MUTANTS) & set(SCORING_MUTANTS)
+    assert set(Z3_MUTANTS) == set(FAULTS_BY_ID)
+    for f in FAULTS:
+        patched = f.id in ENGINE_MUTANTS or f.id in SCORING_MUTANTS
+        assert patched != bool(f.variant_overrides), f.id  # one way to break, not two
+        assert f.engine is ENGINE_MUTANTS.get(f.id) and f.scorer is SCORING_MUTANTS.get(f.id)

@@ -37,7 +37,7 @@ from dominoproof.model.state import State
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.policies import POLICIES, Policy, is_chance, move_distribution, policy_named
-from dominoproof.proofs.faults import ConfirmResets
+from dominoproof.proofs.mutants import ConfirmResets
 from dominoproof.proofs.statespace import SearchResult, explore
 from dominoproof.stats import (
     FiguresUnknown,

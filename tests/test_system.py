@@ -37,7 +37,7 @@ from dominoproof.model.system import (
 )
 from dominoproof.model.tiles import Tile, bits, tile_count
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.faults import ConfirmResets
+from dominoproof.proofs.mutants import ConfirmResets
 from dominoproof.proofs.statespace import explore, seeded_deal
 
 SMALL = [

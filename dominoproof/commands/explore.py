@@ -209,25 +209,22 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
 
 def _variant(name: str, overrides: tuple[str, ...], set_max: int | None,
              players: int | None, hand_size: int | None) -> tuple[Variant, list[str]]:
-    """The variant with -o and the shorthands applied; a lead tile the smaller set lacks
-    becomes its highest double."""
-    from dominoproof.model.tiles import Tile
-    from dominoproof.model.variant import LeadRule, find_variant
+    """The variant with -o applied, then resized by the shorthands: every parameter that
+    depends on the sizes follows them as its own metadata says (a lead tile the smaller
+    set lacks becomes its highest double, ...), each change a note."""
+    from dominoproof.model.tiles import tile_count
+    from dominoproof.model.variant import DrawRule, Sizes
     from dominoproof.options import resolve_variant
 
-    items = list(overrides)
-    notes = []
-    for key, value in (("set.max", set_max), ("deal.players", players),
-                       ("deal.hand_size", hand_size)):
-        if value is not None:
-            items.append(f"{key}={value}")
-    if set_max is not None and not any(i.startswith("lead.tile=") for i in items):
-        base = find_variant(name)
-        if base.lead.rule is LeadRule.TILE and Tile.parse(base.lead.tile).hi > set_max:
-            items.append(f'lead.tile="{set_max}-{set_max}"')
-            notes.append(f"lead tile {base.lead.tile} -> {set_max}-{set_max}: the set is "
-                         f"double-{set_max}")
-    return resolve_variant(name, items), notes
+    v = resolve_variant(name, list(overrides))
+    if set_max is None and players is None and hand_size is None:
+        return v, []
+    n = v.n if set_max is None else set_max
+    p = v.players if players is None else players
+    hand = v.deal.hand_size if hand_size is None else hand_size
+    rest = v.draw.rule is DrawRule.NONE or v.raw.get("deal", {}).get("set_aside") == "rest"
+    aside = max(0, tile_count(n) - p * hand) if rest else v.deal.set_aside
+    return v.resized(Sizes(n, p, hand, aside), source="<command line>")
 
 
 def _draw(ver: Verification, dot_file: str | None, svg_file: str | None,

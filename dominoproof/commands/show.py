@@ -81,16 +81,16 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
             initial_indent="  ", subsequent_indent="    ")
 
     n, count = v.n, v.tiles.count
-    c = v.block.confirmations
     conf_how = {"all": "every player, from the proposer",
-                "all-others": "every player but one"}.get(c, "a fixed number")
+                "all-others": "every player but one"}.get(v.block.confirmations.rule,
+                                                           "a fixed number")
     derived: list[tuple[str, str, str]] = [
         ("tiles in the set", str(count), f"double-{n}: (N+1)(N+2)/2 (Terms)"),
         ("dealt", str(v.dealt), f"{v.players} players x {v.deal.hand_size} tiles"),
         ("boneyard", str(v.boneyard_size), "drawable stock after the deal (R3)"),
         ("set aside", str(v.deal.set_aside), "out of play, never drawn (R3.1)"),
         ("confirmations needed", str(v.needed_confirmations),
-         f'consecutive, to establish a block (R4.4: "{c}", {conf_how})'),
+         f'consecutive, to establish a block (R4.4: "{v.block.confirmations}", {conf_how})'),
         ("sides that score", ", ".join(side_name(s) for s in v.teams),
          "teams compare totals (R5.2)" if len(v.teams) < v.players else "one per player"),
         ("every tile in play", "yes" if v.all_in_play else "no",

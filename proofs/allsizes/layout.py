@@ -35,24 +35,33 @@ from .vocabulary import Expr, Formula, Vocabulary
 
 
 def unstatable(data: SlotLayout) -> str | None:
-    """Why ``data`` cannot be stated in the all-sizes model (``None``: it can)."""
-    why = []
+    """Why ``data`` cannot be stated in the all-sizes model (``None``: it can): each slot
+    feature outside the fragment, with the slots that have it."""
+    by_feature: dict[str, list[str]] = {}
     for sl in data.slots:
         if sl.opens is not Opens.LEAD:
-            why.append(f"slot {sl.name} opens {sl.opens.value}: only slots the lead opens "
-                       f"are stated (a later opening is a state the actions must set)")
+            by_feature.setdefault(
+                f"open {sl.opens.value}, not with the lead: a later opening is state the "
+                "actions must set, not yet in the model", []).append(sl.name)
         if sl.access is not Access.EVERYONE:
-            why.append(f"slot {sl.name} is open to {sl.access.value} (seat {sl.owner}): a "
-                       f"seat number names a different seat at each P, and a slot per seat "
-                       f"makes the ends and the seats functions of each other (a cycle "
-                       f"Player -> End -> Player, outside EPR)")
+            by_feature.setdefault(
+                f"are open to {sl.access.value}: a seat number names a different seat at "
+                "each P, and a slot per seat makes the ends and the seats functions of each "
+                "other (a cycle Player -> End -> Player, outside EPR)", []).append(sl.name)
         if sl.double_takes:
-            why.append(f"slot {sl.name}: a double laid on it takes {sl.double_takes} "
-                       f"tile(s) before play moves on, which is not yet an action of the "
-                       f"model")
+            by_feature.setdefault(
+                f"make a double laid on them take {sl.double_takes} tile(s) before play "
+                "moves on, not yet an action of the model", []).append(sl.name)
+    why = [f"slots {', '.join(names)} {feature}" for feature, names in by_feature.items()]
     if data.markers:
-        why.append("markers open a seat's slots to everyone; the rules that put a marker "
-                   "out and take it back are not yet actions of the model")
+        why.append("markers (put out by a pass or a confirmation, taken in by a play on "
+                   "one's own slot) open a seat's slots to everyone: not yet state of the "
+                   "model")
+    if data.lead_takes:
+        why.append(f"the opening double takes {data.lead_takes} tile(s) before play moves "
+                   "on: not yet an action of the model")
+    if data.again:
+        why.append("the player who lays a double plays again: not yet an action of the model")
     if not data.slots:
         why.append("the layout has no slot")
     return "; ".join(why) or None

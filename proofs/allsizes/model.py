@@ -79,10 +79,9 @@ class AbstractModel:
         self.C: int = c.C
         self.P: int = c.P
         #: R4.4 as first-order logic: "all" and "all-others" are statements about every
-        #: seat; a number of confirmations is a count, which means a different rule at
-        #: each P (so it is read from the variant's own word, not from C)
-        conf = variant.block.confirmations
-        self.confirmations = conf if conf in ("all", "all-others") else "count"
+        #: seat; a number of confirmations ("count") means a different rule at each P (so
+        #: it is read from the variant's rule, not from C, which is this P's number)
+        self.confirmations = variant.block.confirmations.rule
         self.fouls_possible = c.FOULS is FoulRule.PENALISED
         self.READING: ExtendReading = c.READING
         #: R4.4: the establishment requires an empty boneyard (a twin may break it)

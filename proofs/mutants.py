@@ -1,0 +1,260 @@
+"""The engine's reading of the deliberately broken rule sets: a patch per fault.
+
+A fault is a record (:mod:`.faults`: its id, the properties that must catch it, its
+demo configuration). Each reading of the rules registers its own patch for it, keyed
+by the fault's id, beside that reading: here the engine's -- a mutant rule book (a
+:class:`~dominoproof.model.fast.FastRules` subclass, played by the engine and the
+search) or a mutant scoring (a :data:`~dominoproof.model.outcome.Scorer`); the Z3
+encoding's in :mod:`.encoding_faults`; the all-sizes model's beside that model. A
+fault whose broken rule is a variant override needs no patch: every reading reads
+the override.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import TypeVar
+
+from dominoproof.model.fast import FastRules
+from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.outcome import Outcome, Scorer, outcome
+from dominoproof.model.state import State, Status
+from dominoproof.model.tiles import bits
+from dominoproof.model.variant import Variant
+
+__all__ = ["ENGINE_MUTANTS", "SCORING_MUTANTS", "engine_mutant", "scoring_mutant"]
+
+PLAYING = Status.PLAYING
+
+#: fault id -> the engine's mutant rule book
+ENGINE_MUTANTS: dict[str, type[FastRules]] = {}
+#: fault id -> the engine's mutant scoring
+SCORING_MUTANTS: dict[str, Scorer] = {}
+
+R = TypeVar("R", bound=type[FastRules])
+
+
+def engine_mutant(fault: str) -> Callable[[R], R]:
+    """Register the decorated rule book as the engine's patch for ``fault``."""
+    def register(cls: R) -> R:
+        ENGINE_MUTANTS[fault] = cls
+        return cls
+    return register
+
+
+def scoring_mutant(fault: str) -> Callable[[Scorer], Scorer]:
+    """Register the decorated scoring as the engine's patch for ``fault``."""
+    def register(fn: Scorer) -> Scorer:
+        SCORING_MUTANTS[fault] = fn
+        return fn
+    return register
+
+
+# ---------------------------------------------------------------------------
+# Engine mutants (the imperative rules, broken one way each)
+# ---------------------------------------------------------------------------
+
+
+@engine_mutant("establish-without-boneyard-check")
+class EstablishWithoutBoneyardCheck(FastRules):
+    """R4.1/R4.4 broken: a stuck player may confirm instead of drawing, and the
+    establishment does not look at the boneyard."""
+
+    def moves(self, s: State) -> tuple[Move, ...]:
+        got = super().moves(s)
+        if s.status is PLAYING and s.led and s.hands[s.turn] and s.boneyard:
+            if s.confirmed >= self.C:
+                return (self._establish[s.turn],)
+            if got and got[0].kind is MoveKind.DRAW:
+                return (*got, self._confirm[s.turn])
+        return got
+
+
+@engine_mutant("confirm-while-playable")
+class ConfirmWhilePlayable(FastRules):
+    """R4.3/R4.5 broken: a player holding a playable tile may confirm inability,
+    and the confirmation counts (no foul is recorded)."""
+
+    def moves(self, s: State) -> tuple[Move, ...]:
+        got = super().moves(s)
+        if (got and got[0].kind is MoveKind.PLAY and got[0].end != LEAD
+                and self._confirm[s.turn] not in got and not s.boneyard):
+            return (*got, self._confirm[s.turn])
+        return got
+
+    def step(self, s: State, m: Move) -> State:
+        if m.kind is MoveKind.CONFIRM:
+            return s._replace(turn=self.next_seat[m.player], confirmed=s.confirmed + 1,
+                              drew=False)
+        return super().step(s, m)
+
+
+@engine_mutant("draw-loses-tile")
+class DrawLosesTile(FastRules):
+    """Conservation broken: the drawn tile leaves the boneyard but never reaches the hand."""
+
+    def step(self, s: State, m: Move) -> State:
+        nxt = super().step(s, m)
+        if m.kind is MoveKind.DRAW:
+            hands = list(nxt.hands)
+            hands[m.player] &= ~(1 << m.tile)
+            return nxt._replace(hands=tuple(hands))
+        return nxt
+
+
+@engine_mutant("lead-ignores-variant")
+class LeadIgnoresVariant(FastRules):
+    """The opening broken: whoever is to move leads with any tile they hold."""
+
+    def _lead_moves(self, s: State) -> tuple[Move, ...]:
+        row = self._lead[s.turn]
+        return tuple(row[t] for t in bits(s.hands[s.turn]))
+
+    def opening(self, hands: tuple[int, ...]) -> tuple[int, int | None]:
+        leader, _ = super().opening(hands)
+        return (leader + 1) % self.players, None
+
+
+@engine_mutant("extra-confirmation")
+class ExtraConfirmation(FastRules):
+    """R4.4 broken: the block needs one confirmation more than the variant says."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.C += 1
+
+
+@engine_mutant("confirm-resets")
+class ConfirmResets(FastRules):
+    """R4.2 broken: each confirmation restarts the count, so no block is ever
+    established and a blocked round goes round the table for ever."""
+
+    def step(self, s: State, m: Move) -> State:
+        nxt = super().step(s, m)
+        if m.kind is MoveKind.CONFIRM:
+            return nxt._replace(confirmed=0)
+        return nxt
+
+
+@engine_mutant("draw-from-empty-boneyard")
+class DrawFromEmptyBoneyard(FastRules):
+    """R3.1 broken: with the boneyard empty, a stuck player draws a set-aside tile."""
+
+    def moves(self, s: State) -> tuple[Move, ...]:
+        got = super().moves(s)
+        if (got and got[0].kind is MoveKind.CONFIRM and not s.boneyard and s.set_aside
+                and s.confirmed == 0 and not self.playable_mask(s, s.turn)):
+            t = next(iter(bits(s.set_aside)))
+            return (*got, self._draw[s.turn][t])
+        return got
+
+    def step(self, s: State, m: Move) -> State:
+        if m.kind is MoveKind.DRAW and not s.boneyard >> m.tile & 1:
+            hands = list(s.hands)
+            hands[m.player] |= 1 << m.tile
+            return s._replace(hands=tuple(hands), set_aside=s.set_aside & ~(1 << m.tile))
+        return super().step(s, m)
+
+
+@engine_mutant("play-keeps-end")
+class PlayKeepsEnd(FastRules):
+    """The layout broken: a tile laid on an end leaves that end showing the same number."""
+
+    def step(self, s: State, m: Move) -> State:
+        nxt = super().step(s, m)
+        if m.kind is MoveKind.PLAY and m.end != LEAD:
+            return nxt._replace(ends=s.ends)
+        return nxt
+
+
+# ---------------------------------------------------------------------------
+# Scoring mutants
+# ---------------------------------------------------------------------------
+
+
+@scoring_mutant("tie-wrong")
+def _tie_wrong(variant: Variant, s: State) -> Outcome | None:
+    """R5.5 broken: a tie is always won by the tied side last in seat order."""
+    res = outcome(variant, s)
+    if res is None or len(res.tied) < 2:
+        return res
+    w = max(res.tied)
+    awards = [0] * len(res.sides)
+    awards[w] = sum(t for i, t in enumerate(res.totals) if i != w)
+    return dataclasses.replace(res, winners=(w,), awards=tuple(awards))
+
+
+@scoring_mutant("highest-wins")
+def _highest_wins(variant: Variant, s: State) -> Outcome | None:
+    """R5.2 broken: at a block the side with the *highest* total wins."""
+    res = outcome(variant, s)
+    if res is None or res.termination.value != "blocked":
+        return res
+    high = max(res.totals)
+    w = res.totals.index(high)
+    awards = [0] * len(res.sides)
+    awards[w] = res.awards[res.winners[0]] if res.winners else 0
+    return dataclasses.replace(res, winners=(w,), tied=(), awards=tuple(awards))
+
+
+@scoring_mutant("award-ignores-variant")
+def _award_ignores_variant(variant: Variant, s: State) -> Outcome | None:
+    """R5.4 broken: the award is always the sum of the others' totals."""
+    res = outcome(variant, s)
+    if res is None or len(res.winners) != 1:
+        return res
+    w = res.winners[0]
+    awards = [0] * len(res.sides)
+    awards[w] = sum(t for i, t in enumerate(res.totals) if i != w)
+    return dataclasses.replace(res, awards=tuple(awards))
+
+
+@scoring_mutant("doubles-count-once")
+def _doubles_count_once(variant: Variant, s: State) -> Outcome | None:
+    """R5.3 broken: a double a-a counts a, not 2a."""
+    res = outcome(variant, s)
+    if res is None:
+        return res
+    ts = variant.tiles
+    residuals = tuple(sum(ts.hi[t] if ts.lo[t] == ts.hi[t] else ts.pips[t] for t in bits(h))
+                      for h in s.hands)
+    return dataclasses.replace(res, residuals=residuals)
+
+
+@scoring_mutant("team-stride")
+def _team_stride(variant: Variant, s: State) -> Outcome | None:
+    """R5.2 broken: side totals summed over a seat stride (seats i, i+n, ...) instead of
+    the teams the variant lists: right for [[0, 2], [1, 3]], wrong for [[0, 1], [2, 3]]."""
+    res = outcome(variant, s)
+    if res is None:
+        return res
+    n, players = len(res.sides), len(res.residuals)
+    totals = tuple(sum(res.residuals[p] for p in range(i, players, n)) for i in range(n))
+    return dataclasses.replace(res, totals=totals)
+
+
+@scoring_mutant("penalty-to-side-index")
+def _penalty_to_side_index(variant: Variant, s: State) -> Outcome | None:
+    """R4.5 broken: a foul's penalty is charged to the seat numbered like its author's
+    side (a side index used as a seat); the side scores stay the sum of what its seats
+    are charged."""
+    res = outcome(variant, s)
+    if res is None:
+        return res
+    penalties = [0] * len(res.penalties)
+    for p, paid in enumerate(res.penalties):
+        if paid:
+            penalties[next(i for i, side in enumerate(res.sides) if p in side)] += paid
+    scores = tuple(res.awards[i] - sum(penalties[p] for p in side)
+                   for i, side in enumerate(res.sides))
+    return dataclasses.replace(res, penalties=tuple(penalties), scores=scores)
+
+
+@scoring_mutant("scores-ignore-penalties")
+def _scores_ignore_penalties(variant: Variant, s: State) -> Outcome | None:
+    """R4.5 broken at scoring: a side's final score is its award, its fouls forgotten."""
+    res = outcome(variant, s)
+    if res is None:
+        return res
+    return dataclasses.replace(res, scores=res.awards)
