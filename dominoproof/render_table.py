@@ -37,7 +37,7 @@ from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
 from dominoproof.scene import Scene
 
-__all__ = ["UNIT", "Arms", "Placed", "arms_of", "number_played", "pips", "round_arms",
+__all__ = ["UNIT", "Arms", "Placed", "arms_of", "geometry", "number_played", "pips", "round_arms",
            "round_scene", "table_scene"]
 
 #: Pixels per half tile (a tile is 2 x 1 units).
@@ -246,7 +246,7 @@ Point = tuple[float, float]
 Heading = tuple[Point, tuple[int, int]]
 
 
-def _geometry(arms: Arms) -> tuple[list[Placed], list[Heading], list[Heading]]:
+def geometry(arms: Arms) -> tuple[list[Placed], list[Heading], list[Heading]]:
     """Every tile placed; per arm where it starts, and its open end's point, each with
     its direction."""
     lead = arms.lead
@@ -368,12 +368,16 @@ def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
         for i, line in enumerate(caption):
             sc.text(0, -22 * (len(caption) - i), line, size=13, cls="caption")
         return sc
-    placed, starts, ends = _geometry(arms)
+    placed, starts, ends = geometry(arms)
     top = min(t.box()[1] for t in placed) * UNIT
     left = min(t.box()[0] for t in placed) * UNIT
     for i, line in enumerate(caption):
         sc.text(left, top - 14 - 20 * (len(caption) - 1 - i), line, size=13,
                 bold=i == 0, cls="caption")
+    if arms.data.width > 4:  # trains start apart from the lead: a line joins each
+        for i, ((px, py), _d) in enumerate(starts):
+            sc.line(0.5 * UNIT, 0, px * UNIT, py * UNIT, stroke="#9e9e9e", width=2,
+                    cls="connector", data={"arm": str(i)})
     colour = max(max(t.near[2], t.far[2]) for t in placed) > 6
     outer = {i: len(arms.tiles[i]) for i in range(len(arms.tiles))}
     for k, t in enumerate(placed):
