@@ -38,9 +38,21 @@ from dominoproof.policies import POLICIES, policy_named, policy_rounds
 from dominoproof.scene import require_matplotlib
 from dominoproof.simulate import wilson
 
-__all__ = ["AXES", "MAX_EXACT_DEALS", "Point", "Residuals", "block_figure", "configuration",
-           "default_values", "figure_bytes", "residual_distribution",
-           "residual_distributions", "residual_figure", "sweep"]
+__all__ = [
+    "AXES",
+    "MAX_EXACT_DEALS",
+    "Point",
+    "Residuals",
+    "block_figure",
+    "check_axis",
+    "configuration",
+    "default_values",
+    "figure_bytes",
+    "residual_distribution",
+    "residual_distributions",
+    "residual_figure",
+    "sweep",
+]
 
 T = TypeVar("T")
 
@@ -127,7 +139,7 @@ class Point:
         return bool(self.figures.exact)
 
 
-def _check_axis(axis: str, values: Sequence[int]) -> None:
+def check_axis(axis: str, values: Sequence[int]) -> None:
     if axis not in AXES:
         raise DominoproofError(f"--by {axis}: no such axis (allowed: {', '.join(AXES)}, "
                                "residuals)")
@@ -145,7 +157,7 @@ def sweep(v: Variant, axis: str, values: Sequence[int], policies: Sequence[str],
     configuration is built (and any bad one reported) before any is computed."""
     from dominoproof import stats
 
-    _check_axis(axis, values)
+    check_axis(axis, values)
     pols = [policy_named(p) for p in policies]
     configs = [(x, *configuration(v, **{"set_max" if axis == "set-size" else "players": x}))
                for x in values]

@@ -89,6 +89,9 @@ def command(variant: str, overrides: tuple[str, ...], by: str, values: list[int]
                          f"residual {'-' if top is None else f'{top[0]} ({top[1]:.4f})'}")
     else:
         vals = values if values is not None else plots.default_values(v, by)
+        plots.check_axis(by, vals)
+        for x in vals:  # every configuration can be dealt, before any work
+            plots.configuration(v, **{"set_max" if by == "set-size" else "players": x})
         points = plots.sweep(v, by, vals, chosen, rounds=rounds, seed=seed,
                              max_exact_deals=max_exact_deals)
         label = "set size" if by == "set-size" else "number of players"
