@@ -172,7 +172,7 @@ class Scene:
                 st, g = s.style, s.geo
                 lw = float(st.get("width", 1.0)) * k
                 edge = _mpl_colour(st.get("stroke", "none"))
-                dash = (0, (3, 2)) if st.get("dash") else "solid"
+                dash: Any = (0, (3, 2)) if st.get("dash") else "solid"
                 if s.kind == "rect":
                     rx = float(st.get("rx", 0.0))
                     box = (f"round,pad=0,rounding_size={rx}" if rx else "square,pad=0")
