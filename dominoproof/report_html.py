@@ -234,7 +234,8 @@ font-family:"DejaVu Sans Mono",monospace;color:#555}img.layout{display:block;
 max-width:100%;max-height:150px;margin:4px 0 8px}img.plot{max-width:100%;
 border:1px solid #ddd}.note{color:#8d6e00}code{font-size:12px}
 section.round{border-left:4px solid #e57373;padding-left:12px;margin:16px 0}
-figure{margin:12px 0 24px}figcaption{font-size:13px;color:#444;max-width:760px}
+figure{margin:12px 0 24px}pre{font-size:12px;background:#f7f7f7;padding:8px;
+overflow-x:auto}figcaption{font-size:13px;color:#444;max-width:760px}
 """
 
 
@@ -322,6 +323,14 @@ def page(report: Report, sections: Sequence[Section], *, title: str = "",
         if len(rounds) > max_rounds:
             out.append(f"<p>{len(rounds) - max_rounds} more round(s): see "
                        "<code>dominoproof verify --traces DIR</code>.</p>")
+    ctis = [r for r in report.rows if r.verdict == Verdict.NOT_INDUCTIVE.value and r.cti]
+    if ctis:
+        out.append("<h3>Counterexamples to induction</h3><p>Not rounds: two states and a "
+                   "move the induction step could not rule out (not necessarily "
+                   "reachable), in domino terms.</p>")
+        out += [f"<details><summary>{_ESC(r.subject)} / {_ESC(r.part)} / "
+                f"{_ESC(r.property)}: NOT INDUCTIVE</summary><pre>{_ESC(r.cti)}</pre>"
+                "</details>" for r in ctis]
     for sec in sections:
         out.append(f"<h2>{_ESC(sec.variant.name)}: statistics and plots</h2>")
         if sec.variant.description:

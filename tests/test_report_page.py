@@ -338,6 +338,7 @@ def test_the_report_command_end_to_end(tmp_path: Path) -> None:
     assert "FAILED" in text
     assert len(re.findall(r'<td class="bad"[^>]*>VIOLATED !', text)) >= 3
     assert text.count('<img class="layout"') >= 3
+    assert "/ all sizes / procedure: NOT INDUCTIVE</summary>" in text  # the CTI, in words
     if HAVE_MPL:
         assert text.count('<img class="plot"') == 3
     if CHROMIUM is not None:
