@@ -262,7 +262,7 @@ def block_figure(points: Sequence[Point], title: str) -> Any:
     """P(block) against the axis of ``points``, one line per policy: sampled points with
     their 95% interval as error bars, exact points as squares."""
     plt = require_matplotlib("plots")
-    fig, ax = plt.subplots(figsize=(7.2, 4.4), dpi=100)
+    fig, ax = plt.subplots(figsize=(7.2, 5.2), dpi=100)
     axis = points[0].axis if points else "set-size"
     for name in dict.fromkeys(p.policy for p in points):
         mine = [p for p in points if p.policy == name]
@@ -291,7 +291,8 @@ def block_figure(points: Sequence[Point], title: str) -> Any:
     ax.set_xticklabels([f"{x}\nH={hands[x]}" for x in xs], fontsize=8)
     ax.grid(True, alpha=0.3)
     ax.set_title(title, fontsize=11)
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2,
+              frameon=False)  # below the axes: never over a point
     fig.tight_layout()
     return fig
 
