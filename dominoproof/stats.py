@@ -69,6 +69,7 @@ __all__ = [
     "figures_on_graph",
     "sampled_figures",
     "search_graph",
+    "terminal_masses",
 ]
 
 #: Above this many deals an exact run is refused (--max-deals): the sampled figures are
@@ -363,10 +364,24 @@ def figures_on_graph(graph: SearchResult, policy: str | Policy, *,
     """The exact figures of ``policy`` on a complete state graph (:func:`search_graph`).
 
     ``deadline`` (a ``time.perf_counter()`` value): past it, :class:`FiguresUnknown`."""
+    pol = policy_named(policy)
+    ends = _Ends(graph.variant, graph.scorer)  # the engine's outcome(), unless the graph
+    deals, finals, length = terminal_masses(graph, pol, deadline=deadline)  # says otherwise
+    for i, m in finals:
+        ends.add(graph.state(i), m)
+    return _exact_record(graph, pol, deals, ends, length)
+
+
+def terminal_masses(graph: SearchResult, policy: str | Policy, *,
+                    deadline: float | None = None
+                    ) -> tuple[int, list[tuple[int, Fraction]], Fraction]:
+    """The forward dynamic programme of :func:`figures_on_graph`: the number of deals,
+    each terminal state's probability under ``policy`` (state id, probability; those of
+    probability zero left out) and the expected number of moves."""
     from dominoproof.proofs.statespace import K_STUCK
 
     pol = policy_named(policy)
-    v, rules = graph.variant, graph.rules
+    rules = graph.rules
     if not graph.complete:
         raise FiguresUnknown(f"the search stopped: {graph.stop_reason}")
     order = graph.topological_order()
@@ -378,7 +393,7 @@ def figures_on_graph(graph: SearchResult, policy: str | Policy, *,
     mass: list[Fraction] = [Fraction(0)] * graph.size
     for i, k in weights.items():
         mass[i] = Fraction(k, deals)
-    ends = _Ends(v, graph.scorer)  # the engine's outcome(), unless the graph says otherwise
+    finals: list[tuple[int, Fraction]] = []
     length = Fraction(0)
     ptr, to, kind = graph.edge_ptr, graph.edge_to, graph.kind
     for done, i in enumerate(order):
@@ -392,7 +407,7 @@ def figures_on_graph(graph: SearchResult, policy: str | Policy, *,
             if kind[i] == K_STUCK:
                 raise FiguresUnknown(f"state {i} is still being played but has no legal "
                                      "move: the rules are broken")
-            ends.add(graph.state(i), m)
+            finals.append((i, m))
             continue
         length += m  # every visit of a state still being played is one move
         if b - a == 1:
@@ -405,7 +420,7 @@ def figures_on_graph(graph: SearchResult, policy: str | Policy, *,
         for e, p in zip(range(a, b), move_distribution(pol, rules, s, moves), strict=True):
             if p:
                 mass[to[e]] += m * p
-    return _exact_record(graph, pol, deals, ends, length)
+    return deals, finals, length
 
 
 def _exact_record(graph: SearchResult, pol: Policy, deals: int, ends: _Ends,

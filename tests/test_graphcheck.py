@@ -269,20 +269,13 @@ def test_graphml_reads_back(tmp_path: Path) -> None:
     assert kinds.count("blocked") == r.figures.terminals["blocked"]
 
 
-def test_svg_without_graphviz(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_svg_needs_no_graphviz(monkeypatch: pytest.MonkeyPatch) -> None:
     r = tiny_result()
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    svg = to_svg(r)  # drawn by dominoproof itself
+    svg = to_svg(r)  # drawn by dominoproof itself, whatever is installed
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg") and svg.count("<rect") >= r.size
-    with pytest.raises(DominoproofError, match="apt-get install graphviz"):
-        to_svg(r, engine="dot")
-
-
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
-def test_svg_with_graphviz() -> None:
-    svg = to_svg(tiny_result(), engine="dot")
-    assert "<svg" in svg and "BLOCKED" in svg
+    assert len(root.get("viewBox", "").split()) == 4
 
 
 def test_only_tiny_graphs_are_drawn() -> None:

@@ -86,8 +86,15 @@ POOL_FROM = 20_000
 @click.option("--dot", "dot_file", type=click.Path(dir_okay=False), default=None,
               help="Write the state graph as Graphviz DOT (tiny configurations).")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None,
-              help="Write the state graph as SVG (by Graphviz `dot` if installed, else "
-                   "drawn by dominoproof).")
+              help="Write the state graph as SVG, drawn by dominoproof (no Graphviz "
+                   "needed): a legend, a viewBox, the --highlight path.")
+@click.option("--png", "png_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the same picture as PNG (needs the plots extra: pip install "
+                   "'dominoproof[plots]').")
+@click.option("--highlight", default="auto", show_default=True, metavar="WHAT",
+              help="The path drawn over the graph: auto (the first counterexample, else a "
+                   "shortest blocked round), blocked or domino (a shortest round ending so: "
+                   "a witness), a property ID (its counterexample), or none.")
 @click.option("--graphml", "graphml_file", type=click.Path(dir_okay=False), default=None,
               help="Write the state graph as GraphML (tiny configurations).")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False), default=None,
@@ -99,15 +106,16 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
             deal_text: str | None, all_deals: bool, free_draw: bool, max_states: int,
             max_seconds: float | None, workers: int, property_ids: tuple[str, ...],
             fault_id: str | None, dot_file: str | None, svg_file: str | None,
-            graphml_file: str | None, trace_dir: str | None, quiet: bool, verbose: bool,
-            as_json: str | None) -> None:
+            png_file: str | None, highlight: str, graphml_file: str | None,
+            trace_dir: str | None, quiet: bool, verbose: bool, as_json: str | None) -> None:
     """Explore every reachable state of a configuration of VARIANT (one deal by default;
     --all-deals, --free-draw for more) breadth first, print the figures of the search
     (states, transitions, terminal states by kind, distinct complete rounds, shortest
     and longest round, speed, memory) and the verdict of every property of the
     catalogue: HOLDS (every state examined), VIOLATED (with a shortest counterexample,
-    replayable), UNKNOWN (a budget stopped the search) or N/A. --dot/--svg/--graphml
-    draw the state graph of a tiny configuration for teaching. On a terminal a progress
+    replayable), UNKNOWN (a budget stopped the search) or N/A. --dot/--svg/--png/--graphml
+    draw the state graph of a tiny configuration for teaching, with a counterexample or
+    a witness round highlighted (--highlight). On a terminal a progress
     display runs during the search; -q prints the verdicts only, -v each verdict's
     figures too.
     """
@@ -141,9 +149,22 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                      f"{', '.join(fault.catches)})")
     for pid in property_ids:
         find_property(pid)
-    for out_file, option in ((dot_file, "--dot"), (svg_file, "--svg"),
+    for out_file, option in ((dot_file, "--dot"), (svg_file, "--svg"), (png_file, "--png"),
                              (graphml_file, "--graphml")):
         check_output_path(out_file, option)
+    from dominoproof.render_graph import HIGHLIGHTS
+
+    if highlight not in HIGHLIGHTS:
+        from dominoproof.proofs.properties import BY_ID
+
+        if highlight not in BY_ID:
+            raise DominoproofError(f"--highlight {highlight}: no such choice (allowed: "
+                                   f"{', '.join(HIGHLIGHTS)} or a property ID: "
+                                   f"{', '.join(BY_ID)})")
+    if png_file is not None:
+        from dominoproof.scene import require_matplotlib
+
+        require_matplotlib("--png")
     if trace_dir is not None and Path(trace_dir).exists() and not Path(trace_dir).is_dir():
         raise DominoproofError(f"--traces {trace_dir}: not a folder")
 
@@ -159,7 +180,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     ok, why = feasibility(v, init)
     if not ok:
         raise DominoproofError(f"{v.name}: {why}")
-    drawing = bool(dot_file or svg_file or graphml_file)
+    drawing = bool(dot_file or svg_file or png_file or graphml_file)
     if workers == 0:
         many = init.deal is None and count_deals(v, free_draw) >= POOL_FROM
         workers = (os.cpu_count() or 1) if many and not drawing else 1
@@ -175,7 +196,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
 
     written = []
     if drawing:
-        written = _draw(ver, dot_file, svg_file, graphml_file)
+        written = _draw(ver, highlight, dot_file, svg_file, png_file, graphml_file)
     if trace_dir is not None:
         folder = Path(trace_dir)
         folder.mkdir(parents=True, exist_ok=True)
@@ -227,24 +248,38 @@ def _variant(name: str, overrides: tuple[str, ...], set_max: int | None,
     return v.resized(Sizes(n, p, hand, aside), source="<command line>")
 
 
-def _draw(ver: Verification, dot_file: str | None, svg_file: str | None,
-          graphml_file: str | None) -> list[str]:
+def _draw(ver: Verification, highlight: str, dot_file: str | None, svg_file: str | None,
+          png_file: str | None, graphml_file: str | None) -> list[str]:
     from pathlib import Path
 
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.render_graph import check_tiny, to_dot, to_svg, write_graphml
+    from dominoproof.render_graph import (
+        check_tiny,
+        graph_scene,
+        highlight_for,
+        to_dot,
+        write_graphml,
+    )
 
     result = ver.result
     if result is None:  # pragma: no cover - drawing runs in one process
         raise DominoproofError("the state graph is drawn only from a one-process search")
     check_tiny(result)
+    path = highlight_for(ver, highlight)
     out = []
     if dot_file:
-        Path(dot_file).write_text(to_dot(result), encoding="utf-8")
+        Path(dot_file).write_text(to_dot(result, highlight=path), encoding="utf-8")
         out.append(dot_file)
-    if svg_file:
-        Path(svg_file).write_text(to_svg(result), encoding="utf-8")
-        out.append(svg_file)
+    if svg_file or png_file:
+        scene = graph_scene(result, path)
+        if svg_file:
+            Path(svg_file).write_text(scene.svg(), encoding="utf-8")
+            out.append(svg_file)
+        if png_file:
+            Path(png_file).write_bytes(scene.png())
+            out.append(png_file)
+    if path is not None:
+        out.append(f"(highlighted: {path.label})")
     if graphml_file:
         write_graphml(result, graphml_file)
         out.append(graphml_file)
@@ -343,7 +378,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
             out += _counterexample(r, r.trace)
     if written:
         out.append("")
-        out += [f"wrote {w}" for w in written]
+        out += [w if w.startswith("(") else f"wrote {w}" for w in written]
     return "\n".join(out)
 
 
