@@ -23,8 +23,8 @@ from dominoproof.model.rules import rules_for
 from dominoproof.model.state import Status
 from dominoproof.proofs import encoding, predicates, successors, vocabulary
 from dominoproof.proofs.encoding import PLAYING, Encoding
-from dominoproof.proofs.successors import SuccessorOracle, z3_successors
 from dominoproof.proofs.solver import Solver
+from dominoproof.proofs.successors import SuccessorOracle, z3_successors
 
 LEAD_VARIANTS = [
     ("tiny-2p-d3", None),  # lead tile 3-3, fallback heaviest tile
