@@ -240,10 +240,10 @@ def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row
 def _fresh_rule_books() -> None:
     """Forget every cached rule book and Z3 oracle: a check starts from nothing."""
     from dominoproof.model.rules import rules_for
-    from dominoproof.proofs import encoding, scoring
+    from dominoproof.proofs import scoring, successors
 
     rules_for.cache_clear()
-    encoding._oracle.cache_clear()
+    successors._oracle.cache_clear()
     scoring._classifier.cache_clear()
     scoring.score_reader.cache_clear()
 

@@ -39,7 +39,7 @@ name (:data:`ORACLES`, :func:`get_oracle`):
     actions of :mod:`~dominoproof.model.actions`, no memo tables, no inlined paths.
     Compared with ``engine``, it checks that the fast paths change no rule.
 ``z3``
-    The Z3 transition relation (:func:`~dominoproof.proofs.encoding.z3_successors`):
+    The Z3 transition relation (:func:`~dominoproof.proofs.successors.z3_successors`):
     for a concrete model state, every move the relation ``Next`` allows from it, each
     with the ``State.key()`` of the successor decoded from a model of the relation.
     Its classification is :func:`~dominoproof.proofs.scoring.z3_classify` (the fields
@@ -151,7 +151,7 @@ class Z3Oracle:
         self.variant = variant
 
     def successors(self, state: State) -> set[Transition]:
-        from .encoding import z3_successors
+        from .successors import z3_successors
 
         return z3_successors(self.variant, state)
 

@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from dominoproof.model.constants import constants_of
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import TraceError
 from dominoproof.model.moves import LEAD, Move, MoveKind
@@ -56,6 +57,7 @@ from dominoproof.model.variant import (
     Variant,
 )
 
+from .bounds import move_count_measure
 from .coverage import Coverage, of_init
 from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict, find_property
 from .statespace import (
@@ -115,7 +117,9 @@ def replay(trace: Trace, rules: Rules | None = None) -> list[State]:
 
 
 def round_bound(variant: Variant) -> tuple[int, str]:
-    """An upper bound on the moves of any round, from the rules, and how it is made.
+    """The move-count bound: an upper bound on the moves of any round, from the rules,
+    and how it is made (:func:`~dominoproof.proofs.bounds.move_count_measure` at Init;
+    ``proofs/bounds.py`` relates it to the ranking function's bound).
 
     With ``I = P*H + B`` tiles in play (hands and boneyard), ``B`` in the boneyard,
     ``F`` possible fouls (``P`` where fouls are penalised, else 0): at most ``I``
@@ -124,11 +128,12 @@ def round_bound(variant: Variant) -> tuple[int, str]:
     play, a foul or the establishment after at most ``P`` (R4.4), so at most
     ``P*(I + F + 1)``; and one final move (Establish or Domino).
     """
-    p, h, b = variant.players, variant.deal.hand_size, variant.boneyard_size
+    c = constants_of(variant)
+    p, h, b = c.P, c.H, c.B
     i = p * h + b
-    passes = b if variant.draw.rule is DrawRule.ONE else 0
-    f = p if variant.fouls.rule is FoulRule.PENALISED else 0
-    bound = i + b + passes + f + p * (i + f + 1) + 1
+    passes = b if c.DRAW is DrawRule.ONE else 0
+    f = p if c.FOULS is FoulRule.PENALISED else 0
+    bound = move_count_measure(p, c.DRAW, c.FOULS).at_init(p, h, b, c.K)
     text = (f"I + B + passes + F + P(I + F + 1) + 1 = {i} + {b} + {passes} + {f} + "
             f"{p}*({i} + {f} + 1) + 1 = {bound} (I = P*H + B = {i} tiles in play, "
             f"B = {b} in the boneyard, P = {p}, F = {f} possible fouls)")

@@ -22,7 +22,7 @@ from dominoproof.model.outcome import outcome
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.encoding import Encoding, z3_successors
+from dominoproof.proofs.encoding import Encoding
 from dominoproof.proofs.encoding_faults import twin_prover
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.graphcheck import verify
@@ -30,6 +30,7 @@ from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.queries import QUESTIONS, Prover, witness
 from dominoproof.proofs.scoring import Scoring
 from dominoproof.proofs.statespace import explore, seeded_deal
+from dominoproof.proofs.successors import z3_successors
 
 # (preset, overrides, free draw order): every draw rule, fouls, teams, leads, set-aside
 SLOW = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Inductive proofs per instance (``proofs/queries.py``, ``proofs/lemmas.py``).
+"""Inductive proofs per instance (``proofs/queries.py`` and its layers, ``proofs/lemmas.py``).
 
 Proofs pass for the correct rules, with the strengthening found by Houdini printed
 as lemmas in domino terms; the property alone is not inductive and its CTI decodes
@@ -18,8 +18,9 @@ from dominoproof.model.system import Init
 from dominoproof.model.variant import preset_names
 from dominoproof.proofs.lemmas import BY_ID as LEMMA
 from dominoproof.proofs.lemmas import LEMMAS, candidates_for, check_inductive
+from dominoproof.proofs.parity import prove_parity
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
-from dominoproof.proofs.queries import CTI, TYPE_OK, Prover, prove_parity, ranking_for
+from dominoproof.proofs.queries import CTI, TYPE_OK, Prover, ranking_for
 
 SLOW = pytest.mark.slow
 
@@ -196,6 +197,34 @@ def test_the_ranking_bound_covers_the_longest_round_found_by_search() -> None:
     assert res.complete
     longest = res.figures.round_lengths[1]
     assert longest is not None and longest <= bound <= 20 * longest
+
+
+@pytest.mark.parametrize(("name", "overrides"), [
+    *[(n, None) for n in preset_names()],
+    ("block-2p-d6", {"block.confirmations": "all-others"}),  # C = P - 1
+    ("draw-2p-d6", {"draw.rule": "one", "fouls.rule": "penalised"}),
+])
+def test_the_ranking_bound_and_the_move_count_bound_are_one_count(
+        name: str, overrides: dict[str, str] | None) -> None:
+    """proofs/bounds.py: the ranking function's bound and the search's move-count bound
+    (graphcheck.round_bound) are one count of a deal with two weightings, so they differ
+    by exactly ``(C - P)(P*H + B + F + 1)`` plus, in draw-one games, ``C*B`` (the ranking
+    weighs the pending pass ``C + 1``, the count one move): equal where ``C = P`` and the
+    draw rule is not draw-one."""
+    from dominoproof.model.constants import constants_of
+    from dominoproof.model.variant import DrawRule, FoulRule
+    from dominoproof.proofs.encoding import Encoding
+    from dominoproof.proofs.graphcheck import round_bound
+
+    v = variant(name, overrides)
+    c = constants_of(v)
+    enc = Encoding(v)
+    f = c.P if c.FOULS is FoulRule.PENALISED else 0
+    one = c.DRAW is DrawRule.ONE
+    expected = (c.C - c.P) * (c.P * c.H + c.B + f + 1) + (c.C * c.B if one else 0)
+    assert ranking_for(enc).bound(enc) - round_bound(v)[0] == expected
+    if c.C == c.P and not one:
+        assert ranking_for(enc).bound(enc) == round_bound(v)[0]
 
 
 def test_lemma_ids_are_unique_and_properties_exist() -> None:

@@ -1,6 +1,6 @@
 """``dominoproof prove``: Z3 proofs of the property catalogue for one variant.
 
-Each property is proved by the method that fits it (``proofs/queries.py``):
+Each property is proved by the method that fits it (``proofs/queries.py`` and its layers):
 
 * **induction per instance** (state and transition invariants): Init implies the
   invariant, every action preserves it (each action checked on its own), the

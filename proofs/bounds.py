@@ -1,0 +1,87 @@
+"""How long a round can last: the one count both termination arguments evaluate.
+
+A round's length is bounded by two arguments, each a weighted count of what a deal
+holds -- a weight per tile in the boneyard, per tile in a hand, per tile set aside, per
+seat that may still make a false declaration [R4.5], for the player having drawn
+[R3.1], and for the confirmations still needed to establish a block [R4.4]::
+
+    1 + bone*|boneyard| + hand*|tiles in hands| + aside*|set aside|
+      + foul*|seats without a foul| + drew*[has drawn] + (needed - confirmed)
+
+Every deal has the same counts, and at Init nobody has drawn, fouled or confirmed, so
+the count at Init is a number of the rules alone: :meth:`Measure.at_init`, the one
+function both bounds come from. They differ in their weights, and so are two
+quantities, named apart:
+
+* the **ranking bound** (:func:`ranking_measure`; ``proofs/ranking.py``): the weights of
+  the ranking function Z3 proves termination with. Every *single move* must lower the
+  count, each action on its own: a pass clears ``drew`` and may reset up to ``C``
+  confirmations, so ``drew`` weighs ``C + 1`` where the draw rule is draw-one; a tile in
+  a hand weighs ``C + 1`` (its play may reset ``C`` confirmations); a boneyard tile more
+  than a tile in hand and ``drew`` together (a draw sets ``drew``). What ``prove``
+  reports, and what makes bounded model checking complete.
+* the **move-count bound** (:func:`move_count_measure`; ``graphcheck.round_bound``, which
+  the exhaustive search holds the longest round to): the moves each thing in the deal
+  can still cause, counted by kind. A tile in a hand is played once and ends one run of
+  at most ``P`` confirmations (R4.4); a boneyard tile is also drawn, and in draw-one
+  games passed on (R3.1); a foul ends a run too; and one last run and the final move.
+  A total, not a per-move decrease: ``drew`` weighs one pass, runs weigh ``P``.
+
+Where ``C = P`` and the draw rule is not draw-one (block-2p-d6, fouls-4p-d6) the two
+weightings are the same and so are the bounds; elsewhere they differ. (A *lower* bound
+on a blocked round's length, ``witnesses.WitnessSearch.block_lower_bound``, is a third
+quantity, counted from proved facts.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dominoproof.model.variant import DrawRule, FoulRule
+
+
+@dataclass(frozen=True)
+class Measure:
+    """The weights of the count above (``needed``: the confirmations a block needs)."""
+
+    bone: int
+    hand: int
+    foul: int
+    drew: int
+    needed: int
+    aside: int = 0  #: weight of a set-aside tile (0 unless the rules can draw one)
+
+    def at_init(self, P: int, H: int, B: int, K: int) -> int:
+        """The count at Init, for ``P`` players of ``H`` tiles, ``B`` in the boneyard and
+        ``K`` set aside: every seat without a foul, nobody having drawn, no confirmation."""
+        fouls = P if self.foul else 0
+        return 1 + self.bone * B + self.hand * P * H + self.foul * fouls + self.needed \
+            + self.aside * K
+
+
+def ranking_measure(C: int, draw: DrawRule, fouls: FoulRule, *,
+                    aside_drawable: bool = False) -> Measure:
+    """The ranking function's weights, for ``C`` confirmations: a play may reset up to
+    ``C`` confirmations (so a tile in hand weighs ``C+1``); a pass resets them too and
+    clears ``drew`` (``C+1``); a draw moves a tile from the boneyard to a hand and may set
+    ``drew`` (so a boneyard tile weighs more than both); a foul resets the count. A rule
+    set that lets set-aside tiles be drawn (a broken one) declares it: they then weigh
+    like boneyard tiles."""
+    drew = C + 1 if draw is DrawRule.ONE else 0
+    hand = C + 1
+    bone = hand + drew + 1
+    foul = C + 1 if fouls is FoulRule.PENALISED else 0
+    return Measure(bone, hand, foul, drew, C, bone if aside_drawable else 0)
+
+
+def move_count_measure(P: int, draw: DrawRule, fouls: FoulRule) -> Measure:
+    """The moves each thing can cause, for ``P`` players: a tile in hand, its play and the
+    run of at most ``P`` confirmations it ends (``P+1``); a boneyard tile, that and its
+    draw and, draw-one, the pass after it; a foul, itself and the run it ends; one last
+    run (``needed = P``) and the final move (the ``1``)."""
+    passes = 1 if draw is DrawRule.ONE else 0
+    return Measure(bone=P + 2 + passes, hand=P + 1,
+                   foul=P + 1 if fouls is FoulRule.PENALISED else 0, drew=passes, needed=P)
+
+
+__all__ = ["Measure", "move_count_measure", "ranking_measure"]

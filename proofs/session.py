@@ -1,0 +1,185 @@
+"""What every per-instance Z3 query on one variant shares: a proof session.
+
+The encoding (the variant's own, or a fault's twin), the engine rule book that must
+replay what Z3 finds, the seed and the budgets, the solvers made with them and the
+ledger of their statistics, the inductive invariant Houdini finds (every proof and every
+bounded search assumes it), and the results proved so far. Before any proof, the
+sanity checks (:meth:`ProofSession.sanity`) show that Init and the invariant are
+satisfiable and that the transition relation has successors: a proof from an
+unsatisfiable premise would pass trivially.
+
+The queries are layered on it (mypyvy's layering, STYLE 8): ``bmc.py`` (bounded model
+checking, runs decoded and replayed), ``induction.py`` (state, transition, progress and
+terminal properties; counterexamples to induction), ``ranking.py`` (termination),
+``witnesses.py`` (the questions a rules designer asks); ``queries.py`` composes them
+into :class:`~dominoproof.proofs.queries.Prover`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.layout import layout_of
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.variant import Variant
+
+from .encoding import BLOCKED, PLAYING, Bool, Encoding, StateVars
+from .lemmas import HoudiniResult, Lemma, candidates_for, houdini
+from .properties import Result, Verdict
+from .scoring import Scoring
+from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
+
+
+@dataclass
+class SanityCheck:
+    name: str
+    ok: bool
+    answer: str
+    seconds: float
+    expect: str  #: what the answer must be
+    reason: str = ""  #: why Z3 answered unknown (the budget that ran out), when it did
+
+    @property
+    def unknown(self) -> bool:
+        """The check was not answered: neither passed nor failed (an UNKNOWN, exit 3)."""
+        return self.answer == "unknown"
+
+
+def configuration(v: Variant) -> str:
+    """The configuration a per-instance result is about, in words."""
+    return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
+            f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside {v.deal.set_aside}, "
+            f"draw {v.draw.rule.value}; every deal, every draw order")
+
+
+class ProofSession:
+    """Z3 queries on one variant (or on a fault's twin encoding): their common ground.
+
+    ``encoding``: default the variant's own; ``rules``: the engine rule book that
+    must replay the runs found (default the variant's; a fault's mutant with its twin).
+    """
+
+    def __init__(self, variant: Variant, *, encoding: Encoding | None = None,
+                 rules: Rules | None = None, seed: int = 0,
+                 timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
+                 bmc_depth: int = 12, bmc_seconds: float = 60.0,
+                 candidates: Sequence[Lemma] | None = None,
+                 together: bool | None = None, label: str = "",
+                 scoring: type[Scoring] | None = None, exhaust_limit: int = 40) -> None:
+        self.variant = variant
+        self.enc = encoding or Encoding(variant)
+        self.rules = rules or rules_for(variant)
+        self.layout = layout_of(variant)
+        self.seed = seed
+        self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
+        self.bmc_depth = bmc_depth
+        self.bmc_seconds = bmc_seconds
+        self.candidates = list(candidates) if candidates is not None else candidates_for(
+            self.enc)
+        self.together = together
+        self.label = label or variant.name
+        self.scoring_class = scoring or Scoring
+        self.exhaust_limit = exhaust_limit  #: largest termination bound BMC may exhaust
+        self.ledger = Ledger()
+        self._inv: HoudiniResult | None = None
+        self._inv_seconds = 0.0
+        self._proved: dict[str, Result] = {}
+        self.last_sanity: list[SanityCheck] = []
+
+    # -- plumbing ---------------------------------------------------------------
+    def solver(self, engine: str = "sat", ledger: Ledger | None = None) -> Solver:
+        return Solver(seed=self.seed, timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                      ledger=ledger if ledger is not None else self.ledger, engine=engine)
+
+    def configuration(self) -> str:
+        return configuration(self.variant)
+
+    def scoring(self) -> Scoring:
+        return self.scoring_class(self.enc)
+
+    def _result(self, pid: str, verdict: Verdict, method: str, detail: str, t0: float,
+                ledger: Ledger, trace: Any = None) -> Result:
+        """A result with the time and the solver statistics of its own queries (they are
+        also added to the session's total)."""
+        if ledger is not self.ledger:
+            self.ledger.merge(ledger)
+        return Result(pid, verdict, method, self.configuration(), detail,
+                      seconds=time.perf_counter() - t0, trace=trace, stats=ledger.as_dict())
+
+    # -- the results, each proved once ------------------------------------------------
+    def prove(self, pid: str) -> Result:
+        """One property of the catalogue, by the method that fits its kind (proved once
+        per session: the witness bounds and refutations ask for termination and
+        blocked-sound again)."""
+        if pid not in self._proved:
+            self._proved[pid] = self._prove(pid)
+        return self._proved[pid]
+
+    def _prove(self, pid: str) -> Result:
+        """The proof of ``pid`` (the composed prover chooses the method)."""
+        raise NotImplementedError
+
+    # -- the invariant -------------------------------------------------------------
+    def invariant(self) -> HoudiniResult:
+        """The Houdini strengthening: the largest inductive subset of the candidates."""
+        if self._inv is None:
+            t0 = time.perf_counter()
+            self._inv = houdini(self.enc, self.candidates, seed=self.seed,
+                                timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                                ledger=Ledger(),
+                                together=self.together)
+            self.ledger.merge(self._inv.ledger)
+            self._inv_seconds = time.perf_counter() - t0
+        return self._inv
+
+    @property
+    def invariant_seconds(self) -> float:
+        """Wall time of the Houdini search (0 until :meth:`invariant` has run)."""
+        return self._inv_seconds
+
+    def strengthening(self) -> list[Lemma]:
+        """The proved invariant's lemmas (none if Houdini did not finish)."""
+        h = self.invariant()
+        return [] if h.unknown else list(h.kept)
+
+    def inv(self, s: StateVars) -> list[Bool]:
+        return [lem(self.enc, s) for lem in self.invariant().kept]
+
+    def _lemmas_text(self, h: HoudiniResult, pid: str | None = None) -> str:
+        kept = [lem.id for lem in h.kept if pid is None or lem.property != pid]
+        return f"with {len(kept)} lemma(s): " + ", ".join(kept)
+
+    # -- sanity ---------------------------------------------------------------------
+    def sanity(self) -> list[SanityCheck]:
+        """Init and the invariant are satisfiable, the relation has successors from the
+        invariant, and no state of the invariant is stuck while the round is played."""
+        enc = self.enc
+        s, m, s2 = enc.state("z0"), enc.move("zm"), enc.state("z1")
+        inv = self.inv(s)
+        out = []
+
+        def run(name: str, expect: str, *fs: Bool) -> None:
+            sv = self.solver()
+            sv.add(*fs)
+            c = sv.check()
+            out.append(SanityCheck(name, c.answer == expect, c.answer, c.seconds, expect,
+                                   c.reason))
+
+        run("Init is satisfiable (a deal exists)", "sat", enc.init(s))
+        run("the invariant holds in some state being played", "sat", *inv,
+            s.status == PLAYING)
+        run("the invariant holds in some blocked state", "sat", *inv, s.status == BLOCKED)
+        run("the transition relation has successors from the invariant", "sat", *inv,
+            enc.trans(s, m, s2))
+        run("no state of the invariant is stuck while the round is played", "unsat", *inv,
+            s.status == PLAYING, z3.Not(enc.enabled(s)))
+        return out
+
+
+__all__ = ["ProofSession", "SanityCheck", "configuration"]
