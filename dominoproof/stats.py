@@ -41,8 +41,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.outcome import Outcome, Termination, outcome
-from dominoproof.model.state import State
+from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.state import Ending, State
 from dominoproof.model.system import Init, count_deals, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import DrawRule, Variant, find_variant
@@ -339,7 +339,7 @@ class _Ends:
         assert res is not None
         key = _award_of(res)
         self.awards[key] = self.awards.get(key, Fraction(0)) + w
-        if res.termination is not Termination.BLOCKED:
+        if res.termination is not Ending.BLOCKED:
             return
         self.blocked += w
         if res.tied:
@@ -514,7 +514,7 @@ class _Tally:
             self.scored += 1
             self.award += a
             self.award2 += a * a
-        if res.termination is not Termination.BLOCKED:
+        if res.termination is not Ending.BLOCKED:
             return
         self.blocked += 1
         self.ties += bool(res.tied)
