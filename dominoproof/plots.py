@@ -30,7 +30,8 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.outcome import Termination, outcome
+from dominoproof.model.outcome import outcome
+from dominoproof.model.state import Ending
 from dominoproof.model.system import count_deals
 from dominoproof.model.tiles import MAX_SET, tile_count
 from dominoproof.model.variant import DrawRule, Sizes, Variant
@@ -195,7 +196,7 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
         mass: dict[int, Fraction] = {}
         for i, m in finals:
             res = graph.scorer(graph.variant, graph.state(i))
-            if res is not None and res.termination is Termination.BLOCKED:
+            if res is not None and res.termination is Ending.BLOCKED:
                 r = sum(res.residuals)
                 mass[r] = mass.get(r, Fraction(0)) + m
         total = sum(mass.values(), Fraction(0))
@@ -207,7 +208,7 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
     for final, _moves in policy_rounds(v, pol, rounds, seed):
         played += 1
         res = outcome(v, final)
-        if res is not None and res.termination is Termination.BLOCKED:
+        if res is not None and res.termination is Ending.BLOCKED:
             r = sum(res.residuals)
             counts[r] = counts.get(r, 0) + 1
     b = sum(counts.values())

@@ -30,7 +30,7 @@ from dominoproof.model.engine import Trace
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, residual
 from dominoproof.model.rules import Rules
-from dominoproof.model.state import State
+from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, bits, tiles_of
 from dominoproof.model.variant import (
     Compare,
@@ -474,7 +474,7 @@ def _result_text(trace: Trace) -> list[str]:
         for p, hand in enumerate(final.hands):
             out += _hand_line(v, p, hand, "  ")
         return out
-    term = "blocked (R1.1, R4.4; scored by R5.2-R5.5)" if res.termination.value == "blocked" \
+    term = "blocked (R1.1, R4.4; scored by R5.2-R5.5)" if res.termination is Ending.BLOCKED \
         else "domino (a hand emptied)"
     out.append(f"  ended: {term}")
     if v.partnerships.compare is Compare.TEAM:

@@ -41,8 +41,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.outcome import Outcome, Termination, outcome
-from dominoproof.model.state import State
+from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.state import Ending, State
 from dominoproof.model.system import Init, count_deals, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import DrawRule, Variant, find_variant
@@ -339,7 +339,7 @@ class _Ends:
         assert res is not None
         key = _award_of(res)
         self.awards[key] = self.awards.get(key, Fraction(0)) + w
-        if res.termination is not Termination.BLOCKED:
+        if res.termination is not Ending.BLOCKED:
             return
         self.blocked += w
         if res.tied:
@@ -378,8 +378,6 @@ def terminal_masses(graph: SearchResult, policy: str | Policy, *,
     """The forward dynamic programme of :func:`figures_on_graph`: the number of deals,
     each terminal state's probability under ``policy`` (state id, probability; those of
     probability zero left out) and the expected number of moves."""
-    from dominoproof.proofs.statespace import K_STUCK
-
     pol = policy_named(policy)
     rules = graph.rules
     if not graph.complete:
@@ -395,7 +393,7 @@ def terminal_masses(graph: SearchResult, policy: str | Policy, *,
         mass[i] = Fraction(k, deals)
     finals: list[tuple[int, Fraction]] = []
     length = Fraction(0)
-    ptr, to, kind = graph.edge_ptr, graph.edge_to, graph.kind
+    ptr, to = graph.edge_ptr, graph.edge_to
     for done, i in enumerate(order):
         if deadline is not None and not done & 4095 and time.perf_counter() > deadline:
             raise FiguresUnknown("the time budget ran out during the dynamic programme")
@@ -404,7 +402,7 @@ def terminal_masses(graph: SearchResult, policy: str | Policy, *,
             continue
         a, b = ptr[i], ptr[i + 1]
         if a == b:  # the round is over here (a complete graph expanded every state)
-            if kind[i] == K_STUCK:
+            if graph.ending_of(i) is Ending.STUCK:
                 raise FiguresUnknown(f"state {i} is still being played but has no legal "
                                      "move: the rules are broken")
             finals.append((i, m))
@@ -514,7 +512,7 @@ class _Tally:
             self.scored += 1
             self.award += a
             self.award2 += a * a
-        if res.termination is not Termination.BLOCKED:
+        if res.termination is not Ending.BLOCKED:
             return
         self.blocked += 1
         self.ties += bool(res.tied)

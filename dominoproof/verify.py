@@ -218,13 +218,12 @@ def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row
     spread over the search, and as many of its terminal states (whose outcomes are
     compared: winners, awards, penalties, final scores)."""
     from dominoproof.proofs.conformance import compare, get_oracle
-    from dominoproof.proofs.statespace import K_PLAYING
 
     t0 = time.perf_counter()
     n = result.size
     step = max(1, n // sample)
     ids = list(range(0, n, step))[:sample]
-    ends = [i for i in range(result.expanded) if result.kind[i] != K_PLAYING]
+    ends = [i for i in range(result.expanded) if result.ending_of(i) is not None]
     ids += ends[::max(1, len(ends) // sample)][:sample]
     states = [result.state(i) for i in dict.fromkeys(ids)]
     cmp = compare(small, states, get_oracle("engine", small), get_oracle("z3", small))

@@ -16,7 +16,7 @@ from .errors import (
     VariantError,
 )
 from .moves import Move, MoveKind
-from .outcome import Outcome, Termination, outcome
+from .outcome import Outcome, outcome
 from .rules import (
     Rules,
     apply,
@@ -27,13 +27,13 @@ from .rules import (
     rules_for,
     successors,
 )
-from .state import State, StateFlaw, Status, state_status
+from .state import Ending, State, StateFlaw, Status, state_status
 from .tiles import Tile, TileSet, tile_count, tile_index, tile_set
 from .variant import Variant, find_variant, load_variant, load_variant_data, presets
 
 __all__ = [
-    "Deal", "DominoproofError", "FalseDeclarationError", "IllegalMoveError", "Move",
-    "MoveKind", "Outcome", "Rules", "State", "StateFlaw", "Status", "Termination", "Tile",
+    "Deal", "DominoproofError", "Ending", "FalseDeclarationError", "IllegalMoveError",
+    "Move", "MoveKind", "Outcome", "Rules", "State", "StateFlaw", "Status", "Tile",
     "TileSet", "Trace", "TraceError", "Variant", "VariantError", "apply",
     "boneyard_supplies_nothing", "ends_unplayable", "find_variant", "initial_state",
     "is_blocked", "legal_moves", "load_variant", "load_variant_data", "outcome", "presets",

@@ -6,20 +6,14 @@ single player. Every number here is an ``int`` (pips are never floats).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .rules import rules_for
-from .state import State, Status
+from .state import Ending, State, Status
 from .tiles import Tile, bits
 from .variant import Award, TieRule, Variant
-
-
-class Termination(enum.StrEnum):
-    DOMINO = "domino"  #: a player emptied their hand (Terms)
-    BLOCKED = "blocked"  #: the block was established (R1, R4.4)
 
 
 @dataclass(frozen=True)
@@ -30,7 +24,7 @@ class Outcome:
     player ``p``'s fouls cost (R4.5), ``scores[i]`` side ``i``'s net result.
     """
 
-    termination: Termination
+    termination: Ending  #: BLOCKED or DOMINO (a round that ends is never STUCK)
     residuals: tuple[int, ...]  #: R5.3: per player, the value of the tiles left in hand
     sides: tuple[tuple[int, ...], ...]  #: the seats of each side
     totals: tuple[int, ...]  #: per side, the sum of its players' residuals
@@ -120,9 +114,9 @@ def outcome(variant: Variant, s: State) -> Outcome | None:
         awards = [0] * len(sides)
         awards[w] = award(variant, variant.scoring.domino_award, totals, winners)
         why = f"P{s.turn} emptied their hand: domino"
-        term = Termination.DOMINO
+        term = Ending.DOMINO
     else:
-        term = Termination.BLOCKED
+        term = Ending.BLOCKED
         winners, awards, tied, why = _blocked(variant, s, sides, totals, residuals, proposer)
     scores = tuple(awards[i] - sum(penalties[p] for p in side) for i, side in enumerate(sides))
     return Outcome(term, residuals, sides, totals, tuple(winners), tuple(awards), penalties,

@@ -25,12 +25,49 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 
+class Ending(enum.StrEnum):
+    """How a round ends: the one enumeration of terminal kinds.
+
+    Every reader of an end uses it: a state's :class:`Status` (its terminal values are
+    named after these), an :class:`~dominoproof.model.outcome.Outcome`'s termination,
+    the transition system's :func:`~dominoproof.model.system.terminal_kind` and the
+    exhaustive search's kinds of states (``dominoproof.proofs.statespace``).
+
+    BLOCKED and DOMINO are the two ways a round ends (R1.1, R5.1). STUCK is a state
+    still being played where no move is enabled: a defect of a rule book, which the
+    correct rules never reach and which fails the termination property. It is never a
+    state's own status (a state cannot know that no move is enabled: the rules say so).
+    """
+
+    BLOCKED = "blocked"  #: the block was established [R4.4, R5.1]
+    DOMINO = "domino"  #: a player emptied their hand [Terms]
+    STUCK = "stuck"  #: still being played, but no move is enabled (a defect)
+
+    def label(self, player: int) -> str:
+        """The name of this end in figures and reports: ``blocked``, ``stuck``, or
+        ``domino P<i>`` for a domino by player ``i`` (the player to move in the state
+        where it is recorded)."""
+        return f"{self.value} P{player}" if self is Ending.DOMINO else self.value
+
+
 class Status(enum.IntEnum):
-    """Where the round stands. BLOCKED and DOMINO are terminal (R1.1, R5.1)."""
+    """Where the round stands: PLAYING, or the :class:`Ending` it reached, BLOCKED or
+    DOMINO, both terminal (R1.1, R5.1). The values are the field as the search's codec
+    and the Z3 encoding store it (a 2-bit vector, ``proofs/encoding.py``)."""
 
     PLAYING = 0
     BLOCKED = 1
     DOMINO = 2
+
+    @property
+    def ending(self) -> Ending | None:
+        """The :class:`Ending` a terminal status is, ``None`` while the round is played."""
+        return _ENDING_OF[self]
+
+
+#: Each status's ending, by name: a terminal status is an Ending, never a separate word.
+_ENDING_OF: dict[Status, Ending | None] = {
+    s: None if s is Status.PLAYING else Ending[s.name] for s in Status}
 
 
 class State(NamedTuple):

@@ -21,9 +21,10 @@ actions            :data:`ACTIONS` (:mod:`.actions`): ``Lead``, ``Play``, ``Draw
                    ``Pass``, ``Confirm``, ``Foul``, ``Establish``, ``Domino``,
                    each a guard and an effect
 ``Next``           :func:`next_states`, the disjunction of the enabled actions
-terminal states    :func:`terminal_kind` (``domino P<i>``, ``blocked``; a state
-                   still being played with no enabled action is ``stuck``,
-                   which the correct rules never reach)
+terminal states    :func:`terminal_kind`, an :class:`~.state.Ending` (``domino
+                   P<i>``, ``blocked``; a state still being played with no
+                   enabled action is ``stuck``, which the correct rules never
+                   reach)
 =================  ===========================================================
 
 The draw order is an explicit parameter of ``Init``: with a fixed order
@@ -37,7 +38,6 @@ of them is built.
 
 from __future__ import annotations
 
-import enum
 import itertools
 import math
 import random
@@ -48,7 +48,7 @@ from .actions import ACTIONS, ACTIONS_BY_NAME, Action
 from .engine import Deal, dealt_state, shuffled_deal
 from .moves import Move
 from .rules import Rules, VoidDeal, rules_for
-from .state import State, StateFlaw, Status, state_status
+from .state import Ending, State, StateFlaw, state_status
 from .tiles import bits, mask_of, show_tiles
 from .variant import Variant
 
@@ -57,7 +57,6 @@ __all__ = [
     "ACTIONS_BY_NAME",
     "Action",
     "Init",
-    "TerminalKind",
     "action_of",
     "count_deals",
     "deal_of",
@@ -245,19 +244,11 @@ def next_states(rules: Rules, s: State) -> list[tuple[Action, Move, State]]:
 # ---------------------------------------------------------------------------
 
 
-class TerminalKind(enum.StrEnum):
-    BLOCKED = "blocked"  #: the block was established [R4.4, R5.1]
-    DOMINO = "domino"  #: a player emptied their hand [Terms]
-    STUCK = "stuck"  #: still being played, but no action is enabled (a defect)
-
-
 def terminal_kind(rules: Rules, s: State) -> str | None:
-    """How ``s`` ends the round: ``"blocked"``, ``"domino P<i>"``, or ``"stuck"`` for a
-    state still being played with no enabled action; ``None`` while play goes on."""
-    if s.status is Status.BLOCKED:
-        return TerminalKind.BLOCKED.value
-    if s.status is Status.DOMINO:
-        return f"{TerminalKind.DOMINO.value} P{s.turn}"
-    if not rules.moves(s):
-        return TerminalKind.STUCK.value
-    return None
+    """How ``s`` ends the round (:class:`~dominoproof.model.state.Ending`, by its label):
+    ``"blocked"``, ``"domino P<i>"``, or ``"stuck"`` for a state still being played with
+    no enabled action; ``None`` while play goes on."""
+    ending = s.status.ending
+    if ending is None and not rules.moves(s):
+        ending = Ending.STUCK
+    return None if ending is None else ending.label(s.turn)

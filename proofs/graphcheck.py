@@ -39,7 +39,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dominoproof.model.constants import constants_of
 from dominoproof.model.engine import Trace, initial_state
@@ -47,7 +47,7 @@ from dominoproof.model.errors import TraceError
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rules import Rules, rules_for
-from dominoproof.model.state import State, StateFlaw, Status, state_status
+from dominoproof.model.state import Ending, State, StateFlaw, Status, state_status
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import (
@@ -60,19 +60,14 @@ from dominoproof.model.variant import (
 from .bounds import move_count_measure
 from .coverage import Coverage, of_init
 from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict, find_property
+from .search_by_deal import explore_by_deal
 from .statespace import (
-    K_BLOCKED,
-    K_PLAYING,
-    K_STUCK,
     Figures,
-    Part,
-    PartSummary,
     Scorer,
     SearchResult,
     explore,
-    explore_parallel,
+    kind_code,
     rule_book,
-    write_buckets,
 )
 
 if TYPE_CHECKING:
@@ -325,8 +320,8 @@ def _scan(ctx: _Context) -> None:
     ids: Iterable[int] = range(len(r.codes))
     if not Judge.EVERY_STATE & ctx.wanted:
         kinds = r.kind
-        ids = [i for i in range(len(r.codes))
-               if i >= n_exp or kinds[i] not in (K_PLAYING, K_STUCK)]
+        still = (kind_code(None), kind_code(Ending.STUCK))  # no round over: nothing to judge
+        ids = [i for i in range(len(r.codes)) if i >= n_exp or kinds[i] not in still]
     codes = r.codes
     transitions = bool(judge.transition_ids)
     for i in ids:
@@ -419,15 +414,16 @@ def _bounded_walk(r: SearchResult, start: int, budget: int) -> tuple[bool | None
     part."""
     stack: list[tuple[int, int, list[int]]] = [(start, budget, [])]
     unknown = False
+    blocked, being_played = kind_code(Ending.BLOCKED), kind_code(None)
     while stack:
         v, left, path = stack.pop()
         if v >= r.expanded:
             unknown = True
             continue
         k = r.kind[v]
-        if k == K_BLOCKED:
+        if k == blocked:
             continue
-        if k != K_PLAYING or left == 0:
+        if k != being_played or left == 0:
             return False, path
         for _m, w in r.successors(v):
             stack.append((w, left - 1, [*path, w]))
@@ -456,7 +452,8 @@ def _check_liveness(ctx: _Context) -> None:
         if unknown:
             ctx.counts["bounded walks leaving the explored part"] = unknown
     if "termination" in ctx.wanted:
-        stuck = next((i for i in range(r.expanded) if r.kind[i] == K_STUCK), None)
+        stuck_kind = kind_code(Ending.STUCK)
+        stuck = next((i for i in range(r.expanded) if r.kind[i] == stuck_kind), None)
         if stuck is not None:
             ctx.fail("termination", stuck, "a round still being played where no move is "
                      "enabled: it can never end")
@@ -500,7 +497,7 @@ def _longest_path_to(r: SearchResult, dist: list[int], target: int) -> list[int]
 # ---------------------------------------------------------------------------
 
 
-def _selected(properties: Iterable[str | Property] | None) -> list[Property]:
+def selected(properties: Iterable[str | Property] | None) -> list[Property]:
     """The properties named (default: the whole catalogue); an unknown id raises."""
     if properties is None:
         return list(CATALOGUE)
@@ -518,7 +515,7 @@ def check_properties(result: SearchResult,
     parity fails where tiles are left out of play)."""
     start = time.perf_counter()
     v = result.variant
-    chosen = _selected(properties)
+    chosen = selected(properties)
     applies = {p.id: p.applies_to(v) for p in chosen}
     wanted = {p.id for p in chosen if applies[p.id] or inapplicable}
     ctx = _Context(result, rules_for(v), wanted)
@@ -630,17 +627,14 @@ class Verification:
 
 
 @dataclass(frozen=True)
-class _CheckJob:
-    """A picklable job: explore one part, check it, write its buckets."""
+class _Check:
+    """A picklable check of one part's graph (run in the worker that explored it)."""
 
     properties: tuple[str, ...] | None
     inapplicable: bool
 
-    def __call__(self, part: Part) -> tuple[PartSummary, list[Result]]:
-        r = part.explore()
-        results = check_properties(r, self.properties, inapplicable=self.inapplicable)
-        return write_buckets(r, part.directory, f"part{part.init.part[0]}", part.buckets), \
-            results
+    def __call__(self, r: SearchResult) -> list[Result]:
+        return check_properties(r, self.properties, inapplicable=self.inapplicable)
 
 
 def _merge_results(per_part: Sequence[list[Result]], figures: Figures) -> list[Result]:
@@ -699,13 +693,14 @@ def _verify(variant: Variant, init: Init, engine: type[Rules] | None, scorer: Sc
             properties: Iterable[str | Property] | None, max_states: int | None,
             max_seconds: float | None, workers: int, inapplicable: bool,
             on_parts: Callable[[int], None] | None) -> Verification:
-    ids = tuple(p.id for p in _selected(properties)) if properties is not None else None
+    ids = tuple(p.id for p in selected(properties)) if properties is not None else None
     if init.deal is None and workers > 1:
         if on_parts is not None:
             on_parts(workers)
-        figures, per_part = explore_parallel(
+        figures, got = explore_by_deal(
             variant, init, engine=engine, scorer=scorer, max_states=max_states,
-            max_seconds=max_seconds, workers=workers, job=_CheckJob(ids, inapplicable))
+            max_seconds=max_seconds, workers=workers, check=_Check(ids, inapplicable))
+        per_part = cast("list[list[Result]]", got)  # the check ran on every part
         spent = sum(part[0].seconds for part in per_part if part)
         return Verification(figures, _merge_results(per_part, figures), None, spent)
     r = explore(variant, init, rules=rule_book(variant, engine), scorer=scorer,

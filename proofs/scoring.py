@@ -17,7 +17,7 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.state import State, Status
+from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Variant
 
 from .encoding import (
@@ -386,7 +386,7 @@ class Scored:
     engine's :class:`~dominoproof.model.outcome.Outcome` has and the conformance suite
     compares (``proofs/conformance.py``, ``outcome_fields``)."""
 
-    termination: str  #: "domino" or "blocked", read off the status
+    termination: Ending  #: DOMINO or BLOCKED, read off the status
     residuals: tuple[int, ...]  #: per player
     totals: tuple[int, ...]  #: per side
     winners: tuple[int, ...]  #: winning sides, in side order
@@ -395,7 +395,7 @@ class Scored:
     scores: tuple[int, ...]  #: per side, signed
 
     def fields(self) -> dict[str, Any]:
-        return {"termination": self.termination, "residuals": self.residuals,
+        return {"termination": self.termination.value, "residuals": self.residuals,
                 "totals": self.totals, "winners": self.winners, "awards": self.awards,
                 "penalties": self.penalties, "scores": self.scores}
 
@@ -519,7 +519,8 @@ class ScoreReader:
         self.reader = TermReader(enc, s, terms)
 
     def read(self, state: State) -> Scored | None:
-        if state.status is Status.PLAYING:
+        ending = state.status.ending
+        if ending is None:
             return None
         vals = list(self.reader.read(state))
         P, n = self.n_players, self.n_sides
@@ -534,8 +535,7 @@ class ScoreReader:
 
         residuals, totals, won = take(P), take(n), take(n)
         awards, penalties, scores = take(n), take(P), take(n)
-        return Scored("blocked" if state.status is Status.BLOCKED else "domino",
-                      tuple(residuals), tuple(totals),
+        return Scored(ending, tuple(residuals), tuple(totals),
                       tuple(i for i, w in enumerate(won) if w), tuple(awards),
                       tuple(penalties), tuple(signed(x) for x in scores))
 

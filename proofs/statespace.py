@@ -5,11 +5,11 @@ The search walks the transition system of :mod:`dominoproof.model.system` (``Ini
 the BFS tree holds a *shortest* path to every state and the first violation a
 checker finds in state order has a shortest counterexample.
 
-* States are integers (:class:`Codec`): hands, boneyard, set-aside tiles, table,
-  open ends, turn, the R4 count, the draw-one flag, fouls, status and the draw
-  order, packed into one ``int``. The table is encoded too, although the correct
-  rules imply it: a faulty rule book that loses a tile must not be hidden by the
-  encoding.
+* States are integers (:class:`~dominoproof.proofs.state_codec.Codec`): hands,
+  boneyard, set-aside tiles, table, each slot of the layout and its markers, turn,
+  the R4 count, the draw-one flag, fouls, status and the draw order, packed into one
+  ``int``. The table is encoded too, although the correct rules imply it: a faulty
+  rule book that loses a tile must not be hidden by the encoding.
 * The visited set is exact: a ``dict`` from code to state id. Nothing is
   compacted or hashed away (unlike Spin's hash compaction and bitstate modes), so
   a verdict never rests on a state silently dropped. There is no lossy mode.
@@ -19,18 +19,20 @@ checker finds in state order has a shortest counterexample.
 * The graph is kept as plain arrays (CSR: ``edge_ptr``, ``edge_to``; an edge's move
   is not stored: the edges of a state follow the order of ``Rules.moves``, a pure
   function, so :meth:`SearchResult.successors` recomputes the labels on demand),
-  and analysed without networkx (iterative DFS: acyclicity and a topological
-  order; dynamic programming on the DAG: the longest round, the number of
-  distinct complete rounds by how they end). :meth:`SearchResult.to_networkx`
-  builds a ``networkx.DiGraph`` only on request, for small graphs: the teaching
-  export (``dominoproof.render_graph``) and cross-checks of the array analyses.
-* Every deal is an independent search: :func:`explore_parallel` splits the deals
-  into parts (:meth:`~dominoproof.model.system.Init.shard`: by the set-aside
-  tiles when there are any, so the parts reach disjoint states, else by the first
-  hand), runs a job on each part in a process pool and merges the figures,
-  counting states that two parts both reached once (an exact map-reduce over code
-  buckets written to files). A part (:class:`Part`) is a pure, picklable
-  description: the unit a cluster engine can take over.
+  and analysed on those arrays only (iterative DFS: acyclicity, a topological
+  order or the first cycle met; dynamic programming on the DAG: the longest round,
+  the number of distinct complete rounds by how they end), whatever the graph's
+  size: the cycle a report shows never depends on how big the graph is.
+  :meth:`SearchResult.to_networkx` builds a ``networkx.DiGraph`` only on request,
+  for small graphs: the teaching export (``dominoproof.render_graph``) and the
+  tests' cross-checks of the array analyses.
+* Each expanded state's kind (:attr:`SearchResult.kind`) is a small int derived
+  from :class:`~dominoproof.model.state.Ending` (:func:`kind_code`).
+
+Two other searches use several processes: :mod:`dominoproof.proofs.search_by_deal`
+(every deal, split into parts each explored by this search in a process pool) and
+:mod:`dominoproof.proofs.search_partitioned` (one configuration's states spread
+over every core by hash, no graph).
 
 Public API (used by the conformance and Z3 checks, the CLI and the benchmarks)::
 
@@ -43,6 +45,7 @@ Public API (used by the conformance and Z3 checks, the CLI and the benchmarks)::
     result.figures               # Figures: states, transitions, terminals, sequences, ...
     result.states()              # every visited State, decoded, in BFS order
     result.state(i), result.successors(i), result.depth[i], result.kind_of(i)
+    result.ending_of(i)          # an Ending (blocked, domino, stuck), None while played
     result.trace_to(i)           # a replayable Trace from the deal to state i
     result.topological_order()   # None when the graph has a cycle (result.find_cycle())
     result.to_networkx()         # small graphs only
@@ -55,26 +58,20 @@ from __future__ import annotations
 
 import gc
 import itertools
-import os
 import resource
-import struct
-import tempfile
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Scorer, outcome
 from dominoproof.model.rules import Rules, is_own, rule_book, rules_for
-from dominoproof.model.state import State, Status
+from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.system import (
     Init,
     count_deals,
@@ -85,19 +82,23 @@ from dominoproof.model.system import (
 )
 from dominoproof.model.variant import Variant
 
+from .state_codec import Codec
+
 if TYPE_CHECKING:
     import networkx as nx
 
 __all__ = [
+    "ENDINGS",
+    "KINDS",
     "NX_LIMIT",
-    "Codec",
     "Figures",
     "Scorer",
     "SearchResult",
     "explore",
-    "explore_parallel",
     "feasibility",
     "init_for",
+    "kind_code",
+    "kind_ending",
     "kind_label",
     "over_kind",
     "peak_rss_mb",
@@ -106,139 +107,50 @@ __all__ = [
 ]
 
 
-#: Graphs up to this many transitions are analysed with networkx (``backend="auto"``);
-#: larger ones with the array code. Both give the same answers (tests/test_statespace.py).
+#: :meth:`SearchResult.to_networkx` builds graphs of at most this many transitions.
 NX_LIMIT = 20_000
 
 #: Above this many initial states, :func:`feasibility` calls a configuration infeasible.
 FEASIBLE_DEALS = 2_000_000
 
-PLAYING, BLOCKED, DOMINO = Status.PLAYING, Status.BLOCKED, Status.DOMINO
 
-# Kinds of expanded states (``SearchResult.kind``).
-K_PLAYING, K_BLOCKED, K_STUCK, K_DOMINO = 0, 1, 2, 3  # domino by player p: K_DOMINO + p
+# ---------------------------------------------------------------------------
+# Kinds of states: small ints derived from Ending
+# ---------------------------------------------------------------------------
+
+#: The endings in the order their kinds number them (1, 2, ...; 0 is "being played").
+ENDINGS: tuple[Ending, ...] = tuple(Ending)
+#: How many kinds a player's domino steps over: "being played" and one per ending.
+KINDS = len(ENDINGS) + 1
+
+
+def kind_code(ending: Ending | None, player: int = 0) -> int:
+    """A state's kind as the search stores it (``SearchResult.kind``): 0 while the round
+    is played, else 1 + the ending's position in :class:`Ending`, plus ``KINDS * player``
+    for a domino by ``player``."""
+    if ending is None:
+        return 0
+    code = ENDINGS.index(ending) + 1
+    return code + KINDS * player if ending is Ending.DOMINO else code
+
+
+def kind_ending(k: int) -> Ending | None:
+    """The :class:`Ending` of a kind (``None``: the round is being played)."""
+    return ENDINGS[k % KINDS - 1] if k else None
 
 
 def kind_label(k: int) -> str:
-    """The name of a state kind: ``playing``, ``blocked``, ``stuck``, ``domino P<i>``."""
-    if k >= K_DOMINO:
-        return f"domino P{k - K_DOMINO}"
-    return ("playing", "blocked", "stuck")[k]
+    """The name of a kind: ``playing``, or the ending's label (``blocked``, ``stuck``,
+    ``domino P<i>``)."""
+    ending = kind_ending(k)
+    return "playing" if ending is None else ending.label(k // KINDS)
 
 
 def over_kind(s: State) -> int:
-    """The kind of a state whose round is over: ``K_BLOCKED``, or ``K_DOMINO + p`` for a
-    domino by player ``p``. (A state still being played is ``K_PLAYING``, or ``K_STUCK``
-    when no move is enabled.)"""
-    return K_BLOCKED if s.status is BLOCKED else K_DOMINO + s.turn
-
-
-# ---------------------------------------------------------------------------
-# Integer encoding of states
-# ---------------------------------------------------------------------------
-
-
-class Codec:
-    """A state as one ``int``, and back (exact: ``decode(encode(s)) == s``).
-
-    The code is the little-endian integer of a packed record: one 32-bit word per
-    tile mask (the hands, seat by seat, then the boneyard, the set-aside tiles and
-    the table), then status, drew, turn and the R4 count (a byte each), the fouls
-    (16 bits), one byte per slot of the layout (the number it shows plus one; 0
-    while it is closed), the markers (16 bits, in layouts that have them), and the
-    draw order: a tag byte (0
-    free; 2 a suffix of the search's one fixed draw order ``order``, only its length
-    stored; 1 explicit) and a length byte, followed for tag 1 by one byte per tile,
-    top first. Packing is done by ``struct`` (C), with its range checks: a value that
-    does not fit raises ``OverflowError`` rather than colliding with another state;
-    any value that fits is decoded exactly (a mask holding a tile outside the set
-    too: faulty rules must not be hidden by the encoding). Sets of up to 32 tiles
-    (double-6) fit; the search is for small sets.
-    """
-
-    def __init__(self, variant: Variant, order: tuple[int, ...] | None = None) -> None:
-        self.t = t = variant.tiles.count
-        self.p = p = variant.players
-        if t > 32:
-            raise DominoproofError(
-                f"{variant.name}: exhaustive search encodes sets of up to 32 tiles "
-                f"(double-6); double-{variant.n} has {t}")
-        self.w = w = variant.slot_layout.width
-        self.markers = m = variant.slot_layout.markers
-        self._rec = struct.Struct("<" + "I" * (p + 3) + "BBBBH" + "B" * w + "H" * m + "BB")
-        self._head = self._rec.size
-        self._status = tuple(Status)
-        #: the suffixes of the fixed draw order, by length (what tag 2 implies)
-        self._suffix: tuple[tuple[int, ...], ...] = (
-            tuple(order[len(order) - k:] for k in range(len(order) + 1)) if order else ())
-        values = range(CLOSED, variant.n + 1)
-        self._ends: dict[tuple[int, ...], tuple[int, ...]] = {
-            e: tuple(x + 1 for x in e) for e in itertools.product(values, repeat=w)
-        } if w <= 3 else {}
-        self._ends_of = {code: ends for ends, code in self._ends.items()}
-
-    def pack(self, s: State) -> bytes:
-        """The packed record of ``s`` (``encode`` is its little-endian integer)."""
-        hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack, marks = s
-        e = self._ends.get(ends)
-        if e is None:
-            if len(ends) != self.w:
-                raise OverflowError(f"open ends out of the encodable range: {ends!r}")
-            e = tuple(x + 1 for x in ends)
-        extra = b""
-        if stack is None:
-            tag = k = 0
-        else:
-            k = len(stack)
-            suffix = self._suffix
-            if k < len(suffix) and stack == suffix[k]:
-                tag = 2
-            else:
-                tag, extra = 1, bytes(stack)
-        try:
-            if self.markers:
-                rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf,
-                                     fouls, *e, marks, tag, k)
-            elif marks:
-                raise ValueError("markers in a layout without markers")
-            else:
-                rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf,
-                                     fouls, *e, tag, k)
-        except (struct.error, ValueError):
-            raise OverflowError(f"state out of the encodable range: {s!r}") from None
-        return rec + extra if extra else rec
-
-    def encode(self, s: State) -> int:
-        return int.from_bytes(self.pack(s), "little")
-
-    def unpack(self, raw: bytes) -> State:
-        """The state of a packed record (``pack``'s inverse)."""
-        head = self._head
-        fields = self._rec.unpack_from(raw)
-        p, w = self.p, self.w
-        status, drew, turn, conf, fouls = fields[p + 3:p + 8]
-        code = fields[p + 8:p + 8 + w]
-        *marked, tag, k = fields[p + 8 + w:]
-        marks = marked[0] if marked else 0
-        ends = self._ends_of.get(code)
-        if ends is None:
-            ends = tuple(x - 1 for x in code)
-        stack: tuple[int, ...] | None = None
-        if tag == 1:
-            stack = tuple(raw[head:head + k].ljust(k, b"\0"))
-        elif tag == 2:
-            stack = self._suffix[k]
-        return tuple.__new__(State, (  # State._make without its checks
-            fields[:p], fields[p], fields[p + 1], fields[p + 2], ends, turn, conf,
-            bool(drew), fouls, self._status[status], stack, marks))
-
-    def decode(self, c: int) -> State:
-        # trailing zero bytes (a last stack tile 0) are gone from the integer: unpack pads
-        return self.unpack(c.to_bytes(max(self._head, (c.bit_length() + 7) // 8), "little"))
-
-    def width(self, longest_stack: int) -> int:
-        """Bytes that hold any code of this variant with a draw order of that length."""
-        return self._head + longest_stack
+    """The kind of a state whose round is over: blocked, or a domino by the player to move.
+    (A state still being played is of kind 0, or stuck when no move is enabled: the rules
+    say which, not the state.)"""
+    return kind_code(s.status.ending, s.turn)
 
 
 # ---------------------------------------------------------------------------
@@ -263,13 +175,13 @@ class Figures:
     longest: dict[str, int] | None  #: longest round (moves) by how it ends
     depth: int  #: BFS levels: the largest shortest distance from a deal
     acyclic: bool | None
-    seconds: float  #: time spent searching (summed over the parts of a parallel search)
+    seconds: float  #: time spent searching (summed over the parts of a search by deal)
     peak_rss_mb: float  #: peak resident memory of the process (of the largest worker)
     visited_mb: float  #: estimated size of the visited set and the graph arrays
     workers: int = 1
     parts: int = 1
     states_in_parts: int | None = None  #: sum of the parts' states (shared states repeated)
-    wall_seconds: float | None = None  #: a parallel run from start to merge, checks included
+    wall_seconds: float | None = None  #: a search by deal from start to merge, checks included
 
     @property
     def states_per_second(self) -> float:
@@ -327,7 +239,7 @@ class SearchResult:
     codes: list[int]
     parent: array[int]
     depth: array[int]
-    kind: array[int]  #: per expanded state, K_PLAYING / K_BLOCKED / K_STUCK / K_DOMINO + p
+    kind: array[int]  #: per expanded state, its kind (:func:`kind_code`)
     edge_ptr: array[int]
     edge_to: array[int]
     roots: int  #: states 0 .. roots-1 are the initial states
@@ -361,6 +273,11 @@ class SearchResult:
     def kind_of(self, i: int) -> str:
         """``playing``, ``blocked``, ``domino P<i>``, ``stuck``, or ``unexplored``."""
         return kind_label(self.kind[i]) if i < self.expanded else "unexplored"
+
+    def ending_of(self, i: int) -> Ending | None:
+        """How the round ends at state ``i`` (``stuck`` included), ``None`` while it is
+        played or when ``i`` was not expanded."""
+        return kind_ending(self.kind[i]) if i < self.expanded else None
 
     def successors(self, i: int) -> list[tuple[Move, int]]:
         """The labelled edges out of state ``i`` (empty if terminal or unexpanded)."""
@@ -421,7 +338,8 @@ class SearchResult:
 
     # -- graph analyses ----------------------------------------------------------
     def _order(self) -> tuple[list[int] | None, list[int] | None]:
-        """(topological order, None) or (None, a cycle), by iterative DFS over the CSR."""
+        """(topological order, None) or (None, a cycle), by iterative DFS over the CSR:
+        the one analysis of every graph, small or large."""
         if self._topo is not None:
             return self._topo
         n, ptr, to = self.expanded, self.edge_ptr, self.edge_to
@@ -455,35 +373,15 @@ class SearchResult:
         self._topo = (post, None)
         return self._topo
 
-    def _order_networkx(self) -> tuple[list[int] | None, list[int] | None]:
-        import networkx as nx
-
-        g = self.to_networkx(labels=False)
-        try:
-            return list(nx.topological_sort(g)), None
-        except nx.NetworkXUnfeasible:
-            cycle = [u for u, _v in nx.find_cycle(g)]
-            return None, cycle
-
-    def analyse(self, backend: str = "auto") -> None:
-        """Compute the topological order (or a cycle), by networkx for graphs of at most
-        :data:`NX_LIMIT` transitions (``backend="auto"``) or by the array DFS."""
-        if self._topo is not None:
-            return
-        use_nx = backend == "networkx" or (backend == "auto" and len(self.edge_to) <= NX_LIMIT)
-        self._topo = self._order_networkx() if use_nx else self._order()
-
     def topological_order(self) -> list[int] | None:
         """The states in an order where every edge goes forward; ``None`` if cyclic."""
-        self.analyse()
-        assert self._topo is not None
-        return self._topo[0]
+        return self._order()[0]
 
     def find_cycle(self) -> list[int] | None:
-        """The ids of a cycle ``[a, b, ..., z]`` (``z -> a`` closes it), or ``None``."""
-        self.analyse()
-        assert self._topo is not None
-        return self._topo[1]
+        """The ids of a cycle ``[a, b, ..., z]`` (``z -> a`` closes it), or ``None``: the
+        first cycle the DFS meets, from the states in id order and the edges of each in
+        move order (so the same graph always gives the same cycle)."""
+        return self._order()[1]
 
     def longest_from_roots(self) -> list[int] | None:
         """Per state, the most moves on a path from an initial state (``None`` if cyclic)."""
@@ -622,6 +520,7 @@ def _explore(variant: Variant, init: Init, *, rules: Rules | None,
                                "(the lead rule voids every deal)")
 
     # The loop below is the search's hot path: bound methods are held in locals.
+    playing, stuck, being_played = Status.PLAYING, kind_code(Ending.STUCK), kind_code(None)
     lookup, add_code, add_parent = index.get, codes.append, parent.append
     add_depth, push, pop, add_edge = depth.append, queue.append, queue.popleft, edge_to.append
     n_codes = len(codes)
@@ -631,7 +530,7 @@ def _explore(variant: Variant, init: Init, *, rules: Rules | None,
             stop = f"time budget of {max_seconds:g} s reached"
             break
         s = pop()
-        if s.status is not PLAYING:
+        if s.status is not playing:
             kind.append(over_kind(s))
             edge_ptr.append(len(edge_to))
             i += 1
@@ -657,7 +556,7 @@ def _explore(variant: Variant, init: Init, *, rules: Rules | None,
                 push(t)
             add_edge(j)
         else:
-            kind.append(K_PLAYING if ms else K_STUCK)
+            kind.append(being_played if ms else stuck)
             edge_ptr.append(len(edge_to))
             i += 1
 
@@ -675,9 +574,10 @@ def _figures(r: SearchResult, analyses: bool = True) -> Figures:
     terminals: dict[str, int] = {}
     shortest: dict[str, int] = {}
     depth = r.depth
+    being_played = kind_code(None)
     for i in range(n):
         k = r.kind[i]
-        if k != K_PLAYING:
+        if k != being_played:
             label = kind_label(k)
             terminals[label] = terminals.get(label, 0) + 1
             if depth[i] < shortest.get(label, 1 << 30):
@@ -693,7 +593,7 @@ def _figures(r: SearchResult, analyses: bool = True) -> Figures:
             sequences, longest = {}, {}
             for i in range(n):
                 k = r.kind[i]
-                if k != K_PLAYING:
+                if k != being_played:
                     label = kind_label(k)
                     sequences[label] = sequences.get(label, 0) + ways[i]
                     longest[label] = max(longest.get(label, 0), dist[i])
@@ -735,194 +635,3 @@ def feasibility(variant: Variant, init: Init) -> tuple[bool, str]:
                        "(--set-max 3 --hand-size 3, or -o set.max=.. -o deal.hand_size=..), "
                        "--free-draw, or one deal (--seed / --deal)")
     return True, text
-
-
-# ---------------------------------------------------------------------------
-# The parallel search by deal, with an exact merge of the parts' visited sets
-# ---------------------------------------------------------------------------
-
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-def map_parts(job: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
-    """Run ``job`` on every part, in a process pool of ``workers`` (in this process when
-    ``workers == 1``). Jobs and results must pickle: module-level functions, data."""
-    items = list(parts)
-    if workers <= 1 or len(items) <= 1:
-        return [job(x) for x in items]
-    with ProcessPoolExecutor(max_workers=min(workers, len(items))) as pool:
-        return list(pool.map(job, items))
-
-
-@dataclass(frozen=True)
-class PartSummary:
-    """What a part sends back for the exact merge: its figures, and its visited codes
-    written into ``buckets`` files (one per reducer, by code modulo the bucket count),
-    each record the code, the state's out-degree and its kind."""
-
-    figures: Figures
-    bucket_files: tuple[str, ...]
-    width: int
-
-
-_REC = struct.Struct("<IB")  # out-degree, kind (+128: unexpanded)
-
-
-def write_buckets(r: SearchResult, directory: str, name: str, buckets: int) -> PartSummary:
-    """Write ``r``'s visited codes into ``buckets`` files under ``directory``."""
-    width = r.codec.width(r.variant.boneyard_size)
-    outs: list[list[bytes]] = [[] for _ in range(buckets)]
-    ptr = r.edge_ptr
-    n = r.expanded
-    for i, c in enumerate(r.codes):
-        rec = (_REC.pack(ptr[i + 1] - ptr[i], r.kind[i]) if i < n else _REC.pack(0, 128))
-        outs[c % buckets].append(c.to_bytes(width, "little") + rec)
-    files = []
-    for b, recs in enumerate(outs):
-        path = Path(directory) / f"{name}-b{b}.bin"
-        path.write_bytes(b"".join(recs))
-        files.append(str(path))
-    return PartSummary(r.figures, tuple(files), width)
-
-
-def reduce_bucket(args: tuple[tuple[str, ...], int]) -> tuple[int, int, int, dict[str, int]]:
-    """Merge one bucket of every part: (distinct states, of them expanded, transitions,
-    terminal states by kind). A state two parts both reached counts once."""
-    files, width = args
-    seen: dict[bytes, tuple[int, int]] = {}
-    step = width + _REC.size
-    for f in files:
-        data = Path(f).read_bytes()
-        for o in range(0, len(data), step):
-            code = data[o:o + width]
-            deg, k = _REC.unpack_from(data, o + width)
-            old = seen.get(code)
-            if old is None or old[1] == 128:
-                seen[code] = (deg, k)
-    expanded = transitions = 0
-    terminals: dict[str, int] = {}
-    for deg, k in seen.values():
-        if k == 128:
-            continue
-        expanded += 1
-        transitions += deg
-        if k != K_PLAYING:
-            label = kind_label(k)
-            terminals[label] = terminals.get(label, 0) + 1
-    return len(seen), expanded, transitions, terminals
-
-
-def merge_figures(parts: Sequence[Figures], merged: Sequence[tuple[int, int, int,
-                                                                   dict[str, int]]],
-                  configuration: str, workers: int, seconds: float) -> Figures:
-    """The figures of the whole configuration from its parts and the bucket merge.
-
-    Sums of paths and extremes of round lengths combine exactly (every round starts
-    at one deal, in one part); distinct states, transitions and terminal states come
-    from the merge."""
-    complete = all(f.complete for f in parts)
-    terminals: dict[str, int] = {}
-    for _, _, _, t in merged:
-        for k, v in t.items():
-            terminals[k] = terminals.get(k, 0) + v
-    sequences: dict[str, int] | None = {} if complete else None
-    longest: dict[str, int] | None = {} if complete else None
-    shortest: dict[str, int] = {}
-    for f in parts:
-        for k, v in f.shortest.items():
-            shortest[k] = min(shortest.get(k, v), v)
-        if sequences is not None:
-            if f.sequences is None:
-                sequences = None
-            else:
-                for k, v in f.sequences.items():
-                    sequences[k] = sequences.get(k, 0) + v
-        if longest is not None:
-            if f.longest is None:
-                longest = None
-            else:
-                for k, v in f.longest.items():
-                    longest[k] = max(longest.get(k, v), v)
-    acyclic = (None if not complete else all(f.acyclic for f in parts))
-    stops = sorted({f.stop_reason for f in parts if f.stop_reason})
-    return Figures(
-        configuration=configuration, complete=complete, stop_reason="; ".join(stops),
-        deals=sum(f.deals for f in parts), states=sum(m[0] for m in merged),
-        expanded=sum(m[1] for m in merged), transitions=sum(m[2] for m in merged),
-        terminals=dict(sorted(terminals.items())),
-        sequences=dict(sorted(sequences.items())) if sequences is not None else None,
-        shortest=dict(sorted(shortest.items())),
-        longest=dict(sorted(longest.items())) if longest is not None else None,
-        depth=max((f.depth for f in parts), default=0), acyclic=acyclic,
-        seconds=sum(f.seconds for f in parts), wall_seconds=seconds,
-        peak_rss_mb=max([peak_rss_mb(), *(f.peak_rss_mb for f in parts)]),
-        visited_mb=sum(f.visited_mb for f in parts), workers=workers, parts=len(parts),
-        states_in_parts=sum(f.states for f in parts))
-
-
-@dataclass(frozen=True)
-class Part:
-    """One part of a search by deal: everything a worker (or a cluster node) needs."""
-
-    variant: Variant
-    init: Init
-    engine: type[Rules] | None = None
-    scorer: Scorer | None = None
-    max_states: int | None = None
-    max_seconds: float | None = None
-    directory: str = ""
-    buckets: int = 1
-
-    def explore(self) -> SearchResult:
-        return explore(self.variant, self.init, rules=rule_book(self.variant, self.engine),
-                       scorer=self.scorer, max_states=self.max_states,
-                       max_seconds=self.max_seconds)
-
-
-def _explore_part(part: Part) -> PartSummary:
-    r = part.explore()
-    return write_buckets(r, part.directory, f"part{part.init.part[0]}", part.buckets)
-
-
-def explore_parallel(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
-                     scorer: Scorer | None = None, max_states: int | None = None,
-                     max_seconds: float | None = None, workers: int | None = None,
-                     parts: int | None = None,
-                     job: Callable[[Part], tuple[PartSummary, R]] | None = None,
-                     ) -> tuple[Figures, list[R]]:
-    """Every deal of ``init``, split into ``parts`` (default: one per worker) explored in
-    a process pool of ``workers`` (default: the machine's cores).
-
-    ``job(part)`` runs in a worker: it explores the part and returns its
-    :class:`PartSummary` (see :func:`write_buckets`) and anything else (the
-    property verdicts, :mod:`dominoproof.proofs.graphcheck`); the default job only
-    explores. ``max_states`` is shared out among the parts. Returns the merged
-    figures (exact distinct counts) and the jobs' other results, in part order.
-    """
-    if init.deal is not None:
-        raise ValueError("explore_parallel splits every deal; use explore for one deal")
-    workers = workers or os.cpu_count() or 1
-    n = parts or workers
-    per_part = -(-max_states // n) if max_states is not None else None
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="dominoproof-") as tmp:
-        work = [Part(variant, init.shard(i, n), engine, scorer, per_part, max_seconds, tmp, n)
-                for i in range(n)]
-        if job is None:
-            summaries = map_parts(_explore_part, work, workers)
-            extra: list[Any] = [None] * n
-        else:
-            done = map_parts(job, work, workers)
-            summaries = [d[0] for d in done]
-            extra = [d[1] for d in done]
-        width = max(s.width for s in summaries)
-        if any(s.width != width for s in summaries):  # pragma: no cover - same variant
-            raise AssertionError("parts disagree on the code width")
-        merged = map_parts(reduce_bucket,
-                           [(tuple(s.bucket_files[b] for s in summaries), width)
-                            for b in range(n)], workers)
-    figures = merge_figures([s.figures for s in summaries], merged,
-                            f"{variant.name}: {init.describe()}", workers,
-                            time.perf_counter() - start)
-    return figures, extra

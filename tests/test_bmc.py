@@ -200,15 +200,16 @@ def test_the_table_bound_is_sound_against_exhaustive_search(
     """The fewest tiles on the table at a block, asked of Z3 over the proved invariant,
     is never more than any reachable blocked state has (every deal searched), and the
     lower bound on a blocked round's length never exceeds the shortest one found."""
+    from dominoproof.model.state import Ending
     from dominoproof.model.system import Init
-    from dominoproof.proofs.statespace import K_BLOCKED, explore
+    from dominoproof.proofs.statespace import explore
 
     v = variant(name, overrides)
     pr = Prover(v)
     fewest, why = pr.fewest_on_table_at_block()
     bound, _ = pr.block_lower_bound()
     r = explore(v, Init.every(), max_states=1_000_000)
-    blocked = [i for i in range(r.expanded) if r.kind[i] == K_BLOCKED]
+    blocked = [i for i in range(r.expanded) if r.ending_of(i) is Ending.BLOCKED]
     assert r.complete and blocked, "the configuration must block somewhere"
     assert fewest <= min(r.state(i).table.bit_count() for i in blocked), why
     assert bound <= min(r.depth[i] for i in blocked)  # BFS depth: the round's length

@@ -23,7 +23,7 @@ from dominoproof.model.variant import Variant
 from dominoproof.proofs.conformance import compare, get_oracle
 from dominoproof.proofs.graphcheck import check_properties
 from dominoproof.proofs.plans import search_plan
-from dominoproof.proofs.statespace import K_PLAYING, explore
+from dominoproof.proofs.statespace import explore
 from dominoproof.verify import verify
 
 TEAMS_01_23 = {"partnerships.teams": [[0, 1], [2, 3]]}
@@ -92,7 +92,7 @@ def test_the_penalty_bug_is_invisible_where_sides_are_seats() -> None:
 
 def _terminal_states(v: Variant, k: int = 30) -> tuple[Variant, list[Any]]:
     small, r = searched(v)[0]
-    ends = [r.state(i) for i in range(r.expanded) if r.kind[i] != K_PLAYING]
+    ends = [r.state(i) for i in range(r.expanded) if r.ending_of(i) is not None]
     return small, ends[:k]
 
 

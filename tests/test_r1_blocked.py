@@ -6,10 +6,10 @@ import pytest
 from helpers import established, play, position, run, variant
 
 from dominoproof.model import (
+    Ending,
     Move,
     MoveKind,
     Status,
-    Termination,
     boneyard_supplies_nothing,
     ends_unplayable,
     find_variant,
@@ -54,7 +54,7 @@ def test_r1_2_a_domino_is_not_a_block() -> None:
     assert s.status is Status.DOMINO
     assert not any(is_blocked(v, s, r) for r in READINGS)
     res = outcome(v, s)
-    assert res is not None and res.termination is Termination.DOMINO
+    assert res is not None and res.termination is Ending.DOMINO
 
 
 def test_r1_2_after_the_last_tile_the_domino_comes_first_even_where_no_end_is_playable() -> None:
@@ -89,7 +89,7 @@ def test_r1_3_outcome_exists_only_once_the_block_is_established() -> None:
     assert outcome(v, s) is None
     s = run(v, s, Move.establish(0))
     res = outcome(v, s)
-    assert res is not None and res.termination is Termination.BLOCKED
+    assert res is not None and res.termination is Ending.BLOCKED
 
 
 @pytest.mark.parametrize("name", ["block-2p-d6", "block-4p-d6", "draw-2p-d6", "fouls-4p-d6"])

@@ -14,11 +14,11 @@ import pytest
 from helpers import established, play, position, run, variant
 
 from dominoproof.model import (
+    Ending,
     IllegalMoveError,
     Move,
     MoveKind,
     Status,
-    Termination,
     find_variant,
     legal_moves,
     outcome,
@@ -32,7 +32,7 @@ TIE4 = ["1-3", "2-2", "5-5", "4-5"]
 def blocked4(overrides: dict[str, Any], hands: list[str] = TIE4, proposer: int = 0) -> Outcome:
     v = variant("block-4p-d6", {"deal.hand_size": 2, **overrides})
     res = outcome(v, established(v, hands, line="0-6", proposer=proposer))
-    assert res is not None and res.termination is Termination.BLOCKED
+    assert res is not None and res.termination is Ending.BLOCKED
     return res
 
 
@@ -145,7 +145,7 @@ def test_r5_4_domino_award_goes_to_the_side_that_emptied_its_hand() -> None:
     s = position(v, ["1-6", "5-5 4-4"], line="0-6")
     s = run(v, s, play(v, s, 0, "1-6", 6), Move.domino(0))
     res = outcome(v, s)
-    assert res is not None and res.termination is Termination.DOMINO
+    assert res is not None and res.termination is Ending.DOMINO
     assert res.residuals == (0, 18) and res.winners == (0,) and res.awards == (18, 0)
 
 
@@ -271,6 +271,6 @@ def test_r5_outcomes_of_random_rounds_are_consistent(name: str) -> None:
             a - sum(res.penalties[p] for p in side)
             for a, side in zip(res.awards, res.sides, strict=True))
         assert all(res.totals[w] == min(res.totals) for w in res.winners) or (
-            res.termination is Termination.DOMINO)
+            res.termination is Ending.DOMINO)
         kinds = [m.kind for m in t.moves]
         assert kinds[-1] in (MoveKind.ESTABLISH, MoveKind.DOMINO)

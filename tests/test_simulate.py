@@ -22,8 +22,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dominoproof.model import (
+    Ending,
     MoveKind,
-    Termination,
     Trace,
     Variant,
     find_variant,
@@ -80,7 +80,7 @@ def reference(v: Variant, n: int, seed: int) -> Reference:
         ref.rounds += 1
         ref.length.append(len(trace.moves))
         ref.plays.append(sum(m.kind is MoveKind.PLAY for m in trace.moves))
-        if res.termination is Termination.DOMINO:
+        if res.termination is Ending.DOMINO:
             (w,) = res.winners
             ref.wins_domino[w] += 1
             continue

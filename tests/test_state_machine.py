@@ -47,6 +47,7 @@ from reference_rules import score as reference_score
 from reference_rules import sides as reference_sides
 
 from dominoproof.model import (
+    Ending,
     FalseDeclarationError,
     IllegalMoveError,
     Move,
@@ -55,7 +56,6 @@ from dominoproof.model import (
     State,
     StateFlaw,
     Status,
-    Termination,
     Variant,
     is_blocked,
     outcome,
@@ -471,6 +471,6 @@ def test_r5_outcome_of_random_rounds_is_what_the_rules_say(
         res = outcome(v, final)
         assert res is not None
         check_outcome(v, final, res)
-        blocks += res.termination is Termination.BLOCKED
+        blocks += res.termination is Ending.BLOCKED
         ties += bool(res.tied)
     assert blocks and ties  # the tie rule was exercised, not only the plain win

@@ -6,8 +6,9 @@
   and every transition is recorded) and its BFS tree holds shortest paths;
 * budgets make a result partial, never complete; a space of exactly the budget's size
   is still complete;
-* the graph analyses on arrays agree with networkx; the parallel search by deal
-  merges to exactly the figures of the one-process search;
+* the graph analyses on arrays agree with networkx, and are the only ones: the
+  cycle reported does not depend on the graph's size;
+* the kinds of states are derived from ``Ending``;
 * pinned figures (tests/data/statespace.toml) are recomputed and compared.
 """
 
@@ -27,16 +28,23 @@ from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.rules import is_own
+from dominoproof.model.state import Ending, Status
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.graphcheck import check_properties
+from dominoproof.proofs.properties import Verdict
+from dominoproof.proofs.state_codec import Codec
 from dominoproof.proofs.statespace import (
-    Codec,
+    KINDS,
+    NX_LIMIT,
     SearchResult,
     explore,
-    explore_parallel,
     feasibility,
     init_for,
+    kind_code,
+    kind_ending,
+    kind_label,
     seeded_deal,
 )
 
@@ -146,6 +154,26 @@ def test_ids_and_kinds() -> None:
             assert kind == f"domino P{s.turn}"
         else:
             assert kind == "playing"
+        assert r.ending_of(i) is s.status.ending
+
+
+def test_kinds_are_derived_from_ending() -> None:
+    """The search's kinds are small ints made from ``Ending`` (and a domino's player):
+    each reads back as its ending and label, no two collide, all fit the kind array
+    (signed bytes) with ten players, and 0 is a round still being played."""
+    assert kind_code(None) == 0 and kind_ending(0) is None and kind_label(0) == "playing"
+    codes = {}
+    for ending in Ending:
+        for player in range(10):
+            k = kind_code(ending, player)
+            assert kind_ending(k) is ending and kind_label(k) == ending.label(player)
+            assert 0 < k < 128
+            codes.setdefault(k, set()).add(ending.label(player))
+    assert all(len(labels) == 1 for labels in codes.values())
+    assert len(codes) == 10 + len(Ending) - 1 and len(Ending) + 1 == KINDS
+    # a state's terminal statuses are Endings, named alike; STUCK never is a status
+    assert [s.ending for s in Status] == [None, Ending.BLOCKED, Ending.DOMINO]
+    assert {int(s) for s in Status} == {0, 1, 2}  # the codec's and Z3's values
 
 
 # ---------------------------------------------------------------------------
@@ -213,7 +241,6 @@ def test_array_analyses_agree_with_networkx(make: Any) -> None:
     r = make()
     g = r.to_networkx()
     assert nx.is_directed_acyclic_graph(g)
-    r.analyse("arrays")
     order = r.topological_order()
     assert order is not None and sorted(order) == list(range(r.size))
     where = {v: k for k, v in enumerate(order)}
@@ -224,18 +251,71 @@ def test_array_analyses_agree_with_networkx(make: Any) -> None:
     assert max(r.longest_from_roots() or [0]) == nx.dag_longest_path_length(g)
 
 
-def test_a_cycle_is_found_by_both_backends() -> None:
+def test_a_cycle_is_found_and_networkx_agrees() -> None:
     fault = FAULTS_BY_ID["confirm-resets"]
     v = fault.variant()
-    for backend in ("arrays", "networkx"):
-        r = explore(v, fault.init(v), rules=fault.rules_for(v))
-        r.analyse(backend)
-        cycle = r.find_cycle()
-        assert cycle is not None and r.topological_order() is None
-        succ = {i: {j for _m, j in r.successors(i)} for i in cycle}
-        assert all(b in succ[a] for a, b in itertools.pairwise([*cycle, cycle[0]]))
-        f = r.figures
-        assert f.acyclic is False and f.sequences is None
+    r = explore(v, fault.init(v), rules=fault.rules_for(v))
+    succ = {i: {j for _m, j in r.successors(i)} for i in range(r.expanded)}
+    cycle = r.find_cycle()
+    assert cycle is not None and r.topological_order() is None
+    assert all(b in succ[a] for a, b in itertools.pairwise([*cycle, cycle[0]]))
+    f = r.figures
+    assert f.acyclic is False and f.sequences is None
+    # networkx, on its own, finds the graph cyclic, and a cycle of it is one of ours
+    g = r.to_networkx(labels=False)
+    assert not nx.is_directed_acyclic_graph(g)
+    theirs = [u for u, _v in nx.find_cycle(g)]
+    assert all(b in succ[a] for a, b in itertools.pairwise([*theirs, theirs[0]]))
+
+
+def _first_cycle(r: SearchResult) -> list[int] | None:
+    """The first cycle a depth-first search meets, from the states in id order and the
+    edges of each in move order: written here plainly (recursion, sets), apart from the
+    search's iterative DFS over its arrays."""
+    done: set[int] = set()
+    path: list[int] = []
+
+    def visit(v: int) -> list[int] | None:
+        path.append(v)
+        for _m, w in r.successors(v):
+            if w in path:
+                return path[path.index(w):]
+            if w not in done:
+                found = visit(w)
+                if found is not None:
+                    return found
+        path.pop()
+        done.add(v)
+        return None
+
+    for root in range(r.size):
+        if root not in done:
+            found = visit(root)
+            if found is not None:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("deals", ["demo", "larger"])
+def test_the_reported_cycle_does_not_depend_on_the_graphs_size(deals: str) -> None:
+    """One analysis for graphs of every size (there is no networkx backend for small
+    ones): the cycle is always the first one a DFS meets, and the termination
+    counterexample goes round it. ``larger`` (every deal of double-3, 3 tiles each) has
+    more transitions than a networkx graph is built for."""
+    fault = FAULTS_BY_ID["confirm-resets"]
+    v = fault.variant()
+    if deals == "larger":
+        v = v.with_overrides({"set.max": 3, "deal.hand_size": 3}, source="<test>")
+    r = explore(v, fault.init(v), rules=fault.rules_for(v))
+    assert (len(r.edge_to) > NX_LIMIT) is (deals == "larger")
+    cycle = r.find_cycle()
+    assert cycle is not None and cycle == _first_cycle(r)
+    (res,) = check_properties(r, ["termination"])
+    assert res.verdict is Verdict.VIOLATED and res.trace is not None
+    entry = res.stats["state"]
+    assert entry == min(cycle, key=lambda k: (r.depth[k], k))
+    # the trace reaches the entry, goes once round the cycle and is back at the entry
+    assert len(res.trace.moves) == r.depth[entry] + len(cycle)
 
 
 def test_a_blocked_round_fixes_the_draw_order() -> None:
@@ -257,7 +337,7 @@ def test_networkx_graph_is_refused_for_large_spaces() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Every deal: enumeration, feasibility, the parallel search
+# Every deal: enumeration, feasibility
 # ---------------------------------------------------------------------------
 
 
@@ -266,23 +346,6 @@ def test_feasibility_names_the_number_of_deals_and_refuses_huge_ones() -> None:
     assert ok and "100,800 deals" in why
     ok, why = feasibility(find_variant("draw-2p-d6"), Init.every(free_draw=True))
     assert not ok and "--set-max" in why
-
-
-def test_parallel_search_merges_to_the_one_process_figures() -> None:
-    v = variant("block-2p-d6", set__max=3, deal__hand_size=3)
-    one = explore(v, Init.every()).figures
-    merged, _ = explore_parallel(v, Init.every(), workers=2, parts=3)
-    assert merged.parts == 3 and merged.states_in_parts is not None
-    assert merged.states_in_parts >= merged.states  # parts may reach the same state
-    for name in ("deals", "states", "expanded", "transitions", "terminals", "sequences",
-                 "shortest", "longest", "depth", "acyclic", "complete"):
-        assert getattr(merged, name) == getattr(one, name), name
-
-
-def test_parallel_budget_is_partial() -> None:
-    v = variant("block-2p-d6", set__max=3, deal__hand_size=3)
-    merged, _ = explore_parallel(v, Init.every(), workers=1, parts=2, max_states=1000)
-    assert not merged.complete and merged.sequences is None and "budget" in merged.stop_reason
 
 
 # ---------------------------------------------------------------------------

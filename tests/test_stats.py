@@ -31,9 +31,9 @@ from dominoproof.model import Variant, rules_for
 from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
-from dominoproof.model.outcome import Termination, outcome
+from dominoproof.model.outcome import outcome
 from dominoproof.model.rules import Rules
-from dominoproof.model.state import State
+from dominoproof.model.state import Ending, State
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.policies import POLICIES, Policy, is_chance, move_distribution, policy_named
@@ -174,7 +174,7 @@ def reference(v: Variant, policy: Policy, free_draw: bool = True) -> dict[str, F
         if res.winners:
             add("scored", p)
             add("award_sum", p * res.awards[res.winners[0]])
-        if res.termination is Termination.BLOCKED:
+        if res.termination is Ending.BLOCKED:
             add("blocked", p)
             add("tie", p if res.tied else Fraction(0))
             add("residual", p * sum(res.residuals))

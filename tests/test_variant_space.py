@@ -29,7 +29,7 @@ from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, tile_count
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.conformance import compare, get_oracle
-from dominoproof.proofs.statespace import K_PLAYING, explore, seeded_deal
+from dominoproof.proofs.statespace import explore, seeded_deal
 
 #: how many variants the slow tier draws (each explored and compared state by state)
 EXAMPLES = int(os.environ.get("DOMINOPROOF_VARIANT_EXAMPLES", "300"))
@@ -123,7 +123,7 @@ def check_variant(overrides: dict[str, Any], seed: int, free: bool) -> None:
     res = compare(v, states, engine, reference)
     assert res.ok, f"{overrides}: engine vs reference\n{res.describe()}"
     # Z3: every terminal state (outcomes) and a spread of the others (transitions)
-    ends = [r.state(i) for i in range(r.expanded) if r.kind[i] != K_PLAYING]
+    ends = [r.state(i) for i in range(r.expanded) if r.ending_of(i) is not None]
     spread = states[:: max(1, len(states) // 25)]
     z3res = compare(v, [*ends[:60], *spread], engine, get_oracle("z3", v))
     assert z3res.ok, f"{overrides}: engine vs z3\n{z3res.describe()}"

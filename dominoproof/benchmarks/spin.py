@@ -376,7 +376,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     if workers > 1:
         # the partitioned search (every core; no graph): the verdict, timed; the graph
         # for the same-game counts is built afterwards, untimed
-        from dominoproof.proofs.parallel import verify_partitioned
+        from dominoproof.proofs.search_partitioned import verify_partitioned
 
         part, (verdict,) = verify_partitioned(v, init, ["blocked-sound"], workers=workers)
         searched = checked = time.perf_counter()
@@ -648,7 +648,7 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Our side's processes (default: the machine's cores): 1 is the graph "
                    "search (explore, then check_properties); more is the partitioned search "
-                   "(dominoproof.proofs.parallel), every core on the one deal.")
+                   "(dominoproof.proofs.search_partitioned), every core on the one deal.")
 @verbosity_options
 @json_option
 def command(n: str, runs: int, models: str | None, check: bool, workers: int | None,

@@ -1,4 +1,5 @@
-"""The partitioned search: the same states, transitions and verdicts as the graph search."""
+"""The partitioned search (``dominoproof.proofs.search_partitioned``): the same states,
+transitions, figures and verdicts as the graph search."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from dominoproof.model.system import Init
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.graphcheck import check_properties
-from dominoproof.proofs.parallel import GLOBAL, verify_partitioned
 from dominoproof.proofs.properties import CATALOGUE, Verdict
+from dominoproof.proofs.search_partitioned import GLOBAL, verify_partitioned
 from dominoproof.proofs.statespace import explore, seeded_deal
 
 LOCAL = [p.id for p in CATALOGUE if p.id not in GLOBAL]
@@ -26,6 +27,10 @@ def test_counts_and_verdicts_match_the_graph_search(workers: int) -> None:
     counts = r.counts()
     assert (f.states, f.transitions, f.terminals) == (
         counts.states, counts.transitions, counts.terminals)
+    # the same figures as the graph search where a search without the graph can say
+    assert (f.deals, f.expanded, f.shortest) == (counts.deals, counts.expanded,
+                                                  counts.shortest)
+    assert f.sequences is None and f.longest is None and f.acyclic is None
     assert sum(f.per_worker_states) == f.states and len(f.per_worker_states) == workers
     want = {res.property: res.verdict for res in check_properties(r, LOCAL)}
     assert {res.property: res.verdict for res in got} == want

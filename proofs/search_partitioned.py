@@ -1,14 +1,15 @@
-"""A partitioned breadth-first search: every core works on the same configuration.
+"""The partitioned search: one configuration's states spread over every core by hash.
 
 :func:`~dominoproof.proofs.statespace.explore` walks one configuration in one
 process and keeps the whole graph (for traces, path counts, cycles, pictures).
 :func:`verify_partitioned` answers the catalogue's *local* properties -- those a
 single state or a single transition decides -- on one configuration with
-``workers`` processes and no graph:
+``workers`` processes and no graph. (This is not
+:mod:`dominoproof.proofs.search_by_deal`, which gives each process its own deals.)
 
 * Each state is owned by one worker, chosen by the hash of its packed record
-  (:meth:`~dominoproof.proofs.statespace.Codec.pack`, the bytes whose integer is the
-  search's code). A worker keeps the exact set of the records it owns (no hash
+  (:meth:`~dominoproof.proofs.state_codec.Codec.pack`, the bytes whose integer is
+  the search's code). A worker keeps the exact set of the records it owns (no hash
   compaction) and expands its share of each BFS level.
   A successor owned by another worker is sent to it as a code at the end of the
   level; the owner deduplicates it and expands it at the next level. The search
@@ -32,8 +33,10 @@ cross between processes.
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing as mp
 import os
+import sys
 import time
 import traceback
 from collections.abc import Iterable
@@ -41,63 +44,63 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules, rules_for
-from dominoproof.model.state import State, Status
+from dominoproof.model.outcome import Scorer, outcome
+from dominoproof.model.rules import Rules, rule_book, rules_for
+from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 
 from .graphcheck import (
     METHOD,
     Judge,
-    _selected,
     blocked_sound_detail,
     check_properties,
     partial_detail,
+    selected,
 )
 from .properties import Property, Result, Verdict
+from .state_codec import Codec
 from .statespace import (
-    K_STUCK,
-    Codec,
-    Scorer,
+    Figures,
     explore,
+    kind_code,
     kind_label,
     over_kind,
     peak_rss_mb,
-    rule_book,
 )
+
+__all__ = ["GLOBAL", "PartitionedFigures", "verify_partitioned"]
 
 #: properties a partitioned search cannot decide: they need paths through the graph
 GLOBAL = frozenset({"blocked-complete", "termination"})
 
 
 @dataclass
-class PartitionedFigures:
-    """What a partitioned run measured."""
+class PartitionedFigures(Figures):
+    """What a partitioned run measured: the figures of the one-process search, less
+    what needs the graph (complete rounds, longest rounds, acyclicity: ``None``), plus
+    how the states and the memory were shared among the workers. ``seconds`` is the
+    run's wall time, ``peak_rss_mb`` the largest worker's and ``visited_mb`` the
+    estimated size of the workers' sets of codes (there is no graph)."""
 
-    configuration: str
-    complete: bool
-    stop_reason: str
-    workers: int
-    states: int
-    transitions: int
-    terminals: dict[str, int]
-    depth: int  #: the largest BFS depth reached
-    seconds: float
-    peak_rss_mb: float  #: the largest peak resident memory among the workers
     per_worker_states: list[int] = field(default_factory=list)
     total_rss_mb: float = 0.0  #: the workers' peak resident memories, summed
 
-    @property
-    def states_per_second(self) -> float:
-        return self.states / self.seconds if self.seconds > 0 else 0.0
 
-    def to_json(self) -> dict[str, Any]:
-        out = dict(self.__dict__)
-        out["seconds"] = round(self.seconds, 3)
-        out["peak_rss_mb"] = round(self.peak_rss_mb, 1)
-        out["states_per_second"] = round(self.states_per_second, 1)
-        return out
+@dataclass(frozen=True)
+class _Done:
+    """What a worker reports when the search stops."""
+
+    deals: int  #: initial states it owns
+    states: int  #: states it owns (its visited set)
+    expanded: int  #: of them, those whose successors it generated
+    transitions: int
+    terminals: dict[str, int]  #: by kind, as the graph search counts them
+    shortest: dict[str, int]  #: by kind, the BFS level where it was first met
+    found: dict[str, str]  #: the first failure of each property
+    counts: dict[str, int]
+    peak_rss_mb: float
+    visited_bytes: int  #: estimated size of its sets of codes
 
 
 class _Local:
@@ -124,6 +127,14 @@ def _owner(code: bytes, workers: int) -> int:
     return (hash(code) * _MIX >> 32) % workers
 
 
+def _set_bytes(codes: set[bytes]) -> int:
+    """An estimate of the memory a set of codes takes: its table and, from a sample,
+    its bytes objects."""
+    sample = list(itertools.islice(codes, 1000))
+    each = sum(map(sys.getsizeof, sample)) / len(sample) if sample else 0.0
+    return int(codes.__sizeof__() + each * len(codes))
+
+
 def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rules] | None,
             scorer: Scorer | None, wanted: set[str], inboxes: list[Any], control: Any,
             report: Any) -> None:  # pragma: no cover - runs in a forked process
@@ -134,48 +145,58 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                       else None)
         encode, decode = codec.pack, codec.unpack  # packed records: bytes cache their hash
         moves_of, step = rules.moves, rules.step
+        playing = Status.PLAYING
         local = _Local(wanted)
         judge = Judge(local, variant, rules_for(variant), scorer or outcome)
         transitions_checked = bool(judge.transition_ids)
         visited: set[bytes] = set()
         sent: set[bytes] = set()  # codes already sent to their owners: sent once only
         # by kind, as the graph search counts them (statespace.kind_label): a round over
-        # when discovered, a stuck round (still being played, no move) when expanded
+        # when discovered, a stuck round (still being played, no move) when expanded;
+        # and the shortest round to each kind, the BFS level where it was first met
         terminals: dict[str, int] = {}
-        stuck = kind_label(K_STUCK)
+        shortest: dict[str, int] = {}
+        stuck = kind_label(kind_code(Ending.STUCK))
         transitions = 0
+        level = 0  # the BFS level of the states being discovered
+
+        def count_end(label: str, depth: int) -> None:
+            terminals[label] = terminals.get(label, 0) + 1
+            if depth < shortest.get(label, depth + 1):
+                shortest[label] = depth
 
         every_state = bool(Judge.EVERY_STATE & wanted)
         frontier_next: list[State] = []
 
         def discover_checks(c: bytes, s: State) -> None:
             judge.state(c, s)
-            if s.status is not Status.PLAYING:
-                label = kind_label(over_kind(s))
-                terminals[label] = terminals.get(label, 0) + 1
+            if s.status is not playing:
+                count_end(kind_label(over_kind(s)), level)
 
         def discover(c: bytes, s: State) -> None:
             visited.add(c)
             frontier_next.append(s)
-            if s.status is not Status.PLAYING or every_state:
+            if s.status is not playing or every_state:
                 discover_checks(c, s)
 
         for s in init_states(variant, init, rules):
             c = encode(s)
             if _owner(c, workers) == w and c not in visited:
                 discover(c, s)
+        deals = len(visited)
         while True:
             report.put(("level", w, len(frontier_next), len(visited)))
             if control.get() == "stop":
                 break
             frontier, frontier_next = frontier_next, []
+            level += 1
             out: list[list[bytes]] = [[] for _ in range(workers)]
             for s in frontier:
-                if s.status is not Status.PLAYING:
+                if s.status is not playing:
                     continue
                 ms = moves_of(s)
                 if not ms:
-                    terminals[stuck] = terminals.get(stuck, 0) + 1
+                    count_end(stuck, level - 1)
                     local.fail("termination", None, "a round still being played where no "
                                "move is enabled: it can never end")
                 for m in ms:
@@ -189,7 +210,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                         if c not in visited:
                             visited.add(c)  # discover(c, t), inlined
                             frontier_next.append(t)
-                            if t.status is not Status.PLAYING or every_state:
+                            if t.status is not playing or every_state:
                                 discover_checks(c, t)
                     elif c not in sent:
                         sent.add(c)
@@ -201,8 +222,10 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                 for c in inboxes[w].get():
                     if c not in visited:
                         discover(c, decode(c))
-        report.put(("done", w, len(visited), transitions, terminals, local.found,
-                    local.counts, peak_rss_mb()))
+        report.put(("done", w, _Done(
+            deals, len(visited), len(visited) - len(frontier_next), transitions, terminals,
+            shortest, local.found, local.counts, peak_rss_mb(),
+            _set_bytes(visited) + _set_bytes(sent))))
     except BaseException:
         report.put(("error", w, traceback.format_exc()))
 
@@ -215,7 +238,7 @@ def verify_partitioned(variant: Variant, init: Init,
                        ) -> tuple[PartitionedFigures, list[Result]]:
     """The local properties of the catalogue on ``init``, searched by ``workers``
     processes (default: the machine's cores). See the module docstring."""
-    chosen = _selected(properties)
+    chosen = selected(properties)
     applies = {p.id: p.applies_to(variant) for p in chosen}
     wanted = {p.id for p in chosen if applies[p.id]}
     workers = max(1, workers or os.cpu_count() or 1)
@@ -232,7 +255,7 @@ def verify_partitioned(variant: Variant, init: Init,
         p.start()
     levels = 0
     stop = ""
-    done: dict[int, tuple[Any, ...]] = {}
+    done: dict[int, _Done] = {}
     try:
         while True:
             frontier = visited = 0
@@ -259,34 +282,40 @@ def verify_partitioned(variant: Variant, init: Init,
             msg = report.get()
             if msg[0] == "error":
                 raise DominoproofError(f"search worker {msg[1]} failed:\n{msg[2]}")
-            done[msg[1]] = msg
+            done[msg[1]] = msg[2]
     finally:
         for p in procs:
             p.join(timeout=5)
             if p.is_alive():  # pragma: no cover - only after an error
                 p.terminate()
     seconds = time.perf_counter() - start
+    parts = [done[w] for w in range(workers)]
     terminals: dict[str, int] = {}
+    shortest: dict[str, int] = {}
     found: dict[str, str] = {}
     counts: dict[str, int] = {}
-    for w in range(workers):
-        _, _, _, _, term, fnd, cnt, _ = done[w]
-        for k, n in term.items():
+    for d in parts:
+        for k, n in d.terminals.items():
             terminals[k] = terminals.get(k, 0) + n
-        for k, why in fnd.items():
+        for k, n in d.shortest.items():
+            shortest[k] = min(shortest.get(k, n), n)
+        for k, why in d.found.items():
             found.setdefault(k, why)
-        for k, n in cnt.items():
+        for k, n in d.counts.items():
             counts[k] = counts.get(k, 0) + n
     figures = PartitionedFigures(
         configuration=f"{variant.name}: {init.describe()}", complete=not stop,
-        stop_reason=stop, workers=workers, states=sum(done[w][2] for w in range(workers)),
-        transitions=sum(done[w][3] for w in range(workers)),
+        stop_reason=stop, deals=sum(d.deals for d in parts),
+        states=sum(d.states for d in parts), expanded=sum(d.expanded for d in parts),
+        transitions=sum(d.transitions for d in parts),
+        terminals=dict(sorted(terminals.items())), sequences=None,
+        shortest=dict(sorted(shortest.items())), longest=None,
         # the last level expanded discovers nothing when the search completes
-        terminals=dict(sorted(terminals.items())),
-        depth=max(levels - 1, 0) if not stop else levels, seconds=seconds,
-        peak_rss_mb=max(done[w][7] for w in range(workers)),
-        total_rss_mb=sum(done[w][7] for w in range(workers)),
-        per_worker_states=[done[w][2] for w in range(workers)])
+        depth=max(levels - 1, 0) if not stop else levels, acyclic=None, seconds=seconds,
+        peak_rss_mb=max(d.peak_rss_mb for d in parts),
+        visited_mb=sum(d.visited_bytes for d in parts) / 2**20, workers=workers,
+        total_rss_mb=sum(d.peak_rss_mb for d in parts),
+        per_worker_states=[d.states for d in parts])
     return figures, _results(variant, init, chosen, applies, found, counts, figures,
                              engine, scorer, max_states, max_seconds)
 
