@@ -157,13 +157,13 @@ class LayoutJudge:
         a, b = self.halves[m.tile]
         if m.end == LEAD:
             opened = [i for i in range(w) if t.ends[i] != CLOSED]
-            takes = a == b and self.data.lead_takes > 0
-            if takes and shown_t != sorted(t.ends[i] for i in opened):
+            lead_takes = a == b and self.data.lead_takes > 0
+            if lead_takes and shown_t != sorted(t.ends[i] for i in opened):
                 fail("doubles-covered", at, f"{self._said(s, m)}, an opening double that "
                      f"takes {self.data.lead_takes} tile(s): the slots it opened, "
                      f"{_slots(opened, t, self.names)}, must all be pending; pending: "
                      f"{_slots(pt, t, self.names)} (R2.2)", (j,))
-            elif not takes and pt:
+            elif not lead_takes and pt:
                 fail("doubles-covered", at, f"{self._said(s, m)}, which takes no tile, yet "
                      f"{_slots(pt, t, self.names)} are pending (R2.2)", (j,))
             return
