@@ -157,6 +157,7 @@ class Workspace:
                 runner = doctest.DocTestRunner(optionflags=_FLAGS)
                 report = io.StringIO()
                 result = runner.run(test, out=report.write, clear_globs=False)
+                self.globs.update(test.globs)  # a DocTest runs in a copy of its globals
                 return report.getvalue() if result.failed else None
             code = compile(block.text, block.where, "exec")
             exec(code, self.globs)
