@@ -124,7 +124,9 @@ class Workspace:
             (folder / name).symlink_to(ROOT / name, target_is_directory=True)
         self.globs: dict[str, Any] = {"__name__": "__docs__"}
         bindir = str(Path(sys.executable).parent)
-        self.env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+        # as a reader's shell: no terminal width, nothing of the pytest run around it
+        self.env = {k: v for k, v in os.environ.items()
+                    if k != "COLUMNS" and not k.startswith("PYTEST_")}
         self.env["PATH"] = bindir + os.pathsep + self.env.get("PATH", "")
 
     def run(self, block: Block) -> str | None:
