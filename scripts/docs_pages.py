@@ -34,7 +34,7 @@ import sys
 import tempfile
 import typing
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +69,14 @@ _LINK = re.compile(r"(\]\()([^)\s#]+)((?:#[^)\s]*)?\))")
 def generators() -> dict[str, Callable[[], str | bytes]]:
     """Every generated file, by site path, each with the function that writes it."""
     out: dict[str, Callable[[], str | bytes]] = {
-        site: (lambda repo=repo, site=site: repo_page(repo, site))
-        for repo, site in REPO_PAGES.items()
-    }
+        site: partial(repo_page, repo, site) for repo, site in REPO_PAGES.items()}
     out["reference/variant-files.md"] = variant_reference
     out["reference/properties.md"] = property_reference
     out["reference/schemas.md"] = schema_reference
     for path in sorted(SCHEMAS.glob("*.schema.json")):
-        out[f"reference/schemas/{path.name}"] = lambda path=path: path.read_text("utf-8")
+        out[f"reference/schemas/{path.name}"] = partial(path.read_text, "utf-8")
     for site in PICTURES:
-        out[site] = lambda site=site: picture(site)
+        out[site] = partial(picture, site)
     return out
 
 

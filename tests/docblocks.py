@@ -10,7 +10,8 @@ the repository's root works) and, for Python, in one namespace:
              ``$``, are its output (standard output and error), checked with ``...``
              matching anything (as in a doctest); trailing spaces are ignored; a
              command shown without output is run, its output not checked
-``sh``       each command line run by the shell (exit code 0), output not shown
+``sh``       each command line run by the shell, output not shown; it exits 0, or what
+             a trailing ``# exit N`` comment says
 ``toml``     read as a variant (``load_variant_data``): every example is valid
 ``text``     shown, never run (diagrams, tables, outlines)
 
@@ -184,8 +185,9 @@ class Workspace:
         return None
 
     def _sh(self, block: Block) -> str | None:
-        want = int(block.marks.get("exit", "0"))
         for command in sh_commands(block.text):
+            said = re.search(r"#\s*exit (\d+)\s*$", command)
+            want = int(said.group(1) if said else block.marks.get("exit", "0"))
             code, got = self._shell(command)
             if code != want:
                 return f"{block.where}: `{command}` exited {code} (not {want}):\n{got}"
@@ -238,7 +240,7 @@ def console_commands(text: str) -> list[tuple[str, str]]:
 
 def sh_commands(text: str) -> list[str]:
     """The commands of an ``sh`` block: one a line (a trailing backslash continues),
-    comments and blank lines left out."""
+    blank lines and lines holding only a comment left out."""
     out: list[str] = []
     pending = ""
     for line in text.splitlines():

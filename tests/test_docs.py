@@ -21,18 +21,21 @@ from click.testing import CliRunner
 from docblocks import ROOT, Skipped, Workspace, output_matches, problems, read_blocks
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import docs_pages  # noqa: E402
+import docs_pages
 
-from dominoproof.cli import main  # noqa: E402
+from dominoproof.cli import main
 
-PAGES = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
-SLOW_PAGES = [p for p in PAGES if any(b.slow for b in read_blocks(ROOT / "docs" / p))]
+#: Every page of the site written by hand: docs/*.md, and the repository's READMEs the
+#: site shows (paths from the repository's root).
+PAGES = sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")) + list(
+    docs_pages.REPO_PAGES)
+SLOW_PAGES = [p for p in PAGES if any(b.slow for b in read_blocks(ROOT / p, p))]
 
 
 def _run_page(page: str, tmp_path: Path, *, slow: bool) -> None:
     ws = Workspace(tmp_path)
-    skipped = []
-    for block in read_blocks(ROOT / "docs" / page):
+    ran, skipped = 0, []
+    for block in read_blocks(ROOT / page, page):
         if block.slow and not slow:
             continue
         try:
@@ -41,12 +44,13 @@ def _run_page(page: str, tmp_path: Path, *, slow: bool) -> None:
             skipped.append(str(why))
             continue
         assert failure is None, failure
+        ran += 1
     if skipped:
-        pytest.skip("; ".join(skipped))
+        pytest.skip(f"{ran} block(s) ran and passed; skipped: " + "; ".join(skipped))
 
 
 def test_every_block_of_every_page_says_what_it_is() -> None:
-    found = [p for page in PAGES for b in read_blocks(ROOT / "docs" / page) for p in problems(b)]
+    found = [p for page in PAGES for b in read_blocks(ROOT / page, page) for p in problems(b)]
     assert found == []
 
 
@@ -134,7 +138,6 @@ def test_the_variant_reference_follows_the_definition(monkeypatch: pytest.Monkey
             default=3, metadata={"rule": "R4.9", "doc": "fouls before a forfeit",
                                  "range": (1, 7)}))], bases=(spec,), frozen=True)
     monkeypatch.setitem(Variant.SECTIONS, "fouls", extra)
-    monkeypatch.setattr(Variant, "__annotations__", {**Variant.__annotations__})
     assert "| `limit` | R4.9 | fouls before a forfeit | 1..7 | `3` |" in \
         docs_pages.variant_reference()
 
