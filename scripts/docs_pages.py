@@ -211,8 +211,9 @@ def variant_reference() -> str:
 
 def _cell(text: str) -> str:
     """Docstring text for one cell of a Markdown table: one line, pipes escaped, reST's
-    double backquotes made Markdown's."""
-    return " ".join(text.split()).replace("``", "`").replace("|", "\\|")
+    double backquotes and roles (``:class:`X` ``) made Markdown's code."""
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", " ".join(text.split()))
+    return text.replace("``", "`").replace("|", "\\|")
 
 
 # ---------------------------------------------------------------------------
