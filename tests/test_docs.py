@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import os
 import shlex
 import subprocess
 import sys
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import docs_pages
 
 from dominoproof.cli import main
+from dominoproof.proofs.faults import FAULTS
 
 #: Every page of the site written by hand: docs/*.md, and the repository's READMEs the
 #: site shows (paths from the repository's root).
@@ -143,7 +145,6 @@ def test_the_variant_reference_follows_the_definition(monkeypatch: pytest.Monkey
 
 
 def test_the_property_reference_lists_every_property_and_the_faults_that_break_it() -> None:
-    from dominoproof.proofs.faults import FAULTS
     from dominoproof.proofs.properties import CATALOGUE
 
     page = docs_pages.property_reference()
@@ -156,8 +157,7 @@ def test_the_property_reference_lists_every_property_and_the_faults_that_break_i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fault", [f.id for f in __import__(
-    "dominoproof.proofs.faults", fromlist=["FAULTS"]).FAULTS])
+@pytest.mark.parametrize("fault", [f.id for f in FAULTS])
 def test_each_fault_command_on_the_property_page_shows_its_violations(fault: str) -> None:
     """The command printed under each property does what the page says: exit 1, and each
     property the fault names VIOLATED."""
@@ -203,7 +203,7 @@ def test_the_tutorial_picture_is_the_explore_commands_svg() -> None:
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
                           str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
-                         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"})
+                         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert res.returncode == 0, res.stderr
     assert "WARNING" not in res.stderr
     assert (tmp_path / "site" / "reference" / "properties" / "index.html").exists()
