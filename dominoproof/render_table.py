@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from dominoproof.arms import Arms, arms_of, follow, number_played, round_arms
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import layout_for, layout_of
+from dominoproof.model.layout import LayoutKind, SlotLayout, layout_for, layout_of
 from dominoproof.model.moves import MoveKind, said
+from dominoproof.model.tiles import Tile
 from dominoproof.scene import Scene
 
 __all__ = ["UNIT", "Arms", "Placed", "arms_of", "geometry", "number_played", "pips", "round_arms",
@@ -138,8 +139,9 @@ class _Walker:
 #: Half-widths (units) before an arm folds: a line, a spinner's east-west and
 #: north-south arms, and each train.
 LINE_REACH, SPINNER_REACH, SPINNER_REACH_NS, TRAIN_REACH = 13.0, 11.0, 8.0, 22.0
-#: Where a chicken foot's toe starts (units east of the lead): beside its arms' rows.
-TOE_INDENT = 5.0
+#: The least room (units) a toe's row keeps before it folds; how far before an owned
+#: row its owner's label stands.
+TOE_ROOM, ROW_LABEL = 8.0, 1.6
 
 
 Point = tuple[float, float]
@@ -167,7 +169,7 @@ def geometry(arms: Arms) -> tuple[list[Placed], list[Heading], list[Heading]]:
         for d in dirs:
             walkers.append(_Walker(_add((0.0, 0.0), d, reach), d, _ccw(d), LINE_REACH,
                                    LINE_REACH))
-    elif w <= 4:
+    elif not drawn_as_rows(arms.data):
         placed.append(Placed(-1, (0.0, -0.5, lead.lo), (0.0, 0.5, lead.hi)))
         dirs = [W, E, N, S][:w]
         for d in dirs:
@@ -176,22 +178,63 @@ def geometry(arms: Arms) -> tuple[list[Placed], list[Heading], list[Heading]]:
             fold = _ccw(d)
             inner = -1.5 if fold in dirs else reach
             walkers.append(_Walker(start, d, fold, reach, inner))
-    else:  # trains, a chicken foot: parallel rows going east, each folding south; a
-        # toe starts further in, under the double it grows from; an arm not open yet
-        # (a toe no double has opened) takes no row
-        placed.append(Placed(-1, (0.0, -0.5, lead.lo), (0.0, 0.5, lead.hi)))
-        shown = [i for i in range(w) if arms.ends[i] is not None or arms.tiles[i]]
-        walkers = [_Walker((2.0, 0.0), E, S, TRAIN_REACH, -2.0) for _ in range(w)]
-        y = -(len(shown) - 1) * 1.5
-        for i in shown:
-            x = TOE_INDENT if i in arms.parent else 2.0
-            walkers[i] = _Walker((x, y), E, S, TRAIN_REACH, x - 4.0)
-            rows = _rows_needed(arms.tiles[i], TRAIN_REACH - x)
-            y += 3.0 * rows
+    else:
+        return _rows(arms, lead)
     starts = [(wk.p, wk.d) for wk in walkers]
     for i, tiles in enumerate(arms.tiles):
         for near, far in tiles:
             placed.append(walkers[i].place(i, near, far))
+    return placed, starts, [(wk.p, wk.d) for wk in walkers]
+
+
+#: Layouts drawn as rows whatever their width: trains (one row a train, its owner
+#: before it) and a chicken foot (its toes under the double they grow from).
+_ROWS = frozenset({LayoutKind.TRAINS, LayoutKind.CHICKEN_FOOT})
+
+
+def drawn_as_rows(data: SlotLayout) -> bool:
+    """Whether a layout is drawn as parallel rows: trains, a chicken foot, or more arms
+    than a spinner's four directions hold."""
+    return data.width > 4 or data.kind in _ROWS
+
+
+def _rows(arms: Arms, lead: Tile) -> tuple[list[Placed], list[Heading], list[Heading]]:
+    """Trains, a chicken foot, any layout of more than four arms: parallel rows going
+    east from the lead, each folding south when long. Each toe's row comes right after
+    the row of the arm its double lies on and starts under that double; an arm not open
+    yet (a toe no double has opened) takes no row."""
+    w = arms.data.width
+    placed = [Placed(-1, (0.0, -0.5, lead.lo), (0.0, 0.5, lead.hi))]
+    walkers = [_Walker((2.0, 0.0), E, S, TRAIN_REACH, -2.0) for _ in range(w)]
+    children: dict[int, list[int]] = {}
+    for toe, (arm, _) in sorted(arms.parent.items()):
+        children.setdefault(arm, []).append(toe)
+    order: list[int] = []
+
+    def visit(i: int) -> None:
+        order.append(i)
+        for toe in children.get(i, []):
+            visit(toe)
+
+    for i in range(w):
+        if i not in arms.parent and (arms.ends[i] is not None or arms.tiles[i]):
+            visit(i)
+    on_arm: dict[int, list[Placed]] = {}
+    starts: list[Heading] = [((2.0, 0.0), E) for _ in range(w)]
+    y = -(len(order) - 1) * 1.5
+    first = 2.0 + (ROW_LABEL + 1.0 if any(sl.owner is not None for sl in arms.data.slots)
+                   else 0.0)
+    for i in order:
+        x = first
+        if i in arms.parent:
+            arm, j = arms.parent[i]
+            double = on_arm[arm][j]
+            x = min((double.near[0] + double.far[0]) / 2 - 0.5, TRAIN_REACH - TOE_ROOM)
+        walkers[i] = wk = _Walker((x, y), E, S, TRAIN_REACH, -x)
+        starts[i] = ((x, y), E)
+        on_arm[i] = [wk.place(i, near, far) for near, far in arms.tiles[i]]
+        placed += on_arm[i]
+        y += 3.0 * _rows_needed(arms.tiles[i], TRAIN_REACH - x)
     return placed, starts, [(wk.p, wk.d) for wk in walkers]
 
 
@@ -278,7 +321,8 @@ def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
     for i, line in enumerate(caption):
         sc.text(left, top - 14 - 20 * (len(caption) - 1 - i), line, size=13,
                 bold=i == 0, cls="caption")
-    if arms.data.width > 4:  # rows start apart from the lead (a toe's, from its double):
+    as_rows = drawn_as_rows(arms.data)
+    if as_rows:  # rows start apart from the lead (a toe's, from its double):
         # a line joins each to where it grows from
         for i, ((px, py), _d) in enumerate(starts):
             if arms.ends[i] is None and not arms.tiles[i]:
@@ -308,7 +352,7 @@ def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
                       _NAMES[d])
         if slot.owner is not None:
             _label_owner(sc, starts[i], i, slot.name, slot.owner,
-                         layout.marker_out(marks, slot.owner))
+                         layout.marker_out(marks, slot.owner), as_rows)
     return sc
 
 
@@ -334,13 +378,16 @@ def _open_end(sc: Scene, arms: Arms, i: int, cx: float, cy: float, growing: str)
 
 
 def _label_owner(sc: Scene, start: Heading, arm: int, name: str, owner: int,
-                 marked: bool) -> None:
-    """The seat owning an arm, beside where it starts, and its marker when it is out
-    (R2.3: the arm is then open to everyone)."""
+                 marked: bool, row: bool = False) -> None:
+    """The seat owning an arm, beside where it starts (a row: just before it), and its
+    marker when it is out (R2.3: the arm is then open to everyone)."""
     (px, py), d = start
-    side = (d[1], d[0]) if d in (E, W) else (-d[1], d[0])
-    x = (px + d[0] * 0.5 + side[0] * 1.3) * UNIT
-    y = (py + d[1] * 0.5 + side[1] * 1.3) * UNIT
+    if row:
+        x, y = (px - ROW_LABEL) * UNIT, py * UNIT
+    else:
+        side = (d[1], d[0]) if d in (E, W) else (-d[1], d[0])
+        x = (px + d[0] * 0.5 + side[0] * 1.3) * UNIT
+        y = (py + d[1] * 0.5 + side[1] * 1.3) * UNIT
     sc.text(x, y + 4, f"P{owner}", size=11, anchor="middle", fill=_OWNER_FILL, bold=True,
             cls="owner", data={"arm": str(arm), "seat": str(owner)},
             title=f"arm {arm} ({name}) belongs to P{owner}")
