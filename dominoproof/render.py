@@ -280,8 +280,14 @@ def _establish_text(rules: Rules, s: State, shown: str) -> str:
     parts = [head, f"ends {shown}"]
     if holders:
         parts.append("but " + "; ".join(holders) + " (R2 does not hold)")
-    else:
+    elif matching is not None:
         parts.append(f"no hand holds {_or_list(ends)}")
+    else:  # "has a legal move": where a hand matches an end nobody may play on yet
+        # (another's train, a waiting arm, past a double to cover), the readings differ
+        held = rules.matching_mask(s) & s.in_hands
+        parts.append("no player has a legal move" + (
+            f" (yet {''.join(Tile.from_index(t).show() for t in bits(held))} in hand "
+            "matches an open end: the readings of R2.3 differ here)" if held else ""))
     if s.boneyard:
         parts.append(f"but {_boneyard(s)} (R3 does not hold)")
     else:

@@ -111,10 +111,10 @@ def table_errors(v: Variant, rows: tuple[ArmRow, ...], s: State) -> list[str]:
             if want is not None and near != want:
                 out.append(f"{r.name}: tile {k} [{near}|{_far}] does not join {want}")
         sl = slots.get(r.name)
-        if sl is not None and sl.owner is not None:
-            if ("marker out" in r.note) != (sl.owner in markers):
-                out.append(f"{r.name}: marker said {'marker out' in r.note}, the state "
-                           f"{sl.owner in markers}")
+        if (sl is not None and sl.owner is not None
+                and ("marker out" in r.note) != (sl.owner in markers)):
+            out.append(f"{r.name}: marker said {'marker out' in r.note}, the state "
+                       f"{sl.owner in markers}")
         if sl is not None and sl.after:  # the sides' own rows say whether they have a tile
             bare = [j for j in sl.after if not any(
                 x.name == v.slot_layout.slots[j].name and x.tiles for x in arm_rows)]
