@@ -597,6 +597,60 @@ def test_the_reference_notices_a_layout_rule_planted_wrong(bug: str, name: str) 
     assert "DISAGREE" in res.describe()
 
 
+#: Larger layouts, too many states to search: every state of random rounds is compared
+LARGER: dict[str, tuple[str, dict[str, Any]]] = {
+    "all-fives-like-4p": ("draw-2p-d6", {"layout.kind": "spinner", "deal.players": 4,
+                                         "deal.hand_size": 5, "lead.rule": "highest-double"}),
+    "sebastopol-like": ("block-2p-d6", {
+        "layout.kind": "spinner", "layout.spinner_sides_first": False,
+        "layout.lead_double_takes": 4, "deal.players": 4, "lead.rule": "highest-double"}),
+    "mexican-train-4p-d9": ("draw-2p-d6", {
+        "set.max": 9, "deal.players": 4, "deal.hand_size": 10, "draw.rule": "one",
+        "lead.rule": "highest-double", "layout.kind": "trains", "layout.double_takes": 1,
+        "layout.double_again": True}),
+    "chicken-foot-3p-d9": ("draw-2p-d6", {
+        "set.max": 9, "deal.players": 3, "deal.hand_size": 10, "lead.rule": "highest-double",
+        "layout.kind": "chicken-foot", "layout.double_takes": 3,
+        "layout.lead_double_takes": 4}),
+}
+LARGER_FEATURES: dict[str, set[str]] = {
+    "all-fives-like-4p": {"arm waiting", "side covered", "play on an arm"},
+    "sebastopol-like": {"pending", "play on an arm"},
+    "mexican-train-4p-d9": {"pass", "marker out", "marker in", "play on another's train",
+                            "pending", "plays again"},
+    "chicken-foot-3p-d9": {"toe open", "pending"},
+}
+
+
+@pytest.mark.parametrize("name", list(LARGER))
+def test_engine_matches_reference_on_random_rounds_of_larger_layouts(name: str) -> None:
+    """Every state of random rounds of full-size layouts: the engine's successors and
+    classification, the reference's and the specification's named actions agree."""
+    preset, overrides = LARGER[name]
+    v = variant(preset, overrides)
+    states = [s for seed in range(8) for s in random_round(v, seed).states()]
+    engine = c.EngineOracle(v)
+    res = c.compare(v, states, engine, ReferenceOracle(v))
+    res.merge(c.compare(v, states, engine, c.get_oracle("spec", v)))
+    assert_agree(res)
+    seen = layout_features(v, states)
+    assert all(seen[f] > 0 for f in LARGER_FEATURES[name]), (name, seen)
+
+
+@pytest.mark.parametrize(("bug", "name"), [
+    ("no toes", "chicken-foot-3p-d9"), ("sides never covered", "all-fives-like-4p"),
+    ("no playing again", "mexican-train-4p-d9")])
+def test_random_rounds_notice_a_layout_rule_planted_wrong(bug: str, name: str) -> None:
+    """The same comparison on the same random rounds, with the engine's layout rule
+    planted wrong: the reference disagrees."""
+    preset, overrides = LARGER[name]
+    v = variant(preset, overrides)
+    states = [s for seed in range(8) for s in random_round(v, seed).states()]
+    res = c.compare(v, states, c.EngineOracle(v, _planted(v, bug)), ReferenceOracle(v))
+    assert not res.ok, bug
+    assert "DISAGREE" in res.describe()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(LAYOUTS))
 def test_engine_matches_reference_on_every_deal_of_each_layout(name: str) -> None:
