@@ -391,7 +391,7 @@ class _Told:
         try:
             if self.line is not None:
                 self.line.lay(t, number)
-                return tuple(self.line.shown()), (), where
+                return tuple(self.line.shown()) + self._waiting(after), (), where
             if self.arms is not None:
                 self.arms.move(k, s, m, after)
                 if not self.arms.arms.agrees(self.layout, after):
@@ -406,6 +406,13 @@ class _Told:
             ends = " and ".join(map(str, after.open_ends))
             return (f"(the rule book leaves ends {ends}: no {shape} has them)",), (), where
         return (), (), where
+
+    def _waiting(self, s: State) -> tuple[str, ...]:
+        """On the one line, the end a double leaves to be covered (R2.2), said after it."""
+        pending = self.layout.pending(s.marks)
+        shown = sorted({s.ends[i] for i in range(self.layout.width) if pending >> i & 1})
+        return (f" (the {' and the '.join(map(str, shown))} must be covered first, R2.2)",
+                ) if shown else ()
 
     def rows(self, s: State) -> tuple[ArmRow, ...]:
         if self.arms is None:
@@ -625,8 +632,8 @@ def _result_text(trace: Trace) -> list[str]:
     out = ["", "Result"]
     if res is None:
         ends = " and ".join(map(str, final.open_ends)) or "none yet"
-        out.append(f"  the round is not over: the trace stops before its end (open ends "
-                   f"{ends}, P{final.turn} to move, {_boneyard(final)})")
+        out += _wrap(f"the round is not over: the trace stops before its end (open ends "
+                     f"{ends}, P{final.turn} to move, {_boneyard(final)})", "  ", "    ")
         for p, hand in enumerate(final.hands):
             out += _hand_line(v, p, hand, "  ")
         return out

@@ -296,3 +296,39 @@ def test_owners_labels_name_every_train() -> None:
     assert owners == ["0", "1", "2"]
     assert {e.get("data-slot") for e in of_class(root, "open-end")} == {
         "train P0", "train P1", "train P2", "public"}
+
+
+# ---------------------------------------------------------------------------
+# Counterexamples
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fault_id", ["marker-stays-in", "double-left-uncovered",
+                                      "arms-open-early", "confirm-past-double"])
+def test_each_layout_fault_s_counterexample_is_told_arm_by_arm(fault_id: str) -> None:
+    """The round of each layout fault's counterexample, replayed under the fault's rule
+    book, is told arm by arm (every table true to the state it follows) and drawn."""
+    from dominoproof.proofs.faults import FAULTS_BY_ID
+    from dominoproof.proofs.graphcheck import verify
+
+    fault = FAULTS_BY_ID[fault_id]
+    v = fault.variant()
+    ver = verify(v, fault.init(v), engine=fault.engine, properties=list(fault.catches))
+    traces = [r.trace for r in ver.results if isinstance(r.trace, Trace)]
+    assert len(traces) == len(fault.catches)
+    for trace in traces:
+        states = trace.states()  # under the rule book the trace names (the fault's)
+        steps = narrate(trace)
+        several = v.slot_layout.width > 2
+        assert any(st.table if several else st.line for st in steps)
+        for st in steps:
+            if st.table:
+                assert not table_errors(v, st.table, states[st.number]), (fault_id, st)
+            if st.line:  # the one line says the double it leaves to cover, if any
+                _, _, pending = marks_of(v, states[st.number])
+                assert ("must be covered first" in st.line[-1]) == bool(pending)
+        text = render_round(trace)
+        assert "no layout has them" not in text
+        root = ET.fromstring(round_scene(trace).svg())
+        assert Counter(int(e.get("data-number") or -1) for e in of_class(root, "open-end")) \
+            == Counter(trace.final.open_ends)
