@@ -465,6 +465,18 @@ class LineCovered3pD6(LayoutMachine):
                                      "layout.double_takes": 1, "layout.double_again": True})
 
 
+class ChickenFoot3pD9(LayoutMachine):
+    """A chicken foot on double-9: the opening double takes four tiles, every later
+    double three (its slot and the two toes it opens), three players, draw until a tile
+    fits."""
+
+    VARIANT = variant("draw-2p-d6", {"set.max": 9, "deal.players": 3, "deal.hand_size": 10,
+                                     "lead.rule": "highest-double",
+                                     "layout.kind": "chicken-foot", "layout.double_takes": 3,
+                                     "layout.lead_double_takes": 4})
+
+
+TestChickenFoot3pD9 = ChickenFoot3pD9.TestCase
 TestSpinnerSidesFirst2pD6 = SpinnerSidesFirst2pD6.TestCase
 TestTrainsDrawOne2pD6 = TrainsDrawOne2pD6.TestCase
 TestLineCovered3pD6 = LineCovered3pD6.TestCase
@@ -479,7 +491,7 @@ TestFreeDraw2pD6 = FreeDraw2pD6.TestCase
 for _case in (TestBlock2pD6, TestDraw2pD6, TestFouls4pD6, TestDraw8pD12,
               TestDrawOneFouls3pD6, TestPartnership4pD6, TestTeamTotal4pD6,
               TestFreeDraw2pD6, TestSpinnerSidesFirst2pD6, TestTrainsDrawOne2pD6,
-              TestLineCovered3pD6):
+              TestLineCovered3pD6, TestChickenFoot3pD9):
     _case.settings = MACHINE_SETTINGS
 del _case  # not a test of its own
 
