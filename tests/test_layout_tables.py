@@ -332,3 +332,20 @@ def test_each_layout_fault_s_counterexample_is_told_arm_by_arm(fault_id: str) ->
         root = ET.fromstring(round_scene(trace).svg())
         assert Counter(int(e.get("data-number") or -1) for e in of_class(root, "open-end")) \
             == Counter(trace.final.open_ends)
+
+
+def test_explore_s_counterexample_names_the_trains_and_draws_the_table() -> None:
+    """``explore``'s counterexample on trains names the train each play goes on and
+    tells the table where it fails, one arm a row, with the markers the state has."""
+    r = CliRunner().invoke(main, [
+        "explore", "block-2p-d6", "-o", "set.max=3", "-o", "deal.hand_size=2",
+        "-o", "lead.rule=highest-double", "-o", "layout.kind=trains",
+        "--fault", "marker-stays-in", "-p", "markers"])
+    assert r.exit_code == 1, r.output
+    text = r.output[r.output.index("counterexample to markers"):]
+    assert re.search(r"plays \[\d\|\d\] on train P\d \(showing \d\)", text)
+    table = text[text.index("  the table:"):text.index("  why:")].splitlines()[1:]
+    assert re.match(r" +hub +\[(\d)\|\1\]$", table[0])
+    assert [line.split()[0] + " " + line.split()[1] for line in table[1:3]] == [
+        "train P0", "train P1"]
+    assert "marker out" not in "\n".join(table)  # the fault left P1's marker in
