@@ -39,7 +39,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "spinner-takes-4": {**D3, "layout.kind": "spinner", "layout.spinner_sides_first": False,
                         "layout.lead_double_takes": 4},
     "trains": {**D3, "layout.kind": "trains"},
-    "trains-covered-again": {**D3, "layout.kind": "trains", "layout.double_takes": 1,
+    "trains-covered-again": {**D3, "deal.hand_size": 3, "layout.kind": "trains",
+                             "layout.double_takes": 1,
                              "layout.double_again": True},
     "chicken-foot": {**D3, "deal.hand_size": 3, "layout.kind": "chicken-foot",
                      "layout.double_takes": 3},
@@ -100,6 +101,21 @@ def test_the_correct_rules_hold_each_layout_property_that_applies(name: str) -> 
         elif not applies:
             assert got[pid].verdict is Verdict.NOT_APPLICABLE, (name, pid)
     assert got["conservation"].verdict is Verdict.HOLDS, got["conservation"].detail
+
+
+@pytest.mark.parametrize("name", [n for n in CONFIGS if "doubles-covered" in HOLD[n]])
+def test_doubles_that_take_tiles_are_laid_in_the_searches(name: str) -> None:
+    """doubles-covered holds on states where a double waits: after the opening double
+    takes its tiles, or after a double laid during play (not vacuously)."""
+    v = config(name)
+    ver = verify(v, Init.every(), properties=["doubles-covered"])
+    assert ver.result is not None
+    lay = layout_of(v)
+    waiting = [s for s in ver.result.states() if s.status is Status.PLAYING
+               and lay.pending(s.marks)]
+    assert waiting
+    if v.slot_layout.lead_takes == 0:  # only a double laid during play makes them
+        assert all(s.table.bit_count() > 1 for s in waiting)
 
 
 @pytest.mark.parametrize("name", ["line-covered", "chicken-foot", "spinner-takes-4"])
