@@ -34,7 +34,7 @@ from dominoproof.proofs.allsizes import (
 )
 from dominoproof.proofs.allsizes.layout import unstatable
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.properties import CATALOGUE, Result, Verdict
+from dominoproof.proofs.properties import BY_ID, CATALOGUE, LAYOUT_PROPERTIES, Result, Verdict
 from dominoproof.proofs.solver import Check, Solver
 
 TIMEOUT_MS = 10_000
@@ -343,12 +343,18 @@ def test_a_missing_conjunct_makes_the_proof_fail() -> None:
 
 
 def test_other_properties_are_not_applicable_with_a_reason() -> None:
-    rs = prove_all_sizes(find_variant("block-2p-d6"), [p.id for p in CATALOGUE
-                                                      if p.id not in CORE])
-    assert {r.property for r in rs} == set(NOT_STATABLE)
+    """Every other property that applies to the variant cannot be stated for all sizes
+    (per instance instead); the layout properties do not apply to the one line."""
+    v = find_variant("block-2p-d6")
+    rs = prove_all_sizes(v, [p.id for p in CATALOGUE if p.id not in CORE])
+    assert {r.property for r in rs} == set(NOT_STATABLE) | set(LAYOUT_PROPERTIES)
     for r in rs:
         assert r.verdict is Verdict.NOT_APPLICABLE
-        assert "per instance" in r.detail and "dominoproof prove" in r.detail
+        if r.property in NOT_STATABLE:
+            assert "per instance" in r.detail and "dominoproof prove" in r.detail
+        else:
+            assert not BY_ID[r.property].applies_to(v)
+            assert r.detail.startswith("does not apply to this variant")
 
 
 def test_default_is_the_whole_catalogue_in_order() -> None:
