@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.layout import LayoutKind
+from dominoproof.model.layout import Access, LayoutKind, Opens
 from dominoproof.model.variant import FoulRule, Variant
 
 
@@ -58,6 +58,30 @@ class Property:
 
 def _line(v: Variant) -> bool:
     return v.layout.kind is LayoutKind.LINE
+
+
+def _markers(v: Variant) -> bool:
+    """The layout has markers (one per seat)."""
+    return v.slot_layout.markers
+
+
+def _double_rules(v: Variant) -> bool:
+    """Some double takes tiles before play moves on (the opening one, or later ones)."""
+    lay = v.slot_layout
+    return lay.lead_takes > 0 or any(sl.double_takes for sl in lay.slots)
+
+
+def _spinner(v: Variant) -> bool:
+    """The layout has a spinner's arms."""
+    return any(sl.opens is Opens.SPINNER for sl in v.slot_layout.slots)
+
+
+def _readings_can_differ(v: Variant) -> bool:
+    """R2.3's two readings can differ: a slot not open to everyone (owner, markers), a slot
+    waiting for others (a spinner's arms), or doubles that restrict where play goes."""
+    lay = v.slot_layout
+    return (any(sl.access is not Access.EVERYONE or sl.after for sl in lay.slots)
+            or _double_rules(v))
 
 
 CATALOGUE: tuple[Property, ...] = (
@@ -139,6 +163,41 @@ CATALOGUE: tuple[Property, ...] = (
         applies_doc="one-line variants with every tile in play (refuted where tiles are "
                     "set aside)",
         applies=lambda v: _line(v) and v.all_in_play),
+ Property(
+        "markers",
+        "Each seat's marker is out exactly when its owner has passed, confirmed or fouled "
+        "since last playing on their own train (a Pass/Confirm/Foul by q puts q's marker "
+        "out; a play by q on q's train takes it in; nothing else changes it).",
+        ("R2.3", "R3.1", "R4.2"), Kind.TRANSITION,
+        applies_doc="layouts with markers", applies=_markers),
+    Property(
+        "doubles-covered",
+        "While slots are pending, every play goes on a pending slot; a double laid during "
+        "play on a slot with double_takes > 0 (nothing pending) makes its slot and the toes "
+        "it opens pending; the opening double with lead_takes makes the slots it opened "
+        "pending.",
+        ("R2.2",), Kind.TRANSITION,
+        applies_doc="layouts with double rules", applies=_double_rules),
+    Property(
+        "spinner-arms",
+        "No play goes on a spinner's arm while a side it waits for is uncovered, and arms "
+        "show a number only after an opening double.",
+        ("Terms", "R2.2"), Kind.TRANSITION,
+        applies_doc="spinners", applies=_spinner),
+    Property(
+        "uncoverable-double",
+        "At a block established while slots are pending, no hand holds a tile carrying a "
+        "pending slot's number and the boneyard supplies nothing.",
+        ("R1.1", "R4.4"), Kind.TERMINAL,
+        applies_doc="layouts with double rules", applies=_double_rules),
+    Property(
+        "readings-agree",
+        "At an established block the two readings of R2.3 agree (no hand holds a matching "
+        "tile <=> no player has a legal move).",
+        ("R2.3", "R4.4"), Kind.TERMINAL,
+        applies_doc="layouts where the readings can differ (owner/marker access, waiting "
+                    "arms, or double rules)",
+        applies=_readings_can_differ),
 )
 
 BY_ID: dict[str, Property] = {p.id: p for p in CATALOGUE}
