@@ -170,7 +170,8 @@ class PlayKeepsEndZ3(Encoding):
 
 class MarkerStaysInZ3(Encoding):
     """Twin of ``marker-stays-in`` (R2.3, R3.1, R4.2): a pass or a confirmation leaves the
-    player's marker as it was (in, unless it was already out); a foul still puts it out."""
+    player's marker as it was (in, unless it was already out) -- a foul too, a false
+    confirmation (the engine's mutant reads every move of kind CONFIRM so)."""
 
     def step_pass(self, s: StateVars, m: MoveVars) -> Step:
         guard, post = super().step_pass(s, m)
@@ -178,6 +179,10 @@ class MarkerStaysInZ3(Encoding):
 
     def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
         guard, post = super().step_confirm(s, m)
+        return guard, self.update(post, "marker-in", marks=s.marks)
+
+    def step_foul(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_foul(s, m)
         return guard, self.update(post, "marker-in", marks=s.marks)
 
 
@@ -188,6 +193,11 @@ class DoubleLeftUncoveredZ3(Encoding):
 
     def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
         return self.may_play(s, seat, i)
+
+    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
+        """Two slots of a group showing one number are one move whether pending or not
+        (the mutant offers the slots as if nothing were pending)."""
+        return z3.Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
 
 
 class ArmsOpenEarlyZ3(Encoding):

@@ -239,7 +239,7 @@ def _compare_swap(x: Slot3, y: Slot3) -> tuple[Slot3, Slot3]:
     keep = z3.ULE(_key(x), _key(y))
     lo = tuple(z3.If(keep, a, b) for a, b in zip(x, y, strict=True))
     hi = tuple(z3.If(keep, b, a) for a, b in zip(x, y, strict=True))
-    return lo, hi  # type: ignore[return-value]
+    return lo, hi
 
 
 def _count(bools: list[Bool], width: int) -> BV:

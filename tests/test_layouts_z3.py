@@ -15,7 +15,8 @@ once, a chicken foot -- each on double-2 or double-3:
   (blocked-sound VIOLATED); with doubles that must be covered the readings differ at a
   block (readings-agree VIOLATED). Every round replays in the engine.
 
-Each property is shown able to fail by its fault's Z3 twin (tests/test_z3_faults.py).
+Each property is shown able to fail by its fault's Z3 twin (tests/test_z3_faults.py); each
+twin has its engine mutant's successors on every state the mutant reaches (here).
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ from dominoproof.model.system import Init
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs import lemmas
 from dominoproof.proofs.bmc import Run
+from dominoproof.proofs.encoding_faults import Z3_MUTANTS
+from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.graphcheck import verify
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict
 from dominoproof.proofs.queries import Prover, witness
 from dominoproof.proofs.statespace import explore, seeded_deal
-from dominoproof.proofs.successors import z3_successors
+from dominoproof.proofs.successors import SuccessorOracle, z3_successors
 
 SLOW = pytest.mark.slow
 _H = "highest-double"
@@ -80,6 +83,42 @@ def test_the_relation_has_the_engines_successors_on_every_state_searched(
             assert engine <= z3s, ("the relation misses", s, engine - z3s)
             assert z3s <= engine, ("the engine misses", s, z3s - engine)
     assert marked, "no state with a mark set: the analogue exercises nothing new"
+
+
+#: each layout fault on its demo, and on a neighbour (fouls penalised, three seats, trains)
+_TWINS = [
+    ("marker-stays-in", {}),
+    pytest.param("marker-stays-in", {"fouls.rule": "penalised"}, marks=SLOW),
+    pytest.param("marker-stays-in", {"deal.players": 3}, marks=SLOW),
+    ("double-left-uncovered", {}),
+    pytest.param("double-left-uncovered", {"layout.kind": "trains", "lead.rule": _H},
+                 marks=SLOW),
+    ("arms-open-early", {}),
+    pytest.param("arms-open-early", {"set.max": 3, "deal.hand_size": 4}, marks=SLOW),
+    ("confirm-past-double", {}),
+    pytest.param("confirm-past-double", {"fouls.rule": "penalised"}, marks=SLOW),
+    pytest.param("confirm-past-double", {"layout.kind": "trains", "lead.rule": _H},
+                 marks=SLOW),
+]
+
+
+@pytest.mark.parametrize(("fault", "more"), _TWINS)
+def test_each_layout_faults_twin_has_its_mutants_successors(fault: str,
+                                                            more: dict[str, Any]) -> None:
+    """The Z3 twin (proofs/encoding_faults.py) and the engine's mutant (proofs/mutants.py)
+    break the rules the same way: the same successors on every state the mutant reaches."""
+    f = FAULTS_BY_ID[fault]
+    v = f.variant().with_overrides(more, source="<test>") if more else f.variant()
+    rules = f.rules_for(v)
+    twin = Z3_MUTANTS[fault].encoding
+    assert twin is not None
+    oracle = SuccessorOracle(v, twin(v))
+    for seed in range(3):
+        for s in explore(v, Init.one(seeded_deal(v, seed)), rules=rules,
+                         max_states=300).states():
+            engine = {(m, t.key()) for m, t in rules.successors(s)}
+            z3s = {(m, t.key()) for m, t in oracle.successors(s)}
+            assert engine == z3s, (fault, s, engine - z3s, z3s - engine)
 
 
 def _verdicts_agree(name: str) -> None:
