@@ -392,10 +392,41 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
     lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]
     lines += textwrap.wrap(format_deal(trace.deal), width(), initial_indent="  deal: ",
                            subsequent_indent="        ")
+    several = trace.variant.slot_layout.width > 2
     for n, m in enumerate(trace.moves, 1):
-        lines.append(f"  {n:3}. {m}")
+        lines.append(f"  {n:3}. {_move_said(trace, states[n - 1], m) if several else m}")
     lines.append("  where it fails:")
     lines += ["    " + line for line in states[-1].describe().split("\n")]
+    if several:
+        lines += _table_lines(trace)
     lines += textwrap.wrap(r.detail, width(), initial_indent="  why: ",
                            subsequent_indent="       ")
     return lines
+
+
+def _move_said(trace: Trace, s: Any, m: Any) -> str:
+    """A move of a layout of several lines: a play names its slot and the number shown."""
+    from dominoproof.model.layout import layout_of
+    from dominoproof.model.moves import MoveKind
+    from dominoproof.model.tiles import Tile
+
+    if m.kind is not MoveKind.PLAY or m.end < 0:
+        return str(m)
+    name = trace.variant.slot_layout.slots[m.end].name
+    shown = layout_of(trace.variant).shows(s.ends, m.end)
+    return f"P{m.player} plays {Tile.from_index(m.tile).show()} on {name} (showing {shown})"
+
+
+def _table_lines(trace: Trace) -> list[str]:
+    """The table where it fails, one arm a row (a rule book that leaves ends no layout
+    has is said, not drawn)."""
+    from dominoproof.arms import follow
+    from dominoproof.render import rows_text, table_rows
+
+    try:
+        built, state = follow(trace)
+    except ValueError as e:
+        return [f"  the table cannot be drawn: {e}"]
+    rows = table_rows(built.arms, state.marks, trace.variant.players)
+    return ["  the table:", *rows_text(rows, "    ")] if rows else []
+
