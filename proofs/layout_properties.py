@@ -58,9 +58,6 @@ from .encoding import (
 COUNT_WIDTH = 8  #: slot counts (at most 4 + 2 x 18 slots) fit in this many bits
 
 
-_ONE, _ZERO = z3.BitVecVal(1, COUNT_WIDTH), z3.BitVecVal(0, COUNT_WIDTH)
-
-
 def _count(bools: list[Bool]) -> BV:
     return popcount(bools, COUNT_WIDTH)
 
@@ -119,7 +116,8 @@ def doubles_covered(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Boo
             _pending_count(e, t) == 1 + _closed(e, s) - _closed(e, t),
             *[z3.Implies(e.pending(t, i), t.ends[i] == m.a) for i in range(e.W)])),
         z3.Implies(z3.And(play, z3.Not(new)),
-                   _pending_count(e, t) + z3.If(_pending_at(e, s, m), _ONE, _ZERO)
+                   _pending_count(e, t) + z3.If(_pending_at(e, s, m), z3.BitVecVal(1, COUNT_WIDTH),
+                                                       z3.BitVecVal(0, COUNT_WIDTH))
                    == _pending_count(e, s)),
         z3.Implies(m.kind != PLAY, z3.And(same)))
 
