@@ -82,9 +82,11 @@ def _pending_at(e: Encoding, s: StateVars, m: MoveVars) -> Bool:
 
 
 def markers(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
-    """markers: each seat's marker after the move (see the module docstring)."""
+    """markers: each seat's marker after the move (see the module docstring), and every
+    marker in before the lead (none is out at the deal)."""
     out = []
     for q in range(e.P):
+        out.append(z3.Implies(z3.Not(s.led), z3.Not(e.marker_out(s, q))))
         mover = s.turn == q
         put_out = z3.And(mover, z3.Or(m.kind == PASS, m.kind == CONFIRM))
         own = [m.end == i for i, sl in enumerate(e.slots) if sl.owner == q]
