@@ -58,6 +58,28 @@ NOT_STATABLE: dict[str, str] = {
         "logic over uninterpreted sorts cannot; its first half (every tile of an end's "
         "suit is on the table at a block when nothing is set aside) follows from "
         f"blocked-sound and conservation; {PER_INSTANCE}"),
+    # the layouts' properties: each applies only where a slot feature the model refuses
+    # (proofs/allsizes/layout.py, ``unstatable``) is used; docs/ALLSIZES.md says what each
+    # would need
+    "markers": (
+        "markers belong to trains, whose slots are owned by seats: 'the owner of a slot' "
+        "and 'the train of a seat' are functions End -> Player and Player -> End, a cycle "
+        f"outside EPR; {PER_INSTANCE}"),
+    "doubles-covered": (
+        "doubles that must be covered are not yet actions of the model (a unary 'pending' "
+        "relation and a guard would stay in EPR for double_takes = 1; the toes of a larger "
+        f"double_takes need an order and a count); {PER_INSTANCE}"),
+    "spinner-arms": (
+        "a spinner's arms open after the lead and wait for its sides: 'open' and 'covered' "
+        f"state relations the model does not have yet (they would stay in EPR); "
+        f"{PER_INSTANCE}"),
+    "uncoverable-double": (
+        "a property of the slots a double leaves pending, which the model does not state "
+        f"yet; {PER_INSTANCE}"),
+    "readings-agree": (
+        "it applies where the readings of R2.3 can differ: owned trains (outside EPR), a "
+        "spinner's waiting arms or doubles that must be covered (not yet in the model); "
+        f"{PER_INSTANCE}"),
 }
 
 #: Properties whose statement involves the number of confirmations (R4.4).
