@@ -90,6 +90,15 @@ _TEAMS_D2 = {"set.max": 2, "deal.hand_size": 1, "lead.tile": "2-2"}
 #: second tile: a lead from a hand of one is a domino).
 _FOULS_D2 = {"set.max": 2, "deal.players": 3, "deal.hand_size": 2, "lead.tile": "2-2"}
 
+#: Layouts of several lines on double-3, 3 tiles each, 4 out of play; a hub or spinner
+#: needs an opening double: the highest double held leads.
+_TRAINS_D3 = {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
+              "lead.rule": "highest-double"}
+_DOUBLES_D3 = {"set.max": 3, "deal.hand_size": 3, "layout.double_takes": 1}
+#: A spinner whose arms wait for its sides, on double-2: 2 tiles each, 2 out of play.
+_SPINNER_D2 = {"set.max": 2, "deal.hand_size": 2, "layout.kind": "spinner",
+               "layout.spinner_sides_first": True, "lead.rule": "highest-double"}
+
 FAULTS: tuple[Fault, ...] = (
     Fault("establish-without-boneyard-check",
           "a stuck player may confirm instead of drawing, and the block is established "
@@ -149,6 +158,24 @@ FAULTS: tuple[Fault, ...] = (
                           "partnerships.compare": "team"}),
     Fault("scores-ignore-penalties", "a side's final score is its award, fouls forgotten",
           ("R4.5",), ("final-scores",), "fouls-4p-d6", demo_overrides=_FOULS_D2),
+    # The layouts' faults are shown on one seeded deal where the layout has blocks the
+    # catalogue rejects under the correct rules too (a train opened by the last
+    # confirmation, a double nobody can cover beside a matching end: docs/LAYOUTS.md);
+    # on the deal chosen the correct rules pass every property and the fault is caught.
+    Fault("marker-stays-in", "trains: a pass or a confirmation leaves the player's marker "
+          "in, so their train stays closed to the others", ("R2.3", "R3.1", "R4.2"),
+          ("markers", "readings-agree"), "block-2p-d6", demo_overrides=_TRAINS_D3,
+          demo_deals="seed 0"),
+    Fault("double-left-uncovered", "while a double waits to be covered, play may go "
+          "elsewhere", ("R2.2",), ("doubles-covered",), "block-2p-d6",
+          demo_overrides=_DOUBLES_D3, demo_deals="seed 0"),
+    Fault("arms-open-early", "a spinner's arms may be played on before its sides are "
+          "covered", ("Terms", "R2.2"), ("spinner-arms",), "block-2p-d6",
+          demo_overrides=_SPINNER_D2),
+    Fault("confirm-past-double", "a player holding a tile that covers a pending slot may "
+          "confirm inability anyway, and it counts", ("R1.1", "R4.4"),
+          ("uncoverable-double",), "block-2p-d6", demo_overrides=_DOUBLES_D3,
+          demo_deals="seed 0"),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

@@ -59,6 +59,7 @@ from dominoproof.model.variant import (
 
 from .bounds import move_count_measure
 from .coverage import Coverage, of_init
+from .layoutcheck import LayoutJudge
 from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict, find_property
 from .search_by_deal import explore_by_deal
 from .statespace import (
@@ -189,7 +190,7 @@ class Judge:
     TERMINAL = frozenset({"winner-lowest", "award", "tie", "pips", "foul-penalty",
                           "final-scores", "parity"})
     TRANSITION = frozenset({"boneyard-monotone", "opening", "no-false-confirmation",
-                            "procedure"})
+                            "procedure"}) | LayoutJudge.TRANSITION
     #: properties that need every state, not just the terminal ones
     EVERY_STATE = TRANSITION | {"conservation", "blocked-complete"}
     #: properties that need R2 under both readings of R2.3 (the census of the readings)
@@ -203,6 +204,9 @@ class Judge:
         self.transition_ids = self.TRANSITION & want
         self.readings = bool(self.READINGS & want)
         self._reference: Any = None
+        #: the layout properties (markers, doubles, a spinner's arms), where wanted
+        self.layout = (LayoutJudge(ctx, variant, oracle, want)
+                       if (LayoutJudge.TRANSITION | LayoutJudge.TERMINAL) & want else None)
 
     def reference(self, s: State) -> Scored | None:
         """The declarative reading of R5 at ``s`` (built on first use: a Z3 encoding)."""
@@ -251,6 +255,8 @@ class Judge:
         if s.status is not Status.PLAYING and self.terminal_ids:
             _check_terminal(ctx, v, at, s, self.scorer(v, s), self.reference(s), v.teams,
                             v.tiles.suit, v.n % 2 == 0)
+        if self.layout is not None:
+            self.layout.state(at, s)
         return premise
 
     def transition(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
@@ -305,6 +311,8 @@ class Judge:
             if why:
                 ctx.fail("procedure", at, "the block is established, but "
                          + "; ".join(why), (j,))
+        if self.layout is not None:
+            self.layout.transition(at, s, m, j, t)
 
 
 def _scan(ctx: _Context) -> None:
@@ -518,6 +526,8 @@ def check_properties(result: SearchResult,
     chosen = selected(properties)
     applies = {p.id: p.applies_to(v) for p in chosen}
     wanted = {p.id for p in chosen if applies[p.id] or inapplicable}
+    cannot = unjudged(v, wanted)
+    wanted -= set(cannot)
     ctx = _Context(result, rules_for(v), wanted)
     _scan(ctx)
     _check_liveness(ctx)
@@ -529,8 +539,8 @@ def check_properties(result: SearchResult,
         res = Result(p.id, Verdict.NOT_APPLICABLE, method, figures.configuration,
                      states=result.size, seconds=seconds)
         out.append(res)
-        if p.id not in wanted:
-            res.detail = f"applies to {p.applies_doc}"
+        if p.id not in wanted and p.id not in cannot:
+            res.detail = p.not_applicable()
             continue
         found = ctx.found.get(p.id)
         if found is not None:
@@ -538,6 +548,9 @@ def check_properties(result: SearchResult,
             res.trace = result.trace_to(found.at, found.then)
             res.detail = found.why
             res.stats = {"state": found.at, "moves": len(res.trace.moves)}
+        elif p.id in cannot:
+            res.verdict = Verdict.UNKNOWN
+            res.detail = cannot[p.id]
         elif result.complete:
             res.verdict = Verdict.HOLDS
             res.detail = _holds_detail(p.id, ctx, figures)
@@ -552,6 +565,25 @@ def check_properties(result: SearchResult,
                           f"{res.verdict.value}: {res.detail}")
             res.verdict = Verdict.NOT_APPLICABLE
     return out
+
+
+def unjudged(variant: Variant, wanted: Iterable[str]) -> dict[str, str]:
+    """The wanted properties no judge can read on this variant's states, each with why:
+    the terminal properties of R5 where the declarative reading of the scoring (a Z3
+    encoding, :mod:`.scoring`) does not state the layout's slots yet. They are UNKNOWN,
+    never judged against nothing."""
+    r5 = Judge.TERMINAL & set(wanted)
+    if not r5:
+        return {}
+    from .scoring import score_reader
+
+    try:
+        score_reader(variant)
+    except NotImplementedError as e:
+        why = (f"the declarative reading of R5 (the Z3 encoding) does not state this "
+               f"layout yet ({e}): no terminal state was scored, nothing is claimed")
+        return dict.fromkeys(sorted(r5), why)
+    return {}
 
 
 def checked_verdict(r: Result) -> Verdict:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from dominoproof.model.fast import FastRules
+from dominoproof.model.layout import Access, Layout
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer, outcome
 from dominoproof.model.state import State, Status
@@ -166,6 +167,98 @@ class PlayKeepsEnd(FastRules):
         if m.kind is MoveKind.PLAY and m.end != LEAD:
             return nxt._replace(ends=s.ends)
         return nxt
+
+
+# ---------------------------------------------------------------------------
+# Layouts of several lines: markers, doubles that take tiles, a spinner's arms
+# (these layouts run the named actions, whose layout operations are Layout's: a
+# mutant reads the slot data through a broken Layout of its own)
+# ---------------------------------------------------------------------------
+
+
+class _Layout(Layout):
+    """A :class:`Layout` of the mutant's own (never the cached one the engine shares)."""
+
+
+class _PendingIgnored(_Layout):
+    """A player may play on any open slot they may play on, pending or not."""
+
+    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0) -> tuple[int, ...]:
+        f = self.fields
+        if f.pending >= 0:
+            marks &= ~(((1 << self.width) - 1) << f.pending)
+        return super().targets(ends, player, marks)
+
+
+class _SidesIgnored(_Layout):
+    """A spinner's arms may be played on before the sides they wait for are covered."""
+
+    def may_play(self, slot: int, player: int, marks: int = 0) -> bool:
+        sl = self.data.slots[slot]
+        if sl.access is Access.EVERYONE or sl.owner == player:
+            return True
+        return (sl.access is Access.OWNER_OR_MARKER and sl.owner is not None
+                and self.marker_out(marks, sl.owner))
+
+
+def _with_layout(rules: FastRules, cls: type[_Layout]) -> None:
+    rules.layout = cls(rules.layout.data, rules.players)
+
+
+@engine_mutant("marker-stays-in")
+class MarkerStaysIn(FastRules):
+    """R3.1/R4.2 broken on trains: a pass or a confirmation leaves the player's marker
+    in, so their train stays closed to the others."""
+
+    def step(self, s: State, m: Move) -> State:
+        nxt = super().step(s, m)
+        if m.kind in (MoveKind.PASS, MoveKind.CONFIRM):
+            return nxt._replace(marks=self.layout.with_marker(
+                nxt.marks, m.player, self.layout.marker_out(s.marks, m.player)))
+        return nxt
+
+
+@engine_mutant("double-left-uncovered")
+class DoubleLeftUncovered(FastRules):
+    """R2.2 broken: while a double waits to be covered, play may go elsewhere."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        _with_layout(self, _PendingIgnored)
+
+
+@engine_mutant("arms-open-early")
+class ArmsOpenEarly(FastRules):
+    """Terms/R2.2 broken: a spinner's arms may be played on before its sides are
+    covered."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        _with_layout(self, _SidesIgnored)
+
+
+@engine_mutant("confirm-past-double")
+class ConfirmPastDouble(FastRules):
+    """R1.1/R4.4 broken: a player holding a tile that covers a pending slot may confirm
+    inability anyway (the boneyard supplying nothing), and the confirmation counts."""
+
+    def _past(self, s: State) -> bool:
+        return (s.status is PLAYING and s.led and not s.boneyard
+                and self.layout.pending(s.marks) != 0 and self.playable_mask(s, s.turn) != 0
+                and s.confirmed < self.C)
+
+    def moves(self, s: State) -> tuple[Move, ...]:
+        got = super().moves(s)
+        if self._past(s) and self._confirm[s.turn] not in got:
+            return (*got, self._confirm[s.turn])
+        return got
+
+    def step(self, s: State, m: Move) -> State:
+        if m.kind is MoveKind.CONFIRM and self._past(s):
+            return s._replace(turn=self.next_seat[m.player], confirmed=s.confirmed + 1,
+                              drew=False, marks=self.layout.with_marker(s.marks, m.player,
+                                                                        True))
+        return super().step(s, m)
 
 
 # ---------------------------------------------------------------------------

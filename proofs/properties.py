@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.layout import LayoutKind
+from dominoproof.model.layout import Access, LayoutKind, Opens
 from dominoproof.model.variant import FoulRule, Variant
 
 
@@ -51,13 +51,46 @@ class Property:
     kind: Kind
     applies_doc: str = "every variant"
     applies: Callable[[Variant], bool] = field(default=lambda v: True, compare=False)
+    #: why the property does not apply to a variant it does not apply to, in domino terms
+    #: ("the layout has no markers"); empty: :attr:`applies_doc` says it
+    why_not: str = ""
 
     def applies_to(self, variant: Variant) -> bool:
         return self.applies(variant)
 
+    def not_applicable(self) -> str:
+        """The detail of an N/A verdict: why, and what the property applies to."""
+        head = f"{self.why_not}; " if self.why_not else ""
+        return f"{head}applies to {self.applies_doc}"
+
 
 def _line(v: Variant) -> bool:
     return v.layout.kind is LayoutKind.LINE
+
+
+# What the layout properties apply to, read from the slot data (``Variant.slot_layout``).
+
+def has_markers(v: Variant) -> bool:
+    """The layout has a marker per seat (trains)."""
+    return v.slot_layout.markers
+
+
+def has_double_rules(v: Variant) -> bool:
+    """A double takes tiles before play moves on: the opening double, or one laid later."""
+    data = v.slot_layout
+    return data.lead_takes > 0 or any(sl.double_takes > 0 for sl in data.slots)
+
+
+def has_spinner(v: Variant) -> bool:
+    """Some slot is a spinner's arm (it opens with an opening double)."""
+    return any(sl.opens is Opens.SPINNER for sl in v.slot_layout.slots)
+
+
+def readings_can_differ(v: Variant) -> bool:
+    """R2.3: somebody may be forbidden to play on an open end -- an owned slot, an arm
+    waiting for its sides, or the slots a double leaves pending."""
+    return (any(sl.access is not Access.EVERYONE or sl.after for sl in v.slot_layout.slots)
+            or has_double_rules(v))
 
 
 CATALOGUE: tuple[Property, ...] = (
@@ -139,7 +172,58 @@ CATALOGUE: tuple[Property, ...] = (
         applies_doc="one-line variants with every tile in play (refuted where tiles are "
                     "set aside)",
         applies=lambda v: _line(v) and v.all_in_play),
+    Property(
+        "markers",
+        "Each seat's marker is out exactly when its owner has passed, confirmed or fouled "
+        "since last playing on their own train: a pass, a confirmation or a foul by a "
+        "player puts that player's marker out, a play by a player on their own train takes "
+        "it in, and nothing else moves a marker (none is out at the deal).",
+        ("R2.3", "R3.1", "R4.2"), Kind.TRANSITION,
+        applies_doc="layouts with markers (trains)",
+        applies=has_markers, why_not="the layout has no markers"),
+    Property(
+        "doubles-covered",
+        "While slots are pending, every play goes on a pending slot; a double laid during "
+        "play on a slot whose doubles take tiles, with nothing else pending, makes its slot "
+        "and the toes it opens (showing its number) pending; the opening double makes the "
+        "slots it opened pending where it takes tiles; a tile laid on a pending slot covers "
+        "it, and nothing else changes what is pending.",
+        ("R2.2",), Kind.TRANSITION,
+        applies_doc="layouts with double rules (lead_double_takes or double_takes > 0)",
+        applies=has_double_rules,
+        why_not="the layout has no double rules (no double takes tiles)"),
+    Property(
+        "spinner-arms",
+        "No play goes on a spinner's arm while a side it waits for is uncovered; a side is "
+        "covered once a tile is laid on it, and stays covered; the arms show a number only "
+        "after an opening double (its number), and open at no other time.",
+        ("Terms", "R2.2"), Kind.TRANSITION,
+        applies_doc="spinner layouts", applies=has_spinner,
+        why_not="the layout has no spinner"),
+    Property(
+        "uncoverable-double",
+        "At a block established while slots are pending, no hand holds a tile carrying a "
+        "pending slot's number, and the boneyard supplies nothing: the double could not be "
+        "covered.",
+        ("R1.1", "R4.4"), Kind.TERMINAL,
+        applies_doc="layouts with double rules (lead_double_takes or double_takes > 0)",
+        applies=has_double_rules,
+        why_not="the layout has no double rules (no double takes tiles)"),
+    Property(
+        "readings-agree",
+        "At an established block the two readings of R2.3 agree: no hand holds a tile "
+        "matching an open end exactly when no player has a legal move.",
+        ("R2.3", "R4.4"), Kind.TERMINAL,
+        applies_doc="layouts where the readings can differ (owned trains and markers, arms "
+                    "waiting for a spinner's sides, or double rules)",
+        applies=readings_can_differ,
+        why_not="every open end is open to every player at every moment, so the two "
+                "readings coincide"),
 )
+
+#: The properties of layouts of several lines (judged by :mod:`.layoutcheck`).
+LAYOUT_PROPERTIES: tuple[str, ...] = ("markers", "doubles-covered", "spinner-arms",
+                                      "uncoverable-double", "readings-agree")
 
 BY_ID: dict[str, Property] = {p.id: p for p in CATALOGUE}
 

@@ -65,7 +65,7 @@ class Prover(TerminationProof, WitnessSearch):
         prop = BY_ID[pid]
         if not prop.applies_to(self.variant):
             return Result(pid, Verdict.NOT_APPLICABLE, METHOD_INDUCTION, self.configuration(),
-                          f"applies to {prop.applies_doc}")
+                          prop.not_applicable())
         if pid in STATE_PROPERTIES:
             return self.prove_state(prop)
         if pid in TRANSITION:

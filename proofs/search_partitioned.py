@@ -57,6 +57,7 @@ from .graphcheck import (
     check_properties,
     partial_detail,
     selected,
+    unjudged,
 )
 from .properties import Property, Result, Verdict
 from .state_codec import Codec
@@ -241,6 +242,8 @@ def verify_partitioned(variant: Variant, init: Init,
     chosen = selected(properties)
     applies = {p.id: p.applies_to(variant) for p in chosen}
     wanted = {p.id for p in chosen if applies[p.id]}
+    cannot = unjudged(variant, wanted)
+    wanted -= set(cannot)
     workers = max(1, workers or os.cpu_count() or 1)
     ctx = mp.get_context("fork")
     inboxes = [ctx.Queue() for _ in range(workers)]
@@ -316,8 +319,12 @@ def verify_partitioned(variant: Variant, init: Init,
         visited_mb=sum(d.visited_bytes for d in parts) / 2**20, workers=workers,
         total_rss_mb=sum(d.peak_rss_mb for d in parts),
         per_worker_states=[d.states for d in parts])
-    return figures, _results(variant, init, chosen, applies, found, counts, figures,
-                             engine, scorer, max_states, max_seconds)
+    out = _results(variant, init, chosen, applies, found, counts, figures, engine, scorer,
+                   max_states, max_seconds)
+    for res in out:
+        if res.property in cannot:
+            res.verdict, res.detail = Verdict.UNKNOWN, cannot[res.property]
+    return figures, out
 
 
 def _results(variant: Variant, init: Init, chosen: list[Property], applies: dict[str, bool],
@@ -340,7 +347,7 @@ def _results(variant: Variant, init: Init, chosen: list[Property], applies: dict
                      seconds=f.seconds)
         out.append(res)
         if not applies[p.id]:
-            res.detail = f"applies to {p.applies_doc}"
+            res.detail = p.not_applicable()
         elif p.id in GLOBAL:
             res.verdict = Verdict.UNKNOWN
             res.detail = ("needs paths through the whole graph (bounded walks, cycles, the "

@@ -188,3 +188,31 @@ def side_index_penalties(v: Variant, fouls: int) -> tuple[int, ...]:
         if fouls >> p & 1:
             out[next(i for i, side in enumerate(v.teams) if p in side)] += v.fouls.penalty
     return tuple(out)
+
+
+# The Z3 twins of the layouts' faults (markers, doubles, a spinner's arms) are written by
+# another engineer on the layouts-z3 branch, with the encoding of those layouts. Until
+# that branch merges, the tests that need a fault's twin are expected to fail for those
+# faults, and say why; the mark disappears by itself once ``Z3_MUTANTS`` has the twin.
+
+AWAITING_Z3 = ("the fault's Z3 twin (proofs/encoding_faults.py) and the encoding of its "
+               "layout are written on the layouts-z3 branch: expected to fail until it "
+               "merges")
+
+
+def awaiting_z3_twin(fault_id: str) -> bool:
+    """The fault has no Z3 twin yet (see :data:`AWAITING_Z3`)."""
+    from dominoproof.proofs.encoding_faults import Z3_MUTANTS
+
+    return fault_id not in Z3_MUTANTS
+
+
+def with_z3_twin(fault_id: str, *values: Any, marks: Any = ()) -> Any:
+    """A ``pytest.param`` of a test that needs the fault's Z3 twin: expected to fail
+    (strictly) while the twin is awaited, an ordinary case once it is there."""
+    import pytest
+
+    more = [marks] if marks and not isinstance(marks, list | tuple) else list(marks)
+    if awaiting_z3_twin(fault_id):
+        more.append(pytest.mark.xfail(reason=AWAITING_Z3, strict=True))
+    return pytest.param(fault_id, *values, marks=more)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import variant
+from helpers import awaiting_z3_twin, variant, with_z3_twin
 
 from dominoproof.model.outcome import outcome
 from dominoproof.model.rules import Rules, rules_for
@@ -115,7 +115,7 @@ def test_trace_level_counterexamples_to_induction_are_engine_steps() -> None:
 @pytest.mark.slow
 def test_trace_level_fault_ctis_are_steps_of_the_faults_engine() -> None:
     for f in FAULTS:
-        if f.engine is None:
+        if f.engine is None or awaiting_z3_twin(f.id):  # AWAITING_Z3: nothing to ask yet
             continue
         pr = twin_prover(f)
         rules: Rules = f.rules_for(pr.variant)
@@ -156,7 +156,7 @@ def test_verdict_level_correct_rules(name: str, overrides: dict[str, Any]) -> No
 
 
 @pytest.mark.parametrize("fault", [
-    f.id if f.id in ("confirm-resets", "tie-wrong") else pytest.param(f.id, marks=SLOW)
+    f.id if f.id in ("confirm-resets", "tie-wrong") else with_z3_twin(f.id, marks=SLOW)
     for f in FAULTS])
 def test_verdict_level_broken_rules(fault: str) -> None:
     """Each broken rule set: where exhaustive search is complete, Z3 (the twin) gives the

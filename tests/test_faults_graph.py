@@ -14,10 +14,17 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from helpers import AWAITING_Z3, awaiting_z3_twin
 
 from dominoproof.model import Trace, find_variant
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID, Fault
-from dominoproof.proofs.graphcheck import Verification, checked_verdict, replay, verify
+from dominoproof.proofs.graphcheck import (
+    Verification,
+    checked_verdict,
+    replay,
+    unjudged,
+    verify,
+)
 from dominoproof.proofs.properties import CATALOGUE, Verdict
 
 
@@ -62,12 +69,21 @@ def test_the_correct_rules_pass_on_the_same_configuration(fault: Fault) -> None:
     v = correct_variant(fault)
     assert isinstance(v, type(fault.variant()))
     ver = verify(v, fault.init(v))
+    # R5 is judged against the declarative scoring, a Z3 encoding: where that does not
+    # state the layout's slots yet, those properties are UNKNOWN (never HOLDS)
+    unread = unjudged(v, [p.id for p in CATALOGUE if p.applies_to(v)])
     for r in ver.results:
+        if r.property in unread:
+            assert r.verdict is Verdict.UNKNOWN and r.detail == unread[r.property]
+            continue
         assert r.verdict in (Verdict.HOLDS, Verdict.NOT_APPLICABLE), (r.property, r.detail)
     for pid in fault.catches:
         p = next(p for p in CATALOGUE if p.id == pid)
         if p.applies_to(v):
             assert next(r for r in ver.results if r.property == pid).verdict is Verdict.HOLDS
+    if unread:
+        pytest.xfail("the Z3 encoding does not state this layout yet (the layouts-z3 "
+                     "branch): the R5 properties cannot be judged here until it merges")
 
 
 def test_every_property_catches_some_fault() -> None:
@@ -95,8 +111,33 @@ def test_each_fault_is_one_record_with_a_patch_per_reading() -> None:
 
     assert set(ENGINE_MUTANTS) | set(SCORING_MUTANTS) <= set(FAULTS_BY_ID)
     assert not set(ENGINE_MUTANTS) & set(SCORING_MUTANTS)
-    assert set(Z3_MUTANTS) == set(FAULTS_BY_ID)
     for f in FAULTS:
         patched = f.id in ENGINE_MUTANTS or f.id in SCORING_MUTANTS
         assert patched != bool(f.variant_overrides), f.id  # one way to break, not two
         assert f.engine is ENGINE_MUTANTS.get(f.id) and f.scorer is SCORING_MUTANTS.get(f.id)
+    awaited = {f.id for f in FAULTS if awaiting_z3_twin(f.id)}
+    assert awaited <= set(LAYOUT_FAULTS)  # only the layouts' twins may be awaited
+    assert set(Z3_MUTANTS) <= set(FAULTS_BY_ID)
+    if awaited:
+        pytest.xfail(f"{', '.join(sorted(awaited))}: {AWAITING_Z3}")
+    assert set(Z3_MUTANTS) == set(FAULTS_BY_ID)
+
+
+#: the faults of layouts of several lines, one per new rule
+LAYOUT_FAULTS = ("marker-stays-in", "double-left-uncovered", "arms-open-early",
+                 "confirm-past-double")
+
+
+def test_the_layouts_faults_are_there_each_breaking_a_layout_property() -> None:
+    """Markers, doubles that must be covered, a spinner's arms: each new property of the
+    catalogue has a fault that must break it, shown on a configuration of its layout."""
+    from dominoproof.proofs.properties import LAYOUT_PROPERTIES
+
+    broken = {pid for fid in LAYOUT_FAULTS for pid in FAULTS_BY_ID[fid].catches}
+    assert set(LAYOUT_PROPERTIES) <= broken
+    kinds = {FAULTS_BY_ID[fid].variant().layout.kind.value for fid in LAYOUT_FAULTS}
+    assert kinds == {"trains", "line", "spinner"}
+    for fid in LAYOUT_FAULTS:
+        v = FAULTS_BY_ID[fid].variant()
+        for pid in FAULTS_BY_ID[fid].catches:
+            assert next(p for p in CATALOGUE if p.id == pid).applies_to(v), (fid, pid)
