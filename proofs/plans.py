@@ -76,9 +76,12 @@ def _layout_size(v: Variant) -> tuple[int, int, int, int]:
       the public train: the smallest table where a closed train is someone else's, and
       small enough to search every deal in every draw order); at most 3 where doubles
       open toes (each double adds slots).
-    * The hands: in a draw game 3 tiles each for 2 players, else 2, with the tiles the
-      variant sets aside kept where the boneyard keeps 2; in a block game every tile
-      dealt where they share out evenly, else as many each as the set allows.
+    * The hands: in a draw game as many tiles each as leave at least 2 in the boneyard
+      (so that a round both draws and meets an empty boneyard, and the every-deal,
+      every-draw-order search of the layouts, which run the named actions rather than
+      the line's fast path, stays within seconds), with the tiles the variant sets
+      aside kept where the boneyard keeps 2; in a block game every tile dealt where they
+      share out evenly, else as many each as the set allows.
     """
     lay = v.slot_layout
     n = max(3, lay.lead_takes)
@@ -86,9 +89,9 @@ def _layout_size(v: Variant) -> tuple[int, int, int, int]:
     players = min(v.players, 2 if lay.markers else 3 if toes else 4)
     count = tile_count(n)
     if v.draw.rule is not DrawRule.NONE:
-        hand = 3 if players == 2 else 2
-        rest = count - players * hand
-        return players, n, hand, min(v.deal.set_aside, max(0, rest - 2))
+        aside = min(v.deal.set_aside, max(0, count - 2 * players - 2))
+        hand = (count - aside - 2) // players
+        return players, n, hand, aside
     hand = count // players
     return players, n, hand, count - players * hand
 
