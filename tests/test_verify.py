@@ -109,3 +109,61 @@ def test_every_preset_and_fault_is_as_expected() -> None:
     report = verify(presets().values())
     assert report.exit_code == 0, [(r.subject, r.part, r.property, r.verdict)
                                    for r in report.failures]
+
+
+# ---------------------------------------------------------------------------
+# Findings: a preset's published rules that violate a property, expected and reported
+# ---------------------------------------------------------------------------
+
+
+def test_a_presets_finding_is_expected_reported_and_would_fail_if_it_changed() -> None:
+    """Sebastopol's pending spinner (dominoproof/expected.toml): the search's VIOLATED
+    row is as expected, says why and carries its round; the same property holding would
+    now fail the job, and a variant with other rules expects it to hold."""
+    from dominoproof.expected import findings_of
+    from dominoproof.verify import OK, expect
+
+    v = find_variant("sebastopol-4p-d6")
+    rows = [r for r in verify([v], faults=False, crosscheck=0).rows if r.part == "search"]
+    row = next(r for r in rows if r.property == "readings-agree")
+    assert row.verdict == "VIOLATED" and row.ok
+    assert "finding, as expected" in row.detail and row.round
+    assert not Row(v.name, "search", "readings-agree", "HOLDS", row.expected).ok
+    assert all(r.ok for r in rows)
+    other = v.with_overrides({"deal.hand_size": 6}, source="<test>")
+    assert findings_of(other) == {}
+    assert expect(other, "search", "readings-agree", OK) == (OK, "")
+
+
+def test_a_layout_the_z3_relation_does_not_state_is_not_applicable_with_why() -> None:
+    from dominoproof.expected import z3_unstated
+
+    assert "markers" in (z3_unstated(find_variant("mextrain-4p-d12")) or "")
+    v = find_variant("sebastopol-4p-d6")
+    why = z3_unstated(v)
+    assert why is not None and "spinner" in why
+    rows = verify([v], faults=False, crosscheck=40).rows
+    z3 = [r for r in rows if r.part in ("z3", "cross-check")]
+    assert z3 and all(r.verdict == "N/A" and r.ok and "not run" in r.detail for r in z3)
+    assert z3_unstated(find_variant("bergen-2p-d6")) is None
+
+
+def test_a_finding_with_a_typo_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dominoproof.expected as ex
+
+    class Text:
+        def read_text(self, encoding: str) -> str:
+            return ('[[finding]]\nvariant = "bergen-2p-d6"\npart = "search"\n'
+                    'property = "readings-agre"\nverdict = "VIOLATED"\nwhy = "x"\n')
+
+    class Files:
+        def joinpath(self, name: str) -> Text:
+            return Text()
+
+    monkeypatch.setattr(ex.resources, "files", lambda pkg: Files())
+    ex.findings.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="no property 'readings-agre'"):
+            ex.findings()
+    finally:
+        ex.findings.cache_clear()
