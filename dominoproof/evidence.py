@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import layout_of
+from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.rules import Rules, rules_for
@@ -78,9 +78,27 @@ class Evidence:
 # ---------------------------------------------------------------------------
 
 
-def _ends_shown(variant: Variant, s: State) -> list[int]:
-    """The numbers the open ends show, one per open slot."""
-    return list(s.open_ends)
+def _ends_shown(variant: Variant, s: State) -> str:
+    """The open ends: by number on the one line; on a layout of several lines each slot
+    by name, with what its marks say (a double to cover, an arm waiting for a side),
+    and the markers out."""
+    if not s.led:
+        return "no open end yet"
+    data = variant.slot_layout
+    if data.width <= 2:
+        return "ends " + " and ".join(map(str, s.open_ends))
+    lay = layout_of(variant)
+    pending = lay.pending(s.marks)
+    parts = []
+    for i, slot in enumerate(data.slots):
+        if s.ends[i] == CLOSED:
+            continue
+        notes = (["to cover"] if pending >> i & 1 else []) + (
+            ["waiting"] if any(not lay.covered(s.marks, j) for j in slot.after) else [])
+        parts.append(f"{slot.name} {s.ends[i]}" + (f" ({', '.join(notes)})" if notes else ""))
+    out = "ends " + ", ".join(parts)
+    markers = [f"P{p}" for p in range(variant.players) if lay.marker_out(s.marks, p)]
+    return out + (f"; markers out: {', '.join(markers)}" if markers else "")
 
 
 def _end_played(variant: Variant, s: State, m: Move) -> int:
@@ -100,8 +118,7 @@ def _pips(variant: Variant, mask: int) -> int:
 def state_lines(variant: Variant, s: State) -> list[str]:
     """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
     fouls, the status; each hand; the tiles on the table."""
-    ends = _ends_shown(variant, s)
-    shown = ("ends " + " and ".join(map(str, ends))) if ends else "no open end yet"
+    shown = _ends_shown(variant, s)
     bone = (f"boneyard {_tiles(s.boneyard)}" if s.boneyard else "boneyard empty")
     parts = [f"P{s.turn} to move", shown, bone]
     if s.set_aside:
@@ -227,7 +244,7 @@ def _blocked_complete(v: Variant, oracle: Rules, seq: Sequence[State]) -> Failur
         if s.status is Status.PLAYING and oracle.is_blocked(s):
             later = seq[i + 1:i + 1 + bound]
             if len(later) >= bound and all(x.status is not Status.BLOCKED for x in later):
-                ends = " and ".join(map(str, _ends_shown(v, s)))
+                ends = " and ".join(map(str, s.open_ends))
                 return Failure(i, f"after move {i} R2 and R3 hold (no hand holds a tile "
                                f"matching the ends {ends}, the boneyard is empty), but "
                                f"{bound} moves later the block is still not established "

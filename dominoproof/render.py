@@ -8,10 +8,15 @@ the scoring table (R5).
 
 The state keeps only the canonical open ends (left/right order is cosmetic,
 STYLE 1), so the line as a person sees it is rebuilt from the moves by
-:class:`LineOfPlay`. :func:`narrate` turns a trace into :class:`Step` values
-(pure, tested on their own); :func:`render_round` lays them out as text of at
-most :func:`~dominoproof.options.width` columns: the terminal's width, or
-:data:`~dominoproof.options.WIDTH` when piped (identical everywhere).
+:class:`LineOfPlay`. A layout of several lines (a spinner, trains, a chicken foot) is
+rebuilt the same way by :class:`dominoproof.arms.RoundArms` and told one arm a row
+(:func:`table_rows`): its name and owner, its tiles from the centre outwards, the
+number it shows, and what the slot data makes of it (a marker out, a side not yet
+covered, a double to cover, the double a toe grows from). :func:`narrate` turns a
+trace into :class:`Step` values (pure, tested on their own); :func:`render_round`
+lays them out as text of at most :func:`~dominoproof.options.width` columns: the
+terminal's width, or :data:`~dominoproof.options.WIDTH` when piped (identical
+everywhere).
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from dominoproof.arms import Arms, RoundArms
 from dominoproof.model.engine import Trace
+from dominoproof.model.layout import LayoutKind, Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, residual
 from dominoproof.model.rules import Rules
@@ -44,11 +51,14 @@ from dominoproof.model.variant import (
 from dominoproof.options import width
 
 __all__ = [
+    "ArmRow",
     "LineOfPlay",
     "Step",
     "narrate",
     "render_round",
+    "rows_text",
     "side_name",
+    "table_rows",
     "table_text",
     "variant_summary",
 ]
@@ -120,6 +130,66 @@ class Step:
     move: Move
     line: tuple[str, ...] = ()  #: the line of play after the move, when it changed
     hand: tuple[int, int] | None = None  #: (seat, mask): a hand that changed
+    #: a layout of several lines after the move, one row an arm, when it changed
+    table: tuple[ArmRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArmRow:
+    """One arm of a layout of several lines, told: its name (and owner), its tiles from
+    the centre outwards as printed, and what to say of its open end."""
+
+    name: str
+    tiles: tuple[str, ...]
+    note: str
+
+
+_CENTRE = {LayoutKind.TRAINS: "hub", LayoutKind.SPINNER: "spinner"}
+
+
+def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
+    """The layout of several lines, one row an arm (the lead first): each open arm with
+    the number it shows, an owner's marker when it is out (R2.3), the sides an arm waits
+    for (Terms), a double still to be covered (R2.2), the double a toe grows from; arms
+    not open yet said in one row."""
+    if arms.lead is None:
+        return ()
+    data = arms.data
+    layout = layout_for(data, players)  # where the marks' fields lie
+    centre = _CENTRE.get(data.kind, "lead") if arms.lead.is_double else "lead"
+    rows = [ArmRow(centre, (arms.lead.show(),), "")]
+    others: list[str] = []
+    toes = 0
+    for i, slot in enumerate(data.slots):
+        end = arms.ends[i]
+        if end is None and not arms.tiles[i]:
+            if slot.opens is Opens.TOE:
+                toes += 1
+            else:
+                others.append(slot.name)
+            continue
+        notes = [f"shows {end}" if end is not None else "closed"]
+        if i in arms.parent:
+            a, j = arms.parent[i]
+            near, far = arms.tiles[a][j]
+            notes.append(f"grows from the [{near}|{far}] on {data.slots[a].name}")
+        if slot.owner is not None and layout.marker_out(marks, slot.owner):
+            notes.append("marker out: open to all (R2.3)")
+        waits = arms.waits(i)
+        if waits and end is not None:
+            sides = " and ".join(data.slots[j].name for j in waits)
+            notes.append(f"waits until {sides} {'is' if len(waits) == 1 else 'are'} "
+                         "covered")
+        if i in arms.pending:
+            notes.append("must be covered first (R2.2)")
+        tiles = tuple(f"[{a}|{b}]" for a, b in arms.tiles[i])
+        rows.append(ArmRow(slot.name, tiles, "; ".join(notes)))
+    if others:
+        rows.append(ArmRow(", ".join(others), (), "not open (the lead is no double)"))
+    if toes:
+        rows.append(ArmRow(f"{toes} toe{'s' if toes != 1 else ''}", (),
+                           "not open yet (a double laid in play opens them)"))
+    return tuple(rows)
 
 
 def side_name(side: Sequence[int]) -> str:
@@ -178,14 +248,19 @@ def _fits(rules: Rules, s: State, player: int, tile: int) -> str:
     if not s.led:
         return "fits"
     a, b = Tile.from_index(tile)
-    ends = [e for e in rules.layout.targets(s.ends, player, s.marks)
-            if rules.layout.shows(s.ends, e) in (a, b)]
+    layout = rules.layout
+    ends = [e for e in layout.targets(s.ends, player, s.marks)
+            if layout.shows(s.ends, e) in (a, b)]
     if not ends:
         return "does not fit"
-    return "fits the " + " and the ".join(str(rules.layout.shows(s.ends, e)) for e in ends)
+    data = layout.data
+    if data.width > 2 and not data.symmetric:  # slots named as they lie (trains)
+        return "fits " + " and ".join(f"{data.slots[e].name} ({layout.shows(s.ends, e)})"
+                                      for e in ends)
+    return "fits the " + " and the ".join(str(layout.shows(s.ends, e)) for e in ends)
 
 
-def _establish_text(rules: Rules, s: State, line: LineOfPlay) -> str:
+def _establish_text(rules: Rules, s: State, shown: str) -> str:
     """R4.4, with R2 and R3 checked on the state (said plainly when they fail)."""
     needed = rules.C
     proposer = s.proposer
@@ -193,8 +268,6 @@ def _establish_text(rules: Rules, s: State, line: LineOfPlay) -> str:
     head = (f"block established: {needed} confirmation{'s' if needed != 1 else ''} "
             f"in succession{who}")
     ends = _numbers(rules.layout.numbers(s.ends))
-    seen = line.ends if line.ends is not None else s.open_ends
-    shown = " and ".join(str(e) for e in seen)
     # R2 as the variant reads it (R2.3), as in Rules.ends_unplayable: a tile carrying
     # an end's number, or a legal play
     matching = (rules.matching_mask(s)
@@ -207,8 +280,14 @@ def _establish_text(rules: Rules, s: State, line: LineOfPlay) -> str:
     parts = [head, f"ends {shown}"]
     if holders:
         parts.append("but " + "; ".join(holders) + " (R2 does not hold)")
-    else:
+    elif matching is not None:
         parts.append(f"no hand holds {_or_list(ends)}")
+    else:  # "has a legal move": where a hand matches an end nobody may play on yet
+        # (another's train, a waiting arm, past a double to cover), the readings differ
+        held = rules.matching_mask(s) & s.in_hands
+        parts.append("no player has a legal move" + (
+            f" (yet {''.join(Tile.from_index(t).show() for t in bits(held))} in hand "
+            "matches an open end: the readings of R2.3 differ here)" if held else ""))
     if s.boneyard:
         parts.append(f"but {_boneyard(s)} (R3 does not hold)")
     else:
@@ -225,7 +304,7 @@ def narrate(trace: Trace) -> list[Step]:
     variant = trace.variant
     rules = trace.rule_book  # the rule book the trace replays with (a fault's, for one)
     states = trace.states()
-    line: LineOfPlay | None = LineOfPlay()
+    told = _Told(trace)
     needed = rules.C
     steps: list[Step] = []
     for i, m in enumerate(trace.moves):
@@ -234,23 +313,16 @@ def narrate(trace: Trace) -> list[Step]:
         k = m.kind
         rule, text = "Terms", str(m)
         shown_line: tuple[str, ...] = ()
+        rows: tuple[ArmRow, ...] = ()
         hand: tuple[int, int] | None = None
         if k is MoveKind.PLAY:
             t = Tile.from_index(m.tile)
-            number = LEAD if m.end == LEAD else rules.layout.shows(s.ends, m.end)
-            try:
-                if line is not None:
-                    line.lay(t, number)
-                    shown_line = tuple(line.shown())
-            except ValueError:  # a broken rule book (a fault) leaves ends no line has
-                line = None
-                ends = " and ".join(map(str, after.open_ends))
-                shown_line = (f"(the rule book leaves ends {ends}: no line has them)",)
+            shown_line, rows, where = told.play(i + 1, s, m, after)
             hand = (p, after.hands[p])
             if m.end == LEAD:
                 text = f"P{p} leads {t.show()} ({_lead_reason(variant, rules, s, m)})"
             else:
-                text = f"P{p} plays {t.show()} on the {number}"
+                text = f"P{p} plays {t.show()} on {where}"
                 rule = "R2.1"
                 if s.confirmed:
                     rule = "R4.3"
@@ -288,11 +360,81 @@ def narrate(trace: Trace) -> list[Step]:
                         f"succession, proposed by P{after.proposer}, {_boneyard(s)}")
         elif k is MoveKind.ESTABLISH:
             rule = "R4.4"
-            text = _establish_text(rules, s, line if line is not None else LineOfPlay())
+            text = _establish_text(rules, s, told.ends_said(s))
         else:  # DOMINO
             text = f"P{p} dominoes: their hand is empty and the round ends"
-        steps.append(Step(i + 1, rule, text, m, shown_line, hand))
+        if k is not MoveKind.PLAY:
+            rows = told.marks_changed(s, after)
+        steps.append(Step(i + 1, rule, text, m, shown_line, hand, rows))
     return steps
+
+
+class _Told:
+    """The table as :func:`narrate` tells it: the one line (:class:`LineOfPlay`) or, for
+    a layout of several lines, its arms (:class:`~dominoproof.arms.RoundArms`), one row
+    an arm. A broken rule book (a fault) that leaves ends no layout has is said once."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.variant = trace.variant
+        self.several = trace.variant.slot_layout.width > 2
+        self.line: LineOfPlay | None = None if self.several else LineOfPlay()
+        self.arms: RoundArms | None = RoundArms(trace) if self.several else None
+        self.layout = layout_of(trace.variant)
+
+    def play(self, k: int, s: State, m: Move, after: State
+             ) -> tuple[tuple[str, ...], tuple[ArmRow, ...], str]:
+        """Move ``k``, a play: (the line after it, or the arms' rows, and where it went:
+        ``the 5``, or ``train P1 (showing 2)``)."""
+        t = Tile.from_index(m.tile)
+        number = LEAD if m.end == LEAD else self.layout.shows(s.ends, m.end)
+        where = f"the {number}"
+        try:
+            if self.line is not None:
+                self.line.lay(t, number)
+                return tuple(self.line.shown()) + self._waiting(after), (), where
+            if self.arms is not None:
+                self.arms.move(k, s, m, after)
+                if not self.arms.arms.agrees(self.layout, after):
+                    raise ValueError("the arms do not show the state's ends")
+                arm = self.arms.last
+                if arm is not None and arm >= 0:
+                    where = f"{self.variant.slot_layout.slots[arm].name} (showing {number})"
+                return (), self.rows(after), where
+        except ValueError:  # a broken rule book (a fault) leaves ends no line has
+            shape = "line" if self.line is not None else "layout"
+            self.line = self.arms = None
+            ends = " and ".join(map(str, after.open_ends))
+            return (f"(the rule book leaves ends {ends}: no {shape} has them)",), (), where
+        return (), (), where
+
+    def _waiting(self, s: State) -> tuple[str, ...]:
+        """On the one line, the end a double leaves to be covered (R2.2), said after it."""
+        pending = self.layout.pending(s.marks)
+        shown = sorted({s.ends[i] for i in range(self.layout.width) if pending >> i & 1})
+        return (f" (the {' and the '.join(map(str, shown))} must be covered first, R2.2)",
+                ) if shown else ()
+
+    def rows(self, s: State) -> tuple[ArmRow, ...]:
+        if self.arms is None:
+            return ()
+        return table_rows(self.arms.arms, s.marks, self.variant.players)
+
+    def marks_changed(self, s: State, after: State) -> tuple[ArmRow, ...]:
+        """The arms' rows again after a move that is no play but changes what they say
+        (a marker put out by a pass or a confirmation)."""
+        return self.rows(after) if s.marks != after.marks else ()
+
+    def ends_said(self, s: State) -> str:
+        """The open ends as the table shows them: the line's left and right, or each
+        arm's name and number."""
+        if self.line is not None and self.line.ends is not None:
+            return " and ".join(str(e) for e in self.line.ends)
+        if self.arms is not None and self.arms.arms.lead is not None:
+            arms = self.arms.arms
+            return ", ".join(f"{sl.name} {arms.ends[i]}"
+                             for i, sl in enumerate(arms.data.slots)
+                             if arms.ends[i] is not None)
+        return " and ".join(str(e) for e in s.open_ends)
 
 
 # ---------------------------------------------------------------------------
@@ -326,6 +468,25 @@ def _pack(label: str, pieces: Sequence[str], indent: str, suffix: str = "") -> l
             cur += " " + suffix
     lines.append(cur)
     return lines
+
+
+def rows_text(rows: Sequence[ArmRow], indent: str) -> list[str]:
+    """A layout of several lines, one arm a row: the name in a column of its own, the
+    tiles packed after it, and what the row says after the tiles when it fits there,
+    else on lines of its own under the tiles (at most :func:`width` columns)."""
+    w = max(len(r.name) for r in rows) + 2
+    out: list[str] = []
+    for r in rows:
+        lines = _pack(r.name.ljust(w), list(r.tiles), indent)
+        if r.note:
+            under = " " * (len(indent) + w)
+            gap = "  " if r.tiles else ""
+            if len(lines[-1]) + len(gap) + len(r.note) <= width():
+                lines[-1] += gap + r.note
+            else:
+                lines += _wrap(r.note, under, under)
+        out += [line.rstrip() for line in lines]
+    return out
 
 
 def table_text(table: Table, indent: int = 0) -> str:
@@ -414,6 +575,8 @@ def _steps_text(trace: Trace, steps: Sequence[Step]) -> list[str]:
         out += _wrap(st.text, first, _INDENT)
         if st.line:
             out += _pack("line  ", st.line, _INDENT)
+        if st.table:
+            out += rows_text(st.table, _INDENT)
         if st.hand is not None:
             seat, hand = st.hand
             out += _hand_line(trace.variant, seat, hand, _INDENT, width=6)
@@ -469,8 +632,8 @@ def _result_text(trace: Trace) -> list[str]:
     out = ["", "Result"]
     if res is None:
         ends = " and ".join(map(str, final.open_ends)) or "none yet"
-        out.append(f"  the round is not over: the trace stops before its end (open ends "
-                   f"{ends}, P{final.turn} to move, {_boneyard(final)})")
+        out += _wrap(f"the round is not over: the trace stops before its end (open ends "
+                     f"{ends}, P{final.turn} to move, {_boneyard(final)})", "  ", "    ")
         for p, hand in enumerate(final.hands):
             out += _hand_line(v, p, hand, "  ")
         return out

@@ -26,14 +26,14 @@ placements (:func:`arms_of`). :func:`round_scene` draws a round (a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dominoproof.arms import Arms, arms_of, follow, number_played, round_arms
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import Layout, Opens, SlotLayout, layout_of
-from dominoproof.model.moves import LEAD, Move, MoveKind, said
-from dominoproof.model.state import State
+from dominoproof.model.layout import LayoutKind, SlotLayout, layout_for, layout_of
+from dominoproof.model.moves import MoveKind, said
 from dominoproof.model.tiles import Tile
 from dominoproof.scene import Scene
 
@@ -47,115 +47,11 @@ E, W, N, S = (1, 0), (-1, 0), (0, -1), (0, 1)
 _NAMES = {E: "east", W: "west", N: "north", S: "south"}
 _TILE_FILL, _TILE_EDGE, _LAST_EDGE = "#fffdf4", "#333333", "#e65100"
 _END_FILL, _OWNER_FILL, _MARK_FILL = "#1565c0", "#4a148c", "#c62828"
+_WAIT_FILL, _PENDING_EDGE = "#90a4ae", "#ff8f00"
 #: pip colours by number for sets beyond double-6 (as coloured double-9 .. 18 sets)
 _PIP_COLOURS = ("#000000", "#1e88e5", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00",
                 "#00838f", "#5d4037", "#ad1457", "#283593", "#558b2f", "#e65100",
                 "#37474f", "#4527a0", "#00695c", "#9e9d24", "#6d4c41", "#1565c0", "#b71c1c")
-
-
-def number_played(layout: Layout, s: State, m: Move) -> int:
-    """The number the open end a play is laid on shows: the one place this picture reads
-    a move's end (``Move.end`` names a slot; the layout says what it shows)."""
-    return layout.shows(s.ends, m.end)
-
-
-# ---------------------------------------------------------------------------
-# The arms, rebuilt from the moves
-# ---------------------------------------------------------------------------
-
-
-@dataclass
-class Arms:
-    """The physical arms of a layout: arm ``i`` began as slot ``i``; each holds its tiles
-    from the lead outwards as ``(near, far)`` halves (``near`` touches the arm)."""
-
-    data: SlotLayout
-    lead: Tile | None
-    tiles: list[list[tuple[int, int]]]
-    ends: list[int | None]  #: the number each arm shows (None: its slot is not open)
-
-    @staticmethod
-    def opened(data: SlotLayout, lead: Tile | None) -> Arms:
-        """The arms right after the lead (none open before it): the lead's, and a
-        spinner's arms when the lead is a double."""
-        ends: list[int | None] = [None] * data.width
-        if lead is not None:
-            for i, sl in enumerate(data.slots):
-                if sl.opens is Opens.LEAD:
-                    ends[i] = lead.hi if sl.half else lead.lo
-                elif sl.opens is Opens.SPINNER and lead.lo == lead.hi:
-                    ends[i] = lead.lo
-        return Arms(data, lead, [[] for _ in data.slots], ends)
-
-    def lay(self, arm: int, tile: Tile) -> None:
-        """Lay ``tile`` on ``arm``'s end (a ``ValueError`` if it does not fit)."""
-        end = self.ends[arm]
-        if end is None:
-            raise ValueError(f"arm {arm} ({self.data.slots[arm].name}) is not open")
-        far = tile.other(end)  # ValueError when the tile has no such half
-        self.tiles[arm].append((end, far))
-        self.ends[arm] = far
-
-    def arm_for(self, slot: int, number: int) -> int:
-        """The arm a play on ``slot``, showing ``number``, is laid on: the first arm of
-        the slot's symmetric group whose end shows it (their order is cosmetic)."""
-        group = next((g for g in self.data.symmetric if slot in g), (slot,))
-        for i in group:
-            if self.ends[i] == number:
-                return i
-        shown = ", ".join(str(self.ends[i]) for i in group)
-        raise ValueError(f"no arm of slot {slot} shows {number} (they show {shown})")
-
-    def agrees(self, layout: Layout, s: State) -> bool:
-        """Whether the arms' ends are the state's slot values, up to the symmetry."""
-        from dominoproof.model.layout import CLOSED
-
-        mine = tuple(CLOSED if e is None else e for e in self.ends)
-        return layout.canonical(mine)[0] == s.ends
-
-    @property
-    def count(self) -> int:
-        return (self.lead is not None) + sum(len(t) for t in self.tiles)
-
-
-def arms_of(data: SlotLayout, lead: Tile | str | None,
-            placements: Iterable[tuple[int, Tile | str]] = ()) -> Arms:
-    """The arms of ``data`` after ``lead`` and each ``(arm, tile)`` placement in turn
-    (a hand-made layout needs no engine: any slot data, any placements that fit)."""
-    arms = Arms.opened(data, _tile(lead) if lead is not None else None)
-    for arm, tile in placements:
-        arms.lay(arm, _tile(tile))
-    return arms
-
-
-def round_arms(trace: Trace, upto: int | None = None) -> tuple[Arms, State]:
-    """The arms of ``trace`` after its first ``upto`` moves (all of them by default) and
-    the state then. A rule book whose ends no layout has (a broken one) raises a
-    ``ValueError`` saying where."""
-    states = trace.states()
-    k = len(trace.moves) if upto is None else upto
-    layout = layout_of(trace.variant)
-    arms = Arms.opened(trace.variant.slot_layout, None)
-    for i, m in enumerate(trace.moves[:k]):
-        if m.kind is not MoveKind.PLAY:
-            continue
-        tile = Tile.from_index(m.tile)
-        if m.end == LEAD:
-            arms = Arms.opened(trace.variant.slot_layout, tile)
-            continue
-        try:
-            arms.lay(arms.arm_for(m.end, number_played(layout, states[i], m)), tile)
-        except ValueError as e:
-            raise ValueError(f"move {i + 1} ({said(layout, states[i], m)}): {e}") from None
-    if not arms.agrees(layout, states[k]):
-        raise ValueError(f"after move {k} the arms show {arms.ends}, the state "
-                         f"{list(states[k].open_ends)}: the rule book leaves ends no "
-                         "layout has")
-    return arms, states[k]
-
-
-def _tile(t: Tile | str) -> Tile:
-    return t if isinstance(t, Tile) else Tile.parse(t)
 
 
 # ---------------------------------------------------------------------------
@@ -243,6 +139,9 @@ class _Walker:
 #: Half-widths (units) before an arm folds: a line, a spinner's east-west and
 #: north-south arms, and each train.
 LINE_REACH, SPINNER_REACH, SPINNER_REACH_NS, TRAIN_REACH = 13.0, 11.0, 8.0, 22.0
+#: The least room (units) a toe's row keeps before it folds; how far before an owned
+#: row its owner's label stands.
+TOE_ROOM, ROW_LABEL = 8.0, 1.6
 
 
 Point = tuple[float, float]
@@ -270,7 +169,7 @@ def geometry(arms: Arms) -> tuple[list[Placed], list[Heading], list[Heading]]:
         for d in dirs:
             walkers.append(_Walker(_add((0.0, 0.0), d, reach), d, _ccw(d), LINE_REACH,
                                    LINE_REACH))
-    elif w <= 4:
+    elif not drawn_as_rows(arms.data):
         placed.append(Placed(-1, (0.0, -0.5, lead.lo), (0.0, 0.5, lead.hi)))
         dirs = [W, E, N, S][:w]
         for d in dirs:
@@ -279,18 +178,63 @@ def geometry(arms: Arms) -> tuple[list[Placed], list[Heading], list[Heading]]:
             fold = _ccw(d)
             inner = -1.5 if fold in dirs else reach
             walkers.append(_Walker(start, d, fold, reach, inner))
-    else:  # trains: parallel rows going east from the lead, each folding south
-        placed.append(Placed(-1, (0.0, -0.5, lead.lo), (0.0, 0.5, lead.hi)))
-        y = -(w - 1) * 1.5
-        for i in range(w):
-            walker = _Walker((2.0, y), E, S, TRAIN_REACH, -2.0)
-            walkers.append(walker)
-            rows = _rows_needed(arms.tiles[i], TRAIN_REACH - 2.0)
-            y += 3.0 * rows
+    else:
+        return _rows(arms, lead)
     starts = [(wk.p, wk.d) for wk in walkers]
     for i, tiles in enumerate(arms.tiles):
         for near, far in tiles:
             placed.append(walkers[i].place(i, near, far))
+    return placed, starts, [(wk.p, wk.d) for wk in walkers]
+
+
+#: Layouts drawn as rows whatever their width: trains (one row a train, its owner
+#: before it) and a chicken foot (its toes under the double they grow from).
+_ROWS = frozenset({LayoutKind.TRAINS, LayoutKind.CHICKEN_FOOT})
+
+
+def drawn_as_rows(data: SlotLayout) -> bool:
+    """Whether a layout is drawn as parallel rows: trains, a chicken foot, or more arms
+    than a spinner's four directions hold."""
+    return data.width > 4 or data.kind in _ROWS
+
+
+def _rows(arms: Arms, lead: Tile) -> tuple[list[Placed], list[Heading], list[Heading]]:
+    """Trains, a chicken foot, any layout of more than four arms: parallel rows going
+    east from the lead, each folding south when long. Each toe's row comes right after
+    the row of the arm its double lies on and starts under that double; an arm not open
+    yet (a toe no double has opened) takes no row."""
+    w = arms.data.width
+    placed = [Placed(-1, (0.0, -0.5, lead.lo), (0.0, 0.5, lead.hi))]
+    walkers = [_Walker((2.0, 0.0), E, S, TRAIN_REACH, -2.0) for _ in range(w)]
+    children: dict[int, list[int]] = {}
+    for toe, (arm, _) in sorted(arms.parent.items()):
+        children.setdefault(arm, []).append(toe)
+    order: list[int] = []
+
+    def visit(i: int) -> None:
+        order.append(i)
+        for toe in children.get(i, []):
+            visit(toe)
+
+    for i in range(w):
+        if i not in arms.parent and (arms.ends[i] is not None or arms.tiles[i]):
+            visit(i)
+    on_arm: dict[int, list[Placed]] = {}
+    starts: list[Heading] = [((2.0, 0.0), E) for _ in range(w)]
+    y = -(len(order) - 1) * 1.5
+    first = 2.0 + (ROW_LABEL + 1.0 if any(sl.owner is not None for sl in arms.data.slots)
+                   else 0.0)
+    for i in order:
+        x = first
+        if i in arms.parent:
+            arm, j = arms.parent[i]
+            double = on_arm[arm][j]
+            x = min((double.near[0] + double.far[0]) / 2 - 0.5, TRAIN_REACH - TOE_ROOM)
+        walkers[i] = wk = _Walker((x, y), E, S, TRAIN_REACH, -x)
+        starts[i] = ((x, y), E)
+        on_arm[i] = [wk.place(i, near, far) for near, far in arms.tiles[i]]
+        placed += on_arm[i]
+        y += 3.0 * _rows_needed(arms.tiles[i], TRAIN_REACH - x)
     return placed, starts, [(wk.p, wk.d) for wk in walkers]
 
 
@@ -377,10 +321,20 @@ def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
     for i, line in enumerate(caption):
         sc.text(left, top - 14 - 20 * (len(caption) - 1 - i), line, size=13,
                 bold=i == 0, cls="caption")
-    if arms.data.width > 4:  # trains start apart from the lead: a line joins each
+    as_rows = drawn_as_rows(arms.data)
+    if as_rows:  # rows start apart from the lead (a toe's, from its double):
+        # a line joins each to where it grows from
         for i, ((px, py), _d) in enumerate(starts):
-            sc.line(0.5 * UNIT, 0, px * UNIT, py * UNIT, stroke="#9e9e9e", width=2,
-                    cls="connector", data={"arm": str(i)})
+            if arms.ends[i] is None and not arms.tiles[i]:
+                continue
+            fx, fy = 0.5, 0.0
+            if i in arms.parent:
+                a, j = arms.parent[i]
+                double = [t for t in placed if t.arm == a][j]
+                fx, fy = (double.near[0] + double.far[0]) / 2, double.box()[3]
+            sc.line(fx * UNIT, fy * UNIT, px * UNIT, py * UNIT, stroke="#9e9e9e", width=2,
+                    cls="connector" + (" toe" if i in arms.parent else ""),
+                    data={"arm": str(i)})
     colour = max(max(t.near[2], t.far[2]) for t in placed) > 6
     outer = {i: len(arms.tiles[i]) for i in range(len(arms.tiles))}
     for k, t in enumerate(placed):
@@ -388,31 +342,52 @@ def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
             last is not None and last >= 0 and t.arm == last
             and sum(1 for u in placed[: k + 1] if u.arm == last) == outer[last])
         _draw_tile(sc, t, k, colour, is_last)
+    owners = [sl.owner for sl in arms.data.slots if sl.owner is not None]
+    seats = players if players is not None else max(owners, default=0) + 1
+    layout = layout_for(arms.data, seats)
     for i, ((px, py), d) in enumerate(ends):
         slot = arms.data.slots[i]
         if arms.ends[i] is not None:
-            cx, cy = (px + d[0] * 0.55) * UNIT, (py + d[1] * 0.55) * UNIT
-            sc.circle(cx, cy, UNIT * 0.42, fill=_END_FILL, stroke="white", width=1.5,
-                      cls="open-end", data={"arm": str(i), "number": str(arms.ends[i]),
-                                            "slot": slot.name},
-                      title=f"open end ({slot.name}, growing {_NAMES[d]}): shows "
-                            f"{arms.ends[i]}")
-            sc.text(cx, cy + 4.5, str(arms.ends[i]), size=12, anchor="middle", fill="white",
-                    bold=True, cls="open-end-number")
+            _open_end(sc, arms, i, (px + d[0] * 0.55) * UNIT, (py + d[1] * 0.55) * UNIT,
+                      _NAMES[d])
         if slot.owner is not None:
             _label_owner(sc, starts[i], i, slot.name, slot.owner,
-                         bool(marks >> slot.owner & 1))
+                         layout.marker_out(marks, slot.owner), as_rows)
     return sc
 
 
+def _open_end(sc: Scene, arms: Arms, i: int, cx: float, cy: float, growing: str) -> None:
+    """Arm ``i``'s open end: the number it shows, ringed when it must take a tile before
+    play moves on (R2.2), pale while it waits for a spinner's sides (Terms)."""
+    slot, number = arms.data.slots[i], arms.ends[i]
+    waits = arms.waits(i)
+    pending = i in arms.pending
+    said = f"open end ({slot.name}, growing {growing}): shows {number}"
+    if pending:
+        said += "; must take a tile before play moves elsewhere (R2.2)"
+    if waits:
+        sides = " and ".join(arms.data.slots[j].name for j in waits)
+        said += f"; waits until {sides} {'is' if len(waits) == 1 else 'are'} covered"
+    cls = "open-end" + (" pending" if pending else "") + (" waiting" if waits else "")
+    sc.circle(cx, cy, UNIT * 0.42, fill=_WAIT_FILL if waits else _END_FILL,
+              stroke=_PENDING_EDGE if pending else "white", width=3 if pending else 1.5,
+              cls=cls, data={"arm": str(i), "number": str(number), "slot": slot.name},
+              title=said)
+    sc.text(cx, cy + 4.5, str(number), size=12, anchor="middle", fill="white",
+            bold=True, cls="open-end-number")
+
+
 def _label_owner(sc: Scene, start: Heading, arm: int, name: str, owner: int,
-                 marked: bool) -> None:
-    """The seat owning an arm, beside where it starts, and its marker when it is out
-    (R2.3: the arm is then open to everyone)."""
+                 marked: bool, row: bool = False) -> None:
+    """The seat owning an arm, beside where it starts (a row: just before it), and its
+    marker when it is out (R2.3: the arm is then open to everyone)."""
     (px, py), d = start
-    side = (d[1], d[0]) if d in (E, W) else (-d[1], d[0])
-    x = (px + d[0] * 0.5 + side[0] * 1.3) * UNIT
-    y = (py + d[1] * 0.5 + side[1] * 1.3) * UNIT
+    if row:
+        x, y = (px - ROW_LABEL) * UNIT, py * UNIT
+    else:
+        side = (d[1], d[0]) if d in (E, W) else (-d[1], d[0])
+        x = (px + d[0] * 0.5 + side[0] * 1.3) * UNIT
+        y = (py + d[1] * 0.5 + side[1] * 1.3) * UNIT
     sc.text(x, y + 4, f"P{owner}", size=11, anchor="middle", fill=_OWNER_FILL, bold=True,
             cls="owner", data={"arm": str(arm), "seat": str(owner)},
             title=f"arm {arm} ({name}) belongs to P{owner}")
@@ -432,7 +407,7 @@ def round_scene(trace: Trace, upto: int | None = None, *, caption: bool = True) 
         raise DominoproofError(f"--move {k}: the round has {len(trace.moves)} moves "
                                f"(allowed: 0..{len(trace.moves)})")
     try:
-        arms, state = round_arms(trace, k)
+        built, state = follow(trace, k)
     except ValueError as e:
         raise DominoproofError(f"the layout cannot be drawn: {e}") from None
     states = trace.states()
@@ -443,21 +418,11 @@ def round_scene(trace: Trace, upto: int | None = None, *, caption: bool = True) 
         m = trace.moves[k - 1]
         before = states[k - 1]
         if m.kind is MoveKind.PLAY:
-            last = -1 if m.end == LEAD else _last_arm(trace, k)
+            last = built.last
         lines.append(f"after move {k}: {said(layout, before, m)}")
     else:
         lines.append("the deal: no move yet")
     ends = " and ".join(str(e) for e in state.open_ends)
     lines.append(f"open ends: {ends}" if ends else "no open end yet")
-    return table_scene(arms, marks=state.marks, players=trace.variant.players, last=last,
+    return table_scene(built.arms, marks=state.marks, players=trace.variant.players, last=last,
                        caption=lines if caption else ())
-
-
-def _last_arm(trace: Trace, k: int) -> int:
-    """The arm the ``k``-th move (a play) was laid on."""
-    before, _ = round_arms(trace, k - 1)
-    after, _ = round_arms(trace, k)
-    for i, (a, b) in enumerate(zip(before.tiles, after.tiles, strict=True)):
-        if len(a) != len(b):
-            return i
-    return -1

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, cast
 from dominoproof.model.constants import constants_of
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import TraceError
+from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rules import Rules, rules_for
@@ -230,6 +231,15 @@ class Judge:
                                  if f & flaws)
                 ctx.fail("conservation", at, f"the state is not well formed: {what} "
                          f"({flaws!r})")
+            # every slot, whatever opened it (the lead, a spinner's double, a toe's):
+            # an open end shows a half of some tile on the table
+            suit, slots = v.tiles.suit, v.slot_layout.slots
+            for k, x in enumerate(s.ends):
+                if x != CLOSED and (not 0 <= x < len(suit) or not suit[x] & s.table):
+                    name = slots[k].name if k < len(slots) else f"slot {k}"
+                    ctx.fail("conservation", at, f"the open end {name} shows {x}, which "
+                             "no tile on the table carries")
+                    break
         # R2 under both readings of R2.3 (before the lead, no end is unplayable)
         a = b = False
         if s.led and self.readings:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.layout import CLOSED, MarkFields, Opens, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
@@ -35,7 +35,10 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import ExtendReading, Variant
 
-__all__ = ["LayoutJudge", "covered_slots", "markers_out", "pending_slots"]
+if TYPE_CHECKING:
+    from .statespace import SearchResult
+
+__all__ = ["LayoutJudge", "covered_slots", "markers_out", "pending_slots", "readings_gap"]
 
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
@@ -119,6 +122,8 @@ class LayoutJudge:
     def _markers(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
         """R2.3, R3.1, R4.2: a pass, a confirmation or a foul puts the mover's marker out;
         a play on one's own train takes it in; nothing else moves a marker."""
+        if not self.data.markers:  # no markers to put out (judged anyway: vacuous)
+            return
         f, p = self.fields, m.player
         before = markers_out(f, s.marks, self.players)
         after = markers_out(f, t.marks, self.players)
@@ -157,13 +162,13 @@ class LayoutJudge:
         a, b = self.halves[m.tile]
         if m.end == LEAD:
             opened = [i for i in range(w) if t.ends[i] != CLOSED]
-            takes = a == b and self.data.lead_takes > 0
-            if takes and shown_t != sorted(t.ends[i] for i in opened):
+            lead_takes = a == b and self.data.lead_takes > 0
+            if lead_takes and shown_t != sorted(t.ends[i] for i in opened):
                 fail("doubles-covered", at, f"{self._said(s, m)}, an opening double that "
                      f"takes {self.data.lead_takes} tile(s): the slots it opened, "
                      f"{_slots(opened, t, self.names)}, must all be pending; pending: "
                      f"{_slots(pt, t, self.names)} (R2.2)", (j,))
-            elif not takes and pt:
+            elif not lead_takes and pt:
                 fail("doubles-covered", at, f"{self._said(s, m)}, which takes no tile, yet "
                      f"{_slots(pt, t, self.names)} are pending (R2.2)", (j,))
             return
@@ -293,3 +298,24 @@ class LayoutJudge:
 
     def _open(self, s: State) -> list[int]:
         return [i for i in range(self.width) if s.ends[i] != CLOSED]
+
+
+# ---------------------------------------------------------------------------
+# The two readings of R2.3 apart, anywhere in a round
+# ---------------------------------------------------------------------------
+
+
+def readings_gap(result: SearchResult) -> int | None:
+    """The first state of ``result`` (BFS order: the end of a shortest round) where the
+    two readings of R2.3 differ: a hand holds a tile matching an open end, yet no player
+    has a legal move (a train closed to its holder, a double that must be covered
+    first, an arm waiting for a side). ``None`` when the search met no such state.
+
+    Read with the search's own rule book, as ``blocked-sound`` reads R2; the state is
+    the search's, so :meth:`SearchResult.trace_to` prints the round that reaches it."""
+    rules = result.rules
+    for i, s in enumerate(result.states()):
+        if (s.led and rules.ends_unplayable(s, ExtendReading.HAS_LEGAL_MOVE)
+                and not rules.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)):
+            return i
+    return None

@@ -11,11 +11,13 @@ The only things it takes from the model are the *vocabulary*: the ``Variant``
 ``Move`` values (so that its answers can be compared with the engine's), and
 nothing that computes a rule.
 
-The layout is read from its slot data (``variant.slot_layout``): each slot shows a
-number or is closed (``None`` here), opens at the lead with one half of the opening
-tile, is open to everyone or to its owner (or to anyone while the owner's marker is
-out), and slots of a symmetric group are kept sorted (closed ones last), of two
-showing the same number only the first being offered.
+The layout is read from its slot data (``variant.slot_layout``) by the plain functions
+of ``tests/reference_layout.py``: each slot shows a number or is closed (``None``
+here), opens with the lead, with an opening double (a spinner's arms) or with a later
+double (a chicken foot's toes), may wait for other slots to be covered, is open to
+everyone or to its owner (or to anyone while the owner's marker is out), and takes the
+tiles its doubles take before play moves on; slots of a symmetric group are kept
+sorted (closed ones last, with their marks), of two equal ones only the first offered.
 
 A tile is a pair ``(a, b)`` with ``a <= b``; its index is ``b*(b+1)//2 + a``
 (SEMANTICS, Constants). Rule IDs refer to /work/shared/RULES.md.
@@ -26,6 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import reference_layout as lay
+from reference_layout import Table
 
 from dominoproof.model.moves import LEAD, Move
 from dominoproof.model.state import State, Status
@@ -104,6 +109,16 @@ class RefState:
     status: str
     stack: tuple[Tile, ...] | None
     marks: frozenset[int] = frozenset()  #: seats whose marker is out
+    covered: frozenset[int] = frozenset()  #: slots waited for, a tile laid on them
+    pending: frozenset[int] = frozenset()  #: slots a double leaves waiting for a tile
+
+    @property
+    def layout(self) -> Table:
+        return Table(self.ends, self.marks, self.covered, self.pending)
+
+    def with_layout(self, table: Table) -> RefState:
+        return _replace(self, ends=table.ends, marks=table.markers, covered=table.covered,
+                        pending=table.pending)
 
 
 def mask_to_set(mask: int) -> frozenset[Tile]:
@@ -124,8 +139,9 @@ def set_to_mask(tiles: frozenset[Tile] | set[Tile]) -> int:
     return total
 
 
-def from_model(s: State) -> RefState:
+def from_model(variant: Variant, s: State) -> RefState:
     """Read a model state into the plain representation."""
+    markers, covered, pending = lay.read_marks(variant, s.marks)
     fouls = set()
     for p in range(len(s.hands)):
         if (s.fouls >> p) % 2 == 1:
@@ -142,11 +158,11 @@ def from_model(s: State) -> RefState:
         fouls=frozenset(fouls),
         status=s.status.name,
         stack=None if s.stack is None else tuple(tile_of(i) for i in s.stack),
-        marks=frozenset(p for p in range(len(s.hands)) if (s.marks >> p) % 2 == 1),
+        marks=markers, covered=covered, pending=pending,
     )
 
 
-def to_model(r: RefState) -> State:
+def to_model(variant: Variant, r: RefState) -> State:
     """Write the plain representation back as a model state (to compare keys)."""
     fouls = 0
     for p in r.fouls:
@@ -163,7 +179,7 @@ def to_model(r: RefState) -> State:
         fouls=fouls,
         status=Status[r.status],
         stack=None if r.stack is None else tuple(index_of(t) for t in r.stack),
-        marks=sum(2 ** p for p in r.marks),
+        marks=lay.write_marks(variant, r.marks, r.covered, r.pending),
     )
 
 
@@ -270,7 +286,7 @@ def initial(variant: Variant, hands: Sequence[frozenset[Tile]], stack: Sequence[
         return None
     return RefState(
         hands=tuple(hands), boneyard=frozenset(stack), aside=aside, table=frozenset(),
-        ends=tuple(None for _ in variant.slot_layout.slots), turn=lead[0], confirmed=0,
+        ends=lay.closed(variant).ends, turn=lead[0], confirmed=0,
         drew=False, fouls=frozenset(), status=PLAYING,
         stack=None if free_draw else tuple(stack),
     )
@@ -292,22 +308,12 @@ def opened(r: RefState) -> bool:
     return any(e is not None for e in r.ends)
 
 
-def may_play(variant: Variant, r: RefState, slot: int, p: int) -> bool:
-    """R2.3: the slot's access rule."""
-    data = variant.slot_layout.slots[slot]
-    access = data.access.value
-    if access == "everyone" or data.owner == p:
-        return True
-    return access == "owner-or-marker" and data.owner in r.marks
-
-
 def playable(variant: Variant, r: RefState, p: int) -> list[Tile]:
-    """Tiles of seat p that carry the number of a slot p may play on; every tile before
-    the lead."""
+    """Tiles of seat p that carry the number of a slot offered to p (R2.3, and the
+    pending slots only while a double waits); every tile before the lead."""
     if not opened(r):
         return sorted(r.hands[p])
-    numbers = {e for i, e in enumerate(r.ends)
-               if e is not None and may_play(variant, r, i, p)}
+    numbers = {r.ends[i] for i in lay.offered(variant, r.layout, p)}
     return sorted(t for t in r.hands[p] if t[0] in numbers or t[1] in numbers)
 
 
@@ -319,7 +325,7 @@ def ends_unplayable(variant: Variant, r: RefState) -> bool:
         return False
     if variant.layout.extend.value == "has-legal-move":
         return all(not playable(variant, r, p) for p in range(len(r.hands)))
-    numbers = {e for e in r.ends if e is not None}
+    numbers = lay.numbers(r.layout)
     for hand in r.hands:
         for t in hand:
             if t[0] in numbers or t[1] in numbers:
@@ -357,41 +363,25 @@ def _with_hand(r: RefState, p: int, hand: frozenset[Tile]) -> tuple[frozenset[Ti
     return tuple(hands)
 
 
-def _other(t: Tile, x: int) -> int:
-    return t[1] if t[0] == x else t[0]
-
-
-def _canonical(variant: Variant, ends: list[int | None]) -> tuple[int | None, ...]:
-    """Each symmetric group of slots sorted, closed slots last."""
-    out = list(ends)
-    for group in variant.slot_layout.symmetric:
-        numbers = sorted(out[i] for i in group if out[i] is not None)  # type: ignore[type-var]
-        values = numbers + [None] * (len(group) - len(numbers))
-        for i, v in zip(group, values, strict=True):
-            out[i] = v
-    return tuple(out)
-
-
 def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None) -> RefState:
-    """Play(p, t, slot); slot None is the lead."""
+    """Play(p, t, slot); slot None is the lead. The turn passes unless the hand is now
+    empty or the player laid a double that lets them play again [R2.2]."""
     players = variant.deal.players
     hand = r.hands[p] - {t}
-    ends = list(r.ends)
-    if slot is None:
-        for i, data in enumerate(variant.slot_layout.slots):
-            if data.opens.value == "lead":
-                ends[i] = t[data.half]
-    else:
-        x = r.ends[slot]
-        assert x is not None
-        ends[slot] = _other(t, x)
-    return RefState(
-        hands=_with_hand(r, p, hand), boneyard=r.boneyard, aside=r.aside,
-        table=r.table | {t}, ends=_canonical(variant, ends),
-        turn=p if not hand else (p + 1) % players,
-        confirmed=0, drew=False, fouls=r.fouls, status=r.status, stack=r.stack,
-        marks=r.marks,
-    )
+    table = (lay.lead(variant, r.layout, t) if slot is None
+             else lay.lay(variant, r.layout, slot, t, p))
+    again = not hand or lay.plays_again(variant, t, slot)
+    return _replace(r, hands=_with_hand(r, p, hand), table=r.table | {t},
+                    turn=p if again else (p + 1) % players,
+                    confirmed=0, drew=False).with_layout(table)
+
+
+def _out(variant: Variant, r: RefState) -> RefState:
+    """The mover's marker goes out, where the layout has markers: a pass, a confirmation
+    and a foul each declare they cannot play [R3.1, R4.2]."""
+    if not variant.slot_layout.markers:
+        return r
+    return r.with_layout(lay.marker_out(r.layout, r.turn))
 
 
 def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
@@ -422,21 +412,16 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
     # 5. plays [R2.1, R4.3], and where fouls are penalised a false Confirm [R4.5]
     tiles = playable(variant, r, p)
     if tiles:
-        groups = variant.slot_layout.symmetric
-        for slot, x in enumerate(r.ends):
-            if x is None or not may_play(variant, r, slot, p):
-                continue
-            same = [j for g in groups if slot in g for j in g if j < slot and r.ends[j] == x]
-            if same:  # the same move as on that earlier slot, up to the layout's symmetry
-                continue
+        for slot in lay.offered(variant, r.layout, p):
+            x = r.ends[slot]
             for t in tiles:
                 if x in t:
                     out.append((Move.play(p, index_of(t), slot),
                                 _play(variant, r, p, t, slot)))
         if (variant.fouls.rule.value == "penalised" and not r.boneyard
                 and p not in r.fouls):
-            out.append((Move.confirm(p),
-                        _replace(r, fouls=r.fouls | {p}, confirmed=0, turn=nxt, drew=False)))
+            out.append((Move.confirm(p), _replace(
+                _out(variant, r), fouls=r.fouls | {p}, confirmed=0, turn=nxt, drew=False)))
         return out
     # 6. draw [R3.1]
     if r.boneyard and variant.draw.rule.value != "none" and not r.drew:
@@ -450,10 +435,12 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
     # 7. pass (draw-one, after the draw) [R3.1]
     if r.boneyard:
         confirmed = 0 if variant.block.boneyard_must_be_empty else r.confirmed + 1
-        out.append((Move.pass_(p), _replace(r, turn=nxt, drew=False, confirmed=confirmed)))
+        out.append((Move.pass_(p), _replace(_out(variant, r), turn=nxt, drew=False,
+                                            confirmed=confirmed)))
         return out
     # 8. confirm [R4.1, R4.2]
-    out.append((Move.confirm(p), _replace(r, confirmed=r.confirmed + 1, turn=nxt, drew=False)))
+    out.append((Move.confirm(p), _replace(_out(variant, r), confirmed=r.confirmed + 1,
+                                          turn=nxt, drew=False)))
     return out
 
 
@@ -604,13 +591,13 @@ class ReferenceOracle:
         """The plain state and its transitions (the last answer is remembered, since
         the framework asks for successors and then for the classification)."""
         if self._last is None or self._last[0] is not state:
-            r = from_model(state)
+            r = from_model(self.variant, state)
             self._last = (state, r, transitions(self.variant, r))
         return self._last[1], self._last[2]
 
     def successors(self, state: State) -> set[tuple[Move, tuple[object, ...]]]:
         _, moves = self._read(state)
-        return {(m, to_model(s).key()) for m, s in moves}
+        return {(m, to_model(self.variant, s).key()) for m, s in moves}
 
     def classify(self, state: State) -> dict[str, Any]:
         r, moves = self._read(state)
@@ -627,4 +614,4 @@ class ReferenceOracle:
         """The key of Init for a dealt position (masks and draw order, as a model Deal)."""
         r = initial(self.variant, [mask_to_set(h) for h in hands],
                     [tile_of(i) for i in stack], mask_to_set(set_aside), free_draw=free_draw)
-        return None if r is None else to_model(r).key()
+        return None if r is None else to_model(self.variant, r).key()

@@ -458,6 +458,210 @@ def test_engine_matches_reference_on_every_deal_in_its_own_draw_order() -> None:
 
 
 # ---------------------------------------------------------------------------
+# Layouts of several lines: spinners, trains, chicken feet, doubles that take tiles
+# ---------------------------------------------------------------------------
+
+#: The new topologies on double-3, 3 tiles each (4 out of play), the highest double
+#: leading (a hub, a spinner or a foot needs an opening double). For these layouts the
+#: specification's rule book is the engine's (``FastRules`` inlines the line only), so
+#: the reference, reading the slot data on its own terms, is the independent oracle.
+_D3 = {**SMALL, "lead.rule": "highest-double"}
+LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "spinner-sides-first": ("block-2p-d6", {**_D3, "layout.kind": "spinner"}),
+    "spinner-at-once-takes-4": ("block-2p-d6", {
+        **_D3, "layout.kind": "spinner", "layout.spinner_sides_first": False,
+        "layout.lead_double_takes": 4}),
+    "trains": ("block-2p-d6", {**_D3, "layout.kind": "trains"}),
+    "trains-covered-again": ("block-2p-d6", {
+        **_D3, "layout.kind": "trains", "layout.double_takes": 1,
+        "layout.double_again": True}),
+    "trains-draw-one": ("tiny-2p-d3", {"layout.kind": "trains", "draw.rule": "one",
+                                       "lead.rule": "highest-double"}),
+    "chicken-foot-toes": ("block-2p-d6", {**_D3, "layout.kind": "chicken-foot",
+                                          "layout.double_takes": 3}),
+    "chicken-foot-lead-takes-4": ("block-2p-d6", {
+        **_D3, "layout.kind": "chicken-foot", "layout.lead_double_takes": 4,
+        "layout.double_takes": 3}),
+    "line-covered": ("block-2p-d6", {**SMALL, "layout.double_takes": 1}),
+}
+#: what each configuration must exercise (see :func:`layout_features`)
+FEATURES: dict[str, set[str]] = {
+    "spinner-sides-first": {"arm waiting", "side covered", "play on an arm"},
+    "spinner-at-once-takes-4": {"pending", "play on an arm"},
+    "trains": {"marker out", "marker in", "play on another's train"},
+    "trains-covered-again": {"pending", "plays again", "marker out",
+                             "play on another's train"},
+    "trains-draw-one": {"pass", "marker out", "play on another's train"},
+    "chicken-foot-toes": {"toe open", "pending"},
+    "chicken-foot-lead-takes-4": {"pending"},
+    "line-covered": {"pending"},
+}
+
+
+def layout_variant(name: str) -> Variant:
+    preset, overrides = LAYOUTS[name]
+    return variant(preset, overrides)
+
+
+def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
+    """What the compared states exercise of the layout's rules (so that no agreement is
+    vacuous), read off the engine's layout."""
+    from dominoproof.model.layout import CLOSED, Opens, layout_of
+
+    lay, rules, data = layout_of(v), rules_for(v), v.slot_layout
+    seen: Counter[str] = Counter()
+    for s in states:
+        marks = s.marks
+        if any(sl.opens is Opens.TOE and s.ends[i] != CLOSED for i, sl in enumerate(data.slots)):
+            seen["toe open"] += 1
+        if any(lay.covered(marks, i) for i in range(lay.width)):
+            seen["side covered"] += 1
+        if any(sl.after and s.ends[i] != CLOSED and not lay.may_play(i, s.turn, marks)
+               for i, sl in enumerate(data.slots)):
+            seen["arm waiting"] += 1
+        if lay.pending(marks):
+            seen["pending"] += 1
+        for m, t in rules.successors(s):
+            if m.kind is MoveKind.PASS:
+                seen["pass"] += 1
+            if lay.marker_out(t.marks, m.player) and not lay.marker_out(marks, m.player):
+                seen["marker out"] += 1
+            if m.kind is not MoveKind.PLAY or m.end < 0:
+                continue
+            slot = data.slots[m.end]
+            if slot.owner is not None and slot.owner != m.player:
+                seen["play on another's train"] += 1
+            if slot.owner == m.player and lay.marker_out(marks, m.player):
+                seen["marker in"] += 1
+            if t.turn == m.player and t.hands[m.player]:
+                seen["plays again"] += 1
+            if slot.opens is Opens.SPINNER:
+                seen["play on an arm"] += 1
+    return seen
+
+
+@pytest.mark.parametrize(("name", "k"), [
+    ("spinner-sides-first", 60), ("spinner-at-once-takes-4", 60), ("trains", 60),
+    ("trains-covered-again", 60), ("trains-draw-one", 20), ("chicken-foot-toes", 60),
+    ("chicken-foot-lead-takes-4", 60), ("line-covered", 60)])
+def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
+    """Engine, specification and reference agree on every state of sampled deals of each
+    new topology, and the states exercise what makes that topology what it is."""
+    v = layout_variant(name)
+    res, states = check(v, configs(sample(v, k, seed=1)))
+    assert_agree(res)
+    seen = layout_features(v, states)
+    assert all(seen[f] > 0 for f in FEATURES[name]), (name, seen)
+
+
+def _planted(v: Variant, bug: str) -> Rules:
+    """The engine with one layout rule planted wrong (the reference must notice)."""
+    from dominoproof.model.fast import FastRules
+    from dominoproof.model.layout import Layout
+
+    rules = FastRules(v)
+    lay = Layout(v.slot_layout, v.players)  # the rule book's own, never the shared one
+    if bug == "no toes":  # a double laid during play opens no toe
+        lay._toes = ()
+    elif bug == "sides never covered":  # a spinner's arms wait for ever
+        lay.covered = lambda marks, slot: False  # type: ignore[method-assign]
+    elif bug == "canonical forgets marks":  # a group sorted without its slots' marks
+        plain = lay.canonical
+        lay.canonical = lambda ends, marks=0: (plain(ends, 0)[0], marks)  # type: ignore
+    rules.layout = lay
+    if bug == "no playing again":
+        step = rules.step
+
+        def no_again(s: State, m: Any) -> State:
+            t = step(s, m)
+            if m.kind is MoveKind.PLAY and t.turn == m.player and t.hands[m.player]:
+                return t._replace(turn=(m.player + 1) % v.players)
+            return t
+        rules.step = no_again  # type: ignore[method-assign]
+    return rules
+
+
+@pytest.mark.parametrize(("bug", "name"), [
+    ("no toes", "chicken-foot-toes"), ("sides never covered", "spinner-sides-first"),
+    ("canonical forgets marks", "spinner-at-once-takes-4"),
+    ("no playing again", "trains-covered-again")])
+def test_the_reference_notices_a_layout_rule_planted_wrong(bug: str, name: str) -> None:
+    """The reference reads each feature itself: toes, covered sides, the marks in the
+    canonical form, playing again (markers, pending slots and waiting arms are the
+    faults' own: ``test_conformance_reports_each_engine_mutant``)."""
+    v = layout_variant(name)
+    rules = _planted(v, bug)
+    reach = c.reachable_states(v, configs(sample(v, 60, seed=1)), rules=rules)
+    res = c.compare(v, reach.states, c.EngineOracle(v, rules), ReferenceOracle(v))
+    assert not res.ok, bug
+    assert "DISAGREE" in res.describe()
+
+
+#: Larger layouts, too many states to search: every state of random rounds is compared
+LARGER: dict[str, tuple[str, dict[str, Any]]] = {
+    "all-fives-like-4p": ("draw-2p-d6", {"layout.kind": "spinner", "deal.players": 4,
+                                         "deal.hand_size": 5, "lead.rule": "highest-double"}),
+    "sebastopol-like": ("block-2p-d6", {
+        "layout.kind": "spinner", "layout.spinner_sides_first": False,
+        "layout.lead_double_takes": 4, "deal.players": 4, "lead.rule": "highest-double"}),
+    "mexican-train-4p-d9": ("draw-2p-d6", {
+        "set.max": 9, "deal.players": 4, "deal.hand_size": 10, "draw.rule": "one",
+        "lead.rule": "highest-double", "layout.kind": "trains", "layout.double_takes": 1,
+        "layout.double_again": True}),
+    "chicken-foot-3p-d9": ("draw-2p-d6", {
+        "set.max": 9, "deal.players": 3, "deal.hand_size": 10, "lead.rule": "highest-double",
+        "layout.kind": "chicken-foot", "layout.double_takes": 3,
+        "layout.lead_double_takes": 4}),
+}
+LARGER_FEATURES: dict[str, set[str]] = {
+    "all-fives-like-4p": {"arm waiting", "side covered", "play on an arm"},
+    "sebastopol-like": {"pending", "play on an arm"},
+    "mexican-train-4p-d9": {"pass", "marker out", "marker in", "play on another's train",
+                            "pending", "plays again"},
+    "chicken-foot-3p-d9": {"toe open", "pending"},
+}
+
+
+@pytest.mark.parametrize("name", list(LARGER))
+def test_engine_matches_reference_on_random_rounds_of_larger_layouts(name: str) -> None:
+    """Every state of random rounds of full-size layouts: the engine's successors and
+    classification, the reference's and the specification's named actions agree."""
+    preset, overrides = LARGER[name]
+    v = variant(preset, overrides)
+    states = [s for seed in range(8) for s in random_round(v, seed).states()]
+    engine = c.EngineOracle(v)
+    res = c.compare(v, states, engine, ReferenceOracle(v))
+    res.merge(c.compare(v, states, engine, c.get_oracle("spec", v)))
+    assert_agree(res)
+    seen = layout_features(v, states)
+    assert all(seen[f] > 0 for f in LARGER_FEATURES[name]), (name, seen)
+
+
+@pytest.mark.parametrize(("bug", "name"), [
+    ("no toes", "chicken-foot-3p-d9"), ("sides never covered", "all-fives-like-4p"),
+    ("no playing again", "mexican-train-4p-d9")])
+def test_random_rounds_notice_a_layout_rule_planted_wrong(bug: str, name: str) -> None:
+    """The same comparison on the same random rounds, with the engine's layout rule
+    planted wrong: the reference disagrees."""
+    preset, overrides = LARGER[name]
+    v = variant(preset, overrides)
+    states = [s for seed in range(8) for s in random_round(v, seed).states()]
+    res = c.compare(v, states, c.EngineOracle(v, _planted(v, bug)), ReferenceOracle(v))
+    assert not res.ok, bug
+    assert "DISAGREE" in res.describe()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_engine_matches_reference_on_every_deal_of_each_layout(name: str) -> None:
+    v = layout_variant(name)
+    res, states = check(v, Init.every(name == "trains-draw-one"))
+    assert_agree(res)
+    seen = layout_features(v, states)
+    assert all(seen[f] > 0 for f in FEATURES[name]), (name, seen)
+
+
+# ---------------------------------------------------------------------------
 # dominoproof crosscheck
 # ---------------------------------------------------------------------------
 

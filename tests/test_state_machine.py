@@ -294,7 +294,7 @@ def check_outcome(v: Variant, s: State, res: Outcome) -> None:
     """R5.2-R5.5 and R4.5: the scorer's outcome equals the plain reference scoring of
     ``tests/reference_rules.py`` (written from RULES.md, not from ``model/outcome.py``),
     and says the same thing about sides, ties and the proposer."""
-    want = reference_score(v, from_model(s))
+    want = reference_score(v, from_model(v, s))
     assert want is not None
     got = {"termination": res.termination.value, "residuals": res.residuals,  # R5.3
            "totals": res.totals, "winners": tuple(sorted(res.winners)),  # R5.2
@@ -368,6 +368,118 @@ class FreeDraw2pD6(RoundMachine):
     FREE_DRAW = True
 
 
+class _LayoutFailure:
+    """A judge's context that turns a layout property's failure into an assertion."""
+
+    def __init__(self, wanted: set[str]) -> None:
+        self.wanted = wanted
+
+    def fail(self, pid: str, at: object, why: str, then: object = ()) -> None:
+        raise AssertionError(f"{pid}: {why}")
+
+    def count(self, key: str, n: int = 1) -> None:
+        pass
+
+
+#: the layout properties a layout machine judges where they apply: those of each step,
+#: and at an established block the one about doubles left uncovered (``readings-agree``
+#: is the trains machine's own invariant below)
+JUDGED = frozenset({"markers", "doubles-covered", "spinner-arms", "uncoverable-double"})
+
+
+class LayoutMachine(RoundMachine):
+    """A round of a layout of several lines: every transition, and every established
+    block, is also judged by the layout properties that apply (:data:`JUDGED`:
+    ``proofs/layoutcheck.py``, which reads the slot data, not ``Layout``'s code).
+
+    What an established block guarantees depends on the layout, as this specification
+    has it (``tests/test_layouts.py`` shows a round of each): with no marker and no
+    double rule, R1.1 under both readings of R2.3 (the one line's invariant); with a
+    double that must be covered, R1.1 under "has a legal move" only (nobody could cover
+    the double, but a hand may hold a tile for another end); with markers, the two
+    readings agree (every marker is out) but R1.1 may fail under both, since the last
+    confirmation opens the last confirmer's train to the others."""
+
+    def __init__(self) -> None:
+        from dominoproof.proofs.layoutcheck import LayoutJudge
+        from dominoproof.proofs.properties import CATALOGUE, has_double_rules
+
+        super().__init__()
+        wanted = {p.id for p in CATALOGUE if p.applies_to(self.v)} & JUDGED
+        assert wanted, "a layout machine judges some layout property"
+        self.judge = LayoutJudge(_LayoutFailure(wanted), self.v, rules_for(self.v), wanted)
+        markers = self.v.slot_layout.markers
+        self.block_readings: tuple[ExtendReading, ...] = (
+            () if markers else (ExtendReading.HAS_LEGAL_MOVE,) if has_double_rules(self.v)
+            else READINGS)
+        self.readings_agree = markers or not has_double_rules(self.v)
+
+    @invariant()
+    def r1_to_r4_blocked_means_both_conditions(self) -> None:
+        """What an established block guarantees in this layout (see the class)."""
+        s = self.s
+        if s.status is Status.BLOCKED:
+            assert s.boneyard == 0
+            for reading in self.block_readings:
+                assert is_blocked(self.v, s, reading), s.describe()
+            if self.v.slot_layout.markers:  # every seat has just confirmed
+                assert all(s.marks >> p & 1 for p in range(self.v.players)), s.describe()
+            if self.readings_agree:
+                readings = {rules_for(self.v).ends_unplayable(s, r) for r in READINGS}
+                assert len(readings) == 1, s.describe()
+        if s.status is Status.PLAYING and is_blocked(self.v, s) and all(s.hands):
+            assert {m.kind for m in self.legal()} <= set(PROCEDURE), s.describe()
+
+    def _take(self, m: Move) -> None:
+        before = self.s
+        super()._take(m)
+        self.judge.transition(None, before, m, None, self.s)
+        self.judge.state(None, self.s)
+        if m.kind is MoveKind.PLAY and m.end >= 0:
+            event(f"play on {self.v.slot_layout.slots[m.end].name.split()[0]}")
+
+
+class SpinnerSidesFirst2pD6(LayoutMachine):
+    """A spinner whose arms wait for both its sides (All Fives), the block game: every
+    invariant of the one line holds (the two readings of R2.3 coincide: an arm waiting
+    shows the number its uncovered side shows)."""
+
+    VARIANT = variant("block-2p-d6", {"layout.kind": "spinner",
+                                      "lead.rule": "highest-double"})
+
+
+class TrainsDrawOne2pD6(LayoutMachine):
+    """Trains with markers, draw one then pass (so markers go out on passes as well as
+    confirmations), the highest double as the hub: at a block every marker is out and
+    the two readings of R2.3 agree, but R1.1 may fail under both (see the base class)."""
+
+    VARIANT = variant("draw-2p-d6", {"layout.kind": "trains", "draw.rule": "one",
+                                     "lead.rule": "highest-double"})
+
+
+class LineCovered3pD6(LayoutMachine):
+    """One line where a double must be covered before play moves on, and its player
+    plays again; three players, draw until a tile fits."""
+
+    VARIANT = variant("draw-2p-d6", {"deal.players": 3, "deal.hand_size": 5,
+                                     "layout.double_takes": 1, "layout.double_again": True})
+
+
+class ChickenFoot3pD9(LayoutMachine):
+    """A chicken foot on double-9: the opening double takes four tiles, every later
+    double three (its slot and the two toes it opens), three players, draw until a tile
+    fits."""
+
+    VARIANT = variant("draw-2p-d6", {"set.max": 9, "deal.players": 3, "deal.hand_size": 10,
+                                     "lead.rule": "highest-double",
+                                     "layout.kind": "chicken-foot", "layout.double_takes": 3,
+                                     "layout.lead_double_takes": 4})
+
+
+TestChickenFoot3pD9 = ChickenFoot3pD9.TestCase
+TestSpinnerSidesFirst2pD6 = SpinnerSidesFirst2pD6.TestCase
+TestTrainsDrawOne2pD6 = TrainsDrawOne2pD6.TestCase
+TestLineCovered3pD6 = LineCovered3pD6.TestCase
 TestBlock2pD6 = Block2pD6.TestCase
 TestDraw2pD6 = Draw2pD6.TestCase
 TestFouls4pD6 = Fouls4pD6.TestCase
@@ -378,7 +490,8 @@ TestTeamTotal4pD6 = TeamTotal4pD6.TestCase
 TestFreeDraw2pD6 = FreeDraw2pD6.TestCase
 for _case in (TestBlock2pD6, TestDraw2pD6, TestFouls4pD6, TestDraw8pD12,
               TestDrawOneFouls3pD6, TestPartnership4pD6, TestTeamTotal4pD6,
-              TestFreeDraw2pD6):
+              TestFreeDraw2pD6, TestSpinnerSidesFirst2pD6, TestTrainsDrawOne2pD6,
+              TestLineCovered3pD6, TestChickenFoot3pD9):
     _case.settings = MACHINE_SETTINGS
 del _case  # not a test of its own
 
@@ -413,6 +526,28 @@ def test_the_machine_catches_the_fault(fault_id: str) -> None:
             return fault.score(self.v, s)
 
     with pytest.raises(AssertionError):
+        run_state_machine_as_test(Broken, settings=settings(
+            max_examples=200, stateful_step_count=40, database=None, derandomize=True,
+            phases=[Phase.generate], deadline=None, print_blob=False,
+            suppress_health_check=list(HealthCheck)))
+
+
+#: the layouts' faults, each caught by the layout property it breaks, as it happens
+LAYOUT_CAUGHT = ["marker-stays-in", "double-left-uncovered", "arms-open-early",
+                 "confirm-past-double"]
+
+
+@pytest.mark.parametrize("fault_id", LAYOUT_CAUGHT)
+def test_the_layout_machine_catches_the_fault(fault_id: str) -> None:
+    fault = FAULTS_BY_ID[fault_id]
+
+    class Broken(LayoutMachine):
+        VARIANT = fault.variant()
+
+        def rule_book(self) -> Rules:
+            return fault.rules_for(self.v)
+
+    with pytest.raises(AssertionError, match="|".join(fault.catches)):
         run_state_machine_as_test(Broken, settings=settings(
             max_examples=200, stateful_step_count=40, database=None, derandomize=True,
             phases=[Phase.generate], deadline=None, print_blob=False,

@@ -1,0 +1,231 @@
+"""The plain reference's reading of the layout: slots, markers, covered sides, pending slots.
+
+Part of the deliberately plain reference of ``tests/reference_rules.py``, written from
+docs/SEMANTICS.md and docs/LAYOUTS.md, not from ``model/layout.py``: the slot data of
+the variant (``variant.slot_layout``) read field by field, and the layout part of a
+state held as plain values:
+
+* ``ends``: each slot's number, ``None`` while it is closed;
+* ``markers``: the seats whose marker is out (trains: their train is open to everyone);
+* ``covered``: the slots another slot waits for (a spinner's sides) that have had a
+  tile laid on them;
+* ``pending``: the slots a double has left waiting: while any is, play goes nowhere
+  else.
+
+The rules of the layout, one function each:
+
+* the lead opens every slot that opens with it, showing the half of the opening tile
+  the slot names; a double also opens a spinner's arms (showing its number) and, where
+  the opening double takes tiles, leaves every slot it opened pending;
+* a tile laid on a slot makes it show the tile's other half; the slot is covered, and
+  no longer pending; a double laid during play on a slot whose doubles take tiles,
+  when nothing else is pending, leaves that slot pending and opens the first closed
+  toes, as many as the double takes beyond its own slot, each showing its number and
+  pending; a play on one's own train takes one's marker in (a pass, a confirmation or a
+  foul puts it out: ``reference_rules.transitions``);
+* a player may play on an open slot when everything it waits for is covered and its
+  access allows: everyone, its owner, or anyone while its owner's marker is out; while
+  slots are pending, only on those;
+* a symmetric group's slots are kept sorted by the number they show (closed ones last),
+  each taking its covered and pending marks with it, and of two slots of a group showing
+  the same number with the same marks only the first is offered (laying a tile on either
+  gives the same layout).
+
+``Layout.fields`` (where markers, covered sides and pending slots lie in
+``State.marks``) is vocabulary, read to translate a model state, never a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dominoproof.model.layout import layout_of
+from dominoproof.model.variant import Variant
+
+Tile = tuple[int, int]
+Ends = tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """The layout part of a state, plain."""
+
+    ends: Ends
+    markers: frozenset[int] = frozenset()
+    covered: frozenset[int] = frozenset()
+    pending: frozenset[int] = frozenset()
+
+
+def closed(variant: Variant) -> Table:
+    """Before the lead: every slot closed, no marker out, nothing covered or pending."""
+    return Table(tuple(None for _ in variant.slot_layout.slots))
+
+
+def _other(t: Tile, x: int) -> int:
+    return t[1] if t[0] == x else t[0]
+
+
+def waited_for(variant: Variant) -> set[int]:
+    """The slots some other slot waits for."""
+    out: set[int] = set()
+    for slot in variant.slot_layout.slots:
+        out |= set(slot.after)
+    return out
+
+
+def group_of(variant: Variant, i: int) -> tuple[int, ...]:
+    """The symmetric group of slot ``i`` (itself alone if it has none)."""
+    for group in variant.slot_layout.symmetric:
+        if i in group:
+            return group
+    return (i,)
+
+
+def canonical(variant: Variant, table: Table) -> Table:
+    """Each symmetric group sorted by the number shown, closed slots last, each slot's
+    marks going with it."""
+    ends = list(table.ends)
+    covered, pending = set(table.covered), set(table.pending)
+    for group in variant.slot_layout.symmetric:
+        items = []
+        for i in group:
+            v = ends[i]
+            items.append((v is None, -1 if v is None else v, i in pending, i in covered, v))
+        items.sort()
+        for i, (_, _, is_pending, is_covered, v) in zip(group, items, strict=True):
+            ends[i] = v
+            pending.discard(i)
+            covered.discard(i)
+            if is_pending:
+                pending.add(i)
+            if is_covered:
+                covered.add(i)
+    return Table(tuple(ends), table.markers, frozenset(covered), frozenset(pending))
+
+
+def lead(variant: Variant, table: Table, t: Tile) -> Table:
+    """The opening tile ``t`` (``t[0] <= t[1]``) laid."""
+    data = variant.slot_layout
+    ends = list(table.ends)
+    double = t[0] == t[1]
+    for i, slot in enumerate(data.slots):
+        if slot.opens.value == "lead":
+            ends[i] = t[slot.half]
+        elif slot.opens.value == "spinner" and double:
+            ends[i] = t[0]
+    pending: set[int] = set()
+    if double and data.lead_takes > 0:
+        pending = {i for i, v in enumerate(ends) if v is not None}
+    return canonical(variant, Table(tuple(ends), table.markers, table.covered,
+                                    frozenset(pending)))
+
+
+def lay(variant: Variant, table: Table, slot: int, t: Tile, player: int) -> Table:
+    """``player`` lays ``t`` on the open ``slot``."""
+    data = variant.slot_layout
+    ends = list(table.ends)
+    x = ends[slot]
+    assert x is not None
+    ends[slot] = _other(t, x)
+    covered = set(table.covered)
+    if slot in waited_for(variant):
+        covered.add(slot)
+    pending = set(table.pending) - {slot}
+    takes = data.slots[slot].double_takes
+    if t[0] == t[1] and takes > 0 and not pending:
+        pending = {slot}
+        toes = [i for i, s in enumerate(data.slots) if s.opens.value == "toe" and ends[i] is None]
+        for i in toes[:takes - 1]:
+            ends[i] = t[0]
+            pending.add(i)
+    markers = set(table.markers)
+    if data.slots[slot].owner == player:
+        markers.discard(player)
+    return canonical(variant, Table(tuple(ends), frozenset(markers), frozenset(covered),
+                                    frozenset(pending)))
+
+
+def plays_again(variant: Variant, t: Tile, slot: int | None) -> bool:
+    """The player who laid ``t`` on ``slot`` plays again: a double on a slot whose
+    doubles take tiles, where the layout says so."""
+    data = variant.slot_layout
+    return (data.again and slot is not None and t[0] == t[1]
+            and data.slots[slot].double_takes > 0)
+
+
+def marker_out(table: Table, player: int) -> Table:
+    """A pass, a confirmation or a foul by ``player``: their marker goes out (where the
+    layout has markers)."""
+    return Table(table.ends, table.markers | {player}, table.covered, table.pending)
+
+
+def may_play(variant: Variant, table: Table, slot: int, player: int) -> bool:
+    """R2.3: the slot's access, and everything it waits for covered."""
+    data = variant.slot_layout.slots[slot]
+    if any(j not in table.covered for j in data.after):
+        return False
+    access = data.access.value
+    if access == "everyone" or data.owner == player:
+        return True
+    return access == "owner-or-marker" and data.owner in table.markers
+
+
+def offered(variant: Variant, table: Table, player: int) -> list[int]:
+    """The open slots ``player`` may play on (the pending ones only, while any is), the
+    first of a group's equal slots only."""
+    out = []
+    for i, x in enumerate(table.ends):
+        if x is None or not may_play(variant, table, i, player):
+            continue
+        if table.pending and i not in table.pending:
+            continue
+        marks = (i in table.pending, i in table.covered)
+        if any(j < i and table.ends[j] == x and (j in table.pending, j in table.covered)
+               == marks for j in group_of(variant, i)):
+            continue
+        out.append(i)
+    return out
+
+
+def numbers(table: Table) -> set[int]:
+    """Every number an open slot shows, whoever may play there."""
+    return {e for e in table.ends if e is not None}
+
+
+# ---------------------------------------------------------------------------
+# The model's marks, translated (Layout.fields is vocabulary)
+# ---------------------------------------------------------------------------
+
+
+def read_marks(variant: Variant, marks: int) -> tuple[frozenset[int], frozenset[int],
+                                                       frozenset[int]]:
+    """(markers out, covered slots, pending slots) of ``State.marks``."""
+    f = layout_of(variant).fields
+    width = len(variant.slot_layout.slots)
+
+    def bit(b: int) -> bool:
+        return b >= 0 and (marks >> b) % 2 == 1
+
+    markers = frozenset(p for p in range(variant.deal.players)
+                        if f.markers >= 0 and bit(f.markers + p))
+    covered = frozenset(i for i in range(width) if bit(f.covered[i]))
+    pending = frozenset(i for i in range(width) if f.pending >= 0 and bit(f.pending + i))
+    return markers, covered, pending
+
+
+def write_marks(variant: Variant, markers: Sequence[int] | frozenset[int],
+                covered: frozenset[int], pending: frozenset[int]) -> int:
+    """``State.marks`` for the given markers, covered and pending slots."""
+    f = layout_of(variant).fields
+    total = 0
+    for p in markers:
+        assert f.markers >= 0, "a marker out in a layout without markers"
+        total += 2 ** (f.markers + p)
+    for i in covered:
+        assert f.covered[i] >= 0, f"slot {i} is covered, but nothing waits for it"
+        total += 2 ** f.covered[i]
+    for i in pending:
+        assert f.pending >= 0, f"slot {i} is pending in a layout without double rules"
+        total += 2 ** (f.pending + i)
+    return total

@@ -1,0 +1,200 @@
+"""R2.3's two readings on Mexican Train, found by search (docs/LAYOUTS.md, "The R2.3
+finding").
+
+Mexican Train on a small set (double-4, two players, four tiles each, draw one; the
+preset's rules otherwise: trains with markers, doubles covered by their player or the
+next). Under trains the readings of R2.3 differ: "no hand holds a tile matching an open
+end" against "no player has a legal move". The search finds:
+
+1. a reachable state where no player has a legal move while a hand holds a tile
+   matching an open end, printed as a round that ``dominoproof replay`` accepts;
+2. the answer to the designer's question -- does the R4 procedure (a full round of
+   confirmations, each putting the confirmer's marker out) bring the readings back into
+   agreement when the block is established? -- as the ``readings-agree`` verdict:
+
+   * with markers alone (no double to cover) it HOLDS: every marker is out at the block,
+     every train open to everyone, so the readings coincide (proved by exhaustive search
+     on every deal of double-3, on each searched deal of double-4). The test fails on
+     the ``marker-stays-in`` fault, where a confirmation leaves the marker in;
+   * with the preset's doubles that must be covered it is VIOLATED: a double nobody can
+     cover blocks the round while a hand holds a tile for another end (every marker out),
+     and the search prints that round.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import reference_rules as ref
+from click.testing import CliRunner
+from helpers import variant
+
+from dominoproof.cli import main
+from dominoproof.model import Status, Trace
+from dominoproof.model.layout import CLOSED, layout_of
+from dominoproof.model.rules import rules_for
+from dominoproof.model.system import Init
+from dominoproof.model.variant import ExtendReading, Variant
+from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.graphcheck import Verification, replay, verify
+from dominoproof.proofs.layoutcheck import readings_gap
+from dominoproof.proofs.properties import Verdict
+from dominoproof.proofs.statespace import seeded_deal
+
+#: Mexican Train's rules (model/presets: trains, draw one, "can be extended" read as a
+#: legal move) on double-4, two players with four tiles, seven in the boneyard
+MEXICAN = {"set.max": 4, "deal.hand_size": 4, "draw.rule": "one",
+           "lead.rule": "highest-double", "layout.kind": "trains",
+           "layout.extend": "has-legal-move"}
+#: ... and its doubles, covered by their player (who plays again) or the next
+COVERED = {**MEXICAN, "layout.double_takes": 1, "layout.double_again": True}
+#: the same on every deal of double-3 (three tiles each, four in the boneyard, every
+#: draw order): the exhaustive proof
+MEXICAN_D3 = {**MEXICAN, "set.max": 3, "deal.hand_size": 3}
+COVERED_D3 = {**COVERED, "set.max": 3, "deal.hand_size": 3}
+#: deals of double-4 whose rounds reach a block, by the number of players (three
+#: players take three tiles each, six left in the boneyard)
+SEEDS = {2: (0, 2, 3, 5), 3: (0, 8)}
+
+
+def mexican(overrides: dict[str, Any]) -> Variant:
+    return variant("draw-2p-d6", overrides)
+
+
+def searched(v: Variant, init: Init, fault: str | None = None) -> Verification:
+    engine = FAULTS_BY_ID[fault].engine if fault else None
+    ver = verify(v, init, properties=["readings-agree"], engine=engine)
+    assert ver.figures.complete
+    return ver
+
+
+def matching(v: Variant, s: Any) -> dict[int, list[tuple[int, int]]]:
+    """Per seat, the tiles matching some open end: the plain reference's reading."""
+    r = ref.from_model(v, s)
+    numbers = {e for e in r.ends if e is not None}
+    return {p: [t for t in sorted(hand) if set(t) & numbers]
+            for p, hand in enumerate(r.hands) if any(set(t) & numbers for t in hand)}
+
+
+def replays_on_the_command_line(trace: Trace, path: Path) -> str:
+    path.write_text(trace.dumps())
+    r = CliRunner().invoke(main, ["replay", str(path)])
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+# ---------------------------------------------------------------------------
+# 1. The state where the readings differ
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["markers alone", "covered doubles"])
+def test_a_reachable_state_where_nobody_can_play_yet_a_hand_matches(rules: str,
+                                                                    tmp_path: Path) -> None:
+    """The search reaches a state where no player has a legal move while a hand holds a
+    tile matching an open end: the shortest such round, replayed by the engine and by
+    ``dominoproof replay``. With markers alone, the tile matches another player's train
+    whose marker is in; with covered doubles, also an end play may not go to while a
+    double waits."""
+    v = mexican(MEXICAN if rules == "markers alone" else COVERED)
+    ver = searched(v, Init.one(seeded_deal(v, 0)))
+    assert ver.result is not None
+    i = readings_gap(ver.result)
+    assert i is not None
+    trace = ver.result.trace_to(i)
+    s = trace.final
+    assert Trace.loads(trace.dumps()).final.key() == s.key()  # the engine replays it
+    text = replays_on_the_command_line(trace, tmp_path / "gap.json")
+    assert "train P0" in text and "train P1" in text  # told train by train
+    rules_ = rules_for(v)
+    assert s.status is Status.PLAYING and s.led
+    assert all(not rules_.has_play(s, p) for p in range(v.players))  # nobody can play
+    held = matching(v, s)
+    assert held  # ... yet a hand matches an open end
+    assert rules_.ends_unplayable(s, ExtendReading.HAS_LEGAL_MOVE)
+    assert not rules_.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)
+    # it is a shortest round to such a state: none before it on the way
+    assert all(not (x.led and rules_.ends_unplayable(x, ExtendReading.HAS_LEGAL_MOVE)
+                    and not rules_.ends_unplayable(x, ExtendReading.HOLDS_MATCHING_TILE))
+               for x in trace.states()[:-1])
+    if rules == "markers alone":  # every matching end is a train closed to the holder
+        lay, data = layout_of(v), v.slot_layout
+        for p, tiles in held.items():
+            for t in tiles:
+                for k, x in enumerate(s.ends):
+                    if x != CLOSED and x in t:
+                        owner = data.slots[k].owner
+                        assert owner is not None and owner != p
+                        assert not lay.marker_out(s.marks, owner)
+
+
+# ---------------------------------------------------------------------------
+# 2. Does the R4 procedure bring the readings back into agreement?
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("fault", [None, "marker-stays-in"])
+def test_with_markers_alone_r4_brings_the_readings_into_agreement(fault: str | None,
+                                                                   players: int) -> None:
+    """Markers alone: at every established block of every searched deal the readings
+    agree (each confirmation put its confirmer's marker out, so every train is open to
+    everyone). Under ``marker-stays-in`` the same search finds a block where they differ
+    (the answer depends on that rule)."""
+    v = mexican({**MEXICAN, "deal.players": players, "deal.hand_size": 4 if players == 2
+                 else 3})
+    verdicts = []
+    for seed in SEEDS[players]:
+        ver = searched(v, Init.one(seeded_deal(v, seed)), fault)
+        res = ver.results[0]
+        verdicts.append(res.verdict)
+        assert ver.result is not None and any(  # blocks are reached: nothing vacuous
+            x.status is Status.BLOCKED for x in ver.result.states())
+        if res.verdict is Verdict.VIOLATED:
+            assert fault is not None, (seed, res.detail)
+            states = replay(res.trace, FAULTS_BY_ID[fault].rules_for(v))
+            final = states[-1]
+            assert final.status is Status.BLOCKED
+            assert "yet no player has a legal move" in res.detail
+            assert not all(layout_of(v).marker_out(final.marks, p) for p in range(v.players))
+    if fault is None:
+        assert set(verdicts) == {Verdict.HOLDS}
+    else:
+        assert Verdict.VIOLATED in verdicts
+
+
+def test_with_covered_doubles_a_double_nobody_can_cover_blocks_apart(tmp_path: Path) -> None:
+    """The preset's covered doubles: the search finds an established block where every
+    marker is out, a double waits that nobody can cover (the boneyard is empty), and a
+    hand holds a tile for another end. R4 does not close that gap: readings-agree is
+    VIOLATED, with the round."""
+    v = mexican(COVERED)
+    res = searched(v, Init.one(seeded_deal(v, 0))).results[0]
+    assert res.verdict is Verdict.VIOLATED, res.detail
+    trace: Trace = res.trace
+    text = replays_on_the_command_line(trace, tmp_path / "block.json")
+    assert "must be covered first (R2.2)" in text and "block established" in text
+    final = trace.final
+    lay, r = layout_of(v), ref.from_model(v, trace.final)
+    assert final.status is Status.BLOCKED and not final.boneyard
+    assert r.marks == frozenset(range(v.players))  # every marker is out
+    assert r.pending  # a double waits ...
+    waiting = {r.ends[i] for i in r.pending}
+    assert not any(set(t) & waiting for hand in r.hands for t in hand)  # ... uncoverable
+    assert matching(v, final)  # ... while a hand matches another end
+    assert lay.pending(final.marks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("overrides", "verdict", "states"), [
+    (MEXICAN_D3, Verdict.HOLDS, 576_320), (COVERED_D3, Verdict.VIOLATED, 768_888)])
+def test_the_answer_on_every_deal_of_double_3(overrides: dict[str, Any], verdict: Verdict,
+                                              states: int) -> None:
+    """Every deal of double-3 in every draw order: with markers alone readings-agree is
+    proved; with covered doubles it is VIOLATED. The state counts are pinned."""
+    v = mexican(overrides)
+    ver = searched(v, Init.every(free_draw=True))
+    assert ver.results[0].verdict is verdict, ver.results[0].detail
+    assert ver.figures.states == states
