@@ -27,7 +27,6 @@ names, one import for the modules built on it).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
@@ -36,6 +35,7 @@ from dominoproof.model.engine import Deal
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import DrawRule, FoulRule
 
+from .layout_terms import LayoutTerms
 from .predicates import LeadChoice, Predicates
 from .vocabulary import (
     BLOCKED,
@@ -74,9 +74,10 @@ from .vocabulary import (
 Step: TypeAlias = tuple[Any, StateVars]  #: (guard, post-state terms) of an action
 
 
-class Encoding(Predicates):
+class Encoding(LayoutTerms):
     """The transition system of one variant (SEMANTICS.md), as Z3 formulas: Init, the
-    named actions, ``T`` (built on :class:`~dominoproof.proofs.predicates.Predicates` and
+    named actions, ``T`` (built on :class:`~dominoproof.proofs.layout_terms.LayoutTerms`,
+    :class:`~dominoproof.proofs.predicates.Predicates` and
     :class:`~dominoproof.proofs.vocabulary.Vocabulary`).
 
     Subclasses (``proofs/encoding_faults.py``) override single actions to make
@@ -168,30 +169,20 @@ class Encoding(Predicates):
                 self.update(s, f"establish.{m.name}",
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 
-    def after_play(self, s: StateVars, m: MoveVars, tag: str,
-                   ends: tuple[BV, ...]) -> StateVars:
+    def after_play(self, s: StateVars, m: MoveVars, tag: str, ends: tuple[BV, ...],
+                   marks: BV | None = None, again: Bool | None = None) -> StateVars:
         """The common effect of a play (and the lead) of ``m.tile`` with new slot values
-        ``ends``: the tile leaves the hand for the table, ``confirmed' = 0``,
-        ``drew' = false``, and the turn stays with a player who emptied their hand (a
-        Domino follows)."""
+        ``ends`` (and marks ``marks``, where the layout has them): the tile leaves the hand
+        for the table, ``confirmed' = 0``, ``drew' = false``, and the turn stays with a
+        player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2]."""
         p = s.turn
         emptied = z3.And([z3.Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
+        stays = emptied if again is None else z3.Or(emptied, again)
+        extra: dict[str, Any] = {} if marks is None else {"marks": marks}
         return self.update(
             s, f"{tag}.{m.name}", loc=self.moved(s, m, self.TABLE), ends=tuple(ends),
             confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
-            turn=z3.If(emptied, p, self.next_seat(p)))
-
-    def canonical(self, ends: Sequence[BV]) -> tuple[BV, ...]:
-        """The layout's canonical form: each symmetric group's values sorted (closed, 31,
-        last). Groups of two are one compare-and-swap."""
-        out = list(ends)
-        for g in self.symmetric:
-            if len(g) != 2:  # pragma: no cover - no such layout yet
-                raise NotImplementedError("symmetric groups of more than two slots")
-            i, j = g
-            u, w = out[i], out[j]
-            out[i], out[j] = z3.If(z3.ULE(u, w), u, w), z3.If(z3.ULE(u, w), w, u)
-        return tuple(out)
+            turn=z3.If(stays, p, self.next_seat(p)), **extra)
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         """The lead rule allows ``m.tile``: the named tile, or any tile if none is named."""
@@ -200,47 +191,25 @@ class Encoding(Predicates):
 
     def step_lead(self, s: StateVars, m: MoveVars) -> Step:
         """4. no slot open: Play(p, t, LEAD) for the tile(s) the lead rule allows; the slots
-        the lead opens show the halves of ``t = a-b``."""
-        ends = [s.ends[i] for i in range(self.W)]
-        for i, half in self.lead_halves:
-            ends[i] = m.b if half else m.a
-        opened = tuple(ends) if self.lead_sorted else self.canonical(ends)
+        the lead opens show the halves of ``t = a-b`` (:meth:`opening`)."""
+        ends, marks = self.opening(s, m)
         return (z3.And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
                        self.tile_ok(m), self.tile_at(s, m, s.turn), self.lead_allowed(s, m)),
-                self.after_play(s, m, "lead", opened))
-
-    def shown(self, s: StateVars, slot: BV) -> BV:
-        """The number the slot ``slot`` (a move's end field) shows."""
-        out = s.ends[-1]
-        for i in range(self.W - 2, -1, -1):
-            out = z3.If(slot == i, s.ends[i], out)
-        return out
+                self.after_play(s, m, "lead", ends, marks))
 
     def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, ...]:
-        """The slot ``m.end`` shows ``other(t, x)`` for the number ``x`` it showed; the slots
-        made canonical again."""
-        x = self.shown(s, m.end)
-        other = z3.If(m.a == x, m.b, m.a)
-        return self.canonical([z3.If(m.end == i, other, e) for i, e in enumerate(s.ends)])
-
-    def offered(self, s: StateVars, m: MoveVars) -> Bool:
-        """The slot ``m.end`` is one the mover may play on, and no earlier slot of its
-        symmetric group shows the same number (the same move, up to the symmetry)."""
-        cases = []
-        for i in range(self.W):
-            earlier = [s.ends[j] != s.ends[i] for j in self.group[i] if j < i]
-            cases.append(z3.And(m.end == i, s.ends[i] != CLOSED_CODE,
-                                self.may_play(s, s.turn, i), *earlier))
-        return z3.Or(cases)
+        """The slot values after the play ``m`` (:meth:`played`)."""
+        return self.played(s, m)[0]
 
     def step_play(self, s: StateVars, m: MoveVars) -> Step:
-        """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on
-        whose number ``t`` carries [R2.1, R4.3]."""
+        """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on now
+        whose number ``t`` carries [R2.1, R4.3]; the layout's effect is :meth:`played`."""
         x = self.shown(s, m.end)
+        ends, marks = self.played(s, m)
         return (z3.And(self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
                        self.offered(s, m), z3.Or(m.a == x, m.b == x),
                        self.tile_at(s, m, s.turn)),
-                self.after_play(s, m, "play", self.new_ends(s, m)))
+                self.after_play(s, m, "play", ends, marks, self.plays_again(m)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:
         """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
@@ -255,7 +224,7 @@ class Encoding(Predicates):
         bit = self.seat_bit(s.turn)
         post = self.update(s, f"foul.{m.name}", fouls=s.fouls | bit,
                            confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.next_seat(s.turn),
-                           drew=z3.BoolVal(False))
+                           drew=z3.BoolVal(False), **self.marker_change(s))
         if self.FOULS is not FoulRule.PENALISED:
             return z3.BoolVal(False), post
         return (z3.And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
@@ -290,13 +259,19 @@ class Encoding(Predicates):
         count = z3.BitVecVal(0, COUNT_BITS) if self.EMPTY else s.confirmed + 1
         return (z3.And(self.cases(s)["pass"], m.kind == PASS, self.no_tile(m)),
                 self.update(s, f"pass.{m.name}", turn=self.next_seat(s.turn),
-                            drew=z3.BoolVal(False), confirmed=count))
+                            drew=z3.BoolVal(False), confirmed=count, **self.marker_change(s)))
 
     def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
         """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]."""
         return (z3.And(self.cases(s)["confirm"], m.kind == CONFIRM, self.no_tile(m)),
                 self.update(s, f"confirm.{m.name}", confirmed=s.confirmed + 1,
-                            turn=self.next_seat(s.turn), drew=z3.BoolVal(False)))
+                            turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
+                            **self.marker_change(s)))
+
+    def marker_change(self, s: StateVars) -> dict[str, Any]:
+        """A pass, a confirmation or a foul puts the mover's marker out [R3.1, R4.2, R4.5]:
+        the ``marks`` change, where the layout has markers."""
+        return {"marks": self.markers_out(s)} if self.fields.markers >= 0 else {}
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         """Every named action as (guard, post-state terms): the functional form of ``T``.

@@ -168,6 +168,55 @@ class PlayKeepsEndZ3(Encoding):
         return guard, self.update(post, "keeps", ends=s.ends)
 
 
+class MarkerStaysInZ3(Encoding):
+    """Twin of ``marker-stays-in`` (R2.3, R3.1, R4.2): a pass or a confirmation leaves the
+    player's marker as it was (in, unless it was already out); a foul still puts it out."""
+
+    def step_pass(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_pass(s, m)
+        return guard, self.update(post, "marker-in", marks=s.marks)
+
+    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_confirm(s, m)
+        return guard, self.update(post, "marker-in", marks=s.marks)
+
+
+class DoubleLeftUncoveredZ3(Encoding):
+    """Twin of ``double-left-uncovered`` (R2.2): while slots are pending, play may go on any
+    slot the mover may play on, pending or not (the pending slots restrict nothing; a double
+    still makes its slots pending)."""
+
+    def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        return self.may_play(s, seat, i)
+
+
+class ArmsOpenEarlyZ3(Encoding):
+    """Twin of ``arms-open-early`` (Terms, R2.2): a spinner's arms may be played on as soon
+    as they open, before the sides they wait for are covered (their covered marks are
+    still kept)."""
+
+    def waits_for(self, s: StateVars, i: int) -> list[Bool]:
+        return []
+
+
+class ConfirmPastDoubleZ3(Encoding):
+    """Twin of ``confirm-past-double`` (R1.1, R4.3, R4.4): with the boneyard empty and slots
+    pending, a player who holds a tile covering a pending slot may confirm inability
+    anyway, and the confirmation counts (one more in the run; their marker goes out)."""
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        out = dict(super().steps(s, m, top))
+        past = z3.And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
+        counted = self.update(s, f"confirm-past.{m.name}", confirmed=s.confirmed + 1,
+                              turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
+                              **self.marker_change(s))
+        foul_guard, foul_post = out["foul"]
+        out["foul"] = (z3.And(foul_guard, z3.Not(past)), foul_post)
+        out["confirm-past-double"] = (z3.And(past, m.kind == CONFIRM, self.no_tile(m)),
+                                      counted)
+        return out
+
+
 # ---------------------------------------------------------------------------
 # Scoring twins
 # ---------------------------------------------------------------------------
@@ -318,6 +367,10 @@ Z3_MUTANTS: dict[str, Twin] = {
     "team-stride": Twin(scoring=TeamStrideZ3),
     "penalty-to-side-index": Twin(scoring=PenaltyToSideIndexZ3),
     "scores-ignore-penalties": Twin(scoring=ScoresIgnorePenaltiesZ3),
+    "marker-stays-in": Twin(MarkerStaysInZ3),
+    "double-left-uncovered": Twin(DoubleLeftUncoveredZ3),
+    "arms-open-early": Twin(ArmsOpenEarlyZ3),
+    "confirm-past-double": Twin(ConfirmPastDoubleZ3),
 }
 
 

@@ -40,6 +40,7 @@ from .encoding import (
     StateVars,
     popcount,
 )
+from .layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
 from .lemmas import LEMMAS, Lemma, violations
 from .properties import Property, Result, Verdict
 from .scoring import SCORE_BITS
@@ -49,7 +50,7 @@ METHOD_INDUCTION = "induction per instance"
 
 #: SEMANTICS "Type invariant": the lemmas every state of the vocabulary is assumed to
 #: satisfy when a property is checked "alone".
-TYPE_OK = ("seat", "status", "count-range", "tile-places", "ends-match-table")
+TYPE_OK = ("seat", "status", "count-range", "tile-places", "ends-match-table", "marks-typed")
 
 #: The properties stated as a candidate lemma: proved as state invariants (their lemma in
 #: the inductive invariant), and what :meth:`InductionProofs.explain` can explain.
@@ -156,6 +157,7 @@ TRANSITION: dict[str, TransitionFormula] = {
     "no-false-confirmation": no_false_confirmation,
     "boneyard-monotone": boneyard_monotone,
     "opening": opening,
+    **LAYOUT_TRANSITIONS,  # markers, doubles-covered, spinner-arms
 }
 
 
@@ -335,6 +337,39 @@ class InductionProofs(BoundedSearch):
             lambda ss, ms: z3.Or([z3.And(m.kind != STUTTER, z3.Not(f(enc, a_, m, b_)))
                                   for a_, m, b_ in zip(ss, ms, ss[1:], strict=False)]),
             t0, led, not_inductive, min_depth=1)
+
+    # -- properties of the state where a block is established -----------------------------
+    def prove_at_block(self, prop: Property) -> Result:
+        """A property of every established block (:data:`AT_BLOCK`): PROVED when the
+        invariant implies it at every blocked state it allows; else a real round that
+        establishes a block breaking it (VIOLATED), or, where search cannot settle it,
+        NOT_INDUCTIVE with the blocked state of the invariant that breaks it."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        f = AT_BLOCK[prop.id]
+        s = enc.state("k0")
+        sv = self.solver(ledger=led)
+        sv.add(*[lem(enc, s) for lem in h.kept], s.status == BLOCKED, z3.Not(f(enc, s)))
+        c = sv.check()
+        method = METHOD_INDUCTION
+        if c.unsat and not h.unknown:
+            return self._result(prop.id, Verdict.PROVED, method,
+                                f"Inv and an established block => property; Inv "
+                                f"{self._lemmas_text(h)}", t0, led)
+        if c.unknown or h.unknown:
+            why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
+            return self._result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
+
+        def not_inductive(found: BMCResult) -> Result:
+            return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
+                                f"a blocked state of the invariant breaks it; none reached "
+                                f"in {found.depth} moves", t0, led)
+
+        return self.refute(prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
+                           lambda ss, ms: z3.Or([z3.Not(f(enc, x)) for x in ss]),
+                           t0, led, not_inductive)
 
     # -- blocked-complete: progress ----------------------------------------------------
     def prove_blocked_complete(self) -> Result:

@@ -51,6 +51,20 @@ from .encoding import (
     StateVars,
     xor_all,
 )
+from .layout_lemmas import (
+    confirmed_markers_out,
+    has_double_rules,
+    has_markers,
+    has_marks,
+    has_waiting_arms,
+    has_waiting_pending,
+    in_canonical_order,
+    marks_typed,
+    pending_one_double,
+    shows_a_number,
+    uncovered_pending,
+    waiting_arms,
+)
 from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
 if TYPE_CHECKING:
@@ -126,9 +140,10 @@ def _tile_places(e: Encoding, s: StateVars) -> Bool:
 
 def _conservation(e: Encoding, s: StateVars) -> Bool:
     """SEMANTICS "Type invariant" (``state_status``): the partition, a seat to move, at
-    most P confirmations, ends the table can show."""
+    most P confirmations, ends the table can show (and marks the layout can have)."""
+    marks = [marks_typed(e, s)] if has_marks(e) else []
     return z3.And(_tile_places(e, s), _seat(e, s), _count_range(e, s),
-                  _ends_match_table(e, s))
+                  _ends_match_table(e, s), *marks)
 
 
 def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
@@ -139,12 +154,20 @@ def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
 
 
 def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
+    """Slots open exactly when tiles are on the table, each showing a number of the set
+    (or closed: arms and toes that did not open), in the canonical order; and, in a layout
+    of one line, the parity of the numbers shown (:func:`ends_parity`): a hub, a spinner
+    or a foot offers a double's number to more than two ends, so it is the line's alone."""
     return z3.And(
         s.led == z3.Not(e.nothing_on_table(s)),
-        z3.Implies(s.led, z3.And(*(z3.ULE(y, e.N) for y in s.ends),
-                                 *(z3.ULE(s.ends[i], s.ends[j]) for i, j in e.symmetric))),
+        z3.Implies(s.led, z3.And(*shows_a_number(e, s), *in_canonical_order(e, s))),
         z3.Implies(z3.Not(s.led), z3.And(*(y == CLOSED_CODE for y in s.ends))),
-        *[ends_parity(e, s, x) for x in range(e.N + 1)])
+        *[ends_parity(e, s, x) for x in range(e.N + 1) if _one_line(e)])
+
+
+def _one_line(e: Encoding) -> bool:
+    """The layout is one line: two slots, both opened by the lead, one per half."""
+    return e.W == 2 and sorted(h for _, h in e.lead_halves) == [0, 1]
 
 
 def _pre_lead(e: Encoding, s: StateVars) -> Bool:
@@ -356,6 +379,9 @@ _RUN_IS_A_COUNT = ("per instance the run is a count and its proposer is derived 
                    "by construction")
 #: Why a lemma needed per instance only is not stated for every N and P.
 _NOT_NEEDED = "not needed by the all-sizes proofs"
+#: Why the layout's marks have no lemma for every N and P.
+_LAYOUT_MARKS = ("the all-sizes model refuses the layouts with these features (spinner arms, "
+                 "markers, doubles that take tiles): their properties are N/A there")
 
 LEMMAS: tuple[Lemma, ...] = (
     Lemma("seat", "the player to move is one of the P seats", ("Terms",), _seat,
@@ -381,7 +407,9 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("ends-match-table",
           "the line has open ends exactly when tiles are on the table, the lower end first; "
           "a number shows on an odd number of ends exactly when an odd number of non-double "
-          "tiles carrying it are on the table",
+          "tiles carrying it are on the table (in other layouts: the slots open exactly when "
+          "tiles are on the table, each group of interchangeable slots in its canonical "
+          "order; the parity is a line's alone)",
           ("Terms",), _ends_match_table,
           not_all_sizes="its parity counts halves modulo 2, and an end does not remember the "
           "table tile that shows it (End -> Tile would leave EPR); its first part is "
@@ -410,6 +438,30 @@ LEMMAS: tuple[Lemma, ...] = (
           ("R4.5",), _no_foul, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
           not_all_sizes=f"{_NOT_NEEDED}: without fouls the model has no foul action, and "
           "no property reads fouls without it"),
+    Lemma("marks-typed",
+          "the layout's marks are well formed: none is set before the lead (no marker out, "
+          "no side covered, no slot pending), every pending slot is open, and the marks hold "
+          "only the fields the layout names (markers only where it has markers)",
+          ("Terms", "R2.2"), marks_typed, applies=has_marks, not_all_sizes=_LAYOUT_MARKS),
+    Lemma("confirmed-markers-out",
+          "every player who has confirmed in the current run has their marker out",
+          ("R4.2", "R2.3"), confirmed_markers_out, applies=has_markers,
+          not_all_sizes=_LAYOUT_MARKS),
+    Lemma("waiting-arms",
+          "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
+          "side shows (the spinner's number)",
+          ("Terms", "R2.2"), waiting_arms, applies=has_waiting_arms,
+          not_all_sizes=_LAYOUT_MARKS),
+    Lemma("uncovered-pending",
+          "while a side a spinner's open arm waits for is uncovered, that side is pending "
+          "(the opening double takes its tiles there first)",
+          ("R2.2",), uncovered_pending, applies=has_waiting_pending,
+          not_all_sizes=_LAYOUT_MARKS),
+    Lemma("pending-one-double",
+          "every pending slot shows the same number, the number of the double that made "
+          "it pending",
+          ("R2.2",), pending_one_double, applies=has_double_rules,
+          not_all_sizes=_LAYOUT_MARKS),
     Lemma("closed-before-lead",
           "before the lead the table is empty and no end shows a number", ("Terms",),
           abstract=_a_closed_before_lead,

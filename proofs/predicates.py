@@ -98,23 +98,71 @@ class Predicates(Vocabulary):
             self._cache[key] = z3.Or([self.carries(t, x) for x in s.ends])
         return self._cache[key]
 
-    def may_play(self, s: StateVars, seat: BV | int, i: int) -> Bool:
-        """R2.3: ``seat`` may play on slot ``i`` (the slot's access rule)."""
-        sl = self.slots[i]
-        if sl.access is Access.EVERYONE:
-            return z3.BoolVal(True)
-        if sl.owner is None:
+    # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
+    def mark(self, s: StateVars, k: int) -> Bool:
+        """Bit ``k`` of ``marks`` is set."""
+        return z3.Extract(k, k, s.marks) == 1
+
+    def marker_out(self, s: StateVars, q: int) -> Bool:
+        """Seat ``q``'s marker is out (layouts with markers; else never)."""
+        if self.fields.markers < 0:
             return z3.BoolVal(False)
-        own = z3.BoolVal(seat == sl.owner) if isinstance(seat, int) else seat == sl.owner
-        if sl.access is Access.OWNER or s.marks is None:
-            return own
-        return z3.Or(own, z3.Extract(sl.owner, sl.owner, s.marks) == 1)
+        return self.mark(s, self.fields.markers + q)
+
+    def covered(self, s: StateVars, i: int) -> Bool:
+        """A tile has been laid on slot ``i`` (tracked for the slots another waits for)."""
+        b = self.fields.covered[i]
+        return self.mark(s, b) if b >= 0 else z3.BoolVal(False)
+
+    def pending(self, s: StateVars, i: int) -> Bool:
+        """Slot ``i`` must take a tile before play moves elsewhere (doubles that take tiles)."""
+        p = self.fields.pending
+        return self.mark(s, p + i) if p >= 0 else z3.BoolVal(False)
+
+    def any_pending(self, s: StateVars) -> Bool:
+        """Some slot is pending: play goes on the pending slots only [R2.2]."""
+        p = self.fields.pending
+        if p < 0:
+            return z3.BoolVal(False)
+        return z3.Extract(p + self.W - 1, p, s.marks) != 0
+
+    # -- who may play where (R2.3) ---------------------------------------------------
+    def may_play(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        """R2.3: ``seat`` may play on slot ``i``: the slots it waits for are covered (a
+        spinner's arms), and its access rule lets ``seat`` in (everyone; its owner; its
+        owner, or anyone while the owner's marker is out)."""
+        sl = self.slots[i]
+        waits = self.waits_for(s, i)
+        if sl.access is Access.EVERYONE:
+            access = z3.BoolVal(True)
+        elif sl.owner is None:
+            access = z3.BoolVal(False)
+        else:
+            own = z3.BoolVal(seat == sl.owner) if isinstance(seat, int) else seat == sl.owner
+            if sl.access is Access.OWNER or s.marks is None:
+                access = own
+            else:
+                access = z3.Or(own, self.marker_out(s, sl.owner))
+        return z3.And(*waits, access) if waits else access
+
+    def waits_for(self, s: StateVars, i: int) -> list[Bool]:
+        """What slot ``i`` waits for before anyone may play on it: each slot of its
+        ``after`` covered (a spinner's arms wait for its sides)."""
+        return [self.covered(s, j) for j in self.slots[i].after]
+
+    def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        """``seat`` may play on slot ``i`` in ``s``: :meth:`may_play`, and while slots are
+        pending, ``i`` is one of them [R2.2]."""
+        if self.fields.pending < 0:
+            return self.may_play(s, seat, i)
+        return z3.And(self.may_play(s, seat, i),
+                      z3.Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
 
     def matches_for(self, s: StateVars, t: int, seat: BV | int) -> Bool:
-        """Tile ``t`` carries the number a slot ``seat`` may play on shows."""
-        if self.everyone:
+        """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
+        if self.readings_coincide:
             return self.matches(s, t)
-        return z3.Or([z3.And(self.may_play(s, seat, i), self.carries(t, x))
+        return z3.Or([z3.And(self.may_play_now(s, seat, i), self.carries(t, x))
                       for i, x in enumerate(s.ends)])
 
     # -- small helpers ----------------------------------------------------------
@@ -155,20 +203,24 @@ class Predicates(Vocabulary):
                       for t in range(self.T)])
 
     def holds_matching_tile(self, s: StateVars) -> Bool:
-        """R2.3 "holds a matching tile": some hand holds a tile carrying an open end."""
+        """R2.3 "holds a matching tile": some hand holds a tile carrying the number of an open
+        slot, whoever may play there, waiting or not, pending or not (R2.1)."""
         return z3.Or([z3.And(self.held(s, t), self.matches(s, t)) for t in range(self.T)])
 
     def has_legal_move(self, s: StateVars) -> Bool:
-        """R2.3 "has a legal move": some seat holds a tile carrying a slot it may play on."""
+        """R2.3 "has a legal move": some seat holds a tile carrying the number of a slot it
+        may play on now (its access, the slots it waits for covered, pending slots only
+        while there are any)."""
         return z3.Or([z3.And(self.held(s, t), z3.Or([
             z3.And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.P)]))
             for t in range(self.T)])
 
     def ends_unplayable(self, s: StateVars) -> Bool:
         """R2 (R2.1, R2.2): the layout is open and no open end can be extended, in the
-        variant's R2.3 reading. Where every slot is open to everyone the two readings are
-        one formula (a tile a hand holds is one its holder may play)."""
-        if self.everyone or self.READING is ExtendReading.HOLDS_MATCHING_TILE:
+        variant's R2.3 reading. Where every slot is open to everyone, waits for no other and
+        no double restricts play, the two readings are one formula (a tile a hand holds is
+        one its holder may play)."""
+        if self.readings_coincide or self.READING is ExtendReading.HOLDS_MATCHING_TILE:
             return z3.And(s.led, z3.Not(self.holds_matching_tile(s)))
         return z3.And(s.led, z3.Not(self.has_legal_move(s)))
 

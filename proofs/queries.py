@@ -41,6 +41,7 @@ from dominoproof.model.variant import Variant, find_variant
 
 from .bmc import BMCResult, Run
 from .induction import CTI, METHOD_INDUCTION, STATE_PROPERTIES, TRANSITION, TYPE_OK
+from .layout_properties import AT_BLOCK
 from .properties import BY_ID, CATALOGUE, Result, Verdict
 from .ranking import Ranking, TerminationProof, ranking_for
 from .session import SanityCheck
@@ -70,6 +71,8 @@ class Prover(TerminationProof, WitnessSearch):
             return self.prove_state(prop)
         if pid in TRANSITION:
             return self.prove_transition(prop)
+        if pid in AT_BLOCK:
+            return self.prove_at_block(prop)
         if pid == "termination":
             return self.prove_termination()
         if pid == "blocked-complete":

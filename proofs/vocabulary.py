@@ -13,7 +13,10 @@ loc[t]       BitVec(4)        where tile ``t`` is: seat ``0..P-1`` (``hand[p]``)
                               which only a broken rule set produces)
 end[i]       BitVec(5)        slot ``i`` of the layout: the number it shows, 31 while it is
                               closed (each symmetric group of slots sorted, closed last)
-marks        BitVec(P)        layouts with markers only: the seats whose marker is out
+marks        BitVec(M)        layouts with marks only: ``State.marks``, the fields the layout
+                              names (``Layout.fields``): seat ``p``'s marker (bit ``p``), a
+                              *covered* bit per slot another waits for, a *pending* bit per
+                              slot while doubles take tiles
 turn         BitVec(4)        the seat to move
 confirmed    BitVec(5)        consecutive confirmations of inability [R4.2]
 drew         Bool             draw-one: the player to move has drawn [R3.1]
@@ -46,7 +49,7 @@ from typing import Any, TypeAlias
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.constants import constants_of
-from dominoproof.model.layout import CLOSED, Access, Opens
+from dominoproof.model.layout import CLOSED, Access, MarkFields, Opens, layout_for
 from dominoproof.model.moves import LEAD, NO_TILE, Move, MoveKind
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits
@@ -189,24 +192,45 @@ class Vocabulary:
         self.halves: tuple[tuple[int, int], ...] = c.tiles.halves
         self.BONEYARD, self.ASIDE, self.TABLE = self.P, self.P + 1, self.P + 2
         # the layout's slots (SEMANTICS "Constants": the layout)
-        self.slots = c.LAYOUT.slots
+        lay = c.LAYOUT
+        self.slots = lay.slots
         self.W: int = len(self.slots)
-        self.symmetric = c.LAYOUT.symmetric
-        self.markers: bool = c.LAYOUT.markers
+        self.symmetric = lay.symmetric
+        self.markers: bool = lay.markers
+        self.lead_takes: int = lay.lead_takes  #: tiles the opening double takes
+        self.again: bool = lay.again  #: the player who lays a double that takes tiles plays on
         self.lead_halves = [(i, sl.half) for i, sl in enumerate(self.slots)
                             if sl.opens is Opens.LEAD]
-        if len(self.lead_halves) != self.W:  # pragma: no cover - no such layout yet
-            raise NotImplementedError("slots that open after the lead")
+        #: the spinner's arms (opened by an opening double) and the toes (opened by a
+        #: double laid during play), in slot order
+        self.spinner_slots = tuple(i for i, sl in enumerate(self.slots)
+                                   if sl.opens is Opens.SPINNER)
+        self.toe_slots = tuple(i for i, sl in enumerate(self.slots) if sl.opens is Opens.TOE)
+        #: the bit layout of ``State.marks`` (its representation, documented by the layout)
+        self.fields: MarkFields = layout_for(lay, self.P).fields
         self.group: dict[int, tuple[int, ...]] = {i: (i,) for i in range(self.W)}
         for g in self.symmetric:
             for i in g:
                 self.group[i] = g
-        #: every symmetric group receives the opening tile's halves low to high, so the
-        #: lead leaves the slots canonical with no sorting (a <= b)
-        halves = dict(self.lead_halves)
-        self.lead_sorted = all(
-            [halves[i] for i in g] == sorted(halves[i] for i in g) for g in self.symmetric)
         self.everyone = all(sl.access is Access.EVERYONE for sl in self.slots)
+        self.waiting = any(sl.after for sl in self.slots)  #: some slot waits for others
+        self.double_rules = bool(lay.lead_takes) or any(sl.double_takes for sl in self.slots)
+        #: R2.3: "holds a matching tile" and "has a legal move" are one formula: every slot
+        #: is open to everyone, none waits for another, no double restricts where play goes
+        self.readings_coincide = self.everyone and not self.waiting and not self.double_rules
+        #: the lead leaves every symmetric group canonical with no sorting (``a <= b``): its
+        #: slots show, in order, the low half, the high half, the spinner's number (or are
+        #: closed: no double), closed toes; and no slot of the group has marks to compare
+        rank = {Opens.SPINNER: 2, Opens.TOE: 3}
+        ranks = [sl.half if sl.opens is Opens.LEAD else rank[sl.opens] for sl in self.slots]
+        self.lead_sorted = all(
+            [ranks[i] for i in g] == sorted(ranks[i] for i in g)
+            and not any(self.slot_marked(i) for i in g) for g in self.symmetric)
+
+    def slot_marked(self, i: int) -> bool:
+        """Slot ``i`` has marks of its own (a covered or a pending bit), which move with it
+        in the canonical form."""
+        return self.fields.covered[i] >= 0 or self.fields.pending >= 0
 
     # -- constructors -----------------------------------------------------------
     def state(self, name: str) -> StateVars:
@@ -222,7 +246,7 @@ class Vocabulary:
             drew=z3.Bool(f"drew_{name}"), fouls=vec("fouls", self.P),
             status=vec("status", STATUS_BITS),
             drawn=vec("drawn", DRAWN_BITS) if self.stack is not None else None,
-            marks=vec("marks", self.P) if self.markers else None,
+            marks=vec("marks", self.fields.width) if self.fields.width else None,
             lead_slot=self.lead_halves[0][0],
         )
 

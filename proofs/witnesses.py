@@ -2,9 +2,10 @@
 
 Each question (:data:`QUESTIONS`) is a bounded search (``proofs/bmc.py``) for a round
 that replays in the engine -- the shortest blocked round, the largest residual at a
-block, a tie, a block before the boneyard is empty, a refutation of the parity theorem --
-or, when none is found, the depth searched and whether every depth was answered. The
-search for the shortest block starts at a lower bound counted from proved facts
+block, a tie, a block before the boneyard is empty, a refutation of the parity theorem, a
+state where R2.3's two readings differ (no legal move, yet a matching tile in hand) -- or,
+when none is found, the depth searched and whether every depth was answered. The search
+for the shortest block starts at a lower bound counted from proved facts
 (:meth:`WitnessSearch.block_lower_bound`).
 """
 
@@ -20,6 +21,7 @@ from dominoproof.model.errors import DominoproofError
 
 from .bmc import BMCResult, BoundedSearch, Run
 from .encoding import BLOCKED, SEAT_BITS, Bool
+from .layout_properties import readings_gap
 from .lemmas import parity_conclusion
 from .properties import Verdict
 
@@ -171,6 +173,8 @@ QUESTIONS: dict[str, str] = {
     "tie": "a block where two or more sides tie for the lowest total",
     "block-before-empty-boneyard": "a block established while the boneyard still holds tiles",
     "parity-refuted": "a block that breaks the parity theorem (tiles set aside)",
+    "readings-differ": "a round being played where no player has a legal move while a hand "
+                       "holds a tile matching an open end (R2.3)",
 }
 
 
@@ -287,6 +291,17 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
         else:
             note = (searched("none", res) + "; blocked-sound proves it impossible at any "
                     "length where it is PROVED")
+        return done(res)
+    if question == "readings-differ":
+        res = prover.bmc(lambda ss, ms: readings_gap(enc, ss[-1]), max_depth=depth)
+        if res.run:
+            final = res.run.states[-1]
+            figures.update(moves=res.depth, ends=list(final.open_ends),
+                           boneyard=final.boneyard.bit_count())
+        else:
+            note = searched("no such state", res) + (
+                "; on this layout the two readings are one formula (every open end is open "
+                "to every player at every moment)" if enc.readings_coincide else "")
         return done(res)
     # parity-refuted
     res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,

@@ -12,7 +12,11 @@ QUESTION is one of:
 * ``block-before-empty-boneyard``: a block established while the boneyard still holds
   tiles (none for a sound variant; try ``--fault boneyard-check-off``);
 * ``parity-refuted``: a block that breaks the parity theorem (a variant with tiles set
-  aside, e.g. ``block-2p-d6``).
+  aside, e.g. ``block-2p-d6``);
+* ``readings-differ``: a round being played where no player has a legal move while a hand
+  holds a tile matching an open end -- R2.3's two readings apart (a train whose owner's
+  marker is in, an arm waiting for the spinner's sides, a double that must be covered
+  first; none on a line without double rules).
 
 The answer is printed step by step as a round a person can read, from a real deal, and
 replayed in the engine (the fault's own engine with ``--fault``).

@@ -1,0 +1,135 @@
+"""The per-instance formulas of the layout's lemmas: the canonical form and the marks
+(spinners, trains with markers, doubles that take tiles).
+
+Each is a formula over one state of the encoding (:mod:`~dominoproof.proofs.encoding`),
+read with the slot data; :data:`~dominoproof.proofs.lemmas.LEMMAS` states them in
+domino terms, with their rules and the layouts they are candidates for. None is a
+candidate for a layout without the feature it speaks of, so a one-line variant's
+invariant, and its proofs, are those it always had.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.layout import Opens
+
+from .encoding import BV, CLOSED_CODE, Bool, Encoding, StateVars
+
+
+def slot_key(e: Encoding, s: StateVars, i: int) -> BV:
+    """Slot ``i``'s place in the canonical order: (number shown, closed last; pending;
+    covered), as one bit-vector."""
+    one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
+    return z3.Concat(s.ends[i], z3.If(e.pending(s, i), one, zero),
+                     z3.If(e.covered(s, i), one, zero))
+
+
+def in_canonical_order(e: Encoding, s: StateVars) -> list[Bool]:
+    """Each symmetric group is sorted: a group of two slots without marks by the numbers
+    shown, any other group by the slots' keys (:func:`slot_key`), each with the next."""
+    out = []
+    for g in e.symmetric:
+        if len(g) == 2 and not any(e.slot_marked(i) for i in g):
+            out.append(z3.ULE(s.ends[g[0]], s.ends[g[1]]))
+        else:
+            out += [z3.ULE(slot_key(e, s, i), slot_key(e, s, j))
+                    for i, j in itertools.pairwise(g)]
+    return out
+
+
+def shows_a_number(e: Encoding, s: StateVars) -> list[Bool]:
+    """After the lead every slot the lead opens shows a number of the set; every other slot
+    shows one or is closed."""
+    lead = {i for i, _ in e.lead_halves}
+    return [z3.ULE(y, e.N) if i in lead else z3.Or(z3.ULE(y, e.N), y == CLOSED_CODE)
+            for i, y in enumerate(s.ends)]
+
+
+def marks_typed(e: Encoding, s: StateVars) -> Bool:
+    """No mark is set before the lead (no marker out, no slot covered or pending), and every
+    pending slot is open. (The marks hold only the fields the layout names -- markers only
+    where it has markers: per instance the bit-vector has no other bits.)"""
+    if s.marks is None:  # the layout has no marks: nothing to type
+        return z3.BoolVal(True)
+    return z3.And(z3.Implies(z3.Not(s.led), s.marks == 0),
+                  *[z3.Implies(e.pending(s, i), s.ends[i] != CLOSED_CODE)
+                    for i in range(e.W)])
+
+
+def confirmed_markers_out(e: Encoding, s: StateVars) -> Bool:
+    """Every seat that has confirmed in the current run has its marker out (a confirmation
+    puts it out, and only a play, which ends the run, takes it in)."""
+    return z3.And([z3.Implies(e.confirmed_seat(s, q), e.marker_out(s, q))
+                   for q in range(e.P)])
+
+
+def arms(e: Encoding) -> list[tuple[int, int]]:
+    """(arm, side) for every spinner arm and every slot it waits for."""
+    return [(i, j) for i, sl in enumerate(e.slots) if sl.opens is Opens.SPINNER
+            for j in sl.after]
+
+
+def waiting_arms(e: Encoding, s: StateVars) -> Bool:
+    """While a side an open arm waits for is uncovered, the arm shows what that side shows
+    (the spinner's number: nothing has been laid on either)."""
+    return z3.And([z3.Implies(z3.And(s.ends[i] != CLOSED_CODE, z3.Not(e.covered(s, j))),
+                              s.ends[i] == s.ends[j]) for i, j in arms(e)])
+
+
+def uncovered_pending(e: Encoding, s: StateVars) -> Bool:
+    """While a side an open arm waits for is uncovered, that side is pending (the opening
+    double takes its tiles, and the side is one of them until a tile is laid on it)."""
+    return z3.And([z3.Implies(z3.And(s.ends[i] != CLOSED_CODE, z3.Not(e.covered(s, j))),
+                              e.pending(s, j)) for i, j in arms(e)])
+
+
+def pending_one_double(e: Encoding, s: StateVars) -> Bool:
+    """Every pending slot shows the same number: the slots a double made pending show its
+    number until a tile is laid on them."""
+    return z3.And([z3.Implies(z3.And(e.pending(s, i), e.pending(s, j)),
+                              s.ends[i] == s.ends[j])
+                   for i in range(e.W) for j in range(i + 1, e.W)])
+
+
+# -- where each is a candidate ------------------------------------------------------------
+
+
+def has_marks(e: Encoding) -> bool:
+    return e.fields.width > 0
+
+
+def has_markers(e: Encoding) -> bool:
+    return e.fields.markers >= 0
+
+
+def has_waiting_arms(e: Encoding) -> bool:
+    return bool(arms(e))
+
+
+def has_waiting_pending(e: Encoding) -> bool:
+    return bool(arms(e)) and e.lead_takes > 0 and e.fields.pending >= 0
+
+
+def has_double_rules(e: Encoding) -> bool:
+    return e.double_rules
+
+
+__all__ = [
+    "arms",
+    "confirmed_markers_out",
+    "has_double_rules",
+    "has_markers",
+    "has_marks",
+    "has_waiting_arms",
+    "has_waiting_pending",
+    "in_canonical_order",
+    "marks_typed",
+    "pending_one_double",
+    "shows_a_number",
+    "slot_key",
+    "uncovered_pending",
+    "waiting_arms",
+]

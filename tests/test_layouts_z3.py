@@ -1,0 +1,189 @@
+"""The Z3 reading of layouts of several lines (docs/LAYOUTS.md) against the engine.
+
+Small analogues of each topology -- trains with markers (and doubles that must be
+covered, whose player plays again), a line whose doubles must be covered, a spinner whose
+arms wait for its sides, a spinner whose opening double takes four tiles on arms open at
+once, a chicken foot -- each on double-2 or double-3:
+
+* transition level: on every state a search visits, the engine's successors equal the
+  models of the Z3 relation (``z3_successors``), marks included;
+* verdict level: the layout properties' Z3 verdicts (induction per instance, or a round
+  found by BMC) agree with exhaustive search over every deal;
+* R2.3 on trains: Z3 finds a state being played where no player has a legal move while a
+  hand holds a matching tile; at an established block the readings agree (every marker
+  is out), yet the last confirmation may open a train to a player who already confirmed
+  (blocked-sound VIOLATED); with doubles that must be covered the readings differ at a
+  block (readings-agree VIOLATED). Every round replays in the engine.
+
+Each property is shown able to fail by its fault's Z3 twin (tests/test_z3_faults.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import variant
+
+from dominoproof.model.rules import rules_for
+from dominoproof.model.system import Init
+from dominoproof.model.variant import ExtendReading, Variant
+from dominoproof.proofs import lemmas
+from dominoproof.proofs.bmc import Run
+from dominoproof.proofs.graphcheck import verify
+from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict
+from dominoproof.proofs.queries import Prover, witness
+from dominoproof.proofs.statespace import explore, seeded_deal
+from dominoproof.proofs.successors import z3_successors
+
+SLOW = pytest.mark.slow
+_H = "highest-double"
+#: the analogues, each on the 2-player block game (no drawing)
+ANALOGUES: dict[str, dict[str, Any]] = {
+    "trains": {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains", "lead.rule": _H},
+    "trains-doubles": {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
+                       "lead.rule": _H, "layout.double_takes": 1, "layout.double_again": True},
+    "line-doubles": {"set.max": 3, "deal.hand_size": 3, "layout.double_takes": 1},
+    "spinner": {"set.max": 2, "deal.hand_size": 2, "layout.kind": "spinner", "lead.rule": _H},
+    "spinner-open": {"set.max": 3, "deal.hand_size": 3, "layout.kind": "spinner",
+                     "lead.rule": _H, "layout.spinner_sides_first": False,
+                     "layout.lead_double_takes": 4},
+    "chicken-foot": {"set.max": 3, "deal.hand_size": 3, "layout.kind": "chicken-foot",
+                     "lead.rule": _H, "layout.double_takes": 3,
+                     "layout.lead_double_takes": 4},
+}
+#: analogues whose search over every deal takes more than a few seconds
+_SLOW_SEARCH = ("trains", "trains-doubles", "chicken-foot")
+
+
+def analogue(name: str, **more: Any) -> Variant:
+    return variant("block-2p-d6", {**ANALOGUES[name], **more})
+
+
+@pytest.mark.parametrize(("name", "more"), [
+    *[(n, {}) for n in ANALOGUES],
+    ("trains", {"deal.players": 3}),  # three trains and the public one
+    ("spinner", {"set.max": 3, "deal.hand_size": 4}),  # arms reached once the sides are
+    ("spinner-open", {"layout.double_takes": 1, "layout.lead_double_takes": 0}),
+])
+def test_the_relation_has_the_engines_successors_on_every_state_searched(
+        name: str, more: dict[str, Any]) -> None:
+    v = analogue(name, **more)
+    rules = rules_for(v)
+    marked = 0
+    for seed in (0, 1):
+        res = explore(v, Init.one(seeded_deal(v, seed)), max_states=250)
+        for s in res.states():
+            marked += s.marks != 0
+            engine = {(m, t.key()) for m, t in rules.successors(s)}
+            z3s = z3_successors(v, s)
+            assert engine <= z3s, ("the relation misses", s, engine - z3s)
+            assert z3s <= engine, ("the engine misses", s, z3s - engine)
+    assert marked, "no state with a mark set: the analogue exercises nothing new"
+
+
+def _verdicts_agree(name: str) -> None:
+    v = analogue(name)
+    ver = verify(v, Init.every(), properties=[*LAYOUT_PROPERTIES, "blocked-sound"])
+    pr = Prover(v)
+    expected = {Verdict.HOLDS: Verdict.PROVED, Verdict.VIOLATED: Verdict.VIOLATED,
+                Verdict.NOT_APPLICABLE: Verdict.NOT_APPLICABLE}
+    applied = 0
+    for r in ver.results:
+        assert r.verdict in expected, (name, r.property, r.verdict, r.detail)
+        z = pr.prove(r.property)
+        assert z.verdict is expected[r.verdict], (name, r.property, r.verdict, z.verdict,
+                                                  z.detail)
+        applied += z.verdict is not Verdict.NOT_APPLICABLE
+        if z.verdict is Verdict.VIOLATED:
+            assert isinstance(z.trace, Run) and z.trace.replayed, z.trace
+    assert applied >= 2
+
+
+@pytest.mark.parametrize("name", [n if n not in _SLOW_SEARCH else pytest.param(n, marks=SLOW)
+                                  for n in ANALOGUES])
+def test_z3_and_exhaustive_search_agree_on_the_layout_properties(name: str) -> None:
+    _verdicts_agree(name)
+
+
+def test_the_layout_properties_are_proved_on_trains() -> None:
+    """The fast tier's trains: markers and readings-agree PROVED by induction, the double
+    rules' properties N/A (none on this analogue)."""
+    pr = Prover(analogue("trains"))
+    for pid in ("markers", "readings-agree"):
+        r = pr.prove(pid)
+        assert r.verdict is Verdict.PROVED and r.method == "induction per instance", r
+    for pid in ("doubles-covered", "spinner-arms", "uncoverable-double"):
+        assert pr.prove(pid).verdict is Verdict.NOT_APPLICABLE
+
+
+def test_readings_agree_on_trains_needs_the_confirmed_markers_lemma(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a block every confirmer's marker is out, so every train is open to everyone:
+    without that lemma readings-agree is not inductive (only a complete BMC settles it)."""
+    monkeypatch.setattr(lemmas, "LEMMAS", tuple(lem for lem in lemmas.LEMMAS
+                                                if lem.id != "confirmed-markers-out"))
+    r = Prover(analogue("trains")).prove("readings-agree")
+    assert r.method != "induction per instance", r
+
+
+# ---------------------------------------------------------------------------
+# R2.3 on trains
+# ---------------------------------------------------------------------------
+
+
+def _readings_at(v: Variant, run: Run) -> tuple[bool, bool]:
+    """(no hand holds a matching tile, no player has a legal move) at the run's end, by
+    the engine's two readings of R2.3."""
+    rules = rules_for(v)
+    final = run.trace.states()[-1]
+    return (rules.ends_unplayable(final, ExtendReading.HOLDS_MATCHING_TILE),
+            rules.ends_unplayable(final, ExtendReading.HAS_LEGAL_MOVE))
+
+
+@pytest.mark.parametrize("more", [{}, {"deal.players": 3}])
+def test_z3_finds_a_state_of_trains_where_the_readings_differ(more: dict[str, Any]) -> None:
+    v = analogue("trains", **more)
+    w = witness(Prover(v), "readings-differ", depth=10)
+    assert w.run is not None and w.run.replayed, (w.note, w.run)
+    final = w.run.trace.states()[-1]
+    assert final.status.name == "PLAYING"
+    assert _readings_at(v, w.run) == (False, True)  # a matching tile, no legal move
+    # it is a train whose owner's marker is in: the tile matches none of the others
+    lay, ts = v.slot_layout, v.tiles
+    held = [t for h in final.hands for t in range(ts.count) if h >> t & 1]
+    owned = {final.ends[i] for i, sl in enumerate(lay.slots) if sl.owner is not None}
+    assert any(set(ts.halves[t]) & owned for t in held)
+
+
+def test_on_a_line_the_readings_never_differ() -> None:
+    w = witness(Prover(variant("tiny-2p-d3")), "readings-differ", depth=8)
+    assert w.run is None and w.complete and "one formula" in w.note
+
+
+def test_at_a_block_of_trains_the_readings_agree_but_the_last_confirmation_opens_a_train(
+) -> None:
+    """The R4 procedure brings the readings back into agreement (each confirmation puts a
+    marker out; at the block every marker is out, so every train is open to everyone),
+    but the block may be unsound: the last confirmation opens the last train to players
+    who confirmed before it opened."""
+    v = analogue("trains")
+    pr = Prover(v)
+    assert pr.prove("readings-agree").verdict is Verdict.PROVED
+    r = pr.prove("blocked-sound")
+    assert r.verdict is Verdict.VIOLATED and r.trace.replayed
+    final = r.trace.trace.states()[-1]
+    assert final.status.name == "BLOCKED"
+    assert _readings_at(v, r.trace) == (False, False)  # both: the layout can be extended
+    rules = rules_for(v)
+    assert any(rules.has_play(final, p) for p in range(v.players))
+
+
+def test_with_doubles_to_cover_the_readings_differ_at_a_block() -> None:
+    """A double nobody can cover, beside an end a hand matches: no legal move, a matching
+    tile -- the R4 procedure establishes a block the two readings judge apart."""
+    v = analogue("trains-doubles")
+    r = Prover(v).prove("readings-agree")
+    assert r.verdict is Verdict.VIOLATED and r.trace.replayed, r.detail
+    assert r.trace.trace.states()[-1].status.name == "BLOCKED"
+    assert _readings_at(v, r.trace) == (False, True)
