@@ -31,9 +31,6 @@ from dominoproof.proofs.scoring import ScoreReader
 NEW = ["all-fives-2p-d6", "bergen-2p-d6", "chickenfoot-4p-d9", "cuban-4p-d9",
        "dominican-4p-d6", "double-draw-2p-d6", "mextrain-4p-d12", "pool-3p-d6",
        "sebastopol-4p-d6"]
-#: the presets whose layout is more than one line: the reference rules of these layouts
-#: are written on another branch (tests/reference_layout.py), not merged here yet
-LAYOUTS = {"all-fives-2p-d6", "chickenfoot-4p-d9", "mextrain-4p-d12", "sebastopol-4p-d6"}
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -56,14 +53,11 @@ def _states(name: str, seeds: int) -> list[Any]:
     return [s for seed in range(seeds) for s in random_round(v, seed).states()]
 
 
-@pytest.mark.parametrize("name", [
-    n if n not in LAYOUTS else pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, reason="the reference rules of spinners, trains and pending doubles "
-        "are tests/reference_layout.py of the layouts-rules branch, not merged yet"))
-    for n in NEW])
+@pytest.mark.parametrize("name", NEW)
 def test_random_rounds_agree_with_the_reference_rules(name: str) -> None:
     """Every state of random rounds: the engine's moves, successors, classification and
-    score equal the plain reference rules'."""
+    score equal the plain reference rules' (the layouts' slots read plainly by
+    ``tests/reference_layout.py``)."""
     v = presets()[name]
     res = c.compare(v, _states(name, 5), c.EngineOracle(v), ReferenceOracle(v))
     assert res.ok, res.describe()
@@ -83,7 +77,7 @@ def test_random_rounds_score_alike_in_the_engine_the_reference_and_z3(name: str)
     for seed in range(5):
         s = random_round(v, seed).final
         got = outcome(v, s)
-        want = reference_score(v, from_model(s))
+        want = reference_score(v, from_model(v, s))
         z3 = reader.read(s)
         assert got is not None and want is not None and z3 is not None
         assert (tuple(got.winners), got.awards, got.scores) == (
@@ -166,7 +160,7 @@ def _three(v: Any, hands: list[str], line: str, proposer: int) -> list[tuple[Any
     """(winners, awards) by the engine, the reference and the Z3 scoring."""
     s = established(v, hands, line=line, proposer=proposer)
     got = outcome(v, s)
-    ref = reference_score(v, from_model(s))
+    ref = reference_score(v, from_model(v, s))
     z3 = ScoreReader(v).read(s)
     assert got is not None and ref is not None and z3 is not None
     return [(tuple(got.winners), got.awards), (ref["winners"], ref["awards"]),
