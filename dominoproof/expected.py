@@ -11,6 +11,11 @@ change that, and both are data, said in words wherever they show:
   and never hidden, and a change in it (the property starting to hold, say) fails the
   job. A finding belongs to the preset's rules: it applies to a variant whose rules are
   the preset's, whatever its name, and to no variant with other rules.
+  A finding may also record what a method cannot settle on a preset -- the per-instance
+  induction's NOT INDUCTIVE where the search's analogue holds, with why -- and, as
+  property "*" of part "z3" with verdict UNKNOWN, a preset whose per-instance proofs
+  take longer than the whole job (:func:`z3_deferred`): its Z3 rows are UNKNOWN,
+  saying why and that ``dominoproof prove`` runs them, never silently left out.
 * **Layouts the per-instance Z3 relation does not state yet**: the features of a
   layout's slot data (:func:`layout_features`) that ``proofs/encoding.py`` does not
   read yet (:data:`Z3_STATES` names the ones it does). For such a variant the Z3
@@ -29,12 +34,15 @@ from dominoproof.model.layout import Opens, SlotLayout
 from dominoproof.model.variant import Variant, presets
 
 __all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "layout_features",
-           "z3_unstated"]
+           "z3_deferred", "z3_unstated"]
 
 #: The features of :func:`layout_features` the per-instance Z3 relation
-#: (``proofs/encoding.py``) states. The plain line's only, for now: the encoding of the
-#: other layouts is being written; add each feature here as the relation reads it.
-Z3_STATES: frozenset[str] = frozenset()
+#: (``proofs/encoding.py``) states: every one, since the relation reads the slot data and
+#: the marks (``Layout.fields``); a feature added to the slot data without its Z3
+#: reading is left out of this set, and the Z3 checks of a layout with it say so.
+Z3_STATES: frozenset[str] = frozenset({
+    "spinner-arms", "waiting-arms", "toes", "markers", "lead-takes", "double-takes",
+    "again"})
 
 
 def layout_features(data: SlotLayout) -> dict[str, str]:
@@ -56,6 +64,14 @@ def layout_features(data: SlotLayout) -> dict[str, str]:
     if data.again:
         out["again"] = "the player of such a double playing again"
     return out
+
+
+def z3_deferred(v: Variant) -> str | None:
+    """Why ``verify`` does not run the per-instance Z3 proofs of ``v`` (``None``: it
+    does): a finding of part "z3", property "*", verdict UNKNOWN -- a preset whose
+    proofs at full size take longer than the whole job's budget."""
+    f = findings_of(v).get(("z3", "*"))
+    return None if f is None else f.why
 
 
 def z3_unstated(v: Variant) -> str | None:
@@ -97,8 +113,11 @@ def findings() -> tuple[Finding, ...]:
             raise ValueError(f"{where}: no preset {f.variant!r}")
         if f.part not in PARTS:
             raise ValueError(f"{where}: no part {f.part!r} (one of {', '.join(PARTS)})")
-        if f.property not in BY_ID and not (f.part == "cross-check"
-                                            and f.property == "transitions"):
+        if f.property == "*" and not (f.part == "z3" and f.verdict == "UNKNOWN"):
+            raise ValueError(f'{where}: property "*" (every property not run) is for '
+                             'part "z3" with verdict "UNKNOWN" only')
+        if f.property not in BY_ID and f.property != "*" and not (
+                f.part == "cross-check" and f.property == "transitions"):
             raise ValueError(f"{where}: no property {f.property!r}")
         if f.verdict not in {x.value for x in Verdict} or f.verdict == ERROR:
             raise ValueError(f"{where}: no verdict {f.verdict!r}")

@@ -75,7 +75,9 @@ def _layout_size(v: Variant) -> tuple[int, int, int, int]:
     * The players: at most 4; at most 2 where the layout has markers (a train each and
       the public train: the smallest table where a closed train is someone else's, and
       small enough to search every deal in every draw order); at most 3 where doubles
-      open toes (each double adds slots).
+      open toes (each double adds slots); in a block game with every tile dealt, as
+      many as share the small set evenly, so that every tile stays in play (Sebastopol's
+      spinner on double-4: 3 players x 5, every tile of its number in some hand).
     * The hands: in a draw game as many tiles each as leave at least 2 in the boneyard
       (so that a round both draws and meets an empty boneyard, and the every-deal,
       every-draw-order search of the layouts, which run the named actions rather than
@@ -88,6 +90,10 @@ def _layout_size(v: Variant) -> tuple[int, int, int, int]:
     toes = any(sl.opens is Opens.TOE for sl in lay.slots)
     players = min(v.players, 2 if lay.markers else 3 if toes else 4)
     count = tile_count(n)
+    if v.all_in_play and v.draw.rule is DrawRule.NONE:
+        # every tile dealt, as in the variant: as many players as share the set evenly
+        # (a spinner's sides then find every tile of its number in some hand)
+        players = max(k for k in range(2, players + 1) if count % k == 0)
     if v.draw.rule is not DrawRule.NONE:
         aside = min(v.deal.set_aside, max(0, count - 2 * players - 2))
         hand = (count - aside - 2) // players
