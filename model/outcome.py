@@ -12,7 +12,7 @@ from typing import Any
 
 from .rules import rules_for
 from .state import Ending, State, Status
-from .tiles import Tile, bits
+from .tiles import Tile, bits, mask_of
 from .variant import Award, TieRule, Variant
 
 
@@ -69,6 +69,8 @@ def rounded(x: int, step: int) -> int:
 
 def award(variant: Variant, rule: Award, totals: tuple[int, ...], winners: list[int]) -> int:
     """R5.4: what each of ``winners`` is awarded under ``rule`` (before R5.5 sharing)."""
+    if rule is Award.NOTHING:  # no pips change hands: each side's own count stands
+        return 0
     others = sum(t for i, t in enumerate(totals) if i not in winners)
     if rule is Award.OTHERS_SUM:
         x = others
@@ -158,9 +160,21 @@ def _blocked(
     w: int | None
     if tie is TieRule.FIRST_FROM_PROPOSER:
         start = proposer if proposer is not None else s.turn
-        order = [(start + k) % variant.players for k in range(variant.players)]
-        w = next(side_of(sides, p) for p in order if side_of(sides, p) in tied)
+        w = first_clockwise(variant, sides, tied, start)
         why = f"{name(w)} comes first in turn order from the proposer P{start}"
+    elif tie is TieRule.LEADER:
+        start = variant.lead.player
+        w = first_clockwise(variant, sides, tied, start)
+        why = f"{name(w)} comes first in turn order from the leader P{start} (la mano)"
+    elif tie is TieRule.NO_DOUBLE:
+        doubles = mask_of(variant.tiles.doubles())
+        free = [i for i in tied if not _mask(s, sides[i]) & doubles]
+        if len(free) != 1:
+            return [], awards, tuple(tied), (
+                f"{head}: {'no' if not free else len(free)} tied sides hold no double, "
+                "nobody scores")
+        w = free[0]
+        why = f"{name(w)} is the only tied side holding no double"
     elif tie is TieRule.LIGHTEST_TILE:
         rules = rules_for(variant)
         held = {i: rules.lightest(_mask(s, sides[i])) for i in tied if _mask(s, sides[i])}
@@ -177,6 +191,13 @@ def _blocked(
         why = f"{name(w)}'s team has the lowest total ({best})"
     awards[w] = award(variant, rule, totals, [w])
     return [w], awards, tuple(tied), f"{head}: {why}"
+
+
+def first_clockwise(variant: Variant, sides: tuple[tuple[int, ...], ...], tied: list[int],
+                    start: int) -> int:
+    """R5.5: the tied side first met going clockwise from seat ``start`` (included)."""
+    order = [(start + k) % variant.players for k in range(variant.players)]
+    return next(side_of(sides, p) for p in order if side_of(sides, p) in tied)
 
 
 def _mask(s: State, side: tuple[int, ...]) -> int:

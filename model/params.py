@@ -95,6 +95,9 @@ class Award(enum.StrEnum):
     OTHERS_SUM = "others-sum"  #: the sum of the other sides' residuals
     OTHERS_MINUS_WINNER = "others-minus-winner"  #: that sum minus the winner's own
     ALL_RESIDUALS = "all-residuals"  #: the sum of every player's residual
+    #: no pips are awarded: the round's result is who wins (a point toward game, a pool)
+    #: and each side's own residual, which counts against it (Trains, Chicken Foot)
+    NOTHING = "nothing"
 
 
 class Compare(enum.StrEnum):
@@ -113,6 +116,11 @@ class TieRule(enum.StrEnum):
     FIRST_FROM_PROPOSER = "first-from-proposer"  #: first tied side in turn order from the proposer
     LIGHTEST_TILE = "lightest-tile"  #: the tied side holding the lightest tile
     TEAM_TOTAL = "team-total"  #: tied players are separated by their teams' totals
+    #: the one tied side whose hands hold no double wins; none or several: nobody scores
+    NO_DOUBLE = "no-double"
+    #: the tied side first met clockwise from the seat that led (la mano); the leader is
+    #: known at the end of a round only under lead rule "player" (``lead.player``)
+    LEADER = "leader"
 
 
 # ---------------------------------------------------------------------------

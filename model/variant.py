@@ -420,6 +420,10 @@ def _warnings(v: Variant, aside: Any) -> tuple[str, ...]:
         out.append(f"{src}: [fouls] penalty = {v.fouls.penalty} has no effect: [fouls] rule "
                    '= "impossible" rejects a false declaration, so no foul is ever '
                    "penalised (R4.5)")
+    sc = v.scoring
+    if sc.round_to > 1 and sc.block_award is Award.NOTHING and sc.domino_award is Award.NOTHING:
+        out.append(f"{src}: [scoring] round_to = {sc.round_to} has no effect: [scoring] "
+                   'block_award and domino_award = "nothing" award no pips to round (R5.4)')
     lay = v.layout
     if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
         out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "
@@ -614,6 +618,14 @@ def _validate(v: Variant) -> None:
             source=src, key="[scoring] tie", value="team-total",
             allowed=", ".join(f'"{t.value}"' for t in TieRule if t is not TieRule.TEAM_TOTAL),
         )
+    if v.scoring.tie is TieRule.LEADER and v.lead.rule is not LeadRule.PLAYER:
+        raise VariantError(
+            'tie rule "leader" gives a tie to the side first met clockwise from the seat '
+            'that led (la mano), which a finished round shows only when [lead] rule = '
+            f'"player" names it (here [lead] rule = "{v.lead.rule.value}")',
+            source=src, key="[scoring] tie", value="leader",
+            allowed=", ".join(f'"{t.value}"' for t in TieRule if t is not TieRule.LEADER)
+            + ', or [lead] rule = "player"')
     lay = v.layout
     if lay.double_takes > 1 and lay.kind is not LayoutKind.CHICKEN_FOOT:
         raise VariantError(

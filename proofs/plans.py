@@ -24,6 +24,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from dominoproof.model.engine import Deal
+from dominoproof.model.layout import LINE, Opens
 from dominoproof.model.outcome import outcome
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init, count_deals
@@ -45,6 +46,8 @@ LEAD_SCAN = 5_000
 
 def _size(v: Variant) -> tuple[int, int, int, int]:
     """(players, set, hand size, set aside) of the small configuration."""
+    if v.slot_layout != LINE:
+        return _layout_size(v)
     players = min(v.players, 4)
     draw = v.draw.rule is not DrawRule.NONE
     if v.all_in_play and not draw:
@@ -59,6 +62,44 @@ def _size(v: Variant) -> tuple[int, int, int, int]:
     rest = tile_count(n) - players * hand
     aside = min(v.deal.set_aside, max(0, rest - 2)) if draw else rest
     return players, n, hand, aside
+
+
+def _layout_size(v: Variant) -> tuple[int, int, int, int]:
+    """(players, set, hand size, set aside) of the small configuration of a layout other
+    than the plain line: the same layout on a small set, read off its slot data.
+
+    * The set: double-3, or larger where the opening double takes more tiles than its
+      number has on double-3 (a spinner whose four arms are opened first, a chicken
+      foot's centre: ``lead_takes`` = 4 needs double-4, whose top double has 4 other
+      tiles of its number).
+    * The players: at most 4; at most 2 where the layout has markers (a train each and
+      the public train: the smallest table where a closed train is someone else's, and
+      small enough to search every deal in every draw order); at most 3 where doubles
+      open toes (each double adds slots); in a block game with every tile dealt, as
+      many as share the small set evenly, so that every tile stays in play (Sebastopol's
+      spinner on double-4: 3 players x 5, every tile of its number in some hand).
+    * The hands: in a draw game as many tiles each as leave at least 2 in the boneyard
+      (so that a round both draws and meets an empty boneyard, and the every-deal,
+      every-draw-order search of the layouts, which run the named actions rather than
+      the line's fast path, stays within seconds), with the tiles the variant sets
+      aside kept where the boneyard keeps 2; in a block game every tile dealt where they
+      share out evenly, else as many each as the set allows.
+    """
+    lay = v.slot_layout
+    n = max(3, lay.lead_takes)
+    toes = any(sl.opens is Opens.TOE for sl in lay.slots)
+    players = min(v.players, 2 if lay.markers else 3 if toes else 4)
+    count = tile_count(n)
+    if v.all_in_play and v.draw.rule is DrawRule.NONE:
+        # every tile dealt, as in the variant: as many players as share the set evenly
+        # (a spinner's sides then find every tile of its number in some hand)
+        players = max(k for k in range(2, players + 1) if count % k == 0)
+    if v.draw.rule is not DrawRule.NONE:
+        aside = min(v.deal.set_aside, max(0, count - 2 * players - 2))
+        hand = (count - aside - 2) // players
+        return players, n, hand, aside
+    hand = count // players
+    return players, n, hand, count - players * hand
 
 
 def small_variant(v: Variant) -> Variant:

@@ -10,6 +10,7 @@ terminal state they meet).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +18,8 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from dominoproof.model.layout import CLOSED
+from dominoproof.model.params import LayoutSpec
 from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Variant
 
@@ -110,6 +113,8 @@ class Scoring:
         """R5.4: what a winner of ``winners`` is awarded under ``rule``, before sharing."""
         from dominoproof.model.variant import Award
 
+        if rule is Award.NOTHING:  # no pips change hands
+            return self.k(0)
         others = z3.Sum([z3.If(w, self.k(0), t) for t, w in zip(totals, winners, strict=True)])
         first = totals[-1]
         for t, w in reversed(list(zip(totals, winners, strict=True))):
@@ -129,6 +134,21 @@ class Scoring:
         turn = z3.ZeroExt(COUNT_BITS - SEAT_BITS, s.turn)
         back = z3.If(z3.UGE(turn, s.confirmed), turn - s.confirmed, turn + P - s.confirmed)
         return z3.Extract(SEAT_BITS - 1, 0, z3.If(s.confirmed == 0, turn, back))
+
+    def tie_start(self, s: StateVars) -> BV:
+        """R5.5: the seat a clockwise tie rule counts from: the proposer (R4.1) under
+        "first-from-proposer", the seat that led (``lead.player``, la mano) under
+        "leader"."""
+        from dominoproof.model.variant import TieRule
+
+        if self.v.scoring.tie is TieRule.LEADER:
+            return z3.BitVecVal(self.v.lead.player, SEAT_BITS)
+        return self.proposer_or_turn(s)
+
+    def holds_no_double(self, s: StateVars, side: int) -> Bool:
+        """No seat of side ``side`` holds a double (R5.5 "no-double")."""
+        doubles = [t for t in range(self.e.T) if self.e.halves[t][0] == self.e.halves[t][1]]
+        return z3.Not(z3.Or([s.loc[t] == p for t in doubles for p in self.sides[side]]))
 
     def clockwise(self, start: BV, k: int) -> BV:
         """The seat ``k`` places clockwise from ``start``."""
@@ -205,13 +225,20 @@ class Scoring:
         def lowest_of(side: BV) -> Bool:
             return z3.Or([z3.And(side == i, w) for i, w in enumerate(lowest)])
 
-        if rule is TieRule.FIRST_FROM_PROPOSER:
-            start = self.proposer_or_turn(s)
+        if rule in (TieRule.FIRST_FROM_PROPOSER, TieRule.LEADER):
+            start = self.tie_start(s)
             out = nobody
             for k in range(e.P - 1, -1, -1):
                 side = self.side_of(self.clockwise(start, k))
                 out = z3.If(lowest_of(side), side, out)
             return out
+        if rule is TieRule.NO_DOUBLE:
+            free = [z3.And(lowest[i], self.holds_no_double(s, i))
+                    for i in range(len(self.sides))]
+            out = nobody
+            for i in range(len(self.sides) - 1, -1, -1):
+                out = z3.If(free[i], z3.BitVecVal(i, SEAT_BITS), out)
+            return z3.If(popcount(free, SCORE_BITS) == 1, out, nobody)
         if rule is TieRule.LIGHTEST_TILE:
             out = nobody
             for t in reversed(self.lightest_order()):
@@ -291,7 +318,7 @@ class Scoring:
         low = list(sc.lowest)
         if pid == "winner-lowest":
             nobody = z3.Not(z3.Or(list(sc.winners)))
-            silent = v.scoring.tie in (TieRule.NONE, TieRule.TEAM_TOTAL)
+            silent = v.scoring.tie in (TieRule.NONE, TieRule.TEAM_TOTAL, TieRule.NO_DOUBLE)
             return [blocked], z3.And(
                 *[z3.Implies(sc.winners[i], sc.totals[i] == sc.low) for i in range(n)],
                 z3.Implies(z3.Not(sc.tie), z3.And([sc.winners[i] == low[i]
@@ -317,8 +344,8 @@ class Scoring:
             full = self.award(rule, sc.totals, low)
             each = z3.UDiv(full, popcount(low, SCORE_BITS)) if tie is TieRule.SPLIT else full
             ok = z3.And(*[sc.winners[i] == low[i] for i in range(n)], paid(low, each))
-        elif tie is TieRule.FIRST_FROM_PROPOSER:
-            start = self.proposer_or_turn(s)
+        elif tie in (TieRule.FIRST_FROM_PROPOSER, TieRule.LEADER):
+            start = self.tie_start(s)
 
             def dist(i: int) -> BV:
                 """Clockwise distance from the start to side ``i``'s nearest seat."""
@@ -345,6 +372,12 @@ class Scoring:
             ok = z3.And(single, *[z3.Implies(sc.winners[i], z3.And(
                 [z3.Implies(z3.And(low[j], j != i), z3.ULT(lightest(i), lightest(j)))
                  for j in range(n)])) for i in range(n)])
+        elif tie is TieRule.NO_DOUBLE:
+            # exactly one tied side holds no double: it alone wins; else nobody scores
+            free = [z3.And(low[i], self.holds_no_double(s, i)) for i in range(n)]
+            one = popcount(free, SCORE_BITS) == 1
+            ok = z3.If(one, z3.And(single, *[sc.winners[i] == free[i] for i in range(n)]),
+                       z3.And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards]))
         else:  # TEAM_TOTAL
             teams = v.partnerships.teams
 
@@ -500,6 +533,23 @@ def _free_names(term: Any) -> frozenset[str]:
     return frozenset(names)
 
 
+def scoring_encoding(variant: Variant) -> tuple[Encoding, bool]:
+    """The encoding R5's terms are stated over, and whether it leaves the layout out.
+
+    SEMANTICS "Scoring" reads the hands, the turn, the confirmations, the fouls and the
+    status: no slot of the layout. Where the relation cannot state a layout's slots yet
+    (its vocabulary raises ``NotImplementedError``: slots that open after the lead), the
+    scoring is stated over the variables of the same variant played on a line -- the
+    same tiles, seats, sides, values and rules of R5 -- and a concrete state is read
+    with its layout part left out (:class:`ScoreReader` checks that the terms contain no
+    slot variable, so nothing is lost)."""
+    try:
+        return Encoding(variant), False
+    except NotImplementedError:
+        line = dataclasses.replace(variant, layout=LayoutSpec())
+        return Encoding(line), True
+
+
 class ScoreReader:
     """:class:`Scoring` (or a twin of a scoring fault) read on concrete states: the
     independent reading of R5 that the search and the cross-check hold the engine's
@@ -507,7 +557,9 @@ class ScoreReader:
 
     def __init__(self, variant: Variant, scoring: type[Scoring] | None = None,
                  enc: Encoding | None = None) -> None:
-        enc = enc or Encoding(variant)
+        layoutless = False
+        if enc is None:
+            enc, layoutless = scoring_encoding(variant)
         self.variant = variant
         s = enc.state("scored")
         sc = (scoring or Scoring)(enc).terms(s)
@@ -517,11 +569,21 @@ class ScoreReader:
                  *[(z3.If(w, one, zero), 1) for w in sc.winners],
                  *[(x, SCORE_BITS) for x in (*sc.awards, *sc.penalties, *sc.scores)]]
         self.reader = TermReader(enc, s, terms)
+        #: the layout part a concrete state is read without (``None``: read as it is)
+        self._no_layout: tuple[tuple[int, ...], int] | None = None
+        if layoutless:
+            slots = {str(x) for x in s.ends} | ({str(s.marks)} if s.marks is not None
+                                                 else set())
+            if slots & self.reader._free:  # pragma: no cover - R5 reads no slot
+                raise NotImplementedError("a scoring that reads the layout's slots")
+            self._no_layout = ((CLOSED,) * len(s.ends), 0)
 
     def read(self, state: State) -> Scored | None:
         ending = state.status.ending
         if ending is None:
             return None
+        if self._no_layout is not None:
+            state = state._replace(ends=self._no_layout[0], marks=self._no_layout[1])
         vals = list(self.reader.read(state))
         P, n = self.n_players, self.n_sides
 

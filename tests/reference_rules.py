@@ -482,6 +482,8 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
         raise AssertionError(p)
 
     def award(rule: str, winners: list[int]) -> int:
+        if rule == "nothing":  # no pips are awarded
+            return 0
         others = sum(t for i, t in enumerate(totals) if i not in winners)
         if rule == "others-sum":
             x = others
@@ -514,13 +516,23 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
                 winners = tied
                 for i in tied:
                     awards[i] = award(rule, tied)
-            elif tie == "first-from-proposer":
-                proposer = (r.turn - r.confirmed) % players
+            elif tie in ("first-from-proposer", "leader"):
+                # clockwise from the proposer, or from the seat that led (la mano)
+                start = (variant.lead.player if tie == "leader"
+                         else (r.turn - r.confirmed) % players)
                 for k in range(players):
-                    i = side_of((proposer + k) % players)
+                    i = side_of((start + k) % players)
                     if i in tied:
                         winners = [i]
                         break
+            elif tie == "no-double":
+                free = []
+                for i in tied:
+                    held = [t for p in sds[i] for t in r.hands[p]]
+                    if not any(t[0] == t[1] for t in held):
+                        free.append(i)
+                if len(free) == 1:
+                    winners = free
             elif tie == "lightest-tile":
                 best = None
                 for i in tied:
@@ -546,7 +558,7 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
                     winners = best_sides
             # "none": nobody scores
             if len(winners) == 1 and tie in ("first-from-proposer", "lightest-tile",
-                                             "team-total"):
+                                             "team-total", "leader", "no-double"):
                 awards[winners[0]] = award(rule, winners)
     penalties = [variant.fouls.penalty if p in r.fouls else 0 for p in range(players)]
     scores = [awards[i] - sum(penalties[p] for p in side) for i, side in enumerate(sds)]

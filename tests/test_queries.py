@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from helpers import variant
 
+from dominoproof.expected import z3_deferred, z3_unstated
 from dominoproof.model.moves import MoveKind
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init
@@ -21,6 +22,7 @@ from dominoproof.proofs.lemmas import LEMMAS, candidates_for, check_inductive
 from dominoproof.proofs.parity import prove_parity
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
 from dominoproof.proofs.queries import CTI, TYPE_OK, Prover, ranking_for
+from dominoproof.verify import expect
 
 SLOW = pytest.mark.slow
 
@@ -111,15 +113,20 @@ def test_the_catalogue_is_proved_for_small_presets(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in preset_names() if n != "tiny-2p-d3"])
+@pytest.mark.parametrize("name", [n for n in preset_names() if n != "tiny-2p-d3"
+                                  and z3_unstated(variant(n)) is None
+                                  and z3_deferred(variant(n)) is None])
 def test_the_catalogue_is_proved_for_every_preset(name: str) -> None:
-    """Every state and transition invariant (and the rest) for every built-in preset."""
+    """Every state and transition invariant (and the rest) for every built-in preset the
+    relation states and verify proves (the others: ``test_verify``), a preset's findings
+    as ``dominoproof/expected.toml`` records them."""
     pr = Prover(variant(name))
     got = {r.property: r for r in pr.prove_all()}
     for prop in CATALOGUE:
         r = got[prop.id]
-        want = Verdict.PROVED if prop.applies_to(pr.variant) else Verdict.NOT_APPLICABLE
-        assert r.verdict is want, (name, prop.id, r.detail)
+        default = Verdict.PROVED if prop.applies_to(pr.variant) else Verdict.NOT_APPLICABLE
+        want, _ = expect(pr.variant, "z3", prop.id, (default.value,))
+        assert r.verdict.value in want, (name, prop.id, r.detail)
     for c in pr.sanity():
         assert c.ok, (name, c.name)
 

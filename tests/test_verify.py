@@ -109,3 +109,76 @@ def test_every_preset_and_fault_is_as_expected() -> None:
     report = verify(presets().values())
     assert report.exit_code == 0, [(r.subject, r.part, r.property, r.verdict)
                                    for r in report.failures]
+
+
+# ---------------------------------------------------------------------------
+# Findings: a preset's published rules that violate a property, expected and reported
+# ---------------------------------------------------------------------------
+
+
+def test_a_presets_findings_are_expected_reported_and_would_fail_if_they_changed() -> None:
+    """Chicken Foot (dominoproof/expected.toml): the search's VIOLATED rows are as
+    expected, say why and carry their round; the same property holding would fail the
+    job; a variant with other rules expects it to hold; the per-instance proofs verify
+    does not run are UNKNOWN (N/A where the property does not apply), saying why."""
+    from dominoproof.expected import findings_of
+    from dominoproof.proofs.properties import BY_ID
+    from dominoproof.verify import OK, expect
+
+    v = find_variant("chickenfoot-4p-d9")
+    rows = verify([v], faults=False, crosscheck=0).rows
+    search = [r for r in rows if r.part == "search"]
+    row = next(r for r in search if r.property == "readings-agree")
+    assert row.verdict == "VIOLATED" and row.ok
+    assert "finding, as expected" in row.detail and row.round
+    assert not Row(v.name, "search", "readings-agree", "HOLDS", row.expected).ok
+    assert all(r.ok for r in rows)
+    z3 = [r for r in rows if r.part == "z3"]
+    assert len(z3) == len(BY_ID)
+    for r in z3:
+        if BY_ID[r.property].applies_to(v):
+            assert r.verdict == "UNKNOWN" and "prove chickenfoot-4p-d9" in r.detail
+        else:
+            assert r.verdict == "N/A"
+    other = v.with_overrides({"deal.hand_size": 6}, source="<test>")
+    assert findings_of(other) == {}
+    assert expect(other, "search", "readings-agree", OK) == (OK, "")
+
+
+def test_a_layout_the_z3_relation_does_not_state_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every preset's layout is stated by the Z3 relation; a feature it did not state
+    would make the z3 and cross-check columns N/A, saying which."""
+    import dominoproof.expected as ex
+    from dominoproof.model.variant import presets
+    from dominoproof.verify import _not_stated_rows
+
+    assert all(ex.z3_unstated(v) is None for v in presets().values())
+    monkeypatch.setattr(ex, "Z3_STATES", ex.Z3_STATES - {"markers"})
+    v = find_variant("mextrain-4p-d12")
+    why = ex.z3_unstated(v)
+    assert why is not None and "markers" in why
+    rows = _not_stated_rows(v, why, True)
+    assert {r.part for r in rows} == {"z3", "cross-check"}
+    assert all(r.verdict == "N/A" and r.ok and "not run" in r.detail for r in rows)
+
+
+def test_a_finding_with_a_typo_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dominoproof.expected as ex
+
+    class Text:
+        def read_text(self, encoding: str) -> str:
+            return ('[[finding]]\nvariant = "bergen-2p-d6"\npart = "search"\n'
+                    'property = "readings-agre"\nverdict = "VIOLATED"\nwhy = "x"\n')
+
+    class Files:
+        def joinpath(self, name: str) -> Text:
+            return Text()
+
+    monkeypatch.setattr(ex.resources, "files", lambda pkg: Files())
+    ex.findings.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="no property 'readings-agre'"):
+            ex.findings()
+    finally:
+        ex.findings.cache_clear()

@@ -1,0 +1,133 @@
+"""What ``verify`` expects of each check, beyond "a property that applies holds".
+
+By default a property that applies to a variant must HOLD (search, cross-check) or be
+PROVED (Z3), and one that does not apply is N/A (:mod:`dominoproof.verify`). Two things
+change that, and both are data, said in words wherever they show:
+
+* **Findings** (``expected.toml``, shipped with the package): a built-in variant whose
+  published rules do not satisfy a property of the catalogue. The verdict the search
+  (or another method) finds is recorded as the expected one, with why, so a finding is
+  reported every time -- in the table's list of findings, the row's detail, the JSON --
+  and never hidden, and a change in it (the property starting to hold, say) fails the
+  job. A finding belongs to the preset's rules: it applies to a variant whose rules are
+  the preset's, whatever its name, and to no variant with other rules.
+  A finding may also record what a method cannot settle on a preset -- the per-instance
+  induction's NOT INDUCTIVE where the search's analogue holds, with why -- and, as
+  property "*" of part "z3" with verdict UNKNOWN, a preset whose per-instance proofs
+  take longer than the whole job (:func:`z3_deferred`): its Z3 rows are UNKNOWN,
+  saying why and that ``dominoproof prove`` runs them, never silently left out.
+* **Layouts the per-instance Z3 relation does not state yet**: the features of a
+  layout's slot data (:func:`layout_features`) that ``proofs/encoding.py`` does not
+  read yet (:data:`Z3_STATES` names the ones it does). For such a variant the Z3
+  column and the cross-check (engine against the Z3 relation) are not run: N/A, with
+  the features named, instead of a proof about a relation without them or a crash.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from dominoproof.model.layout import Opens, SlotLayout
+from dominoproof.model.variant import Variant, presets
+
+__all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "layout_features",
+           "z3_deferred", "z3_unstated"]
+
+#: The features of :func:`layout_features` the per-instance Z3 relation
+#: (``proofs/encoding.py``) states: every one, since the relation reads the slot data and
+#: the marks (``Layout.fields``); a feature added to the slot data without its Z3
+#: reading is left out of this set, and the Z3 checks of a layout with it say so.
+Z3_STATES: frozenset[str] = frozenset({
+    "spinner-arms", "waiting-arms", "toes", "markers", "lead-takes", "double-takes",
+    "again"})
+
+
+def layout_features(data: SlotLayout) -> dict[str, str]:
+    """The features of a layout's slot data beyond one line every player may play on
+    (owners' trains, which the relation reads, aside), each by id with its words."""
+    out: dict[str, str] = {}
+    if any(sl.opens is Opens.SPINNER for sl in data.slots):
+        out["spinner-arms"] = "a spinner's arms, opened by an opening double"
+    if any(sl.after for sl in data.slots):
+        out["waiting-arms"] = "arms that wait until the spinner's sides are covered"
+    if any(sl.opens is Opens.TOE for sl in data.slots):
+        out["toes"] = "toes that later doubles open"
+    if data.markers:
+        out["markers"] = "markers, put out by a pass or a confirmation"
+    if data.lead_takes:
+        out["lead-takes"] = f"an opening double that takes {data.lead_takes} tiles first"
+    if any(sl.double_takes for sl in data.slots):
+        out["double-takes"] = "doubles that take tiles before play moves on"
+    if data.again:
+        out["again"] = "the player of such a double playing again"
+    return out
+
+
+def z3_deferred(v: Variant) -> str | None:
+    """Why ``verify`` does not run the per-instance Z3 proofs of ``v`` (``None``: it
+    does): a finding of part "z3", property "*", verdict UNKNOWN -- a preset whose
+    proofs at full size take longer than the whole job's budget."""
+    f = findings_of(v).get(("z3", "*"))
+    return None if f is None else f.why
+
+
+def z3_unstated(v: Variant) -> str | None:
+    """Why the per-instance Z3 relation cannot check ``v`` yet (``None``: it can)."""
+    missing = [words for fid, words in layout_features(v.slot_layout).items()
+               if fid not in Z3_STATES]
+    if not missing:
+        return None
+    return ("not run: the per-instance Z3 relation does not state this layout's "
+            + "; ".join(missing) + " yet (proofs/encoding.py)")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A property a built-in variant's published rules do not satisfy: the verdict a
+    method finds, expected, and why."""
+
+    variant: str  #: the preset's name
+    part: str  #: "search", "z3", "all sizes" or "cross-check"
+    property: str
+    verdict: str  #: the verdict expected, e.g. "VIOLATED"
+    why: str
+
+
+@cache
+def findings() -> tuple[Finding, ...]:
+    """Every finding of ``expected.toml``, each checked against the catalogue and the
+    presets (a typo there is an error, never a silently unused entry)."""
+    from dominoproof.proofs.properties import BY_ID, Verdict
+    from dominoproof.verify import ERROR, PARTS
+
+    text = resources.files(__package__).joinpath("expected.toml").read_text("utf-8")
+    known = presets()
+    out = []
+    for i, row in enumerate(tomllib.loads(text).get("finding", [])):
+        f = Finding(**row)
+        where = f"expected.toml, finding {i + 1}"
+        if f.variant not in known:
+            raise ValueError(f"{where}: no preset {f.variant!r}")
+        if f.part not in PARTS:
+            raise ValueError(f"{where}: no part {f.part!r} (one of {', '.join(PARTS)})")
+        if f.property == "*" and not (f.part == "z3" and f.verdict == "UNKNOWN"):
+            raise ValueError(f'{where}: property "*" (every property not run) is for '
+                             'part "z3" with verdict "UNKNOWN" only')
+        if f.property not in BY_ID and f.property != "*" and not (
+                f.part == "cross-check" and f.property == "transitions"):
+            raise ValueError(f"{where}: no property {f.property!r}")
+        if f.verdict not in {x.value for x in Verdict} or f.verdict == ERROR:
+            raise ValueError(f"{where}: no verdict {f.verdict!r}")
+        out.append(f)
+    return tuple(out)
+
+
+def findings_of(v: Variant) -> dict[tuple[str, str], Finding]:
+    """The findings that apply to ``v``, by ``(part, property)``: those of the preset
+    whose rules ``v`` has (equality of variants compares the rules, not the names)."""
+    known = presets()
+    return {(f.part, f.property): f for f in findings()
+            if known[f.variant] == v}
