@@ -416,7 +416,7 @@ def _explore_all(variant: Variant, configs: list[Init], rules: Rules,
         if left <= 0:
             complete = False
             break
-        result = explore(variant, init, rules=rules, max_states=left)
+        result = explore(variant, init, rules=rules, max_states=left, kernel=False)
         complete = complete and bool(result.complete)
         for s in result.states():
             seen.setdefault(s.key(), s)
