@@ -1,7 +1,7 @@
 """A deliberately plain reference implementation of docs/SEMANTICS.md.
 
 This is the *independent reading* the conformance check compares the engine
-against (issue 3, section 5). It is written from SEMANTICS.md alone, not from
+against. It is written from SEMANTICS.md alone, not from
 ``model/rules.py`` or ``model/outcome.py``: plain sets, lists and dicts, one
 guard after another in the order SEMANTICS lists them, no bitmasks, no caches,
 no cleverness. It is slow on purpose; it only has to be obviously right.

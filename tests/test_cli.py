@@ -1,4 +1,4 @@
-"""The user-facing commands: variants, show, play, replay, simulate (issue 2, §4).
+"""The user-facing commands: variants, show, play, replay, simulate.
 
 Each command's happy path asserts what the output *says* (checked against the
 model, not against itself), and every kind of bad input a user can give ends

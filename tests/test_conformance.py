@@ -1,4 +1,4 @@
-"""Conformance (issue 3 §5): the engine against a plain reading of SEMANTICS.md.
+"""Conformance: the engine against a plain reading of SEMANTICS.md.
 
 On every state the project's exhaustive search visits on small configurations,
 the engine's legal moves and their successors must equal those of the plain

@@ -1,4 +1,4 @@
-"""``dominoproof bench spin`` (issue 3 §7): the Promela peer's deal, the same game, the run.
+"""``dominoproof bench spin`` — the Promela peer's deal, the same game, the run.
 
 Fast: reading the model's header (and refusing a header its code contradicts), the
 variant and deal built from it, the same-game mapping checked against a plain

@@ -38,7 +38,7 @@ that is how it knows the two tools explored the same game.
 
 Figures: wall time (Spin's ``spin -a`` and ``gcc`` included; for us the Python
 process, start-up included), states per second of the checking run, peak memory
-of the checking process, and their ratios (ours / Spin). The target (issue 3 §7):
+of the checking process, and their ratios (ours / Spin). The target:
 dominoproof's verdict on the double-6 deal takes no more wall time than Spin takes
 to compile and run the same check. Without Spin (or gcc) the benchmark says so,
 runs our side alone, and exits 0.
@@ -511,7 +511,7 @@ class Comparison:
         }
 
     def target(self) -> str:
-        """Issue 3 §7, for the double-6 deal: our verdict within Spin's compile + run."""
+        """For the double-6 deal: our verdict within Spin's compile + run."""
         if self.spin is None or self.n != 6:
             return "SKIPPED"
         met = self.ours_seconds <= (self.spin_seconds or 0.0)
