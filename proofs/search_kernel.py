@@ -249,10 +249,10 @@ def _kinds() -> Array:
 
 
 def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: float | None,
-         graph: bool, rules: Rules) -> _Run:
+         graph: bool, rules: Rules, tables: Tables | None = None) -> _Run:
     if max_states is not None and max_states < 1:
         raise DominoproofError(f"--max-states must be at least 1, not {max_states}")
-    tb = tables_for(variant)
+    tb = tables if tables is not None else tables_for(variant)
     deal = init.deal
     spec = key_spec(tb, free_draw=init.free_draw, one_deal=deal is not None,
                     order=deal.stack if deal is not None else (),
@@ -271,7 +271,7 @@ def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: floa
     root_keys = np.array(keys, dtype=np.int64)
     first = max(1024, 4 * len(keys))
     arrays = _Arrays.new(spec.words, first, 2 * first, graph)
-    while 2 * len(keys) > arrays.table.shape[0] or len(keys) > arrays.codes.shape[0]:
+    while 4 * len(keys) > 3 * arrays.table.shape[0] or len(keys) > arrays.codes.shape[0]:
         arrays.grow_states(graph)
         arrays.grow_table(kc, 0)
     ctr = np.zeros(8, dtype=np.int64)
@@ -323,13 +323,14 @@ def _search(run: _Run, cap: int, max_states: int | None, max_seconds: float | No
 
 
 def explore_kernel(variant: Variant, init: Init, *, scorer: Scorer | None = None,
-                   max_states: int | None = None,
-                   max_seconds: float | None = None) -> SearchResult:
+                   max_states: int | None = None, max_seconds: float | None = None,
+                   tables: Tables | None = None) -> SearchResult:
     """:func:`~dominoproof.proofs.statespace.explore` on the kernel (the variant's own
-    rules): the same :class:`SearchResult`, ids and all."""
+    rules): the same :class:`SearchResult`, ids and all. ``tables``: the kernel's table
+    to read (default: the variant's own; the tests break one)."""
     start = time.perf_counter()
     rules = rules_for(variant)
-    run = _run(variant, init, max_states, max_seconds, True, rules)
+    run = _run(variant, init, max_states, max_seconds, True, rules, tables)
     a, ctr = run.arrays, run.ctr
     n, head, ne = int(ctr[0]), int(ctr[1]), int(ctr[2])
     keys = a.codes[:n]
@@ -371,11 +372,13 @@ class LeanResult:
 
 
 def explore_lean(variant: Variant, init: Init, *, max_states: int | None = None,
-                 max_seconds: float | None = None) -> LeanResult:
+                 max_seconds: float | None = None,
+                 tables: Tables | None = None) -> LeanResult:
     """Every state reachable from ``init``, keeping no graph; each established block judged
-    as it is met (blocked-sound's conditions). Stops at the first failure."""
+    as it is met (blocked-sound's conditions). Stops at the first failure. ``tables``:
+    the kernel's table to read (default: the variant's own; the tests break one)."""
     start = time.perf_counter()
-    run = _run(variant, init, max_states, max_seconds, False, rules_for(variant))
+    run = _run(variant, init, max_states, max_seconds, False, rules_for(variant), tables)
     a, ctr = run.arrays, run.ctr
     n, head, ne = int(ctr[0]), int(ctr[1]), int(ctr[2])
     out = LeanResult(variant, init, n, head, ne, not run.stop and head == n

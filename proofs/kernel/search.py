@@ -2,7 +2,7 @@
 
 The visited set is **exact**: every state's whole key is stored (``codes``, in BFS
 order, which is also the queue) and a hash table of ids by open addressing (linear
-probing, load at most one half) finds a key by comparing it whole. Nothing is
+probing, load at most three quarters) finds a key by comparing it whole. Nothing is
 compacted or hashed away: no hash compaction, no bitstate.
 
 The search is the same search as ``proofs/statespace.py``'s, step for step: the initial
@@ -128,7 +128,7 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
         if graph and ne + maxm > edge_to.shape[0]:
             ctr[0], ctr[1], ctr[2] = n, head, ne
             return GROW_EDGES
-        if 2 * (n + maxm) > table.shape[0]:
+        if 4 * (n + maxm) > 3 * table.shape[0]:
             ctr[0], ctr[1], ctr[2] = n, head, ne
             return GROW_TABLE
         unpack(KC, K, codes[head], f)
