@@ -27,7 +27,8 @@ if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
     def njit(fn: F) -> F:
         """``numba.njit(cache=True)``: compiled on first call, the machine code cached on
         disk (next to the module, or in ``NUMBA_CACHE_DIR``) for the next runs."""
-        return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+        jit = numba.njit(cache=True, nogil=True, error_model="numpy")  # no zero checks
+        return jit(fn)  # type: ignore[no-any-return]
 
     NUMBA_VERSION: str = numba.__version__
 else:  # pragma: no cover - exercised by the tests that hide numba
