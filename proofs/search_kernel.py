@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.outcome import Scorer, outcome
@@ -35,10 +36,12 @@ from dominoproof.model.variant import Variant
 
 from .kernel import reason as kernel_status
 from .kernel import search as ks
-from .kernel.codec import KeySpec, int_key, key_int, key_spec, pack, unpack
+from .kernel.codec import KeySpec, int_key, key_hash, key_int, key_spec, pack, unpack
 from .kernel.tables import Array, Tables, frame_of, state_of, tables_for
 from .state_codec import Codec
 from .statespace import SearchResult, kind_code
+
+AnyArray = npt.NDArray[Any]
 
 __all__ = ["KernelCodec", "LeanResult", "explore_kernel", "explore_lean", "kernel_reason"]
 
@@ -138,21 +141,21 @@ class KernelIndex(Mapping[int, int]):
     """Code -> id, by the search's own hash table."""
 
     def __init__(self, kc: Array, keys: Array, table: Array) -> None:
-        self.kc, self.keys, self.table = kc, keys, table
+        self.kc, self._keys, self.table = kc, keys, table
         self.kw = int(keys.shape[1])
 
     def __getitem__(self, code: int) -> int:
         key = int_key(code, self.kw)
-        _, j = ks._find(self.table, self.keys, key, self.kw, ks.key_hash(key, self.kw))
+        _, j = ks._find(self.table, self._keys, key, self.kw, key_hash(key, self.kw))
         if j < 0:
             raise KeyError(code)
         return int(j)
 
     def __len__(self) -> int:
-        return int(self.keys.shape[0])
+        return int(self._keys.shape[0])
 
     def __iter__(self) -> Iterator[int]:
-        return iter(KernelCodes(self.keys))
+        return iter(KernelCodes(self._keys))
 
     def __sizeof__(self) -> int:
         return int(self.table.nbytes)
@@ -184,15 +187,16 @@ class KernelSearchResult(SearchResult):
 
 @dataclass
 class _Arrays:
-    """The growing arrays of one search."""
+    """The growing arrays of one search (int64 keys and CSR offsets, int32 ids, int8
+    kinds)."""
 
-    codes: Array
-    table: Array
-    parent: Array
-    depth: Array
-    kind: Array
-    edge_ptr: Array
-    edge_to: Array
+    codes: AnyArray
+    table: AnyArray
+    parent: AnyArray
+    depth: AnyArray
+    kind: AnyArray
+    edge_ptr: AnyArray
+    edge_to: AnyArray
 
     @staticmethod
     def new(kw: int, states: int, edges: int, graph: bool) -> _Arrays:
@@ -223,10 +227,10 @@ class _Arrays:
         ks.rehash(kc, self.codes, n, self.table)
 
 
-def _grown(a: Array, n: int) -> Array:
+def _grown(a: AnyArray, n: int) -> AnyArray:
     out = np.zeros((n, *a.shape[1:]), dtype=a.dtype)
     out[:a.shape[0]] = a
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 @dataclass

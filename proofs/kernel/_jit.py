@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,7 +28,7 @@ if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
         """``numba.njit(cache=True)``: compiled on first call, the machine code cached on
         disk (next to the module, or in ``NUMBA_CACHE_DIR``) for the next runs."""
         jit = numba.njit(cache=True, nogil=True, error_model="numpy")  # no zero checks
-        return jit(fn)  # type: ignore[no-any-return]
+        return cast(F, jit(fn))
 
     NUMBA_VERSION: str = numba.__version__
 else:  # pragma: no cover - exercised by the tests that hide numba

@@ -16,7 +16,7 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.variant import ExtendReading, Variant
 
 from . import rules as kr
-from .tables import Tables, frame_of, state_of, tables_for
+from .tables import Array, Tables, frame_of, state_of, tables_for
 
 _KINDS = tuple(MoveKind)
 
@@ -37,7 +37,7 @@ class KernelBook:
         self._moves = np.zeros(self.tb.max_moves, dtype=np.int64)
         self._scr = np.zeros(4 * self.tb.width + 8, dtype=np.int64)
 
-    def frame(self, s: State) -> np.ndarray:  # type: ignore[type-arg]
+    def frame(self, s: State) -> Array:
         return frame_of(self.tb, s)
 
     def moves(self, s: State) -> tuple[Move, ...]:

@@ -102,9 +102,9 @@ for _i in range(64):
 
 
 @njit
-def ctz(x: int) -> int:
+def ctz(x):  # type: ignore[no-untyped-def]
     """The index of the lowest set bit of ``x > 0``."""
-    return _CTZ[(((x & -x) * _DEBRUIJN) >> 58) & 63]  # type: ignore[no-any-return]
+    return _CTZ[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
 @njit
