@@ -1,17 +1,21 @@
 """``dominoproof bench engine``: complete random rounds per second, deal included.
 
 Our side plays :func:`dominoproof.model.engine.random_rounds` (a seeded deal, then
-uniformly random legal moves to the end of the round) on four presets. The peers,
+uniformly random legal moves to the end of the round) on four presets: on the compiled
+kernel where it is installed (:mod:`dominoproof.proofs.kernel.playout`, the same rounds
+from the same seed; its first call, loading or compiling the machine code, is reported
+and kept out of the rates), else, or with ``--python``, on the engine's loop. The peers,
 when installed (``pip install 'dominoproof[bench]'``), play the same kind of round
 in the same process, interleaved with ours:
 
 * ``open_spiel``: ``pyspiel.load_game("python_block_dominoes")``, the 2-player
   double-6 block game (deal as 14 chance outcomes, then random legal actions),
-  compared with our ``block-2p-d6``; target: at least 10 times its rate;
+  compared with our ``block-2p-d6``; target: at least 100 times its rate on the kernel
+  (10 times on the Python engine);
 * ``dominoes``: ``dominoes.Game.new(starting_domino=6-6)``, the 4-player double-6
   partnership block game (random ``valid_moves`` until ``result``), compared with
   our ``partnership-4p-d6`` (whose holder of 6-6 leads with it); target: at least
-  2 times its rate.
+  20 times its rate on the kernel (2 times on the Python engine).
 
 Every side picks a uniformly random legal move the same way (``seq[int(rnd() *
 len(seq))]`` from a seeded ``random.Random``), the cheapest way there is, so the

@@ -13,9 +13,16 @@ empty and no tile in either hand matches an open end (Spin: the model's
   memory read from the kernel (``wait4``); states stored, transitions and memory
   are parsed from pan's report.
 * **dominoproof**: in a fresh Python process (so that its memory is the search's,
-  measured the same way as pan's), :func:`dominoproof.proofs.statespace.explore`
-  on the same deal, then :func:`dominoproof.proofs.graphcheck.check_properties`
-  for ``blocked-sound``.
+  measured the same way as pan's), where the compiled kernel runs (the ``kernel`` extra,
+  one worker, the default then): :func:`dominoproof.proofs.search_kernel.explore_lean`,
+  the kernel's search that keeps keys, hash table and BFS parents only and judges
+  blocked-sound's conditions at each established block as it goes (the verdict, timed);
+  then, untimed, the graph search and the catalogue's own ``blocked-sound``, which must
+  agree. The first run uses an empty numba cache, so the kernel is compiled inside the
+  timed wall time (as pan.c is compiled by gcc): the "compiled in the run" wall time.
+  Without the kernel: :func:`dominoproof.proofs.statespace.explore` on the same deal,
+  then :func:`dominoproof.proofs.graphcheck.check_properties` for ``blocked-sound``
+  (more workers: the partitioned search).
 
 The same game. The variant is the 2-player double-N draw game (``draw-2p-d6`` with
 ``set.max = N``), hands as in the header, the holder of N-N leads with it, the
@@ -38,7 +45,9 @@ that is how it knows the two tools explored the same game.
 
 Figures: wall time (Spin's ``spin -a`` and ``gcc`` included; for us the Python
 process, start-up included), states per second of the checking run, peak memory
-of the checking process, and their ratios (ours / Spin). The target:
+of the checking process, bytes per stored state (pan's "actual memory usage for states"
+per state stored, its hash table not counted; ours: the keys, the hash table and the BFS
+parents actually used), and their ratios (ours / Spin). The target:
 dominoproof's verdict on the double-6 deal takes no more wall time than Spin takes
 to compile and run the same check. Without Spin (or gcc) the benchmark says so,
 runs our side alone, and exits 0.
@@ -374,6 +383,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     init = Init.one(deal_for(deal))
     start = time.perf_counter()
     lean = None
+    from dominoproof.proofs.kernel import status as kernel_status
     from dominoproof.proofs.search_kernel import kernel_reason
 
     on_kernel = workers == 1 and not kernel_reason(v)
@@ -433,17 +443,12 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
         "depth": figures.depth,
         "visited_mb": figures.visited_mb,
         "search": "kernel" if on_kernel else "python",
-        "kernel": kernel_status(),
+        "kernel": kernel_status(),  # which path ran, or why not the kernel
         # the visited set: every key, the hash table and the BFS parents (the traces)
         "stored_bytes": lean.visited_bytes if lean is not None else None,
         "key_bytes": 8 * lean.key_words if lean is not None else None,
     }
 
-
-def kernel_status() -> str:
-    from dominoproof.proofs.kernel import status
-
-    return status()
 
 
 def run_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
