@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,6 +202,23 @@ class Statistics:
         }
 
 
+def _uniform_rounds(variant: Variant, rounds: int, seed: int,
+                    kernel: bool | None) -> Iterator[tuple[State, int]]:
+    """The engine's random rounds: on the kernel where it runs (``kernel`` not False),
+    else the engine's own loop."""
+    if kernel is not False:
+        from dominoproof.proofs.kernel import reason
+
+        why = reason(variant)
+        if not why:
+            from dominoproof.proofs.kernel.playout import kernel_random_rounds
+
+            return kernel_random_rounds(variant, rounds, seed)
+        if kernel:
+            raise ValueError(why)
+    return random_rounds(variant, rounds, seed, rules_for(variant))
+
+
 def simulate(
     variant: Variant,
     rounds: int,
@@ -211,6 +228,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     every: int = 1000,
     policy: str | Policy = "random",
+    kernel: bool | None = None,
 ) -> Statistics:
     """Play ``rounds`` random rounds of ``variant`` from ``seed`` and measure them.
 
@@ -219,6 +237,10 @@ def simulate(
     ``top``: how many tiles the R5.6 risk table keeps. ``progress``, if given, is
     called with the number of rounds done every ``every`` rounds and at the end.
     The same arguments give the same :class:`Statistics`.
+
+    ``kernel``: play the uniform policy's rounds on the compiled kernel
+    (:mod:`dominoproof.proofs.kernel.playout`: the same seed gives the same rounds, so the
+    same statistics), ``None`` (the default) where it is available, ``False`` never.
     """
     if rounds < 0:
         raise ValueError("rounds must be >= 0")
@@ -247,7 +269,7 @@ def simulate(
 
     done = 0
     # The uniform policy is the engine's own loop, called as before the policies existed.
-    played = (random_rounds(variant, rounds, seed, rules_for(variant)) if chosen.uniform
+    played = (_uniform_rounds(variant, rounds, seed, kernel) if chosen.uniform
               else policy_rounds(variant, chosen, rounds, seed))
     for final, moves in played:
         done += 1

@@ -38,6 +38,12 @@ name (:data:`ORACLES`, :func:`get_oracle`):
     The specification's rule book, :class:`~dominoproof.model.rules.Rules`: the named
     actions of :mod:`~dominoproof.model.actions`, no memo tables, no inlined paths.
     Compared with ``engine``, it checks that the fast paths change no rule.
+``kernel``
+    The compiled kernel (:mod:`dominoproof.proofs.kernel`, the ``kernel`` extra): its
+    ``gen_moves`` and ``step`` on the state's frame (:class:`~dominoproof.proofs.kernel.
+    book.KernelBook`), and R1.1, R2 (the variant's reading) and R3 as it reads them; it
+    does not score (R5 stays the engine's). :class:`OracleUnavailable` where numba is
+    not installed or the kernel cannot read the variant.
 ``z3``
     The Z3 transition relation (:func:`~dominoproof.proofs.successors.z3_successors`):
     for a concrete model state, every move the relation ``Next`` allows from it, each
@@ -185,12 +191,51 @@ class GraphOracle:
         return {"terminal": not self.edges.get(state.key())}
 
 
+class KernelOracle:
+    """The compiled kernel's rules, one state at a time (see the module docstring)."""
+
+    name = "kernel"
+
+    def __init__(self, variant: Variant) -> None:
+        from .kernel import reason
+
+        why = reason(variant)
+        if why:
+            raise OracleUnavailable(why)
+        from .kernel.book import KernelBook
+
+        self.variant = variant
+        self.book = KernelBook(variant)
+
+    def successors(self, state: State) -> set[Transition]:
+        return {(m, s.key()) for m, s in self.book.successors(state)}
+
+    def classify(self, state: State) -> Classification:
+        b = self.book
+        return {
+            "terminal": not b.moves(state),
+            "is_blocked": b.is_blocked(state),
+            "ends_unplayable": b.ends_unplayable(state),
+            "boneyard_supplies_nothing": b.boneyard_supplies_nothing(state),
+        }
+
+    def initial(self, hands: Sequence[int], stack: Sequence[int], set_aside: int, *,
+                free_draw: bool = False) -> Key | None:
+        lead = self.book.opening(tuple(hands))
+        if lead is None:
+            return None
+        s = dealt_state(self.variant, Deal(tuple(hands), tuple(stack), set_aside), lead[0],
+                        free_draw)
+        return s.key()
+
+
 OracleFactory = Callable[[Variant], Oracle]
 
 #: Oracles by name; each factory takes the variant.
 ORACLES: dict[str, OracleFactory] = {
     "engine": EngineOracle,
     "spec": spec_oracle,
+    "kernel": KernelOracle,
     "z3": Z3Oracle,
 }
 
@@ -416,7 +461,7 @@ def _explore_all(variant: Variant, configs: list[Init], rules: Rules,
         if left <= 0:
             complete = False
             break
-        result = explore(variant, init, rules=rules, max_states=left)
+        result = explore(variant, init, rules=rules, max_states=left, kernel=False)
         complete = complete and bool(result.complete)
         for s in result.states():
             seen.setdefault(s.key(), s)

@@ -62,7 +62,7 @@ import resource
 import time
 from array import array
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -182,6 +182,7 @@ class Figures:
     parts: int = 1
     states_in_parts: int | None = None  #: sum of the parts' states (shared states repeated)
     wall_seconds: float | None = None  #: a search by deal from start to merge, checks included
+    search: str = "python"  #: which search ran: "kernel" (compiled) or "python"
 
     @property
     def states_per_second(self) -> float:
@@ -235,8 +236,8 @@ class SearchResult:
     rules: Rules
     scorer: Scorer
     codec: Codec
-    index: dict[int, int]
-    codes: list[int]
+    index: Mapping[int, int]  #: code -> id (a dict; the kernel's search: its hash table)
+    codes: Sequence[int]  #: code by id (a list; the kernel's search: its key array)
     parent: array[int]
     depth: array[int]
     kind: array[int]  #: per expanded state, its kind (:func:`kind_code`)
@@ -250,6 +251,9 @@ class SearchResult:
     _topo: tuple[list[int] | None, list[int] | None] | None = field(default=None, repr=False)
 
     # -- states ----------------------------------------------------------------
+    #: the compiled kernel's search made this graph (:mod:`.search_kernel`)
+    on_kernel = False
+
     @property
     def size(self) -> int:
         return len(self.codes)
@@ -335,6 +339,13 @@ class SearchResult:
             return Trace(self.variant, deal, moves, free_draw=free)
         states = tuple(self.state(k) for k in path)
         return Trace(self.variant, deal, moves, free_draw=free, _states=states)
+
+    def visited_bytes(self) -> int:
+        """Estimated bytes of the visited set: the dict's slots and the codes (int objects,
+        each in a list slot)."""
+        sample = self.codes[:1000]
+        code_bytes = sum(c.bit_length() for c in sample) / max(1, len(sample)) / 8
+        return int(self.index.__sizeof__() + self.size * (28 + code_bytes + 8))
 
     # -- graph analyses ----------------------------------------------------------
     def _order(self) -> tuple[list[int] | None, list[int] | None]:
@@ -454,7 +465,7 @@ class SearchResult:
 
 def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
             scorer: Scorer | None = None, max_states: int | None = None,
-            max_seconds: float | None = None) -> SearchResult:
+            max_seconds: float | None = None, kernel: bool | None = None) -> SearchResult:
     """Breadth-first search of every state reachable from ``init`` under ``rules``
     (default: the variant's own rule book; a mutant ``Rules`` for the faults).
 
@@ -466,7 +477,20 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
     The search creates no reference cycles (states are tuples of ints), so the cyclic
     garbage collector, which would walk every live state again and again, is paused
     while it runs.
+
+    ``kernel``: run the compiled kernel's search (:mod:`.search_kernel`; the same graph,
+    ids and all), ``None`` (the default) where it can -- numba installed, the variant's
+    own rules, a set its keys hold -- ``False`` never, ``True`` or refuse, saying why.
     """
+    if kernel is not False:
+        from .search_kernel import explore_kernel, kernel_reason
+
+        why = kernel_reason(variant, rules)
+        if not why:
+            return explore_kernel(variant, init, scorer=scorer, max_states=max_states,
+                                  max_seconds=max_seconds)
+        if kernel:
+            raise DominoproofError(why)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -597,11 +621,9 @@ def _figures(r: SearchResult, analyses: bool = True) -> Figures:
                     label = kind_label(k)
                     sequences[label] = sequences.get(label, 0) + ways[i]
                     longest[label] = max(longest.get(label, 0), dist[i])
-    # Estimated memory of the visited set: dict slots, int objects, arrays.
-    code_bytes = sum(c.bit_length() for c in r.codes[:1000]) / max(1, min(1000, r.size)) / 8
-    visited = (r.index.__sizeof__() + r.size * (28 + code_bytes + 8)
-               + sum(a.itemsize * len(a) for a in (r.parent, r.depth, r.kind, r.edge_ptr,
-                                                   r.edge_to)))
+    # Estimated memory of the visited set and the graph's arrays.
+    visited = r.visited_bytes() + sum(a.itemsize * len(a) for a in (
+        r.parent, r.depth, r.kind, r.edge_ptr, r.edge_to))
     return Figures(
         configuration=f"{r.variant.name}: {r.init.describe()}",
         complete=r.complete, stop_reason=r.stop_reason, deals=r.roots, states=r.size,
@@ -610,7 +632,8 @@ def _figures(r: SearchResult, analyses: bool = True) -> Figures:
         shortest=dict(sorted(shortest.items())),
         longest=dict(sorted(longest.items())) if longest is not None else None,
         depth=max(depth) if len(depth) else 0, acyclic=acyclic, seconds=r.seconds,
-        peak_rss_mb=peak_rss_mb(), visited_mb=visited / 2**20)
+        peak_rss_mb=peak_rss_mb(), visited_mb=visited / 2**20,
+        search="kernel" if r.on_kernel else "python")
 
 
 # ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from dominoproof import bench
 from dominoproof.benchmarks import engine
 from dominoproof.cli import main
+from dominoproof.proofs import kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = ["block-2p-d6", "partnership-4p-d6", "draw-4p-d12", "draw-8p-d12"]
@@ -154,7 +155,11 @@ def test_engine_smoke_prints_rates_and_ratios_or_says_a_peer_is_missing() -> Non
     assert "SMOKE RUN" in out
     for preset in PRESETS:
         assert preset in out
-    for peer, module, times in (("open_spiel", "pyspiel", "10x"), ("dominoes", "dominoes", "2x")):
+    # on the compiled kernel the targets are 100x and 20x; on the Python engine 10x and 2x
+    fast = kernel.available()
+    assert ("kernel: compiled by numba" in out) == fast
+    for peer, module, times in (("open_spiel", "pyspiel", "100x" if fast else "10x"),
+                                ("dominoes", "dominoes", "20x" if fast else "2x")):
         line = next(x for x in out.splitlines() if f"/ {peer}:" in x)
         assert f"target >= {times}" in line
         if installed(module):
@@ -198,9 +203,25 @@ def test_missing_peers_are_reported_and_skipped() -> None:
     assert "pip install -e '.[bench]'" in result.stdout
 
 
-def test_our_workloads_replay_with_the_same_seed() -> None:
-    assert engine.ours("block-2p-d6", 7).run(20) == engine.ours("block-2p-d6", 7).run(20)
-    assert engine.ours("block-2p-d6", 7).run(20) != engine.ours("block-2p-d6", 8).run(20)
+@pytest.mark.parametrize("on_kernel", [False, True])
+def test_our_workloads_replay_with_the_same_seed(on_kernel: bool) -> None:
+    def moves(seed: int) -> int:
+        work, first = engine.ours("block-2p-d6", seed, on_kernel and kernel.available())
+        assert (first is not None) == (on_kernel and kernel.available())
+        return work.run(20)
+
+    assert moves(7) == moves(7)
+    assert moves(7) != moves(8)
+    # the kernel's rounds are the engine's: the same moves from the same seed
+    assert engine.ours("block-2p-d6", 7, True)[0].run(20) == \
+        engine.ours("block-2p-d6", 7, False)[0].run(20)
+
+
+def test_engine_bench_python_flag_runs_the_engine_loop() -> None:
+    result = invoke(*TINY, "--python")
+    assert result.exit_code == 0, result.output
+    assert "kernel: not used (--python)" in result.stdout
+    assert "target >= 10x" in result.stdout and "target >= 2x" in result.stdout
 
 
 def test_check_exits_1_when_a_target_is_missed(monkeypatch: pytest.MonkeyPatch) -> None:

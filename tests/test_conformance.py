@@ -29,6 +29,7 @@ from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
+from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.mutants import DrawLosesTile
 from dominoproof.proofs.statespace import explore
@@ -65,6 +66,8 @@ def check(v: Variant, inits: Init | list[Init], *, rules: Rules | None = None,
     res = c.compare(v, reach.states, engine, ReferenceOracle(v))
     if rules is None and scorer is None:
         res.merge(c.compare(v, reach.states, engine, c.get_oracle("spec", v)))
+        if kernel.available():  # the compiled kernel (the kernel extra): tests/test_kernel.py
+            res.merge(c.compare(v, reach.states, engine, c.get_oracle("kernel", v)))
     return res, reach.states
 
 
@@ -413,6 +416,17 @@ def test_the_named_actions_catch_each_engine_mutant(fault: Any) -> None:
     reach = c.reachable_states(v, fault.init(v), rules=fault.rules_for(v))
     res = c.compare(v, reach.states, c.EngineOracle(v, fault.rules_for(v)),
                     c.get_oracle("spec", v))
+    assert not res.ok
+
+
+@pytest.mark.skipif(not kernel.available(), reason=kernel.status())
+@pytest.mark.parametrize("fault", ENGINE_FAULTS, ids=lambda f: f.id)
+def test_the_kernel_catches_each_engine_mutant(fault: Any) -> None:
+    """The compiled kernel is an oracle too: each broken engine is reported against it."""
+    v = fault.variant()
+    reach = c.reachable_states(v, fault.init(v), rules=fault.rules_for(v))
+    res = c.compare(v, reach.states, c.EngineOracle(v, fault.rules_for(v)),
+                    c.get_oracle("kernel", v))
     assert not res.ok
 
 

@@ -1,17 +1,21 @@
 """``dominoproof bench engine``: complete random rounds per second, deal included.
 
 Our side plays :func:`dominoproof.model.engine.random_rounds` (a seeded deal, then
-uniformly random legal moves to the end of the round) on four presets. The peers,
+uniformly random legal moves to the end of the round) on four presets: on the compiled
+kernel where it is installed (:mod:`dominoproof.proofs.kernel.playout`, the same rounds
+from the same seed; its first call, loading or compiling the machine code, is reported
+and kept out of the rates), else, or with ``--python``, on the engine's loop. The peers,
 when installed (``pip install 'dominoproof[bench]'``), play the same kind of round
 in the same process, interleaved with ours:
 
 * ``open_spiel``: ``pyspiel.load_game("python_block_dominoes")``, the 2-player
   double-6 block game (deal as 14 chance outcomes, then random legal actions),
-  compared with our ``block-2p-d6``; target: at least 10 times its rate;
+  compared with our ``block-2p-d6``; target: at least 100 times its rate on the kernel
+  (10 times on the Python engine);
 * ``dominoes``: ``dominoes.Game.new(starting_domino=6-6)``, the 4-player double-6
   partnership block game (random ``valid_moves`` until ``result``), compared with
   our ``partnership-4p-d6`` (whose holder of 6-6 leads with it); target: at least
-  2 times its rate.
+  20 times its rate on the kernel (2 times on the Python engine).
 
 Every side picks a uniformly random legal move the same way (``seq[int(rnd() *
 len(seq))]`` from a seeded ``random.Random``), the cheapest way there is, so the
@@ -26,7 +30,7 @@ import itertools
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -56,7 +60,11 @@ class Target:
     times: float
 
 
+#: On the engine's Python loop (no ``kernel`` extra, or ``--python``).
 TARGETS = (Target("block-2p-d6", OPENSPIEL, 10.0), Target("partnership-4p-d6", DOMINOES, 2.0))
+#: On the compiled kernel (numba: ``pip install 'dominoproof[kernel]'``).
+KERNEL_TARGETS = (Target("block-2p-d6", OPENSPIEL, 100.0),
+                  Target("partnership-4p-d6", DOMINOES, 20.0))
 
 
 @dataclass(frozen=True)
@@ -71,12 +79,29 @@ class Missing:
 # ---------------------------------------------------------------------------
 # The workloads
 # ---------------------------------------------------------------------------
-def ours(preset: str, seed: int) -> Workload:
-    """``random_rounds`` on a preset, as one endless seeded stream."""
+def ours(preset: str, seed: int, kernel: bool = False) -> tuple[Workload, float | None]:
+    """``random_rounds`` on a preset, as one endless seeded stream: on the compiled
+    kernel (``kernel``: the same rounds, :mod:`dominoproof.proofs.kernel.playout`) where it
+    reads the preset, else the engine's loop. With it, the seconds of the kernel's first
+    call (loading its machine code from numba's cache, or compiling it)."""
+    import time
+
     from dominoproof.bench import Workload
     from dominoproof.model import find_variant, random_rounds, rules_for
 
     variant = find_variant(preset)
+    what = (f"dominoproof {variant.players}p double-{variant.tiles.n}, "
+            f"drawing: {variant.draw.rule.value}")
+    if kernel:
+        from dominoproof.proofs.kernel import reason
+        from dominoproof.proofs.kernel.playout import KernelRounds
+
+        if not reason(variant):
+            start = time.perf_counter()
+            stream_k = KernelRounds(variant, seed)
+            stream_k.moves(1)  # the first call: load (or compile) the machine code
+            first = time.perf_counter() - start
+            return Workload(preset, stream_k.moves, "ours", what + ", compiled kernel"), first
     rules = rules_for(variant)
     stream = random_rounds(variant, sys.maxsize, seed, rules)
 
@@ -86,9 +111,7 @@ def ours(preset: str, seed: int) -> Workload:
             moves += k
         return moves
 
-    what = (f"dominoproof {variant.players}p double-{variant.tiles.n}, "
-            f"drawing: {variant.draw.rule.value}")
-    return Workload(preset, run, "ours", what)
+    return Workload(preset, run, "ours", what + ", Python engine"), None
 
 
 def openspiel(seed: int) -> Workload | Missing:
@@ -196,6 +219,8 @@ class Report:
     memory: dict[str, Memory]
     missing: list[Missing]
     comparisons: list[Comparison]
+    kernel: str = ""  #: which path our side ran (dominoproof.proofs.kernel.status)
+    first_call: dict[str, float] = field(default_factory=dict)  #: kernel load/compile, s
 
     def to_json(self) -> dict[str, Any]:
         from dominoproof.bench import machine, max_rss_bytes
@@ -210,6 +235,8 @@ class Report:
             "missing_peers": [{"name": m.name, "package": m.package, "reason": m.reason}
                               for m in self.missing],
             "comparisons": [c.to_json() for c in self.comparisons],
+            "kernel": self.kernel,
+            "kernel_first_call_seconds": self.first_call,
             "max_rss_bytes": max_rss_bytes(),
         }
 
@@ -225,6 +252,11 @@ class Report:
             f"seed {st['seed']}; Python {m['python']}, {m['cpus']} CPUs"
             + (f", load {load[0]:.2f}" if load else ""),
         ]
+        lines.append(self.kernel)
+        if self.first_call:
+            lines.append("kernel's first call (machine code loaded from the cache, or "
+                         "compiled), not in the rates: " + ", ".join(
+                             f"{k} {v:.2f} s" for k, v in self.first_call.items()))
         if st["smoke"]:
             lines.append("SMOKE RUN: too short for the figures to mean anything")
         rows = [["config", "side", "rounds/s", "spread", "moves/round", "mem/round",
@@ -259,9 +291,17 @@ class Report:
 
 def run_engine_bench(seconds: float, repeats: int, seed: int = 0, memory_rounds: int = 200,
                      smoke: bool = False, with_peers: bool = True,
-                     progress: Callable[[str], None] | None = None) -> Report:
-    """Measure our presets and the peers, interleaved, in this process."""
+                     progress: Callable[[str], None] | None = None,
+                     python: bool = False) -> Report:
+    """Measure our presets and the peers, interleaved, in this process: ours on the
+    compiled kernel where it is available (``python``: on the engine's loop)."""
     from dominoproof.bench import Workload, interleave, paired_ratio, traced_peak
+    from dominoproof.proofs import kernel
+
+    on_kernel = kernel.available() and not python
+    status = kernel.status() if not python else "kernel: not used (--python): the Python path"
+    first_call: dict[str, float] = {}
+    targets = KERNEL_TARGETS if on_kernel else TARGETS
 
     saved = random.getstate()  # the dominoes peer seeds the global random
     try:
@@ -272,9 +312,14 @@ def run_engine_bench(seconds: float, repeats: int, seed: int = 0, memory_rounds:
             peers = {OPENSPIEL: openspiel(seed), DOMINOES: dominoes_game(seed)}
         # Each peer right after the preset it is compared with, so that pairs sit
         # side by side in both the A B C and the C B A orders of interleave().
-        partner = {t.ours: t.peer for t in TARGETS}
+        partner = {t.ours: t.peer for t in targets}
         for preset in PRESETS:
-            workloads.append(ours(preset, seed))
+            if progress:
+                progress(f"ours: {preset}")
+            work, first = ours(preset, seed, on_kernel)
+            workloads.append(work)
+            if first is not None:
+                first_call[preset] = first
             peer = peers.get(partner.get(preset, ""))
             if isinstance(peer, Workload):
                 workloads.append(peer)
@@ -290,7 +335,7 @@ def run_engine_bench(seconds: float, repeats: int, seed: int = 0, memory_rounds:
         random.setstate(saved)
     by_name = {s.workload.name: s for s in series}
     comparisons = []
-    for t in TARGETS:
+    for t in targets:
         peer = peers.get(t.peer)
         if t.peer in by_name:
             comparisons.append(Comparison(t, paired_ratio(by_name[t.ours], by_name[t.peer])))
@@ -299,7 +344,8 @@ def run_engine_bench(seconds: float, repeats: int, seed: int = 0, memory_rounds:
                 t, None, peer.reason if isinstance(peer, Missing) else "peers not measured"))
     settings = {"seconds": seconds, "repeats": repeats, "seed": seed,
                 "memory_rounds": memory_rounds, "smoke": smoke}
-    return Report(settings, series, memory, missing, comparisons)
+    settings["kernel"] = on_kernel
+    return Report(settings, series, memory, missing, comparisons, status, first_call)
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -321,13 +367,18 @@ def _given(ctx: click.Context, name: str) -> bool:
 @click.option("--memory-rounds", type=click.IntRange(min=1), default=200, show_default=True,
               help="Rounds played under tracemalloc, per config, for the memory figure.")
 @click.option("--check", is_flag=True, help="Exit 1 if a target is missed.")
+@click.option("--python", "python", is_flag=True,
+              help="Our side on the engine's Python loop even where the compiled kernel is "
+                   "installed (targets 10x and 2x instead of 100x and 20x).")
 @verbosity_options
 @click.pass_context
 def command(ctx: click.Context, seconds: float, repeats: int, smoke: bool, as_json: str | None,
-            seed: int, memory_rounds: int, check: bool, quiet: bool, verbose: bool) -> None:
+            seed: int, memory_rounds: int, check: bool, python: bool, quiet: bool,
+            verbose: bool) -> None:
     """Complete random rounds per second (deal included) on block-2p-d6, partnership-4p-d6,
-    draw-4p-d12 and draw-8p-d12, against open-spiel's python_block_dominoes (target 10x)
-    and the dominoes package's 4-player game (target 2x), in the same run. On a terminal
+    draw-4p-d12 and draw-8p-d12, against open-spiel's python_block_dominoes (target 100x
+    on the compiled kernel, 10x on the Python engine) and the dominoes package's 4-player
+    game (target 20x; 2x), in the same run. On a terminal
     a progress display shows each step; -q hides it, -v prints each step as a line on
     standard error (also when piped)."""
     if smoke:
@@ -337,7 +388,8 @@ def command(ctx: click.Context, seconds: float, repeats: int, smoke: bool, as_js
     from dominoproof.progress import steps
 
     with steps("bench engine", quiet=quiet, verbose=verbose) as step:
-        report = run_engine_bench(seconds, repeats, seed, memory_rounds, smoke, progress=step)
+        report = run_engine_bench(seconds, repeats, seed, memory_rounds, smoke, progress=step,
+                                  python=python)
     if as_json:
         emit("bench-engine", report.to_json(), as_json)
     if text_too(as_json):

@@ -1,0 +1,59 @@
+"""Every draw order of bench spin's double-6 deal: Spin and the kernel's search, one budget.
+
+Usage: python bench/every_draw_order.py [SECONDS] [WORKDIR]   (run it under the shared lock)
+
+Spin's model is domino_N6.pml with its one draw step (the top of the fixed stack) replaced
+by one step per tile (any tile still in the boneyard), compiled as bench spin compiles it
+plus -DMEMLIM=16000 (16 GB), and stopped with SIGINT at the budget (pan then prints its
+figures). Ours is the kernel's lean search of the same deal with a free draw order,
+stopped by its own time budget. Each side's figures are printed as JSON, one line each.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from dominoproof.benchmarks.spin import deal_for, load_deal, model_path, parse_pan, variant_for
+from dominoproof.model.system import Init
+from dominoproof.proofs.search_kernel import explore_lean
+
+DRAW = "  :: d_step { (status==PLAYING && !CANPLAY && top < NB) -> loc[stk[top]] = turn; " \
+       "cnt[turn]++; top++ }\n"
+
+
+def spin_side(seconds: float, work: Path) -> dict[str, object]:
+    text = model_path(6).read_text(encoding="utf-8")
+    tiles = int(re.search(r"#define T (\d+)", text).group(1))  # type: ignore[union-attr]
+    every = "".join(f"  :: d_step {{ (status==PLAYING && !CANPLAY && loc[{i}]==BONEYARD) -> "
+                    f"loc[{i}] = turn; cnt[turn]++; top++ }}\n" for i in range(tiles))
+    assert DRAW in text
+    (work / "every.pml").write_text(text.replace(DRAW, every), encoding="utf-8")
+    subprocess.run(["spin", "-a", "every.pml"], cwd=work, check=True, capture_output=True)
+    subprocess.run(["gcc", "-O2", "-DSAFETY", "-DMEMLIM=16000", "-o", "pan", "pan.c"],
+                   cwd=work, check=True, capture_output=True)
+    start = time.perf_counter()
+    out = subprocess.run(["timeout", "-s", "INT", str(seconds), "./pan"], cwd=work,
+                         capture_output=True, text=True).stdout
+    return {"side": "spin", "wall": time.perf_counter() - start, **parse_pan(out)}
+
+
+def our_side(seconds: float) -> dict[str, object]:
+    deal = load_deal(6)
+    r = explore_lean(variant_for(deal), Init.one(deal_for(deal), free_draw=True),
+                     max_seconds=seconds)
+    return {"side": "dominoproof", "states": r.states, "expanded": r.expanded,
+            "transitions": r.transitions, "complete": r.complete, "stop": r.stop_reason,
+            "seconds": r.seconds, "bytes_per_state": r.visited_bytes / max(1, r.states),
+            "key_bytes": 8 * r.key_words, "blocked_sound_failed": r.failed is not None}
+
+
+if __name__ == "__main__":
+    budget = float(sys.argv[1]) if len(sys.argv) > 1 else 300.0
+    folder = Path(sys.argv[2] if len(sys.argv) > 2 else ".")
+    print(json.dumps(spin_side(budget, folder)))
+    print(json.dumps(our_side(budget)))

@@ -1,0 +1,59 @@
+"""The compiled kernel: one more reading of the rules, for speed (the ``kernel`` extra).
+
+The rules' specification stays the Python rule book (``model/rules.py``'s named
+actions, ``model/fast.py``'s fast path). The kernel reads the same variant constants
+(:func:`~dominoproof.model.constants.constants_of`) and slot data
+(:class:`~dominoproof.model.layout.SlotLayout`, the marks' :attr:`Layout.fields
+<dominoproof.model.layout.Layout.fields>`) as a table of integers (:mod:`.tables`) and
+runs compiled by numba:
+
+* :mod:`.rules` -- ``Next`` and its effects, move for move the rule book's;
+* :mod:`.codec` -- a state as a fixed-width key of 64-bit words;
+* :mod:`.search` -- breadth-first search with an exact visited set;
+* :mod:`.playout` -- seeded deals and uniformly random rounds, draw for draw the
+  engine's (the same ``random.Random`` stream: the same seed gives the same rounds);
+* :mod:`.book` -- the kernel as a rule book for one state at a time (the conformance
+  suite's "kernel" oracle).
+
+Where numba is not installed (or ``DOMINOPROOF_KERNEL=0``), :func:`available` is False
+and every caller runs the Python path, and says so (:func:`status`). numba is an extra
+(``pip install 'dominoproof[kernel]'``): a user's install needs only pip, and the Python
+path gives the same answers, slower.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._jit import ENV, NUMBA_VERSION, disabled_by_env, numba_installed
+
+if TYPE_CHECKING:
+    from dominoproof.model.variant import Variant
+
+__all__ = ["ENV", "available", "reason", "status"]
+
+INSTALL = "pip install 'dominoproof[kernel]'"
+
+
+def available() -> bool:
+    """numba is installed and the kernel is not turned off."""
+    return numba_installed() and not disabled_by_env()
+
+
+def status() -> str:
+    """One line saying which path runs, for outputs and benchmarks."""
+    if disabled_by_env():
+        return f"kernel: off ({ENV}=0): the Python path runs, slower"
+    if not numba_installed():
+        return f"kernel: numba is not installed: the Python path runs, slower ({INSTALL})"
+    return f"kernel: compiled by numba {NUMBA_VERSION} (machine code cached across runs)"
+
+
+def reason(variant: Variant) -> str:
+    """Why the kernel does not run ``variant`` (``""``: it does)."""
+    if not available():
+        return status()
+    from .tables import unsupported
+
+    why = unsupported(variant)
+    return f"kernel: cannot read {why}: the Python path runs" if why else ""

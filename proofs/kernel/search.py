@@ -1,0 +1,181 @@
+"""Breadth-first search on the kernel: packed keys, an exact visited set, the graph as arrays.
+
+The visited set is **exact**: every state's whole key is stored (``codes``, in BFS
+order, which is also the queue) and a hash table of ids by open addressing (linear
+probing, load at most three quarters) finds a key by comparing it whole. Nothing is
+compacted or hashed away: no hash compaction, no bitstate.
+
+The search is the same search as ``proofs/statespace.py``'s, step for step: the initial
+states in the order given, then each state's successors in the order of its moves, a
+new state taking the next id; so the ids, the BFS tree and the edges are the same as
+the Python search's, and so is every counterexample read off them. It runs in chunks:
+:func:`bfs` returns when an array is full (the caller grows it and calls again), when
+the state budget is reached (the state being expanded is left unexpanded, its partial
+edges undone, as the Python search does), or after ``chunk`` expansions (the caller
+reads the clock: the time budget).
+
+With ``graph`` false the search keeps only the keys, the table and the BFS parents (the
+traces): what a search that keeps no graph needs (the every-draw-order benchmark),
+and it judges each state as it is expanded (:func:`bfs`'s ``judge``: R1.1's conditions
+at every established block, the one property such a search checks).
+"""
+
+from __future__ import annotations
+
+from ._jit import njit
+from .codec import KW_, key_hash, pack, unpack
+from .rules import (
+    ends_unplayable,
+    gen_moves,
+    step,
+)
+from .tables import BLOCKED, F_BONE, F_STATUS, F_TURN, MAXMOVES, MW, PLAYING
+
+DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE, FOUND = range(8)
+
+
+@njit
+def _find(table, codes, key, kw, h):  # type: ignore[no-untyped-def]
+    """(slot, id) of ``key`` in the table from its hash ``h``: id -1 and the empty slot
+    where it would go when it is absent."""
+    mask = len(table) - 1
+    i = h & mask
+    while True:
+        j = table[i]
+        if j < 0:
+            return i, -1
+        same = True
+        for w in range(kw):
+            if codes[j, w] != key[w]:
+                same = False
+                break
+        if same:
+            return i, j
+        i = (i + 1) & mask
+
+
+@njit
+def add_roots(KC, codes, table, parent, depth, ctr, keys, max_states,  # type: ignore[no-untyped-def]
+              graph):
+    """Add the initial states ``keys`` (duplicates once); the number of keys consumed
+    (fewer than given when the state budget is reached)."""
+    kw = KC[KW_]
+    n = ctr[0]
+    for r in range(keys.shape[0]):
+        key = keys[r]
+        slot, j = _find(table, codes, key, kw, key_hash(key, kw))
+        if j >= 0:
+            continue
+        if n >= max_states:
+            ctr[0] = n
+            return r
+        codes[n, :] = key
+        table[slot] = n
+        parent[n] = -1
+        if graph:
+            depth[n] = 0
+        n += 1
+    ctr[0] = n
+    return keys.shape[0]
+
+
+@njit
+def rehash(KC, codes, n, table):  # type: ignore[no-untyped-def]
+    """Insert ids 0..n-1 into the (empty, larger) ``table``."""
+    kw = KC[KW_]
+    for j in range(n):
+        slot, _ = _find(table, codes, codes[j], kw, key_hash(codes[j], kw))
+        table[slot] = j
+
+
+@njit
+def judge_blocked(K, f):  # type: ignore[no-untyped-def]
+    """At an established block: 0 when R1.1's conditions hold; else a bit per condition
+    that fails (1 the boneyard holds tiles, 2 a hand holds a matching tile, 4 a player
+    has a legal move) -- blocked-sound's three reasons (R2.1-R2.3, R3.2)."""
+    why = 0
+    bone = K[F_BONE]
+    for w in range(K[MW]):
+        if f[bone + w]:
+            why |= 1
+    if not ends_unplayable(K, f, 0):
+        why |= 2
+    if not ends_unplayable(K, f, 1):
+        why |= 4
+    return why
+
+
+@njit
+def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # type: ignore[no-untyped-def]
+        max_states, chunk, kinds, graph, f, g, moves, key, scr):
+    """Expand states from ``ctr[1]`` on (see the module docstring); ``ctr`` holds the
+    states, the expanded states and the edges, and, when a block fails its conditions
+    (``graph`` false), the failing state's id and why (``ctr[3]``, ``ctr[4]``). Returns a
+    status: DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE or
+    FOUND."""
+    kw = KC[KW_]
+    n, head, ne = ctr[0], ctr[1], ctr[2]
+    maxm = K[MAXMOVES]
+    status_at = K[F_STATUS]
+    done = 0
+    while head < n:
+        if done >= chunk:
+            ctr[0], ctr[1], ctr[2] = n, head, ne
+            return CHUNK
+        if n + maxm > codes.shape[0]:
+            ctr[0], ctr[1], ctr[2] = n, head, ne
+            return GROW_STATES
+        if graph and ne + maxm > edge_to.shape[0]:
+            ctr[0], ctr[1], ctr[2] = n, head, ne
+            return GROW_EDGES
+        if 4 * (n + maxm) > 3 * table.shape[0]:
+            ctr[0], ctr[1], ctr[2] = n, head, ne
+            return GROW_TABLE
+        unpack(KC, K, codes[head], f)
+        st = f[status_at]
+        if st != PLAYING:
+            if graph:
+                kind[head] = kinds[0] if st == BLOCKED else kinds[1] + kinds[3] * f[K[F_TURN]]
+                edge_ptr[head + 1] = ne
+            elif st == BLOCKED:
+                why = judge_blocked(K, f)
+                if why:
+                    ctr[0], ctr[1], ctr[2], ctr[3], ctr[4] = n, head, ne, head, why
+                    return FOUND
+            head += 1
+            done += 1
+            continue
+        nm = gen_moves(K, f, moves)
+        d = depth[head] + 1 if graph else 0
+        start = ne
+        for x in range(nm):
+            step(K, f, moves[x], g, scr)
+            if not pack(KC, K, g, key):
+                ctr[0], ctr[1], ctr[2] = n, head, start
+                return UNENCODABLE
+            slot, j = _find(table, codes, key, kw, key_hash(key, kw))
+            if j < 0:
+                if n >= max_states:
+                    ctr[0], ctr[1], ctr[2] = n, head, start
+                    return BUDGET
+                j = n
+                codes[n, :] = key
+                table[slot] = n
+                parent[n] = head
+                if graph:
+                    depth[n] = d
+                n += 1
+            if graph:
+                edge_to[ne] = j
+            ne += 1
+        if graph:
+            kind[head] = 0 if nm else kinds[2]
+            edge_ptr[head + 1] = ne
+        head += 1
+        done += 1
+    ctr[0], ctr[1], ctr[2] = n, head, ne
+    return DONE
+
+
+__all__ = ["BUDGET", "CHUNK", "DONE", "FOUND", "GROW_EDGES", "GROW_STATES", "GROW_TABLE",
+           "UNENCODABLE", "add_roots", "bfs", "judge_blocked", "rehash"]

@@ -1,0 +1,250 @@
+"""The kernel's data: one variant's rules as a flat table of integers, and its frames.
+
+The compiled kernel (:mod:`.rules`) is written once for every variant: it reads the
+variant's constants (SEMANTICS.md's table, :func:`~dominoproof.model.constants.constants_of`)
+and its layout's slot data (:class:`~dominoproof.model.layout.SlotLayout`, the marks'
+fields of :class:`~dominoproof.model.layout.Layout`) from one ``int64`` array built
+here, :func:`tables_for`. Nothing in the kernel is written for one topology or one size:
+a spinner, trains with markers, doubles that take tiles, toes and playing again are rows
+of this table, as they are data of the slot layout.
+
+A **frame** is a state as the kernel holds it: one ``int64`` array with the fields of
+:class:`~dominoproof.model.state.State` at fixed offsets (tile masks as words of
+:data:`BITS` bits, so every value stays non-negative). :func:`frame_of` and
+:func:`state_of` convert, exactly.
+
+:func:`unsupported` says which variants the kernel cannot read (none of the rule
+features; only sizes beyond its words), so its callers take the Python path and say why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from dominoproof.model.constants import constants_of
+from dominoproof.model.layout import CLOSED, Access, Opens, layout_of
+from dominoproof.model.state import State, Status
+from dominoproof.model.tiles import bits
+from dominoproof.model.variant import (
+    DealOrder,
+    DrawRule,
+    ExtendReading,
+    FoulRule,
+    LeadFallback,
+    LeadRule,
+    Variant,
+)
+
+Array = npt.NDArray[np.int64]
+
+#: tiles per word of a frame's masks: 63, so that a word is never negative
+BITS = 63
+#: the most slots and mark bits a kernel word holds
+MAX_SLOTS = 63
+
+# -- the header of the table (scalars) --------------------------------------------------
+P, T, N, MW, W, DRAW, C, EMPTY, FOULS, LEAD, LEADER, LEAD_TILE, FALLBACK, READING = range(14)
+MARKERS, PENDING, LEAD_TAKES, AGAIN, B, KASIDE, H, ORDER, NGROUPS, NTOES, MAXMOVES = \
+    range(14, 25)
+# frame offsets
+F_BONE, F_ASIDE, F_TABLE, F_ENDS, F_TURN, F_CONF, F_DREW, F_FOULS, F_STATUS, F_MARKS, \
+    F_STACKN, F_STACK, F_SIZE = range(25, 38)
+# offsets of the arrays that follow the header
+O_LO, O_HI, O_VALUE, O_SUIT, O_OPENS, O_HALF, O_AFTER, O_OWNER, O_ACCESS, O_TAKES, \
+    O_COVERED, O_GROUP, O_GSTART, O_GSLOTS, O_ALLOWED, O_TOES, O_DOUBLES, O_NEXT, \
+    O_BIT_WORD, O_BIT = range(38, 58)
+HEADER = 64
+
+# codes of the enumerations
+DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
+LEAD_PLAYER, LEAD_BY_TILE, LEAD_HIGHEST = 0, 1, 2
+FB_HIGHEST, FB_HEAVIEST, FB_PLAYER, FB_REDEAL = 0, 1, 2, 3
+OPENS_LEAD, OPENS_SPINNER, OPENS_TOE = 0, 1, 2
+ACCESS_EVERYONE, ACCESS_OWNER, ACCESS_MARKER = 0, 1, 2
+PLAYING, BLOCKED, DOMINO = int(Status.PLAYING), int(Status.BLOCKED), int(Status.DOMINO)
+
+_DRAW = {DrawRule.NONE: DRAW_NONE, DrawRule.UNTIL_PLAYABLE: DRAW_UNTIL, DrawRule.ONE: DRAW_ONE}
+_LEAD = {LeadRule.PLAYER: LEAD_PLAYER, LeadRule.TILE: LEAD_BY_TILE,
+         LeadRule.HIGHEST_DOUBLE: LEAD_HIGHEST}
+_FALLBACK = {LeadFallback.HIGHEST_DOUBLE: FB_HIGHEST, LeadFallback.HEAVIEST_TILE: FB_HEAVIEST,
+             LeadFallback.PLAYER: FB_PLAYER, LeadFallback.REDEAL: FB_REDEAL}
+_OPENS = {Opens.LEAD: OPENS_LEAD, Opens.SPINNER: OPENS_SPINNER, Opens.TOE: OPENS_TOE}
+_ACCESS = {Access.EVERYONE: ACCESS_EVERYONE, Access.OWNER: ACCESS_OWNER,
+           Access.OWNER_OR_MARKER: ACCESS_MARKER}
+
+
+def words(tiles: int) -> int:
+    """Words of :data:`BITS` bits that hold a mask of ``tiles`` tiles."""
+    return max(1, -(-tiles // BITS))
+
+
+def unsupported(v: Variant) -> str:
+    """Why the kernel cannot read ``v`` (``""``: it can). Every rule and slot feature of
+    the engine is read from the table; what does not fit is a layout of more slots or
+    mark bits than a word holds."""
+    lay = layout_of(v)
+    if lay.width > MAX_SLOTS:
+        return f"a layout of {lay.width} slots (the kernel holds at most {MAX_SLOTS})"
+    if lay.fields.width > MAX_SLOTS:
+        return (f"a layout whose marks take {lay.fields.width} bits (the kernel holds at "
+                f"most {MAX_SLOTS})")
+    return ""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The kernel's table of one variant, and the sizes a caller needs."""
+
+    variant: Variant
+    k: Array  #: the table the compiled functions read
+    players: int
+    tiles: int
+    mw: int  #: words per tile mask
+    width: int  #: slots
+    frame: int  #: length of a frame
+    max_moves: int  #: an upper bound on the moves of one state
+
+    def empty_frames(self, n: int) -> Array:
+        return np.zeros((n, self.frame), dtype=np.int64)
+
+
+@cache
+def tables_for(v: Variant) -> Tables:
+    """The kernel's table of ``v`` (cached: one per rule book)."""
+    why = unsupported(v)
+    if why:
+        raise ValueError(f"{v.name}: the kernel cannot read {why}")
+    c = constants_of(v)
+    lay = layout_of(v)
+    data = lay.data
+    p, t, n, w = c.P, c.T, c.N, lay.width
+    mw = words(t)
+    f = lay.fields
+    # the frame: hands, boneyard, set aside, table, slots, scalars, the stack
+    f_bone = p * mw
+    f_aside = f_bone + mw
+    f_table = f_aside + mw
+    f_ends = f_table + mw
+    f_turn = f_ends + w
+    f_stack = f_turn + 7
+    f_size = f_stack + max(1, c.B)
+    # the symmetric groups
+    group = [-1] * w
+    gstart = [0]
+    gslots: list[int] = []
+    for gi, g in enumerate(data.symmetric):
+        for i in g:
+            group[i] = gi
+        gslots.extend(g)
+        gstart.append(len(gslots))
+    toes = [i for i, sl in enumerate(data.slots) if sl.opens is Opens.TOE]
+    allowed = [sum(1 << i for i in range(w) if lay.may_play(i, q, 0)) for q in range(p)]
+    doubles = c.tiles.doubles()
+    arrays: list[list[int]] = [
+        list(c.tiles.lo), list(c.tiles.hi), list(c.VALUE),
+        [x for v_ in range(n + 1) for x in _mask_words(c.tiles.suit[v_], mw)],
+        [_OPENS[sl.opens] for sl in data.slots], [sl.half for sl in data.slots],
+        [sum(1 << j for j in sl.after) for sl in data.slots],
+        [-1 if sl.owner is None else sl.owner for sl in data.slots],
+        [_ACCESS[sl.access] for sl in data.slots], [sl.double_takes for sl in data.slots],
+        list(f.covered), group, gstart, gslots or [0], allowed, toes or [0], doubles,
+        [(q + 1) % p for q in range(p)],
+        [i // BITS for i in range(t)], [i % BITS for i in range(t)],
+    ]
+    header = [0] * HEADER
+    lead_tile = c.LEAD_TILE if c.LEAD_TILE is not None else -1
+    max_moves = max(t * w + 2, c.B + 2, t + 2)
+    header[:F_SIZE + 1] = [
+        p, t, n, mw, w, _DRAW[c.DRAW], c.C, int(c.EMPTY), int(c.FOULS is FoulRule.PENALISED),
+        _LEAD[c.LEAD], c.LEADER, lead_tile, _FALLBACK[c.FALLBACK],
+        int(c.READING is ExtendReading.HAS_LEGAL_MOVE), f.markers, f.pending,
+        data.lead_takes, int(data.again), c.B, c.K, c.H,
+        int(v.deal.order is DealOrder.ROUND_ROBIN), len(data.symmetric), len(toes), max_moves,
+        f_bone, f_aside, f_table, f_ends, f_turn, f_turn + 1, f_turn + 2, f_turn + 3,
+        f_turn + 4, f_turn + 5, f_turn + 6, f_stack, f_size,
+    ]
+    body: list[int] = []
+    for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
+        header[o] = HEADER + len(body)
+        body.extend(arr)
+    k = np.array(header + body, dtype=np.int64)
+    return Tables(v, k, p, t, mw, w, f_size, max_moves)
+
+
+def _mask_words(mask: int, mw: int) -> list[int]:
+    top = (1 << BITS) - 1
+    return [(mask >> (BITS * i)) & top for i in range(mw)]
+
+
+def _mask_of(words_: npt.NDArray[np.int64] | list[int]) -> int:
+    m = 0
+    for i, x in enumerate(words_):
+        m |= int(x) << (BITS * i)
+    return m
+
+
+def frame_of(tb: Tables, s: State, out: Array | None = None) -> Array:
+    """The frame of ``s`` (``out``, if given, is filled)."""
+    k = tb.k
+    mw = tb.mw
+    f = out if out is not None else np.zeros(tb.frame, dtype=np.int64)
+    f[:] = 0
+    for q, h in enumerate(s.hands):
+        f[q * mw:(q + 1) * mw] = _mask_words(h, mw)
+    for off, m in ((k[F_BONE], s.boneyard), (k[F_ASIDE], s.set_aside), (k[F_TABLE], s.table)):
+        f[off:off + mw] = _mask_words(m, mw)
+    e = int(k[F_ENDS])
+    f[e:e + tb.width] = s.ends
+    f[k[F_TURN]] = s.turn
+    f[k[F_CONF]] = s.confirmed
+    f[k[F_DREW]] = int(s.drew)
+    f[k[F_FOULS]] = s.fouls
+    f[k[F_STATUS]] = int(s.status)
+    f[k[F_MARKS]] = s.marks
+    if s.stack is None:
+        f[k[F_STACKN]] = -1
+    else:
+        f[k[F_STACKN]] = len(s.stack)
+        st = int(k[F_STACK])
+        f[st:st + len(s.stack)] = s.stack
+    return f
+
+
+_STATUS = tuple(Status)
+
+
+def state_of(tb: Tables, f: Array) -> State:
+    """The :class:`State` of a frame (:func:`frame_of`'s inverse)."""
+    k = tb.k
+    mw = tb.mw
+    hands = tuple(_mask_of(f[q * mw:(q + 1) * mw]) for q in range(tb.players))
+    bone, aside, table = (_mask_of(f[int(k[o]):int(k[o]) + mw])
+                          for o in (F_BONE, F_ASIDE, F_TABLE))
+    e = int(k[F_ENDS])
+    ends = tuple(int(x) for x in f[e:e + tb.width])
+    n = int(f[k[F_STACKN]])
+    st = int(k[F_STACK])
+    stack = None if n < 0 else tuple(int(x) for x in f[st:st + n])
+    return State(hands, bone, aside, table, ends, int(f[k[F_TURN]]), int(f[k[F_CONF]]),
+                 bool(f[k[F_DREW]]), int(f[k[F_FOULS]]), _STATUS[int(f[k[F_STATUS]])], stack,
+                 int(f[k[F_MARKS]]))
+
+
+def deal_frame(tb: Tables, hands: tuple[int, ...], stack: tuple[int, ...], set_aside: int,
+               leader: int, free_draw: bool) -> Array:
+    """Init's frame for a deal (``dealt_state``'s): nothing on the table, every slot
+    closed, ``leader`` to move."""
+    bone = 0
+    for x in stack:
+        bone |= 1 << x
+    s = State(hands, bone, set_aside, 0, (CLOSED,) * tb.width, leader, 0, False, 0,
+              Status.PLAYING, None if free_draw else stack)
+    return frame_of(tb, s)
+
+
+__all__ = ["BITS", "Tables", "bits", "deal_frame", "frame_of", "state_of", "tables_for",
+           "unsupported", "words"]

@@ -1,0 +1,400 @@
+"""The exhaustive search on the compiled kernel: the same graph as ``statespace``'s, faster.
+
+:func:`explore_kernel` runs :func:`dominoproof.proofs.kernel.search.bfs` and returns the same
+:class:`~dominoproof.proofs.statespace.SearchResult` the Python search returns -- the same
+ids (BFS order), parents, depths, kinds and CSR edges, so every property of the catalogue
+is judged by :mod:`~dominoproof.proofs.graphcheck` exactly as before and every
+counterexample is the same shortest trace, replayable in the engine. Only the keys
+differ: the kernel's packed keys (:mod:`dominoproof.proofs.kernel.codec`), read through
+:class:`KernelCodec`, :class:`KernelCodes` and :class:`KernelIndex`.
+
+:func:`kernel_reason` says when the kernel does not run a search (numba absent or turned
+off, a rule book that is not the variant's own -- a fault's mutant -- or a set too large
+for its keys); :func:`~dominoproof.proofs.statespace.explore` then runs the Python search.
+
+:func:`explore_lean` is the search that keeps no graph (keys, visited set and BFS
+parents only) and judges blocked-sound as it goes: the every-draw-order benchmark's.
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.outcome import Scorer, outcome
+from dominoproof.model.rules import Rules, is_own, rules_for
+from dominoproof.model.state import Ending, State
+from dominoproof.model.system import Init, init_states
+from dominoproof.model.variant import Variant
+
+from .kernel import reason as kernel_status
+from .kernel import search as ks
+from .kernel.codec import KeySpec, int_key, key_hash, key_int, key_spec, pack, unpack
+from .kernel.tables import Array, Tables, frame_of, state_of, tables_for
+from .state_codec import Codec
+from .statespace import SearchResult, kind_code
+
+AnyArray = npt.NDArray[Any]
+
+__all__ = ["KernelCodec", "LeanResult", "explore_kernel", "explore_lean", "kernel_reason"]
+
+#: expansions per call into the kernel between two looks at the clock (the Python
+#: search looks every 1024 expansions, from the first on); without a time budget, more
+CHUNK, CHUNK_UNTIMED = 1 << 10, 1 << 16
+
+
+def kernel_reason(variant: Variant, rules: Rules | None = None) -> str:
+    """Why the kernel does not search ``variant`` under ``rules`` (``""``: it does)."""
+    why = kernel_status(variant)
+    if why:
+        return why
+    if rules is not None and not (is_own(rules) and rules.variant == variant):
+        return f"kernel: the rule book {type(rules).__name__} is not the variant's own"
+    if variant.tiles.count > 63:
+        return (f"kernel: its search keys hold sets of up to 63 tiles, double-{variant.n} "
+                f"has {variant.tiles.count}")
+    return ""
+
+
+class KernelCodec(Codec):
+    """The kernel's keys as the search's codes: one non-negative ``int`` per state (the
+    key's words, word 0 lowest), exact both ways (``decode(encode(s)) == s``)."""
+
+    def __init__(self, tb: Tables, spec: KeySpec) -> None:  # no Codec.__init__: no struct
+        self.tb, self.spec = tb, spec
+        self.kw = spec.words
+        self.t, self.p, self.w = tb.tiles, tb.players, tb.width
+        self._key = np.zeros(self.kw, dtype=np.int64)
+
+    def encode(self, s: State) -> int:
+        f = frame_of(self.tb, s)
+        if not pack(self.spec.kc, self.tb.k, f, self._key):
+            raise OverflowError(f"state out of the kernel's encodable range: {s!r}")
+        code = key_int(self._key)
+        if self.decode(code) != s:
+            raise OverflowError(f"state out of the kernel's encodable range: {s!r}")
+        return code
+
+    def decode(self, c: int) -> State:
+        return self.frame_state(self.unpack_key(int_key(c, self.kw)))
+
+    def unpack_key(self, key: Array) -> Array:
+        f = np.zeros(self.tb.frame, dtype=np.int64)
+        unpack(self.spec.kc, self.tb.k, key, f)
+        return f
+
+    def frame_state(self, f: Array) -> State:
+        return state_of(self.tb, f)
+
+    def pack(self, s: State) -> bytes:
+        return self.encode(s).to_bytes(8 * self.kw, "little")
+
+    def unpack(self, raw: bytes) -> State:
+        return self.decode(int.from_bytes(raw, "little"))
+
+    def width(self, longest_stack: int) -> int:
+        return 8 * self.kw
+
+
+class KernelCodes(Sequence[int]):
+    """The codes of a kernel search, in id order, read from its key array."""
+
+    def __init__(self, keys: Array) -> None:
+        self.keys = keys
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return [key_int(k) for k in self.keys[i]]
+        return key_int(self.keys[i])
+
+    def __iter__(self) -> Iterator[int]:
+        return (key_int(k) for k in self.keys)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, KernelCodes):
+            return bool(np.array_equal(self.keys, other.keys))
+        if isinstance(other, Sequence):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other,
+                                                                          strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class KernelIndex(Mapping[int, int]):
+    """Code -> id, by the search's own hash table."""
+
+    def __init__(self, kc: Array, keys: Array, table: Array) -> None:
+        self.kc, self._keys, self.table = kc, keys, table
+        self.kw = int(keys.shape[1])
+
+    def __getitem__(self, code: int) -> int:
+        key = int_key(code, self.kw)
+        _, j = ks._find(self.table, self._keys, key, self.kw, key_hash(key, self.kw))
+        if j < 0:
+            raise KeyError(code)
+        return int(j)
+
+    def __len__(self) -> int:
+        return int(self._keys.shape[0])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(KernelCodes(self._keys))
+
+    def __sizeof__(self) -> int:
+        return int(self.table.nbytes)
+
+
+class KernelSearchResult(SearchResult):
+    """A :class:`SearchResult` whose states are the kernel's keys: decoded by id, in
+    bulk where many are read."""
+
+    keys: Array
+    table: Array
+    on_kernel = True
+
+    def state(self, i: int) -> State:
+        codec = self.codec
+        assert isinstance(codec, KernelCodec)
+        return codec.frame_state(codec.unpack_key(self.keys[i]))
+
+    def states(self) -> Iterator[State]:
+        codec = self.codec
+        assert isinstance(codec, KernelCodec)
+        for i in range(self.size):
+            yield codec.frame_state(codec.unpack_key(self.keys[i]))
+
+    def visited_bytes(self) -> int:
+        """The visited set: every key, and the hash table of ids."""
+        return int(self.keys.nbytes + self.table.nbytes)
+
+
+@dataclass
+class _Arrays:
+    """The growing arrays of one search (int64 keys and CSR offsets, int32 ids, int8
+    kinds)."""
+
+    codes: AnyArray
+    table: AnyArray
+    parent: AnyArray
+    depth: AnyArray
+    kind: AnyArray
+    edge_ptr: AnyArray
+    edge_to: AnyArray
+
+    @staticmethod
+    def new(kw: int, states: int, edges: int, graph: bool) -> _Arrays:
+        tsize = 1 << max(10, (2 * states - 1).bit_length())
+        small = np.zeros(1, dtype=np.int32)
+        return _Arrays(
+            np.zeros((states, kw), dtype=np.int64), np.full(tsize, -1, dtype=np.int32),
+            np.zeros(states, dtype=np.int32),
+            np.zeros(states, dtype=np.int32) if graph else small,
+            np.zeros(states, dtype=np.int8) if graph else np.zeros(1, dtype=np.int8),
+            np.zeros(states + 1, dtype=np.int64) if graph else np.zeros(1, dtype=np.int64),
+            np.zeros(edges, dtype=np.int32) if graph else small)
+
+    def grow_states(self, graph: bool) -> None:
+        n = self.codes.shape[0] * 2
+        self.codes = _grown(self.codes, n)
+        self.parent = _grown(self.parent, n)
+        if graph:
+            self.depth = _grown(self.depth, n)
+            self.kind = _grown(self.kind, n)
+            self.edge_ptr = _grown(self.edge_ptr, n + 1)
+
+    def grow_edges(self) -> None:
+        self.edge_to = _grown(self.edge_to, self.edge_to.shape[0] * 2)
+
+    def grow_table(self, kc: Array, n: int) -> None:
+        self.table = np.full(self.table.shape[0] * 2, -1, dtype=np.int32)
+        ks.rehash(kc, self.codes, n, self.table)
+
+
+def _grown(a: AnyArray, n: int) -> AnyArray:
+    out = np.zeros((n, *a.shape[1:]), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@dataclass
+class _Run:
+    """One search's state between calls into the kernel."""
+
+    tb: Tables
+    spec: KeySpec
+    arrays: _Arrays
+    ctr: Array
+    roots: int
+    stop: str
+    status: int = ks.DONE
+
+
+def _kinds() -> Array:
+    return np.array([kind_code(Ending.BLOCKED), kind_code(Ending.DOMINO, 0),
+                     kind_code(Ending.STUCK), kind_code(Ending.DOMINO, 1)
+                     - kind_code(Ending.DOMINO, 0)], dtype=np.int64)
+
+
+def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: float | None,
+         graph: bool, rules: Rules, tables: Tables | None = None) -> _Run:
+    if max_states is not None and max_states < 1:
+        raise DominoproofError(f"--max-states must be at least 1, not {max_states}")
+    tb = tables if tables is not None else tables_for(variant)
+    deal = init.deal
+    spec = key_spec(tb, free_draw=init.free_draw, one_deal=deal is not None,
+                    order=deal.stack if deal is not None else (),
+                    set_aside=deal.set_aside if deal is not None else 0)
+    kc, k = spec.kc, tb.k
+    cap = max_states if max_states is not None else (1 << 31) - 1
+    keys: list[Array] = []
+    key = np.zeros(spec.words, dtype=np.int64)
+    for s in init_states(variant, init, rules):
+        if not pack(kc, k, frame_of(tb, s), key):  # pragma: no cover - Init fits its codec
+            raise AssertionError(f"an initial state does not fit the kernel's key: {s!r}")
+        keys.append(key.copy())
+    if not keys:
+        raise DominoproofError(f"{variant.name}: {init.describe()}: no initial state "
+                               "(the lead rule voids every deal)")
+    root_keys = np.array(keys, dtype=np.int64)
+    first = max(1024, 4 * len(keys))
+    arrays = _Arrays.new(spec.words, first, 2 * first, graph)
+    while 4 * len(keys) > 3 * arrays.table.shape[0] or len(keys) > arrays.codes.shape[0]:
+        arrays.grow_states(graph)
+        arrays.grow_table(kc, 0)
+    ctr = np.zeros(8, dtype=np.int64)
+    used = ks.add_roots(kc, arrays.codes, arrays.table, arrays.parent, arrays.depth, ctr,
+                        root_keys, cap, graph)
+    stop = ""
+    if used < len(keys):
+        stop = f"state budget of {max_states:,} states reached while listing the deals"
+    run = _Run(tb, spec, arrays, ctr, int(ctr[0]), stop)
+    if not stop:
+        _search(run, cap, max_states, max_seconds, graph)
+    return run
+
+
+def _search(run: _Run, cap: int, max_states: int | None, max_seconds: float | None,
+            graph: bool) -> None:
+    tb, kc, a, ctr = run.tb, run.spec.kc, run.arrays, run.ctr
+    f = np.zeros(tb.frame, dtype=np.int64)
+    g = np.zeros(tb.frame, dtype=np.int64)
+    moves = np.zeros(tb.max_moves, dtype=np.int64)
+    key = np.zeros(run.spec.words, dtype=np.int64)
+    scr = np.zeros(4 * tb.width + 8, dtype=np.int64)
+    kinds = _kinds()
+    deadline = time.perf_counter() + max_seconds if max_seconds is not None else None
+    chunk = CHUNK if deadline is not None else CHUNK_UNTIMED
+    st = ks.CHUNK
+    while True:
+        if st == ks.CHUNK and deadline is not None and time.perf_counter() > deadline:
+            run.stop = f"time budget of {max_seconds:g} s reached"
+            return
+        st = ks.bfs(tb.k, kc, a.codes, a.table, a.parent, a.depth, a.kind, a.edge_ptr,
+                    a.edge_to, ctr, cap, chunk, kinds, graph, f, g, moves, key, scr)
+        run.status = st
+        if st == ks.GROW_STATES:
+            a.grow_states(graph)
+        elif st == ks.GROW_EDGES:
+            a.grow_edges()
+        elif st == ks.GROW_TABLE:
+            a.grow_table(kc, int(ctr[0]))
+        elif st == ks.CHUNK:
+            continue
+        elif st == ks.BUDGET:
+            run.stop = f"state budget of {max_states:,} states reached"
+            return
+        elif st == ks.UNENCODABLE:  # pragma: no cover - the correct rules fit their codec
+            raise AssertionError("a successor does not fit the kernel's key")
+        else:  # DONE or FOUND
+            return
+
+
+def explore_kernel(variant: Variant, init: Init, *, scorer: Scorer | None = None,
+                   max_states: int | None = None, max_seconds: float | None = None,
+                   tables: Tables | None = None) -> SearchResult:
+    """:func:`~dominoproof.proofs.statespace.explore` on the kernel (the variant's own
+    rules): the same :class:`SearchResult`, ids and all. ``tables``: the kernel's table
+    to read (default: the variant's own; the tests break one)."""
+    start = time.perf_counter()
+    rules = rules_for(variant)
+    run = _run(variant, init, max_states, max_seconds, True, rules, tables)
+    a, ctr = run.arrays, run.ctr
+    n, head, ne = int(ctr[0]), int(ctr[1]), int(ctr[2])
+    keys = a.codes[:n]
+    codec = KernelCodec(run.tb, run.spec)
+    res = KernelSearchResult(
+        variant, init, rules, scorer or outcome, codec,
+        KernelIndex(run.spec.kc, keys, a.table), KernelCodes(keys),
+        _arr("i", a.parent[:n]), _arr("i", a.depth[:n]), _arr("b", a.kind[:head]),
+        _arr("q", a.edge_ptr[:head + 1]), _arr("i", a.edge_to[:ne]), run.roots,
+        not run.stop and head == n, run.stop, time.perf_counter() - start)
+    res.keys, res.table = keys, a.table
+    return res
+
+
+def _arr(code: str, a: Array) -> array[Any]:
+    out = array(code)
+    out.frombytes(np.ascontiguousarray(a).tobytes())
+    return out
+
+
+@dataclass
+class LeanResult:
+    """A search that kept no graph: how far it went, and the first block that fails
+    R1.1's conditions (with the trace to it)."""
+
+    variant: Variant
+    init: Init
+    states: int
+    expanded: int
+    transitions: int
+    complete: bool
+    stop_reason: str
+    seconds: float
+    visited_bytes: int  #: keys, hash table and BFS parents
+    key_words: int
+    failed: State | None = None
+    why: int = 0
+    path: tuple[State, ...] = ()
+
+
+def explore_lean(variant: Variant, init: Init, *, max_states: int | None = None,
+                 max_seconds: float | None = None,
+                 tables: Tables | None = None) -> LeanResult:
+    """Every state reachable from ``init``, keeping no graph; each established block judged
+    as it is met (blocked-sound's conditions). Stops at the first failure. ``tables``:
+    the kernel's table to read (default: the variant's own; the tests break one)."""
+    start = time.perf_counter()
+    run = _run(variant, init, max_states, max_seconds, False, rules_for(variant), tables)
+    a, ctr = run.arrays, run.ctr
+    n, head, ne = int(ctr[0]), int(ctr[1]), int(ctr[2])
+    out = LeanResult(variant, init, n, head, ne, not run.stop and head == n
+                     and run.status != ks.FOUND, run.stop, time.perf_counter() - start,
+                     int(a.codes[:n].nbytes + a.table.nbytes + a.parent[:n].nbytes),
+                     run.spec.words)
+    if run.status == ks.FOUND:
+        codec = KernelCodec(run.tb, run.spec)
+        i = int(ctr[3])
+        path = [i]
+        while a.parent[path[-1]] >= 0:
+            path.append(int(a.parent[path[-1]]))
+        out.path = tuple(codec.frame_state(codec.unpack_key(a.codes[j])) for j in reversed(path))
+        out.failed, out.why = out.path[-1], int(ctr[4])
+    return out

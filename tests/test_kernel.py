@@ -1,0 +1,323 @@
+"""The compiled kernel (proofs/kernel): one more oracle of the conformance suite.
+
+* its successors equal the rule book's on every state the Python search visits on small
+  configurations of every layout kind (both inclusions, ``conformance.compare``), and its
+  R1.1/R2/R3 predicates agree;
+* its search is the Python search: the same ids, parents, depths, kinds and edges, so the
+  same verdict for every property of the catalogue, the same counterexample traces, and
+  they replay in the engine;
+* its random rounds are the engine's, move for move, from the same seeds (and so
+  ``simulate`` gives the same statistics on either path);
+* each check is shown able to fail: on a kernel reading a deliberately broken table;
+* without numba (``DOMINOPROOF_KERNEL=0``) everything runs on the Python path and says so.
+
+Skipped, saying so, where the ``kernel`` extra (numba) is not installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from helpers import variant
+
+from dominoproof.model import random_round, random_rounds, rules_for
+from dominoproof.model.system import Init, every_deal
+from dominoproof.model.variant import Variant
+from dominoproof.proofs import conformance as c
+from dominoproof.proofs import kernel
+from dominoproof.proofs.faults import FAULTS
+from dominoproof.proofs.graphcheck import check_properties, checked_verdict
+from dominoproof.proofs.properties import Verdict
+from dominoproof.proofs.statespace import SearchResult, explore
+
+pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
+
+if kernel.available():
+    from dominoproof.proofs.kernel import tables as kt
+    from dominoproof.proofs.kernel.book import KernelBook
+    from dominoproof.proofs.kernel.playout import KernelRounds, kernel_random_rounds
+    from dominoproof.proofs.search_kernel import explore_kernel, explore_lean
+
+SMALL = {"set.max": 3, "deal.hand_size": 3}
+
+#: small configurations of every layout kind and rule feature the kernel reads
+CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
+    "line": ("tiny-2p-d3", {}, False),
+    "line-free-draw": ("tiny-2p-d3", {}, True),
+    "draw-one-fouls": ("tiny-2p-d3", {"draw.rule": "one", "fouls.rule": "penalised",
+                                      "fouls.penalty": 5}, False),
+    "block-3p": ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
+    "leave2": ("draw-leave2-2p-d6", SMALL, False),
+    "spinner": ("tiny-2p-d3", {"layout.kind": "spinner"}, False),
+    "spinner-sides-first": ("tiny-2p-d3", {"layout.kind": "spinner",
+                                           "layout.spinner_sides_first": True}, False),
+    "trains": ("tiny-2p-d3", {"layout.kind": "trains"}, False),
+    "covered-doubles": ("tiny-2p-d3", {"layout.double_takes": 1, "layout.double_again": True},
+                        False),
+    "chicken-foot": ("tiny-2p-d3", {"layout.kind": "chicken-foot",
+                                    "layout.lead_double_takes": 4, "layout.double_takes": 3},
+                     False),
+}
+
+
+def config(name: str) -> tuple[Variant, Init]:
+    """The configuration with every deal."""
+    preset, overrides, free = CONFIGS[name]
+    return variant(preset, overrides), Init.every(free)
+
+
+def sampled(name: str, k: int = 12, seed: int = 1) -> tuple[Variant, list[Init]]:
+    """The configuration on ``k`` seeded deals (each in the draw order it was dealt in)."""
+    preset, overrides, free = CONFIGS[name]
+    v = variant(preset, overrides)
+    deals = list(every_deal(v, True))
+    picked = random.Random(seed).sample(deals, min(k, len(deals)))
+    return v, [Init.one(d, free) for d in picked]
+
+
+def broken(v: Variant, field: str, value: int) -> kt.Tables:
+    """The kernel's table of ``v`` with one entry of its header changed: a kernel that
+    reads a rule wrongly."""
+    k = kt.tables_for(v).k.copy()
+    k[getattr(kt, field)] = value
+    return dataclasses.replace(kt.tables_for(v), k=k)
+
+
+def same_graph(a: SearchResult, b: SearchResult) -> None:
+    assert (a.size, a.expanded, a.roots, a.complete) == (b.size, b.expanded, b.roots,
+                                                         b.complete)
+    assert list(a.parent) == list(b.parent)
+    assert list(a.depth) == list(b.depth)
+    assert list(a.kind) == list(b.kind)
+    assert list(a.edge_ptr) == list(b.edge_ptr)
+    assert list(a.edge_to) == list(b.edge_to)
+    assert [a.state(i) for i in range(a.size)] == [b.state(i) for i in range(b.size)]
+
+
+# ---------------------------------------------------------------------------
+# The oracle: successors and predicates on every state
+# ---------------------------------------------------------------------------
+
+
+def agree_on_every_state(v: Variant, inits: Init | list[Init]) -> None:
+    reach = c.reachable_states(v, inits, limit=2_000_000)  # trains, every deal: 1.9 million
+    assert reach.complete
+    res = c.compare(v, reach.states, c.EngineOracle(v), c.get_oracle("kernel", v))
+    assert res.ok, res.describe()
+    assert res.transitions > 0 and res.terminal > 0
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_kernel_successors_equal_the_rules_on_every_state(name: str) -> None:
+    """Every state reachable from a dozen seeded deals (every deal: the slow tier)."""
+    agree_on_every_state(*sampled(name))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["line", "line-free-draw", "spinner", "trains",
+                                  "chicken-foot"])
+def test_kernel_successors_equal_the_rules_on_every_deal(name: str) -> None:
+    agree_on_every_state(*config(name))
+
+
+def test_kernel_leads_as_the_rules_for_every_deal_and_lead_rule() -> None:
+    for overrides in ({}, {"lead.rule": "highest-double", "lead.fallback": "heaviest-tile"},
+                      {"lead.rule": "tile", "lead.tile": "3-3", "lead.fallback": "redeal"},
+                      {"lead.rule": "player", "lead.player": 1}):
+        v = variant("tiny-2p-d3", overrides)
+        res = c.compare_initial(v, every_deal(v, True), c.EngineOracle(v),
+                                c.get_oracle("kernel", v))
+        assert res.ok
+
+
+@pytest.mark.parametrize(("field", "value"), [("DRAW", kt.DRAW_NONE if kernel.available()
+                                               else 0), ("C", 1), ("READING", 1)])
+def test_the_oracle_check_fails_on_a_broken_kernel(field: str, value: int) -> None:
+    """A kernel reading the draw rule, the confirmations or R2.3's reading wrongly is
+    caught: its successors or its predicates differ from the rules' somewhere."""
+    v, inits = sampled("trains" if field == "READING" else "line")
+    reach = c.reachable_states(v, inits)
+    oracle = c.KernelOracle(v)
+    oracle.book = KernelBook(v, broken(v, field, value))
+    res = c.compare(v, reach.states, c.EngineOracle(v), oracle)
+    assert not res.ok
+
+
+def test_the_kernel_refuses_what_it_cannot_read_and_the_python_path_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    v = variant("draw-10p-d18")
+    assert kernel.reason(v) == ""  # 190 tiles: its rules and play-outs run
+    from dominoproof.proofs.search_kernel import kernel_reason
+
+    assert "63 tiles" in kernel_reason(v)  # its search keys do not hold them
+    small, (init,) = sampled("line", 1)
+    fault = next(f for f in FAULTS if f.engine is not None)
+    mutant = fault.rules_for(fault.variant())
+    assert "not the variant's own" in kernel_reason(fault.variant(), mutant)
+    assert not explore(fault.variant(), fault.init(), rules=mutant, max_states=50).on_kernel
+    monkeypatch.setenv(kernel.ENV, "0")
+    assert not kernel.available()
+    assert "Python path" in kernel.status() and "Python path" in kernel.reason(small)
+    with pytest.raises(c.OracleUnavailable):
+        c.get_oracle("kernel", small)
+    r = explore(small, init)
+    assert not r.on_kernel and r.figures.search == "python"
+
+
+# ---------------------------------------------------------------------------
+# The search: the same graph, the same verdicts
+# ---------------------------------------------------------------------------
+
+
+def same_search(v: Variant, init: Init, scorer: Any = None) -> SearchResult:
+    a = explore(v, init, kernel=False, scorer=scorer)
+    b = explore(v, init, kernel=True, scorer=scorer)
+    assert b.on_kernel and not a.on_kernel
+    same_graph(a, b)
+    assert verdicts(a) == verdicts(b)
+    assert a.figures.search == "python" and b.figures.search == "kernel"
+    return b
+
+
+def verdicts(r: SearchResult) -> Any:
+    """Every catalogue verdict with its detail, trace and figures (or the same refusal:
+    the catalogue does not read some new layout features yet, whichever search ran)."""
+    try:
+        return [(x.property, x.verdict, x.detail, x.trace, x.stats)
+                for x in check_properties(r)]
+    except NotImplementedError as e:
+        return f"not implemented: {e}"
+
+
+KERNEL_FAULTS = [f for f in FAULTS if f.engine is None]
+
+
+@pytest.mark.parametrize("fault", KERNEL_FAULTS, ids=lambda f: f.id)
+def test_kernel_search_catches_the_faults_it_can_run(fault: Any) -> None:
+    """The faults of a variant (legal overrides) and of the scoring run on the kernel's
+    search: the same violations, with the same shortest counterexamples, replayable."""
+    results = check_properties(same_search(fault.variant(), fault.init(), fault.scorer))
+    caught = [r for r in results if r.property in fault.catches]
+    assert caught and all(checked_verdict(r) is Verdict.VIOLATED for r in caught)
+    for r in caught:
+        if r.trace is not None and hasattr(r.trace, "states"):
+            assert r.trace.states()  # replays in the engine (apply's checks)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_kernel_search_is_the_python_search(name: str) -> None:
+    """Three seeded deals of each configuration: the same graph, the same verdict for
+    every property of the catalogue, the same counterexample traces."""
+    v, inits = sampled(name, 3, seed=2)
+    for init in inits:
+        same_search(v, init)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["line-free-draw", "block-3p", "trains"])
+def test_kernel_search_is_the_python_search_on_every_deal(name: str) -> None:
+    same_search(*config(name))
+
+
+def test_kernel_search_budgets_stop_where_the_python_search_stops() -> None:
+    v, init = config("line-free-draw")
+    init = sampled("line-free-draw", 1)[1][0]
+    for budget in (1, 7, 1000, 5000):
+        a = explore(v, init, kernel=False, max_states=budget)
+        b = explore(v, init, kernel=True, max_states=budget)
+        same_graph(a, b)
+        assert a.stop_reason == b.stop_reason
+
+
+def test_kernel_pinned_state_counts() -> None:
+    """The counts pinned for the Python search (tests/test_statespace.py) on the kernel."""
+    v = variant("tiny-2p-d3")
+    assert explore(v, Init.every(True), kernel=True).size == 129_260
+    v6 = variant("block-2p-d6", SMALL)
+    assert explore(v6, Init.every(False), kernel=True).size == 64_050
+
+
+def test_a_kernel_counterexample_is_shortest_and_replays() -> None:
+    """A broken kernel (it establishes a block without any confirmation) is caught by the
+    lean search's blocked-sound judgment, with a BFS-shortest trace of real states."""
+    v, (init,) = sampled("line", 1)
+    good = explore_lean(v, init)
+    assert good.complete and good.failed is None and good.states == explore(v, init).size
+    bad = explore_lean(v, init, tables=broken(v, "C", 0))
+    assert bad.failed is not None and bad.why & 2
+    rules = rules_for(v)
+    path = bad.path
+    assert path[0].table == 0
+    # every step but the last establishment is a move of the real rules
+    for s, t in itertools.pairwise(path[:-1]):
+        assert any(u == t for _, u in rules.successors(s))
+
+
+def test_the_search_graph_differs_on_a_broken_kernel() -> None:
+    v, (init,) = sampled("line", 1)
+    a = explore(v, init, kernel=False)
+    b = explore_kernel(v, init, tables=broken(v, "FOULS", 1))  # R4.5 read as penalised
+    with pytest.raises(AssertionError):
+        same_graph(a, b)
+
+
+# ---------------------------------------------------------------------------
+# Random rounds and simulate
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["block-2p-d6", "partnership-4p-d6", "draw-4p-d12",
+                                  "draw-8p-d12", "fouls-4p-d6", "draw-leave2-2p-d6",
+                                  "tiny-2p-d3"])
+def test_kernel_rounds_are_the_engines_move_by_move(name: str) -> None:
+    v = variant(name)
+    for seed in range(4):
+        trace = random_round(v, seed)
+        deal, moves, final = KernelRounds(v, seed).one()
+        assert (deal, moves) == (trace.deal, trace.moves)
+        assert final == trace.states()[-1]
+    assert list(kernel_random_rounds(v, 200, 11)) == list(random_rounds(v, 200, 11))
+
+
+@pytest.mark.parametrize("name", ["spinner", "trains", "chicken-foot", "covered-doubles"])
+def test_kernel_rounds_on_every_layout(name: str) -> None:
+    v, _ = sampled(name, 1)
+    assert list(kernel_random_rounds(v, 300, 5)) == list(random_rounds(v, 300, 5))
+
+
+def test_kernel_rounds_differ_on_a_broken_kernel() -> None:
+    """A kernel that establishes a block after one confirmation (the variant needs all)
+    plays other rounds from the same seed. (Not every broken rule ends its rounds: one
+    that stops drawing while confirmations need an empty boneyard passes forever, in the
+    kernel as in a Python rule book.)"""
+    v = variant("draw-2p-d6")
+    stream = KernelRounds(v, 3)
+    stream.tb = broken(v, "C", 1)
+    finals, lengths = stream.finals(50)
+    ours = [(kt.state_of(stream.tb, finals[i]), int(lengths[i])) for i in range(50)]
+    assert ours != list(random_rounds(v, 50, 3))
+
+
+def test_simulate_gives_the_same_statistics_on_the_kernel() -> None:
+    from dominoproof.simulate import simulate
+
+    v = variant("partnership-4p-d6")
+    a = simulate(v, 3000, 9, kernel=False)
+    b = simulate(v, 3000, 9, kernel=True)
+    assert a == b
+
+
+def test_mt_stream_is_pythons() -> None:
+    import random
+
+    from dominoproof.proofs.kernel.playout import mt_state, rand
+
+    rng = random.Random(1234)
+    mt = mt_state(random.Random(1234))
+    assert [rand(mt) for _ in range(2000)] == [rng.random() for _ in range(2000)]
+    assert isinstance(mt, np.ndarray)
