@@ -18,7 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from dominoproof.benchmarks.spin import deal_for, load_deal, model_path, parse_pan, variant_for
+from dominoproof.benchmarks.promela import deal_for, load_deal, model_path, variant_for
+from dominoproof.benchmarks.spin import parse_pan
 from dominoproof.model.system import Init
 from dominoproof.proofs.search_kernel import explore_lean
 

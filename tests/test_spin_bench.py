@@ -18,13 +18,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from dominoproof.benchmarks import promela
 from dominoproof.benchmarks import spin as sb
 from dominoproof.cli import main
 from dominoproof.model import Move, Tile, initial_state, legal_moves
 from dominoproof.model.system import Init
 from dominoproof.proofs.statespace import explore
 
-MODELS = sb.models_dir()
+MODELS = promela.models_dir()
 needs_models = pytest.mark.skipif(not (MODELS / "domino_N3.pml").is_file(),
                                    reason=f"the Promela peer models are not at {MODELS}")
 needs_spin = pytest.mark.skipif(sb.spin_missing() is not None,
@@ -41,9 +42,9 @@ def text(n: int) -> str:
 
 
 @needs_models
-@pytest.mark.parametrize("n", sb.SIZES)
+@pytest.mark.parametrize("n", promela.SIZES)
 def test_header_gives_a_deal_of_the_whole_set(n: int) -> None:
-    deal = sb.load_deal(n)
+    deal = promela.load_deal(n)
     assert deal.n == n
     tiles = [*deal.hands[0], *deal.hands[1], *deal.boneyard]
     assert len(tiles) == len(set(tiles)) == (n + 1) * (n + 2) // 2
@@ -53,7 +54,7 @@ def test_header_gives_a_deal_of_the_whole_set(n: int) -> None:
 
 @needs_models
 def test_header_of_the_double_3_model_reads_as_written() -> None:
-    deal = sb.load_deal(3)
+    deal = promela.load_deal(3)
     assert [str(t) for t in deal.hands[0]] == ["3-3", "2-3", "1-3"]
     assert [str(t) for t in deal.hands[1]] == ["0-2", "0-0", "0-1"]
     assert [str(t) for t in deal.boneyard] == ["1-1", "1-2", "0-3", "2-2"]
@@ -75,7 +76,7 @@ def test_header_of_the_double_3_model_reads_as_written() -> None:
         "other-block-rule"])
 def test_a_header_its_code_contradicts_is_refused(edit: Any, message: str) -> None:
     with pytest.raises(sb.DominoproofError, match=message):
-        sb.parse_header(edit(text(3)), "edited.pml")
+        promela.parse_header(edit(text(3)), "edited.pml")
 
 
 # ---------------------------------------------------------------------------
@@ -84,14 +85,14 @@ def test_a_header_its_code_contradicts_is_refused(edit: Any, message: str) -> No
 
 
 @needs_models
-@pytest.mark.parametrize("n", sb.SIZES)
+@pytest.mark.parametrize("n", promela.SIZES)
 def test_variant_and_deal_are_the_models(n: int) -> None:
-    deal = sb.load_deal(n)
-    v = sb.variant_for(deal)
+    deal = promela.load_deal(n)
+    v = promela.variant_for(deal)
     assert (v.n, v.players, v.deal.hand_size, v.deal.set_aside) == (
         n, 2, len(deal.hands[0]), 0)
     assert v.draw.rule.value == "until-playable" and v.needed_confirmations == 2
-    s = initial_state(v, sb.deal_for(deal))
+    s = initial_state(v, promela.deal_for(deal))
     assert s.turn == 0 and s.stack == tuple(t.idx for t in deal.boneyard)
     assert legal_moves(v, s) == (Move.play(0, f"{n}-{n}"),)  # the forced opening
 
@@ -99,7 +100,7 @@ def test_variant_and_deal_are_the_models(n: int) -> None:
 Promela = tuple[frozenset[Tile], frozenset[Tile], int, int, int, int, int, str]
 
 
-def promela_positions(deal: sb.PromelaDeal) -> set[Promela]:
+def promela_positions(deal: promela.PromelaDeal) -> set[Promela]:
     """Every state of the Promela model at its loop head, by a plain reading of its
     README: (P0's hand, P1's hand, top, lo, hi, turn, passes, status)."""
     n = deal.n
@@ -157,9 +158,9 @@ def test_our_states_are_the_promela_models_positions(n: int) -> None:
     """Our reachable states, read as Spin's variables, are exactly the positions a plain
     reading of the Promela model reaches; ours = 1 + P + T states (the deal, and one
     more per end of a round)."""
-    deal = sb.load_deal(n)
-    v = sb.variant_for(deal)
-    result = explore(v, Init.one(sb.deal_for(deal)))
+    deal = promela.load_deal(n)
+    v = promela.variant_for(deal)
+    result = explore(v, Init.one(promela.deal_for(deal)))
     ours = sb.spin_positions(v, result.states(), len(deal.boneyard))
     theirs = promela_positions(deal)
     assert {as_promela(p) for p in ours} == theirs
@@ -170,9 +171,9 @@ def test_our_states_are_the_promela_models_positions(n: int) -> None:
 @needs_models
 def test_the_positions_differ_for_another_game() -> None:
     """The mapping can fail: a draw-one game on the same deal is not the model's game."""
-    deal = sb.load_deal(3)
-    v = sb.variant_for(deal, {"draw.rule": "one"})
-    result = explore(v, Init.one(sb.deal_for(deal)))
+    deal = promela.load_deal(3)
+    v = promela.variant_for(deal, {"draw.rule": "one"})
+    result = explore(v, Init.one(promela.deal_for(deal)))
     ours = {as_promela(p) for p in sb.spin_positions(v, result.states(), 4)}
     assert ours != promela_positions(deal)
 
@@ -223,7 +224,7 @@ def _spin_run(stored: int, transitions: int, errors: int = 0) -> sb.SpinRun:
 
 @needs_models
 def test_same_game_accepts_the_predicted_counts_and_refuses_others() -> None:
-    deal = sb.load_deal(3)
+    deal = promela.load_deal(3)
     ours = sb.check_ours(deal)
     p, t, e = ours["positions"], ours["terminal_positions"], ours["transitions"]
     assert ours["verdict"] == "HOLDS" and ours["states"] == 1 + p + t
