@@ -23,6 +23,7 @@ from .state import State, Status
 from .tiles import MAX_SET, Tile, bits, mask_of
 from .variant import DealOrder, Variant, load_variant_data
 
+_new = tuple.__new__  #: State._make without its checks (the engine's hot loop)
 TRACE_FORMAT = "dominoproof.trace"
 TRACE_VERSION = 1
 #: the format name of version 1 before documents were named dominoproof.<command>
@@ -207,12 +208,14 @@ def initial_state(variant: Variant, deal: Deal, *, free_draw: bool = False,
     return dealt_state(variant, deal, rules.opening(deal.hands)[0], free_draw)
 
 
-def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = False) -> State:
-    """Init for ``deal`` with ``leader`` to move: nothing on the table, every slot closed,
-    no confirmation, no foul, no marker out."""
-    return State(deal.hands, mask_of(deal.stack), deal.set_aside, 0,
-                 layout_of(variant).closed, leader, 0, False, 0, Status.PLAYING,
-                 None if free_draw else deal.stack)
+def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = False, *,
+                closed: tuple[int, ...] | None = None) -> State:
+    """Init for ``deal`` with ``leader`` to move: nothing on the table, every slot closed
+    (``closed``: the layout's closed slots, when the caller holds them), no confirmation,
+    no foul, no marker out."""
+    return _new(State, (deal.hands, mask_of(deal.stack), deal.set_aside, 0,
+                        layout_of(variant).closed if closed is None else closed, leader, 0,
+                        False, 0, Status.PLAYING, None if free_draw else deal.stack, 0))
 
 
 def playout(rules: Rules, s: State, rnd: Callable[[], float],
@@ -425,6 +428,7 @@ def random_rounds(variant: Variant, n: int, seed: int,
     rules = rules or rules_for(variant)
     rng = random.Random(seed)
     rnd = rng.random
+    closed = rules.layout.closed
     for _ in range(n):
         deal, leader = _deal_and_lead(variant, rules, rng)
-        yield playout(rules, dealt_state(variant, deal, leader), rnd)
+        yield playout(rules, dealt_state(variant, deal, leader, closed=closed), rnd)
