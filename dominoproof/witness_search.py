@@ -175,11 +175,13 @@ class Found:
 
 def search(variant: Variant, question: str, seconds: float, *, rules: Rules | None = None,
            seed: int = 0, rounds: Rounds = play_rounds, batch: int = 50,
-           deal_share: float = 0.4, deals: int = 16) -> Found:
+           deal_share: float = 0.4, deals: int = 16,
+           played: Callable[[int | None], None] | None = None) -> Found:
     """The best round for ``question`` within ``seconds`` of wall clock: play-outs under
     each guide in turn (``batch`` rounds a turn, seeds ``seed``, ``seed + 1``, ...), then,
     for the last ``deal_share`` of the budget, every round of the deals of the best
-    rounds (``deals`` of them at most, the best first).
+    rounds (``deals`` of them at most, the best first). ``played(value)`` is told the
+    best value when the play-outs end (so another search may start from it).
     ``rules``: the rule book that plays (default the variant's own)."""
     obj = OBJECTIVES[question]
     book = rules or rules_for(variant)
@@ -209,6 +211,8 @@ def search(variant: Variant, question: str, seconds: float, *, rules: Rules | No
             found.seconds = time.perf_counter() - t0
             return found  # a round of the kind: its existence is proved
         k += 1
+    if played is not None:
+        played(found.value)
     order = sorted(chosen, key=lambda d: -chosen[d] if obj.sense == "max" else chosen[d])
     for i, deal in enumerate(order):
         if time.perf_counter() >= deadline:

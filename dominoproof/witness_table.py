@@ -23,22 +23,32 @@ round that does not replay, or a search value beyond a bound Z3 proved, is a
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.rules import Rules
 from dominoproof.model.variant import Variant
 from dominoproof.witness_search import OBJECTIVES, Found, Rounds, play_rounds, search
 
+if TYPE_CHECKING:
+    from dominoproof.proofs.witnesses import WitnessSearch
+
 __all__ = ["QUESTION_ORDER", "Answer", "answer", "answer_all", "exit_code"]
 
 #: The questions of the table, in its column order (``parity-refuted`` is not one: it
 #: asks about a theorem, not a round a designer looks for).
 QUESTION_ORDER = ("shortest-block", "max-residual", "tie", "block-before-empty-boneyard")
+
+
+#: The share of the budget the search takes (Z3 runs beside it for the whole budget): a
+#: maximum's Z3 side starts its hardest query from the play-outs' best, so they end
+#: early; a question of existence is settled by the first round found.
+SEARCH_SHARE = {"min": 0.5, "max": 0.3, "exists": 0.25}
 
 
 @dataclass
@@ -96,15 +106,22 @@ class Answer:
                 "round": self.trace}
 
 
+#: Makes the Z3 side's prover from (Z3's seed, each query's wall-clock safety net in ms).
+ProverFactory = Callable[[int, int], "WitnessSearch"]
+
+
 def _z3_child(variant: Variant, question: str, seed: int, timeout_ms: int,
-              conn: Any) -> None:  # pragma: no cover - runs in a forked process
-    """Send each bound :func:`z3_bounds` reaches, then ``None``."""
+              conn: Any, hint: Any,
+              make: ProverFactory | None) -> None:  # pragma: no cover - a forked process
+    """Send each bound :func:`z3_bounds` reaches, then ``None``; the search's best value
+    is read from ``hint`` when Z3 asks for it."""
     from dominoproof.proofs.queries import Prover
     from dominoproof.proofs.witness_bounds import z3_bounds
 
     try:
-        prover = Prover(variant, seed=seed, timeout_ms=timeout_ms)
-        for msg in z3_bounds(prover, question):
+        prover = (make(seed, timeout_ms) if make is not None
+                  else Prover(variant, seed=seed, timeout_ms=timeout_ms))
+        for msg in z3_bounds(prover, question, lambda: hint.recv()):
             run = msg.pop("round", None)
             if run is not None:
                 msg["trace"] = run.trace.dumps() if run.replayed else None
@@ -119,14 +136,18 @@ def _z3_child(variant: Variant, question: str, seed: int, timeout_ms: int,
 class _Z3:
     """The Z3 side in a forked process: the latest bound it reported."""
 
-    def __init__(self, variant: Variant, question: str, seed: int, deadline: float) -> None:
+    def __init__(self, variant: Variant, question: str, seed: int, deadline: float,
+                 make: ProverFactory | None = None) -> None:
         ctx = multiprocessing.get_context("fork")
         self.here, there = ctx.Pipe(duplex=False)
+        hint, self.hint = ctx.Pipe(duplex=False)
         ms = max(1, int((deadline - time.perf_counter()) * 1000))
-        self.proc = ctx.Process(target=_z3_child, args=(variant, question, seed, ms, there),
+        self.proc = ctx.Process(target=_z3_child,
+                                args=(variant, question, seed, ms, there, hint, make),
                                 daemon=True)
         self.proc.start()
         there.close()
+        hint.close()
         self.state: dict[str, Any] = {}
         self.done = False
 
@@ -143,32 +164,40 @@ class _Z3:
                 break
             self.state.update(msg)
 
+    def tell(self, value: int | None) -> None:
+        """The search's best value, for Z3 to start from."""
+        with contextlib.suppress(OSError):  # the child may have finished
+            self.hint.send(value)
+
     def stop(self) -> None:
         if self.proc.is_alive():
             self.proc.kill()
         self.proc.join()
         self.here.close()
+        self.hint.close()
 
 
 def answer(variant: Variant, question: str, seconds: float = 60.0, *,
            rules: Rules | None = None, seed: int = 0, z3_seed: int = 0,
-           rounds: Rounds = play_rounds, search_share: float | None = None) -> Answer:
+           rounds: Rounds = play_rounds, search_share: float | None = None,
+           prover: ProverFactory | None = None) -> Answer:
     """``question`` for ``variant`` within ``seconds`` of wall clock (search and Z3 side
     by side). ``rules``: the rule book the search plays by (default the variant's own;
     a fault's mutant shows the table catching it). ``rounds``: the search's play-out
-    function (:func:`~dominoproof.witness_search.play_rounds`, or a kernel's)."""
+    function (:func:`~dominoproof.witness_search.play_rounds`, or a kernel's).
+    ``prover``: makes the Z3 side's prover (default: the variant's own encoding; a
+    fault's twin encoding shows the table catching a broken Z3 reading)."""
     if seconds <= 0:
         raise DominoproofError(f"--seconds {seconds:g}: the budget must be positive (a "
                                "budget of zero answers nothing; it is not 'no limit')")
     obj = OBJECTIVES[question]
     t0 = time.perf_counter()
     deadline = t0 + seconds
-    share = search_share if search_share is not None else (
-        0.25 if obj.sense == "exists" else 0.5)
-    z = _Z3(variant, question, z3_seed, deadline)
+    share = search_share if search_share is not None else SEARCH_SHARE[obj.sense]
+    z = _Z3(variant, question, z3_seed, deadline, prover)
     try:
         found = search(variant, question, seconds * share, rules=rules, seed=seed,
-                       rounds=rounds)
+                       rounds=rounds, played=z.tell)
         while not z.done and time.perf_counter() < deadline and not _settled(
                 obj.sense, found, z.state):
             z.poll(min(0.2, max(0.0, deadline - time.perf_counter())))
@@ -221,8 +250,8 @@ def _judge(variant: Variant, question: str, sense: str, found: Found, z: dict[st
         return a
     key = "lower" if sense == "min" else "ceiling"
     a.bound = z.get(key)
-    if sense == "min" and z.get("value") is not None and z.get("trace") and (
-            found.value is None or z["value"] < found.value):  # Z3's round is shorter
+    if z.get("value") is not None and z.get("trace") and (
+            found.value is None or OBJECTIVES[question].better(z["value"], found.value)):
         a.value, a.trace, a.by = z["value"], z["trace"], "Z3 bounded model checking"
     if a.bound is not None and a.value is not None and (
             a.value < a.bound if sense == "min" else a.value > a.bound):

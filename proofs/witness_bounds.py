@@ -16,7 +16,9 @@ round of every length:
   the first depth not refuted is the shortest.
 * ``max-residual``: the ceiling -- the largest residual (R5.3) any one hand holds in a
   blocked state of the invariant, by bisection on a pseudo-Boolean bound (R5.3 values
-  weigh each tile): no reachable block leaves more.
+  weigh each tile): no reachable block leaves more. Where termination is PROVED with a
+  small bound, every round is unrolled, and the best residual known is shown optimal
+  or beaten by a round Z3 finds.
 * ``tie`` and ``block-before-empty-boneyard``: whether any blocked state of the
   invariant is tied for the lowest total (R5.5), or has a tile left in the boneyard
   (R4.4). Unsatisfiable: no round of any length has one.
@@ -28,7 +30,7 @@ what a query answered.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -39,25 +41,28 @@ from .witnesses import WitnessSearch
 __all__ = ["z3_bounds"]
 
 
-def z3_bounds(prover: WitnessSearch, question: str) -> Iterator[dict[str, Any]]:
+def z3_bounds(prover: WitnessSearch, question: str,
+              floor: Callable[[], int | None] | None = None) -> Iterator[dict[str, Any]]:
     """The bounds of ``question`` from the prover's invariant, one message a step:
     ``invariant`` (lemmas kept), ``lower`` (shortest-block: no block in fewer moves),
     ``round`` and ``value`` (the shortest round, found by Z3), ``ceiling``
     (max-residual: no block leaves more), ``none`` (True: no blocked state of the
     invariant has it; False: one has), ``why`` (words), ``complete`` (the last message:
-    nothing more to ask) and ``stop`` (a query UNKNOWN: the bounds reached stand)."""
+    nothing more to ask) and ``stop`` (a query UNKNOWN: the bounds reached stand).
+    ``floor()``: the best residual known from elsewhere (the search's), asked for when
+    Z3 can bound every round (max-residual, where termination's bound is small)."""
     lemmas = prover.strengthening()
     yield {"invariant": len(lemmas)}
     if question == "shortest-block":
         yield from _shortest(prover)
     elif question == "max-residual":
-        yield from _ceiling(prover)
+        yield from _ceiling(prover, floor or (lambda: None))
     elif question == "tie":
         yield from _none_at_block(prover, lambda s: prover.scoring().terms(s).tie,
-                                  "tied for the lowest total (R5.5)")
+                                  "is tied for the lowest total (R5.5)")
     elif question == "block-before-empty-boneyard":
         yield from _none_at_block(prover, lambda s: z3.Not(prover.enc.boneyard_empty(s)),
-                                  "with a tile left in the boneyard (R4.4)")
+                                  "has a tile left in the boneyard (R4.4)")
     else:
         raise ValueError(f"no bound for question {question!r}")
 
@@ -75,7 +80,8 @@ def _shortest(prover: WitnessSearch) -> Iterator[dict[str, Any]]:
             if c.sat:
                 run = prover.decode_run(c.model, path.states, path.moves)
                 fewer = (f"no round of {start}..{depth - 1} moves blocks" if depth > start
-                         else "the bound counted from proved facts")
+                         else f"no block in fewer than {start} moves (counted from proved "
+                              "facts)")
                 yield {"value": depth, "lower": depth, "round": run,
                        "why": f"Z3: {fewer}, and one of {depth} moves does",
                        "complete": True}
@@ -108,7 +114,8 @@ def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:
     return max(held)
 
 
-def _ceiling(prover: WitnessSearch) -> Iterator[dict[str, Any]]:
+def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
+             ) -> Iterator[dict[str, Any]]:
     s = prover.enc.state("wc")
     sv = prover.solver()
     sv.add(*prover.inv(s), s.status == BLOCKED)
@@ -136,9 +143,48 @@ def _ceiling(prover: WitnessSearch) -> Iterator[dict[str, Any]]:
         else:
             yield {"stop": f"the query 'a hand of >= {mid}' was UNKNOWN ({c.reason})"}
             return
-    yield {"ceiling": hi, "complete": True,
+    yield {"ceiling": hi,
            "why": f"Z3: no blocked state of the invariant leaves a hand of more than {hi} "
                   f"(one of the invariant's blocked states leaves {hi})"}
+    yield from _every_round(prover, floor)
+
+
+#: The longest rounds (termination's bound) over which the residual is bounded by
+#: bounded model checking: beyond it, one query is too large for a minute.
+EVERY_ROUND_LIMIT = 60
+
+
+def _every_round(prover: WitnessSearch, floor: Callable[[], int | None]
+                 ) -> Iterator[dict[str, Any]]:
+    """Where termination is PROVED with a small bound, every round is at most that many
+    moves: one query over the relation unrolled that far (finished rounds idling) asks
+    for a blocked round leaving a hand above the best known (``floor()``: the search's,
+    waited for). Unsatisfiable, the best known is the largest of every round; satisfiable,
+    Z3's round is better, and the question is asked again above it."""
+    bound = prover.ranking_bound()
+    if bound is None or bound > EVERY_ROUND_LIMIT:
+        yield {"complete": True}
+        return
+    path = prover.unroll("m", bound, stutter=True)
+    last = path.states[-1]
+    path.sv.add(last.status == BLOCKED)
+    k = (floor() or 0) + 1
+    while True:
+        with path.sv.frame():
+            path.sv.add(_at_least(prover, last, k))
+            c = path.sv.check()
+        if c.unsat:
+            yield {"ceiling": k - 1, "complete": True,
+                   "why": f"Z3: no round leaves a hand of {k} or more (termination PROVED: "
+                          f"every round ends within {bound} moves, all unrolled)"}
+            return
+        if not c.sat:
+            yield {"stop": f"the query 'a round of at most {bound} moves leaving a hand of "
+                           f">= {k}' was UNKNOWN ({c.reason})"}
+            return
+        best = _largest_hand(prover, c.model, last)
+        yield {"value": best, "round": prover.decode_run(c.model, path.states, path.moves)}
+        k = best + 1
 
 
 def _none_at_block(prover: WitnessSearch, pred: Any, what: str) -> Iterator[dict[str, Any]]:
@@ -148,10 +194,10 @@ def _none_at_block(prover: WitnessSearch, pred: Any, what: str) -> Iterator[dict
     c = sv.check()
     if c.unsat:
         yield {"none": True, "complete": True,
-               "why": f"Z3: no blocked state of the invariant is {what}: no round has one"}
+               "why": f"Z3: no blocked state of the invariant {what}: no round has one"}
     elif c.sat:
         yield {"none": False, "complete": True,
-               "why": f"a blocked state of the invariant is {what} (not a proof that a "
+               "why": f"a blocked state of the invariant {what} (not a proof that a "
                       "round reaches it)"}
     else:
         yield {"stop": f"the query was UNKNOWN ({c.reason})"}
