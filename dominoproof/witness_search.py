@@ -176,12 +176,15 @@ class Found:
 def search(variant: Variant, question: str, seconds: float, *, rules: Rules | None = None,
            seed: int = 0, rounds: Rounds = play_rounds, batch: int = 50,
            deal_share: float = 0.4, deals: int = 16,
-           played: Callable[[int | None], None] | None = None) -> Found:
+           played: Callable[[int | None], None] | None = None,
+           enough: Callable[[int | None], bool] | None = None) -> Found:
     """The best round for ``question`` within ``seconds`` of wall clock: play-outs under
     each guide in turn (``batch`` rounds a turn, seeds ``seed``, ``seed + 1``, ...), then,
     for the last ``deal_share`` of the budget, every round of the deals of the best
     rounds (``deals`` of them at most, the best first). ``played(value)`` is told the
-    best value when the play-outs end (so another search may start from it).
+    best value when the play-outs end (so another search may start from it);
+    ``enough(value)``, asked after each batch, ends the search early (the other side
+    has shown the best value optimal).
     ``rules``: the rule book that plays (default the variant's own)."""
     obj = OBJECTIVES[question]
     book = rules or rules_for(variant)
@@ -207,9 +210,10 @@ def search(variant: Variant, question: str, seconds: float, *, rules: Rules | No
             if time.perf_counter() >= playouts_end or (
                     obj.sense == "exists" and found.value is not None):
                 break
-        if obj.sense == "exists" and found.value is not None:
+        if (obj.sense == "exists" and found.value is not None) or (
+                enough is not None and enough(found.value)):
             found.seconds = time.perf_counter() - t0
-            return found  # a round of the kind: its existence is proved
+            return found  # a round of the kind (its existence proved), or shown optimal
         k += 1
     if played is not None:
         played(found.value)

@@ -24,6 +24,7 @@ round that does not replay, or a search value beyond a bound Z3 proved, is a
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
@@ -102,8 +103,8 @@ class Answer:
                 "bound": self.bound, "gap": self.gap, "seconds": round(self.seconds, 3),
                 "budget": self.budget, "why": self.why, "by": self.by,
                 "search": self.found.to_json() if self.found else None,
-                "z3": {k: v for k, v in self.z3.items() if k != "round"},
-                "round": self.trace}
+                "z3": {k: v for k, v in self.z3.items() if k != "trace"},
+                "round": json.loads(self.trace) if self.trace is not None else None}
 
 
 #: Makes the Z3 side's prover from (Z3's seed, each query's wall-clock safety net in ms).
@@ -196,8 +197,12 @@ def answer(variant: Variant, question: str, seconds: float = 60.0, *,
     share = search_share if search_share is not None else SEARCH_SHARE[obj.sense]
     z = _Z3(variant, question, z3_seed, deadline, prover)
     try:
+        def enough(value: int | None) -> bool:
+            z.poll()
+            return _settled(obj.sense, found_so_far(value), z.state)
+
         found = search(variant, question, seconds * share, rules=rules, seed=seed,
-                       rounds=rounds, played=z.tell)
+                       rounds=rounds, played=z.tell, enough=enough)
         while not z.done and time.perf_counter() < deadline and not _settled(
                 obj.sense, found, z.state):
             z.poll(min(0.2, max(0.0, deadline - time.perf_counter())))
@@ -206,6 +211,12 @@ def answer(variant: Variant, question: str, seconds: float = 60.0, *,
         z.stop()
     return _judge(variant, question, obj.sense, found, z.state, z.done, rules,
                   time.perf_counter() - t0, seconds)
+
+
+def found_so_far(value: int | None) -> Found:
+    f = Found("")
+    f.value = value
+    return f
 
 
 def _settled(sense: str, found: Found, z: dict[str, Any]) -> bool:
@@ -241,6 +252,9 @@ def _judge(variant: Variant, question: str, sense: str, found: Found, z: dict[st
                 f"the search found one in {found.value} moves ({found.by}), but {z_why}")
         elif found.value is not None:
             a.status, a.why = "exists", f"a round of {found.value} moves ({found.by})"
+        elif z.get("value") is not None and z.get("trace"):
+            a.value, a.trace, a.by = z["value"], z["trace"], "Z3 bounded model checking"
+            a.status, a.why = "exists", f"{z_why} (none in {found.rounds:,} play-outs)"
         elif z.get("none") is True:
             a.status, a.why = "none", (f"{z_why}; the search found none in {found.rounds:,} "
                                        "play-outs either")

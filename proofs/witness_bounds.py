@@ -187,7 +187,10 @@ def _every_round(prover: WitnessSearch, floor: Callable[[], int | None]
         k = best + 1
 
 
-def _none_at_block(prover: WitnessSearch, pred: Any, what: str) -> Iterator[dict[str, Any]]:
+def _none_at_block(prover: WitnessSearch, pred: Callable[[Any], Bool],
+                   what: str) -> Iterator[dict[str, Any]]:
+    """No blocked state of the invariant satisfies ``pred`` (none, proved); else, where
+    termination's bound is small, one query over every round: none, or Z3's round."""
     s = prover.enc.state("wn")
     sv = prover.solver()
     sv.add(*prover.inv(s), s.status == BLOCKED, pred(s))
@@ -195,9 +198,28 @@ def _none_at_block(prover: WitnessSearch, pred: Any, what: str) -> Iterator[dict
     if c.unsat:
         yield {"none": True, "complete": True,
                "why": f"Z3: no blocked state of the invariant {what}: no round has one"}
-    elif c.sat:
-        yield {"none": False, "complete": True,
-               "why": f"a blocked state of the invariant {what} (not a proof that a "
-                      "round reaches it)"}
-    else:
+        return
+    if not c.sat:
         yield {"stop": f"the query was UNKNOWN ({c.reason})"}
+        return
+    allows = (f"a blocked state of the invariant {what} (not a proof that a round "
+              "reaches it)")
+    yield {"why": allows}
+    bound = prover.ranking_bound()
+    if bound is None or bound > EVERY_ROUND_LIMIT:
+        yield {"complete": True}
+        return
+    path = prover.unroll("e", bound, stutter=True)
+    path.sv.add(path.states[-1].status == BLOCKED, pred(path.states[-1]))
+    c = path.sv.check()
+    if c.unsat:
+        yield {"none": True, "complete": True,
+               "why": f"{allows}; Z3: no round of at most {bound} moves {what}, and "
+                      f"termination is PROVED with bound {bound}: no round has one"}
+    elif c.sat:
+        run = prover.decode_run(c.model, path.states, path.moves)
+        yield {"none": False, "value": len(run.moves), "round": run, "complete": True,
+               "why": f"Z3: a round of {len(run.moves)} moves {what.replace('is ', '', 1)}"}
+    else:
+        yield {"stop": f"the query over every round of at most {bound} moves was UNKNOWN "
+                       f"({c.reason})"}
