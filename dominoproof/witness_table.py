@@ -122,7 +122,12 @@ def _z3_child(variant: Variant, question: str, seed: int, timeout_ms: int,
     try:
         prover = (make(seed, timeout_ms) if make is not None
                   else Prover(variant, seed=seed, timeout_ms=timeout_ms))
-        for msg in z3_bounds(prover, question, lambda: hint.recv()):
+        def floor() -> int | None:
+            conn.send({"need": "floor"})
+            got: int | None = hint.recv()
+            return got
+
+        for msg in z3_bounds(prover, question, floor):
             run = msg.pop("round", None)
             if run is not None:
                 msg["trace"] = run.trace.dumps() if run.replayed else None
@@ -151,6 +156,7 @@ class _Z3:
         hint.close()
         self.state: dict[str, Any] = {}
         self.done = False
+        self.needs = False  #: Z3 waits for the search's best value
 
     def poll(self, wait: float = 0.0) -> None:
         """Take every message waiting (``wait`` seconds for the first)."""
@@ -163,12 +169,18 @@ class _Z3:
             if msg is None:
                 self.done = True
                 break
+            if msg.get("need") == "floor":
+                self.needs = True
+                continue
             self.state.update(msg)
 
-    def tell(self, value: int | None) -> None:
-        """The search's best value, for Z3 to start from."""
-        with contextlib.suppress(OSError):  # the child may have finished
-            self.hint.send(value)
+    def tell(self, value: int | None, *, final: bool = False) -> None:
+        """The search's best value, for Z3 to start from, if Z3 waits for it (and the
+        search has one, or has ended: ``final``)."""
+        if self.needs and (value is not None or final):
+            self.needs = False
+            with contextlib.suppress(OSError):  # the child may have finished
+                self.hint.send(value)
 
     def stop(self) -> None:
         if self.proc.is_alive():
@@ -199,10 +211,13 @@ def answer(variant: Variant, question: str, seconds: float = 60.0, *,
     try:
         def enough(value: int | None) -> bool:
             z.poll()
+            z.tell(value)
             return _settled(obj.sense, found_so_far(value), z.state)
 
         found = search(variant, question, seconds * share, rules=rules, seed=seed,
                        rounds=rounds, played=z.tell, enough=enough)
+        z.poll()
+        z.tell(found.value, final=True)
         while not z.done and time.perf_counter() < deadline and not _settled(
                 obj.sense, found, z.state):
             z.poll(min(0.2, max(0.0, deadline - time.perf_counter())))
@@ -220,9 +235,10 @@ def found_so_far(value: int | None) -> Found:
 
 
 def _settled(sense: str, found: Found, z: dict[str, Any]) -> bool:
-    """Nothing left for Z3 to show: the bounds met, or (existence) a round was found."""
+    """Nothing left to show: the bounds met, or (existence) a round was found or Z3
+    showed there is none."""
     if sense == "exists":
-        return found.value is not None
+        return found.value is not None or z.get("none") is True
     if found.value is None:
         return False
     if sense == "min":
