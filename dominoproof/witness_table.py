@@ -260,6 +260,13 @@ def _judge(variant: Variant, question: str, sense: str, found: Found, z: dict[st
                 f"the round the search found ({found.by}) does not replay in "
                 f"{variant.name}'s own engine: {e}")
             return a
+    if sense != "exists":
+        a.bound = z.get("lower" if sense == "min" else "ceiling")
+    if z.get("replayed") is False:
+        a.status, a.why = "contradiction", (
+            f"the round Z3 found ({z.get('value')} moves or points) does not replay in "
+            f"{variant.name}'s own engine")
+        return a
     stop = z.get("stop") or ("" if finished else "the budget ran out")
     z_why = z.get("why", "")
     if sense == "exists":
@@ -278,8 +285,6 @@ def _judge(variant: Variant, question: str, sense: str, found: Found, z: dict[st
             a.why = (f"none in {found.rounds:,} play-outs; "
                      + (z_why or f"Z3: {stop or 'no answer'}"))
         return a
-    key = "lower" if sense == "min" else "ceiling"
-    a.bound = z.get(key)
     if z.get("value") is not None and z.get("trace") and (
             found.value is None or OBJECTIVES[question].better(z["value"], found.value)):
         a.value, a.trace, a.by = z["value"], z["trace"], "Z3 bounded model checking"
