@@ -64,7 +64,8 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
     """Answer every witness question for each VARIANT|FILE (default: every preset), each
     within --seconds: the value of a round that replays in the engine, whether it is
     proved optimal, and the gap between the bounds from search and from Z3 when it is
-    not. -v prints how each answer was reached."""
+    not. -v prints how each answer was reached, and each answer on standard error as it
+    lands."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.rules import rule_book
     from dominoproof.model.variant import Variant, preset_names
@@ -90,6 +91,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
     chosen: list[Variant] = [resolve_variant(v, overrides) for v in variants] if variants \
         else [resolve_variant(name, overrides) for name in preset_names()]
     asked = questions or QUESTION_ORDER
+    err = console(stderr=True)
     answers: list[Answer] = []
     with progress("witnesses", total=len(chosen) * len(asked), quiet=quiet) as bar:
         for v in chosen:
@@ -99,6 +101,10 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
                            seed=seed, z3_seed=z3_seed)
                 answers.append(a)
                 bar.advance()
+                if verbose:  # as it lands, on standard error: a long table shows its rows
+                    err.print(f"answered {a.variant} {a.question}: {a.cell()} "
+                              f"({a.status}, {a.seconds:.1f}s): {a.why}", markup=False,
+                              highlight=False)
     if trace_dir is not None:
         trace_dir.mkdir(parents=True, exist_ok=True)
         for a in answers:
