@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from dominoproof.model.moves import Move
     from dominoproof.model.variant import Variant
     from dominoproof.policies import Policy
+    from dominoproof.proofs.cluster import Runner
     from dominoproof.proofs.graphcheck import Verification
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.queries import Prover, SanityCheck
@@ -60,17 +61,19 @@ def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bo
            seed: int = DEFAULT_SEED, rlimit: int = DEFAULT_RLIMIT,
            timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
            workers: int | None = None,
-           progress: Callable[[str, list[Any]], None] | None = None) -> Report:
+           progress: Callable[[str, list[Any]], None] | None = None,
+           runner: Runner | None = None) -> Report:
     """The main job (:mod:`dominoproof.verify`) on ``variants`` (default: every preset):
     a :class:`~dominoproof.verify.Report` whose ``exit_code`` is the CLI's (0 every
-    verdict as expected, 1 a violation or an uncaught fault, 3 only UNKNOWN)."""
+    verdict as expected, 1 a violation or an uncaught fault, 3 only UNKNOWN). ``runner``
+    (:mod:`dominoproof.proofs.cluster`): run each variant and fault on a cluster."""
     from dominoproof.model.variant import presets
     from dominoproof.verify import verify as run
 
     chosen = ([variant(v) for v in variants] if variants is not None
               else list(presets().values()))
     return run(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
-               crosscheck=crosscheck, workers=workers, progress=progress)
+               crosscheck=crosscheck, workers=workers, progress=progress, runner=runner)
 
 
 @dataclass
@@ -202,10 +205,13 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
             free_draw: bool = False, properties: Sequence[str] | None = None,
             max_states: int | None = 5_000_000, max_seconds: float | None = None,
             overrides: Mapping[str, Any] | None = None, workers: int = 1,
-            deal: Deal | Mapping[str, Any] | str | Path | None = None) -> Verification:
+            deal: Deal | Mapping[str, Any] | str | Path | None = None,
+            runner: Runner | None = None, parts: int | None = None) -> Verification:
     """Exhaustive search of one seeded deal (or ``deal``, checked by :func:`deal`; or
     ``all_deals``) of a small configuration, every property of the catalogue judged on
-    the graph (HOLDS only when every state was examined; a budget is UNKNOWN)."""
+    the graph (HOLDS only when every state was examined; a budget is UNKNOWN). Every
+    deal with ``workers > 1`` or a ``runner`` (a cluster,
+    :mod:`dominoproof.proofs.cluster`) is searched by deal, in ``parts``."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.system import Init
     from dominoproof.proofs.graphcheck import verify as check
@@ -221,22 +227,24 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
         raise DominoproofError(f"{v.name}: {why}")
     return check(v, init, properties=properties, max_states=max_states,
                  max_seconds=max_seconds, workers=workers, inapplicable=True,
-                 how=None if all_deals else f"the deal of seed {seed}")
+                 how=None if all_deals else f"the deal of seed {seed}", runner=runner,
+                 parts=parts)
 
 
 def simulate(spec: Variant | str | Path, rounds: int = 10_000, *, seed: int = 0,
              top: int = 10, overrides: Mapping[str, Any] | None = None,
              progress: Callable[[int], None] | None = None,
-             policy: str | Policy = "random") -> Statistics:
+             policy: str | Policy = "random", runner: Runner | None = None) -> Statistics:
     """Monte-Carlo statistics of ``rounds`` seeded random rounds (uniformly random moves,
-    or those of ``policy``, :mod:`dominoproof.policies`)."""
+    or those of ``policy``, :mod:`dominoproof.policies`), in batches played here or on
+    ``runner`` (a pool or a cluster: the same figures)."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.simulate import simulate as run
 
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
     return run(variant(spec, overrides), rounds, seed, top=top, progress=progress,
-               every=max(1, min(2000, rounds // 100)), policy=policy)
+               every=max(1, min(2000, rounds // 100)), policy=policy, runner=runner)
 
 
 def exact_figures(spec: Variant | str | Path, policy: str | Policy = "random", *,
@@ -259,12 +267,13 @@ def exact_figures(spec: Variant | str | Path, policy: str | Policy = "random", *
 
 def sampled_figures(spec: Variant | str | Path, policy: str | Policy = "random",
                     rounds: int = 10_000, seed: int = 0, *, level: float = 0.95,
-                    overrides: Mapping[str, Any] | None = None) -> RoundFigures:
+                    overrides: Mapping[str, Any] | None = None,
+                    runner: Runner | None = None) -> RoundFigures:
     """The same figures measured on ``rounds`` seeded rounds, with ``level`` intervals
-    (:func:`dominoproof.stats.sampled_figures`)."""
+    (:func:`dominoproof.stats.sampled_figures`; ``runner``: where the batches run)."""
     from dominoproof.stats import sampled_figures as run
 
-    return run(variant(spec, overrides), policy, rounds, seed, level=level)
+    return run(variant(spec, overrides), policy, rounds, seed, level=level, runner=runner)
 
 
 def check_log(log: str | Path, spec: Variant | str | Path, *, format: str = "trace",

@@ -131,6 +131,21 @@ def seed_option(f: F) -> F:
                         help="Seed of the random deal and moves (same seed, same output).")(f)
 
 
+def cluster_options(f: F) -> F:
+    """``--cluster local:N`` and ``--scheduler ADDRESS``, passed as ``cluster`` and
+    ``scheduler`` (``str | None``): run the command's parts on a Dask cluster started
+    here with N worker processes, or on the existing cluster whose scheduler is at
+    ADDRESS; neither, the local process pool (docs/CLUSTER.md). Checked, with the
+    cluster extra, before any work by :func:`dominoproof.proofs.cluster.cluster_spec`."""
+    f = click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Run the parts on the Dask cluster whose scheduler is at ADDRESS "
+                          "(tcp://HOST:PORT; needs the cluster extra: pip install "
+                          "'dominoproof[cluster]').")(f)
+    return click.option("--cluster", default=None, metavar="local:N",
+                        help="Start a Dask cluster of N worker processes on this machine "
+                             "and run the parts on it (needs the cluster extra).")(f)
+
+
 def budget_options(f: F) -> F:
     """``--rlimit N`` and ``--timeout-ms MS``, passed as ``rlimit: int`` and
     ``timeout_ms: int``: Z3's deterministic resource limit per query (the budget that

@@ -23,6 +23,7 @@ is won by it (R5.2); a domino by the side of the player who emptied their hand.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -36,8 +37,10 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
 from dominoproof.policies import Policy, policy_named, policy_rounds
+from dominoproof.proofs.cluster import Runner
 
-__all__ = ["Distribution", "Statistics", "TileRisk", "simulate", "wilson"]
+__all__ = ["BATCH", "Distribution", "Statistics", "Tally", "TileRisk", "batch_seed", "batches",
+           "rounds_done", "simulate", "wilson"]
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -219,6 +222,76 @@ def _uniform_rounds(variant: Variant, rounds: int, seed: int,
     return random_rounds(variant, rounds, seed, rules_for(variant))
 
 
+#: Rounds per batch. A simulation of more rounds is played in batches of this many, each
+#: from a seed of its own (:func:`batch_seed`; the first batch's is the seed itself, so a
+#: simulation of up to ``BATCH`` rounds is the one seeded stream it always was), and the
+#: batches' counts are added up. Where the batches run -- this process, a local pool, a
+#: cluster (:mod:`dominoproof.proofs.cluster`) -- changes no figure.
+BATCH = 100_000
+
+
+def batch_seed(seed: int, k: int) -> int:
+    """The seed of batch ``k`` of a simulation seeded ``seed``: ``seed`` itself for the
+    first, else 64 bits of SHA-256 of both (the same on every machine and Python)."""
+    if k == 0:
+        return seed
+    digest = hashlib.sha256(f"dominoproof batch {seed} {k}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def batches(rounds: int, seed: int, size: int = BATCH) -> list[tuple[int, int]]:
+    """The batches of a simulation: (rounds, seed) each, ``size`` rounds but the last."""
+    if size < 1:
+        raise ValueError("a batch has at least one round")
+    return [(min(size, rounds - start), batch_seed(seed, k))
+            for k, start in enumerate(range(0, rounds, size))]
+
+
+@dataclass
+class Tally:
+    """The whole-number counts of some rounds: what a batch sends back, added up by
+    :meth:`merge` (histograms of ints, per-side and per-tile counts)."""
+
+    rounds: int
+    length: dict[int, int]  #: histograms: value -> rounds
+    plays: dict[int, int]
+    res_total: dict[int, int]
+    res_winner: dict[int, int]
+    wins_blocked: list[int]
+    wins_domino: list[int]
+    held: list[int]
+    lost: list[int]
+    settled: Counter[str]
+    blocked: int = 0
+    ties: int = 0
+    no_winner: int = 0
+
+    @staticmethod
+    def empty(variant: Variant) -> Tally:
+        sides, count = len(variant.teams), variant.tiles.count
+        return Tally(0, {}, {}, {}, {}, [0] * sides, [0] * sides, [0] * count, [0] * count,
+                     Counter())
+
+    def merge(self, other: Tally) -> Tally:
+        def hist(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+            out = dict(a)
+            for k, n in b.items():
+                out[k] = out.get(k, 0) + n
+            return out
+
+        def add(a: list[int], b: list[int]) -> list[int]:
+            return [x + y for x, y in zip(a, b, strict=True)]
+
+        return Tally(self.rounds + other.rounds, hist(self.length, other.length),
+                     hist(self.plays, other.plays), hist(self.res_total, other.res_total),
+                     hist(self.res_winner, other.res_winner),
+                     add(self.wins_blocked, other.wins_blocked),
+                     add(self.wins_domino, other.wins_domino), add(self.held, other.held),
+                     add(self.lost, other.lost), self.settled + other.settled,
+                     self.blocked + other.blocked, self.ties + other.ties,
+                     self.no_winner + other.no_winner)
+
+
 def simulate(
     variant: Variant,
     rounds: int,
@@ -229,14 +302,19 @@ def simulate(
     every: int = 1000,
     policy: str | Policy = "random",
     kernel: bool | None = None,
+    runner: Runner | None = None,
+    batch: int = BATCH,
 ) -> Statistics:
     """Play ``rounds`` random rounds of ``variant`` from ``seed`` and measure them.
 
     ``policy`` (a name or a :class:`~dominoproof.policies.Policy`): how every player
     chooses among the legal moves; ``random``, the default, is the engine's own loop.
     ``top``: how many tiles the R5.6 risk table keeps. ``progress``, if given, is
-    called with the number of rounds done every ``every`` rounds and at the end.
-    The same arguments give the same :class:`Statistics`.
+    called with the number of rounds done every ``every`` rounds and at the end (on a
+    ``runner`` of several workers: as each batch is done). The rounds are played in
+    batches of ``batch`` (:func:`batches`), in this process or on ``runner`` (a local
+    pool or a cluster: :mod:`dominoproof.proofs.cluster`). The same arguments give the
+    same :class:`Statistics`, wherever the batches ran.
 
     ``kernel``: play the uniform policy's rounds on the compiled kernel
     (:mod:`dominoproof.proofs.kernel.playout`: the same seed gives the same rounds, so the
@@ -245,6 +323,59 @@ def simulate(
     if rounds < 0:
         raise ValueError("rounds must be >= 0")
     chosen = policy_named(policy)
+    plan = batches(rounds, seed, batch)
+    tally = Tally.empty(variant)
+    told = [0]
+
+    def tell(done: int) -> None:
+        if progress is not None:
+            told[0] = done
+            progress(done)
+
+    if runner is None or runner.workers <= 1:
+        for n, s in plan:
+            base = tally.rounds
+            tally = tally.merge(_play(variant, chosen, n, s, _after(base, tell), every, kernel))
+    else:
+        for t in runner.map(_batch, [(variant, chosen, n, s, kernel) for n, s in plan],
+                            done=rounds_done(plan, tell)):
+            tally = tally.merge(t)
+    if told[0] != rounds:
+        tell(rounds)
+    return _statistics(variant, tally, seed, top, chosen.name)
+
+
+def _after(base: int, tell: Callable[[int], None]) -> Callable[[int], None]:
+    def told(done: int) -> None:
+        tell(base + done)
+
+    return told
+
+
+def rounds_done(plan: list[tuple[int, int]],
+                progress: Callable[[int], None]) -> Callable[[int, object], None]:
+    """A runner's ``done`` that tells ``progress`` the rounds of the batches done."""
+    rounds = [0]
+
+    def done(i: int, _: object) -> None:
+        rounds[0] += plan[i][0]
+        progress(rounds[0])
+
+    return done
+
+
+def _batch(args: tuple[Variant, Policy, int, int, bool | None]) -> Tally:
+    """One batch, on a worker: its counts."""
+    variant, chosen, n, seed, kernel = args
+    return _play(variant, chosen, n, seed, None, 0, kernel)
+
+
+def _play(variant: Variant, chosen: Policy, rounds: int, seed: int,
+          progress: Callable[[int], None] | None, every: int,
+          kernel: bool | None = None) -> Tally:
+    """Play ``rounds`` rounds from one seeded stream and count them. ``progress`` is
+    called every ``every`` rounds (of the whole simulation: ``done`` counts from the
+    batch's start, the caller adds the rounds before it)."""
     value = variant.tile_value
     sides = variant.teams
     side_of = [0] * variant.players
@@ -252,17 +383,10 @@ def simulate(
         for p in side:
             side_of[p] = i
     nsides = len(sides)
-    count = variant.tiles.count
-
-    length: dict[int, int] = {}  # histograms: value -> rounds
-    plays: dict[int, int] = {}
-    res_total: dict[int, int] = {}
-    res_winner: dict[int, int] = {}
-    wins_blocked = [0] * nsides
-    wins_domino = [0] * nsides
-    held = [0] * count
-    lost = [0] * count
-    settled: Counter[str] = Counter()
+    t = Tally.empty(variant)
+    length, plays, res_total, res_winner = t.length, t.plays, t.res_total, t.res_winner
+    wins_blocked, wins_domino, held, lost, settled = (t.wins_blocked, t.wins_domino, t.held,
+                                                      t.lost, t.settled)
     blocked = ties = no_winner = 0
     blocked_status = Status.BLOCKED
     tie_rule = variant.scoring.tie.value
@@ -286,10 +410,10 @@ def simulate(
                 tiles: list[int] = []
                 while h:  # the bits of h, inline: this loop runs for every tile left
                     low = h & -h
-                    t = low.bit_length() - 1
-                    r += value[t]
-                    held[t] += 1
-                    tiles.append(t)
+                    tile = low.bit_length() - 1
+                    r += value[tile]
+                    held[tile] += 1
+                    tiles.append(tile)
                     h ^= low
                 totals[side_of[p]] += r
                 everyone += r
@@ -309,30 +433,35 @@ def simulate(
                 wins_blocked[w] += 1
             for p, tiles in enumerate(held_by):
                 if side_of[p] not in winners:
-                    for t in tiles:
-                        lost[t] += 1
+                    for tile in tiles:
+                        lost[tile] += 1
         else:
             wins_domino[side_of[final.turn]] += 1
         if progress is not None and done % every == 0:
             progress(done)
-    if progress is not None and done % every:
-        progress(done)
+    t.rounds, t.blocked, t.ties, t.no_winner = done, blocked, ties, no_winner
+    return t
 
-    order = sorted((t for t in range(count) if held[t]),
-                   key=lambda t: (-held[t], -value[t], -t))[:top]
+
+def _statistics(variant: Variant, t: Tally, seed: int, top: int, policy: str) -> Statistics:
+    value = variant.tile_value
+    held, lost, blocked, rounds = t.held, t.lost, t.blocked, t.rounds
+    order = sorted((i for i in range(variant.tiles.count) if held[i]),
+                   key=lambda i: (-held[i], -value[i], -i))[:top]
     risk = tuple(
-        TileRisk(Tile.from_index(t), value[t], held[t], held[t] / blocked, lost[t],
-                 value[t] * lost[t] / held[t])
-        for t in order)
+        TileRisk(Tile.from_index(i), value[i], held[i], held[i] / blocked, lost[i],
+                 value[i] * lost[i] / held[i])
+        for i in order)
     return Statistics(
         variant=variant.name, rounds=rounds, seed=seed, blocked=blocked,
         block_share=blocked / rounds if rounds else 0.0, block_ci=wilson(blocked, rounds),
-        residual_total=Distribution.of(res_total), residual_winner=Distribution.of(res_winner),
-        sides=sides, wins_blocked=tuple(wins_blocked), wins_domino=tuple(wins_domino),
-        no_winner=no_winner, ties=ties, tie_rule=tie_rule,
-        tie_settled=tuple(sorted(settled.items())),
-        length=Distribution.of(length), plays=Distribution.of(plays), risk=risk,
-        policy=chosen.name,
+        residual_total=Distribution.of(t.res_total),
+        residual_winner=Distribution.of(t.res_winner), sides=variant.teams,
+        wins_blocked=tuple(t.wins_blocked), wins_domino=tuple(t.wins_domino),
+        no_winner=t.no_winner, ties=t.ties, tie_rule=variant.scoring.tie.value,
+        tie_settled=tuple(sorted(t.settled.items())),
+        length=Distribution.of(t.length), plays=Distribution.of(t.plays), risk=risk,
+        policy=policy,
     )
 
 

@@ -47,7 +47,8 @@ from dominoproof.model.system import Init, count_deals, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import DrawRule, Variant, find_variant
 from dominoproof.policies import Policy, move_distribution, policy_named, policy_rounds
-from dominoproof.simulate import wilson
+from dominoproof.proofs.cluster import Runner
+from dominoproof.simulate import BATCH, batches, rounds_done, wilson
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Deal
@@ -527,26 +528,56 @@ class _Tally:
                 self.held[t] += 1
                 self.lost[t] += lost
 
+    def merge(self, other: _Tally) -> None:
+        """Add ``other``'s counts (another batch of rounds of the same variant)."""
+        for name in ("rounds", "blocked", "ties", "length", "length2", "residual",
+                     "residual2", "winner", "winner2", "scored", "award", "award2"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for a, k in other.awards.items():
+            self.awards[a] = self.awards.get(a, 0) + k
+        self.held = [x + y for x, y in zip(self.held, other.held, strict=True)]
+        self.lost = [x + y for x, y in zip(self.lost, other.lost, strict=True)]
+
+
+def _sampled_batch(args: tuple[Variant, Policy, int, int]) -> _Tally:
+    """One batch of rounds, on a worker: its counts."""
+    v, pol, n, seed = args
+    tally = _Tally(v)
+    for final, moves in policy_rounds(v, pol, n, seed):
+        tally.add(final, moves)
+    return tally
+
 
 def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, seed: int, *,
                     level: float = 0.95, progress: Callable[[int], None] | None = None,
-                    every: int = 1000) -> RoundFigures:
+                    every: int = 1000, runner: Runner | None = None,
+                    batch: int = BATCH) -> RoundFigures:
     """The figures measured on ``rounds`` rounds the engine plays under ``policy`` from
     ``seed`` (uniformly random deals; draws from the deal's own shuffled order, which
     is a uniformly random draw), each with a ``level`` interval. ``progress`` is called
-    with the rounds done every ``every`` rounds. Same arguments, same record."""
+    with the rounds done every ``every`` rounds (on a ``runner`` of several workers: as
+    each batch is done). The rounds are played in batches of ``batch`` as
+    :func:`~dominoproof.simulate.simulate` plays them, here or on ``runner`` (a pool or
+    a cluster). Same arguments, same record, wherever the batches ran."""
     v = _variant(variant)
     pol = policy_named(policy)
     z = _z(level)
     if rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
+    plan = batches(rounds, seed, batch)
     tally = _Tally(v)
-    for final, moves in policy_rounds(v, pol, rounds, seed):
-        tally.add(final, moves)
-        if progress is not None and tally.rounds % every == 0:
+    if runner is None or runner.workers <= 1:
+        for n, s in plan:
+            for final, moves in policy_rounds(v, pol, n, s):
+                tally.add(final, moves)
+                if progress is not None and tally.rounds % every == 0:
+                    progress(tally.rounds)
+        if progress is not None and tally.rounds % every:
             progress(tally.rounds)
-    if progress is not None and tally.rounds % every:
-        progress(tally.rounds)
+    else:
+        done = None if progress is None else rounds_done(plan, progress)
+        for part in runner.map(_sampled_batch, [(v, pol, n, s) for n, s in plan], done=done):
+            tally.merge(part)
     n, b = tally.rounds, tally.blocked
     value = v.tile_value
     risk = [TileCost(Tile.from_index(t), value[t], Tile.from_index(t).is_double,

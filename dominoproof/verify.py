@@ -25,7 +25,11 @@ verdict is as expected.
 Each variant and each fault is one job, run in a process of its own, forked for it
 from the parent (which runs no check): no rule book, memo or solver state is carried
 from one variant to another, and the verdicts do not depend on which jobs shared a
-worker. A check that crashes is a failed check (verdict ERROR) with its reason, and the
+worker. On a cluster (``--cluster local:N``, ``--scheduler ADDRESS``:
+:mod:`dominoproof.proofs.cluster`) each job is a task instead: a worker runs one job at a
+time and starts it by forgetting every cached rule book, oracle and score reader, as a
+fresh process would; a job whose worker dies is run again on another (docs/CLUSTER.md).
+A check that crashes is a failed check (verdict ERROR) with its reason, and the
 job's other checks still run; a job whose process dies is a failed check too.
 A VIOLATED check carries its counterexample: the trace (JSON) and the round as text.
 """
@@ -44,6 +48,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.cluster import Runner
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
@@ -473,8 +478,13 @@ def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connect
 def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
            timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
            workers: int | None = None, rlimit: int = DEFAULT_RLIMIT,
-           progress: Callable[[str, list[Row]], None] | None = None) -> Report:
-    """Verify ``variants`` (and, with ``faults``, that every fault is caught)."""
+           progress: Callable[[str, list[Row]], None] | None = None,
+           runner: Runner | None = None) -> Report:
+    """Verify ``variants`` (and, with ``faults``, that every fault is caught): each
+    variant and each fault a job, run in a process of its own forked from this one,
+    ``workers`` at a time, or, given a ``runner`` (a cluster:
+    :mod:`dominoproof.proofs.cluster`), each a task of the cluster (a job starts by
+    forgetting every cached rule book and oracle, as a fresh process would)."""
     from dominoproof.proofs.faults import FAULTS
 
     start = time.perf_counter()
@@ -494,7 +504,12 @@ def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
         if progress:
             progress(name, rows)
 
-    if "fork" in multiprocessing.get_all_start_methods():
+    if runner is not None:
+        def landed(i: int, answer: tuple[list[Row], float]) -> None:
+            finished(jobs[i][0], *answer)
+
+        runner.map(_timed, jobs, done=landed)
+    elif "fork" in multiprocessing.get_all_start_methods():
         _run_forked(jobs, workers, finished)
     else:  # pragma: no cover - no fork: one process, the caches cleared before each job
         for job in jobs:

@@ -59,6 +59,7 @@ from dominoproof.model.variant import (
 )
 
 from .bounds import move_count_measure
+from .cluster import Runner
 from .coverage import Coverage, of_init
 from .layoutcheck import LayoutJudge
 from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict, find_property
@@ -717,31 +718,48 @@ def verify(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
            max_states: int | None = None, max_seconds: float | None = None,
            workers: int = 1, inapplicable: bool = False,
            on_parts: Callable[[int], None] | None = None,
-           how: str | None = None) -> Verification:
+           how: str | None = None, runner: Runner | None = None,
+           parts: int | None = None, scratch: str | None = None,
+           on_part: Callable[[int, int], None] | None = None) -> Verification:
     """Explore ``init`` under ``engine`` (default: the variant's rules) and check the
-    catalogue: in this process, or, for every deal with ``workers > 1``, in a process
-    pool by deal, with the figures merged exactly. Each result's method says which deals
-    were searched: exhaustive over every deal, else sampled and how many (``how``: how
-    the one deal was chosen, e.g. "the deal of seed 0")."""
+    catalogue: in this process, or, for every deal with ``workers > 1`` or a ``runner``
+    (a cluster: :mod:`dominoproof.proofs.cluster`), by deal in ``parts`` (default: one
+    per worker) with the figures merged exactly (``on_part(done, total)`` as each part
+    is done). Each result's method says which deals were searched: exhaustive over
+    every deal, else sampled and how many (``how``: how the one deal was chosen, e.g.
+    "the deal of seed 0")."""
     ver = _verify(variant, init, engine, scorer, properties, max_states, max_seconds,
-                  workers, inapplicable, on_parts)
+                  workers, inapplicable, on_parts, _ByParts(runner, parts, scratch, on_part))
     ver.coverage = of_init(variant, init, how)
     for r in ver.results:
         r.method = ver.coverage.method()
     return ver
 
 
+@dataclass(frozen=True)
+class _ByParts:
+    """How a search by deal is split and where its parts run."""
+
+    runner: Runner | None = None
+    parts: int | None = None
+    scratch: str | None = None
+    on_part: Callable[[int, int], None] | None = None
+
+
 def _verify(variant: Variant, init: Init, engine: type[Rules] | None, scorer: Scorer | None,
             properties: Iterable[str | Property] | None, max_states: int | None,
             max_seconds: float | None, workers: int, inapplicable: bool,
-            on_parts: Callable[[int], None] | None) -> Verification:
+            on_parts: Callable[[int], None] | None, by: _ByParts) -> Verification:
     ids = tuple(p.id for p in selected(properties)) if properties is not None else None
-    if init.deal is None and workers > 1:
+    if init.deal is None and (workers > 1 or by.runner is not None or by.parts is not None):
+        n = by.parts or (by.runner.workers if by.runner is not None else workers)
         if on_parts is not None:
-            on_parts(workers)
+            on_parts(n)
         figures, got = explore_by_deal(
             variant, init, engine=engine, scorer=scorer, max_states=max_states,
-            max_seconds=max_seconds, workers=workers, check=_Check(ids, inapplicable))
+            max_seconds=max_seconds, workers=workers, parts=n,
+            check=_Check(ids, inapplicable), runner=by.runner, scratch=by.scratch,
+            on_part=by.on_part)
         per_part = cast("list[list[Result]]", got)  # the check ran on every part
         spent = sum(part[0].seconds for part in per_part if part)
         return Verification(figures, _merge_results(per_part, figures), None, spent)

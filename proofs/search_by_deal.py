@@ -11,7 +11,12 @@ reached once (an exact map-reduce over code buckets written to files).
 A part (:class:`Part`) is a pure, picklable description -- the variant, the
 initial states of the part, the rule book's class, the budgets, where to write
 its buckets and what to check on its graph -- so it is the unit a cluster engine
-can take over: :meth:`Part.run` is all a node has to do.
+takes over: :meth:`Part.run` is all a node has to do. Where the parts and the
+merge run is a :class:`~dominoproof.proofs.cluster.Runner`: this process, a
+local process pool (the default), or a Dask cluster (docs/CLUSTER.md). A part
+writes its buckets into one file of the scratch folder, replaced whole, so a
+part run again (its worker died) leaves the same file and nothing is counted
+twice; on a cluster of several machines the scratch folder must be shared.
 
 This is not :mod:`dominoproof.proofs.search_partitioned`, which spreads the
 states of *one* configuration (one deal, say) over every core by hash.
@@ -24,7 +29,6 @@ import struct
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -34,6 +38,7 @@ from dominoproof.model.rules import Rules, rule_book
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
 
+from .cluster import LocalPool, Runner
 from .statespace import (
     Figures,
     SearchResult,
@@ -52,22 +57,25 @@ R = TypeVar("R")
 def map_parts(job: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
     """Run ``job`` on every part, in a process pool of ``workers`` (in this process when
     ``workers == 1``). Jobs and results must pickle: module-level functions, data."""
-    items = list(parts)
-    if workers <= 1 or len(items) <= 1:
-        return [job(x) for x in items]
-    with ProcessPoolExecutor(max_workers=min(workers, len(items))) as pool:
-        return list(pool.map(job, items))
+    with LocalPool(workers) as pool:
+        return pool.map(job, list(parts))
 
 
 @dataclass(frozen=True)
 class PartSummary:
     """What a part sends back for the exact merge: its figures, and its visited codes
-    written into ``buckets`` files (one per reducer, by code modulo the bucket count),
-    each record the code, the state's out-degree and its kind."""
+    written into one file, in ``buckets`` sections (one per reducer, by code modulo the
+    bucket count; section ``b`` is ``bounds[b]:bounds[b + 1]``), each record the code,
+    the state's out-degree and its kind."""
 
     figures: Figures
-    bucket_files: tuple[str, ...]
+    file: str
+    bounds: tuple[int, ...]
     width: int
+
+    def section(self, b: int) -> tuple[str, int, int]:
+        """Where bucket ``b`` of this part lies: (file, start, end)."""
+        return self.file, self.bounds[b], self.bounds[b + 1]
 
 
 _REC = struct.Struct("<IB")  # out-degree, kind (statespace.kind_code), or:
@@ -84,22 +92,40 @@ def write_buckets(r: SearchResult, directory: str, name: str, buckets: int) -> P
         rec = (_REC.pack(ptr[i + 1] - ptr[i], r.kind[i]) if i < n
                else _REC.pack(0, _UNEXPANDED))
         outs[c % buckets].append(c.to_bytes(width, "little") + rec)
-    files = []
-    for b, recs in enumerate(outs):
-        path = Path(directory) / f"{name}-b{b}.bin"
-        path.write_bytes(b"".join(recs))
-        files.append(str(path))
-    return PartSummary(r.figures, tuple(files), width)
+    bounds = [0]
+    chunks = []
+    for recs in outs:
+        chunk = b"".join(recs)
+        chunks.append(chunk)
+        bounds.append(bounds[-1] + len(chunk))
+    path = Path(directory) / f"{name}.bin"
+    # written under another name, then renamed: a reader never sees half a file, and a
+    # part run twice (its first worker died, or was presumed dead) leaves one whole file
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{time.monotonic_ns()}.partial")
+    with open(partial, "wb") as out:
+        for chunk in chunks:
+            out.write(chunk)
+    os.replace(partial, path)
+    return PartSummary(r.figures, str(path), tuple(bounds), width)
 
 
-def reduce_bucket(args: tuple[tuple[str, ...], int]) -> tuple[int, int, int, dict[str, int]]:
-    """Merge one bucket of every part: (distinct states, of them expanded, transitions,
-    terminal states by kind). A state two parts both reached counts once."""
-    files, width = args
+def _read(section: tuple[str, int, int]) -> bytes:
+    file, start, end = section
+    with open(file, "rb") as f:
+        f.seek(start)
+        return f.read(end - start)
+
+
+def reduce_bucket(args: tuple[tuple[tuple[str, int, int], ...], int]
+                  ) -> tuple[int, int, int, dict[str, int]]:
+    """Merge one bucket of every part (its sections: file, start, end): (distinct
+    states, of them expanded, transitions, terminal states by kind). A state two parts
+    both reached counts once."""
+    sections, width = args
     seen: dict[bytes, tuple[int, int]] = {}
     step = width + _REC.size
-    for f in files:
-        data = Path(f).read_bytes()
+    for section in sections:
+        data = _read(section)
         for o in range(0, len(data), step):
             code = data[o:o + width]
             deg, k = _REC.unpack_from(data, o + width)
@@ -203,39 +229,78 @@ def _run_part(part: Part[R]) -> tuple[PartSummary, R | None]:
     return part.run()
 
 
+def _parts_wanted(n: int, only: Sequence[int] | None) -> list[int]:
+    if only is None:
+        return list(range(n))
+    wanted = sorted(set(only))
+    if not wanted or wanted[0] < 0 or wanted[-1] >= n:
+        raise ValueError(f"only: part numbers between 0 and {n - 1}, not {list(only)!r}")
+    return wanted
+
+
 def explore_by_deal(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
                     scorer: Scorer | None = None, max_states: int | None = None,
                     max_seconds: float | None = None, workers: int | None = None,
                     parts: int | None = None,
                     check: Callable[[SearchResult], R] | None = None,
+                    runner: Runner | None = None, scratch: str | None = None,
+                    buckets: int | None = None, only: Sequence[int] | None = None,
+                    on_part: Callable[[int, int], None] | None = None,
                     ) -> tuple[Figures, list[R | None]]:
-    """Every deal of ``init``, split into ``parts`` (default: one per worker) explored in
-    a process pool of ``workers`` (default: the machine's cores).
+    """Every deal of ``init``, split into ``parts`` (default: one per worker) explored on
+    ``runner`` (default: a local process pool of ``workers``, the machine's cores).
 
     ``check(result)`` runs in the worker on each part's explored graph (the property
     verdicts, :mod:`dominoproof.proofs.graphcheck`); without it the parts are only
     explored. ``max_states`` is shared out among the parts. Returns the merged figures
     (exact distinct counts) and the checks' results, in part order (``None`` without a
-    check).
+    check). The figures and the checks' results depend on the parts, never on where
+    they ran.
+
+    ``scratch``: the folder of the parts' bucket files (default: a temporary folder of
+    this machine; on a cluster of several machines, a folder they all share).
+    ``buckets``: the reducers of the exact merge (default: one per part). ``only``: run
+    these parts of the ``parts`` alone (a measured slice; the figures are the slice's).
+    ``on_part(done, total)`` is called as each part is done.
     """
     if init.deal is not None:
         raise ValueError("explore_by_deal splits every deal; use explore for one deal")
-    workers = workers or os.cpu_count() or 1
+    own = runner is None
+    workers = runner.workers if runner is not None else workers or os.cpu_count() or 1
     n = parts or workers
+    wanted = _parts_wanted(n, only)
+    b = buckets or len(wanted)
     per_part = -(-max_states // n) if max_states is not None else None
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="dominoproof-") as tmp:
-        work = [Part(variant, init.shard(i, n), engine, scorer, per_part, max_seconds, tmp, n,
-                     check) for i in range(n)]
-        done = map_parts(_run_part, work, workers)
-        summaries = [d[0] for d in done]
-        width = max(s.width for s in summaries)
-        if any(s.width != width for s in summaries):  # pragma: no cover - same variant
-            raise AssertionError("parts disagree on the code width")
-        merged = map_parts(reduce_bucket,
-                           [(tuple(s.bucket_files[b] for s in summaries), width)
-                            for b in range(n)], workers)
+    pool = runner if runner is not None else LocalPool(workers)
+    try:
+        with tempfile.TemporaryDirectory(prefix="dominoproof-", dir=scratch) as tmp:
+            work = [Part(variant, init.shard(i, n), engine, scorer, per_part, max_seconds,
+                         tmp, b, check) for i in wanted]
+            done = pool.map(_run_part, work, done=_counting(on_part, len(work)))
+            summaries = [d[0] for d in done]
+            width = max(s.width for s in summaries)
+            if any(s.width != width for s in summaries):  # pragma: no cover - same variant
+                raise AssertionError("parts disagree on the code width")
+            merged = pool.map(reduce_bucket, [(tuple(s.section(k) for s in summaries), width)
+                                              for k in range(b)])
+    finally:
+        if own:
+            pool.close()
     figures = merge_figures([s.figures for s in summaries], merged,
-                            f"{variant.name}: {init.describe()}", workers,
+                            f"{variant.name}: {init.describe()}", pool.workers,
                             time.perf_counter() - start)
     return figures, [d[1] for d in done]
+
+
+def _counting(on_part: Callable[[int, int], None] | None,
+              total: int) -> Callable[[int, object], None] | None:
+    if on_part is None:
+        return None
+    finished = [0]
+
+    def done(_: int, __: object) -> None:
+        finished[0] += 1
+        on_part(finished[0], total)
+
+    return done

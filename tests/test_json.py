@@ -46,6 +46,8 @@ COMMANDS = [
     ("explore", ["explore", "tiny", "--seed", "1"]),
     ("prove", ["prove", "tiny", "-p", "termination", "-p", "award", "--workers", "1"]),
     ("witness", ["witness", "tiny", "tie"]),
+    ("witnesses", ["witnesses", "tiny", "--question", "tie", "--question",
+                   "block-before-empty-boneyard", "--seconds", "4"]),
     ("crosscheck", ["crosscheck", "tiny", "--seed", "1"]),
     ("verify", ["verify", "tiny", "--no-faults", "--workers", "1"]),
     ("diff", ["diff", "block-2p-d6", "-o", "scoring.tie=split", "--rounds", "50"]),

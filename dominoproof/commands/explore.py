@@ -34,6 +34,7 @@ from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     PositiveNumber,
     check_output_path,
+    cluster_options,
     json_option,
     overrides_option,
     variant_argument,
@@ -78,6 +79,14 @@ POOL_FROM = 20_000
 @click.option("--workers", type=click.IntRange(min=0), default=0, show_default=True,
               help="Processes for --all-deals (0: the machine's cores when there are at "
                    f"least {POOL_FROM:,} deals, else 1).")
+@cluster_options
+@click.option("--parts", type=click.IntRange(min=1), default=None, metavar="N",
+              help="--all-deals: split the deals into N parts (default: one per worker); "
+                   "the figures and verdicts depend on the parts, never on where they ran.")
+@click.option("--scratch", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="--all-deals by parts: the folder of the parts' files for the exact "
+                   "merge (default: a temporary folder here; on a cluster of several "
+                   "machines, a folder every worker shares).")
 @click.option("-p", "--property", "property_ids", multiple=True, metavar="ID",
               help="Check only this property (repeatable; default: the whole catalogue).")
 @click.option("--fault", "fault_id", default=None, metavar="ID",
@@ -104,7 +113,9 @@ POOL_FROM = 20_000
 def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
             players: int | None, hand_size: int | None, seed: int | None,
             deal_text: str | None, all_deals: bool, free_draw: bool, max_states: int,
-            max_seconds: float | None, workers: int, property_ids: tuple[str, ...],
+            max_seconds: float | None, workers: int, cluster: str | None,
+            scheduler: str | None, parts: int | None, scratch: str | None,
+            property_ids: tuple[str, ...],
             fault_id: str | None, dot_file: str | None, svg_file: str | None,
             png_file: str | None, highlight: str, graphml_file: str | None,
             trace_dir: str | None, quiet: bool, verbose: bool, as_json: str | None) -> None:
@@ -116,8 +127,10 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     replayable), UNKNOWN (a budget stopped the search) or N/A. --dot/--svg/--png/--graphml
     draw the state graph of a tiny configuration for teaching, with a counterexample or
     a witness round highlighted (--highlight). On a terminal a progress
-    display runs during the search; -q prints the verdicts only, -v each verdict's
-    figures too.
+    display runs during the search (counting the parts done, by parts); -q prints the
+    verdicts only, -v each verdict's figures too. --all-deals runs by parts on a local
+    process pool (--workers), or on a Dask cluster: --cluster local:N starts one here,
+    --scheduler ADDRESS joins one (docs/CLUSTER.md).
     """
     import os
     from pathlib import Path
@@ -125,14 +138,23 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     from dominoproof.model.dealtext import parse_deal
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.system import Init, count_deals
+    from dominoproof.proofs.cluster import cluster_spec
     from dominoproof.proofs.graphcheck import verify
     from dominoproof.proofs.properties import Verdict, find_property
-    from dominoproof.proofs.statespace import feasibility, seeded_deal
+    from dominoproof.proofs.statespace import FEASIBLE_DEALS, feasibility, seeded_deal
 
     chosen = sum(x is not None and x is not False for x in (seed, deal_text, all_deals or None))
     if chosen > 1:
         raise DominoproofError("--seed, --deal and --all-deals exclude each other: one deal "
                                "(seeded or written out), or every deal")
+    spec = cluster_spec(cluster, scheduler)
+    for given, option in ((spec.distributed, "--cluster" if cluster else "--scheduler"),
+                          (parts is not None, "--parts"), (scratch is not None, "--scratch")):
+        if given and not all_deals:
+            raise DominoproofError(f"{option}: applies to --all-deals only (one deal is "
+                                   "searched in one process)")
+    if scratch is not None and not Path(scratch).is_dir():
+        raise DominoproofError(f"--scratch {scratch}: no such folder")
     v, notes = _variant(variant, overrides, set_max, players, hand_size)
     engine = scorer = None
     if fault_id is not None:
@@ -177,10 +199,13 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     else:
         init = Init.one(seeded_deal(v, seed or 0), free_draw)
         how = f" (seed {seed or 0})"
-    ok, why = feasibility(v, init)
-    if not ok:
-        raise DominoproofError(f"{v.name}: {why}")
     drawing = bool(dot_file or svg_file or png_file or graphml_file)
+    if spec.distributed and drawing:
+        raise DominoproofError("--dot/--svg/--png/--graphml draw one graph: not with "
+                               "--cluster or --scheduler")
+    ok, why = feasibility(v, init)
+    if not ok and not spec.distributed:
+        raise DominoproofError(f"{v.name}: {why}")
     if workers == 0:
         many = init.deal is None and count_deals(v, free_draw) >= POOL_FROM
         workers = (os.cpu_count() or 1) if many and not drawing else 1
@@ -188,11 +213,33 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
 
     chosen_by = ("the deal given" if deal_text is not None else
                  None if all_deals else f"the deal of seed {seed or 0}")
-    with progress(f"exploring {v.name}", quiet=quiet):
-        ver = verify(v, init, engine=engine, scorer=scorer,
-                     properties=property_ids or None, max_states=max_states,
-                     max_seconds=max_seconds, workers=workers, inapplicable=True,
-                     how=chosen_by)
+    runner = spec.open() if spec.distributed else None
+    try:
+        if runner is not None:
+            # a cluster takes as many deals per worker as this machine takes in all
+            deals = count_deals(v, free_draw)
+            if deals > FEASIBLE_DEALS * runner.workers:
+                raise DominoproofError(f"{v.name}: {deals:,} deals: too many for "
+                                       f"{runner.describe()} (at most {FEASIBLE_DEALS:,} "
+                                       "per worker)")
+            why = f"{why}; on {runner.describe()}" if ok else f"{deals:,} deals; on " \
+                f"{runner.describe()}"
+        by_parts = init.deal is None and (workers > 1 or runner is not None
+                                          or parts is not None)
+        total = parts or (runner.workers if runner is not None else workers)
+        with progress(f"exploring {v.name}", total=total if by_parts else None,
+                      quiet=quiet) as bar:
+            def part_done(k: int, n: int) -> None:
+                bar.update(f"exploring {v.name}: {k} of {n} parts done", completed=k)
+
+            ver = verify(v, init, engine=engine, scorer=scorer,
+                         properties=property_ids or None, max_states=max_states,
+                         max_seconds=max_seconds, workers=workers, inapplicable=True,
+                         how=chosen_by, runner=runner, parts=parts, scratch=scratch,
+                         on_part=part_done)
+    finally:
+        if runner is not None:
+            runner.close()
 
     written = []
     if drawing:

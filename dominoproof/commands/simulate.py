@@ -9,6 +9,7 @@ import click
 
 from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
+    cluster_options,
     json_option,
     lists_in_help,
     overrides_option,
@@ -33,10 +34,15 @@ if TYPE_CHECKING:
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Tiles listed in the R5.6 risk table.")
 @policy_option
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes of this machine playing the batches of rounds (the figures "
+                   "are the same for any number).")
+@cluster_options
 @verbosity_options
 @json_option
 def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], top: int,
-            policy: str, quiet: bool, verbose: bool, as_json: str | None) -> None:
+            policy: str, workers: int, cluster: str | None, scheduler: str | None,
+            quiet: bool, verbose: bool, as_json: str | None) -> None:
     """Play random rounds of VARIANT (uniformly random deals; uniformly random legal
     moves, or those of --policy; seeded) and report:
     the share of rounds that block with a 95% Wilson interval, the residual pips at a
@@ -44,17 +50,22 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
     round lengths, and the tiles that carry the risk of R5.6. --json prints the same
     figures as JSON for CI pipelines. The progress bar (stderr) shows only on a terminal.
     -q prints the share of blocks and dominoes only, -v the R5.6 risk of every tile.
+    Rounds are played in batches of 100,000 (each from a seed derived from --seed), in
+    this process, on --workers processes, or on a Dask cluster (--cluster local:N,
+    --scheduler ADDRESS): the figures are the same wherever the batches ran.
     """
     from dominoproof.api import simulate
     from dominoproof.policies import policy_named
     from dominoproof.progress import progress
+    from dominoproof.proofs.cluster import cluster_spec
 
+    spec = cluster_spec(cluster, scheduler, workers)
     v = resolve_variant(variant, overrides)
     chosen = policy_named(policy)
     if verbose:
         top = v.tiles.count
-    with progress(v.name, total=rounds, quiet=quiet) as bar:
-        stats = simulate(v, rounds, seed=seed, top=top, policy=chosen,
+    with spec.open() as runner, progress(v.name, total=rounds, quiet=quiet) as bar:
+        stats = simulate(v, rounds, seed=seed, top=top, policy=chosen, runner=runner,
                          progress=lambda done: bar.update(completed=done))
     if as_json:
         emit("simulate", stats.to_json(), as_json)

@@ -16,6 +16,7 @@ import click
 from dominoproof.jsonout import emit, text_too
 from dominoproof.options import (
     PositiveNumber,
+    cluster_options,
     json_option,
     lists_in_help,
     overrides_option,
@@ -24,11 +25,12 @@ from dominoproof.options import (
 )
 
 if TYPE_CHECKING:
+    from dominoproof.proofs.cluster import Runner
     from dominoproof.stats import Estimate, RoundFigures
 
 #: Options of one mode only, with the mode they belong to.
 _EXACT_ONLY = ("draw_order", "deal_text", "max_deals", "max_states", "max_seconds")
-_SAMPLED_ONLY = ("rounds", "seed")
+_SAMPLED_ONLY = ("rounds", "seed", "workers", "cluster", "scheduler")
 
 
 def _option_name(name: str) -> str:
@@ -65,6 +67,10 @@ def _option_name(name: str) -> str:
 @click.option("--max-seconds", type=PositiveNumber(), default=None,
               help="--exact: time budget of the search and the dynamic programme; beyond "
                    "it the answer is UNKNOWN (exit 3).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="--sampled: processes of this machine playing the batches of rounds "
+                   "(the same figures for any number).")
+@cluster_options
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Tiles listed in the R5.6 table (the JSON lists every tile).")
 @json_option
@@ -72,7 +78,8 @@ def _option_name(name: str) -> str:
 def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy: str,
             exact: bool, rounds: int, seed: int, draw_order: str, deal_text: str | None,
             max_deals: int | None, max_states: int | None, max_seconds: float | None,
-            top: int, as_json: str | None) -> None:
+            workers: int, cluster: str | None, scheduler: str | None, top: int,
+            as_json: str | None) -> None:
     """The figures of VARIANT under a play policy (--policy): the probability that a
     round blocks (R1.1, R4.4) and that sides tie at a block (R5.5), the expected
     residual at a block (R5.3, R5.2), the expected length, the distribution of the
@@ -80,6 +87,8 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     (default) computes them exactly over every deal, in rational arithmetic; --sampled
     measures them on random rounds, with 95% intervals. Exit codes: 0 answered, 2 bad
     input or too many deals for --exact, 3 UNKNOWN (a budget ran out: no figure).
+    --sampled plays its rounds in batches, here, on --workers processes or on a Dask
+    cluster (--cluster local:N, --scheduler ADDRESS): the same figures wherever.
     """
     from dominoproof import stats
     from dominoproof.cli import EXIT_UNKNOWN
@@ -93,6 +102,9 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     if wrong:
         raise DominoproofError(f"{_option_name(wrong[0])}: applies to "
                                f"{'--sampled' if exact else '--exact'} only")
+    from dominoproof.proofs.cluster import cluster_spec
+
+    spec = cluster_spec(cluster, scheduler, workers)
     v = resolve_variant(variant, overrides)
     chosen = policy_named(policy)
     free = draw_order == "free"
@@ -112,7 +124,8 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
         except stats.FiguresUnknown as e:
             reason = e.reason
     else:
-        figures = _sampled(v, chosen, rounds, seed)
+        with spec.open() as runner:
+            figures = _sampled(v, chosen, rounds, seed, runner)
     if as_json:
         emit("stats", {"variant": v.name, "policy": chosen.name,
                        "policy_summary": chosen.summary,
@@ -132,7 +145,7 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
         ctx.exit(EXIT_UNKNOWN)
 
 
-def _sampled(v: Any, chosen: Any, rounds: int, seed: int) -> RoundFigures:
+def _sampled(v: Any, chosen: Any, rounds: int, seed: int, runner: Runner) -> RoundFigures:
     import sys
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -146,7 +159,7 @@ def _sampled(v: Any, chosen: Any, rounds: int, seed: int) -> RoundFigures:
         task = bar.add_task(f"{v.name}", total=rounds)
         return sampled_figures(v, chosen, rounds, seed,
                                progress=lambda done: bar.update(task, completed=done),
-                               every=max(1, min(2000, rounds // 100)))
+                               every=max(1, min(2000, rounds // 100)), runner=runner)
 
 
 #: An exact fraction longer than this is shown by its size (the JSON has it in full).

@@ -11,6 +11,7 @@ from dominoproof.options import (
     budget_options,
     check_output_folder,
     check_output_path,
+    cluster_options,
     console,
     overrides_option,
     resolve_variant,
@@ -34,6 +35,7 @@ from dominoproof.options import (
 @budget_options
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes (default: the machine's cores).")
+@cluster_options
 @json_option
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report as JUnit XML to this file (for CI).")
@@ -48,8 +50,9 @@ from dominoproof.options import (
 @verbosity_options
 def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool | None,
             crosscheck: int, seed: int, timeout_ms: int, rlimit: int, workers: int | None,
-            as_json: str | None, junit_path: Path | None, trace_dir: Path | None,
-            details: bool, quiet: bool, verbose: bool) -> None:
+            cluster: str | None, scheduler: str | None, as_json: str | None,
+            junit_path: Path | None, trace_dir: Path | None, details: bool, quiet: bool,
+            verbose: bool) -> None:
     """Verify variants: exhaustive search on small configurations, Z3 induction on the
     variant itself, proofs for every set size and player count, the engine against the
     Z3 transition relation, and that every deliberately broken rule set is caught.
@@ -63,13 +66,17 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     (a budget ran out: Z3's resource limit, or the wall-clock safety net) short of
     success, 2 bad input. On a terminal a progress bar counts the variants (and faults)
     checked; -q prints only the checks not as expected and the verdict, -v every check's
-    detail and a line per variant checked (also when piped).
+    detail and a line per variant checked (also when piped). Each variant and each fault
+    is a job: in a forked process of this machine, --workers at a time, or a task of a
+    Dask cluster (--cluster local:N starts one here, --scheduler ADDRESS joins one).
     """
     from dominoproof.api import verify
     from dominoproof.model.variant import presets
+    from dominoproof.proofs.cluster import cluster_spec
     from dominoproof.report import print_report, write_junit, write_traces
     from dominoproof.verify import Row
 
+    spec = cluster_spec(cluster, scheduler)
     check_output_path(junit_path, "--junit")
     check_output_folder(trace_dir, "--traces")
     if faults is None:
@@ -88,8 +95,14 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
                 err.print(f"checked {name} ({len(rows)} checks, "
                           f"{sum(not r.ok for r in rows)} not as expected)", markup=False)
 
-        report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
-                        rlimit=rlimit, crosscheck=crosscheck, workers=workers, progress=done)
+        runner = spec.open() if spec.distributed else None
+        try:
+            report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
+                            rlimit=rlimit, crosscheck=crosscheck, workers=workers,
+                            progress=done, runner=runner)
+        finally:
+            if runner is not None:
+                runner.close()
     if text_too(as_json):
         print_report(report, out, details=details or verbose, tables=not quiet)
     if as_json:
