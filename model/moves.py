@@ -249,6 +249,11 @@ def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
     for slot in layout.targets(ends, seat, marks):
         if ends[slot] == number and (name is None or layout.data.slots[slot].name == name):
             return Move(kind, player, tile, slot)
+    # No slot the layout offers shows it: name the first open slot that does, and let the
+    # rule book replaying the trace judge the play (a broken rule set may allow it).
+    for slot, value in enumerate(ends):
+        if value == number and (name is None or layout.data.slots[slot].name == name):
+            return Move(kind, player, tile, slot)
     shown = ", ".join(str(ends[i]) for i in layout.targets(ends, seat, marks)) or "none"
     where = f" named {name!r}" if name is not None else ""
     raise IllegalMoveError(f"no open end{where} shows {number} for P{player} (open: {shown})",
