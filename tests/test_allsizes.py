@@ -489,9 +489,22 @@ def test_results_serialise_to_json() -> None:
 def test_every_preset_is_proved() -> None:
     from dominoproof.model.variant import preset_names
 
+    from dominoproof.expected import findings_of
+
     for name in preset_names():
-        for r in prove_all_sizes(find_variant(name), CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
-            assert r.verdict is Verdict.PROVED, (name, r.property, r.detail)
+        v = find_variant(name)
+        # a preset whose published rules break a property (a finding of its search) cannot
+        # have it proved for every size
+        broken = {prop for part, prop in findings_of(v) if part == "search"}
+        for r in prove_all_sizes(v, CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
+            if v.layout.kind.value != "line":
+                # the slots of spinners, trains and chicken feet are not in the model yet
+                assert r.verdict is Verdict.NOT_APPLICABLE, (name, r.property, r.verdict)
+                assert "cannot be stated for every N and P" in r.detail, (name, r.detail)
+            elif r.property in broken:
+                assert r.verdict is not Verdict.PROVED, (name, r.property, r.detail)
+            else:
+                assert r.verdict is Verdict.PROVED, (name, r.property, r.detail)
 
 
 @pytest.mark.slow
