@@ -487,9 +487,8 @@ def test_results_serialise_to_json() -> None:
 
 @pytest.mark.slow
 def test_every_preset_is_proved() -> None:
-    from dominoproof.model.variant import preset_names
-
     from dominoproof.expected import findings_of
+    from dominoproof.model.variant import preset_names
 
     for name in preset_names():
         v = find_variant(name)
