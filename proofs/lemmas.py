@@ -300,9 +300,14 @@ def _a_table_after_lead(m: AbstractModel, s: AState) -> Any:
 
 
 def _a_end_shows_one_number(m: AbstractModel, s: AState) -> Any:
+    """After the lead every slot the lead opens shows one number; a spinner's arm (open
+    only after an opening double) shows at most one."""
     _, _, e, x, y = _a_vars(m)
+    shows = z3.Exists([x], s.shows(e, x))
+    if m.layout.arms:
+        shows = z3.Implies(z3.Or(m.layout.opens_low(e), m.layout.opens_high(e)), shows)
     return z3.Implies(s.opened, z3.ForAll([e], z3.And(
-        z3.Exists([x], s.shows(e, x)),
+        shows,
         z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)), x == y)))))
 
 
@@ -319,7 +324,7 @@ def _a_confirmed_hold_nothing(m: AbstractModel, s: AState) -> Any:
     q, t, e, x, _ = _a_vars(m)
     return z3.ForAll([q, t, e, x], z3.Not(z3.And(
         s.confirmed(q), s.holds(q, t), m.v.carries(t, x), s.shows(e, x),
-        m.layout.may_play(q, e))))
+        m.may_play_now(s, q, e))))
 
 
 def _a_confirmed_empty_boneyard(m: AbstractModel, s: AState) -> Any:
@@ -343,6 +348,60 @@ def _a_run_is_arc(m: AbstractModel, s: AState) -> Any:
     return z3.Implies(z3.And(s.confirmed(s.proposer), z3.Not(s.confirmed(s.turn))),
                       z3.ForAll([q], s.confirmed(q) == z3.Or(
                           q == s.proposer, m.v.btw(s.proposer, q, s.turn))))
+
+
+def _a_marks_typed(m: AbstractModel, s: AState) -> Any:
+    """Before the lead no slot is covered or pending; a pending slot is open."""
+    _, _, e, x, _ = _a_vars(m)
+    none = []
+    if m.waits:
+        none.append(z3.Not(s.covered(e)))
+    if m.doubles:
+        none.append(z3.Not(s.pending(e)))
+    out = [z3.Implies(z3.Not(s.opened), z3.ForAll([e], z3.And(*none)))]
+    if m.doubles:
+        out.append(z3.ForAll([e], z3.Implies(s.pending(e), z3.Exists([x], s.shows(e, x)))))
+    return z3.And(*out)
+
+
+def _a_waiting_arms(m: AbstractModel, s: AState) -> Any:
+    """While a side an arm waits for is uncovered, the arm shows nothing that side does
+    not show (one conjunct per arm and side: the slots are constants)."""
+    _, _, _, x, _ = _a_vars(m)
+    return z3.And([z3.Implies(z3.Not(s.covered(side)), z3.ForAll([x], z3.Implies(
+        s.shows(arm, x), s.shows(side, x))))
+        for arm, sides in m.layout.waiting for side in sides])
+
+
+def _a_uncovered_pending(m: AbstractModel, s: AState) -> Any:
+    """While a side an open arm waits for is uncovered, that side is pending."""
+    _, _, _, x, _ = _a_vars(m)
+    return z3.And([z3.ForAll([x], z3.Implies(z3.And(s.shows(arm, x), z3.Not(s.covered(side))),
+                                             s.pending(side)))
+                   for arm, sides in m.layout.waiting for side in sides])
+
+
+def _a_pending_one_double(m: AbstractModel, s: AState) -> Any:
+    _, _, e, x, _ = _a_vars(m)
+    f = z3.Const("f_j", m.v.end)
+    return z3.ForAll([e, f, x], z3.Implies(z3.And(s.pending(e), s.pending(f), s.shows(e, x)),
+                                           s.shows(f, x)))
+
+
+def _a_has_marks(m: AbstractModel) -> bool:
+    return bool(m.waits or m.doubles)
+
+
+def _a_has_waiting_arms(m: AbstractModel) -> bool:
+    return bool(m.waits)
+
+
+def _a_has_waiting_pending(m: AbstractModel) -> bool:
+    return bool(m.waits and m.layout.data.lead_takes)
+
+
+def _a_has_double_rules(m: AbstractModel) -> bool:
+    return bool(m.doubles)
 
 
 def _a_blocked_after_run(m: AbstractModel, s: AState) -> Any:
@@ -379,9 +438,10 @@ _RUN_IS_A_COUNT = ("per instance the run is a count and its proposer is derived 
                    "by construction")
 #: Why a lemma needed per instance only is not stated for every N and P.
 _NOT_NEEDED = "not needed by the all-sizes proofs"
-#: Why the layout's marks have no lemma for every N and P.
-_LAYOUT_MARKS = ("the all-sizes model refuses the layouts with these features (spinner arms, "
-                 "markers, doubles that take tiles): their properties are N/A there")
+#: Why the markers have no lemma for every N and P.
+_LAYOUT_MARKERS = ("the all-sizes model refuses the layouts with markers (trains: a slot's "
+                   "owner and a seat's train are functions of each other, outside EPR); their "
+                   "properties are N/A there")
 
 LEMMAS: tuple[Lemma, ...] = (
     Lemma("seat", "the player to move is one of the P seats", ("Terms",), _seat,
@@ -442,26 +502,27 @@ LEMMAS: tuple[Lemma, ...] = (
           "the layout's marks are well formed: none is set before the lead (no marker out, "
           "no side covered, no slot pending), every pending slot is open, and the marks hold "
           "only the fields the layout names (markers only where it has markers)",
-          ("Terms", "R2.2"), marks_typed, applies=has_marks, not_all_sizes=_LAYOUT_MARKS),
+          ("Terms", "R2.2"), marks_typed, _a_marks_typed, applies=has_marks,
+          abstract_applies=_a_has_marks),
     Lemma("confirmed-markers-out",
           "every player who has confirmed in the current run has their marker out",
           ("R4.2", "R2.3"), confirmed_markers_out, applies=has_markers,
-          not_all_sizes=_LAYOUT_MARKS),
+          not_all_sizes=_LAYOUT_MARKERS),
     Lemma("waiting-arms",
           "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
           "side shows (the spinner's number)",
-          ("Terms", "R2.2"), waiting_arms, applies=has_waiting_arms,
-          not_all_sizes=_LAYOUT_MARKS),
+          ("Terms", "R2.2"), waiting_arms, _a_waiting_arms, applies=has_waiting_arms,
+          abstract_applies=_a_has_waiting_arms),
     Lemma("uncovered-pending",
           "while a side a spinner's open arm waits for is uncovered, that side is pending "
           "(the opening double takes its tiles there first)",
-          ("R2.2",), uncovered_pending, applies=has_waiting_pending,
-          not_all_sizes=_LAYOUT_MARKS),
+          ("R2.2",), uncovered_pending, _a_uncovered_pending, applies=has_waiting_pending,
+          abstract_applies=_a_has_waiting_pending),
     Lemma("pending-one-double",
           "every pending slot shows the same number, the number of the double that made "
           "it pending",
-          ("R2.2",), pending_one_double, applies=has_double_rules,
-          not_all_sizes=_LAYOUT_MARKS),
+          ("R2.2",), pending_one_double, _a_pending_one_double, applies=has_double_rules,
+          abstract_applies=_a_has_double_rules),
     Lemma("closed-before-lead",
           "before the lead the table is empty and no end shows a number", ("Terms",),
           abstract=_a_closed_before_lead,
@@ -471,7 +532,8 @@ LEMMAS: tuple[Lemma, ...] = (
           abstract=_a_table_after_lead,
           not_per_instance="part of ends-match-table (open ends exactly when tiles are on "
           "the table)"),
-    Lemma("end-shows-one-number", "after the lead each open end shows exactly one number",
+    Lemma("end-shows-one-number", "after the lead each open end shows exactly one number "
+          "(the slots the lead opens are open; a spinner's arms only after a double)",
           ("Terms",), abstract=_a_end_shows_one_number,
           not_per_instance="an end is one variable per instance: it shows one number, or is "
           "closed, by construction"),

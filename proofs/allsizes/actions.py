@@ -116,17 +116,21 @@ def playable_guard(m: AbstractModel, *, need_empty: bool, first_foul: bool) -> G
         if first_foul:
             parts.append(z3.Not(s.fouls(s.turn)))
         return z3.And(*parts), z3.And(s.holds(s.turn, t), m.v.carries(t, x), s.shows(e, x),
-                                      m.layout.may_play(s.turn, e))
+                                      m.may_play_now(s, s.turn, e))
     return guard
 
 
-def after_play(m: AbstractModel, s: AState, tag: str, post: AState) -> Outcome:
+def after_play(m: AbstractModel, s: AState, tag: str, post: AState,
+               again: Formula | None = None) -> Outcome:
     """A play passes the turn clockwise, unless the hand is now empty (a domino
-    follows); the run of confirmations and the draw-one flag are reset."""
+    follows) or ``again`` holds (the player of a double that takes tiles plays again,
+    where the layout says so, R2.2); the run of confirmations and the draw-one flag are
+    reset."""
     nxt_ok, nxt = next_seat(m, s, tag)
     turn2 = z3.Const(f"{tag}.turn'", m.v.player)
     left = m.has_tile(post, s.turn)
-    pick = z3.Or(z3.And(left, turn2 == nxt), z3.And(z3.Not(left), turn2 == s.turn))
+    passes = left if again is None else z3.And(left, z3.Not(again))
+    pick = z3.Or(z3.And(passes, turn2 == nxt), z3.And(z3.Not(passes), turn2 == s.turn))
     post = dataclasses.replace(post, turn=turn2, drew=z3.BoolVal(False),
                                confirmed=lambda p: z3.BoolVal(False))
     return [nxt_ok, pick], post, {"next": nxt, "turn'": turn2}
@@ -160,11 +164,17 @@ def _lead_guard(m: AbstractModel) -> Guard:
 
 
 def _lead_effect(m: AbstractModel) -> Effect:
+    """The lead's slots show the tile's halves (an opening double also opens the
+    spinner's arms); where the opening double takes tiles, every slot it opened is
+    pending (R2.2)."""
     def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
         t, a, b = xs
         post = dataclasses.replace(
             s, holds=remove2(s.holds, s.turn, t), on_table=add1(s.on_table, t),
             shows=m.layout.lead_shows(a, b), opened=z3.BoolVal(True))
+        if m.layout.data.lead_takes:
+            post = dataclasses.replace(
+                post, pending=lambda f: z3.And(a == b, m.layout.lead_opens(f, a, b)))
         return after_play(m, s, tag, post)
     return effect
 
@@ -173,18 +183,34 @@ def _play_guard(m: AbstractModel) -> Guard:
     def guard(s: AState, xs: Sequence[Expr]) -> tuple[Formula, Formula]:
         t, e, x, y = xs
         return (z3.And(m.moving(s), s.opened),
-                z3.And(s.holds(s.turn, t), s.shows(e, x), m.layout.may_play(s.turn, e),
+                z3.And(s.holds(s.turn, t), s.shows(e, x), m.may_play_now(s, s.turn, e),
                        m.other_half(t, x, y)))
     return guard
 
 
 def _play_effect(m: AbstractModel) -> Effect:
+    """The slot played on shows the tile's other number and is covered; a double laid
+    on a slot whose doubles take tiles, with no other slot pending, makes that slot
+    pending, else the slot played on is no longer pending (R2.2); where the layout says
+    so, the player of such a double plays again."""
+    lay = m.layout
+
     def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
         t, e, _, y = xs
         post = dataclasses.replace(
             s, holds=remove2(s.holds, s.turn, t), on_table=add1(s.on_table, t),
             shows=lambda f, w: z3.If(f == e, w == y, s.shows(f, w)))
-        return after_play(m, s, tag, post)
+        if m.waits:
+            post = dataclasses.replace(post, covered=add1(s.covered, e))
+        again = None
+        if m.doubles:
+            takes = z3.And(m.v.double(t), lay.among(e, lay.takers))
+            rest = lambda f: z3.And(s.pending(f), f != e)  # noqa: E731
+            new = z3.And(takes, z3.Not(lay.any_pending(rest)))
+            post = dataclasses.replace(post, pending=lambda f: z3.If(new, f == e, rest(f)))
+            if lay.data.again:
+                again = takes
+        return after_play(m, s, tag, post, again)
     return effect
 
 

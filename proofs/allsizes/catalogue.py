@@ -3,7 +3,10 @@ others cannot be.
 
 The state properties (``blocked-sound``, ``conservation``) are stated with the lemmas
 (:mod:`dominoproof.proofs.lemmas`, their all-sizes formula); the transition
-properties are here. Every other property of the catalogue is N/A with the reason
+properties and the layout's properties at a block are here. The layout's properties
+(:data:`LAYOUT`) read the slot relations of :mod:`.layout`: they are stated wherever the
+model states the variant's layout and the property applies (a spinner, doubles that take
+tiles). Every other property of the catalogue is N/A with the reason
 (:data:`NOT_STATABLE`) and a pointer to the per-instance proofs.
 """
 
@@ -18,7 +21,11 @@ import z3  # type: ignore[import-untyped]
 from dominoproof.model.moves import MoveKind
 from dominoproof.proofs.lemmas import abstract_statement
 
+from . import layout_properties
 from .vocabulary import AState, Formula
+
+#: What a transition property reads of the action: its kind and parameters by name.
+Move = layout_properties.Move
 
 if TYPE_CHECKING:
     from .model import AbstractModel
@@ -31,6 +38,11 @@ CORE: tuple[str, ...] = ("blocked-sound", "procedure", "no-false-confirmation",
                          "boneyard-monotone", "conservation")
 
 PER_INSTANCE = "per instance: see `dominoproof prove`"
+
+#: The layout's properties stated here, where the model states the layout (not trains:
+#: ``markers`` is in :data:`NOT_STATABLE`) and the property applies to the variant.
+LAYOUT: tuple[str, ...] = ("doubles-covered", "spinner-arms", "uncoverable-double",
+                           "readings-agree")
 
 #: Why each other catalogue property cannot be stated over uninterpreted sorts.
 NOT_STATABLE: dict[str, str] = {
@@ -58,28 +70,12 @@ NOT_STATABLE: dict[str, str] = {
         "logic over uninterpreted sorts cannot; its first half (every tile of an end's "
         "suit is on the table at a block when nothing is set aside) follows from "
         f"blocked-sound and conservation; {PER_INSTANCE}"),
-    # the layouts' properties: each applies only where a slot feature the model refuses
-    # (proofs/allsizes/layout.py, ``unstatable``) is used; docs/ALLSIZES.md says what each
-    # would need
+    # the one layout property no layout the model states has: markers belong to trains,
+    # whose owned slots leave the fragment (proofs/allsizes/layout.py, ``unstatable``)
     "markers": (
         "markers belong to trains, whose slots are owned by seats: 'the owner of a slot' "
         "and 'the train of a seat' are functions End -> Player and Player -> End, a cycle "
         f"outside EPR; {PER_INSTANCE}"),
-    "doubles-covered": (
-        "doubles that must be covered are not yet actions of the model (a unary 'pending' "
-        "relation and a guard would stay in EPR for double_takes = 1; the toes of a larger "
-        f"double_takes need an order and a count); {PER_INSTANCE}"),
-    "spinner-arms": (
-        "a spinner's arms open after the lead and wait for its sides: 'open' and 'covered' "
-        f"state relations the model does not have yet (they would stay in EPR); "
-        f"{PER_INSTANCE}"),
-    "uncoverable-double": (
-        "a property of the slots a double leaves pending, which the model does not state "
-        f"yet; {PER_INSTANCE}"),
-    "readings-agree": (
-        "it applies where the readings of R2.3 can differ: owned trains (outside EPR), a "
-        "spinner's waiting arms or doubles that must be covered (not yet in the model); "
-        f"{PER_INSTANCE}"),
 }
 
 #: Properties whose statement involves the number of confirmations (R4.4).
@@ -94,17 +90,22 @@ class StateProperty:
 
 @dataclass(frozen=True)
 class TransitionProperty:
-    """A property of every transition of the actions of the given kinds."""
+    """A property of every transition of the actions of the given kinds: a formula over
+    the state before, the state after and the move (the action's kind and parameters by
+    name: a play's ``t``, ``e``, ``x``, ``y``; the lead's ``t``, ``a``, ``b``)."""
 
     id: str
     kinds: frozenset[MoveKind]
-    formula: Callable[[AState, AState], Formula]
+    formula: Callable[[AState, AState, Move], Formula]
 
 
 def state_property(m: AbstractModel, pid: str) -> StateProperty | None:
     """The state property ``pid`` stated in ``m`` (None if it is not one): the lemma of
     :data:`~dominoproof.proofs.lemmas.LEMMAS` that is the property, its formula for
-    every N and P."""
+    every N and P, or a layout property at a block (:mod:`.layout_properties`)."""
+    at_block = layout_properties.AT_BLOCK.get(pid)
+    if at_block is not None:
+        return StateProperty(pid, lambda s: at_block(m, s))
     lem = abstract_statement(pid)
     if lem is None or lem.abstract is None:
         return None
@@ -117,13 +118,13 @@ def transition_property(m: AbstractModel, pid: str) -> TransitionProperty | None
     v = m.v
     if pid == "procedure":
         q = z3.Const("q_p", v.player)
-        return TransitionProperty(pid, frozenset({MoveKind.ESTABLISH}), lambda s, _: z3.And(
+        return TransitionProperty(pid, frozenset({MoveKind.ESTABLISH}), lambda s, _, __: z3.And(
             z3.ForAll([q], s.confirmed(q)), s.turn == s.proposer, s.opened,
             m.bone_empty(s), m.nobody_can_play(s)))
     if pid == "no-false-confirmation":
         q = z3.Const("q_f", v.player)
 
-        def nfc(s: AState, s2: AState) -> Formula:
+        def nfc(s: AState, s2: AState, _: Move) -> Formula:
             ok = m.stuck(s, s.turn)
             if m.fouls_possible:
                 recorded = z3.And(s2.fouls(s.turn), z3.Not(s.fouls(s.turn)),
@@ -133,9 +134,13 @@ def transition_property(m: AbstractModel, pid: str) -> TransitionProperty | None
         return TransitionProperty(pid, frozenset({MoveKind.CONFIRM}), nfc)
     if pid == "boneyard-monotone":
         p, t = z3.Const("p_m", v.player), z3.Const("t_m", v.tile)
-        return TransitionProperty(pid, frozenset(MoveKind), lambda s, s2: z3.And(
+        return TransitionProperty(pid, frozenset(MoveKind), lambda s, s2, _: z3.And(
             z3.ForAll([t], z3.Implies(s2.in_boneyard(t), s.in_boneyard(t))),
             z3.Implies(m.bone_empty(s), m.bone_empty(s2)),
             z3.ForAll([p, t], z3.Implies(z3.And(s2.holds(p, t), z3.Not(s.holds(p, t))),
                                          s.in_boneyard(t)))))
+    step = layout_properties.TRANSITIONS.get(pid)
+    if step is not None:
+        return TransitionProperty(pid, frozenset(MoveKind),
+                                  lambda s, s2, ps: step(m, s, s2, ps))
     return None

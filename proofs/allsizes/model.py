@@ -91,6 +91,14 @@ class AbstractModel:
         self.layout = SlotRelations.declare(c.LAYOUT, self.v)
         #: why the layout's slots cannot be stated here (None: they can)
         self.layout_problem = unstatable(c.LAYOUT)
+        #: the layout's marks the model keeps: covered slots (arms that wait for them),
+        #: pending slots (doubles that take tiles)
+        self.waits = self.layout.waits
+        self.doubles = self.layout.double_rules
+        #: R2.2 as the guards read it (a fault twin may break either): an arm waits for
+        #: its sides to be covered; while slots are pending, play goes on a pending slot
+        self.arms_wait = True
+        self.pending_restricts = True
         self.axioms: list[tuple[str, Formula]] = self._axioms()
         self.actions: list[Action] = actions.build(self)
         self.conjuncts: list[Conjunct] = self._conjuncts()
@@ -144,12 +152,28 @@ class AbstractModel:
     def vars(self, *spec: tuple[str, SortRef]) -> list[Expr]:
         return [z3.Const(n, s) for n, s in spec]
 
+    def may_play_now(self, s: AState, p: Expr, e: Expr) -> Formula:
+        """R2.3 with R2.2: ``p`` may play on end ``e`` in state ``s``: the slot's access
+        rule, every slot it waits for covered (a spinner's arm), and, while slots are
+        pending, ``e`` one of them. On a layout without waiting arms or double rules it
+        is ``may_play(p, e)`` alone (the line's formulas are unchanged)."""
+        parts = [self.layout.may_play(p, e)]
+        if self.waits and self.arms_wait:
+            parts.append(self.layout.waits_ok(s.covered, e))
+        if self.doubles and self.pending_restricts:
+            parts.append(self.layout.pending_ok(s.pending, e))
+        return parts[0] if len(parts) == 1 else z3.And(*parts)
+
+    def any_pending(self, s: AState) -> Formula:
+        """Some slot is pending (false on a layout without double rules)."""
+        return self.layout.any_pending(s.pending) if self.doubles else z3.BoolVal(False)
+
     def stuck(self, s: AState, p: Expr) -> Formula:
-        """``p`` holds no tile carrying a number an open end ``p`` may play on shows
-        (R2.1, R2.3, R4.2): ``p`` has no legal play."""
+        """``p`` holds no tile carrying a number an open end ``p`` may play on now shows
+        (R2.1, R2.2, R2.3, R4.2): ``p`` has no legal play."""
         t, e, x = self.vars(("t_s", self.v.tile), ("e_s", self.v.end), ("x_s", self.v.value))
         return z3.ForAll([t, e, x], z3.Not(z3.And(s.holds(p, t), self.v.carries(t, x),
-                                                  s.shows(e, x), self.layout.may_play(p, e))))
+                                                  s.shows(e, x), self.may_play_now(s, p, e))))
 
     def holds_no_match(self, s: AState, p: Expr) -> Formula:
         """``p`` holds no tile carrying a number any open end shows, whoever may play
@@ -279,6 +303,10 @@ class AbstractModel:
         ]
         if self.DRAW is DrawRule.NONE:
             parts.append(self.bone_empty(s))  # every undealt tile is set aside
+        if self.waits:
+            parts.append(z3.ForAll([e], z3.Not(s.covered(e))))
+        if self.doubles:
+            parts.append(z3.ForAll([e], z3.Not(s.pending(e))))
         return z3.And(*parts)
 
     # -- the candidate inductive invariant -------------------------------------

@@ -20,7 +20,7 @@ from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import CATALOGUE, Kind, Result, Verdict, find_property
 from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
-from .catalogue import METHOD, state_property, transition_property
+from .catalogue import METHOD, Move, state_property, transition_property
 from .decode import AbstractCounterexample, Decoder, distinct_tiles
 from .fragment import Edge, FragmentCache, fragment_of
 from .model import AbstractModel, Conjunct
@@ -241,7 +241,7 @@ def _property_queries(m: AbstractModel, chk: Checker, pid: str, inv: _Invariant
         if a.kind not in tp.kinds:
             continue
         st = m.step(a)
-        fs = [*invf, st.formula, z3.Not(tp.formula(pre, st.post))]
+        fs = [*invf, st.formula, z3.Not(tp.formula(pre, st.post, Move(a.kind, st.params)))]
         q = chk.check(f"{a.name} => {pid}", *fs)
         if q.answer == "sat":
             return ("sat", chk.log[start:], _decoded(m, chk, q, fs, pre, st, a.name),

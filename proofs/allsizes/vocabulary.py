@@ -73,6 +73,8 @@ class AState:
     shows: Callable[..., Formula]  #: shows(e, v): open end e shows the number v
     confirmed: Callable[..., Formula]  #: confirmed(p): p confirmed in the current run
     fouls: Callable[..., Formula]  #: fouls(p): p made a false declaration (R4.5)
+    covered: Callable[..., Formula]  #: covered(e): a tile has been laid on slot e
+    pending: Callable[..., Formula]  #: pending(e): e must take a tile before play moves on
     turn: Expr  #: the seat to move
     proposer: Expr  #: the first seat of the current run of confirmations (R4.1)
     opened: Formula  #: the lead has been played: the layout has open ends
@@ -91,6 +93,8 @@ class AState:
             shows=z3.Function("shows", v.end, v.value, b),
             confirmed=z3.Function("confirmed", v.player, b),
             fouls=z3.Function("fouls", v.player, b),
+            covered=z3.Function("covered", v.end, b),
+            pending=z3.Function("pending", v.end, b),
             turn=z3.Const("turn", v.player),
             proposer=z3.Const("proposer", v.player),
             opened=z3.Bool("opened"),
