@@ -32,6 +32,7 @@ from dominoproof.proofs.allsizes import (
     prove_all_sizes,
     prove_model,
 )
+from dominoproof.proofs.allsizes.catalogue import LAYOUT
 from dominoproof.proofs.allsizes.layout import unstatable
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, LAYOUT_PROPERTIES, Result, Verdict
@@ -50,6 +51,15 @@ EXPECTED_FAILING: dict[str, frozenset[str]] = {
     "all-others-confirm": frozenset({"blocked-sound", "procedure"}),
     "draw-loses-tile": frozenset({"conservation"}),
     "draw-from-empty-boneyard": frozenset({"boneyard-monotone"}),
+    # the layout's twins, on their faults' demos (a line whose doubles must be covered, a
+    # spinner whose arms wait): the demo's correct rules prove the property the twin breaks
+    # (test_the_layout_twins_break_what_the_correct_rules_prove); blocked-sound, procedure
+    # and readings-agree fail on the line's demo under the correct rules too (reading
+    # "holds a matching tile": test_a_block_while_a_double_waits_is_where_the_readings_differ)
+    "double-left-uncovered": frozenset({"doubles-covered"}),
+    "arms-open-early": frozenset({"spinner-arms"}),
+    "confirm-past-double": frozenset({"no-false-confirmation", "uncoverable-double",
+                                      "blocked-sound", "procedure", "readings-agree"}),
 }
 
 #: Where each twin breaks the proof: (a conjunct of the invariant dropped at an
@@ -65,9 +75,14 @@ EXPECTED_BREAK: dict[str, tuple[str | None, str, str]] = {
     "all-others-confirm": (None, "establish", "blocked-sound"),
     "draw-loses-tile": ("tile-placed", "draw", "conservation"),
     "draw-from-empty-boneyard": (None, "draw_aside", "boneyard-monotone"),
+    "double-left-uncovered": (None, "play", "doubles-covered"),
+    "arms-open-early": ("waiting-arms", "play", "spinner-arms"),
+    "confirm-past-double": ("confirmed-hold-nothing", "confirm_past_double",
+                            "uncoverable-double"),
 }
 
-FAST_FAULTS = ("all-others-confirm", "confirm-while-playable", "draw-loses-tile")
+FAST_FAULTS = ("all-others-confirm", "confirm-while-playable", "draw-loses-tile",
+               "double-left-uncovered", "arms-open-early", "confirm-past-double")
 SLOW_FAULTS = tuple(f for f in EXPECTED_FAILING if f not in FAST_FAULTS)
 
 
@@ -94,6 +109,14 @@ def _catalogue(name: str, fault: str | None = None) -> tuple[Result, ...]:
 def _results(name: str, fault: str | None = None) -> dict[str, Result]:
     """The core properties' results."""
     return {r.property: r for r in _catalogue(name, fault) if r.property in CORE}
+
+
+def _stated(name: str, fault: str | None = None) -> dict[str, Result]:
+    """The results of every property stated for the variant: the core properties and the
+    layout's properties that apply to it."""
+    return {r.property: r for r in _catalogue(name, fault)
+            if r.property in CORE or (r.property in LAYOUT
+                                      and r.verdict is not Verdict.NOT_APPLICABLE)}
 
 
 def _hand_matches(cex: AbstractCounterexample, state: dict[str, Any], seat: str) -> bool:
@@ -193,15 +216,13 @@ def test_the_slot_axioms_count_the_ends(kind: str, count: int) -> None:
 
 #: Topologies whose slot data the fragment cannot state, and what the N/A names.
 OUTSIDE: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "spinner": ({"layout.kind": "spinner"}, ("slots north, south open spinner",)),
-    "trains": ({"layout.kind": "trains"}, ("slots train P0, train P1 are open to "
-                                           "owner-or-marker", "markers")),
-    "covered doubles": ({"layout.double_takes": 1, "layout.double_again": True},
-                        ("slots left, right make a double laid on them take 1 tile",
-                         "plays again")),
+    "trains": ({"layout.kind": "trains"}, (
+        "slots train P0, train P1 are open to owner-or-marker",
+        "End -> Player, a cycle of the sort graph, outside EPR", "markers")),
     "chicken foot": ({"layout.kind": "chicken-foot", "layout.lead_double_takes": 4,
                       "layout.double_takes": 3},
-                     ("open toe, not with the lead", "the opening double takes 4 tile")),
+                     ("open as toes of a later double", "the first k - 1 closed toes",
+                      "grows with N")),
 }
 
 
@@ -211,16 +232,73 @@ def test_a_layout_outside_the_fragment_is_not_applicable(name: str) -> None:
     v = find_variant("tiny-2p-d3").with_overrides(overrides)
     why = unstatable(v.slot_layout) or ""
     assert all(part in why for part in said), why
-    for r in prove_all_sizes(v, CORE, timeout_ms=TIMEOUT_MS):
+    for r in prove_all_sizes(v, timeout_ms=TIMEOUT_MS):
         assert r.verdict is Verdict.NOT_APPLICABLE
-        assert why in r.detail and "per instance" in r.detail
+        if r.property in CORE or r.property in LAYOUT:
+            assert why in r.detail and "per instance" in r.detail, r.detail
         assert r.stats == {}  # nothing was asked of Z3
+
+
+#: Layouts the fragment states beyond the line: the slot features, with the variant.
+INSIDE: dict[str, dict[str, Any]] = {
+    "spinner, arms waiting for the sides": {"layout.kind": "spinner",
+                                            "layout.spinner_sides_first": True},
+    "spinner, the opening double taking a tile on each slot": {
+        "layout.kind": "spinner", "layout.spinner_sides_first": False,
+        "layout.lead_double_takes": 4},
+    "line, doubles covered, their player playing again": {
+        "layout.double_takes": 1, "layout.double_again": True},
+    "chicken foot's arms, the opening double taking a tile on each": {
+        "layout.kind": "chicken-foot", "layout.lead_double_takes": 4},
+}
 
 
 def test_what_the_fragment_can_state_is_not_refused() -> None:
     assert unstatable(LINE) is None
     assert unstatable(_layout("chicken-foot").slot_layout) is None
+    for overrides in INSIDE.values():
+        assert unstatable(find_variant("tiny-2p-d3").with_overrides(
+            overrides).slot_layout) is None, overrides
     assert unstatable(SlotLayout(LayoutKind.LINE, ())) == "the layout has no slot"
+
+
+@pytest.mark.parametrize("name", list(INSIDE))
+def test_the_layouts_in_the_fragment_are_proved(name: str) -> None:
+    """Waiting arms, pending slots and a double's player playing again are state and
+    guards of the model: under the reading "has a legal move" every core property and
+    every layout property that applies is PROVED, every query in EPR; under "holds a
+    matching tile" a block while a double waits is where the readings differ (below)."""
+    v = find_variant("tiny-2p-d3").with_overrides(
+        {**INSIDE[name], "layout.extend": "has-legal-move"})
+    rs = {r.property: r for r in prove_all_sizes(v, timeout_ms=TIMEOUT_MS, seed=SEED)}
+    applies = [p for p in LAYOUT if BY_ID[p].applies_to(v)]
+    assert applies
+    for pid in [*CORE, *applies]:
+        r = rs[pid]
+        want = Verdict.PROVED
+        if pid == "readings-agree" and BY_ID["doubles-covered"].applies_to(v):
+            want = Verdict.NOT_INDUCTIVE  # a pending slot takes every play (below)
+        assert r.verdict is want, (pid, r.detail)
+        assert r.stats["fragment"] == "EPR", pid
+        assert r.stats["dropped"] == {}, pid
+
+
+def test_a_block_while_a_double_waits_is_where_the_readings_differ() -> None:
+    """A line whose doubles must be covered, read "holds a matching tile": the all-sizes
+    proof of blocked-sound fails at the establishment, on a state where slots are pending
+    and a hand holds a tile matching the other end -- the uncoverable double ends the round
+    (uncoverable-double is PROVED) though R2 in that reading does not hold."""
+    v = find_variant("tiny-2p-d3").with_overrides({"layout.double_takes": 1})
+    rs = {r.property: r for r in prove_all_sizes(v, timeout_ms=TIMEOUT_MS, seed=SEED)}
+    assert rs["uncoverable-double"].verdict is Verdict.PROVED
+    assert rs["doubles-covered"].verdict is Verdict.PROVED
+    r = rs["blocked-sound"]
+    assert r.verdict is Verdict.NOT_INDUCTIVE, r.detail
+    cex = r.trace
+    assert isinstance(cex, AbstractCounterexample) and cex.post is not None
+    assert cex.action == "establish" and cex.post["blocked"]
+    assert cex.pre["pending"], cex.pre
+    assert any(_hand_matches(cex, cex.pre, p) for p in cex.pre["hands"])
 
 
 @pytest.mark.parametrize("reading", ["holds-matching-tile", "has-legal-move"])
@@ -259,7 +337,7 @@ def test_blocked_sound_uses_the_variants_reading(reading: str) -> None:
 
 
 def _check_fault(fault: str) -> None:
-    res = _results("", fault)
+    res = _stated("", fault)
     failing = {p for p, r in res.items() if r.verdict is not Verdict.PROVED}
     assert failing == EXPECTED_FAILING[fault]
     assert set(FAULTS_BY_ID[fault].catches) & set(CORE) <= failing
@@ -288,6 +366,22 @@ def test_fault_twin_fails_its_properties(fault: str) -> None:
 @pytest.mark.parametrize("fault", SLOW_FAULTS)
 def test_fault_twin_fails_its_properties_slow(fault: str) -> None:
     _check_fault(fault)
+
+
+LAYOUT_TWINS = ("double-left-uncovered", "arms-open-early", "confirm-past-double")
+
+
+@pytest.mark.parametrize("fault", LAYOUT_TWINS)
+def test_the_layout_twins_break_what_the_correct_rules_prove(fault: str) -> None:
+    """On the fault's demo, the correct rules prove each layout property the fault names;
+    its twin makes it NOT INDUCTIVE (above): the failure is the twin's."""
+    f = FAULTS_BY_ID[fault]
+    correct = {r.property: r for r in prove_all_sizes(
+        f.variant(), f.catches, timeout_ms=TIMEOUT_MS, seed=SEED)}
+    for pid in f.catches:
+        assert pid in LAYOUT
+        assert correct[pid].verdict is Verdict.PROVED, (pid, correct[pid].detail)
+        assert _stated("", fault)[pid].verdict is Verdict.NOT_INDUCTIVE
 
 
 def test_every_twin_is_tested() -> None:

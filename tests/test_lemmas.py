@@ -22,7 +22,9 @@ from dominoproof.proofs.properties import CATALOGUE, Verdict
 
 #: Lemmas that both provers state (the same sentence, two formulas): kept as data.
 SHARED = ("conservation", "no-pending-draw", "confirmed-after-lead", "confirmed-hold-nothing",
-          "confirmed-empty-boneyard", "blocked-after-run", "no-stock", "blocked-sound")
+          "confirmed-empty-boneyard", "blocked-after-run", "no-stock", "blocked-sound",
+          # the layout's marks: a spinner's waiting arms, doubles that must be covered
+          "marks-typed", "waiting-arms", "uncovered-pending", "pending-one-double")
 
 
 def test_every_lemma_has_a_formula_or_a_reason_in_each_prover() -> None:

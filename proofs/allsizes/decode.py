@@ -60,6 +60,7 @@ def _state_text(st: dict[str, Any]) -> str:
     hands = " ".join(f"{p}:{braces(ts)}" for p, ts in st["hands"].items())
     ends = " ".join(f"{e}:{'/'.join(vs) or '-'}" for e, vs in st["shows"].items())
     flags = [k for k in ("opened", "drew", "blocked", "domino") if st[k]]
+    flags += [f"{k} {braces(st[k])}" for k in ("covered", "pending") if st.get(k)]
     return (f"turn {st['turn']}, hands {hands}, boneyard {braces(st['boneyard'])}, "
             f"aside {braces(st['aside'])}, table {braces(st['table'])}, ends {ends}, "
             f"confirmed {braces(st['confirmed'])} (proposer {st['proposer']}), "
@@ -83,9 +84,11 @@ class Decoder:
     its constant), in the layout's order."""
 
     def __init__(self, v: Vocabulary, model: Any,
-                 slots: Sequence[tuple[str, Expr]] = ()) -> None:
+                 slots: Sequence[tuple[str, Expr]] = (), marks: Sequence[str] = ()) -> None:
         self.v = v
         self.model = model
+        #: the layout's marks the model keeps ("covered", "pending"), decoded per end
+        self.marks = tuple(marks)
         self.names: dict[str, str] = {}
         self.universe: dict[str, list[Expr]] = {}
         for sort, prefix in ((v.player, "P"), (v.tile, "T"), (v.value, "V"), (v.end, "E")):
@@ -127,6 +130,7 @@ class Decoder:
             "confirmed": self.set1(s.confirmed, v.player),
             "fouls": self.set1(s.fouls, v.player),
             **{k: self.true(getattr(s, k)) for k in ("opened", "drew", "blocked", "domino")},
+            **{k: self.set1(getattr(s, k), v.end) for k in self.marks},
         }
 
     def clockwise(self) -> list[str]:

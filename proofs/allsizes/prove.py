@@ -83,7 +83,8 @@ class Checker:
 
 def _decoder(m: AbstractModel, model: Any) -> Decoder:
     """The decoder of a model of one of ``m``'s queries: ends named by their slots."""
-    return Decoder(m.v, model, m.layout.named())
+    marks = [k for k, kept in (("covered", m.waits), ("pending", m.doubles)) if kept]
+    return Decoder(m.v, model, m.layout.named(), marks)
 
 
 @dataclass
@@ -322,6 +323,7 @@ def _verdict(model: AbstractModel, pid: str, answer: str, queries: list[Query],
            f"the invariant kept {len(inv.kept)} of {len(model.conjuncts)} conjuncts "
            f"({dropped_text})")
     obligation = ("Inv => property" if kind is Kind.STATE
+                  or state_property(model, pid) is not None
                   else "Inv & action => property, for every action it constrains")
     if not sanity.ok:
         verdict = Verdict.UNKNOWN

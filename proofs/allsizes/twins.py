@@ -156,5 +156,42 @@ def _draw_from_empty_boneyard(m: AbstractModel) -> None:
             s, holds=add2(s.holds, s.turn, xs[0]), aside=remove1(s.aside, xs[0])), {})))
 
 
+# -- the layout's faults (R2.2) ----------------------------------------------------------
+
+
+@twin("double-left-uncovered", "while slots are pending, play may go on any slot (the "
+                               "pending slots restrict nothing; a double still makes its "
+                               "slot pending)")
+def _double_left_uncovered(m: AbstractModel) -> None:
+    m.pending_restricts = False
+
+
+@twin("arms-open-early", "a spinner's arms may be played on as soon as they open, before "
+                         "the sides they wait for are covered")
+def _arms_open_early(m: AbstractModel) -> None:
+    m.arms_wait = False
+
+
+@twin("confirm-past-double", "an extra action confirm_past_double: with the boneyard empty "
+                             "and slots pending, a player holding a tile that covers a "
+                             "pending slot confirms, and it counts")
+def _confirm_past_double(m: AbstractModel) -> None:
+    if not m.doubles:
+        return
+    v = m.v
+    playable = actions.playable_guard(m, need_empty=True, first_foul=False)
+
+    def guard(s: AState, xs: Sequence[Expr]) -> tuple[z3.BoolRef, z3.BoolRef]:
+        common, pick = playable(s, xs)
+        return z3.And(common, m.any_pending(s)), pick
+
+    confirm = actions.confirm_effect(m)
+    m.actions.append(Action(
+        "confirm_past_double", MoveKind.CONFIRM, ("R1.1", "R4.4"),
+        "FAULT: a player holding a tile that covers a pending slot confirms, and it counts",
+        (("t", v.tile), ("e", v.end), ("x", v.value)), guard,
+        lambda s, xs, tag: confirm(s, [], tag)))
+
+
 #: Each fault with an abstract twin, and what the twin does.
 TWINS: dict[str, str] = {f: t.doc for f, t in _REGISTRY.items()}
