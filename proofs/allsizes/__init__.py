@@ -4,9 +4,9 @@ The per-instance encoding (``proofs/encoding.py``) fixes N and P and asks Z3
 about one finite round. Here nothing is fixed: players, tiles, numbers and open
 ends are **uninterpreted sorts**, the state is a handful of **relations** over
 them (``holds(player, tile)``, ``in_boneyard(tile)``, ``shows(end, value)``,
-``confirmed(player)``, ...), and each action of ``docs/SEMANTICS.md`` is a
-two-state formula. A proof is an inductive invariant, written with quantifiers,
-whose three obligations are unsatisfiable::
+``confirmed(player)``, ``covered(end)``, ``pending(end)``, ...), and each action of
+``docs/SEMANTICS.md`` is a two-state formula. A proof is an inductive invariant, written
+with quantifiers, whose three obligations are unsatisfiable::
 
     Init & ~Inv                 (it holds after every deal)
     Inv & T_a & ~Inv'           (every action a preserves it; one query per
@@ -38,17 +38,21 @@ statistics of the queries it rests on.
 
 The modules, along the model's seams:
 
-=================  ==============================================================
-``vocabulary``     the sorts, the rigid relations, one state, an action
-``layout``         the variant's slot data as rigid relations and generated axioms
-``model``          :class:`AbstractModel`: one variant's rules, axioms, Init, predicates
-``actions``        the actions, guards 1-8 of SEMANTICS.md
-``twins``          the abstract twins of the faults, registered by fault id
-``catalogue``      which properties are stated here, the transition properties
-``fragment``       :func:`fragment_of`: is a query in EPR?
-``prove``          Houdini, the sanity checks, :func:`prove_model`, :func:`prove_all_sizes`
-``decode``         counterexamples decoded into a small state of the round
-=================  ==============================================================
+=======================  ==========================================================================
+``vocabulary``           the sorts, the rigid relations, one state, an action
+``layout``               the variant's slot data as rigid relations, generated axioms and
+                         formulas over the slot constants (a spinner's waiting arms, pending
+                         slots); what the fragment cannot state (trains, toes), and why
+``model``                :class:`AbstractModel`: one variant's rules, axioms, Init, predicates
+``actions``              the actions, guards 1-8 of SEMANTICS.md
+``twins``                the abstract twins of the faults, registered by fault id
+``catalogue``            which properties are stated here, the transition properties
+``layout_properties``    the layout's properties (doubles-covered, spinner-arms,
+                         uncoverable-double, readings-agree)
+``fragment``             :func:`fragment_of`: is a query in EPR?
+``prove``                Houdini, the sanity checks, :func:`prove_model`, :func:`prove_all_sizes`
+``decode``               counterexamples decoded into a small state of the round
+=======================  ==========================================================================
 """
 
 from __future__ import annotations
