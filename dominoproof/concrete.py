@@ -56,6 +56,11 @@ class ConcreteState:
     drew: bool
     blocked: bool
     domino: bool
+    #: the layout's marks, where the model keeps them (a spinner's waiting arms, doubles
+    #: that must be covered): the ends by their slots' names, and which are covered/pending
+    names: tuple[str, ...] = ()
+    covered: tuple[int, ...] | None = None
+    pending: tuple[int, ...] | None = None
 
     def holders(self, tile: Tile) -> list[int]:
         return [p for p, hand in enumerate(self.hands) if tile in hand]
@@ -130,15 +135,20 @@ class _Names:
         for seat, names in st["hands"].items():
             if seat in self.seat:
                 hands[self.seat[seat]] = self.tiles(names)
-        ends = tuple(tuple(sorted(self.number[v] for v in st["shows"][e]))
-                     for e in sorted(st["shows"], key=_index))
+        order = sorted(st["shows"], key=_index)
+        ends = tuple(tuple(sorted(self.number[v] for v in st["shows"][e])) for e in order)
+
+        def marked(key: str) -> tuple[int, ...] | None:
+            got = st.get(key)
+            return None if got is None else tuple(i for i, e in enumerate(order) if e in got)
         return ConcreteState(
             turn=self.seat.get(st["turn"], 0), proposer=self.seat.get(st["proposer"], 0),
             hands=tuple(hands), boneyard=self.tiles(st["boneyard"]),
             aside=self.tiles(st["aside"]), table=self.tiles(st["table"]), ends=ends,
             confirmed=self.seats(st["confirmed"]), fouls=self.seats(st["fouls"]),
             opened=bool(st["opened"]), drew=bool(st["drew"]), blocked=bool(st["blocked"]),
-            domino=bool(st["domino"]))
+            domino=bool(st["domino"]), names=tuple(order), covered=marked("covered"),
+            pending=marked("pending"))
 
     def param(self, value: str) -> str:
         if value in self.tile:
@@ -188,6 +198,8 @@ def _seats(ps: Sequence[int]) -> str:
 def _ends(s: ConcreteState) -> str:
     if not s.opened and not any(s.ends):
         return "no open end yet (nothing laid)"
+    if s.covered is not None or s.pending is not None:
+        return "ends " + ", ".join(_slot(s, i) for i in range(len(s.ends)))
     shown = []
     for i, end in enumerate(s.ends):
         if not end:
@@ -197,6 +209,17 @@ def _ends(s: ConcreteState) -> str:
         else:
             shown.append(f"end {i} shows {' and '.join(map(str, end))} at once")
     return "ends " + " and ".join(shown)
+
+
+def _slot(s: ConcreteState, i: int) -> str:
+    """One slot by its name, the number it shows and its marks: ``west 2 (pending)``."""
+    end = s.ends[i]
+    shown = ("closed" if not end else str(end[0]) if len(end) == 1
+             else f"showing {' and '.join(map(str, end))} at once")
+    marks = [w for w, on in (("covered", s.covered is not None and i in s.covered),
+                             ("pending", s.pending is not None and i in s.pending)) if on]
+    name = s.names[i] if i < len(s.names) else f"end {i}"
+    return f"{name} {shown}" + (f" ({', '.join(marks)})" if marks else "")
 
 
 def state_lines(s: ConcreteState) -> list[str]:
@@ -227,6 +250,8 @@ _ACTIONS: dict[str, str] = {
     "confirm": "P{turn} confirms they cannot play (R4.1, R4.2)",
     "confirm_playable": "P{turn} confirms they cannot play though {t} fits the {x}, and it "
                         "counts (the fault)",
+    "confirm_past_double": "P{turn} confirms they cannot play though {t} covers the pending "
+                           "{x}, and it counts (the fault)",
     "confirm_instead_of_draw": "P{turn} confirms instead of drawing from the boneyard "
                                "(the fault)",
     "draw_aside": "P{turn} takes {t} from the set-aside tiles (the fault)",
@@ -335,6 +360,53 @@ def _boneyard_monotone(s: ConcreteState, after: ConcreteState | None) -> list[st
     return why
 
 
+def _pending_numbers(s: ConcreteState) -> set[int]:
+    return {x for i in (s.pending or ()) for x in s.ends[i]}
+
+
+def _uncoverable_double(s: ConcreteState) -> list[str]:
+    if not s.blocked or not s.pending:
+        return []
+    numbers = _pending_numbers(s)
+    why = [f"P{p} holds {_tiles(fit)}, which cover{'s' if len(fit) == 1 else ''} a pending "
+           "end" for p, hand in enumerate(s.hands)
+           if (fit := [t for t in hand if {t.lo, t.hi} & numbers])]
+    if s.boneyard:
+        why.append(f"the boneyard still holds {_tiles(s.boneyard)}")
+    return ["the block is established while ends are pending, but " + "; ".join(why)
+            ] if why else []
+
+
+def _readings_agree(s: ConcreteState) -> list[str]:
+    if not s.blocked:
+        return []
+    who = _who_can_play(s)
+    if not who:
+        return []
+    waiting = ", ".join(s.names[i] for i in (s.pending or ()) if i < len(s.names))
+    because = f" while {waiting} {'is' if ',' not in waiting else 'are'} pending" if waiting \
+        else ""
+    return [f"at the block nobody has a legal move{because}, yet " + "; ".join(who)]
+
+
+def _layout_move(table: ConcreteTable, pid: str) -> list[str]:
+    s = table.before
+    e = table.params.get("e")
+    if table.action != "play" or e is None or e not in s.names:
+        return []
+    i = s.names.index(e)
+    if pid == "doubles-covered" and s.pending and i not in s.pending:
+        pending = ", ".join(s.names[j] for j in s.pending)
+        return [f"the play goes on {e} while {pending} must take a tile first (R2.2)"]
+    if pid == "spinner-arms" and s.covered is not None and i not in s.covered:
+        covered = ", ".join(s.names[j] for j in s.covered)
+        now = (f"only {covered} {'is' if ',' not in covered else 'are'} covered" if covered
+               else "no end is covered")
+        return [f"the play goes on {e} while {now}: an arm may take a tile only once the "
+                "sides it waits for are covered (R2.2)"]
+    return []
+
+
 def fails(table: ConcreteTable, pid: str) -> str:
     """What fails on the decoded table, in words (the property's statement as
     :mod:`~dominoproof.proofs.allsizes` states it)."""
@@ -349,6 +421,12 @@ def fails(table: ConcreteTable, pid: str) -> str:
         why = _no_false_confirmation(table, table.before, table.after)
     elif pid == "boneyard-monotone":
         why = _boneyard_monotone(table.before, table.after)
+    elif pid == "uncoverable-double":
+        why = _uncoverable_double(last)
+    elif pid == "readings-agree":
+        why = _readings_agree(last)
+    elif pid in ("doubles-covered", "spinner-arms"):
+        why = _layout_move(table, pid)
     else:
         why = []
     return "; ".join(why) if why else f"{pid} fails in the abstract model here"

@@ -205,7 +205,9 @@ def _play_effect(m: AbstractModel) -> Effect:
         again = None
         if m.doubles:
             takes = z3.And(m.v.double(t), lay.among(e, lay.takers))
-            rest = lambda f: z3.And(s.pending(f), f != e)  # noqa: E731
+
+            def rest(f: Expr) -> Formula:
+                return z3.And(s.pending(f), f != e)
             new = z3.And(takes, z3.Not(lay.any_pending(rest)))
             post = dataclasses.replace(post, pending=lambda f: z3.If(new, f == e, rest(f)))
             if lay.data.again:

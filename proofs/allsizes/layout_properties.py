@@ -64,7 +64,9 @@ def doubles_covered(m: AbstractModel, s: AState, s2: AState, mv: Move) -> Formul
     x = z3.Const("x_dc", m.v.value)
     if mv.play:
         e, t = mv.params["e"], mv.params["t"]
-        rest = lambda g: z3.And(s.pending(g), g != e)  # noqa: E731
+
+        def rest(g: Expr) -> Formula:
+            return z3.And(s.pending(g), g != e)
         new = z3.And(m.v.double(t), lay.among(e, lay.takers), z3.Not(lay.any_pending(rest)))
         return z3.And(
             z3.Implies(lay.any_pending(s.pending), s.pending(e)),
