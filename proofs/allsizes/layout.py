@@ -163,6 +163,9 @@ class SlotRelations:
         lead opens shows the half the data names; an opening double (``a = b``) also opens
         the spinner's arms, showing its number; the others stay closed."""
         arms = self.arms
+        if not arms:
+            return lambda e, x: z3.Or(z3.And(self.opens_low(e), x == a),
+                                      z3.And(self.opens_high(e), x == b))
         return lambda e, x: z3.Or(z3.And(self.opens_low(e), x == a),
                                   z3.And(self.opens_high(e), x == b),
                                   z3.And(self.among(e, arms), a == b, x == a))

@@ -87,8 +87,11 @@ class AbstractModel:
         #: R4.4: the establishment requires an empty boneyard (a twin may break it)
         self.ready_checks_boneyard = c.EMPTY
         self.v = Vocabulary.declare()
-        self.pre = AState.declare(self.v)
-        self.layout = SlotRelations.declare(c.LAYOUT, self.v)
+        data = c.LAYOUT
+        self.pre = AState.declare(
+            self.v, covered=any(sl.after for sl in data.slots),
+            pending=data.lead_takes > 0 or any(sl.double_takes for sl in data.slots))
+        self.layout = SlotRelations.declare(data, self.v)
         #: why the layout's slots cannot be stated here (None: they can)
         self.layout_problem = unstatable(c.LAYOUT)
         #: the layout's marks the model keeps: covered slots (arms that wait for them),

@@ -83,8 +83,17 @@ class AState:
     domino: Formula  #: status DOMINO (terminal)
 
     @staticmethod
-    def declare(v: Vocabulary) -> AState:
+    def declare(v: Vocabulary, covered: bool = False, pending: bool = False) -> AState:
+        """The pre-state's symbols. ``covered`` / ``pending``: the layout keeps those marks
+        (a spinner's waiting arms, doubles that take tiles); without them the relation is
+        empty and no symbol is declared (a declaration is a Z3 term: the line's queries,
+        and the models Z3 picks for them, stay what they were)."""
         b = z3.BoolSort()
+
+        def mark(name: str, kept: bool) -> Callable[..., Formula]:
+            if kept:
+                return z3.Function(name, v.end, b)  # type: ignore[no-any-return]
+            return lambda e: z3.BoolVal(False)
         return AState(
             holds=z3.Function("holds", v.player, v.tile, b),
             in_boneyard=z3.Function("in_boneyard", v.tile, b),
@@ -93,8 +102,8 @@ class AState:
             shows=z3.Function("shows", v.end, v.value, b),
             confirmed=z3.Function("confirmed", v.player, b),
             fouls=z3.Function("fouls", v.player, b),
-            covered=z3.Function("covered", v.end, b),
-            pending=z3.Function("pending", v.end, b),
+            covered=mark("covered", covered),
+            pending=mark("pending", pending),
             turn=z3.Const("turn", v.player),
             proposer=z3.Const("proposer", v.player),
             opened=z3.Bool("opened"),
