@@ -384,6 +384,21 @@ def test_the_layout_twins_break_what_the_correct_rules_prove(fault: str) -> None
         assert _stated("", fault)[pid].verdict is Verdict.NOT_INDUCTIVE
 
 
+@pytest.mark.parametrize("fault, pid, said", [
+    ("double-left-uncovered", "doubles-covered", "must take a tile first (R2.2)"),
+    ("arms-open-early", "spinner-arms", "an arm may take a tile only once the sides"),
+    ("confirm-past-double", "uncoverable-double", "which covers a pending end"),
+])
+def test_a_layout_counterexample_reads_with_its_marks(fault: str, pid: str, said: str) -> None:
+    """Read on a small table, a layout twin's counterexample names the slots with their
+    marks and says what fails in domino terms."""
+    from dominoproof.concrete import describe
+
+    text, what = describe(_stated("", fault)[pid].trace, pid)
+    assert said in what, what
+    assert "(pending)" in text or "(covered)" in text or "no end is covered" in what, text
+
+
 def test_every_twin_is_tested() -> None:
     assert set(TWINS) == set(EXPECTED_FAILING) == set(EXPECTED_BREAK)
     assert set(FAST_FAULTS) | set(SLOW_FAULTS) == set(TWINS)
