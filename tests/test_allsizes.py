@@ -1,9 +1,12 @@
 """The all-sizes proofs: one abstract model, every N and every P.
 
 Fast tier: the correct rules of four variants (one per draw rule, and fouls)
-are PROVED; three fault twins make exactly their properties NOT INDUCTIVE with a
-counterexample that names the action; the fragment check, the N/A, UNKNOWN and
-vacuity paths. Slow tier: every preset, every twin, another seed.
+are PROVED; the layouts the fragment states (a spinner's waiting arms, doubles that
+must be covered) are proved, and the block while a double waits is where R2.3's
+readings differ; trains and toes are N/A with the reason; six fault twins (three of
+them the layout's) make exactly their properties NOT INDUCTIVE with a counterexample
+that names the action; the fragment check, the N/A, UNKNOWN and vacuity paths. Slow
+tier: every preset (against the findings), every twin, another seed.
 
 Expected verdicts are data (:data:`EXPECTED_FAILING`), never computed from the
 code under test.
