@@ -219,8 +219,13 @@ def test_kernel_search_is_the_python_search(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["line-free-draw", "block-3p", "trains"])
+@pytest.mark.parametrize("name", ["line-free-draw", "block-3p"])
 def test_kernel_search_is_the_python_search_on_every_deal(name: str) -> None:
+    """The search's own machinery (visited set, BFS order, edges, traces) on every deal.
+    It reads no layout: each layout's kernel step is checked on every state of every
+    deal by the successor test above (trains: 1.9 million states, both inclusions), and
+    each layout's whole search on seeded deals in the fast tier; the every-deal trains
+    search here repeated that Python search a second time (about 340 s of CI)."""
     same_search(*config(name))
 
 
