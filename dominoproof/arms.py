@@ -23,7 +23,7 @@ follows a round move by move; :func:`round_arms` is the arms after ``k`` moves.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dominoproof.model.engine import Trace
@@ -171,11 +171,13 @@ class RoundArms:
         self.last = arm
 
 
-def follow(trace: Trace, upto: int | None = None) -> tuple[RoundArms, State]:
+def follow(trace: Trace, upto: int | None = None,
+           states: Sequence[State] | None = None) -> tuple[RoundArms, State]:
     """``trace`` followed for its first ``upto`` moves (all of them by default), and the
-    state then. A rule book whose ends no layout has (a broken one) raises a
-    ``ValueError`` saying where."""
-    states = trace.states()
+    state then. ``states``: the round's states, when they are not the trace's replay (a
+    Z3 run the engine does not replay: its decoded states). A rule book whose ends no
+    layout has (a broken one) raises a ``ValueError`` saying where."""
+    states = list(states) if states is not None else trace.states()
     k = len(trace.moves) if upto is None else upto
     built = RoundArms(trace)
     for i, m in enumerate(trace.moves[:k]):

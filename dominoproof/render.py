@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from dominoproof.arms import Arms, RoundArms
+from dominoproof.arms import Arms, RoundArms, follow
 from dominoproof.model.engine import Trace
 from dominoproof.model.layout import LayoutKind, Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
@@ -54,6 +54,7 @@ __all__ = [
     "ArmRow",
     "LineOfPlay",
     "Step",
+    "final_table",
     "narrate",
     "render_round",
     "rows_text",
@@ -190,6 +191,24 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
         rows.append(ArmRow(f"{toes} toe{'s' if toes != 1 else ''}", (),
                            "not open yet (a double laid in play opens them)"))
     return tuple(rows)
+
+
+def final_table(trace: Trace, states: Sequence[State] | None = None,
+                indent: str = "  ") -> list[str]:
+    """The table after the last move of ``trace``, one arm a row (:func:`table_rows`)
+    under ``the table:``, for a layout of several lines (the one line: nothing, its ends
+    are said by number); a rule book that leaves ends no layout has is said, not drawn.
+    ``states``: the round's states when the engine does not replay it (a Z3 run's
+    decoded states). What ``play`` and ``replay`` draw after each play, drawn once where
+    a command shows a round's last state (explore, prove, witness)."""
+    if trace.variant.slot_layout.width <= 2:
+        return []
+    try:
+        built, state = follow(trace, states=states)
+    except ValueError as e:
+        return [f"{indent}the table cannot be drawn: {e}"]
+    rows = table_rows(built.arms, state.marks, trace.variant.players)
+    return [f"{indent}the table:", *rows_text(rows, indent + "  ")] if rows else []
 
 
 def side_name(side: Sequence[int]) -> str:

@@ -349,3 +349,54 @@ def test_explore_s_counterexample_names_the_trains_and_draws_the_table() -> None
     assert [line.split()[0] + " " + line.split()[1] for line in table[1:3]] == [
         "train P0", "train P1"]
     assert "marker out" not in "\n".join(table)  # the fault left P1's marker in
+
+
+
+def _unreplayed_run() -> Any:
+    """A round on trains as a Z3 run the engine is said not to replay: the commands then
+    tell it from its states (here the engine's own), not with ``render_round``."""
+    from dominoproof.proofs.bmc import Run
+
+    trace = random_round(kind_variant("trains"), 0)
+    return Run(trace.states(), list(trace.moves), trace, False, "said not to replay")
+
+
+@pytest.mark.parametrize("command", ["prove", "witness"])
+def test_prove_and_witness_draw_the_table_of_a_round_told_state_by_state(
+        command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counterexample (prove) or an answer (witness) the engine does not replay is told
+    from its states; its last state is drawn as ``play`` draws a table, one arm a row (the
+    hub, each train with its owner and marker, the public train), by the function
+    ``explore`` draws its counterexamples' with."""
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from dominoproof.commands import prove, witness
+    from dominoproof.proofs.properties import Result, Verdict
+    from dominoproof.proofs.witnesses import Witness
+    from dominoproof.render import rows_text, table_rows
+
+    run = _unreplayed_run()
+    v = run.trace.variant
+    buf = io.StringIO()
+    out = Console(file=buf, width=WIDTH, color_system=None, markup=False)
+    if command == "prove":
+        r = Result("markers", Verdict.VIOLATED, "bounded to depth 9", "", trace=run)
+        prove._print_evidence(out, r, SimpleNamespace(variant=v), None)
+        indent = "    "
+    else:
+        monkeypatch.setattr(witness, "console", lambda **_: out)
+        w = Witness("tie", "", run, len(run.moves), True, 0.0)
+        witness._print(SimpleNamespace(variant=v, label=v.name, seed=0, rlimit=1,
+                                       timeout_ms=1), "tie", w, None)
+        indent = "  "
+    text = buf.getvalue()
+    assert f"{indent}the table:" in text, text
+    drawn = text[text.index(f"{indent}the table:"):].splitlines()[1:]
+    arms, final = round_arms(run.trace)
+    rows = table_rows(arms, final.marks, v.players)
+    assert not table_errors(v, rows, final)
+    assert [r.name for r in rows[:5]] == ["hub", "train P0", "train P1", "train P2", "public"]
+    assert drawn[:len(rows_text(rows, indent + "  "))] == rows_text(rows, indent + "  ")
