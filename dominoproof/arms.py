@@ -27,18 +27,39 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import CLOSED, Layout, Opens, SlotLayout, layout_of
+from dominoproof.model.layout import CLOSED, Layout, LayoutKind, Opens, SlotLayout, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind, said
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
 
-__all__ = ["Arms", "RoundArms", "arms_of", "follow", "number_played", "round_arms"]
+__all__ = ["Arms", "RoundArms", "arm_name", "arms_of", "centre_name", "follow",
+           "number_played", "round_arms"]
 
 
 def number_played(layout: Layout, s: State, m: Move) -> int:
     """The number the open end a play is laid on shows: the one place the renderers read
     a move's end (``Move.end`` names a slot; the layout says what it shows)."""
     return layout.shows(s.ends, m.end)
+
+
+def centre_name(data: SlotLayout, lead: Tile) -> str:
+    """What the layout calls the tile in the middle, every arm's origin (Terms "Layout"):
+    the **hub** of trains (every train grows from it, a double or the fallback's tile),
+    the **spinner** of an opening double with arms; else the lead (a line, a spinner
+    played as a line, a chicken foot's opening double)."""
+    if data.kind is LayoutKind.TRAINS:
+        return "hub"
+    if data.kind is LayoutKind.SPINNER and lead.is_double:
+        return "spinner"
+    return "lead"
+
+
+def arm_name(data: SlotLayout, arm: int, lead: Tile | None = None) -> str:
+    """An arm as the layout names it: its slot's name (``train P1``, ``north``, ``toe 2``),
+    or, for -1, the tile in the middle (:func:`centre_name`)."""
+    if arm >= 0:
+        return data.slots[arm].name
+    return centre_name(data, lead) if lead is not None else "lead"
 
 
 @dataclass

@@ -31,9 +31,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from dominoproof.arms import Arms, RoundArms, follow
+from dominoproof.arms import Arms, RoundArms, centre_name, follow
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import LayoutKind, Opens, layout_for, layout_of
+from dominoproof.model.layout import Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, residual
 from dominoproof.model.rules import Rules
@@ -145,9 +145,6 @@ class ArmRow:
     note: str
 
 
-_CENTRE = {LayoutKind.TRAINS: "hub", LayoutKind.SPINNER: "spinner"}
-
-
 def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
     """The layout of several lines, one row an arm (the lead first): each open arm with
     the number it shows, an owner's marker when it is out (R2.3), the sides an arm waits
@@ -157,8 +154,7 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
         return ()
     data = arms.data
     layout = layout_for(data, players)  # where the marks' fields lie
-    centre = _CENTRE.get(data.kind, "lead") if arms.lead.is_double else "lead"
-    rows = [ArmRow(centre, (arms.lead.show(),), "")]
+    rows = [ArmRow(centre_name(data, arms.lead), (arms.lead.show(),), "")]
     others: list[str] = []
     toes = 0
     for i, slot in enumerate(data.slots):
@@ -420,10 +416,13 @@ class _Told:
                     where = f"{self.variant.slot_layout.slots[arm].name} (showing {number})"
                 return (), self.rows(after), where
         except ValueError:  # a broken rule book (a fault) leaves ends no line has
-            shape = "line" if self.line is not None else "layout"
-            self.line = self.arms = None
             ends = " and ".join(map(str, after.open_ends))
-            return (f"(the rule book leaves ends {ends}: no {shape} has them)",), (), where
+            if self.line is not None:  # said under "line", as the line would be
+                self.line = None
+                return (f"(the rule book leaves ends {ends}: no line has them)",), (), where
+            self.arms = None  # said under "table", as the arms would be: no line here
+            return (), (ArmRow("table", (), f"(the rule book leaves ends {ends}: no "
+                                f"layout has them)"),), where
         return (), (), where
 
     def _waiting(self, s: State) -> tuple[str, ...]:
