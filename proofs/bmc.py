@@ -77,10 +77,6 @@ class Unrolling:
     inv: list[Lemma]
     states: list[StateVars]
     moves: list[MoveVars] = field(default_factory=list)
-    #: the boneyard's size at the deal, where it is proved that no move takes more than
-    #: one tile from it (:meth:`BoundedSearch.stock_floor`): after ``i`` moves at least
-    #: ``stock - i`` tiles are left, said to the solver as a redundant fact (0: not said)
-    stock: int = 0
 
     def extend(self, steps: int = 1) -> None:
         enc = self.enc
@@ -91,8 +87,6 @@ class Unrolling:
             step = enc.trans(here, m, nxt)
             if self.stutter:
                 step = z3.Or(step, enc.stutter(here, m, nxt))
-            if self.stock > i + 1:
-                self.sv.add(z3.UGE(stock_count(enc, nxt), self.stock - i - 1))
             self.sv.add(step, *[lem(enc, nxt) for lem in self.inv])
             self.moves.append(m)
             self.states.append(nxt)
@@ -148,8 +142,7 @@ class BoundedSearch(ProofSession):
         sv = self.solver(ledger=ledger)
         sv.add(self.enc.init(x0, deal))
         path = Unrolling(self.enc, sv, prefix, stutter,
-                         self.strengthening() if strengthen else [], [x0],
-                         stock=self.stock_floor(deal))
+                         self.strengthening() if strengthen else [], [x0])
         path.extend(steps)
         return path
 
@@ -158,10 +151,10 @@ class BoundedSearch(ProofSession):
         two facts are proved (each query UNSAT): the deal leaves exactly ``B`` tiles in
         the boneyard (a given deal's are counted), and a tile leaves it only as the
         move's tile, so no move takes more than one. Then after ``i`` moves at least
-        ``B - i`` tiles are left: a fact of every round, which the unrollings state so
-        that the solver need not rediscover this counting argument at every depth (an
-        empty boneyard -- every block, every confirmation -- is then at least ``B`` moves
-        deep). 0 when ``B`` is 0 or a query is not UNSAT (nothing is said then)."""
+        ``B - i`` tiles are left, in every round: an empty boneyard -- every block, every
+        confirmation -- is at least ``B`` moves deep (:meth:`goal_floor`), a counting
+        argument the solver would otherwise have to rediscover at every depth. 0 when
+        ``B`` is 0 or a query is not UNSAT (nothing is claimed then)."""
         if self._stock_floor is None:
             self._stock_floor = self._prove_stock_floor()
         if not self._stock_floor:
