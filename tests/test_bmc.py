@@ -18,6 +18,7 @@ from dominoproof.model.state import Status
 from dominoproof.proofs.encoding import BLOCKED, Encoding
 from dominoproof.proofs.encoding_faults import twin_prover
 from dominoproof.proofs.lemmas import parity_conclusion
+from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.queries import QUESTIONS, Prover, Witness, witness
 
 
@@ -283,3 +284,12 @@ def test_the_floor_hides_no_round() -> None:
     assert with_floor.run.replayed
     none = pr.bmc(_blocked, max_depth=1, window=1)  # every depth below the floor
     assert none.run is None and none.complete and none.depth == 1
+
+
+def test_a_refutation_skips_the_depths_below_the_floor() -> None:
+    """Double Draw's called block (a finding of the search) needs the 16-tile boneyard
+    drawn first: beyond the 12 moves searched, so no depth is queried; the verdict stays
+    NOT INDUCTIVE (never PROVED), saying why no round of the depth searched can break it."""
+    r = Prover(variant("double-draw-2p-d6")).prove("blocked-sound")
+    assert r.verdict is Verdict.NOT_INDUCTIVE, r.detail
+    assert "no violation in rounds of up to 12 moves (none can before move 16" in r.detail
