@@ -23,22 +23,43 @@ follows a round move by move; :func:`round_arms` is the arms after ``k`` moves.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import CLOSED, Layout, Opens, SlotLayout, layout_of
+from dominoproof.model.layout import CLOSED, Layout, LayoutKind, Opens, SlotLayout, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind, said
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
 
-__all__ = ["Arms", "RoundArms", "arms_of", "follow", "number_played", "round_arms"]
+__all__ = ["Arms", "RoundArms", "arm_name", "arms_of", "centre_name", "follow",
+           "number_played", "round_arms"]
 
 
 def number_played(layout: Layout, s: State, m: Move) -> int:
     """The number the open end a play is laid on shows: the one place the renderers read
     a move's end (``Move.end`` names a slot; the layout says what it shows)."""
     return layout.shows(s.ends, m.end)
+
+
+def centre_name(data: SlotLayout, lead: Tile) -> str:
+    """What the layout calls the tile in the middle, every arm's origin (Terms "Layout"):
+    the **hub** of trains (every train grows from it, a double or the fallback's tile),
+    the **spinner** of an opening double with arms; else the lead (a line, a spinner
+    played as a line, a chicken foot's opening double)."""
+    if data.kind is LayoutKind.TRAINS:
+        return "hub"
+    if data.kind is LayoutKind.SPINNER and lead.is_double:
+        return "spinner"
+    return "lead"
+
+
+def arm_name(data: SlotLayout, arm: int, lead: Tile | None = None) -> str:
+    """An arm as the layout names it: its slot's name (``train P1``, ``north``, ``toe 2``),
+    or, for -1, the tile in the middle (:func:`centre_name`)."""
+    if arm >= 0:
+        return data.slots[arm].name
+    return centre_name(data, lead) if lead is not None else "lead"
 
 
 @dataclass
@@ -171,11 +192,13 @@ class RoundArms:
         self.last = arm
 
 
-def follow(trace: Trace, upto: int | None = None) -> tuple[RoundArms, State]:
+def follow(trace: Trace, upto: int | None = None,
+           states: Sequence[State] | None = None) -> tuple[RoundArms, State]:
     """``trace`` followed for its first ``upto`` moves (all of them by default), and the
-    state then. A rule book whose ends no layout has (a broken one) raises a
-    ``ValueError`` saying where."""
-    states = trace.states()
+    state then. ``states``: the round's states, when they are not the trace's replay (a
+    Z3 run the engine does not replay: its decoded states). A rule book whose ends no
+    layout has (a broken one) raises a ``ValueError`` saying where."""
+    states = list(states) if states is not None else trace.states()
     k = len(trace.moves) if upto is None else upto
     built = RoundArms(trace)
     for i, m in enumerate(trace.moves[:k]):

@@ -31,9 +31,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from dominoproof.arms import Arms, RoundArms
+from dominoproof.arms import Arms, RoundArms, centre_name, follow
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import LayoutKind, Opens, layout_for, layout_of
+from dominoproof.model.layout import Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, residual
 from dominoproof.model.rules import Rules
@@ -54,6 +54,7 @@ __all__ = [
     "ArmRow",
     "LineOfPlay",
     "Step",
+    "final_table",
     "narrate",
     "render_round",
     "rows_text",
@@ -144,9 +145,6 @@ class ArmRow:
     note: str
 
 
-_CENTRE = {LayoutKind.TRAINS: "hub", LayoutKind.SPINNER: "spinner"}
-
-
 def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
     """The layout of several lines, one row an arm (the lead first): each open arm with
     the number it shows, an owner's marker when it is out (R2.3), the sides an arm waits
@@ -156,8 +154,7 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
         return ()
     data = arms.data
     layout = layout_for(data, players)  # where the marks' fields lie
-    centre = _CENTRE.get(data.kind, "lead") if arms.lead.is_double else "lead"
-    rows = [ArmRow(centre, (arms.lead.show(),), "")]
+    rows = [ArmRow(centre_name(data, arms.lead), (arms.lead.show(),), "")]
     others: list[str] = []
     toes = 0
     for i, slot in enumerate(data.slots):
@@ -190,6 +187,24 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
         rows.append(ArmRow(f"{toes} toe{'s' if toes != 1 else ''}", (),
                            "not open yet (a double laid in play opens them)"))
     return tuple(rows)
+
+
+def final_table(trace: Trace, states: Sequence[State] | None = None,
+                indent: str = "  ") -> list[str]:
+    """The table after the last move of ``trace``, one arm a row (:func:`table_rows`)
+    under ``the table:``, for a layout of several lines (the one line: nothing, its ends
+    are said by number); a rule book that leaves ends no layout has is said, not drawn.
+    ``states``: the round's states when the engine does not replay it (a Z3 run's
+    decoded states). What ``play`` and ``replay`` draw after each play, drawn once where
+    a command shows a round's last state (explore, prove, witness)."""
+    if trace.variant.slot_layout.width <= 2:
+        return []
+    try:
+        built, state = follow(trace, states=states)
+    except ValueError as e:
+        return [f"{indent}the table cannot be drawn: {e}"]
+    rows = table_rows(built.arms, state.marks, trace.variant.players)
+    return [f"{indent}the table:", *rows_text(rows, indent + "  ")] if rows else []
 
 
 def side_name(side: Sequence[int]) -> str:
@@ -401,10 +416,13 @@ class _Told:
                     where = f"{self.variant.slot_layout.slots[arm].name} (showing {number})"
                 return (), self.rows(after), where
         except ValueError:  # a broken rule book (a fault) leaves ends no line has
-            shape = "line" if self.line is not None else "layout"
-            self.line = self.arms = None
             ends = " and ".join(map(str, after.open_ends))
-            return (f"(the rule book leaves ends {ends}: no {shape} has them)",), (), where
+            if self.line is not None:  # said under "line", as the line would be
+                self.line = None
+                return (f"(the rule book leaves ends {ends}: no line has them)",), (), where
+            self.arms = None  # said under "table", as the arms would be: no line here
+            return (), (ArmRow("table", (), f"(the rule book leaves ends {ends}: no "
+                                f"layout has them)"),), where
         return (), (), where
 
     def _waiting(self, s: State) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dominoproof.arms import Arms, arms_of, follow, number_played, round_arms
+from dominoproof.arms import Arms, arm_name, arms_of, follow, number_played, round_arms
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import LayoutKind, SlotLayout, layout_for, layout_of
@@ -285,7 +285,8 @@ def _draw_half(sc: Scene, cx: float, cy: float, n: int, horizontal: bool, k: int
                   fill=fill, cls="pip", data={"k": str(k), "number": str(n)})
 
 
-def _draw_tile(sc: Scene, t: Placed, k: int, colour: bool, last: bool) -> None:
+def _draw_tile(sc: Scene, t: Placed, k: int, colour: bool, last: bool, where: str) -> None:
+    """Tile ``t``, the ``k``-th drawn, lying ``where`` (the hub, on train P1, ...)."""
     x0, y0, x1, y1 = t.box()
     lo, hi = sorted((t.near[2], t.far[2]))
     sc.rect(x0 * UNIT + 1, y0 * UNIT + 1, (x1 - x0) * UNIT - 2, (y1 - y0) * UNIT - 2,
@@ -293,7 +294,7 @@ def _draw_tile(sc: Scene, t: Placed, k: int, colour: bool, last: bool) -> None:
             width=2.6 if last else 1.2, rx=4, cls="tile" + (" last" if last else ""),
             data={"k": str(k), "tile": f"{lo}-{hi}", "arm": str(t.arm),
                   "near": str(t.near[2]), "far": str(t.far[2])},
-            title=f"[{lo}|{hi}]" + (" (the lead)" if t.arm < 0 else f" on arm {t.arm}"))
+            title=f"[{lo}|{hi}] {where}")
     mx, my = (t.near[0] + t.far[0]) / 2 * UNIT, (t.near[1] + t.far[1]) / 2 * UNIT
     if t.horizontal:
         sc.line(mx, y0 * UNIT + 4, mx, y1 * UNIT - 4, stroke="#555555", width=1)
@@ -341,7 +342,8 @@ def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
         is_last = (last == -1 and t.arm == -1) or (
             last is not None and last >= 0 and t.arm == last
             and sum(1 for u in placed[: k + 1] if u.arm == last) == outer[last])
-        _draw_tile(sc, t, k, colour, is_last)
+        name = arm_name(arms.data, t.arm, arms.lead)
+        _draw_tile(sc, t, k, colour, is_last, f"(the {name})" if t.arm < 0 else f"on {name}")
     owners = [sl.owner for sl in arms.data.slots if sl.owner is not None]
     seats = players if players is not None else max(owners, default=0) + 1
     layout = layout_for(arms.data, seats)

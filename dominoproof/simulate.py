@@ -26,9 +26,10 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from dominoproof.model.engine import random_rounds
 from dominoproof.model.outcome import outcome
@@ -39,8 +40,12 @@ from dominoproof.model.variant import Variant
 from dominoproof.policies import Policy, policy_named, policy_rounds
 from dominoproof.proofs.cluster import Runner
 
-__all__ = ["BATCH", "Distribution", "Statistics", "Tally", "TileRisk", "batch_seed", "batches",
-           "rounds_done", "simulate", "wilson"]
+__all__ = ["BATCH", "Distribution", "Statistics", "Tally", "TileRisk", "batch_rounds",
+           "batch_seed", "batches", "run_batches", "simulate", "wilson"]
+
+T = TypeVar("T")
+#: What a batch is told by (the rounds of the batch done), when anything is.
+Tell = Callable[[int], None] | None
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -205,21 +210,42 @@ class Statistics:
         }
 
 
-def _uniform_rounds(variant: Variant, rounds: int, seed: int,
-                    kernel: bool | None) -> Iterator[tuple[State, int]]:
-    """The engine's random rounds: on the kernel where it runs (``kernel`` not False),
-    else the engine's own loop."""
-    if kernel is not False:
-        from dominoproof.proofs.kernel import reason
+def batch_rounds(variant: Variant, chosen: Policy, rounds: int, seed: int, *,
+                 kernel: bool | None = None, tell: Tell = None,
+                 every: int = 1000) -> Iterator[tuple[State, int]]:
+    """The ``rounds`` rounds of one batch, from one seeded stream: (final state, number of
+    moves) each. The uniform policy's are the engine's random rounds, on the compiled
+    kernel where it runs (``kernel`` not False; the same seed gives the same rounds),
+    else the engine's own loop; another policy's are the policy's loop
+    (:func:`~dominoproof.policies.policy_rounds`). ``tell``, if given, is told the
+    rounds done every ``every`` rounds, each once the caller has counted it."""
+    played: Iterable[tuple[State, int]]
+    if not chosen.uniform:
+        played = policy_rounds(variant, chosen, rounds, seed)
+    elif kernel is not False and not _kernel_refuses(variant, kernel):
+        from dominoproof.proofs.kernel.playout import kernel_random_rounds
 
-        why = reason(variant)
-        if not why:
-            from dominoproof.proofs.kernel.playout import kernel_random_rounds
+        played = kernel_random_rounds(variant, rounds, seed)
+    else:
+        played = random_rounds(variant, rounds, seed, rules_for(variant))
+    if tell is None:
+        yield from played
+        return
+    for done, r in enumerate(played, 1):
+        yield r
+        if done % every == 0:
+            tell(done)
 
-            return kernel_random_rounds(variant, rounds, seed)
-        if kernel:
-            raise ValueError(why)
-    return random_rounds(variant, rounds, seed, rules_for(variant))
+
+def _kernel_refuses(variant: Variant, kernel: bool | None) -> bool:
+    """Whether the kernel cannot play ``variant`` (a ``ValueError`` saying why when it
+    was asked for: ``kernel`` True)."""
+    from dominoproof.proofs.kernel import reason
+
+    why = reason(variant)
+    if why and kernel:
+        raise ValueError(why)
+    return bool(why)
 
 
 #: Rounds per batch. A simulation of more rounds is played in batches of this many, each
@@ -323,8 +349,25 @@ def simulate(
     if rounds < 0:
         raise ValueError("rounds must be >= 0")
     chosen = policy_named(policy)
-    plan = batches(rounds, seed, batch)
     tally = Tally.empty(variant)
+    for t in run_batches(batches(rounds, seed, batch),
+                         partial(_play, variant, chosen, every=every, kernel=kernel),
+                         runner, progress):
+        tally = tally.merge(t)
+    return _statistics(variant, tally, seed, top, chosen.name)
+
+
+def run_batches(plan: list[tuple[int, int]], play: Callable[[int, int, Tell], T],
+                runner: Runner | None, progress: Callable[[int], None] | None) -> list[T]:
+    """What ``play(rounds, seed, tell)`` counts of each batch of ``plan`` (:func:`batches`),
+    in the plan's order. In this process (no ``runner``, or one of one worker) the batches
+    run one after the other and each is given a ``tell`` that tells ``progress`` the
+    rounds of the whole plan done (``play`` tells it as often as it likes: every
+    ``every`` rounds, :func:`batch_rounds`); on ``runner``'s workers each batch is a job
+    of its own (``play`` must pickle: a module-level function or a ``partial`` of one),
+    given no ``tell``, and ``progress`` is told as each batch is done. ``progress`` is told
+    the plan's rounds at the end, unless that was the last thing it was told."""
+    total = sum(n for n, _ in plan)
     told = [0]
 
     def tell(done: int) -> None:
@@ -333,49 +376,37 @@ def simulate(
             progress(done)
 
     if runner is None or runner.workers <= 1:
-        for n, s in plan:
-            base = tally.rounds
-            tally = tally.merge(_play(variant, chosen, n, s, _after(base, tell), every, kernel))
+        out: list[T] = []
+        before = 0
+        for n, seed in plan:
+            out.append(play(n, seed, None if progress is None else partial(_plus, before, tell)))
+            before += n
     else:
-        for t in runner.map(_batch, [(variant, chosen, n, s, kernel) for n, s in plan],
-                            done=rounds_done(plan, tell)):
-            tally = tally.merge(t)
-    if told[0] != rounds:
-        tell(rounds)
-    return _statistics(variant, tally, seed, top, chosen.name)
+        rounds = [0]
+
+        def done(i: int, _: object) -> None:
+            rounds[0] += plan[i][0]
+            tell(rounds[0])
+
+        out = runner.map(_run_batch, [(play, n, seed) for n, seed in plan], done=done)
+    if told[0] != total:
+        tell(total)
+    return out
 
 
-def _after(base: int, tell: Callable[[int], None]) -> Callable[[int], None]:
-    def told(done: int) -> None:
-        tell(base + done)
-
-    return told
+def _plus(before: int, tell: Callable[[int], None], done: int) -> None:
+    tell(before + done)
 
 
-def rounds_done(plan: list[tuple[int, int]],
-                progress: Callable[[int], None]) -> Callable[[int, object], None]:
-    """A runner's ``done`` that tells ``progress`` the rounds of the batches done."""
-    rounds = [0]
-
-    def done(i: int, _: object) -> None:
-        rounds[0] += plan[i][0]
-        progress(rounds[0])
-
-    return done
+def _run_batch(job: tuple[Callable[[int, int, Tell], T], int, int]) -> T:
+    """One batch, on a worker: what ``play`` counts of it."""
+    play, n, seed = job
+    return play(n, seed, None)
 
 
-def _batch(args: tuple[Variant, Policy, int, int, bool | None]) -> Tally:
-    """One batch, on a worker: its counts."""
-    variant, chosen, n, seed, kernel = args
-    return _play(variant, chosen, n, seed, None, 0, kernel)
-
-
-def _play(variant: Variant, chosen: Policy, rounds: int, seed: int,
-          progress: Callable[[int], None] | None, every: int,
-          kernel: bool | None = None) -> Tally:
-    """Play ``rounds`` rounds from one seeded stream and count them. ``progress`` is
-    called every ``every`` rounds (of the whole simulation: ``done`` counts from the
-    batch's start, the caller adds the rounds before it)."""
+def _play(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: Tell, *,
+          every: int, kernel: bool | None = None) -> Tally:
+    """Play the ``rounds`` rounds of one batch (:func:`batch_rounds`) and count them."""
     value = variant.tile_value
     sides = variant.teams
     side_of = [0] * variant.players
@@ -392,10 +423,8 @@ def _play(variant: Variant, chosen: Policy, rounds: int, seed: int,
     tie_rule = variant.scoring.tie.value
 
     done = 0
-    # The uniform policy is the engine's own loop, called as before the policies existed.
-    played = (_uniform_rounds(variant, rounds, seed, kernel) if chosen.uniform
-              else policy_rounds(variant, chosen, rounds, seed))
-    for final, moves in played:
+    for final, moves in batch_rounds(variant, chosen, rounds, seed, kernel=kernel, tell=tell,
+                                     every=every):
         done += 1
         length[moves] = length.get(moves, 0) + 1
         k = final.table.bit_count()
@@ -437,8 +466,6 @@ def _play(variant: Variant, chosen: Policy, rounds: int, seed: int,
                         lost[tile] += 1
         else:
             wins_domino[side_of[final.turn]] += 1
-        if progress is not None and done % every == 0:
-            progress(done)
     t.rounds, t.blocked, t.ties, t.no_winner = done, blocked, ties, no_winner
     return t
 

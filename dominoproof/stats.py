@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError
@@ -46,9 +47,9 @@ from dominoproof.model.state import Ending, State
 from dominoproof.model.system import Init, count_deals, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import DrawRule, Variant, find_variant
-from dominoproof.policies import Policy, move_distribution, policy_named, policy_rounds
+from dominoproof.policies import Policy, move_distribution, policy_named
 from dominoproof.proofs.cluster import Runner
-from dominoproof.simulate import BATCH, batches, rounds_done, wilson
+from dominoproof.simulate import BATCH, Tell, batch_rounds, batches, run_batches, wilson
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Deal
@@ -539,11 +540,13 @@ class _Tally:
         self.lost = [x + y for x, y in zip(self.lost, other.lost, strict=True)]
 
 
-def _sampled_batch(args: tuple[Variant, Policy, int, int]) -> _Tally:
-    """One batch of rounds, on a worker: its counts."""
-    v, pol, n, seed = args
+def _sampled_play(v: Variant, pol: Policy, n: int, seed: int, tell: Tell, *,
+                  every: int, kernel: bool | None) -> _Tally:
+    """The counts of one batch of ``n`` rounds, played as ``simulate`` plays them
+    (:func:`~dominoproof.simulate.batch_rounds`)."""
     tally = _Tally(v)
-    for final, moves in policy_rounds(v, pol, n, seed):
+    for final, moves in batch_rounds(v, pol, n, seed, kernel=kernel, tell=tell,
+                                     every=every):
         tally.add(final, moves)
     return tally
 
@@ -551,33 +554,26 @@ def _sampled_batch(args: tuple[Variant, Policy, int, int]) -> _Tally:
 def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, seed: int, *,
                     level: float = 0.95, progress: Callable[[int], None] | None = None,
                     every: int = 1000, runner: Runner | None = None,
-                    batch: int = BATCH) -> RoundFigures:
+                    batch: int = BATCH, kernel: bool | None = None) -> RoundFigures:
     """The figures measured on ``rounds`` rounds the engine plays under ``policy`` from
     ``seed`` (uniformly random deals; draws from the deal's own shuffled order, which
     is a uniformly random draw), each with a ``level`` interval. ``progress`` is called
     with the rounds done every ``every`` rounds (on a ``runner`` of several workers: as
     each batch is done). The rounds are played in batches of ``batch`` as
     :func:`~dominoproof.simulate.simulate` plays them, here or on ``runner`` (a pool or
-    a cluster). Same arguments, same record, wherever the batches ran."""
+    a cluster), the uniform policy's on the compiled kernel where it runs (``kernel``:
+    ``None`` where available, ``False`` never, ``True`` or a ``ValueError``; the same
+    seed gives the same rounds). Same arguments, same record, wherever the batches ran."""
     v = _variant(variant)
     pol = policy_named(policy)
     z = _z(level)
     if rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
-    plan = batches(rounds, seed, batch)
     tally = _Tally(v)
-    if runner is None or runner.workers <= 1:
-        for n, s in plan:
-            for final, moves in policy_rounds(v, pol, n, s):
-                tally.add(final, moves)
-                if progress is not None and tally.rounds % every == 0:
-                    progress(tally.rounds)
-        if progress is not None and tally.rounds % every:
-            progress(tally.rounds)
-    else:
-        done = None if progress is None else rounds_done(plan, progress)
-        for part in runner.map(_sampled_batch, [(v, pol, n, s) for n, s in plan], done=done):
-            tally.merge(part)
+    for part in run_batches(batches(rounds, seed, batch),
+                            partial(_sampled_play, v, pol, every=every, kernel=kernel),
+                            runner, progress):
+        tally.merge(part)
     n, b = tally.rounds, tally.blocked
     value = v.tile_value
     risk = [TileCost(Tile.from_index(t), value[t], Tile.from_index(t).is_double,

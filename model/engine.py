@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .errors import DominoproofError, TraceError, brief
-from .layout import layout_of
-from .moves import TILE_LIMIT, Move, WrittenMove, move_json, read_move, resolve
+from .layout import Layout, layout_of
+from .moves import LEAD, TILE_LIMIT, Move, MoveKind, WrittenMove, move_json, read_move, resolve
 from .outcome import Outcome, outcome
 from .reading import read_json
 from .rules import Rules, VoidDeal, is_own, rules_for
@@ -403,12 +403,27 @@ def replay_written(variant: Variant, deal: Deal, written: Sequence[WrittenMove],
     out: list[Move] = []
     for i, w in enumerate(written):
         try:
-            m = resolve(layout, s, w)
+            m = _named(book, layout, s, w)
             s = book.apply(s, m)
         except DominoproofError as e:
             raise TraceError(f"move {i + 1} ({w.show()}) does not replay: {e}") from None
         out.append(m)
     return tuple(out)
+
+
+def _named(book: Rules, layout: Layout, s: State, w: WrittenMove) -> Move:
+    """The move ``w`` names in ``s``. A play on an open end is one of the replaying rule
+    book's own legal plays -- a broken one's (a fault's) too, where it allows what the
+    layout would not offer -- of the written tile by the written player on a slot
+    showing the written number (bearing the written name, if any). A written move that
+    is none of them is read as the layout names it (:func:`resolve`), for the rule book
+    to refuse, saying why."""
+    if w.kind is MoveKind.PLAY and w.number is not None:
+        for m in book.legal_moves(s):
+            if (m.kind is MoveKind.PLAY and m.player == w.player and m.tile == w.tile
+                    and m.end != LEAD and w.goes_on(layout, s.ends, m.end)):
+                return m
+    return resolve(layout, s, w)
 
 
 def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:

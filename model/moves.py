@@ -165,6 +165,12 @@ class WrittenMove(NamedTuple):
         at = f" ({self.slot})" if self.slot is not None else ""
         return f"P{self.player} plays {tile} on {self.number}{at}"
 
+    def goes_on(self, layout: Layout, ends: tuple[int, ...], slot: int) -> bool:
+        """Whether this written play may be the play on ``slot`` (``ends`` the slot
+        values): the slot shows the written number and bears the written name, if any."""
+        return layout.shows(ends, slot) == self.number and (
+            self.slot is None or layout.data.slots[slot].name == self.slot)
+
 
 def move_json(layout: Layout, state: State, move: Move) -> dict[str, Any]:
     """``move``, made in ``state``, as JSON (a play's end by the number it shows)."""
@@ -247,12 +253,7 @@ def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
     ends, marks = state.ends, state.marks
     seat = player if 0 <= player < len(state.hands) else state.turn
     for slot in layout.targets(ends, seat, marks):
-        if ends[slot] == number and (name is None or layout.data.slots[slot].name == name):
-            return Move(kind, player, tile, slot)
-    # No slot the layout offers shows it: name the first open slot that does, and let the
-    # rule book replaying the trace judge the play (a broken rule set may allow it).
-    for slot, value in enumerate(ends):
-        if value == number and (name is None or layout.data.slots[slot].name == name):
+        if written.goes_on(layout, ends, slot):
             return Move(kind, player, tile, slot)
     shown = ", ".join(str(ends[i]) for i in layout.targets(ends, seat, marks)) or "none"
     where = f" named {name!r}" if name is not None else ""

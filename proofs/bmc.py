@@ -26,7 +26,7 @@ from dominoproof.model.rules import is_own
 from dominoproof.model.state import State
 from dominoproof.model.tiles import bits
 
-from .encoding import PLAYING, STUTTER, Bool, Encoding, MoveVars, StateVars
+from .encoding import PLAYING, STUTTER, Bool, Encoding, MoveVars, StateVars, popcount
 from .lemmas import Lemma
 from .properties import Result, Verdict
 from .session import ProofSession
@@ -92,6 +92,13 @@ class Unrolling:
             self.states.append(nxt)
 
 
+def stock_count(enc: Encoding, s: StateVars) -> Any:
+    """How many tiles the boneyard of ``s`` holds: the very term Init counts the deal's
+    boneyard with (:func:`~dominoproof.proofs.vocabulary.count_is`)."""
+    width = max(enc.B, enc.T).bit_length() + 1
+    return popcount([x == enc.BONEYARD for x in s.loc], width)
+
+
 @dataclass
 class BMCResult:
     """The outcome of a bounded search: a run reaching the goal, or the depth searched."""
@@ -107,6 +114,18 @@ class BMCResult:
     model: Any = None
     states: list[StateVars] = field(default_factory=list)
     stop: str = ""  #: why the search stopped early (``complete`` is False), in words
+    #: the first depth a round reaching the goal can have, as the boneyard says
+    #: (:meth:`BoundedSearch.goal_floor`; 0: none shown): the depths below it were not
+    #: queried, being proved empty of such rounds
+    floor: int = 0
+
+    @property
+    def floor_note(self) -> str:
+        """Why the depths below the floor needed no query ("" without a floor)."""
+        if not self.floor:
+            return ""
+        return (f" (none can before move {self.floor}: a violation needs the boneyard "
+                "drawn empty, a tile a move)")
 
 
 class BoundedSearch(ProofSession):
@@ -127,11 +146,68 @@ class BoundedSearch(ProofSession):
         path.extend(steps)
         return path
 
+    def stock_floor(self, deal: Deal | None = None) -> int:
+        """The boneyard's size at the deal (``deal``'s, else every deal's), ``B``, when
+        two facts are proved (each query UNSAT): the deal leaves exactly ``B`` tiles in
+        the boneyard (a given deal's are counted), and a tile leaves it only as the
+        move's tile, so no move takes more than one. Then after ``i`` moves at least
+        ``B - i`` tiles are left, in every round: an empty boneyard -- every block, every
+        confirmation -- is at least ``B`` moves deep (:meth:`goal_floor`), a counting
+        argument the solver would otherwise have to rediscover at every depth. 0 when
+        ``B`` is 0 or a query is not UNSAT (nothing is claimed then)."""
+        if self._stock_floor is None:
+            self._stock_floor = self._prove_stock_floor()
+        if not self._stock_floor:
+            return 0
+        return self._stock_floor if deal is None else len(deal.stack)
+
+    def goal_floor(self, goal: Goal, window: int, *, tail: int = 0, stutter: bool = False,
+                   deal: Deal | None = None, ledger: Ledger | None = None) -> int:
+        """The first depth at which a round can reach ``goal`` as far as the boneyard
+        says (0: no floor shown). ``window``: how many of the path's last states
+        ``goal`` reads. One query on ``window`` free states of the proved invariant, each
+        a step from the last: if ``goal`` holds there only with the last state's boneyard
+        empty (UNSAT otherwise), every round reaching it has drawn the whole boneyard
+        first (:meth:`stock_floor`), so no depth below ``B - tail`` can reach it."""
+        stock = self.stock_floor(deal)
+        if stock <= tail or window < 1:
+            return 0
+        enc = self.enc
+        inv = self.strengthening()
+        ws = [enc.state(f"w{i}") for i in range(window)]
+        ms = [enc.move(f"wm{i}") for i in range(window - 1)]
+        sv = self.solver(ledger=ledger)
+        for x in ws:
+            sv.add(*[lem(enc, x) for lem in inv])
+        for a, m, b in zip(ws, ms, ws[1:], strict=False):
+            step = enc.trans(a, m, b)
+            sv.add(z3.Or(step, enc.stutter(a, m, b)) if stutter else step)
+        sv.add(goal(ws, ms), z3.Not(enc.boneyard_empty(ws[-1])))
+        return stock - tail if sv.check().unsat else 0
+
+    def _prove_stock_floor(self) -> int:
+        enc, b = self.enc, self.variant.boneyard_size
+        if b <= 0:
+            return 0
+        led = Ledger()
+        s, m = enc.state("f0"), enc.move("fm")
+        sv = self.solver(ledger=led)
+        sv.add(enc.init(s), stock_count(enc, s) != b)
+        ok = sv.check().unsat
+        for guard, post in enc.steps(s, m).values() if ok else ():
+            # a tile leaves the boneyard only as the move's tile: at most one a move
+            sv = self.solver(ledger=led)
+            sv.add(guard, z3.Or([z3.And(enc.in_boneyard(s, t), z3.Not(enc.in_boneyard(post, t)),
+                                        m.tile != t) for t in range(enc.T)]))
+            ok = ok and sv.check().unsat
+        self.ledger.merge(led)
+        return b if ok else 0
+
     def bmc(self, goal: Goal, *,
             max_depth: int | None = None, min_depth: int = 0, ledger: Ledger | None = None,
             tail: int = 0, stutter: bool = False, seconds: float | None = None,
             deal: Deal | None = None, strengthen: bool = True,
-            past_unknown: bool = False) -> BMCResult:
+            past_unknown: bool = False, window: int | None = None) -> BMCResult:
         """The shortest round (from any deal, or ``deal``) whose states and moves satisfy
         ``goal`` at its last state, searching depth after depth up to ``max_depth``.
         ``past_unknown``: a depth whose query is UNKNOWN does not end the search; a round
@@ -140,11 +216,19 @@ class BoundedSearch(ProofSession):
         ``tail``: the goal looks ``tail`` moves past the depth counted (those moves are
         part of the run). ``stutter``: finished rounds may idle (for optimisation).
         ``strengthen``: every state also satisfies the proved invariant (it holds in every
-        reachable state, so no real round is lost, and it prunes the search)."""
+        reachable state, so no real round is lost, and it prunes the search).
+        ``window``: ``goal`` reads only the path's last ``window`` states (and the moves
+        between them); then the depths below :meth:`goal_floor` are proved to hold no
+        such round and are not queried (None: every depth is queried)."""
         led = ledger if ledger is not None else self.ledger
         max_depth = self.bmc_depth if max_depth is None else max_depth
         deadline = time.perf_counter() + (self.bmc_seconds if seconds is None else seconds)
         t0 = time.perf_counter()
+        floor = 0 if window is None else self.goal_floor(
+            goal, window, tail=tail, stutter=stutter, deal=deal, ledger=led)
+        if floor > max_depth:  # every depth searched is proved empty of such rounds
+            return BMCResult(None, max_depth, True, time.perf_counter() - t0, led,
+                             floor=floor)
         path = self.unroll("b", tail, ledger=led, deal=deal, stutter=stutter,
                            strengthen=strengthen)
         sv, states, moves = path.sv, path.states, path.moves
@@ -172,6 +256,9 @@ class BoundedSearch(ProofSession):
                 path.extend()
             if d < min_depth:
                 continue
+            if d < floor:  # proved empty of such rounds (:meth:`goal_floor`)
+                last = d
+                continue
             if time.perf_counter() > deadline:
                 budget = (f"the search's budget of {deadline - t0:g} s ran out before depth "
                           f"{d}")
@@ -182,7 +269,7 @@ class BoundedSearch(ProofSession):
             if c.sat:
                 run = self.decode_run(c.model, states, moves)
                 return BMCResult(run, d, not unknown, time.perf_counter() - t0, led, c.model,
-                                 states, why())
+                                 states, why(), floor)
             if c.unknown:
                 unknown.append(d)
                 reason = reason or c.reason
@@ -192,7 +279,7 @@ class BoundedSearch(ProofSession):
             if not unknown:
                 last = d
         return BMCResult(None, last, not unknown and not budget, time.perf_counter() - t0,
-                         led, stop=why())
+                         led, stop=why(), floor=floor)
 
     def lasso(self, *, ledger: Ledger | None = None) -> BMCResult:
         """A reachable state that comes back: a round that can go on for ever."""
@@ -276,7 +363,7 @@ class BoundedSearch(ProofSession):
         with ``anywhere`` in it gives VIOLATED or PROVED (bounded, complete); else
         ``otherwise(found)``, given what the bounded search showed (NOT_INDUCTIVE with
         its counterexample to induction, as the caller states it)."""
-        found = self.bmc(goal, min_depth=min_depth, ledger=led)
+        found = self.bmc(goal, min_depth=min_depth, ledger=led, window=min_depth + 1)
         if found.run is not None:
             return self._violated(pid, found, t0, led, what)
         done = self._exhausted(pid, self.exhaust(anywhere, ledger=led), t0, led, what)

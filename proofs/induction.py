@@ -232,8 +232,8 @@ class InductionProofs(BoundedSearch):
 
         def not_inductive(found: BMCResult) -> Result:
             cti = self.cti(lem, h.kept, ledger=led)
-            depth = f"no violation in rounds of up to {found.depth} moves" + (
-                "" if found.complete else " (search incomplete)")
+            depth = (f"no violation in rounds of up to {found.depth} moves{found.floor_note}"
+                     + ("" if found.complete else " (search incomplete)"))
             if cti is None:
                 return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
                                     f"not kept by Houdini, but no CTI found; {depth}", t0, led)
@@ -328,9 +328,9 @@ class InductionProofs(BoundedSearch):
             a, c = failed[0]
             cti = self.decoded_cti(prop.id, a, c.model, s, m, [lem.id for lem in h.kept])
             return self._result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
-                                f"no violation in rounds of up to {found.depth} moves; "
-                                f"CTI on action(s) {', '.join(x for x, _ in failed)}", t0, led,
-                                cti)
+                                f"no violation in rounds of up to {found.depth} moves"
+                                f"{found.floor_note}; CTI on action(s) "
+                                f"{', '.join(x for x, _ in failed)}", t0, led, cti)
 
         return self.refute(
             prop.id, "transition", lambda ss, ms: z3.Not(f(enc, ss[-2], ms[-1], ss[-1])),
@@ -365,7 +365,7 @@ class InductionProofs(BoundedSearch):
         def not_inductive(found: BMCResult) -> Result:
             return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
                                 f"a blocked state of the invariant breaks it; none reached "
-                                f"in {found.depth} moves", t0, led)
+                                f"in {found.depth} moves{found.floor_note}", t0, led)
 
         return self.refute(prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
                            lambda ss, ms: z3.Or([z3.Not(f(enc, x)) for x in ss]),
@@ -428,13 +428,14 @@ class InductionProofs(BoundedSearch):
                 f"established within {within} move(s) (<= P + 1 = {enc.P + 1})", t0, led)
         k = enc.P + 1
         found_run = self.bmc(lambda ss, ms: self._no_block_ahead(ss, ms, k, premise),
-                             ledger=led, tail=k)
+                             ledger=led, tail=k, window=k + 1)
         if found_run.run is not None:
             return self._violated("blocked-complete", found_run, t0, led,
                                   f"state where R2 and R3 hold but no block within {k} moves")
         return self._result("blocked-complete", Verdict.NOT_INDUCTIVE, "induction + progress",
                             f"progress fails on {', '.join(failed) or 'the bound'}; no real "
-                            f"violation within {found_run.depth} moves", t0, led)
+                            f"violation within {found_run.depth} moves{found_run.floor_note}",
+                            t0, led)
 
     def _no_block_ahead(self, ss: list[StateVars], ms: list[MoveVars], k: int,
                         premise: Callable[[StateVars], Bool]) -> Bool:
@@ -494,7 +495,7 @@ class InductionProofs(BoundedSearch):
         def not_inductive(found: BMCResult) -> Result:
             return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
                                 f"a finished state of the invariant breaks it; none reached in "
-                                f"{found.depth} moves", t0, led)
+                                f"{found.depth} moves{found.floor_note}", t0, led)
 
         return self.refute(prop.id, "terminal state", broken, broken, t0, led, not_inductive)
 

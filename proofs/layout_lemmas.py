@@ -14,7 +14,7 @@ import itertools
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.layout import Opens
+from dominoproof.model.layout import Access, Opens
 
 from .encoding import BV, CLOSED_CODE, Bool, Encoding, StateVars
 
@@ -94,6 +94,39 @@ def pending_one_double(e: Encoding, s: StateVars) -> Bool:
                    for i in range(e.W) for j in range(i + 1, e.W)])
 
 
+def pending_one_slot(e: Encoding, s: StateVars) -> Bool:
+    """At most one slot is pending: a double laid during play makes its own slot pending
+    only (the layout opens no toes), and the opening double makes none pending."""
+    return z3.And([z3.Not(z3.And(e.pending(s, i), e.pending(s, j)))
+                   for i in range(e.W) for j in range(i + 1, e.W)])
+
+
+def pending_owner_access(e: Encoding, s: StateVars) -> Bool:
+    """While a slot with an owner's marker is pending, the owner's marker is out (the
+    slot is open to everyone), or its owner is to move with no confirmation recorded
+    (they have just laid the double on their own train and play again to cover it)."""
+    out = []
+    for i, sl in enumerate(e.slots):
+        if sl.owner is None or sl.access is not Access.OWNER_OR_MARKER:
+            continue
+        o = sl.owner
+        out.append(z3.Implies(e.pending(s, i), z3.Or(
+            e.marker_out(s, o), z3.And(s.turn == o, s.confirmed == 0))))
+    return z3.And(out)
+
+
+def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
+    """Every seat that has confirmed in the current run holds no tile carrying a pending
+    slot's number (it could not cover the double; covering it is the only play while a
+    slot is pending, and nothing a confirmation does makes a slot pending or fills a hand)."""
+    out = []
+    for q in range(e.P):
+        holds = z3.Or([z3.And(e.in_hand(s, t, q), e.pending(s, i), e.carries(t, s.ends[i]))
+                       for t in range(e.T) for i in range(e.W)])
+        out.append(z3.Implies(e.confirmed_seat(s, q), z3.Not(holds)))
+    return z3.And(out)
+
+
 # -- where each is a candidate ------------------------------------------------------------
 
 
@@ -117,17 +150,36 @@ def has_double_rules(e: Encoding) -> bool:
     return e.double_rules
 
 
+def has_single_pending(e: Encoding) -> bool:
+    """Doubles that take tiles, with no toes and an opening double that takes none: one
+    double waits at a time, on its own slot."""
+    return (e.double_rules and e.fields.pending >= 0 and not e.lead_takes
+            and not any(sl.opens is Opens.TOE for sl in e.slots))
+
+
+def has_pending_trains(e: Encoding) -> bool:
+    """Doubles that take tiles on slots some owner's marker opens to the others."""
+    return e.fields.pending >= 0 and e.fields.markers >= 0 and any(
+        sl.owner is not None and sl.access is Access.OWNER_OR_MARKER and sl.double_takes
+        for sl in e.slots)
+
+
 __all__ = [
     "arms",
+    "confirmed_cannot_cover",
     "confirmed_markers_out",
     "has_double_rules",
     "has_markers",
     "has_marks",
+    "has_pending_trains",
+    "has_single_pending",
     "has_waiting_arms",
     "has_waiting_pending",
     "in_canonical_order",
     "marks_typed",
     "pending_one_double",
+    "pending_one_slot",
+    "pending_owner_access",
     "shows_a_number",
     "slot_key",
     "uncovered_pending",

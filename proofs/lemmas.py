@@ -52,15 +52,20 @@ from .encoding import (
     xor_all,
 )
 from .layout_lemmas import (
+    confirmed_cannot_cover,
     confirmed_markers_out,
     has_double_rules,
     has_markers,
     has_marks,
+    has_pending_trains,
+    has_single_pending,
     has_waiting_arms,
     has_waiting_pending,
     in_canonical_order,
     marks_typed,
     pending_one_double,
+    pending_one_slot,
+    pending_owner_access,
     shows_a_number,
     uncovered_pending,
     waiting_arms,
@@ -526,6 +531,24 @@ LEMMAS: tuple[Lemma, ...] = (
           "it pending",
           ("R2.2",), pending_one_double, _a_pending_one_double, applies=has_double_rules,
           abstract_applies=_a_has_double_rules),
+    Lemma("pending-one-slot",
+          "at most one slot is pending: a double laid during play makes its own slot "
+          "pending only (no toes), and the opening double makes none pending",
+          ("R2.2",), pending_one_slot, applies=has_single_pending,
+          not_all_sizes=f"{_NOT_NEEDED}: there the play's effect makes the double's own slot "
+          "the only pending one, and no property needs it as a conjunct"),
+    Lemma("pending-owner-access",
+          "while a double waits on a player's train, that player's marker is out (the "
+          "train is open to everyone), or that player is to move with no confirmation "
+          "recorded (they laid it on their own train and play again to cover it)",
+          ("R2.2", "R2.3", "R3.1"), pending_owner_access, applies=has_pending_trains,
+          not_all_sizes=_LAYOUT_MARKERS),
+    Lemma("confirmed-cannot-cover",
+          "every player who has confirmed in the current run holds no tile carrying a "
+          "pending slot's number: they could not cover the double",
+          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=has_double_rules,
+          not_all_sizes=f"{_NOT_NEEDED}: there confirmed-hold-nothing reads where a seat may "
+          "play now (only on pending slots while a double waits), which says it"),
     Lemma("closed-before-lead",
           "before the lead the table is empty and no end shows a number", ("Terms",),
           abstract=_a_closed_before_lead,

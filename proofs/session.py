@@ -89,6 +89,7 @@ class ProofSession:
         self.ledger = Ledger()
         self._inv: HoudiniResult | None = None
         self._inv_seconds = 0.0
+        self._stock_floor: int | None = None
         self._proved: dict[str, Result] = {}
         self.last_sanity: list[SanityCheck] = []
 

@@ -15,8 +15,10 @@ from helpers import variant
 
 from dominoproof.model.outcome import outcome
 from dominoproof.model.state import Status
+from dominoproof.proofs.encoding import BLOCKED, Encoding
 from dominoproof.proofs.encoding_faults import twin_prover
 from dominoproof.proofs.lemmas import parity_conclusion
+from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.queries import QUESTIONS, Prover, Witness, witness
 
 
@@ -233,3 +235,61 @@ def test_without_an_invariant_the_bound_is_the_lead_alone() -> None:
     no depth is skipped on the strength of facts that do not hold."""
     bound, why = twin_prover("boneyard-check-off").block_lower_bound()
     assert bound == 0 and "not proved" in why
+
+
+# ---------------------------------------------------------------------------
+# The boneyard's floor: depths no round reaching the goal can have
+# ---------------------------------------------------------------------------
+
+#: a draw game small enough to reach its blocks within a short search
+_SMALL_DRAW = {"set.max": 2, "deal.hand_size": 2}
+
+
+def _blocked(ss: list[Any], ms: list[Any]) -> Any:
+    return ss[-1].status == BLOCKED
+
+
+def test_the_stock_floor_is_the_boneyard_where_a_move_draws_one_tile() -> None:
+    v = variant("draw-2p-d6", _SMALL_DRAW)
+    pr = Prover(v)
+    assert v.boneyard_size == 2 and pr.stock_floor() == 2
+    assert Prover(variant("block-2p-d6")).stock_floor() == 0  # no stock: nothing to say
+
+
+def test_the_stock_floor_is_not_claimed_when_its_facts_fail() -> None:
+    """The session's variant says 4 tiles in the boneyard, the encoding deals 2: the
+    query "every deal leaves B tiles" is SAT, and no floor is claimed."""
+    small = variant("draw-2p-d6", _SMALL_DRAW)
+    other = variant("draw-2p-d6", {**_SMALL_DRAW, "deal.hand_size": 1})
+    assert other.boneyard_size != small.boneyard_size
+    assert Prover(other, encoding=Encoding(small)).stock_floor() == 0
+
+
+def test_the_goal_floor_needs_an_empty_boneyard() -> None:
+    pr = Prover(variant("draw-2p-d6", _SMALL_DRAW))
+    assert pr.goal_floor(_blocked, 1) == 2  # a block: every tile drawn first
+    assert pr.goal_floor(lambda ss, ms: ss[-1].led, 1) == 0  # a lead: at once
+    assert pr.goal_floor(_blocked, 1, tail=1) == 1
+
+
+def test_the_floor_hides_no_round() -> None:
+    """The shortest block with and without the floor's skipped depths is the same round
+    length, and the search with the floor answers the depths below it as searched."""
+    pr = Prover(variant("draw-2p-d6", _SMALL_DRAW))
+    with_floor = pr.bmc(_blocked, max_depth=10, window=1)
+    without = pr.bmc(_blocked, max_depth=10)
+    assert with_floor.floor == 2 and without.floor == 0
+    assert with_floor.run is not None and without.run is not None
+    assert with_floor.depth == without.depth >= 2
+    assert with_floor.run.replayed
+    none = pr.bmc(_blocked, max_depth=1, window=1)  # every depth below the floor
+    assert none.run is None and none.complete and none.depth == 1
+
+
+def test_a_refutation_skips_the_depths_below_the_floor() -> None:
+    """Double Draw's called block (a finding of the search) needs the 16-tile boneyard
+    drawn first: beyond the 12 moves searched, so no depth is queried; the verdict stays
+    NOT INDUCTIVE (never PROVED), saying why no round of the depth searched can break it."""
+    r = Prover(variant("double-draw-2p-d6")).prove("blocked-sound")
+    assert r.verdict is Verdict.NOT_INDUCTIVE, r.detail
+    assert "no violation in rounds of up to 12 moves (none can before move 16" in r.detail

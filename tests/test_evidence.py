@@ -28,7 +28,7 @@ from dominoproof.concrete import concretise, describe
 from dominoproof.evidence import judge_round, of_result
 from dominoproof.model import MoveKind, Status, Tile, random_round
 from dominoproof.model.engine import Trace
-from dominoproof.model.errors import IllegalMoveError
+from dominoproof.model.errors import IllegalMoveError, TraceError
 from dominoproof.model.rules import rules_for
 from dominoproof.model.system import count_deals
 from dominoproof.proofs import allsizes
@@ -158,6 +158,37 @@ def test_traces_of_a_fault_replay_under_the_rule_book_they_name(tmp_path: Path) 
         assert ("deliberately broken rule book PlayKeepsEnd" in rep.output) == bool(named)
     # the broken rule book lays tiles as no line does: said, not a crash
     assert "no line has them" in CliRunner().invoke(main, ["replay", str(written[0])]).output
+
+
+def test_a_play_the_layout_would_not_offer_replays_under_the_rule_book_allowing_it() -> None:
+    """The double-left-uncovered counterexample plays elsewhere while a double waits to be
+    covered: the layout offers no such slot (reading the written move by the layout
+    alone refuses it, R2.1), yet the trace replays, each written play read among the
+    fault's own legal moves, to the same moves; under the sound rule book it does not
+    replay (no open end it offers shows the number, R2.1)."""
+    from dominoproof.model.layout import layout_of
+    from dominoproof.model.moves import move_json, read_move, resolve
+    from dominoproof.proofs.faults import FAULTS_BY_ID
+    from dominoproof.proofs.graphcheck import verify
+
+    fault = FAULTS_BY_ID["double-left-uncovered"]
+    v = fault.variant()
+    ver = verify(v, fault.init(v), engine=fault.engine, properties=list(fault.catches))
+    trace = next(r.trace for r in ver.results if isinstance(r.trace, Trace))
+    layout = layout_of(v)
+    states = trace.states()
+    elsewhere = [(s, m) for s, m in zip(states, trace.moves, strict=False)
+                 if m.kind is MoveKind.PLAY and m.end >= 0
+                 and m.end not in layout.targets(s.ends, m.player, s.marks)]
+    assert elsewhere
+    for s, m in elsewhere:
+        with pytest.raises(IllegalMoveError, match=r"^R2\.1: no open end"):
+            resolve(layout, s, read_move(move_json(layout, s, m)))
+    data = dataclasses.replace(trace, rules=fault.rules_for(v)).to_json()
+    assert data["rules"]
+    assert api.replay(data).moves == trace.moves
+    with pytest.raises(TraceError, match=r"does not replay: R2\.1: no open end shows"):
+        Trace.from_json(data, rules=rules_for)
 
 
 def test_explore_traces_of_a_fault_replay_too(tmp_path: Path) -> None:

@@ -349,3 +349,105 @@ def test_explore_s_counterexample_names_the_trains_and_draws_the_table() -> None
     assert [line.split()[0] + " " + line.split()[1] for line in table[1:3]] == [
         "train P0", "train P1"]
     assert "marker out" not in "\n".join(table)  # the fault left P1's marker in
+
+
+
+def _unreplayed_run() -> Any:
+    """A round on trains as a Z3 run the engine is said not to replay: the commands then
+    tell it from its states (here the engine's own), not with ``render_round``."""
+    from dominoproof.proofs.bmc import Run
+
+    trace = random_round(kind_variant("trains"), 0)
+    return Run(trace.states(), list(trace.moves), trace, False, "said not to replay")
+
+
+@pytest.mark.parametrize("command", ["prove", "witness"])
+def test_prove_and_witness_draw_the_table_of_a_round_told_state_by_state(
+        command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counterexample (prove) or an answer (witness) the engine does not replay is told
+    from its states; its last state is drawn as ``play`` draws a table, one arm a row (the
+    hub, each train with its owner and marker, the public train), by the function
+    ``explore`` draws its counterexamples' with."""
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from dominoproof.commands import prove, witness
+    from dominoproof.proofs.properties import Result, Verdict
+    from dominoproof.proofs.witnesses import Witness
+    from dominoproof.render import rows_text, table_rows
+
+    run = _unreplayed_run()
+    v = run.trace.variant
+    buf = io.StringIO()
+    out = Console(file=buf, width=WIDTH, color_system=None, markup=False)
+    if command == "prove":
+        r = Result("markers", Verdict.VIOLATED, "bounded to depth 9", "", trace=run)
+        prove._print_evidence(out, r, SimpleNamespace(variant=v), None)
+        indent = "    "
+    else:
+        monkeypatch.setattr(witness, "console", lambda **_: out)
+        w = Witness("tie", "", run, len(run.moves), True, 0.0)
+        witness._print(SimpleNamespace(variant=v, label=v.name, seed=0, rlimit=1,
+                                       timeout_ms=1), "tie", w, None)
+        indent = "  "
+    text = buf.getvalue()
+    assert f"{indent}the table:" in text, text
+    drawn = text[text.index(f"{indent}the table:"):].splitlines()[1:]
+    arms, final = round_arms(run.trace)
+    rows = table_rows(arms, final.marks, v.players)
+    assert not table_errors(v, rows, final)
+    assert [r.name for r in rows[:5]] == ["hub", "train P0", "train P1", "train P2", "public"]
+    assert drawn[:len(rows_text(rows, indent + "  "))] == rows_text(rows, indent + "  ")
+
+
+def _trains_without_doubles() -> Trace:
+    """A round on trains whose hub is no double (nobody holds one: the fallback leads)."""
+    from dominoproof.api import play
+
+    v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
+                                "lead.rule": "highest-double"})
+    return play(v, seed=0, deal="P0: 0-1 1-2 2-3; P1: 0-2 1-3 0-3; stack:")
+
+
+def test_the_hub_and_the_trains_are_named_as_the_layout_names_them() -> None:
+    """The tile every train grows from is the hub, in the text and in the picture, also
+    when the lead rule's fallback put a tile that is no double there; the picture's tiles
+    say the train they lie on, by the slot's name."""
+    trace = _trains_without_doubles()
+    lead = Tile.from_index(trace.moves[0].tile)
+    assert not lead.is_double
+    steps = narrate(trace)
+    assert all(st.table[0].name == "hub" for st in steps if st.table)
+    assert "hub" in render_round(trace).split("Moves")[1].splitlines()[2]
+    root = ET.fromstring(round_scene(trace).svg())
+    names = dict(enumerate(sl.name for sl in trace.variant.slot_layout.slots))
+    titles = {}
+    for e in of_class(root, "tile"):
+        t = e.find(f"{SVG}title")
+        assert t is not None
+        titles[e.get("data-tile")] = (int(e.get("data-arm") or 0), t.text or "")
+    assert titles[f"{lead.lo}-{lead.hi}"][1].endswith("(the hub)")
+    on_arms = [(arm, title) for arm, title in titles.values() if arm >= 0]
+    assert on_arms and all(title.endswith(f" on {names[arm]}") for arm, title in on_arms)
+
+
+def test_a_rule_book_leaving_ends_no_layout_has_is_said_under_the_table_not_a_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the arms cannot follow a broken rule book, a layout of several lines says so
+    in a row of its table, never under a "line" it does not have."""
+    import dominoproof.arms
+
+    trace = _trains_without_doubles()
+
+    def refuse(*_: object) -> None:
+        raise ValueError("ends no layout has")
+
+    monkeypatch.setattr(dominoproof.arms.RoundArms, "move", refuse)
+    steps = narrate(trace)
+    said = [st for st in steps if st.table and st.table[0].name == "table"]
+    assert said and "no layout has them" in said[0].table[0].note
+    assert not any(st.line for st in steps)
+    text = render_round(trace)
+    assert "table" in text and not re.search(r"^ +line  ", text, re.M)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import z3  # type: ignore[import-untyped]
 from helpers import variant
 
 from dominoproof.model.rules import rules_for
@@ -226,3 +227,65 @@ def test_with_doubles_to_cover_the_readings_differ_at_a_block() -> None:
     assert r.verdict is Verdict.VIOLATED and r.trace.replayed, r.detail
     assert r.trace.trace.states()[-1].status.name == "BLOCKED"
     assert _readings_at(v, r.trace) == (False, True)
+
+
+# ---------------------------------------------------------------------------
+# uncoverable-double on trains: the lemmas about who may cover a waiting double
+# ---------------------------------------------------------------------------
+
+#: the R2.3 finding's double-4 draw-one analogue of Mexican Train (docs/LAYOUTS.md)
+_TRAINS_D4 = {"set.max": 4, "deal.hand_size": 4, "draw.rule": "one", "layout.kind": "trains",
+              "layout.extend": "has-legal-move", "layout.double_takes": 1,
+              "layout.double_again": True}
+#: what each lemma says no round reaches, and the broken rule set whose rounds reach it
+_TRAIN_LEMMAS = {"confirmed-cannot-cover": "confirm-past-double",
+                 "pending-owner-access": "marker-stays-in"}
+
+
+def test_uncoverable_double_on_trains_is_proved_by_induction() -> None:
+    """On the double-4 trains analogue (every deal, every draw order) the exhaustive search
+    finds uncoverable-double holding; Z3 proves it, with the lemmas that a waiting double
+    is open to everyone unless its owner is covering it, and that no confirmer holds a
+    tile for it."""
+    pr = Prover(variant("draw-2p-d6", _TRAINS_D4))
+    r = pr.prove("uncoverable-double")
+    assert r.verdict is Verdict.PROVED and r.method == "induction per instance", r.detail
+    assert {"pending-one-slot", *_TRAIN_LEMMAS} <= set(pr.invariant().ids)
+
+
+def test_uncoverable_double_on_trains_needs_the_confirmers_lemma(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without confirmed-cannot-cover the blocked states of the invariant include one
+    where a confirmer holds a tile for the waiting double: not proved by induction."""
+    monkeypatch.setattr(lemmas, "LEMMAS", tuple(lem for lem in lemmas.LEMMAS
+                                                if lem.id != "confirmed-cannot-cover"))
+    r = Prover(variant("draw-2p-d6", _TRAINS_D4), bmc_depth=2).prove("uncoverable-double")
+    assert r.verdict is Verdict.NOT_INDUCTIVE, r.detail
+
+
+@pytest.mark.parametrize(("lemma", "fault"), sorted(_TRAIN_LEMMAS.items()))
+def test_each_train_lemma_fails_on_its_broken_rule_set(lemma: str, fault: str) -> None:
+    """The lemma is not vacuous: under the fault's twin, bounded model checking finds a real
+    round (replayed by the fault's engine) reaching a state that breaks it; under the
+    correct rules Houdini keeps it."""
+    v = analogue("trains-doubles")
+    lem = lemmas.BY_ID[lemma]
+    assert lem.id in Prover(v).invariant().ids
+    f = FAULTS_BY_ID[fault]
+    twin = Z3_MUTANTS[fault].encoding
+    assert twin is not None
+    pr = Prover(v, encoding=twin(v), rules=f.rules_for(v))
+    found = pr.bmc(lambda ss, ms: z3.Not(lem(pr.enc, ss[-1])), strengthen=False)
+    assert found.run is not None and found.run.replayed, (lemma, fault, found.stop)
+
+
+def test_one_pending_slot_fails_where_a_double_opens_toes() -> None:
+    """pending-one-slot is a candidate where a double pends its own slot only; where a
+    chicken foot's double pends its toes too, a real round breaks it."""
+    v = analogue("chicken-foot")
+    lem = lemmas.BY_ID["pending-one-slot"]
+    assert not lem.applies(Prover(v).enc)
+    pr = Prover(v)
+    found = pr.bmc(lambda ss, ms: z3.Not(lem(pr.enc, ss[-1])), strengthen=False)
+    assert found.run is not None and found.run.replayed, found.stop
+    assert lem.id in Prover(analogue("trains-doubles")).invariant().ids

@@ -203,6 +203,46 @@ def test_progress_is_reported() -> None:
     assert seen == [100, 200, 250]
 
 
+def test_simulate_and_the_sampled_figures_run_their_batches_alike() -> None:
+    """One dispatch of batches serves both tallies: in this process each batch tells the
+    rounds done every ``every`` rounds of its own (the batches before added), and the
+    total once at the end; on a pool of workers, as each batch is done, and the figures
+    are the same as here."""
+    from dominoproof.proofs.cluster import LocalPool
+    from dominoproof.stats import sampled_figures
+
+    v = find_variant("tiny")
+    told: dict[str, list[int]] = {"simulate": [], "stats": [], "pool": []}
+    here = simulate(v, 250, 1, progress=told["simulate"].append, every=100, batch=120)
+    one = sampled_figures(v, "random", 250, 1, progress=told["stats"].append, every=100,
+                          batch=120)
+    assert told["simulate"] == told["stats"] == [100, 220, 250]
+    assert simulate(v, 250, 1, batch=120, runner=LocalPool(2)) == here
+    pooled = sampled_figures(v, "random", 250, 1, progress=told["pool"].append, batch=120,
+                             runner=LocalPool(2))
+    assert pooled == one
+    assert told["pool"] == sorted(told["pool"]) and told["pool"][-1] == 250
+    assert len(told["pool"]) == 3  # a batch done, a report: the last is the total
+
+
+def test_run_batches_keeps_the_plans_order_and_tells_the_total() -> None:
+    from dominoproof.proofs.cluster import LocalPool
+    from dominoproof.simulate import batches, run_batches
+
+    plan = batches(25, 3, 10)
+    for runner in (None, LocalPool(2)):
+        seen: list[int] = []
+        got = run_batches(plan, _echo, runner, seen.append)
+        assert got == plan
+        assert seen[-1] == 25 and seen == sorted(seen)
+    assert run_batches([], _echo, None, None) == []
+
+
+def _echo(n: int, seed: int, tell: Any) -> tuple[int, int]:
+    """A batch's "count": the batch itself (telling nothing)."""
+    return n, seed
+
+
 # ---------------------------------------------------------------------------
 # The pieces: Wilson interval, distributions
 # ---------------------------------------------------------------------------

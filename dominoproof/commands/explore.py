@@ -434,6 +434,7 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
 
     from dominoproof.model.dealtext import format_deal
     from dominoproof.options import width
+    from dominoproof.render import final_table
 
     states = trace.states()
     lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]
@@ -444,8 +445,7 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
         lines.append(f"  {n:3}. {_move_said(trace, states[n - 1], m) if several else m}")
     lines.append("  where it fails:")
     lines += ["    " + line for line in states[-1].describe().split("\n")]
-    if several:
-        lines += _table_lines(trace)
+    lines += final_table(trace)
     lines += textwrap.wrap(r.detail, width(), initial_indent="  why: ",
                            subsequent_indent="       ")
     return lines
@@ -462,18 +462,3 @@ def _move_said(trace: Trace, s: Any, m: Any) -> str:
     name = trace.variant.slot_layout.slots[m.end].name
     shown = layout_of(trace.variant).shows(s.ends, m.end)
     return f"P{m.player} plays {Tile.from_index(m.tile).show()} on {name} (showing {shown})"
-
-
-def _table_lines(trace: Trace) -> list[str]:
-    """The table where it fails, one arm a row (a rule book that leaves ends no layout
-    has is said, not drawn)."""
-    from dominoproof.arms import follow
-    from dominoproof.render import rows_text, table_rows
-
-    try:
-        built, state = follow(trace)
-    except ValueError as e:
-        return [f"  the table cannot be drawn: {e}"]
-    rows = table_rows(built.arms, state.marks, trace.variant.players)
-    return ["  the table:", *rows_text(rows, "    ")] if rows else []
-

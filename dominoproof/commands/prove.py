@@ -202,6 +202,7 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
     induction (the all-sizes one read on a small table)."""
     from dominoproof.evidence import of_result
     from dominoproof.proofs.queries import Run
+    from dominoproof.render import final_table
 
     scorer = None
     if fault is not None:
@@ -220,6 +221,8 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
             out.print(f"    {i:3}. {m}")
         for line in run.states[-1].describe().splitlines():
             out.print(f"    {line}")
+        for line in final_table(run.trace, run.states, "    "):
+            out.print(line)
     if isinstance(r.trace, Run) and r.trace.loop_from is not None:
         out.print(f"  ... and the state after move {r.trace.loop_from} comes back: the round "
                   "can go on for ever")

@@ -178,9 +178,13 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None,
                                f"{question}"), end="")
         return
     # a broken rule set: the engine of the correct rules would refuse the round, so tell
-    # it from the decoded states
+    # it from the decoded states, and the table at the last
+    from dominoproof.render import final_table
+
     out.print(f"\ndeal: {run.trace.deal.to_json()}")
     for i, (m, s) in enumerate(zip(run.moves, run.states[1:], strict=True), 1):
         out.print(f"  {i:3}. {m}")
         for line in s.describe().splitlines():
             out.print(f"         {line}")
+    for line in final_table(run.trace, run.states, "  "):
+        out.print(line, markup=False)
