@@ -102,8 +102,9 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
                 answers.append(a)
                 bar.advance()
                 if verbose:  # as it lands, on standard error: a long table shows its rows
+                    ran = f" [play-outs: {a.found.played_by}]" if a.found else ""
                     err.print(f"answered {a.variant} {a.question}: {a.cell()} "
-                              f"({a.status}, {a.seconds:.1f}s): {a.why}", markup=False,
+                              f"({a.status}, {a.seconds:.1f}s): {a.why}{ran}", markup=False,
                               highlight=False)
     if trace_dir is not None:
         trace_dir.mkdir(parents=True, exist_ok=True)
