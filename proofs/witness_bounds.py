@@ -36,9 +36,10 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from .encoding import BLOCKED, Bool
+from .lemmas import BY_ID, Lemma, prove_relative
 from .witnesses import WitnessSearch
 
-__all__ = ["z3_bounds"]
+__all__ = ["hand_size_lemmas", "z3_bounds"]
 
 
 def z3_bounds(prover: WitnessSearch, question: str,
@@ -114,11 +115,27 @@ def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:
     return max(held)
 
 
+def hand_size_lemmas(prover: WitnessSearch) -> tuple[list[Lemma], str]:
+    """hand-size (a hand grows only by drawing), proved relative to the invariant
+    (:func:`~dominoproof.proofs.lemmas.prove_relative`): ``[lemma]`` and the words, or
+    ``[]`` and why not (not inductive, or a query UNKNOWN)."""
+    lem = BY_ID["hand-size"]
+    got, c, action = prove_relative(prover.enc, lem, prover.strengthening(),
+                                    seed=prover.seed, timeout_ms=prover.timeout_ms,
+                                    rlimit=prover.rlimit, ledger=prover.ledger)
+    if got == "ok":
+        return [lem], "with hand-size (proved inductive relative to the invariant)"
+    where = f" ({action})" if action else ""
+    return [], f"without hand-size ({got}{where}: {c.reason if c else ''})"
+
+
 def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
              ) -> Iterator[dict[str, Any]]:
     s = prover.enc.state("wc")
     sv = prover.solver()
     sv.add(*prover.inv(s), s.status == BLOCKED)
+    extra, with_hs = hand_size_lemmas(prover)
+    sv.add(*[lem(prover.enc, s) for lem in extra])
     c = sv.check()
     if c.unsat:
         yield {"none": True, "why": "no blocked state satisfies the invariant",
@@ -138,14 +155,14 @@ def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
             lo = _largest_hand(prover, c.model, s)
         elif c.unsat:
             hi = mid - 1
-            yield {"ceiling": hi, "why": f"Z3: no blocked state of the invariant leaves a "
-                                         f"hand of {mid} or more"}
+            yield {"ceiling": hi, "why": f"Z3: no blocked state of the invariant ({with_hs}) "
+                                         f"leaves a hand of {mid} or more"}
         else:
             yield {"stop": f"the query 'a hand of >= {mid}' was UNKNOWN ({c.reason})"}
             return
     yield {"ceiling": hi,
-           "why": f"Z3: no blocked state of the invariant leaves a hand of more than {hi} "
-                  f"(one of the invariant's blocked states leaves {hi})"}
+           "why": f"Z3: no blocked state of the invariant ({with_hs}) leaves a hand of more "
+                  f"than {hi} (one of the invariant's blocked states leaves {hi})"}
     yield from _every_round(prover, floor)
 
 
