@@ -39,14 +39,14 @@ from dominoproof.model.engine import Deal, Trace, initial_state, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.rules import Rules, is_own, rules_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant
-from dominoproof.policies import BlockSeeking, Policy, UniformRandom, pick
+from dominoproof.policies import BlockSeeking, Greedy, Policy, UniformRandom, pick
 
-__all__ = ["OBJECTIVES", "Found", "Lightest", "Objective", "Round", "Rounds", "best_in_deal",
-           "play_rounds", "search"]
+__all__ = ["KERNEL", "OBJECTIVES", "Found", "Lightest", "Objective", "Round", "Rounds",
+           "best_in_deal", "play_rounds", "played_on", "python_rounds", "search"]
 
 PLAYING, BLOCKED = Status.PLAYING, Status.BLOCKED
 
@@ -77,8 +77,21 @@ class Lightest(Policy):
 def play_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
                 count: int) -> Iterator[Round]:
     """``count`` rounds from one seeded stream: a uniformly random deal each, played to
-    the end by ``rules`` with every choice drawn by ``policy`` (the engine's own loop,
-    the moves recorded). A deal the rule book cannot open is skipped."""
+    the end by ``rules`` with every choice drawn by ``policy`` (the moves recorded). On
+    the compiled kernel where it plays them (:func:`played_on`), else the engine's own
+    loop (:func:`python_rounds`): the same seed and policy give the same rounds."""
+    if played_on(variant, rules, policy) == KERNEL:
+        from dominoproof.proofs.kernel.guided import POLICY_CODES, GuidedRounds
+
+        yield from GuidedRounds(variant, POLICY_CODES[policy.name], seed).play(count)
+        return
+    yield from python_rounds(variant, rules, policy, seed, count)
+
+
+def python_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
+                  count: int) -> Iterator[Round]:
+    """:func:`play_rounds` on the engine's own loop (the specification's reading): a
+    deal the rule book cannot open is skipped."""
     rng = random.Random(seed)
     rnd = rng.random
     legal, step = rules.moves, rules.step
@@ -95,6 +108,28 @@ def play_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
             moves.append(m)
             s = step(s, m)
         yield deal, tuple(moves), s
+
+
+#: :func:`played_on`'s answer when the compiled kernel plays the rounds
+KERNEL = "kernel"
+
+
+def played_on(variant: Variant, rules: Rules | None = None,
+              policy: Policy | None = None) -> str:
+    """Who plays :func:`play_rounds`' rounds: :data:`KERNEL`, or why the Python path
+    does (numba absent or turned off, a rule book that is not the variant's own -- a
+    fault's mutant --, a policy the kernel does not know)."""
+    from dominoproof.proofs import kernel
+
+    why = kernel.reason(variant)
+    if why:
+        return why
+    if rules is not None and not (is_own(rules) and rules.variant == variant):
+        return (f"kernel: the rule book {type(rules).__name__} is not the variant's own: "
+                "the Python path runs")
+    if policy is not None and type(policy) not in _COMPILED:
+        return f"kernel: no compiled policy {policy.name}: the Python path runs"
+    return KERNEL
 
 
 @dataclass(frozen=True)
@@ -136,6 +171,10 @@ def _block_before_empty(v: Variant, s: State, n: int) -> int | None:
 
 _RANDOM, _BLOCKER, _LIGHT = UniformRandom(), BlockSeeking(), Lightest()
 
+#: The policies whose weights the kernel compiles (:mod:`dominoproof.proofs.kernel.guided`,
+#: by name): a subclass may weigh otherwise, so the class itself is asked for.
+_COMPILED: tuple[type[Policy], ...] = (UniformRandom, BlockSeeking, Lightest, Greedy)
+
 #: The questions, by the names of ``dominoproof witness``.
 OBJECTIVES: dict[str, Objective] = {o.question: o for o in (
     Objective("shortest-block", "min", _shortest_block, (_BLOCKER, _RANDOM)),
@@ -158,6 +197,7 @@ class Found:
     deals_searched: list[tuple[str, bool, int]] = field(default_factory=list)
     #: ^ per chosen deal: its seed or origin, whether every round of it was searched, states
     seconds: float = 0.0
+    played_by: str = ""  #: who played the play-outs: KERNEL, or why the Python path did
 
     def trace(self, variant: Variant, rules: Rules | None = None) -> Trace | None:
         """The best round as a trace (``rules``: a rule book other than the variant's)."""
@@ -168,6 +208,7 @@ class Found:
 
     def to_json(self) -> dict[str, Any]:
         return {"value": self.value, "rounds": self.rounds, "by": self.by,
+                "played_by": self.played_by,
                 "seconds": round(self.seconds, 3),
                 "deals_searched": [{"deal": d, "complete": c, "states": n}
                                    for d, c, n in self.deals_searched]}
@@ -190,6 +231,8 @@ def search(variant: Variant, question: str, seconds: float, *, rules: Rules | No
     book = rules or rules_for(variant)
     t0 = time.perf_counter()
     found = Found(question)
+    found.played_by = played_on(variant, book) if rounds is play_rounds else \
+        f"{getattr(rounds, '__name__', 'a rounds function')} (given)"
     if seconds <= 0:
         return found
     deadline = t0 + seconds

@@ -39,7 +39,7 @@ from dominoproof.witness_search import OBJECTIVES, Found, Rounds, play_rounds, s
 if TYPE_CHECKING:
     from dominoproof.proofs.witnesses import WitnessSearch
 
-__all__ = ["QUESTION_ORDER", "Answer", "answer", "answer_all", "exit_code"]
+__all__ = ["QUESTION_ORDER", "Answer", "Invariants", "answer", "answer_all", "exit_code"]
 
 #: The questions of the table, in its column order (``parity-refuted`` is not one: it
 #: asks about a theorem, not a round a designer looks for).
@@ -109,19 +109,30 @@ class Answer:
 
 #: Makes the Z3 side's prover from (Z3's seed, each query's wall-clock safety net in ms).
 ProverFactory = Callable[[int, int], "WitnessSearch"]
+#: The invariants proved so far, by (variant, Z3 seed): the ids of Houdini's lemmas.
+Invariants = dict[tuple[Variant, int], tuple[str, ...]]
 
 
 def _z3_child(variant: Variant, question: str, seed: int, timeout_ms: int,
-              conn: Any, hint: Any,
-              make: ProverFactory | None) -> None:  # pragma: no cover - a forked process
+              conn: Any, hint: Any, make: ProverFactory | None,
+              known: tuple[str, ...] | None) -> None:  # pragma: no cover - a forked process
     """Send each bound :func:`z3_bounds` reaches, then ``None``; the search's best value
-    is read from ``hint`` when Z3 asks for it."""
+    is read from ``hint`` when Z3 asks for it. ``known``: the invariant proved by an
+    earlier question of this variant (its lemmas' ids), taken instead of running
+    Houdini again; without it, the invariant Houdini proves here is sent
+    (``{"houdini": ids}``) for the next questions."""
     from dominoproof.proofs.queries import Prover
     from dominoproof.proofs.witness_bounds import z3_bounds
 
     try:
         prover = (make(seed, timeout_ms) if make is not None
                   else Prover(variant, seed=seed, timeout_ms=timeout_ms))
+        if known is not None:
+            prover.adopt_invariant(known)
+        else:
+            h = prover.invariant()
+            if not h.unknown:
+                conn.send({"houdini": tuple(h.ids)})
         def floor() -> int | None:
             conn.send({"need": "floor"})
             got: int | None = hint.recv()
@@ -143,13 +154,15 @@ class _Z3:
     """The Z3 side in a forked process: the latest bound it reported."""
 
     def __init__(self, variant: Variant, question: str, seed: int, deadline: float,
-                 make: ProverFactory | None = None) -> None:
+                 make: ProverFactory | None = None,
+                 known: tuple[str, ...] | None = None) -> None:
         ctx = multiprocessing.get_context("fork")
         self.here, there = ctx.Pipe(duplex=False)
         hint, self.hint = ctx.Pipe(duplex=False)
         ms = max(1, int((deadline - time.perf_counter()) * 1000))
         self.proc = ctx.Process(target=_z3_child,
-                                args=(variant, question, seed, ms, there, hint, make),
+                                args=(variant, question, seed, ms, there, hint, make,
+                                      known),
                                 daemon=True)
         self.proc.start()
         there.close()
@@ -157,6 +170,7 @@ class _Z3:
         self.state: dict[str, Any] = {}
         self.done = False
         self.needs = False  #: Z3 waits for the search's best value
+        self.houdini: tuple[str, ...] | None = None  #: the invariant Houdini proved here
 
     def poll(self, wait: float = 0.0) -> None:
         """Take every message waiting (``wait`` seconds for the first)."""
@@ -171,6 +185,9 @@ class _Z3:
                 break
             if msg.get("need") == "floor":
                 self.needs = True
+                continue
+            if "houdini" in msg:
+                self.houdini = msg["houdini"]
                 continue
             self.state.update(msg)
 
@@ -193,13 +210,17 @@ class _Z3:
 def answer(variant: Variant, question: str, seconds: float = 60.0, *,
            rules: Rules | None = None, seed: int = 0, z3_seed: int = 0,
            rounds: Rounds = play_rounds, search_share: float | None = None,
-           prover: ProverFactory | None = None) -> Answer:
+           prover: ProverFactory | None = None,
+           invariants: Invariants | None = None) -> Answer:
     """``question`` for ``variant`` within ``seconds`` of wall clock (search and Z3 side
     by side). ``rules``: the rule book the search plays by (default the variant's own;
     a fault's mutant shows the table catching it). ``rounds``: the search's play-out
     function (:func:`~dominoproof.witness_search.play_rounds`, or a kernel's).
     ``prover``: makes the Z3 side's prover (default: the variant's own encoding; a
-    fault's twin encoding shows the table catching a broken Z3 reading)."""
+    fault's twin encoding shows the table catching a broken Z3 reading).
+    ``invariants``: the invariants proved by earlier questions, by variant and Z3 seed
+    (the variant's own encoding only): the one found is taken instead of running
+    Houdini again, and the one Houdini proves here is added."""
     if seconds <= 0:
         raise DominoproofError(f"--seconds {seconds:g}: the budget must be positive (a "
                                "budget of zero answers nothing; it is not 'no limit')")
@@ -207,7 +228,10 @@ def answer(variant: Variant, question: str, seconds: float = 60.0, *,
     t0 = time.perf_counter()
     deadline = t0 + seconds
     share = search_share if search_share is not None else SEARCH_SHARE[obj.sense]
-    z = _Z3(variant, question, z3_seed, deadline, prover)
+    key = (variant, z3_seed)
+    shared = invariants is not None and prover is None
+    z = _Z3(variant, question, z3_seed, deadline, prover,
+            invariants.get(key) if invariants is not None and shared else None)
     try:
         def enough(value: int | None) -> bool:
             z.poll()
@@ -224,6 +248,9 @@ def answer(variant: Variant, question: str, seconds: float = 60.0, *,
         z.poll()
     finally:
         z.stop()
+    if shared and z.houdini is not None:
+        assert invariants is not None
+        invariants[key] = z.houdini
     return _judge(variant, question, obj.sense, found, z.state, z.done, rules,
                   time.perf_counter() - t0, seconds)
 
@@ -316,10 +343,11 @@ def answer_all(variants: Sequence[Variant], questions: Sequence[str] = QUESTION_
     """Every question for every variant, each within ``seconds``; ``done`` is called as
     each answer lands (a progress display)."""
     out = []
+    invariants: Invariants = {}  # Houdini once per variant, across its questions
     for v in variants:
         for q in questions:
             a = answer(v, q, seconds, rules=rules(v) if rules else None, seed=seed,
-                       z3_seed=z3_seed)
+                       z3_seed=z3_seed, invariants=invariants)
             out.append(a)
             if done is not None:
                 done(a)

@@ -139,6 +139,18 @@ class ProofSession:
             self._inv_seconds = time.perf_counter() - t0
         return self._inv
 
+    def adopt_invariant(self, ids: Sequence[str]) -> None:
+        """Take the invariant Houdini proved earlier for this encoding and these
+        candidates (another session's :meth:`invariant`, its kept lemmas by id) instead
+        of searching again: the witness table proves it once per variant and hands it to
+        each question. An id that is not a candidate here is refused."""
+        by_id = {lem.id: lem for lem in self.candidates}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise ValueError(f"{self.label}: not candidates here: {', '.join(missing)}")
+        self._inv = HoudiniResult([by_id[i] for i in ids], [])
+        self._inv_seconds = 0.0
+
     @property
     def invariant_seconds(self) -> float:
         """Wall time of the Houdini search (0 until :meth:`invariant` has run)."""

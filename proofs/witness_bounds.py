@@ -36,9 +36,10 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from .encoding import BLOCKED, Bool
+from .lemmas import BY_ID, Lemma, prove_relative
 from .witnesses import WitnessSearch
 
-__all__ = ["z3_bounds"]
+__all__ = ["hand_size_lemmas", "z3_bounds"]
 
 
 def z3_bounds(prover: WitnessSearch, question: str,
@@ -114,8 +115,25 @@ def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:
     return max(held)
 
 
+def hand_size_lemmas(prover: WitnessSearch) -> tuple[list[Lemma], str]:
+    """hand-size (a hand grows only by drawing), proved relative to the invariant
+    (:func:`~dominoproof.proofs.lemmas.prove_relative`): ``[lemma]`` and the words, or
+    ``[]`` and why not (not inductive, or a query UNKNOWN)."""
+    lem = BY_ID["hand-size"]
+    got, c, action = prove_relative(prover.enc, lem, prover.strengthening(),
+                                    seed=prover.seed, timeout_ms=prover.timeout_ms,
+                                    rlimit=prover.rlimit, ledger=prover.ledger)
+    if got == "ok":
+        return [lem], "with hand-size (proved inductive relative to the invariant)"
+    where = f" ({action})" if action else ""
+    return [], f"without hand-size ({got}{where}: {c.reason if c else ''})"
+
+
 def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
              ) -> Iterator[dict[str, Any]]:
+    """The ceiling by bisection over the invariant's blocked states; then, with hand-size
+    proved relative to the invariant (it may take long: the ceiling reached first
+    stands), bisection again below that ceiling; then every round, where it is small."""
     s = prover.enc.state("wc")
     sv = prover.solver()
     sv.add(*prover.inv(s), s.status == BLOCKED)
@@ -129,23 +147,37 @@ def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
         return
     lo, hi = _largest_hand(prover, c.model, s), sum(prover.scoring().value)
     yield {"ceiling": hi, "why": "every tile's value (no query answered yet)"}
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        with sv.frame():
-            sv.add(_at_least(prover, s, mid))
+    for phase in (0, 1):
+        if phase == 1:
+            extra, with_hs = hand_size_lemmas(prover)
+            if not extra:
+                yield {"why": f"Z3: no blocked state of the invariant leaves a hand of more "
+                              f"than {hi}; {with_hs}"}
+                break
+            sv.add(*[lem(prover.enc, s) for lem in extra])
             c = sv.check()
-        if c.sat:
+            if not c.sat:
+                yield {"stop": f"the query with hand-size was {c.answer.upper()}"}
+                return
             lo = _largest_hand(prover, c.model, s)
-        elif c.unsat:
-            hi = mid - 1
-            yield {"ceiling": hi, "why": f"Z3: no blocked state of the invariant leaves a "
-                                         f"hand of {mid} or more"}
-        else:
-            yield {"stop": f"the query 'a hand of >= {mid}' was UNKNOWN ({c.reason})"}
-            return
-    yield {"ceiling": hi,
-           "why": f"Z3: no blocked state of the invariant leaves a hand of more than {hi} "
-                  f"(one of the invariant's blocked states leaves {hi})"}
+        what = "the invariant" if phase == 0 else f"the invariant ({with_hs})"
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            with sv.frame():
+                sv.add(_at_least(prover, s, mid))
+                c = sv.check()
+            if c.sat:
+                lo = _largest_hand(prover, c.model, s)
+            elif c.unsat:
+                hi = mid - 1
+                yield {"ceiling": hi, "why": f"Z3: no blocked state of {what} leaves a hand "
+                                             f"of {mid} or more"}
+            else:
+                yield {"stop": f"the query 'a hand of >= {mid}' was UNKNOWN ({c.reason})"}
+                return
+        yield {"ceiling": hi,
+               "why": f"Z3: no blocked state of {what} leaves a hand of more than {hi} (one "
+                      f"of its blocked states leaves {hi})"}
     yield from _every_round(prover, floor)
 
 

@@ -14,10 +14,23 @@ import dataclasses
 import pytest
 from helpers import variant
 
+from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.state import State, Status
+from dominoproof.model.system import every_deal
+from dominoproof.model.variant import Variant
 from dominoproof.proofs import lemmas
 from dominoproof.proofs.allsizes import AbstractModel, prove_model
 from dominoproof.proofs.encoding import Encoding
-from dominoproof.proofs.lemmas import BY_ID, LEMMAS, Lemma, candidates_for
+from dominoproof.proofs.encoding_faults import Z3_MUTANTS
+from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.lemmas import (
+    BY_ID,
+    LEMMAS,
+    Lemma,
+    candidates_for,
+    houdini,
+    prove_relative,
+)
 from dominoproof.proofs.properties import CATALOGUE, Verdict
 
 #: Lemmas that both provers state (the same sentence, two formulas): kept as data.
@@ -76,3 +89,55 @@ def test_a_lemma_removed_from_the_list_is_gone_from_both(
     res = {r.property: r for r in prove_model(m, ["blocked-sound", "conservation"])}
     assert res["blocked-sound"].verdict is Verdict.NOT_INDUCTIVE
     assert res["conservation"].verdict is Verdict.PROVED
+
+
+# ---------------------------------------------------------------------------
+# hand-size: a hand grows only by drawing
+# ---------------------------------------------------------------------------
+
+
+def largest_hand(v: Variant, rules: Rules) -> int:
+    """The most tiles any hand holds in any state of any round of any deal (the deal's
+    own draw order), by the engine ``rules``: no Z3."""
+    most = 0
+    for deal in every_deal(v, False):
+        s0 = State(deal.hands, sum(1 << t for t in deal.stack), deal.set_aside, 0,
+                   rules.layout.closed, rules.opening(deal.hands)[0], 0, False, 0,
+                   Status.PLAYING, deal.stack)
+        seen, todo = {s0.key()}, [s0]
+        while todo:
+            s = todo.pop()
+            most = max(most, *(h.bit_count() for h in s.hands))
+            if s.status is not Status.PLAYING:
+                continue
+            for m in rules.moves(s):
+                t = rules.step(s, m)
+                if t.key() not in seen:
+                    seen.add(t.key())
+                    todo.append(t)
+    return most
+
+
+def test_hand_size_is_inductive_and_fails_when_a_hand_grows_without_drawing() -> None:
+    """hand-size is proved on demand, relative to Houdini's invariant (it is no Houdini
+    candidate): on the sound rules of draw-from-empty-boneyard's demo (2 tiles each,
+    nothing to draw, 2 tiles set aside) it holds at Init and every action keeps it; on
+    the fault's twin, where a stuck player takes a set-aside tile, the action
+    "draw-aside" breaks it -- and the fault's engine really gives a hand a third tile
+    (the sound engine never does)."""
+    lem = BY_ID["hand-size"]
+    fault = FAULTS_BY_ID["draw-from-empty-boneyard"]
+    v = fault.variant()
+    good = Encoding(v)
+    assert lem.on_demand and lem not in candidates_for(good)
+    h = houdini(good, candidates_for(good))
+    assert not h.unknown
+    assert prove_relative(good, lem, h.kept) == ("ok", None, None)
+    twin_class = Z3_MUTANTS[fault.id].encoding
+    assert twin_class is not None
+    twin = twin_class(v)
+    bad = houdini(twin, candidates_for(twin))
+    got, c, action = prove_relative(twin, lem, bad.kept)
+    assert (got, action) == ("step", "draw-aside") and c is not None and c.sat
+    cap = v.deal.hand_size + good.B
+    assert largest_hand(v, rules_for(v)) <= cap < largest_hand(v, fault.rules_for(v))

@@ -36,7 +36,7 @@ from dominoproof.proofs.encoding_faults import Z3_MUTANTS
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.queries import Prover
 from dominoproof.witness_search import Round, play_rounds
-from dominoproof.witness_table import QUESTION_ORDER, Answer, answer
+from dominoproof.witness_table import QUESTION_ORDER, Answer, Invariants, answer
 
 #: the block game on double-3, 2 tiles each (6 out of play): ties and blocks happen
 BLOCK = ("block-2p-d6", {"set.max": 3, "deal.hand_size": 2})
@@ -183,6 +183,30 @@ def test_a_broken_z3_reading_is_a_contradiction() -> None:
                prover=lambda seed, ms: Prover(v, encoding=twin(v), seed=seed, timeout_ms=ms))
     assert a.status == "contradiction", a.why
     assert a.value == truth(DRAW).shortest and a.bound is not None and a.bound > a.value
+
+
+# ---------------------------------------------------------------------------
+# Houdini once per variant
+# ---------------------------------------------------------------------------
+
+
+def test_the_invariant_is_proved_once_per_variant_and_handed_to_the_next_question() -> None:
+    """The first question proves the invariant (Houdini) and leaves it in ``invariants``;
+    the next question's Z3 side takes it from there instead of running Houdini again --
+    shown by handing it a weaker one (only the lemma "seat"): Z3 then reasons from that
+    one lemma, and cannot show the impossibility it showed with the proved invariant."""
+    v = small(BLOCK)
+    invariants: Invariants = {}
+    a = answer(v, "block-before-empty-boneyard", SECONDS, invariants=invariants)
+    kept = invariants[(v, 0)]
+    assert "blocked-sound" in kept and a.z3["invariant"] == len(kept) and a.status == "none"
+    b = answer(v, "block-before-empty-boneyard", SECONDS, invariants=invariants)
+    assert b.z3["invariant"] == len(kept) and b.status == "none"
+    weak: Invariants = {(v, 0): ("seat",)}
+    c = answer(v, "block-before-empty-boneyard", 10, invariants=weak)  # UNKNOWN: no need
+    # to wait for more than its first message
+    assert c.z3["invariant"] == 1 and weak[(v, 0)] == ("seat",)
+    assert c.status == "unknown" and "no blocked state of the invariant" not in c.why
 
 
 # ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from dominoproof.options import (
 )
 
 if TYPE_CHECKING:
-    from dominoproof.witness_table import Answer
+    from dominoproof.witness_table import Answer, Invariants
 
 
 @click.command("witnesses", short_help="The witness table: every question for every "
@@ -93,17 +93,19 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
     asked = questions or QUESTION_ORDER
     err = console(stderr=True)
     answers: list[Answer] = []
+    invariants: Invariants = {}  # Houdini once per variant, across its questions
     with progress("witnesses", total=len(chosen) * len(asked), quiet=quiet) as bar:
         for v in chosen:
             for q in asked:
                 bar.update(f"witnesses: {v.name} {q}")
                 a = answer(v, q, seconds, rules=rule_book(v, engine) if engine else None,
-                           seed=seed, z3_seed=z3_seed)
+                           seed=seed, z3_seed=z3_seed, invariants=invariants)
                 answers.append(a)
                 bar.advance()
                 if verbose:  # as it lands, on standard error: a long table shows its rows
+                    ran = f" [play-outs: {a.found.played_by}]" if a.found else ""
                     err.print(f"answered {a.variant} {a.question}: {a.cell()} "
-                              f"({a.status}, {a.seconds:.1f}s): {a.why}", markup=False,
+                              f"({a.status}, {a.seconds:.1f}s): {a.why}{ran}", markup=False,
                               highlight=False)
     if trace_dir is not None:
         trace_dir.mkdir(parents=True, exist_ok=True)
