@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 from .tables import (
     ACCESS_EVERYONE,
     ACCESS_MARKER,
@@ -42,6 +42,7 @@ from .tables import (
     F_ENDS,
     F_FOULS,
     F_MARKS,
+    F_SIZE,
     F_STACK,
     F_STACKN,
     F_STATUS,
@@ -83,6 +84,7 @@ from .tables import (
     OPENS_LEAD,
     OPENS_SPINNER,
     PENDING,
+    PLAIN,
     PLAYING,
     READING,
     C,
@@ -252,6 +254,7 @@ def targets(K, f, player):  # type: ignore[no-untyped-def]
             allowed &= pend
     out = np.int64(0)
     gof = K[O_GROUP]
+    plain = K[PLAIN] != 0
     while allowed:
         i = ctz(allowed)
         allowed &= allowed - 1
@@ -264,8 +267,9 @@ def targets(K, f, player):  # type: ignore[no-untyped-def]
             a, b = K[K[O_GSTART] + g], K[K[O_GSTART] + g + 1]
             for x in range(a, b):
                 j = K[K[O_GSLOTS] + x]
-                if j < i and f[e + j] == v and _pbit(K, marks, i) == _pbit(K, marks, j) \
-                        and _cbit(K, marks, i) == _cbit(K, marks, j):
+                if j < i and f[e + j] == v and (plain or (
+                        _pbit(K, marks, i) == _pbit(K, marks, j)
+                        and _cbit(K, marks, i) == _cbit(K, marks, j))):
                     same = True
                     break
         if not same:
@@ -284,6 +288,9 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
     mk = K[F_MARKS]
     pend = K[PENDING]
     gs = K[O_GSLOTS]
+    if K[PLAIN]:
+        _sort_plain(K, f, ng)
+        return
     for g in range(ng):
         a, b = K[K[O_GSTART] + g], K[K[O_GSTART] + g + 1]
         n = b - a
@@ -320,6 +327,25 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
                 bit = np.int64(1) << cd
                 new = new | bit if _cbit(K, marks, src) else new & ~bit
         f[mk] = new
+
+
+@njit
+def _sort_plain(K, f, ng):  # type: ignore[no-untyped-def]
+    """:func:`canonical` where no mark belongs to a slot: each group's numbers sorted in
+    place, closed slots last (equal numbers are alike, so the order of ties is moot)."""
+    e = K[F_ENDS]
+    gs = K[O_GSLOTS]
+    for g in range(ng):
+        a, b = K[K[O_GSTART] + g], K[K[O_GSTART] + g + 1]
+        for x in range(a + 1, b):
+            y = x
+            while y > a:
+                i, j = e + K[gs + y - 1], e + K[gs + y]
+                u, v = f[i], f[j]
+                if (v < 0 or u <= v) and not (u < 0 and v >= 0):
+                    break
+                f[i], f[j] = v, u
+                y -= 1
 
 
 @njit
@@ -519,7 +545,7 @@ def opening(K, f):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     """``Next``'s moves in ``f``, written to ``out`` in :meth:`Rules.moves`'s order; the
     number of moves."""
@@ -589,11 +615,12 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     return 1
 
 
-@njit
+@njit_inline
 def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
     """``g`` := the state after the legal move ``m`` in ``f`` (``Rules.step``: the effect of
     the move's action)."""
-    g[:] = f
+    for i in range(K[F_SIZE]):  # a loop: a slice copy compiles numba's shape checks
+        g[i] = f[i]
     kind = m & 7
     p = (m >> 3) & 31
     t = ((m >> 8) & 255) - 1

@@ -22,8 +22,8 @@ at every established block, the one property such a search checks).
 
 from __future__ import annotations
 
-from ._jit import njit
-from .codec import KW_, key_hash, pack, unpack
+from ._jit import njit, njit_inline
+from .codec import KW_, key_hash, successor_key, unpack
 from .rules import (
     ends_unplayable,
     gen_moves,
@@ -34,7 +34,7 @@ from .tables import BLOCKED, F_BONE, F_STATUS, F_TURN, MAXMOVES, MW, PLAYING
 DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE, FOUND = range(8)
 
 
-@njit
+@njit_inline
 def _find(table, codes, key, kw, h):  # type: ignore[no-untyped-def]
     """(slot, id) of ``key`` in the table from its hash ``h``: id -1 and the empty slot
     where it would go when it is absent."""
@@ -69,7 +69,8 @@ def add_roots(KC, codes, table, parent, depth, ctr, keys, max_states,  # type: i
         if n >= max_states:
             ctr[0] = n
             return r
-        codes[n, :] = key
+        for w in range(kw):
+            codes[n, w] = key[w]
         table[slot] = n
         parent[n] = -1
         if graph:
@@ -148,9 +149,12 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
         nm = gen_moves(K, f, moves)
         d = depth[head] + 1 if graph else 0
         start = ne
+        parent_key = codes[head]
         for x in range(nm):
-            step(K, f, moves[x], g, scr)
-            if not pack(KC, K, g, key):
+            m = moves[x]
+            step(K, f, m, g, scr)
+            if not successor_key(KC, K, parent_key, m & 7, (m >> 3) & 31,
+                                 ((m >> 8) & 255) - 1, g, key):
                 ctr[0], ctr[1], ctr[2] = n, head, start
                 return UNENCODABLE
             slot, j = _find(table, codes, key, kw, key_hash(key, kw))
@@ -159,7 +163,8 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
                     ctr[0], ctr[1], ctr[2] = n, head, start
                     return BUDGET
                 j = n
-                codes[n, :] = key
+                for w in range(kw):
+                    codes[n, w] = key[w]
                 table[slot] = n
                 parent[n] = head
                 if graph:
