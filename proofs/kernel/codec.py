@@ -61,6 +61,8 @@ STACK_FREE, STACK_SUFFIX, STACK_EXPLICIT = 0, 1, 2
 # field kinds
 FK_END, FK_MARKS, FK_TURN, FK_CONF, FK_DREW, FK_FOULS, FK_STATUS, FK_STACKN, FK_STACKTILE = \
     range(9)
+#: ints per field in the codec's table
+FW = 7
 _FIELD_OF = {FK_MARKS: F_MARKS, FK_TURN: F_TURN, FK_CONF: F_CONF, FK_DREW: F_DREW,
              FK_FOULS: F_FOULS, FK_STATUS: F_STATUS, FK_STACKN: F_STACKN}
 
@@ -160,7 +162,12 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
     grp: list[int] = []
     for (first, cnt), (word, shift) in zip(groups, placed_grp, strict=True):
         grp += [word, shift, _bits_for(places ** cnt - 1), first, cnt]
-    fld = [x for f_ in placed_fld for x in f_]
+    # each field: kind, index, word, shift, bits, and where the frame holds it, and what
+    # the key adds to its value (a slot's -1, closed, is kept as 0)
+    kt = tb.k
+    fld = [x for (kind, index, word, shift, nbits) in placed_fld
+           for x in (kind, index, word, shift, nbits, _frame_at(kt, kind, index),
+                     1 if kind == FK_END else 0)]
     order_ = list(order) if stack_mode == STACK_SUFFIX else []
     tw: list[int] = []
     for (first, cnt), (word, shift) in zip(groups, placed_grp, strict=True):
@@ -184,6 +191,15 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
     body.extend(_signed(x) for x in fm)
     kc = np.array(head + body, dtype=np.int64)
     return KeySpec(kc, kw, sum(x[0] for x in items), places, g, stack_mode)
+
+
+def _frame_at(kt: Array, kind: int, index: int) -> int:
+    """The frame's offset of a field of ``kind`` (the ``index``-th slot or stack tile)."""
+    if kind == FK_END:
+        return int(kt[F_ENDS]) + index
+    if kind == FK_STACKTILE:
+        return int(kt[F_STACK]) + index
+    return int(kt[F_STACKN if kind == FK_STACKN else _FIELD_OF[kind]])
 
 
 def _signed(x: int) -> int:
@@ -234,27 +250,10 @@ def pack_fields(KC, K, f, key):  # type: ignore[no-untyped-def]
     False when one does not fit."""
     of = KC[O_FLD_]
     for x in range(KC[NF_]):
-        o = of + 5 * x
-        kind = KC[o]
-        if kind == FK_END:
-            val = f[K[F_ENDS] + KC[o + 1]] + 1
-        elif kind == FK_STACKTILE:
-            i = KC[o + 1]
-            val = f[K[F_STACK] + i] if i < f[K[F_STACKN]] else 0
-        elif kind == FK_MARKS:
-            val = f[K[F_MARKS]]
-        elif kind == FK_TURN:
-            val = f[K[F_TURN]]
-        elif kind == FK_CONF:
-            val = f[K[F_CONF]]
-        elif kind == FK_DREW:
-            val = f[K[F_DREW]]
-        elif kind == FK_FOULS:
-            val = f[K[F_FOULS]]
-        elif kind == FK_STATUS:
-            val = f[K[F_STATUS]]
-        else:
-            val = f[K[F_STACKN]]
+        o = of + FW * x
+        val = f[KC[o + 5]] + KC[o + 6]
+        if KC[o] == FK_STACKTILE and KC[o + 1] >= f[K[F_STACKN]]:
+            val = 0
         nbits = KC[o + 4]
         if val < 0 or val >> nbits:
             return False
@@ -308,27 +307,12 @@ def unpack(KC, K, key, f):  # type: ignore[no-untyped-def]
     of = KC[O_FLD_]
     stackn = -1
     for x in range(KC[NF_]):
-        o = of + 5 * x
-        kind = KC[o]
+        o = of + FW * x
         val = (key[KC[o + 2]] >> KC[o + 3]) & ((np.int64(1) << KC[o + 4]) - 1)
-        if kind == FK_END:
-            f[K[F_ENDS] + KC[o + 1]] = val - 1
-        elif kind == FK_STACKTILE:
-            f[K[F_STACK] + KC[o + 1]] = val
-        elif kind == FK_STACKN:
+        if KC[o] == FK_STACKN:
             stackn = val
-        elif kind == FK_MARKS:
-            f[K[F_MARKS]] = val
-        elif kind == FK_TURN:
-            f[K[F_TURN]] = val
-        elif kind == FK_CONF:
-            f[K[F_CONF]] = val
-        elif kind == FK_DREW:
-            f[K[F_DREW]] = val
-        elif kind == FK_FOULS:
-            f[K[F_FOULS]] = val
         else:
-            f[K[F_STATUS]] = val
+            f[KC[o + 5]] = val - KC[o + 6]
     mode = KC[STACK_MODE_]
     st = K[F_STACK]
     if mode == STACK_FREE:
