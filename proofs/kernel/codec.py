@@ -170,7 +170,7 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
                      1 if kind == FK_END else 0)]
     order_ = list(order) if stack_mode == STACK_SUFFIX else []
     tw: list[int] = []
-    for (first, cnt), (word, shift) in zip(groups, placed_grp, strict=True):
+    for (_first, cnt), (word, shift) in zip(groups, placed_grp, strict=True):
         for j in range(cnt):
             tw += [word, _signed((places ** j) << shift)]
     fm = [0] * kw

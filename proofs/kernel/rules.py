@@ -87,6 +87,7 @@ from .tables import (
     PLAIN,
     PLAYING,
     READING,
+    SIMPLE,
     C,
     N,
     P,
@@ -109,7 +110,7 @@ def ctz(x):  # type: ignore[no-untyped-def]
     return _CTZ[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
-@njit
+@njit_inline
 def move_code(kind: int, player: int, tile: int, end: int) -> int:
     return kind | player << 3 | (tile + 1) << 8 | (end + 1) << 16
 
@@ -139,7 +140,7 @@ def move_end(m: int) -> int:
 # ---------------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def has_tile(K, f, off, t):  # type: ignore[no-untyped-def]
     return (f[off + t // BITS] >> (t % BITS)) & 1
 
@@ -174,7 +175,7 @@ def marker_out(K, marks, seat):  # type: ignore[no-untyped-def]
     return m >= 0 and (marks >> (m + seat)) & 1 == 1
 
 
-@njit
+@njit_inline
 def with_marker(K, marks, seat, out):  # type: ignore[no-untyped-def]
     m = K[MARKERS]
     if m < 0:
@@ -329,7 +330,7 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
         f[mk] = new
 
 
-@njit
+@njit_inline
 def _sort_plain(K, f, ng):  # type: ignore[no-untyped-def]
     """:func:`canonical` where no mark belongs to a slot: each group's numbers sorted in
     place, closed slots last (equal numbers are alike, so the order of ties is moot)."""
@@ -480,7 +481,7 @@ def block_ready(K, f):  # type: ignore[no-untyped-def]
     return f[K[F_CONF]] >= K[C] and (not K[EMPTY] or empty(K, f, K[F_BONE]))
 
 
-@njit
+@njit_inline
 def _holder(K, f, t):  # type: ignore[no-untyped-def]
     mw = K[MW]
     for q in range(K[P]):
@@ -635,6 +636,11 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         a, b = K[K[O_LO] + t], K[K[O_HI] + t]
         if end < 0:
             open_layout(K, g, a, b, scr)
+        elif K[SIMPLE]:  # extend_layout where the slots carry no marks and take nothing
+            e = K[F_ENDS] + end
+            g[e] = b if g[e] == a else a
+            if K[NGROUPS]:
+                _sort_plain(K, g, K[NGROUPS])
         else:
             extend_layout(K, g, end, a, b, p, scr)
         again = a == b and end >= 0 and K[AGAIN] and K[K[O_TAKES] + end] > 0

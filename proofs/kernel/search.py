@@ -119,10 +119,9 @@ def judge_blocked(K, f):  # type: ignore[no-untyped-def]
     for w in range(K[MW]):
         if f[bone + w]:
             why |= 1
-    if not ends_unplayable(K, f, 0):
-        why |= 2
-    if not ends_unplayable(K, f, 1):
-        why |= 4
+    for reading in range(2):  # a variable: one compiled ends_unplayable, not one per literal
+        if not ends_unplayable(K, f, reading):
+            why |= 2 << reading
     return why
 
 

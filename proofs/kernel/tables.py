@@ -60,6 +60,9 @@ O_LO, O_HI, O_VALUE, O_SUIT, O_OPENS, O_HALF, O_AFTER, O_OWNER, O_ACCESS, O_TAKE
 #: 1 when no mark belongs to a slot (nothing pending, no side covered): a symmetric
 #: group's slots then differ only by the numbers they show
 PLAIN = 58
+#: 1 when, besides, there are no markers and no double takes tiles: a play on a slot
+#: only changes the number it shows (then its group is sorted)
+SIMPLE = 59
 HEADER = 64
 
 # codes of the enumerations
@@ -172,6 +175,8 @@ def tables_for(v: Variant) -> Tables:
     ]
     body: list[int] = []
     header[PLAIN] = int(f.pending < 0 and all(x < 0 for x in f.covered))
+    header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
+                         and all(sl.double_takes == 0 for sl in data.slots))
     for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
         header[o] = HEADER + len(body)
         body.extend(arr)
