@@ -296,7 +296,8 @@ def _search(run: _Run, cap: int, max_states: int | None, max_seconds: float | No
     f = np.zeros(tb.frame, dtype=np.int64)
     g = np.zeros(tb.frame, dtype=np.int64)
     moves = np.zeros(tb.max_moves, dtype=np.int64)
-    key = np.zeros(run.spec.words, dtype=np.int64)
+    keys = np.zeros((tb.max_moves, run.spec.words), dtype=np.int64)  # one state's successors
+    hashes = np.zeros(tb.max_moves, dtype=np.int64)
     scr = np.zeros(4 * tb.width + 8, dtype=np.int64)
     kinds = _kinds()
     deadline = time.perf_counter() + max_seconds if max_seconds is not None else None
@@ -307,7 +308,8 @@ def _search(run: _Run, cap: int, max_states: int | None, max_seconds: float | No
             run.stop = f"time budget of {max_seconds:g} s reached"
             return
         st = ks.bfs(tb.k, kc, a.codes, a.table, a.parent, a.depth, a.kind, a.edge_ptr,
-                    a.edge_to, ctr, cap, chunk, kinds, graph, f, g, moves, key, scr)
+                    a.edge_to, ctr, cap, chunk, kinds, graph, f, g, moves, keys, hashes,
+                    scr)
         run.status = st
         if st == ks.GROW_STATES:
             a.grow_states(graph)

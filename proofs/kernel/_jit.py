@@ -30,10 +30,18 @@ if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
         jit = numba.njit(cache=True, nogil=True, error_model="numpy")  # no zero checks
         return cast(F, jit(fn))
 
+    def njit_inline(fn: F) -> F:
+        """:func:`njit`, and inlined into its compiled callers by numba itself (no call,
+        no arrays passed): for the few big steps the search calls once per state."""
+        jit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+        return cast(F, jit(fn))
+
     NUMBA_VERSION: str = numba.__version__
 else:  # pragma: no cover - exercised by the tests that hide numba
     def njit(fn: F) -> F:
         return fn
+
+    njit_inline = njit
 
     NUMBA_VERSION = ""
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 from .tables import (
     BITS,
     F_ASIDE,
@@ -52,11 +52,17 @@ from .tables import (
 # -- the codec's table: header ------------------------------------------------------
 R_, G_, NGRP_, BONE_LOC_, ASIDE_LOC_, STACK_MODE_, KW_, NB_, NF_, P_, T_ = range(11)
 O_GRP_, O_BASE_, O_DEC_, O_FLD_, O_ORDER_, ASIDE_CONST_, FULL_ = range(11, 18)
+#: per tile its word and the weight of its digit (a successor's key from its parent's:
+#: a tile moving from place a to place b adds (b - a) * weight); per word the bits of
+#: the fields
+O_TW_, O_FM_ = 18, 19
 HEAD = 24
 STACK_FREE, STACK_SUFFIX, STACK_EXPLICIT = 0, 1, 2
 # field kinds
 FK_END, FK_MARKS, FK_TURN, FK_CONF, FK_DREW, FK_FOULS, FK_STATUS, FK_STACKN, FK_STACKTILE = \
     range(9)
+#: ints per field in the codec's table
+FW = 7
 _FIELD_OF = {FK_MARKS: F_MARKS, FK_TURN: F_TURN, FK_CONF: F_CONF, FK_DREW: F_DREW,
              FK_FOULS: F_FOULS, FK_STATUS: F_STATUS, FK_STACKN: F_STACKN}
 
@@ -156,8 +162,20 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
     grp: list[int] = []
     for (first, cnt), (word, shift) in zip(groups, placed_grp, strict=True):
         grp += [word, shift, _bits_for(places ** cnt - 1), first, cnt]
-    fld = [x for f_ in placed_fld for x in f_]
+    # each field: kind, index, word, shift, bits, and where the frame holds it, and what
+    # the key adds to its value (a slot's -1, closed, is kept as 0)
+    kt = tb.k
+    fld = [x for (kind, index, word, shift, nbits) in placed_fld
+           for x in (kind, index, word, shift, nbits, _frame_at(kt, kind, index),
+                     1 if kind == FK_END else 0)]
     order_ = list(order) if stack_mode == STACK_SUFFIX else []
+    tw: list[int] = []
+    for (_first, cnt), (word, shift) in zip(groups, placed_grp, strict=True):
+        for j in range(cnt):
+            tw += [word, _signed((places ** j) << shift)]
+    fm = [0] * kw
+    for _, _, word, shift, nbits in placed_fld:
+        fm[word] |= ((1 << nbits) - 1) << shift
     head = [0] * HEAD
     body: list[int] = []
     offsets = []
@@ -167,8 +185,27 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
     head[:FULL_ + 1] = [places, g, len(groups), bone_loc, aside_loc, stack_mode, kw, b,
                         len(placed_fld), p, t, *offsets,
                         set_aside if one_deal else 0, (1 << t) - 1]
+    head[O_TW_] = HEAD + len(body)
+    body.extend(tw)
+    head[O_FM_] = HEAD + len(body)
+    body.extend(_signed(x) for x in fm)
     kc = np.array(head + body, dtype=np.int64)
     return KeySpec(kc, kw, sum(x[0] for x in items), places, g, stack_mode)
+
+
+def _frame_at(kt: Array, kind: int, index: int) -> int:
+    """The frame's offset of a field of ``kind`` (the ``index``-th slot or stack tile)."""
+    if kind == FK_END:
+        return int(kt[F_ENDS]) + index
+    if kind == FK_STACKTILE:
+        return int(kt[F_STACK]) + index
+    return int(kt[F_STACKN if kind == FK_STACKN else _FIELD_OF[kind]])
+
+
+def _signed(x: int) -> int:
+    """A word's 64 bits as the int64 holding them."""
+    x &= (1 << 64) - 1
+    return x - (1 << 64) if x >> 63 else x
 
 
 def _marks_width(tb: Tables) -> int:
@@ -204,29 +241,19 @@ def pack(KC, K, f, key):  # type: ignore[no-untyped-def]
         if aside_loc >= 0:
             code += aside_loc * KC[ob + ((f[K[F_ASIDE]] >> first) & cm)]
         key[KC[o]] |= code << KC[o + 1]
+    return pack_fields(KC, K, f, key)
+
+
+@njit
+def pack_fields(KC, K, f, key):  # type: ignore[no-untyped-def]
+    """Write the fields of the frame ``f`` into ``key`` (whose field bits are zero);
+    False when one does not fit."""
     of = KC[O_FLD_]
     for x in range(KC[NF_]):
-        o = of + 5 * x
-        kind = KC[o]
-        if kind == FK_END:
-            val = f[K[F_ENDS] + KC[o + 1]] + 1
-        elif kind == FK_STACKTILE:
-            i = KC[o + 1]
-            val = f[K[F_STACK] + i] if i < f[K[F_STACKN]] else 0
-        elif kind == FK_MARKS:
-            val = f[K[F_MARKS]]
-        elif kind == FK_TURN:
-            val = f[K[F_TURN]]
-        elif kind == FK_CONF:
-            val = f[K[F_CONF]]
-        elif kind == FK_DREW:
-            val = f[K[F_DREW]]
-        elif kind == FK_FOULS:
-            val = f[K[F_FOULS]]
-        elif kind == FK_STATUS:
-            val = f[K[F_STATUS]]
-        else:
-            val = f[K[F_STACKN]]
+        o = of + FW * x
+        val = f[KC[o + 5]] + KC[o + 6]
+        if KC[o] == FK_STACKTILE and KC[o + 1] >= f[K[F_STACKN]]:
+            val = 0
         nbits = KC[o + 4]
         if val < 0 or val >> nbits:
             return False
@@ -234,10 +261,33 @@ def pack(KC, K, f, key):  # type: ignore[no-untyped-def]
     return True
 
 
-@njit
+@njit_inline
+def successor_key(KC, K, key, kind, player, tile, g, out):  # type: ignore[no-untyped-def]
+    """``out`` := the key of the frame ``g``, the successor of the state keyed ``key`` by
+    a move of ``kind`` (:mod:`.rules`' codes) by ``player`` with ``tile``: :func:`pack`'s
+    result, from the parent's key -- a play moves the tile from the hand to the table, a
+    draw from the boneyard to the hand, nothing else moves a tile -- and the fields
+    rewritten. False when ``g`` does not fit the codec."""
+    kw = KC[KW_]
+    fm = KC[O_FM_]
+    for w in range(kw):
+        out[w] = key[w] & ~KC[fm + w]
+    if tile >= 0 and kind <= 1:  # PLAY, DRAW
+        o = KC[O_TW_] + 2 * tile
+        if kind == 0:
+            d = -(player + 1)
+        else:
+            bone_loc = KC[BONE_LOC_]
+            d = player + 1 - (bone_loc if bone_loc >= 0 else 0)
+        out[KC[o]] += d * KC[o + 1]
+    return pack_fields(KC, K, g, out)
+
+
+@njit_inline
 def unpack(KC, K, key, f):  # type: ignore[no-untyped-def]
     """``f`` := the frame of ``key`` (:func:`pack`'s inverse)."""
-    f[:] = 0
+    for i in range(f.shape[0]):
+        f[i] = 0
     places = KC[R_]
     p = KC[P_]
     og, od = KC[O_GRP_], KC[O_DEC_]
@@ -257,27 +307,12 @@ def unpack(KC, K, key, f):  # type: ignore[no-untyped-def]
     of = KC[O_FLD_]
     stackn = -1
     for x in range(KC[NF_]):
-        o = of + 5 * x
-        kind = KC[o]
+        o = of + FW * x
         val = (key[KC[o + 2]] >> KC[o + 3]) & ((np.int64(1) << KC[o + 4]) - 1)
-        if kind == FK_END:
-            f[K[F_ENDS] + KC[o + 1]] = val - 1
-        elif kind == FK_STACKTILE:
-            f[K[F_STACK] + KC[o + 1]] = val
-        elif kind == FK_STACKN:
+        if KC[o] == FK_STACKN:
             stackn = val
-        elif kind == FK_MARKS:
-            f[K[F_MARKS]] = val
-        elif kind == FK_TURN:
-            f[K[F_TURN]] = val
-        elif kind == FK_CONF:
-            f[K[F_CONF]] = val
-        elif kind == FK_DREW:
-            f[K[F_DREW]] = val
-        elif kind == FK_FOULS:
-            f[K[F_FOULS]] = val
         else:
-            f[K[F_STATUS]] = val
+            f[KC[o + 5]] = val - KC[o + 6]
     mode = KC[STACK_MODE_]
     st = K[F_STACK]
     if mode == STACK_FREE:
@@ -302,7 +337,7 @@ def unpack(KC, K, key, f):  # type: ignore[no-untyped-def]
     f[K[F_TABLE]] = KC[FULL_] & ~(held | f[K[F_BONE]] | f[K[F_ASIDE]])
 
 
-@njit
+@njit_inline
 def key_hash(key, kw):  # type: ignore[no-untyped-def]
     """A mix of the key's words (splitmix64's finaliser, word by word)."""
     h = np.int64(0x2545F4914F6CDD1D)
@@ -331,4 +366,5 @@ def int_key(code: int, kw: int) -> Array:
     return out
 
 
-__all__ = ["KeySpec", "int_key", "key_hash", "key_int", "key_spec", "pack", "unpack"]
+__all__ = ["KeySpec", "int_key", "key_hash", "key_int", "key_spec", "pack", "pack_fields",
+           "successor_key", "unpack"]

@@ -128,7 +128,8 @@ def deal(K, mt, f, keys, order):  # type: ignore[no-untyped-def]
                 order[j] = order[j - 1]
                 j -= 1
             order[j] = i
-        f[:] = 0
+        for i in range(f.shape[0]):  # loops: slice copies compile numba's shape checks
+            f[i] = 0
         for q in range(p):
             for j in range(h):
                 x = order[q * h + j] if K[ORDER] == 0 else order[q + j * p]
@@ -178,7 +179,8 @@ def playout(K, mt, f, g, moves, scr, record):  # type: ignore[no-untyped-def]
         a, b = b, a
         n += 1
     if n & 1:  # the final state is in g
-        f[:] = g
+        for i in range(f.shape[0]):
+            f[i] = g[i]
     return n
 
 
@@ -199,7 +201,8 @@ def rounds(K, mt, n, finals, lengths, f, g, moves, scr, keys, order):  # type: i
         if r < lengths.shape[0]:
             lengths[r] = k
         if r < finals.shape[0]:
-            finals[r, :] = f
+            for i in range(f.shape[0]):
+                finals[r, i] = f[i]
     return total
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 from .tables import (
     ACCESS_EVERYONE,
     ACCESS_MARKER,
@@ -42,6 +42,7 @@ from .tables import (
     F_ENDS,
     F_FOULS,
     F_MARKS,
+    F_SIZE,
     F_STACK,
     F_STACKN,
     F_STATUS,
@@ -83,8 +84,10 @@ from .tables import (
     OPENS_LEAD,
     OPENS_SPINNER,
     PENDING,
+    PLAIN,
     PLAYING,
     READING,
+    SIMPLE,
     C,
     N,
     P,
@@ -107,7 +110,7 @@ def ctz(x):  # type: ignore[no-untyped-def]
     return _CTZ[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
-@njit
+@njit_inline
 def move_code(kind: int, player: int, tile: int, end: int) -> int:
     return kind | player << 3 | (tile + 1) << 8 | (end + 1) << 16
 
@@ -137,7 +140,7 @@ def move_end(m: int) -> int:
 # ---------------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def has_tile(K, f, off, t):  # type: ignore[no-untyped-def]
     return (f[off + t // BITS] >> (t % BITS)) & 1
 
@@ -172,7 +175,7 @@ def marker_out(K, marks, seat):  # type: ignore[no-untyped-def]
     return m >= 0 and (marks >> (m + seat)) & 1 == 1
 
 
-@njit
+@njit_inline
 def with_marker(K, marks, seat, out):  # type: ignore[no-untyped-def]
     m = K[MARKERS]
     if m < 0:
@@ -252,6 +255,7 @@ def targets(K, f, player):  # type: ignore[no-untyped-def]
             allowed &= pend
     out = np.int64(0)
     gof = K[O_GROUP]
+    plain = K[PLAIN] != 0
     while allowed:
         i = ctz(allowed)
         allowed &= allowed - 1
@@ -264,8 +268,9 @@ def targets(K, f, player):  # type: ignore[no-untyped-def]
             a, b = K[K[O_GSTART] + g], K[K[O_GSTART] + g + 1]
             for x in range(a, b):
                 j = K[K[O_GSLOTS] + x]
-                if j < i and f[e + j] == v and _pbit(K, marks, i) == _pbit(K, marks, j) \
-                        and _cbit(K, marks, i) == _cbit(K, marks, j):
+                if j < i and f[e + j] == v and (plain or (
+                        _pbit(K, marks, i) == _pbit(K, marks, j)
+                        and _cbit(K, marks, i) == _cbit(K, marks, j))):
                     same = True
                     break
         if not same:
@@ -284,6 +289,9 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
     mk = K[F_MARKS]
     pend = K[PENDING]
     gs = K[O_GSLOTS]
+    if K[PLAIN]:
+        _sort_plain(K, f, ng)
+        return
     for g in range(ng):
         a, b = K[K[O_GSTART] + g], K[K[O_GSTART] + g + 1]
         n = b - a
@@ -320,6 +328,25 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
                 bit = np.int64(1) << cd
                 new = new | bit if _cbit(K, marks, src) else new & ~bit
         f[mk] = new
+
+
+@njit_inline
+def _sort_plain(K, f, ng):  # type: ignore[no-untyped-def]
+    """:func:`canonical` where no mark belongs to a slot: each group's numbers sorted in
+    place, closed slots last (equal numbers are alike, so the order of ties is moot)."""
+    e = K[F_ENDS]
+    gs = K[O_GSLOTS]
+    for g in range(ng):
+        a, b = K[K[O_GSTART] + g], K[K[O_GSTART] + g + 1]
+        for x in range(a + 1, b):
+            y = x
+            while y > a:
+                i, j = e + K[gs + y - 1], e + K[gs + y]
+                u, v = f[i], f[j]
+                if (v < 0 or u <= v) and not (u < 0 and v >= 0):
+                    break
+                f[i], f[j] = v, u
+                y -= 1
 
 
 @njit
@@ -454,7 +481,7 @@ def block_ready(K, f):  # type: ignore[no-untyped-def]
     return f[K[F_CONF]] >= K[C] and (not K[EMPTY] or empty(K, f, K[F_BONE]))
 
 
-@njit
+@njit_inline
 def _holder(K, f, t):  # type: ignore[no-untyped-def]
     mw = K[MW]
     for q in range(K[P]):
@@ -519,7 +546,7 @@ def opening(K, f):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     """``Next``'s moves in ``f``, written to ``out`` in :meth:`Rules.moves`'s order; the
     number of moves."""
@@ -589,11 +616,12 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     return 1
 
 
-@njit
+@njit_inline
 def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
     """``g`` := the state after the legal move ``m`` in ``f`` (``Rules.step``: the effect of
     the move's action)."""
-    g[:] = f
+    for i in range(K[F_SIZE]):  # a loop: a slice copy compiles numba's shape checks
+        g[i] = f[i]
     kind = m & 7
     p = (m >> 3) & 31
     t = ((m >> 8) & 255) - 1
@@ -608,6 +636,11 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         a, b = K[K[O_LO] + t], K[K[O_HI] + t]
         if end < 0:
             open_layout(K, g, a, b, scr)
+        elif K[SIMPLE]:  # extend_layout where the slots carry no marks and take nothing
+            e = K[F_ENDS] + end
+            g[e] = b if g[e] == a else a
+            if K[NGROUPS]:
+                _sort_plain(K, g, K[NGROUPS])
         else:
             extend_layout(K, g, end, a, b, p, scr)
         again = a == b and end >= 0 and K[AGAIN] and K[K[O_TAKES] + end] > 0

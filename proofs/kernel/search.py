@@ -22,8 +22,10 @@ at every established block, the one property such a search checks).
 
 from __future__ import annotations
 
-from ._jit import njit
-from .codec import KW_, key_hash, pack, unpack
+import numpy as np
+
+from ._jit import njit, njit_inline
+from .codec import KW_, key_hash, successor_key, unpack
 from .rules import (
     ends_unplayable,
     gen_moves,
@@ -34,24 +36,40 @@ from .tables import BLOCKED, F_BONE, F_STATUS, F_TURN, MAXMOVES, MW, PLAYING
 DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE, FOUND = range(8)
 
 
-@njit
+@njit_inline
 def _find(table, codes, key, kw, h):  # type: ignore[no-untyped-def]
     """(slot, id) of ``key`` in the table from its hash ``h``: id -1 and the empty slot
-    where it would go when it is absent."""
+    where it would go when it is absent.
+
+    A slot holds an id in its low bits (an id is below the table's size) and, in the bits
+    above up to the sign, a tag: more bits of the key's hash (:func:`_tagged`). A slot
+    whose tag differs holds another key, so the key array is read only where the tags
+    agree, and there the whole key is compared: the set stays exact."""
     mask = len(table) - 1
+    tag = _tagged(mask, 0, h)
     i = h & mask
     while True:
-        j = table[i]
-        if j < 0:
+        e = table[i]
+        if e < 0:
             return i, -1
-        same = True
-        for w in range(kw):
-            if codes[j, w] != key[w]:
-                same = False
-                break
-        if same:
-            return i, j
+        if e & ~mask == tag:
+            j = e & mask
+            same = True
+            for w in range(kw):
+                if codes[j, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return i, j
         i = (i + 1) & mask
+
+
+@njit_inline
+def _tagged(mask, j, h):  # type: ignore[no-untyped-def]
+    """The slot's word for id ``j`` of hash ``h``: the id in the table's index bits, and
+    above them, up to the sign bit, the hash's bits from 33 on (never the bits of the
+    index: a table holds fewer than 2**31 slots)."""
+    return np.int32(j | ((h >> 33) & 0x7FFFFFFF & ~mask))
 
 
 @njit
@@ -69,8 +87,9 @@ def add_roots(KC, codes, table, parent, depth, ctr, keys, max_states,  # type: i
         if n >= max_states:
             ctr[0] = n
             return r
-        codes[n, :] = key
-        table[slot] = n
+        for w in range(kw):
+            codes[n, w] = key[w]
+        table[slot] = _tagged(len(table) - 1, n, key_hash(key, kw))
         parent[n] = -1
         if graph:
             depth[n] = 0
@@ -83,9 +102,11 @@ def add_roots(KC, codes, table, parent, depth, ctr, keys, max_states,  # type: i
 def rehash(KC, codes, n, table):  # type: ignore[no-untyped-def]
     """Insert ids 0..n-1 into the (empty, larger) ``table``."""
     kw = KC[KW_]
+    mask = len(table) - 1
     for j in range(n):
-        slot, _ = _find(table, codes, codes[j], kw, key_hash(codes[j], kw))
-        table[slot] = j
+        h = key_hash(codes[j], kw)
+        slot, _ = _find(table, codes, codes[j], kw, h)
+        table[slot] = _tagged(mask, j, h)
 
 
 @njit
@@ -98,24 +119,24 @@ def judge_blocked(K, f):  # type: ignore[no-untyped-def]
     for w in range(K[MW]):
         if f[bone + w]:
             why |= 1
-    if not ends_unplayable(K, f, 0):
-        why |= 2
-    if not ends_unplayable(K, f, 1):
-        why |= 4
+    for reading in range(2):  # a variable: one compiled ends_unplayable, not one per literal
+        if not ends_unplayable(K, f, reading):
+            why |= 2 << reading
     return why
 
 
 @njit
 def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # type: ignore[no-untyped-def]
-        max_states, chunk, kinds, graph, f, g, moves, key, scr):
+        max_states, chunk, kinds, graph, f, g, moves, keys, hashes, scr):
     """Expand states from ``ctr[1]`` on (see the module docstring); ``ctr`` holds the
     states, the expanded states and the edges, and, when a block fails its conditions
     (``graph`` false), the failing state's id and why (``ctr[3]``, ``ctr[4]``). Returns a
     status: DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE or
-    FOUND."""
+    FOUND. ``keys`` and ``hashes``: scratch for one state's successors (a row per move)."""
     kw = KC[KW_]
     n, head, ne = ctr[0], ctr[1], ctr[2]
     maxm = K[MAXMOVES]
+    tmask = len(table) - 1
     status_at = K[F_STATUS]
     done = 0
     while head < n:
@@ -148,19 +169,34 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
         nm = gen_moves(K, f, moves)
         d = depth[head] + 1 if graph else 0
         start = ne
+        parent_key = codes[head]
+        # the successors' keys and hashes first, touching each one's first slot: the
+        # table's cache misses then overlap instead of following one another
+        touch = np.int64(0)
         for x in range(nm):
-            step(K, f, moves[x], g, scr)
-            if not pack(KC, K, g, key):
+            m = moves[x]
+            step(K, f, m, g, scr)
+            key = keys[x]
+            if not successor_key(KC, K, parent_key, m & 7, (m >> 3) & 31,
+                                 ((m >> 8) & 255) - 1, g, key):
                 ctr[0], ctr[1], ctr[2] = n, head, start
                 return UNENCODABLE
-            slot, j = _find(table, codes, key, kw, key_hash(key, kw))
+            h = key_hash(key, kw)
+            hashes[x] = h
+            touch += table[h & tmask]
+        ctr[7] = touch
+        for x in range(nm):
+            key = keys[x]
+            h = hashes[x]
+            slot, j = _find(table, codes, key, kw, h)
             if j < 0:
                 if n >= max_states:
                     ctr[0], ctr[1], ctr[2] = n, head, start
                     return BUDGET
                 j = n
-                codes[n, :] = key
-                table[slot] = n
+                for w in range(kw):
+                    codes[n, w] = key[w]
+                table[slot] = _tagged(tmask, n, h)
                 parent[n] = head
                 if graph:
                     depth[n] = d

@@ -57,6 +57,12 @@ F_BONE, F_ASIDE, F_TABLE, F_ENDS, F_TURN, F_CONF, F_DREW, F_FOULS, F_STATUS, F_M
 O_LO, O_HI, O_VALUE, O_SUIT, O_OPENS, O_HALF, O_AFTER, O_OWNER, O_ACCESS, O_TAKES, \
     O_COVERED, O_GROUP, O_GSTART, O_GSLOTS, O_ALLOWED, O_TOES, O_DOUBLES, O_NEXT, \
     O_BIT_WORD, O_BIT = range(38, 58)
+#: 1 when no mark belongs to a slot (nothing pending, no side covered): a symmetric
+#: group's slots then differ only by the numbers they show
+PLAIN = 58
+#: 1 when, besides, there are no markers and no double takes tiles: a play on a slot
+#: only changes the number it shows (then its group is sorted)
+SIMPLE = 59
 HEADER = 64
 
 # codes of the enumerations
@@ -168,6 +174,9 @@ def tables_for(v: Variant) -> Tables:
         f_turn + 4, f_turn + 5, f_turn + 6, f_stack, f_size,
     ]
     body: list[int] = []
+    header[PLAIN] = int(f.pending < 0 and all(x < 0 for x in f.covered))
+    header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
+                         and all(sl.double_takes == 0 for sl in data.slots))
     for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
         header[o] = HEADER + len(body)
         body.extend(arr)
