@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -350,3 +351,24 @@ def test_mt_stream_is_pythons() -> None:
     mt = mt_state(random.Random(1234))
     assert [rand(mt) for _ in range(2000)] == [rng.random() for _ in range(2000)]
     assert isinstance(mt, np.ndarray)
+
+
+def test_the_kernels_cache_folder_follows_every_kernel_source(tmp_path: Any,
+                                                               monkeypatch: Any) -> None:
+    """numba checks a cached function against its own file only; the folder is keyed by
+    every kernel source, so an edit in any one of them (here: a copy of the package with
+    one module changed) names another folder, and numba's version does too."""
+    import shutil
+
+    from dominoproof.proofs.kernel import _jit
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    here = _jit.cache_dir("1.0")
+    assert here.startswith(str(tmp_path / "cache" / "dominoproof" / "kernel-"))
+    assert _jit.cache_dir("1.0") == here and _jit.cache_dir("2.0") != here
+    copy = tmp_path / "kernel"
+    shutil.copytree(Path(_jit.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(_jit, "__file__", str(copy / "_jit.py"))
+    assert _jit.cache_dir("1.0") == here  # the same sources: the same folder
+    (copy / "search.py").write_text((copy / "search.py").read_text() + "\n# edited\n")
+    assert _jit.cache_dir("1.0") != here

@@ -9,9 +9,11 @@ mypy read them) on an installation without the ``kernel`` extra.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -21,12 +23,32 @@ ENV = "DOMINOPROOF_KERNEL"
 
 _HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
+
+def cache_dir(numba_version: str) -> str:
+    """Where the kernel's machine code is cached: one folder per content of the kernel's
+    sources (and numba's version), under the user's cache.
+
+    numba checks a cached function against its own source file only, so a function that
+    calls into another kernel module would keep stale machine code when only that module
+    changed. Keyed by every kernel source at once, an edit anywhere in the kernel starts
+    from an empty folder, and nothing is written next to the sources. ``NUMBA_CACHE_DIR``,
+    when the user sets it, is numba's own and wins."""
+    digest = hashlib.sha256(numba_version.encode())
+    for f in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(f.name.encode() + b"\0" + f.read_bytes())
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return os.path.join(base, "dominoproof", f"kernel-{digest.hexdigest()[:16]}")
+
+
 if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
     import numba
 
+    if not numba.config.CACHE_DIR:  # the user's NUMBA_CACHE_DIR wins
+        numba.config.CACHE_DIR = cache_dir(numba.__version__)
+
     def njit(fn: F) -> F:
         """``numba.njit(cache=True)``: compiled on first call, the machine code cached on
-        disk (next to the module, or in ``NUMBA_CACHE_DIR``) for the next runs."""
+        disk (:func:`cache_dir`, or ``NUMBA_CACHE_DIR``) for the next runs."""
         jit = numba.njit(cache=True, nogil=True, error_model="numpy")  # no zero checks
         return cast(F, jit(fn))
 
