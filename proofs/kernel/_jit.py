@@ -43,8 +43,9 @@ def cache_dir(numba_version: str) -> str:
 if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
     import numba
 
-    if not numba.config.CACHE_DIR:  # the user's NUMBA_CACHE_DIR wins
-        numba.config.CACHE_DIR = cache_dir(numba.__version__)
+    _config: Any = numba.config  # a module of settings numba reads at decoration time
+    if not _config.CACHE_DIR:  # the user's NUMBA_CACHE_DIR wins
+        _config.CACHE_DIR = cache_dir(numba.__version__)
 
     def njit(fn: F) -> F:
         """``numba.njit(cache=True)``: compiled on first call, the machine code cached on
