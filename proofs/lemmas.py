@@ -41,6 +41,7 @@ from dominoproof.model.moves import Move
 from dominoproof.model.state import State
 from dominoproof.model.variant import DrawRule, FoulRule
 
+from . import lemma_formulas as af
 from .encoding import (
     BLOCKED,
     CLOSED_CODE,
@@ -278,180 +279,6 @@ def _line_all_in_play(e: Encoding) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# Formulas for every N and P (uninterpreted sorts; see proofs/allsizes)
-# ---------------------------------------------------------------------------
-#
-# Each is a formula over one abstract state ``s`` of the model ``m``; the bound
-# variables keep the names of the model's invariant (``q_j``, ``t_j``, ...).
-
-
-def _a_vars(m: AbstractModel) -> tuple[Any, Any, Any, Any, Any]:
-    v = m.v
-    return (z3.Const("q_j", v.player), z3.Const("t_j", v.tile), z3.Const("e_j", v.end),
-            z3.Const("x_j", v.value), z3.Const("y_j", v.value))
-
-
-def _a_tile_placed(m: AbstractModel, s: AState) -> Any:
-    q, t, _, _, _ = _a_vars(m)
-    return m.placed(s, q, t)
-
-
-def _a_places_disjoint(m: AbstractModel, s: AState) -> Any:
-    return m.disjoint(s)
-
-
-def _a_one_holder(m: AbstractModel, s: AState) -> Any:
-    return m.one_holder(s)
-
-
-def _a_conservation(m: AbstractModel, s: AState) -> Any:
-    """The partition of the tiles (the rest of TypeOK holds by construction here: the
-    seat to move is a seat, the run a set of seats)."""
-    q, t = z3.Const("q_c", m.v.player), z3.Const("t_c", m.v.tile)
-    return z3.And(m.placed(s, q, t), m.disjoint(s), m.one_holder(s))
-
-
-def _a_closed_before_lead(m: AbstractModel, s: AState) -> Any:
-    _, t, e, x, _ = _a_vars(m)
-    return z3.Implies(z3.Not(s.opened), z3.And(z3.ForAll([t], z3.Not(s.on_table(t))),
-                                               z3.ForAll([e, x], z3.Not(s.shows(e, x)))))
-
-
-def _a_table_after_lead(m: AbstractModel, s: AState) -> Any:
-    _, t, _, _, _ = _a_vars(m)
-    return z3.Implies(s.opened, z3.Exists([t], s.on_table(t)))
-
-
-def _a_end_shows_one_number(m: AbstractModel, s: AState) -> Any:
-    """After the lead every slot the lead opens shows one number; a spinner's arm (open
-    only after an opening double) shows at most one. (The line's formula is built exactly
-    as it always was: Z3's choice of counterexample depends on the order terms are made.)"""
-    _, _, e, x, y = _a_vars(m)
-    if not m.layout.arms:
-        return z3.Implies(s.opened, z3.ForAll([e], z3.And(
-            z3.Exists([x], s.shows(e, x)),
-            z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)), x == y)))))
-    opens = z3.Or(m.layout.opens_low(e), m.layout.opens_high(e))
-    return z3.Implies(s.opened, z3.ForAll([e], z3.And(
-        z3.Implies(opens, z3.Exists([x], s.shows(e, x))),
-        z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)), x == y)))))
-
-
-def _a_no_pending_draw(m: AbstractModel, s: AState) -> Any:
-    return z3.Not(s.drew)
-
-
-def _a_confirmed_after_lead(m: AbstractModel, s: AState) -> Any:
-    q, _, _, _, _ = _a_vars(m)
-    return z3.ForAll([q], z3.Implies(s.confirmed(q), s.opened))
-
-
-def _a_confirmed_hold_nothing(m: AbstractModel, s: AState) -> Any:
-    q, t, e, x, _ = _a_vars(m)
-    return z3.ForAll([q, t, e, x], z3.Not(z3.And(
-        s.confirmed(q), s.holds(q, t), m.v.carries(t, x), s.shows(e, x),
-        m.may_play_now(s, q, e))))
-
-
-def _a_confirmed_empty_boneyard(m: AbstractModel, s: AState) -> Any:
-    q, t, _, _, _ = _a_vars(m)
-    return z3.ForAll([q, t], z3.Implies(s.confirmed(q), z3.Not(s.in_boneyard(t))))
-
-
-def _a_run_has_proposer(m: AbstractModel, s: AState) -> Any:
-    q, _, _, _, _ = _a_vars(m)
-    return z3.ForAll([q], z3.Implies(s.confirmed(q), s.confirmed(s.proposer)))
-
-
-def _a_run_full_at_proposer(m: AbstractModel, s: AState) -> Any:
-    q, _, _, _, _ = _a_vars(m)
-    return z3.Implies(s.confirmed(s.turn), z3.And(s.turn == s.proposer,
-                                                  z3.ForAll([q], s.confirmed(q))))
-
-
-def _a_run_is_arc(m: AbstractModel, s: AState) -> Any:
-    q, _, _, _, _ = _a_vars(m)
-    return z3.Implies(z3.And(s.confirmed(s.proposer), z3.Not(s.confirmed(s.turn))),
-                      z3.ForAll([q], s.confirmed(q) == z3.Or(
-                          q == s.proposer, m.v.btw(s.proposer, q, s.turn))))
-
-
-def _a_marks_typed(m: AbstractModel, s: AState) -> Any:
-    """Before the lead no slot is covered or pending; a pending slot is open."""
-    _, _, e, x, _ = _a_vars(m)
-    none = []
-    if m.waits:
-        none.append(z3.Not(s.covered(e)))
-    if m.doubles:
-        none.append(z3.Not(s.pending(e)))
-    out = [z3.Implies(z3.Not(s.opened), z3.ForAll([e], z3.And(*none)))]
-    if m.doubles:
-        out.append(z3.ForAll([e], z3.Implies(s.pending(e), z3.Exists([x], s.shows(e, x)))))
-    return z3.And(*out)
-
-
-def _a_waiting_arms(m: AbstractModel, s: AState) -> Any:
-    """While a side an arm waits for is uncovered, the arm shows nothing that side does
-    not show (one conjunct per arm and side: the slots are constants)."""
-    _, _, _, x, _ = _a_vars(m)
-    return z3.And([z3.Implies(z3.Not(s.covered(side)), z3.ForAll([x], z3.Implies(
-        s.shows(arm, x), s.shows(side, x))))
-        for arm, sides in m.layout.waiting for side in sides])
-
-
-def _a_uncovered_pending(m: AbstractModel, s: AState) -> Any:
-    """While a side an open arm waits for is uncovered, that side is pending."""
-    _, _, _, x, _ = _a_vars(m)
-    return z3.And([z3.ForAll([x], z3.Implies(z3.And(s.shows(arm, x), z3.Not(s.covered(side))),
-                                             s.pending(side)))
-                   for arm, sides in m.layout.waiting for side in sides])
-
-
-def _a_pending_one_double(m: AbstractModel, s: AState) -> Any:
-    _, _, e, x, _ = _a_vars(m)
-    f = z3.Const("f_j", m.v.end)
-    return z3.ForAll([e, f, x], z3.Implies(z3.And(s.pending(e), s.pending(f), s.shows(e, x)),
-                                           s.shows(f, x)))
-
-
-def _a_has_marks(m: AbstractModel) -> bool:
-    return bool(m.waits or m.doubles)
-
-
-def _a_has_waiting_arms(m: AbstractModel) -> bool:
-    return bool(m.waits)
-
-
-def _a_has_waiting_pending(m: AbstractModel) -> bool:
-    return bool(m.waits and m.layout.data.lead_takes)
-
-
-def _a_has_double_rules(m: AbstractModel) -> bool:
-    return bool(m.doubles)
-
-
-def _a_blocked_after_run(m: AbstractModel, s: AState) -> Any:
-    return z3.Implies(s.blocked, m.ready(s))
-
-
-def _a_no_stock(m: AbstractModel, s: AState) -> Any:
-    return m.bone_empty(s)
-
-
-def _a_blocked_sound(m: AbstractModel, s: AState) -> Any:
-    """R2 in the variant's R2.3 reading (:meth:`AbstractModel.nobody_can_play`)."""
-    return z3.Implies(s.blocked, z3.And(s.opened, m.bone_empty(s), m.nobody_can_play(s)))
-
-
-def _a_draw_game(m: AbstractModel) -> bool:
-    return m.DRAW is not DrawRule.ONE
-
-
-def _a_block_game(m: AbstractModel) -> bool:
-    return m.DRAW is DrawRule.NONE
-
-
-# ---------------------------------------------------------------------------
 # The lemmas
 # ---------------------------------------------------------------------------
 
@@ -484,12 +311,12 @@ LEMMAS: tuple[Lemma, ...] = (
           not_all_sizes="stated in three parts, tile-placed, places-disjoint and one-holder, "
           "so that a failure names the part"),
     Lemma("tile-placed", "every tile is in a hand, the boneyard, the set-aside tiles or on "
-          "the table", ("Terms",), abstract=_a_tile_placed, not_per_instance=_ONE_PLACE),
+          "the table", ("Terms",), abstract=af.a_tile_placed, not_per_instance=_ONE_PLACE),
     Lemma("places-disjoint", "no tile is in two of the hands, the boneyard, the set-aside "
-          "tiles and the table at once", ("Terms",), abstract=_a_places_disjoint,
+          "tiles and the table at once", ("Terms",), abstract=af.a_places_disjoint,
           not_per_instance=_ONE_PLACE),
     Lemma("one-holder", "no tile is held by two players", ("Terms",),
-          abstract=_a_one_holder, not_per_instance=_ONE_PLACE),
+          abstract=af.a_one_holder, not_per_instance=_ONE_PLACE),
     Lemma("ends-match-table",
           "the line has open ends exactly when tiles are on the table, the lower end first; "
           "a number shows on an odd number of ends exactly when an odd number of non-double "
@@ -504,7 +331,7 @@ LEMMAS: tuple[Lemma, ...] = (
           "the state is well formed (SEMANTICS TypeOK, as state_status checks it): the "
           "tiles partition the set, the player to move is a seat, at most P confirmations "
           "are recorded, and the open ends are ones the tiles on the table can show",
-          ("Terms",), _conservation, _a_conservation, property="conservation"),
+          ("Terms",), _conservation, af.a_conservation, property="conservation"),
     Lemma("pre-lead",
           "before the lead nothing is on the table, nobody has confirmed, drawn or fouled, "
           "and every hand holds tiles",
@@ -518,8 +345,8 @@ LEMMAS: tuple[Lemma, ...] = (
           not_all_sizes="the lead rules name tiles by value (arithmetic); there any seat may "
           "lead with any tile"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
-          ("R3.1",), _drew_draw_one, _a_no_pending_draw, applies=_draw_game,
-          abstract_applies=_a_draw_game),
+          ("R3.1",), _drew_draw_one, af.a_no_pending_draw, applies=_draw_game,
+          abstract_applies=af.a_draw_game),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
           ("R4.5",), _no_foul, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
           not_all_sizes=f"{_NOT_NEEDED}: without fouls the model has no foul action, and "
@@ -528,8 +355,8 @@ LEMMAS: tuple[Lemma, ...] = (
           "the layout's marks are well formed: none is set before the lead (no marker out, "
           "no side covered, no slot pending), every pending slot is open, and the marks hold "
           "only the fields the layout names (markers only where it has markers)",
-          ("Terms", "R2.2"), marks_typed, _a_marks_typed, applies=has_marks,
-          abstract_applies=_a_has_marks),
+          ("Terms", "R2.2"), marks_typed, af.a_marks_typed, applies=has_marks,
+          abstract_applies=af.a_has_marks),
     Lemma("confirmed-markers-out",
           "every player who has confirmed in the current run has their marker out",
           ("R4.2", "R2.3"), confirmed_markers_out, applies=has_markers,
@@ -537,18 +364,18 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("waiting-arms",
           "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
           "side shows (the spinner's number)",
-          ("Terms", "R2.2"), waiting_arms, _a_waiting_arms, applies=has_waiting_arms,
-          abstract_applies=_a_has_waiting_arms),
+          ("Terms", "R2.2"), waiting_arms, af.a_waiting_arms, applies=has_waiting_arms,
+          abstract_applies=af.a_has_waiting_arms),
     Lemma("uncovered-pending",
           "while a side a spinner's open arm waits for is uncovered, that side is pending "
           "(the opening double takes its tiles there first)",
-          ("R2.2",), uncovered_pending, _a_uncovered_pending, applies=has_waiting_pending,
-          abstract_applies=_a_has_waiting_pending),
+          ("R2.2",), uncovered_pending, af.a_uncovered_pending, applies=has_waiting_pending,
+          abstract_applies=af.a_has_waiting_pending),
     Lemma("pending-one-double",
           "every pending slot shows the same number, the number of the double that made "
           "it pending",
-          ("R2.2",), pending_one_double, _a_pending_one_double, applies=has_double_rules,
-          abstract_applies=_a_has_double_rules),
+          ("R2.2",), pending_one_double, af.a_pending_one_double, applies=has_double_rules,
+          abstract_applies=af.a_has_double_rules),
     Lemma("pending-one-slot",
           "at most one slot is pending: a double laid during play makes its own slot "
           "pending only (no toes), and the opening double makes none pending",
@@ -569,35 +396,35 @@ LEMMAS: tuple[Lemma, ...] = (
           "play now (only on pending slots while a double waits), which says it"),
     Lemma("closed-before-lead",
           "before the lead the table is empty and no end shows a number", ("Terms",),
-          abstract=_a_closed_before_lead,
+          abstract=af.a_closed_before_lead,
           not_per_instance="pre-lead and ends-match-table say it (nothing on the table "
           "before the lead, and the ends closed exactly then)"),
     Lemma("table-after-lead", "after the lead a tile is on the table", ("Terms",),
-          abstract=_a_table_after_lead,
+          abstract=af.a_table_after_lead,
           not_per_instance="part of ends-match-table (open ends exactly when tiles are on "
           "the table)"),
     Lemma("end-shows-one-number", "after the lead each open end shows exactly one number "
           "(the slots the lead opens are open; a spinner's arms only after a double)",
-          ("Terms",), abstract=_a_end_shows_one_number,
+          ("Terms",), abstract=af.a_end_shows_one_number,
           not_per_instance="an end is one variable per instance: it shows one number, or is "
           "closed, by construction"),
     Lemma("confirmed-after-lead", "confirmations are only recorded after the lead",
-          ("R4.1",), _confirmed_after_lead, _a_confirmed_after_lead),
+          ("R4.1",), _confirmed_after_lead, af.a_confirmed_after_lead),
     Lemma("confirmed-hold-nothing",
           "every player who has confirmed in the current run holds no tile matching an open "
           "end",
-          ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing, _a_confirmed_hold_nothing),
+          ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing, af.a_confirmed_hold_nothing),
     Lemma("confirmed-empty-boneyard", "while confirmations are recorded, the boneyard is empty",
-          ("R3.2", "R4.4"), _confirmed_empty_boneyard, _a_confirmed_empty_boneyard),
+          ("R3.2", "R4.4"), _confirmed_empty_boneyard, af.a_confirmed_empty_boneyard),
     Lemma("run-has-proposer", "a run of confirmations under way includes the seat that "
-          "proposed the block", ("R4.1",), abstract=_a_run_has_proposer,
+          "proposed the block", ("R4.1",), abstract=af.a_run_has_proposer,
           not_per_instance=_RUN_IS_A_COUNT),
     Lemma("run-full-at-proposer", "if the seat to move has confirmed, the run went round the "
           "whole table and is back at the proposer", ("R4.2", "R4.4"),
-          abstract=_a_run_full_at_proposer, not_per_instance=_RUN_IS_A_COUNT),
+          abstract=af.a_run_full_at_proposer, not_per_instance=_RUN_IS_A_COUNT),
     Lemma("run-is-arc", "otherwise the run is the seats from the proposer, clockwise, up to "
           "the seat to move: confirmations come in succession", ("R4.2",),
-          abstract=_a_run_is_arc, not_per_instance=_RUN_IS_A_COUNT),
+          abstract=af.a_run_is_arc, not_per_instance=_RUN_IS_A_COUNT),
     Lemma("count-below-block",
           "while the round is played, the count of confirmations never exceeds the number "
           "that establishes the block",
@@ -607,7 +434,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("blocked-after-run",
           "a blocked round has the run of confirmations that establishes it recorded (and, "
           "where the variant says so, an empty boneyard)",
-          ("R4.4", "R5.1"), _blocked_after_run, _a_blocked_after_run),
+          ("R4.4", "R5.1"), _blocked_after_run, af.a_blocked_after_run),
     Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
           ("Terms",), _domino_empty_hand,
           not_all_sizes=f"{_NOT_NEEDED}: no core property reads a round won by a domino"),
@@ -615,8 +442,8 @@ LEMMAS: tuple[Lemma, ...] = (
           applies=lambda e: e.K == 0,
           not_all_sizes="whether tiles are set aside is a size, which is free there"),
     Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",
-          ("R3.1",), _no_stock, _a_no_stock, applies=lambda e: e.B == 0,
-          abstract_applies=_a_block_game),
+          ("R3.1",), _no_stock, af.a_no_stock, applies=lambda e: e.B == 0,
+          abstract_applies=af.a_block_game),
     Lemma("hand-size",
           "a hand holds at most H tiles plus the tiles drawn so far (the deal's boneyard "
           "less what is left of it): a hand grows only by drawing",
@@ -629,7 +456,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("blocked-sound",
           "at an established block the boneyard is empty and no hand holds a tile matching "
           "an open end",
-          ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), blocked_sound, _a_blocked_sound,
+          ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), blocked_sound, af.a_blocked_sound,
           property="blocked-sound"),
     Lemma("parity",
           "at a block every tile of each end's suit is on the table, and the ends show the "
