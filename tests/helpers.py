@@ -216,3 +216,17 @@ def with_z3_twin(fault_id: str, *values: Any, marks: Any = ()) -> Any:
     if awaiting_z3_twin(fault_id):
         more.append(pytest.mark.xfail(reason=AWAITING_Z3, strict=True))
     return pytest.param(fault_id, *values, marks=more)
+
+
+def unseen_successors(rules: Any, s: State, seen: set[Any]) -> list[State]:
+    """The successors of ``s`` under ``rules`` not in ``seen`` (each added to it), none
+    from a finished round: one step of the plain walks the tests' oracles make."""
+    if s.status is not Status.PLAYING:
+        return []
+    out = []
+    for m in rules.moves(s):
+        t = rules.step(s, m)
+        if t.key() not in seen:
+            seen.add(t.key())
+            out.append(t)
+    return out

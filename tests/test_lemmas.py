@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from helpers import variant
+from helpers import unseen_successors, variant
 
 from dominoproof.model.rules import Rules, rules_for
 from dominoproof.model.state import State, Status
@@ -108,13 +108,7 @@ def largest_hand(v: Variant, rules: Rules) -> int:
         while todo:
             s = todo.pop()
             most = max(most, *(h.bit_count() for h in s.hands))
-            if s.status is not Status.PLAYING:
-                continue
-            for m in rules.moves(s):
-                t = rules.step(s, m)
-                if t.key() not in seen:
-                    seen.add(t.key())
-                    todo.append(t)
+            todo += unseen_successors(rules, s, seen)
     return most
 
 

@@ -21,6 +21,7 @@ from functools import cache
 
 import pytest
 from click.testing import CliRunner
+from helpers import unseen_successors
 
 from dominoproof.cli import main
 from dominoproof.model import find_variant
@@ -83,13 +84,7 @@ def brute(which: tuple[str, frozenset[tuple[str, object]]]) -> Truth:
                     most = max(o.residuals) if most is None else max(most, *o.residuals)
                     tie = tie or len(o.tied) >= 2
                     early = early or s.boneyard != 0
-                if s.status is not Status.PLAYING:
-                    continue
-                for m in rules.moves(s):
-                    t = rules.step(s, m)
-                    if t.key() not in seen:
-                        seen.add(t.key())
-                        nxt.append(t)
+                nxt += unseen_successors(rules, s, seen)
             frontier = nxt
             depth += 1
     return Truth(shortest, most, tie, early)
