@@ -38,6 +38,7 @@ from .encoding import (
     Encoding,
     MoveVars,
     StateVars,
+    Step,
     popcount,
 )
 from .layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
@@ -45,6 +46,7 @@ from .lemmas import LEMMAS, Lemma, violations
 from .properties import Property, Result, Verdict
 from .scoring import SCORE_BITS
 from .solver import Check, Ledger, Optimizer
+from .symmetry import generators, permuted
 
 METHOD_INDUCTION = "induction per instance"
 
@@ -188,7 +190,10 @@ class InductionProofs(BoundedSearch):
         does ``holds(post)`` follow? The actions where it can fail -- or, as soon as a
         query is UNKNOWN, which (the caller's verdict is then UNKNOWN)."""
         failed: list[tuple[str, Check]] = []
+        quotient_steps = self.quotient_steps(s, m)
         for a, (guard, post) in self.enc.steps(s, m).items():
+            if a in quotient_steps and self.symmetric_after(hyps, guard, holds, led):
+                guard, post = quotient_steps[a]  # modulo symmetry (proofs/symmetry.py)
             bad, c = violations(hyps, guard, {a: holds(post)}, seed=self.seed,
                                 timeout_ms=self.timeout_ms, rlimit=self.rlimit, ledger=led)
             if bad is None:
@@ -196,6 +201,35 @@ class InductionProofs(BoundedSearch):
             if bad:
                 failed.append((a, c))
         return StepCase(failed)
+
+    def quotient_steps(self, s: StateVars, m: MoveVars) -> dict[str, Step]:
+        """The actions whose effect the relation modulo symmetry writes otherwise than the
+        real one (a play, the lead: the ones that sort a large group of slots), with the
+        quotient's step; none where the layout has no such group."""
+        q = self.quotient
+        if q is None:
+            return {}
+        real = self.enc.steps(s, m)
+        return {a: (g, post) for a, (g, post) in q.steps(s, m).items()
+                if not (all(x.eq(y) for x, y in zip(post.ends, real[a][1].ends, strict=True))
+                        and (post.marks is None or post.marks.eq(real[a][1].marks)))}
+
+    def symmetric_after(self, hyps: list[Bool], guard: Bool, holds: Obligation,
+                        led: Ledger) -> bool:
+        """Does ``holds`` survive every reordering of the large groups' slots in the
+        post-state, for a pre-state of ``hyps`` and a move of ``guard``? Then its step
+        may be proved on the quotient's post-state, whose canonical form is the real
+        one's (``proofs/symmetry.py``). Checked for the group's two generators."""
+        q = self.quotient
+        assert q is not None
+        x = self.enc.state("sym_post")
+        for g in sorted(q.unsorted):
+            for src in generators(g):
+                sv = self.solver(ledger=led)
+                sv.add(*hyps, guard, holds(x), z3.Not(holds(permuted(q, x, src))))
+                if not sv.check().unsat:
+                    return False
+        return True
 
     def decoded_cti(self, pid: str, action: str, model: Any, s: StateVars, m: MoveVars,
                     assumed: list[str], post: StateVars | None = None) -> CTI:

@@ -32,6 +32,8 @@ def in_canonical_order(e: Encoding, s: StateVars) -> list[Bool]:
     shown, any other group by the slots' keys (:func:`slot_key`), each with the next."""
     out = []
     for g in e.symmetric:
+        if g in e.unsorted:  # the relation modulo symmetry (proofs/symmetry.py)
+            continue
         if len(g) == 2 and not any(e.slot_marked(i) for i in g):
             out.append(z3.ULE(s.ends[g[0]], s.ends[g[1]]))
         else:
@@ -42,8 +44,12 @@ def in_canonical_order(e: Encoding, s: StateVars) -> list[Bool]:
 
 def shows_a_number(e: Encoding, s: StateVars) -> list[Bool]:
     """After the lead every slot the lead opens shows a number of the set; every other slot
-    shows one or is closed."""
-    lead = {i for i, _ in e.lead_halves}
+    shows one or is closed. In a group of more than two interchangeable slots, which of
+    them the lead opened is not a question the relation modulo symmetry can ask
+    (``proofs/symmetry.py``), so there each shows a number or is closed (the canonical
+    order puts an open one first)."""
+    free = {i for g in e.large for i in g}  # any of a large group may be the open one
+    lead = {i for i, _ in e.lead_halves if i not in free}
     return [z3.ULE(y, e.N) if i in lead else z3.Or(z3.ULE(y, e.N), y == CLOSED_CODE)
             for i, y in enumerate(s.ends)]
 

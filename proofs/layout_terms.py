@@ -203,6 +203,8 @@ class LayoutTerms(Predicates):
         bits = list(bits) if bits is not None else None
         f = self.fields
         for g in self.symmetric:
+            if g in self.unsorted:  # the relation modulo symmetry (proofs/symmetry.py)
+                continue
             if not any(self.slot_marked(i) for i in g) and len(g) == 2:
                 i, j = g
                 u, w = out[i], out[j]
@@ -213,9 +215,8 @@ class LayoutTerms(Predicates):
             row = [(out[i],
                     bits[f.pending + i] if f.pending >= 0 else false,
                     bits[f.covered[i]] if f.covered[i] >= 0 else false) for i in g]
-            for a in range(1, len(row)):  # insertion sort, as a network
-                for b in range(a, 0, -1):
-                    row[b - 1], row[b] = _compare_swap(row[b - 1], row[b])
+            for a, b in insertion_network(len(row)):
+                row[a], row[b] = _compare_swap(row[a], row[b])
             for i, (v, p, c) in zip(g, row, strict=True):
                 out[i] = v
                 if f.pending >= 0:
@@ -223,6 +224,13 @@ class LayoutTerms(Predicates):
                 if f.covered[i] >= 0:
                     bits[f.covered[i]] = c
         return tuple(out), self.word(bits)
+
+
+def insertion_network(n: int) -> list[tuple[int, int]]:
+    """The comparators of insertion sort on ``n`` places, in order: ``(a, a + 1)``, each
+    putting the smaller key first. A sorting network: ``proofs/symmetry.py`` checks it on
+    every input of zeros and ones, which by the 0-1 principle covers every input."""
+    return [(b - 1, b) for a in range(1, n) for b in range(a, 0, -1)]
 
 
 Slot3: TypeAlias = "tuple[BV, Bool, Bool]"
@@ -251,4 +259,4 @@ def _count(bools: list[Bool], width: int) -> BV:
     return out
 
 
-__all__ = ["LayoutTerms"]
+__all__ = ["LayoutTerms", "insertion_network"]

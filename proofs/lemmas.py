@@ -249,9 +249,13 @@ def hand_size(e: Encoding, s: StateVars) -> Bool:
 
 def blocked_sound(e: Encoding, s: StateVars) -> Bool:
     """blocked-sound: at an established block the boneyard supplies nothing (R3) and no
-    hand holds a tile carrying an open end (R2; both readings of R2.3 agree in a line)."""
+    hand holds a tile carrying an open end (R2.1). Under either reading of R2.3: where
+    they differ (trains, toes) the property asks what the catalogue states and the search
+    judges -- no hand holds a matching tile, which implies that no player has a legal
+    move; in a line the two are one formula."""
     return z3.Implies(s.status == BLOCKED,
-                      z3.And(e.boneyard_supplies_nothing(s), e.ends_unplayable(s)))
+                      z3.And(e.boneyard_supplies_nothing(s), s.led,
+                             z3.Not(e.holds_matching_tile(s))))
 
 
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
@@ -511,6 +515,7 @@ class HoudiniResult:
     rounds: int = 0
     ledger: Ledger = field(default_factory=Ledger)
     reason: str = ""  #: why the first unknown check stopped (the budget it ran out of)
+    note: str = ""  #: how the invariant carries over (proved modulo symmetry, say)
 
     @property
     def incomplete(self) -> str:

@@ -130,12 +130,14 @@ class StateVars:
     status: BV
     drawn: BV | None = None
     marks: BV | None = None
-    lead_slot: int = 0  #: a slot the lead opens (not a variable: which one to look at)
+    #: slots of which the lead opens one (not variables: which ones to look at): the
+    #: first lead slot; modulo symmetry, its whole group, whose order is free there
+    lead_slots: tuple[int, ...] = (0,)
 
     @property
     def led(self) -> Bool:
-        """The lead has been played: the slot it opens is open."""
-        return self.ends[self.lead_slot] != CLOSED_CODE
+        """The lead has been played: a slot it opens is open."""
+        return z3.Or([self.ends[i] != CLOSED_CODE for i in self.lead_slots])
 
     def fields(self) -> dict[str, Any]:
         """Every variable by name (``loc0``, ``loc1``, ..., ``end0``, ..., ``turn``, ...)."""
@@ -173,6 +175,9 @@ class Vocabulary:
 
     variant: Variant
     stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
+    #: the relation modulo symmetry (``proofs/symmetry.py``): the groups of more than two
+    #: interchangeable slots are left in the order the actions leave them, not sorted
+    quotient: bool = False
     _cache: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
 
     # -- constants (from the variant) -------------------------------------------
@@ -212,6 +217,11 @@ class Vocabulary:
         for g in self.symmetric:
             for i in g:
                 self.group[i] = g
+        #: the groups of more than two interchangeable slots (a chicken foot's), and the
+        #: ones the canonical form leaves unsorted: those, modulo symmetry (:attr:`quotient`)
+        self.large: frozenset[tuple[int, ...]] = frozenset(
+            g for g in self.symmetric if len(g) > 2)
+        self.unsorted = self.large if self.quotient else frozenset()
         self.everyone = all(sl.access is Access.EVERYONE for sl in self.slots)
         self.waiting = any(sl.after for sl in self.slots)  #: some slot waits for others
         self.double_rules = bool(lay.lead_takes) or any(sl.double_takes for sl in self.slots)
@@ -247,7 +257,8 @@ class Vocabulary:
             status=vec("status", STATUS_BITS),
             drawn=vec("drawn", DRAWN_BITS) if self.stack is not None else None,
             marks=vec("marks", self.fields.width) if self.fields.width else None,
-            lead_slot=self.lead_halves[0][0],
+            lead_slots=next((g for g in self.unsorted if self.lead_halves[0][0] in g),
+                            (self.lead_halves[0][0],)),
         )
 
     def move(self, name: str) -> MoveVars:
