@@ -334,8 +334,8 @@ class Layout:
             marks |= 1 << f.covered[slot]
         pending = self.pending(marks) & ~(1 << slot)
         takes = self.data.slots[slot].double_takes
-        if a == b and takes and not pending:
-            pending = 1 << slot
+        if a == b and takes and self.starts_wait(pending):
+            pending |= 1 << slot
             free = [i for i in self._toes if out[i] == CLOSED]
             for i in free[:takes - 1]:
                 out[i] = a
@@ -345,6 +345,13 @@ class Layout:
         if owner is not None and owner == player:
             marks = self.with_marker(marks, player, False)
         return self.canonical(tuple(out), marks)
+
+    def starts_wait(self, pending: int) -> bool:
+        """R2.2: a double laid on a slot whose doubles take tiles makes it wait (and opens
+        its toes) only while no other slot waits -- one double waits at a time (while
+        one waits, play goes nowhere else; the doubles of an opening that takes tiles,
+        laid on one of its waiting slots, start nothing)."""
+        return not pending
 
     # -- reading it -------------------------------------------------------------------
     def shows(self, ends: tuple[int, ...], slot: int) -> int:

@@ -200,6 +200,15 @@ class DoubleLeftUncoveredZ3(Encoding):
         return z3.Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
 
 
+class DoublesPileUpZ3(DoubleLeftUncoveredZ3):
+    """Twin of ``doubles-pile-up`` (R2.2): play may go on any slot while slots are pending
+    (as ``double-left-uncovered``), and a double laid there makes its slot pending too,
+    beside the others."""
+
+    def starts_wait(self, rest: list[Bool]) -> Bool:
+        return z3.BoolVal(True)
+
+
 class ArmsOpenEarlyZ3(Encoding):
     """Twin of ``arms-open-early`` (Terms, R2.2): a spinner's arms may be played on as soon
     as they open, before the sides they wait for are covered (their covered marks are
@@ -379,6 +388,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "scores-ignore-penalties": Twin(scoring=ScoresIgnorePenaltiesZ3),
     "marker-stays-in": Twin(MarkerStaysInZ3),
     "double-left-uncovered": Twin(DoubleLeftUncoveredZ3),
+    "doubles-pile-up": Twin(DoublesPileUpZ3),
     "arms-open-early": Twin(ArmsOpenEarlyZ3),
     "confirm-past-double": Twin(ConfirmPastDoubleZ3),
 }

@@ -169,6 +169,9 @@ FAULTS: tuple[Fault, ...] = (
     Fault("double-left-uncovered", "while a double waits to be covered, play may go "
           "elsewhere", ("R2.2",), ("doubles-covered",), "block-2p-d6",
           demo_overrides=_DOUBLES_D3, demo_deals="seed 0"),
+    Fault("doubles-pile-up", "while a double waits to be covered, play may go elsewhere, "
+          "and a double laid there waits too", ("R2.2",), ("doubles-covered",),
+          "block-2p-d6", demo_overrides=_DOUBLES_D3, demo_deals="seed 0"),
     Fault("arms-open-early", "a spinner's arms may be played on before its sides are "
           "covered", ("Terms", "R2.2"), ("spinner-arms",), "block-2p-d6",
           demo_overrides=_SPINNER_D2),

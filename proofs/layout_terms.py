@@ -141,13 +141,13 @@ class LayoutTerms(Predicates):
             rest = [z3.And(self.pending(s, i), z3.Not(at[i])) for i in range(self.W)]
             # a double on a slot that takes tiles, nothing else pending: its slot and the
             # toes it opens take the next tiles
-            new = z3.And(m.a == m.b, self.takes_tiles(m), z3.Not(z3.Or(rest)))
+            new = z3.And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
             toe = self.toes_opened(s, m, new)
             for i in self.toe_slots:
                 ends[i] = z3.If(toe[i], m.a, ends[i])
             for i in range(self.W):
                 made = z3.Or(at[i], toe.get(i, z3.BoolVal(False)))
-                bits[f.pending + i] = z3.If(new, made, rest[i])
+                bits[f.pending + i] = z3.Or(rest[i], z3.And(new, made))
         if f.markers >= 0:  # a play on one's own train takes one's marker in
             for q in range(self.P):
                 own = [at[i] for i, sl in enumerate(self.slots) if sl.owner == q]
@@ -155,6 +155,11 @@ class LayoutTerms(Predicates):
                     k = f.markers + q
                     bits[k] = z3.And(bits[k], z3.Not(z3.And(s.turn == q, z3.Or(own))))
         return self.canonical(ends, bits)
+
+    def starts_wait(self, rest: list[Bool]) -> Bool:
+        """A double on a slot whose doubles take tiles starts a wait only while no other
+        slot is pending (``rest``: the pending slots but the one played on) [R2.2]."""
+        return z3.Not(z3.Or(rest))
 
     def toes_opened(self, s: StateVars, m: MoveVars, new: Bool) -> dict[int, Bool]:
         """For each toe slot: the double of ``m`` opens it -- ``new`` holds, the toe is

@@ -254,8 +254,8 @@ def blocked_sound(e: Encoding, s: StateVars) -> Bool:
     judges -- no hand holds a matching tile, which implies that no player has a legal
     move; in a line the two are one formula."""
     return z3.Implies(s.status == BLOCKED,
-                      z3.And(e.boneyard_supplies_nothing(s), s.led,
-                             z3.Not(e.holds_matching_tile(s))))
+                      z3.And(e.boneyard_supplies_nothing(s),
+                             z3.And(s.led, z3.Not(e.holds_matching_tile(s)))))
 
 
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:

@@ -190,6 +190,13 @@ class _PendingIgnored(_Layout):
         return super().targets(ends, player, marks)
 
 
+class _PendingPilesUp(_PendingIgnored):
+    """Play may go elsewhere while a double waits, and a double laid there waits too."""
+
+    def starts_wait(self, pending: int) -> bool:
+        return True
+
+
 class _SidesIgnored(_Layout):
     """A spinner's arms may be played on before the sides they wait for are covered."""
 
@@ -225,6 +232,16 @@ class DoubleLeftUncovered(FastRules):
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
         _with_layout(self, _PendingIgnored)
+
+
+@engine_mutant("doubles-pile-up")
+class DoublesPileUp(FastRules):
+    """R2.2 broken: while a double waits to be covered, play may go elsewhere, and a double
+    laid there waits too (two doubles wait at once)."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        _with_layout(self, _PendingPilesUp)
 
 
 @engine_mutant("arms-open-early")

@@ -137,7 +137,8 @@ class StateVars:
     @property
     def led(self) -> Bool:
         """The lead has been played: a slot it opens is open."""
-        return z3.Or([self.ends[i] != CLOSED_CODE for i in self.lead_slots])
+        open_ = [self.ends[i] != CLOSED_CODE for i in self.lead_slots]
+        return open_[0] if len(open_) == 1 else z3.Or(open_)
 
     def fields(self) -> dict[str, Any]:
         """Every variable by name (``loc0``, ``loc1``, ..., ``end0``, ..., ``turn``, ...)."""

@@ -239,7 +239,8 @@ _TRAINS_D4 = {"set.max": 4, "deal.hand_size": 4, "draw.rule": "one", "layout.kin
               "layout.double_again": True}
 #: what each lemma says no round reaches, and the broken rule set whose rounds reach it
 _TRAIN_LEMMAS = {"confirmed-cannot-cover": "confirm-past-double",
-                 "pending-owner-access": "marker-stays-in"}
+                 "pending-owner-access": "marker-stays-in",
+                 "pending-one-slot": "doubles-pile-up"}
 
 
 def test_uncoverable_double_on_trains_is_proved_by_induction() -> None:
