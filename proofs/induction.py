@@ -46,7 +46,7 @@ from .lemmas import LEMMAS, Lemma, violations
 from .properties import Property, Result, Verdict
 from .scoring import SCORE_BITS
 from .solver import Check, Ledger, Optimizer
-from .symmetry import generators, permuted
+from .symmetry import breaks_symmetry
 
 METHOD_INDUCTION = "induction per instance"
 
@@ -190,8 +190,9 @@ class InductionProofs(BoundedSearch):
         does ``holds(post)`` follow? The actions where it can fail -- or, as soon as a
         query is UNKNOWN, which (the caller's verdict is then UNKNOWN)."""
         failed: list[tuple[str, Check]] = []
-        quotient_steps = self.quotient_steps(s, m)
-        for a, (guard, post) in self.enc.steps(s, m).items():
+        steps = self.enc.steps(s, m)
+        quotient_steps = self.quotient_steps(s, m, steps)
+        for a, (guard, post) in steps.items():
             if a in quotient_steps and self.symmetric_after(hyps, guard, holds, led):
                 guard, post = quotient_steps[a]  # modulo symmetry (proofs/symmetry.py)
             bad, c = violations(hyps, guard, {a: holds(post)}, seed=self.seed,
@@ -202,14 +203,15 @@ class InductionProofs(BoundedSearch):
                 failed.append((a, c))
         return StepCase(failed)
 
-    def quotient_steps(self, s: StateVars, m: MoveVars) -> dict[str, Step]:
+    def quotient_steps(self, s: StateVars, m: MoveVars,
+                       real: dict[str, Step]) -> dict[str, Step]:
         """The actions whose effect the relation modulo symmetry writes otherwise than the
-        real one (a play, the lead: the ones that sort a large group of slots), with the
-        quotient's step; none where the layout has no such group."""
+        real one (``real``: its steps from ``s`` by ``m``; a play, the lead: the ones that
+        sort a large group of slots), with the quotient's step; none where the layout has
+        no such group."""
         q = self.quotient
         if q is None:
             return {}
-        real = self.enc.steps(s, m)
         return {a: (g, post) for a, (g, post) in q.steps(s, m).items()
                 if not (all(x.eq(y) for x, y in zip(post.ends, real[a][1].ends, strict=True))
                         and (post.marks is None or post.marks.eq(real[a][1].marks)))}
@@ -222,14 +224,8 @@ class InductionProofs(BoundedSearch):
         one's (``proofs/symmetry.py``). Checked for the group's two generators."""
         q = self.quotient
         assert q is not None
-        x = self.enc.state("sym_post")
-        for g in sorted(q.unsorted):
-            for src in generators(g):
-                sv = self.solver(ledger=led)
-                sv.add(*hyps, guard, holds(x), z3.Not(holds(permuted(q, x, src))))
-                if not sv.check().unsat:
-                    return False
-        return True
+        return breaks_symmetry(q, self.enc.state("sym_post"), holds, [*hyps, guard],
+                               lambda: self.solver(ledger=led)) is None
 
     def decoded_cti(self, pid: str, action: str, model: Any, s: StateVars, m: MoveVars,
                     assumed: list[str], post: StateVars | None = None) -> CTI:

@@ -39,7 +39,7 @@ import z3  # type: ignore[import-untyped]
 from dominoproof.model.layout import LayoutKind
 from dominoproof.model.moves import Move
 from dominoproof.model.state import State
-from dominoproof.model.variant import DrawRule, FoulRule
+from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule
 
 from . import lemma_formulas as af
 from .encoding import (
@@ -255,7 +255,7 @@ def blocked_sound(e: Encoding, s: StateVars) -> Bool:
     move; in a line the two are one formula."""
     return z3.Implies(s.status == BLOCKED,
                       z3.And(e.boneyard_supplies_nothing(s),
-                             z3.And(s.led, z3.Not(e.holds_matching_tile(s)))))
+                             e.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
 
 
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:

@@ -215,12 +215,13 @@ class Predicates(Vocabulary):
             z3.And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.P)]))
             for t in range(self.T)])
 
-    def ends_unplayable(self, s: StateVars) -> Bool:
-        """R2 (R2.1, R2.2): the layout is open and no open end can be extended, in the
-        variant's R2.3 reading. Where every slot is open to everyone, waits for no other and
-        no double restricts play, the two readings are one formula (a tile a hand holds is
-        one its holder may play)."""
-        if self.readings_coincide or self.READING is ExtendReading.HOLDS_MATCHING_TILE:
+    def ends_unplayable(self, s: StateVars, reading: ExtendReading | None = None) -> Bool:
+        """R2 (R2.1, R2.2): the layout is open and no open end can be extended, in R2.3's
+        ``reading`` (default: the variant's). Where every slot is open to everyone, waits
+        for no other and no double restricts play, the two readings are one formula (a tile
+        a hand holds is one its holder may play)."""
+        reading = reading or self.READING
+        if self.readings_coincide or reading is ExtendReading.HOLDS_MATCHING_TILE:
             return z3.And(s.led, z3.Not(self.holds_matching_tile(s)))
         return z3.And(s.led, z3.Not(self.has_legal_move(s)))
 

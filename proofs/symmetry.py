@@ -40,18 +40,19 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
+from functools import cache, partial
 
 import numpy as np
 import z3  # type: ignore[import-untyped]
 
-from .encoding import Encoding, StateVars
+from .encoding import Bool, Encoding, StateVars
 from .layout_terms import insertion_network
 from .lemmas import Lemma
-from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
+from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
-__all__ = ["asymmetric", "generators", "network_sorts", "permuted", "quotient", "reduces"]
+__all__ = ["asymmetric", "breaks_symmetry", "generators", "network_sorts", "permuted", "quotient",
+           "reduces"]
 
 
 def reduces(enc: Encoding) -> bool:
@@ -93,30 +94,42 @@ def generators(group: tuple[int, ...]) -> list[dict[int, int]]:
     return [swap] if n == 2 else [swap, {group[k]: group[(k + 1) % n] for k in range(n)}]
 
 
+def breaks_symmetry(enc: Encoding, x: StateVars, formula: Callable[[StateVars], Bool],
+                    premises: Sequence[Bool], new_solver: Callable[[], Solver]) -> Check | None:
+    """The first check in which ``formula`` holds of ``x`` and fails after one of the
+    :func:`generators` of ``enc``'s unsorted groups permutes ``x`` (with ``premises``):
+    sat, or unknown. None: it survives every generator, so every reordering (a generator
+    whose permuted formula is the same term needs no query)."""
+    pre = formula(x)
+    for g in sorted(enc.unsorted):
+        for src in generators(g):
+            post = formula(permuted(enc, x, src))
+            if post.eq(pre):  # the formula does not read these slots
+                continue
+            sv = new_solver()
+            sv.add(*premises, pre, z3.Not(post))
+            c = sv.check()
+            if not c.unsat:
+                return c
+    return None
+
+
 def asymmetric(enc: Encoding, lemmas: Sequence[Lemma], *, seed: int = 0,
                timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
                ledger: Ledger | None = None) -> tuple[list[str], str]:
     """The ids of ``lemmas`` not shown symmetric in ``enc``'s unsorted groups, and why
-    (empty: every one is). A lemma is symmetric when it survives both
-    :func:`generators` of each group (every permutation is a product of them): one
-    query per lemma and generator, none where the permuted formula is the same term."""
+    (empty: every one is): :func:`breaks_symmetry`, lemma by lemma."""
     s = enc.state("sym")
-    perms = [permuted(enc, s, src) for g in sorted(enc.unsorted) for src in generators(g)]
+
+    def new_solver() -> Solver:
+        return Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
+
     bad, why = [], []
     for lem in lemmas:
-        pre = lem(enc, s)
-        for t in perms:
-            post = lem(enc, t)
-            if post.eq(pre):  # the lemma does not read the slots
-                continue
-            sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
-            sv.add(pre, z3.Not(post))
-            c = sv.check()
-            if not c.unsat:
-                bad.append(lem.id)
-                why.append(f"{lem.id}: " + ("not symmetric" if c.sat
-                                            else f"unknown ({c.reason})"))
-                break
+        c = breaks_symmetry(enc, s, partial(lem, enc), (), new_solver)
+        if c is not None:
+            bad.append(lem.id)
+            why.append(f"{lem.id}: " + ("not symmetric" if c.sat else f"unknown ({c.reason})"))
     return bad, "; ".join(why)
 
 
