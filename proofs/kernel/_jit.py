@@ -47,17 +47,28 @@ if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
     if not _config.CACHE_DIR:  # the user's NUMBA_CACHE_DIR wins
         _config.CACHE_DIR = cache_dir(numba.__version__)
 
+    #: numba's options for every kernel function. ``_nrt=False``: no reference counting
+    #: of arrays. The kernel allocates nothing (every array is made by its Python caller
+    #: and outlives the call), so numba's runtime has nothing to free, and counting
+    #: references cost the most of all: an atomic increment and decrement around every
+    #: array passed or viewed, twice the time of a random round and half that of a
+    #: searched state (docs/KERNEL.md, "Where a state's time goes"). A kernel function
+    #: that allocated would not compile ("NRT required but not enabled"), so the rule
+    #: holds itself.
+    _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True,
+                                "error_model": "numpy",  # no zero checks
+                                "_nrt": False}
+
     def njit(fn: F) -> F:
         """``numba.njit(cache=True)``: compiled on first call, the machine code cached on
         disk (:func:`cache_dir`, or ``NUMBA_CACHE_DIR``) for the next runs."""
-        jit = numba.njit(cache=True, nogil=True, error_model="numpy")  # no zero checks
-        return cast(F, jit(fn))
+        return cast(F, numba.njit(**_OPTIONS)(fn))
 
     def njit_inline(fn: F) -> F:
         """:func:`njit`, and inlined into its compiled callers by numba itself (no call,
-        no arrays passed): for the few big steps the search calls once per state."""
-        jit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
-        return cast(F, jit(fn))
+        no arrays passed): for the small steps called most often (the random number
+        generator, a state's key)."""
+        return cast(F, numba.njit(inline="always", **_OPTIONS)(fn))
 
     NUMBA_VERSION: str = numba.__version__
 else:  # pragma: no cover - exercised by the tests that hide numba

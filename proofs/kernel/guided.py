@@ -172,7 +172,8 @@ def guided_rounds(K, mt, n, policy, side, starts, finals, lengths, record, f, g,
     for r in range(n):
         if not deal(K, mt, f, keys, order):
             return -1
-        starts[r, :] = f
+        for i in range(f.shape[0]):  # loops: a slice copy would need numba's runtime
+            starts[r, i] = f[i]
         a, b = f, g
         m_n = 0
         while a[status] == PLAYING:
@@ -187,7 +188,8 @@ def guided_rounds(K, mt, n, policy, side, starts, finals, lengths, record, f, g,
             step(K, a, m, b, scr)
             a, b = b, a
             m_n += 1
-        finals[r, :] = a
+        for i in range(a.shape[0]):
+            finals[r, i] = a[i]
         lengths[r] = m_n
     return n
 

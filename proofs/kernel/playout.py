@@ -29,7 +29,7 @@ from dominoproof.model.moves import Move
 from dominoproof.model.state import State
 from dominoproof.model.variant import Variant
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 from .book import decode_move
 from .rules import gen_moves, opening, step
 from .tables import (
@@ -73,7 +73,7 @@ def mt_state(rng: random.Random) -> Array:
     return np.array(internal, dtype=np.int64)
 
 
-@njit
+@njit_inline
 def _genrand(mt):  # type: ignore[no-untyped-def]
     """One 32-bit output of MT19937 (``genrand_uint32``), advancing ``mt``."""
     i = mt[MT_N]
@@ -94,7 +94,7 @@ def _genrand(mt):  # type: ignore[no-untyped-def]
     return y & 0xFFFFFFFF
 
 
-@njit
+@njit_inline
 def rand(mt):  # type: ignore[no-untyped-def]
     """``random.random()``: 53 random bits from two outputs, in [0, 1)."""
     a = _genrand(mt) >> 5
@@ -185,12 +185,12 @@ def playout(K, mt, f, g, moves, scr, record):  # type: ignore[no-untyped-def]
 
 
 @njit
-def rounds(K, mt, n, finals, lengths, f, g, moves, scr, keys, order):  # type: ignore[no-untyped-def]
+def rounds(K, mt, n, finals, lengths, f, g, moves, scr, keys, order, none):  # type: ignore[no-untyped-def]
     """``n`` rounds from the stream ``mt``: each a deal and a playout. The final frames go
     to ``finals`` (while it has rows) and each round's moves to ``lengths``; returns the
-    moves of all rounds, or -1 (a void deal stream or a stuck state)."""
+    moves of all rounds, or -1 (a void deal stream or a stuck state). ``none``: an empty
+    array (no move is recorded; the kernel allocates nothing itself)."""
     total = 0
-    none = np.zeros(0, dtype=np.int64)
     for r in range(n):
         if not deal(K, mt, f, keys, order):
             return -1
@@ -230,7 +230,7 @@ class KernelRounds:
     def moves(self, n: int) -> int:
         """Play ``n`` rounds; the moves they took (what the benchmark counts)."""
         total = rounds(self.tb.k, self.mt, n, self._none, self._no_len, self._f, self._g,
-                       self._moves, self._scr, self._keys, self._order)
+                       self._moves, self._scr, self._keys, self._order, self._no_len)
         if total < 0:
             raise self._fail()
         return int(total)
@@ -240,7 +240,7 @@ class KernelRounds:
         finals = np.zeros((n, self.tb.frame), dtype=np.int64)
         lengths = np.zeros(n, dtype=np.int64)
         if rounds(self.tb.k, self.mt, n, finals, lengths, self._f, self._g, self._moves,
-                  self._scr, self._keys, self._order) < 0:
+                  self._scr, self._keys, self._order, self._no_len) < 0:
             raise self._fail()
         return finals, lengths
 

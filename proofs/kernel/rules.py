@@ -546,7 +546,7 @@ def opening(K, f):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------
 
 
-@njit_inline
+@njit
 def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     """``Next``'s moves in ``f``, written to ``out`` in :meth:`Rules.moves`'s order; the
     number of moves."""
@@ -616,7 +616,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     return 1
 
 
-@njit_inline
+@njit
 def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
     """``g`` := the state after the legal move ``m`` in ``f`` (``Rules.step``: the effect of
     the move's action)."""
