@@ -1,6 +1,7 @@
 """Every draw order of bench spin's double-6 deal: Spin and the kernel's search, one budget.
 
-Usage: python bench/every_draw_order.py [SECONDS] [WORKDIR]   (run it under the shared lock)
+Usage: python bench/every_draw_order.py [SECONDS] [WORKDIR] [MAX_STATES]
+       (run it under the shared lock; MAX_STATES given: our side alone, to its end)
 
 Spin's model is domino_N6.pml with its one draw step (the top of the fixed stack) replaced
 by one step per tile (any tile still in the boneyard), compiled as bench spin compiles it
@@ -22,6 +23,7 @@ from dominoproof.benchmarks.promela import deal_for, load_deal, model_path, vari
 from dominoproof.benchmarks.spin import parse_pan
 from dominoproof.model.system import Init
 from dominoproof.proofs.search_kernel import explore_lean
+from dominoproof.proofs.statespace import peak_rss_mb
 
 DRAW = "  :: d_step { (status==PLAYING && !CANPLAY && top < NB) -> loc[stk[top]] = turn; " \
        "cnt[turn]++; top++ }\n"
@@ -43,18 +45,24 @@ def spin_side(seconds: float, work: Path) -> dict[str, object]:
     return {"side": "spin", "wall": time.perf_counter() - start, **parse_pan(out)}
 
 
-def our_side(seconds: float) -> dict[str, object]:
+def our_side(seconds: float, max_states: int | None = None) -> dict[str, object]:
+    """The kernel's lean search; with ``max_states``, its keys and parents reserved for
+    that many states at the start, so that near the machine's memory no array is copied
+    into one twice its size."""
     deal = load_deal(6)
     r = explore_lean(variant_for(deal), Init.one(deal_for(deal), free_draw=True),
-                     max_seconds=seconds)
+                     max_seconds=seconds, max_states=max_states, reserve=max_states or 0)
     return {"side": "dominoproof", "states": r.states, "expanded": r.expanded,
             "transitions": r.transitions, "complete": r.complete, "stop": r.stop_reason,
             "seconds": r.seconds, "bytes_per_state": r.visited_bytes / max(1, r.states),
-            "key_bytes": 8 * r.key_words, "blocked_sound_failed": r.failed is not None}
+            "key_bytes": 8 * r.key_words, "blocked_sound_failed": r.failed is not None,
+            "peak_rss_mb": peak_rss_mb()}
 
 
 if __name__ == "__main__":
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 300.0
     folder = Path(sys.argv[2] if len(sys.argv) > 2 else ".")
-    print(json.dumps(spin_side(budget, folder)))
-    print(json.dumps(our_side(budget)))
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    if limit is None:
+        print(json.dumps(spin_side(budget, folder)))
+    print(json.dumps(our_side(budget, limit)))

@@ -199,12 +199,17 @@ class _Arrays:
     edge_to: AnyArray
 
     @staticmethod
-    def new(kw: int, states: int, edges: int, graph: bool) -> _Arrays:
+    def new(kw: int, states: int, edges: int, graph: bool, reserve: int = 0) -> _Arrays:
+        """Arrays for ``states`` states (the hash table for twice as many), and with
+        ``reserve``, keys and parents for that many states at once: address space only
+        (``np.zeros`` takes pages from the system as they are first written), so they
+        never grow by a copy that holds the old arrays and the new ones at once."""
         tsize = 1 << max(10, (2 * states - 1).bit_length())
         small = np.zeros(1, dtype=np.int32)
+        room = max(states, reserve)
         return _Arrays(
-            np.zeros((states, kw), dtype=np.int64), np.full(tsize, -1, dtype=np.int32),
-            np.zeros(states, dtype=np.int32),
+            np.zeros((room, kw), dtype=np.int64), np.full(tsize, -1, dtype=np.int32),
+            np.zeros(room, dtype=np.int32),
             np.zeros(states, dtype=np.int32) if graph else small,
             np.zeros(states, dtype=np.int8) if graph else np.zeros(1, dtype=np.int8),
             np.zeros(states + 1, dtype=np.int64) if graph else np.zeros(1, dtype=np.int64),
@@ -253,9 +258,11 @@ def _kinds() -> Array:
 
 
 def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: float | None,
-         graph: bool, rules: Rules, tables: Tables | None = None) -> _Run:
+         graph: bool, rules: Rules, tables: Tables | None = None, reserve: int = 0) -> _Run:
     if max_states is not None and max_states < 1:
         raise DominoproofError(f"--max-states must be at least 1, not {max_states}")
+    if reserve < 0:
+        raise DominoproofError(f"a search's reserve must be at least 0, not {reserve}")
     tb = tables if tables is not None else tables_for(variant)
     deal = init.deal
     spec = key_spec(tb, free_draw=init.free_draw, one_deal=deal is not None,
@@ -274,7 +281,7 @@ def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: floa
                                "(the lead rule voids every deal)")
     root_keys = np.array(keys, dtype=np.int64)
     first = max(1024, 4 * len(keys))
-    arrays = _Arrays.new(spec.words, first, 2 * first, graph)
+    arrays = _Arrays.new(spec.words, first, 2 * first, graph, reserve)
     while 4 * len(keys) > 3 * arrays.table.shape[0] or len(keys) > arrays.codes.shape[0]:
         arrays.grow_states(graph)
         arrays.grow_table(kc, 0)
@@ -379,12 +386,17 @@ class LeanResult:
 
 def explore_lean(variant: Variant, init: Init, *, max_states: int | None = None,
                  max_seconds: float | None = None,
-                 tables: Tables | None = None) -> LeanResult:
+                 tables: Tables | None = None, reserve: int = 0) -> LeanResult:
     """Every state reachable from ``init``, keeping no graph; each established block judged
     as it is met (blocked-sound's conditions). Stops at the first failure. ``tables``:
-    the kernel's table to read (default: the variant's own; the tests break one)."""
+    the kernel's table to read (default: the variant's own; the tests break one).
+    ``reserve``: room for that many states' keys and parents taken at the start
+    (address space; the memory as it is used), for a search that would otherwise need
+    its old and its doubled arrays at once near the machine's memory (the every-draw-order
+    benchmark); the same search, the same result."""
     start = time.perf_counter()
-    run = _run(variant, init, max_states, max_seconds, False, rules_for(variant), tables)
+    run = _run(variant, init, max_states, max_seconds, False, rules_for(variant), tables,
+               reserve)
     a, ctr = run.arrays, run.ctr
     n, head, ne = int(ctr[0]), int(ctr[1]), int(ctr[2])
     out = LeanResult(variant, init, n, head, ne, not run.stop and head == n

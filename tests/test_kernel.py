@@ -256,6 +256,9 @@ def test_a_kernel_counterexample_is_shortest_and_replays() -> None:
     assert good.complete and good.failed is None and good.states == explore(v, init).size
     bad = explore_lean(v, init, tables=broken(v, "C", 0))
     assert bad.failed is not None and bad.why & 2
+    # room taken at the start changes nothing but when the arrays grow
+    kept = explore_lean(v, init, tables=broken(v, "C", 0), reserve=bad.states + 10_000)
+    assert (kept.states, kept.expanded, kept.path) == (bad.states, bad.expanded, bad.path)
     rules = rules_for(v)
     path = bad.path
     assert path[0].table == 0
