@@ -281,7 +281,10 @@ def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: floa
                                "(the lead rule voids every deal)")
     root_keys = np.array(keys, dtype=np.int64)
     first = max(1024, 4 * len(keys))
-    arrays = _Arrays.new(spec.words, first, 2 * first, graph, reserve)
+    # a reserve holds the budget and one more state's successors: the search stops at
+    # the budget (BUDGET) before it asks for room beyond it (GROW_STATES)
+    arrays = _Arrays.new(spec.words, first, 2 * first, graph,
+                         reserve + tb.max_moves if reserve else 0)
     while 4 * len(keys) > 3 * arrays.table.shape[0] or len(keys) > arrays.codes.shape[0]:
         arrays.grow_states(graph)
         arrays.grow_table(kc, 0)

@@ -39,6 +39,7 @@ from dominoproof.proofs.statespace import SearchResult, explore
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
 if kernel.available():
+    from dominoproof.proofs import search_kernel
     from dominoproof.proofs.kernel import tables as kt
     from dominoproof.proofs.kernel.book import KernelBook
     from dominoproof.proofs.kernel.playout import KernelRounds, kernel_random_rounds
@@ -259,12 +260,25 @@ def test_a_kernel_counterexample_is_shortest_and_replays() -> None:
     # room taken at the start changes nothing but when the arrays grow
     kept = explore_lean(v, init, tables=broken(v, "C", 0), reserve=bad.states + 10_000)
     assert (kept.states, kept.expanded, kept.path) == (bad.states, bad.expanded, bad.path)
+    # a reserve of exactly the state budget: the budget stops the search before it asks
+    # for more room (near the machine's memory, the doubled arrays would not fit)
+    v6 = variant("block-2p-d6", SMALL)  # 64,050 states: beyond the arrays' first room
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search_kernel._Arrays, "grow_states", _no_growth)
+        capped = explore_lean(v6, Init.every(False), max_states=5000, reserve=5000)
+        whole = explore_lean(v6, Init.every(False), reserve=64_050)
+    assert capped.states == 5000 and not capped.complete and "budget" in capped.stop_reason
+    assert whole.complete and whole.states == 64_050
     rules = rules_for(v)
     path = bad.path
     assert path[0].table == 0
     # every step but the last establishment is a move of the real rules
     for s, t in itertools.pairwise(path[:-1]):
         assert any(u == t for _, u in rules.successors(s))
+
+
+def _no_growth(self: object, graph: bool) -> None:
+    raise AssertionError("the arrays grew although the reserve held the budget")
 
 
 def test_the_search_graph_differs_on_a_broken_kernel() -> None:
