@@ -1,7 +1,9 @@
 """Every draw order of bench spin's double-6 deal: Spin and the kernel's search, one budget.
 
-Usage: python bench/every_draw_order.py [SECONDS] [WORKDIR] [MAX_STATES]
-       (run it under the shared lock; MAX_STATES given: our side alone, to its end)
+Usage: python bench/every_draw_order.py [SECONDS] [WORKDIR] [MAX_STATES | sweep]
+       (run it under the shared lock; with MAX_STATES, our side alone as far as that
+       many states; with ``sweep``, our side alone, two levels at a time, to its end or
+       the budget, each level's count on standard error as it is done)
 
 Spin's model is domino_N6.pml with its one draw step (the top of the fixed stack) replaced
 by one step per tile (any tile still in the boneyard), compiled as bench spin compiles it
@@ -22,7 +24,7 @@ from pathlib import Path
 from dominoproof.benchmarks.promela import deal_for, load_deal, model_path, variant_for
 from dominoproof.benchmarks.spin import parse_pan
 from dominoproof.model.system import Init
-from dominoproof.proofs.search_kernel import explore_lean
+from dominoproof.proofs.search_kernel import explore_lean, explore_sweep
 from dominoproof.proofs.statespace import peak_rss_mb
 
 DRAW = "  :: d_step { (status==PLAYING && !CANPLAY && top < NB) -> loc[stk[top]] = turn; " \
@@ -59,10 +61,30 @@ def our_side(seconds: float, max_states: int | None = None) -> dict[str, object]
             "peak_rss_mb": peak_rss_mb()}
 
 
+def our_sweep(seconds: float) -> dict[str, object]:
+    """The kernel's sweep-line search (two levels at a time)."""
+    deal = load_deal(6)
+    start = time.perf_counter()
+
+    def told(level: int, n: int) -> None:
+        print(f"level {level}: {n:,} states ({time.perf_counter() - start:.0f} s, "
+              f"peak RSS {peak_rss_mb():,.0f} MB)", file=sys.stderr, flush=True)
+
+    r = explore_sweep(variant_for(deal), Init.one(deal_for(deal), free_draw=True),
+                      max_seconds=seconds, progress=told)
+    return {"side": "dominoproof-sweep", "states": r.states, "levels": r.levels,
+            "transitions": r.transitions, "complete": r.complete, "stop": r.stop_reason,
+            "seconds": r.seconds, "peak_bytes": r.peak_bytes, "key_bytes": 8 * r.key_words,
+            "blocked_sound_failed": r.failed is not None, "peak_rss_mb": peak_rss_mb()}
+
+
 if __name__ == "__main__":
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 300.0
     folder = Path(sys.argv[2] if len(sys.argv) > 2 else ".")
-    limit = int(sys.argv[3]) if len(sys.argv) > 3 else None
-    if limit is None:
-        print(json.dumps(spin_side(budget, folder)))
-    print(json.dumps(our_side(budget, limit)))
+    mode = sys.argv[3] if len(sys.argv) > 3 else ""
+    if mode == "sweep":
+        print(json.dumps(our_sweep(budget)))
+    else:
+        if not mode:
+            print(json.dumps(spin_side(budget, folder)))
+        print(json.dumps(our_side(budget, int(mode) if mode else None)))

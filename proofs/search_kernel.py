@@ -14,13 +14,15 @@ for its keys); :func:`~dominoproof.proofs.statespace.explore` then runs the Pyth
 
 :func:`explore_lean` is the search that keeps no graph (keys, visited set and BFS
 parents only) and judges blocked-sound as it goes: the every-draw-order benchmark's.
+:func:`explore_sweep` is the same search keeping two levels at a time (the sweep-line
+method): exact, for a state space larger than memory, at the price of the traces.
 """
 
 from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -43,7 +45,8 @@ from .statespace import SearchResult, kind_code
 
 AnyArray = npt.NDArray[Any]
 
-__all__ = ["KernelCodec", "LeanResult", "explore_kernel", "explore_lean", "kernel_reason"]
+__all__ = ["KernelCodec", "LeanResult", "SweepResult", "explore_kernel", "explore_lean",
+           "explore_sweep", "kernel_reason"]
 
 #: expansions per call into the kernel between two looks at the clock (the Python
 #: search looks every 1024 expansions, from the first on); without a time budget, more
@@ -264,22 +267,10 @@ def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: floa
     if reserve < 0:
         raise DominoproofError(f"a search's reserve must be at least 0, not {reserve}")
     tb = tables if tables is not None else tables_for(variant)
-    deal = init.deal
-    spec = key_spec(tb, free_draw=init.free_draw, one_deal=deal is not None,
-                    order=deal.stack if deal is not None else (),
-                    set_aside=deal.set_aside if deal is not None else 0)
-    kc, k = spec.kc, tb.k
+    spec = _spec(tb, init)
+    kc = spec.kc
     cap = max_states if max_states is not None else (1 << 31) - 1
-    keys: list[Array] = []
-    key = np.zeros(spec.words, dtype=np.int64)
-    for s in init_states(variant, init, rules):
-        if not pack(kc, k, frame_of(tb, s), key):  # pragma: no cover - Init fits its codec
-            raise AssertionError(f"an initial state does not fit the kernel's key: {s!r}")
-        keys.append(key.copy())
-    if not keys:
-        raise DominoproofError(f"{variant.name}: {init.describe()}: no initial state "
-                               "(the lead rule voids every deal)")
-    root_keys = np.array(keys, dtype=np.int64)
+    keys = root_keys = _root_keys(variant, init, rules, tb, spec)
     first = max(1024, 4 * len(keys))
     # a reserve holds the budget and one more state's successors: the search stops at
     # the budget (BUDGET) before it asks for room beyond it (GROW_STATES)
@@ -298,6 +289,29 @@ def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: floa
     if not stop:
         _search(run, cap, max_states, max_seconds, graph)
     return run
+
+
+def _spec(tb: Tables, init: Init) -> KeySpec:
+    """The codec of a search of ``init``."""
+    deal = init.deal
+    return key_spec(tb, free_draw=init.free_draw, one_deal=deal is not None,
+                    order=deal.stack if deal is not None else (),
+                    set_aside=deal.set_aside if deal is not None else 0)
+
+
+def _root_keys(variant: Variant, init: Init, rules: Rules, tb: Tables,
+               spec: KeySpec) -> Array:
+    """The keys of the initial states, one row each."""
+    keys: list[Array] = []
+    key = np.zeros(spec.words, dtype=np.int64)
+    for s in init_states(variant, init, rules):
+        if not pack(spec.kc, tb.k, frame_of(tb, s), key):  # pragma: no cover - Init fits
+            raise AssertionError(f"an initial state does not fit the kernel's key: {s!r}")
+        keys.append(key.copy())
+    if not keys:
+        raise DominoproofError(f"{variant.name}: {init.describe()}: no initial state "
+                               "(the lead rule voids every deal)")
+    return np.array(keys, dtype=np.int64)
 
 
 def _search(run: _Run, cap: int, max_states: int | None, max_seconds: float | None,
@@ -415,3 +429,124 @@ def explore_lean(variant: Variant, init: Init, *, max_states: int | None = None,
         out.path = tuple(codec.frame_state(codec.unpack_key(a.codes[j])) for j in reversed(path))
         out.failed, out.why = out.path[-1], int(ctr[4])
     return out
+
+
+@dataclass
+class SweepResult:
+    """A sweep-line search: every level's number of states, and the first block that
+    fails R1.1's conditions (the state alone: a sweep keeps no trace)."""
+
+    variant: Variant
+    init: Init
+    levels: list[int]  #: distinct states of each level, the level of the initial states first
+    transitions: int
+    complete: bool
+    stop_reason: str
+    seconds: float
+    peak_bytes: int  #: the most the two levels' keys and hash tables held at once
+    key_words: int
+    failed: State | None = None
+    why: int = 0
+
+    @property
+    def states(self) -> int:
+        """Distinct states: the levels' sum (no state is in two levels)."""
+        return sum(self.levels)
+
+
+class _Level:
+    """One level's keys (its queue, in BFS order) and its exact visited set."""
+
+    def __init__(self, kw: int, room: int) -> None:
+        self.codes = np.zeros((room, kw), dtype=np.int64)
+        self.table = np.full(1 << max(10, (2 * room - 1).bit_length()), -1, dtype=np.int32)
+
+    def grow_states(self) -> None:
+        self.codes = _grown(self.codes, 2 * self.codes.shape[0])
+
+    def grow_table(self, kc: Array, n: int) -> None:
+        self.table = np.full(2 * self.table.shape[0], -1, dtype=np.int32)
+        ks.rehash(kc, self.codes, n, self.table)
+
+    def nbytes(self, n: int) -> int:
+        return int(self.codes[:n].nbytes + self.table.nbytes)
+
+
+def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = None,
+                  tables: Tables | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> SweepResult:
+    """Every state reachable from ``init``, level by level (tiles on the table plus tiles
+    drawn: every play and every draw leads one level on, nothing leads back), keeping
+    only the level being expanded and the next one; each established block judged as it
+    is met, as :func:`explore_lean` does. The same states, counted exactly (a state's
+    level is a function of it, so no state is in two levels), in the memory of the two
+    widest neighbouring levels instead of all of them; no trace (a failing block is
+    reported alone: :func:`explore_lean` gives its shortest trace). ``progress(level,
+    states)`` is told each level as it is done."""
+    start = time.perf_counter()
+    deadline = start + max_seconds if max_seconds is not None else None
+    tb = tables if tables is not None else tables_for(variant)
+    rules = rules_for(variant)
+    spec = _spec(tb, init)
+    kc, k, kw = spec.kc, tb.k, spec.words
+    placed = {_level_of(s) for s in init_states(variant, init, rules)}
+    if len(placed) > 1:
+        raise DominoproofError(f"{variant.name}: {init.describe()}: the initial states are "
+                               f"on {len(placed)} levels; a sweep starts from one")
+    roots = _root_keys(variant, init, rules, tb, spec)
+    cur, nxt = _Level(kw, max(1024, 4 * len(roots))), _Level(kw, 1024)
+    ctr = np.zeros(8, dtype=np.int64)
+    ks.add_roots(kc, cur.codes, cur.table, np.zeros(len(cur.codes), dtype=np.int32),
+                 ctr[:1], ctr, roots, len(roots), False)
+    f = np.zeros(tb.frame, dtype=np.int64)
+    g = np.zeros(tb.frame, dtype=np.int64)
+    moves = np.zeros(tb.max_moves, dtype=np.int64)
+    keys = np.zeros((tb.max_moves, kw), dtype=np.int64)
+    hashes = np.zeros(tb.max_moves, dtype=np.int64)
+    scr = np.zeros(4 * tb.width + 8, dtype=np.int64)
+    levels: list[int] = []
+    peak, stop, failed, why = 0, "", None, 0
+    while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            stop = f"time budget of {max_seconds:g} s reached"
+            break
+        st = ks.sweep(k, kc, cur.codes, cur.table, nxt.codes, nxt.table, ctr,
+                      CHUNK if deadline is not None else CHUNK_UNTIMED, f, g, moves, keys,
+                      hashes, scr)
+        n, nn = int(ctr[0]), int(ctr[3])
+        peak = max(peak, cur.nbytes(n) + nxt.nbytes(nn))
+        if st == ks.GROW_STATES:
+            cur.grow_states()
+        elif st == ks.GROW_TABLE:
+            cur.grow_table(kc, n)
+        elif st == ks.GROW_NEXT:
+            nxt.grow_states()
+        elif st == ks.GROW_NEXT_TABLE:
+            nxt.grow_table(kc, nn)
+        elif st == ks.FOUND:
+            failed = state_of(tb, KernelCodec(tb, spec).unpack_key(cur.codes[int(ctr[4])]))
+            why = int(ctr[5])
+            break
+        elif st == ks.UNENCODABLE:  # pragma: no cover - the correct rules fit their codec
+            raise AssertionError("a successor does not fit the kernel's key")
+        elif st == ks.DONE:
+            levels.append(n)
+            if progress is not None:
+                progress(len(levels) - 1, n)
+            if nn == 0:
+                break
+            # the next level becomes the current one; the old one's arrays are reused
+            cur, nxt = nxt, cur
+            nxt.table.fill(-1)
+            ctr[0], ctr[1], ctr[3] = nn, 0, 0
+    complete = not stop and failed is None
+    if not complete and failed is None:
+        levels.append(int(ctr[0]))  # the level being expanded, as far as it got
+    return SweepResult(variant, init, levels, int(ctr[2]), complete, stop,
+                       time.perf_counter() - start, peak, kw, failed, why)
+
+
+def _level_of(s: State) -> int:
+    """Tiles on the table less tiles in the boneyard: what every play and every draw
+    adds one to and nothing else changes (a sweep's levels, up to a constant)."""
+    return s.table.bit_count() - s.boneyard.bit_count()

@@ -27,6 +27,7 @@ import pytest
 from helpers import variant
 
 from dominoproof.model import random_round, random_rounds, rules_for
+from dominoproof.model.state import Status
 from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
@@ -43,7 +44,7 @@ if kernel.available():
     from dominoproof.proofs.kernel import tables as kt
     from dominoproof.proofs.kernel.book import KernelBook
     from dominoproof.proofs.kernel.playout import KernelRounds, kernel_random_rounds
-    from dominoproof.proofs.search_kernel import explore_kernel, explore_lean
+    from dominoproof.proofs.search_kernel import explore_kernel, explore_lean, explore_sweep
 
 SMALL = {"set.max": 3, "deal.hand_size": 3}
 
@@ -229,6 +230,39 @@ def test_kernel_search_is_the_python_search_on_every_deal(name: str) -> None:
     each layout's whole search on seeded deals in the fast tier; the every-deal trains
     search here repeated that Python search a second time (about 340 s of CI)."""
     same_search(*config(name))
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_the_sweep_finds_the_lean_searchs_states(name: str) -> None:
+    """Two levels at a time (tiles on the table plus tiles drawn), on three seeded deals
+    of every configuration: the same distinct states and transitions as the search that
+    keeps them all, or a failing block where it finds one. A move put on the wrong level
+    would count a state twice."""
+    v, inits = sampled(name, 3, seed=2)
+    for init in inits:
+        a, b = explore_lean(v, init), explore_sweep(v, init)
+        if a.failed is None:
+            assert b.complete and b.failed is None
+            assert (b.states, b.transitions) == (a.states, a.transitions)
+        else:
+            assert b.failed is not None and b.failed.status is Status.BLOCKED and b.why
+
+
+def test_the_sweep_holds_two_levels_of_every_deal() -> None:
+    """Every deal in every draw order (many initial states, one level): the pinned count,
+    level by level, in less memory than the whole visited set; a broken kernel's failing
+    block is found."""
+    v, init = config("line-free-draw")
+    seen: list[tuple[int, int]] = []
+    whole = explore_lean(v, init)
+    b = explore_sweep(v, init, progress=lambda level, n: seen.append((level, n)))
+    assert b.complete and b.states == whole.states == 129_260
+    assert seen == list(enumerate(b.levels)) and len(b.levels) > 10
+    assert b.peak_bytes < whole.visited_bytes
+    bad = explore_sweep(v, init, tables=broken(v, "C", 0))
+    assert bad.failed is not None and bad.why & 2 and not bad.complete
+    stopped = explore_sweep(v, init, max_seconds=0)
+    assert not stopped.complete and "time budget" in stopped.stop_reason
 
 
 def test_kernel_search_budgets_stop_where_the_python_search_stops() -> None:

@@ -33,7 +33,8 @@ from .rules import (
 )
 from .tables import BLOCKED, F_BONE, F_STATUS, F_TURN, MAXMOVES, MW, PLAYING
 
-DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE, FOUND = range(8)
+(DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE, FOUND, GROW_NEXT,
+ GROW_NEXT_TABLE) = range(10)
 
 
 @njit_inline
@@ -70,6 +71,27 @@ def _tagged(mask, j, h):  # type: ignore[no-untyped-def]
     above them, up to the sign bit, the hash's bits from 33 on (never the bits of the
     index: a table holds fewer than 2**31 slots)."""
     return np.int32(j | ((h >> 33) & 0x7FFFFFFF & ~mask))
+
+
+@njit_inline
+def _keyed(K, KC, f, m, g, scr, parent_key, key):  # type: ignore[no-untyped-def]
+    """``key`` := the key of the successor of ``f`` (keyed ``parent_key``) by the move
+    ``m`` (``g``: its frame); False when it does not fit the codec."""
+    step(K, f, m, g, scr)
+    return successor_key(KC, K, parent_key, m & 7, (m >> 3) & 31, ((m >> 8) & 255) - 1,
+                         g, key)
+
+
+@njit_inline
+def _add(table, codes, n, key, kw, h):  # type: ignore[no-untyped-def]
+    """Add ``key`` (hash ``h``) as id ``n`` unless the set holds it; the next free id."""
+    slot, j = _find(table, codes, key, kw, h)
+    if j >= 0:
+        return n
+    for w in range(kw):
+        codes[n, w] = key[w]
+    table[slot] = _tagged(len(table) - 1, n, h)
+    return n + 1
 
 
 @njit
@@ -174,14 +196,10 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
         # table's cache misses then overlap instead of following one another
         touch = np.int64(0)
         for x in range(nm):
-            m = moves[x]
-            step(K, f, m, g, scr)
-            key = keys[x]
-            if not successor_key(KC, K, parent_key, m & 7, (m >> 3) & 31,
-                                 ((m >> 8) & 255) - 1, g, key):
+            if not _keyed(K, KC, f, moves[x], g, scr, parent_key, keys[x]):
                 ctr[0], ctr[1], ctr[2] = n, head, start
                 return UNENCODABLE
-            h = key_hash(key, kw)
+            h = key_hash(keys[x], kw)
             hashes[x] = h
             touch += table[h & tmask]
         ctr[7] = touch
@@ -213,5 +231,70 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
     return DONE
 
 
-__all__ = ["BUDGET", "CHUNK", "DONE", "FOUND", "GROW_EDGES", "GROW_STATES", "GROW_TABLE",
-           "UNENCODABLE", "add_roots", "bfs", "judge_blocked", "rehash"]
+@njit
+def sweep(K, KC, cur, ctab, nxt, ntab, ctr, chunk, f, g, moves, keys, hashes,  # type: ignore[no-untyped-def]
+          scr):
+    """One level of the sweep-line search: expand the states of the current level
+    (``cur``, its set ``ctab``) from ``ctr[1]`` on. A play or a draw leads to the next
+    level (``nxt``, ``ntab``): it adds a tile to the table or takes one from the
+    boneyard, so a state's level -- tiles on the table plus tiles drawn -- is a function
+    of the state, and no state is in two levels. Every other move stays in the level,
+    and is searched breadth-first with it. ``ctr``: the level's states, the expanded
+    ones, the transitions, the next level's states, and when a block fails R1.1's
+    conditions, its id and why. Returns DONE (the level is expanded), GROW_STATES /
+    GROW_TABLE (the current level's arrays), GROW_NEXT / GROW_NEXT_TABLE, CHUNK,
+    UNENCODABLE or FOUND."""
+    kw = KC[KW_]
+    n, head, ne, nn = ctr[0], ctr[1], ctr[2], ctr[3]
+    maxm = K[MAXMOVES]
+    status_at = K[F_STATUS]
+    done = 0
+    st = DONE
+    while head < n:
+        if done >= chunk:
+            st = CHUNK
+        elif n + maxm > cur.shape[0]:
+            st = GROW_STATES
+        elif 4 * (n + maxm) > 3 * ctab.shape[0]:
+            st = GROW_TABLE
+        elif nn + maxm > nxt.shape[0]:
+            st = GROW_NEXT
+        elif 4 * (nn + maxm) > 3 * ntab.shape[0]:
+            st = GROW_NEXT_TABLE
+        if st != DONE:
+            break
+        unpack(KC, K, cur[head], f)
+        s = f[status_at]
+        if s != PLAYING:
+            if s == BLOCKED:
+                why = judge_blocked(K, f)
+                if why:
+                    ctr[4], ctr[5] = head, why
+                    st = FOUND
+                    break
+            head += 1
+            done += 1
+            continue
+        nm = gen_moves(K, f, moves)
+        for x in range(nm):
+            if not _keyed(K, KC, f, moves[x], g, scr, cur[head], keys[x]):
+                st = UNENCODABLE
+                break
+            hashes[x] = key_hash(keys[x], kw)
+        if st != DONE:
+            break
+        for x in range(nm):
+            if moves[x] & 7 <= 1:  # PLAY, DRAW: one more tile placed or drawn
+                nn = _add(ntab, nxt, nn, keys[x], kw, hashes[x])
+            else:
+                n = _add(ctab, cur, n, keys[x], kw, hashes[x])
+        ne += nm
+        head += 1
+        done += 1
+    ctr[0], ctr[1], ctr[2], ctr[3] = n, head, ne, nn
+    return st
+
+
+__all__ = ["BUDGET", "CHUNK", "DONE", "FOUND", "GROW_EDGES", "GROW_NEXT", "GROW_NEXT_TABLE",
+           "GROW_STATES", "GROW_TABLE", "UNENCODABLE", "add_roots", "bfs", "judge_blocked",
+           "rehash", "sweep"]
