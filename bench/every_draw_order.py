@@ -61,6 +61,11 @@ def our_side(seconds: float, max_states: int | None = None) -> dict[str, object]
             "peak_rss_mb": peak_rss_mb()}
 
 
+#: what two levels may hold at once in this machine's 24 GB: keys of 16 bytes, hash
+#: tables at up to 3/4 load, and a level's keys doubled by a copy while it grows
+MAX_HELD = 600_000_000
+
+
 def our_sweep(seconds: float) -> dict[str, object]:
     """The kernel's sweep-line search (two levels at a time)."""
     deal = load_deal(6)
@@ -71,7 +76,7 @@ def our_sweep(seconds: float) -> dict[str, object]:
               f"peak RSS {peak_rss_mb():,.0f} MB)", file=sys.stderr, flush=True)
 
     r = explore_sweep(variant_for(deal), Init.one(deal_for(deal), free_draw=True),
-                      max_seconds=seconds, progress=told)
+                      max_seconds=seconds, max_held=MAX_HELD, progress=told)
     return {"side": "dominoproof-sweep", "states": r.states, "levels": r.levels,
             "transitions": r.transitions, "complete": r.complete, "stop": r.stop_reason,
             "seconds": r.seconds, "peak_bytes": r.peak_bytes, "key_bytes": 8 * r.key_words,

@@ -473,7 +473,7 @@ class _Level:
 
 
 def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = None,
-                  tables: Tables | None = None,
+                  max_held: int | None = None, tables: Tables | None = None,
                   progress: Callable[[int, int], None] | None = None) -> SweepResult:
     """Every state reachable from ``init``, level by level (tiles on the table plus tiles
     drawn: every play and every draw leads one level on, nothing leads back), keeping
@@ -482,7 +482,11 @@ def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = N
     level is a function of it, so no state is in two levels), in the memory of the two
     widest neighbouring levels instead of all of them; no trace (a failing block is
     reported alone: :func:`explore_lean` gives its shortest trace). ``progress(level,
-    states)`` is told each level as it is done."""
+    states)`` is told each level as it is done. ``max_held``: the most states the two
+    levels may hold at once (the memory budget: about 26 bytes a state with keys of two
+    words); the search stops there, incomplete, rather than run out of memory."""
+    if max_held is not None and max_held < 1:
+        raise DominoproofError(f"a sweep's state budget must be at least 1, not {max_held}")
     start = time.perf_counter()
     deadline = start + max_seconds if max_seconds is not None else None
     tb = tables if tables is not None else tables_for(variant)
@@ -515,6 +519,9 @@ def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = N
                       hashes, scr)
         n, nn = int(ctr[0]), int(ctr[3])
         peak = max(peak, cur.nbytes(n) + nxt.nbytes(nn))
+        if max_held is not None and n + nn > max_held:
+            stop = f"state budget of {max_held:,} states held at once reached"
+            break
         if st == ks.GROW_STATES:
             cur.grow_states()
         elif st == ks.GROW_TABLE:

@@ -263,6 +263,9 @@ def test_the_sweep_holds_two_levels_of_every_deal() -> None:
     assert bad.failed is not None and bad.why & 2 and not bad.complete
     stopped = explore_sweep(v, init, max_seconds=0)
     assert not stopped.complete and "time budget" in stopped.stop_reason
+    held = explore_sweep(v, init, max_held=20_000)
+    assert not held.complete and "20,000 states held" in held.stop_reason
+    assert held.states < b.states
 
 
 def test_kernel_search_budgets_stop_where_the_python_search_stops() -> None:

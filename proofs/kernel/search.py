@@ -18,6 +18,10 @@ With ``graph`` false the search keeps only the keys, the table and the BFS paren
 traces): what a search that keeps no graph needs (the every-draw-order benchmark),
 and it judges each state as it is expanded (:func:`bfs`'s ``judge``: R1.1's conditions
 at every established block, the one property such a search checks).
+
+:func:`sweep` is that search two levels at a time, for state spaces beyond memory: a
+play or a draw leads to the next level and nothing leads back, so only the level being
+expanded and the next one are kept (``proofs/search_kernel.py``'s ``explore_sweep``).
 """
 
 from __future__ import annotations
