@@ -24,6 +24,7 @@ from pathlib import Path
 from dominoproof.benchmarks.promela import deal_for, load_deal, model_path, variant_for
 from dominoproof.benchmarks.spin import parse_pan
 from dominoproof.model.system import Init
+from dominoproof.model.variant import Variant
 from dominoproof.proofs.search_kernel import explore_lean, explore_sweep
 from dominoproof.proofs.statespace import peak_rss_mb
 
@@ -47,13 +48,18 @@ def spin_side(seconds: float, work: Path) -> dict[str, object]:
     return {"side": "spin", "wall": time.perf_counter() - start, **parse_pan(out)}
 
 
+def workload() -> tuple[Variant, Init]:
+    """Spin's double-6 deal with the boneyard in every draw order."""
+    deal = load_deal(6)
+    return variant_for(deal), Init.one(deal_for(deal), free_draw=True)
+
+
 def our_side(seconds: float, max_states: int | None = None) -> dict[str, object]:
     """The kernel's lean search; with ``max_states``, its keys and parents reserved for
     that many states at the start, so that near the machine's memory no array is copied
     into one twice its size."""
-    deal = load_deal(6)
-    r = explore_lean(variant_for(deal), Init.one(deal_for(deal), free_draw=True),
-                     max_seconds=seconds, max_states=max_states, reserve=max_states or 0)
+    r = explore_lean(*workload(), max_seconds=seconds, max_states=max_states,
+                     reserve=max_states or 0)
     return {"side": "dominoproof", "states": r.states, "expanded": r.expanded,
             "transitions": r.transitions, "complete": r.complete, "stop": r.stop_reason,
             "seconds": r.seconds, "bytes_per_state": r.visited_bytes / max(1, r.states),
@@ -68,15 +74,13 @@ MAX_HELD = 600_000_000
 
 def our_sweep(seconds: float) -> dict[str, object]:
     """The kernel's sweep-line search (two levels at a time)."""
-    deal = load_deal(6)
     start = time.perf_counter()
 
     def told(level: int, n: int) -> None:
         print(f"level {level}: {n:,} states ({time.perf_counter() - start:.0f} s, "
               f"peak RSS {peak_rss_mb():,.0f} MB)", file=sys.stderr, flush=True)
 
-    r = explore_sweep(variant_for(deal), Init.one(deal_for(deal), free_draw=True),
-                      max_seconds=seconds, max_held=MAX_HELD, progress=told)
+    r = explore_sweep(*workload(), max_seconds=seconds, max_held=MAX_HELD, progress=told)
     return {"side": "dominoproof-sweep", "states": r.states, "levels": r.levels,
             "transitions": r.transitions, "complete": r.complete, "stop": r.stop_reason,
             "seconds": r.seconds, "peak_bytes": r.peak_bytes, "key_bytes": 8 * r.key_words,

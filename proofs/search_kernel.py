@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -207,11 +207,10 @@ class _Arrays:
         ``reserve``, keys and parents for that many states at once: address space only
         (``np.zeros`` takes pages from the system as they are first written), so they
         never grow by a copy that holds the old arrays and the new ones at once."""
-        tsize = 1 << max(10, (2 * states - 1).bit_length())
         small = np.zeros(1, dtype=np.int32)
         room = max(states, reserve)
         return _Arrays(
-            np.zeros((room, kw), dtype=np.int64), np.full(tsize, -1, dtype=np.int32),
+            np.zeros((room, kw), dtype=np.int64), _new_table(states),
             np.zeros(room, dtype=np.int32),
             np.zeros(states, dtype=np.int32) if graph else small,
             np.zeros(states, dtype=np.int8) if graph else np.zeros(1, dtype=np.int8),
@@ -231,8 +230,19 @@ class _Arrays:
         self.edge_to = _grown(self.edge_to, self.edge_to.shape[0] * 2)
 
     def grow_table(self, kc: Array, n: int) -> None:
-        self.table = np.full(self.table.shape[0] * 2, -1, dtype=np.int32)
-        ks.rehash(kc, self.codes, n, self.table)
+        self.table = _doubled_table(kc, self.codes, n, self.table)
+
+
+def _new_table(states: int) -> Array:
+    """An empty visited set with room for ``states`` states (load at most 1/2)."""
+    return np.full(1 << max(10, (2 * states - 1).bit_length()), -1, dtype=np.int32)
+
+
+def _doubled_table(kc: Array, codes: Array, n: int, table: Array) -> Array:
+    """The visited set of ids 0..n-1 of ``codes`` in a table twice the size of ``table``."""
+    out = np.full(2 * table.shape[0], -1, dtype=np.int32)
+    ks.rehash(kc, codes, n, out)
+    return out
 
 
 def _grown(a: AnyArray, n: int) -> AnyArray:
@@ -270,20 +280,21 @@ def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: floa
     spec = _spec(tb, init)
     kc = spec.kc
     cap = max_states if max_states is not None else (1 << 31) - 1
-    keys = root_keys = _root_keys(variant, init, rules, tb, spec)
-    first = max(1024, 4 * len(keys))
+    root_keys = _root_keys(variant, init, init_states(variant, init, rules), tb, spec)
+    first = max(1024, 4 * len(root_keys))
     # a reserve holds the budget and one more state's successors: the search stops at
     # the budget (BUDGET) before it asks for room beyond it (GROW_STATES)
     arrays = _Arrays.new(spec.words, first, 2 * first, graph,
                          reserve + tb.max_moves if reserve else 0)
-    while 4 * len(keys) > 3 * arrays.table.shape[0] or len(keys) > arrays.codes.shape[0]:
+    while (4 * len(root_keys) > 3 * arrays.table.shape[0]
+           or len(root_keys) > arrays.codes.shape[0]):
         arrays.grow_states(graph)
         arrays.grow_table(kc, 0)
     ctr = np.zeros(8, dtype=np.int64)
     used = ks.add_roots(kc, arrays.codes, arrays.table, arrays.parent, arrays.depth, ctr,
                         root_keys, cap, graph)
     stop = ""
-    if used < len(keys):
+    if used < len(root_keys):
         stop = f"state budget of {max_states:,} states reached while listing the deals"
     run = _Run(tb, spec, arrays, ctr, int(ctr[0]), stop)
     if not stop:
@@ -299,12 +310,12 @@ def _spec(tb: Tables, init: Init) -> KeySpec:
                     set_aside=deal.set_aside if deal is not None else 0)
 
 
-def _root_keys(variant: Variant, init: Init, rules: Rules, tb: Tables,
+def _root_keys(variant: Variant, init: Init, states: Iterable[State], tb: Tables,
                spec: KeySpec) -> Array:
-    """The keys of the initial states, one row each."""
+    """The keys of ``init``'s initial ``states``, one row each."""
     keys: list[Array] = []
     key = np.zeros(spec.words, dtype=np.int64)
-    for s in init_states(variant, init, rules):
+    for s in states:
         if not pack(spec.kc, tb.k, frame_of(tb, s), key):  # pragma: no cover - Init fits
             raise AssertionError(f"an initial state does not fit the kernel's key: {s!r}")
         keys.append(key.copy())
@@ -459,14 +470,13 @@ class _Level:
 
     def __init__(self, kw: int, room: int) -> None:
         self.codes = np.zeros((room, kw), dtype=np.int64)
-        self.table = np.full(1 << max(10, (2 * room - 1).bit_length()), -1, dtype=np.int32)
+        self.table = _new_table(room)
 
     def grow_states(self) -> None:
         self.codes = _grown(self.codes, 2 * self.codes.shape[0])
 
     def grow_table(self, kc: Array, n: int) -> None:
-        self.table = np.full(2 * self.table.shape[0], -1, dtype=np.int32)
-        ks.rehash(kc, self.codes, n, self.table)
+        self.table = _doubled_table(kc, self.codes, n, self.table)
 
     def nbytes(self, n: int) -> int:
         return int(self.codes[:n].nbytes + self.table.nbytes)
@@ -482,26 +492,33 @@ def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = N
     level is a function of it, so no state is in two levels), in the memory of the two
     widest neighbouring levels instead of all of them; no trace (a failing block is
     reported alone: :func:`explore_lean` gives its shortest trace). ``progress(level,
-    states)`` is told each level as it is done. ``max_held``: the most states the two
-    levels may hold at once (the memory budget: about 26 bytes a state with keys of two
-    words); the search stops there, incomplete, rather than run out of memory."""
+    states)`` is told each level as it is done. ``max_held``: the memory budget, as the
+    states the two levels hold at once (about 26 bytes a state with keys of two words);
+    the search stops, incomplete, as soon as they hold more (it looks between chunks of
+    expansions) rather than run out of memory."""
     if max_held is not None and max_held < 1:
         raise DominoproofError(f"a sweep's state budget must be at least 1, not {max_held}")
     start = time.perf_counter()
     deadline = start + max_seconds if max_seconds is not None else None
     tb = tables if tables is not None else tables_for(variant)
-    rules = rules_for(variant)
     spec = _spec(tb, init)
     kc, k, kw = spec.kc, tb.k, spec.words
-    placed = {_level_of(s) for s in init_states(variant, init, rules)}
+    placed: set[int] = set()
+
+    def noted() -> Iterator[State]:  # each initial state's level, as they are packed
+        for s in init_states(variant, init, rules_for(variant)):
+            placed.add(_level_of(s))
+            yield s
+
+    roots = _root_keys(variant, init, noted(), tb, spec)
     if len(placed) > 1:
         raise DominoproofError(f"{variant.name}: {init.describe()}: the initial states are "
                                f"on {len(placed)} levels; a sweep starts from one")
-    roots = _root_keys(variant, init, rules, tb, spec)
     cur, nxt = _Level(kw, max(1024, 4 * len(roots))), _Level(kw, 1024)
     ctr = np.zeros(8, dtype=np.int64)
-    ks.add_roots(kc, cur.codes, cur.table, np.zeros(len(cur.codes), dtype=np.int32),
-                 ctr[:1], ctr, roots, len(roots), False)
+    # the roots' parents and depths are a graph search's, written and dropped here
+    ks.add_roots(kc, cur.codes, cur.table, np.zeros(len(roots), dtype=np.int32),
+                 np.zeros(1, dtype=np.int32), ctr, roots, len(roots), False)
     f = np.zeros(tb.frame, dtype=np.int64)
     g = np.zeros(tb.frame, dtype=np.int64)
     moves = np.zeros(tb.max_moves, dtype=np.int64)

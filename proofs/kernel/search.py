@@ -31,6 +31,8 @@ import numpy as np
 from ._jit import njit, njit_inline
 from .codec import KW_, key_hash, successor_key, unpack
 from .rules import (
+    DRAW_M,
+    PLAY,
     ends_unplayable,
     gen_moves,
     step,
@@ -288,7 +290,8 @@ def sweep(K, KC, cur, ctab, nxt, ntab, ctr, chunk, f, g, moves, keys, hashes,  #
         if st != DONE:
             break
         for x in range(nm):
-            if moves[x] & 7 <= 1:  # PLAY, DRAW: one more tile placed or drawn
+            kind = moves[x] & 7
+            if kind in (PLAY, DRAW_M):  # one more tile placed or drawn
                 nn = _add(ntab, nxt, nn, keys[x], kw, hashes[x])
             else:
                 n = _add(ctab, cur, n, keys[x], kw, hashes[x])
