@@ -213,7 +213,7 @@ class KernelOracle:
     def classify(self, state: State) -> Classification:
         b = self.book
         return {
-            "terminal": not b.moves(state),
+            "terminal": b.count_moves(state) == 0,
             "is_blocked": b.is_blocked(state),
             "ends_unplayable": b.ends_unplayable(state),
             "boneyard_supplies_nothing": b.boneyard_supplies_nothing(state),
@@ -342,11 +342,12 @@ class Comparison:
 # ---------------------------------------------------------------------------
 
 
-def compare_state(state: State, oracle_a: Oracle, oracle_b: Oracle) -> tuple[
+def compare_answers(state: State, sa: set[Transition], ca: Classification | None,
+                    sb: set[Transition], cb: Classification | None) -> tuple[
         list[Mismatch], int, bool]:
-    """Compare two oracles in one state: (mismatches, transitions compared, terminal?)."""
+    """Compare two oracles' answers in ``state`` (their successors and classifications):
+    (mismatches, transitions compared, terminal?)."""
     out: list[Mismatch] = []
-    sa, sb = oracle_a.successors(state), oracle_b.successors(state)
     by_move_a: dict[Move, set[Key]] = {}
     by_move_b: dict[Move, set[Key]] = {}
     for m, k in sa:
@@ -365,7 +366,6 @@ def compare_state(state: State, oracle_a: Oracle, oracle_b: Oracle) -> tuple[
             else:
                 diff = f"{len(ka)} successor(s) | {len(kb)} successor(s)"
             out.append(Mismatch(state, "successor differs", f"after {m!r}: {diff}"))
-    ca, cb = oracle_a.classify(state), oracle_b.classify(state)
     terminal = not sa and not sb
     if ca is not None and cb is not None:
         for name in sorted(ca.keys() & cb.keys()):
@@ -382,18 +382,30 @@ def compare(variant: Variant, states: Iterable[State], oracle_a: Oracle, oracle_
 
     ``variant`` names the configuration; the oracles were built for it.
     """
-    del variant  # the oracles carry it; kept in the signature for the reader and the CLI
-    res = Comparison(oracle_a.name, oracle_b.name)
-    for s in states:
-        found, n, terminal = compare_state(s, oracle_a, oracle_b)
-        res.states += 1
-        res.transitions += n
-        res.terminal += terminal
-        if found:
-            res.mismatched_states += 1
-            res.mismatch_count += len(found)
-            res.mismatches.extend(found[: max(0, keep - len(res.mismatches))])
+    (res,) = compare_all(variant, states, oracle_a, [oracle_b], keep=keep)
     return res
+
+
+def compare_all(variant: Variant, states: Iterable[State], oracle_a: Oracle,
+                others: Sequence[Oracle], *, keep: int = 10) -> list[Comparison]:
+    """Compare ``oracle_a`` with each of ``others`` on every state of ``states``, in one
+    pass: ``oracle_a`` answers once per state, whatever the number of others (the engine
+    against the reference, the specification and the kernel on every state of a search).
+    One :class:`Comparison` per other oracle, in their order."""
+    del variant  # the oracles carry it; kept in the signature for the reader and the CLI
+    results = [Comparison(oracle_a.name, b.name) for b in others]
+    for s in states:
+        sa, ca = oracle_a.successors(s), oracle_a.classify(s)
+        for res, b in zip(results, others, strict=True):
+            found, n, terminal = compare_answers(s, sa, ca, b.successors(s), b.classify(s))
+            res.states += 1
+            res.transitions += n
+            res.terminal += terminal
+            if found:
+                res.mismatched_states += 1
+                res.mismatch_count += len(found)
+                res.mismatches.extend(found[: max(0, keep - len(res.mismatches))])
+    return results
 
 
 def compare_initial(variant: Variant, deals: Iterable[Deal], oracle_a: Any, oracle_b: Any,

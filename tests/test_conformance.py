@@ -63,11 +63,14 @@ def check(v: Variant, inits: Init | list[Init], *, rules: Rules | None = None,
     reach = c.reachable_states(v, inits, rules=rules)
     assert reach.complete and reach.method == "statespace.explore"
     engine = c.EngineOracle(v, rules, scorer)
-    res = c.compare(v, reach.states, engine, ReferenceOracle(v))
+    others: list[c.Oracle] = [ReferenceOracle(v)]
     if rules is None and scorer is None:
-        res.merge(c.compare(v, reach.states, engine, c.get_oracle("spec", v)))
+        others.append(c.get_oracle("spec", v))
         if kernel.available():  # the compiled kernel (the kernel extra): tests/test_kernel.py
-            res.merge(c.compare(v, reach.states, engine, c.get_oracle("kernel", v)))
+            others.append(c.get_oracle("kernel", v))
+    res, *more = c.compare_all(v, reach.states, engine, others)  # the engine asked once
+    for m in more:
+        res.merge(m)
     return res, reach.states
 
 

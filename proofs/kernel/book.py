@@ -36,9 +36,20 @@ class KernelBook:
         self.tb: Tables = tables if tables is not None else tables_for(variant)
         self._moves = np.zeros(self.tb.max_moves, dtype=np.int64)
         self._scr = np.zeros(4 * self.tb.width + 8, dtype=np.int64)
+        self._last: tuple[State | None, Array] = (None, np.zeros(0, dtype=np.int64))
 
     def frame(self, s: State) -> Array:
-        return frame_of(self.tb, s)
+        """The frame of ``s``; the last one is kept, since the suite asks several
+        questions of each state in turn (read only: the compiled functions write to
+        other arrays)."""
+        last, f = self._last
+        if s is not last:
+            f = frame_of(self.tb, s)
+            self._last = (s, f)
+        return f
+
+    def count_moves(self, s: State) -> int:
+        return int(kr.gen_moves(self.tb.k, self.frame(s), self._moves))
 
     def moves(self, s: State) -> tuple[Move, ...]:
         n = kr.gen_moves(self.tb.k, self.frame(s), self._moves)

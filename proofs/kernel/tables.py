@@ -20,7 +20,7 @@ features; only sizes beyond its words), so its callers take the Python path and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -117,6 +117,12 @@ class Tables:
     def empty_frames(self, n: int) -> Array:
         return np.zeros((n, self.frame), dtype=np.int64)
 
+    @cached_property
+    def at(self) -> dict[int, int]:
+        """Where each field of a frame starts (``F_BONE`` ... ``F_STACK``), as Python ints:
+        :func:`frame_of` and :func:`state_of` index lists with them."""
+        return {o: int(self.k[o]) for o in range(F_BONE, F_SIZE + 1)}
+
 
 @cache
 def tables_for(v: Variant) -> Tables:
@@ -184,12 +190,18 @@ def tables_for(v: Variant) -> Tables:
     return Tables(v, k, p, t, mw, w, f_size, max_moves)
 
 
+_TOP = (1 << BITS) - 1
+
+
 def _mask_words(mask: int, mw: int) -> list[int]:
-    top = (1 << BITS) - 1
-    return [(mask >> (BITS * i)) & top for i in range(mw)]
+    if mw == 1:
+        return [mask]
+    return [(mask >> (BITS * i)) & _TOP for i in range(mw)]
 
 
 def _mask_of(words_: npt.NDArray[np.int64] | list[int]) -> int:
+    if len(words_) == 1:
+        return int(words_[0])
     m = 0
     for i, x in enumerate(words_):
         m |= int(x) << (BITS * i)
@@ -197,50 +209,54 @@ def _mask_of(words_: npt.NDArray[np.int64] | list[int]) -> int:
 
 
 def frame_of(tb: Tables, s: State, out: Array | None = None) -> Array:
-    """The frame of ``s`` (``out``, if given, is filled)."""
-    k = tb.k
+    """The frame of ``s`` (``out``, if given, is filled). Built as a Python list and
+    copied in once: the conformance suite converts every state it compares."""
+    k = tb.at
     mw = tb.mw
-    f = out if out is not None else np.zeros(tb.frame, dtype=np.int64)
-    f[:] = 0
+    buf = [0] * tb.frame
     for q, h in enumerate(s.hands):
-        f[q * mw:(q + 1) * mw] = _mask_words(h, mw)
+        buf[q * mw:(q + 1) * mw] = _mask_words(h, mw)
     for off, m in ((k[F_BONE], s.boneyard), (k[F_ASIDE], s.set_aside), (k[F_TABLE], s.table)):
-        f[off:off + mw] = _mask_words(m, mw)
-    e = int(k[F_ENDS])
-    f[e:e + tb.width] = s.ends
-    f[k[F_TURN]] = s.turn
-    f[k[F_CONF]] = s.confirmed
-    f[k[F_DREW]] = int(s.drew)
-    f[k[F_FOULS]] = s.fouls
-    f[k[F_STATUS]] = int(s.status)
-    f[k[F_MARKS]] = s.marks
+        buf[off:off + mw] = _mask_words(m, mw)
+    e = k[F_ENDS]
+    buf[e:e + tb.width] = s.ends
+    buf[k[F_TURN]] = s.turn
+    buf[k[F_CONF]] = s.confirmed
+    buf[k[F_DREW]] = int(s.drew)
+    buf[k[F_FOULS]] = s.fouls
+    buf[k[F_STATUS]] = int(s.status)
+    buf[k[F_MARKS]] = s.marks
     if s.stack is None:
-        f[k[F_STACKN]] = -1
+        buf[k[F_STACKN]] = -1
     else:
-        f[k[F_STACKN]] = len(s.stack)
-        st = int(k[F_STACK])
-        f[st:st + len(s.stack)] = s.stack
-    return f
+        buf[k[F_STACKN]] = len(s.stack)
+        st = k[F_STACK]
+        buf[st:st + len(s.stack)] = s.stack
+    if out is None:
+        return np.array(buf, dtype=np.int64)
+    out[:] = buf
+    return out
 
 
 _STATUS = tuple(Status)
 
 
-def state_of(tb: Tables, f: Array) -> State:
+def state_of(tb: Tables, frame: Array) -> State:
     """The :class:`State` of a frame (:func:`frame_of`'s inverse)."""
-    k = tb.k
+    k = tb.at
     mw = tb.mw
+    f: list[int] = frame.tolist()
     hands = tuple(_mask_of(f[q * mw:(q + 1) * mw]) for q in range(tb.players))
-    bone, aside, table = (_mask_of(f[int(k[o]):int(k[o]) + mw])
+    bone, aside, table = (_mask_of(f[k[o]:k[o] + mw])
                           for o in (F_BONE, F_ASIDE, F_TABLE))
-    e = int(k[F_ENDS])
-    ends = tuple(int(x) for x in f[e:e + tb.width])
-    n = int(f[k[F_STACKN]])
-    st = int(k[F_STACK])
-    stack = None if n < 0 else tuple(int(x) for x in f[st:st + n])
-    return State(hands, bone, aside, table, ends, int(f[k[F_TURN]]), int(f[k[F_CONF]]),
-                 bool(f[k[F_DREW]]), int(f[k[F_FOULS]]), _STATUS[int(f[k[F_STATUS]])], stack,
-                 int(f[k[F_MARKS]]))
+    e = k[F_ENDS]
+    ends = tuple(f[e:e + tb.width])
+    n = f[k[F_STACKN]]
+    st = k[F_STACK]
+    stack = None if n < 0 else tuple(f[st:st + n])
+    return State(hands, bone, aside, table, ends, f[k[F_TURN]], f[k[F_CONF]],
+                 bool(f[k[F_DREW]]), f[k[F_FOULS]], _STATUS[f[k[F_STATUS]]], stack,
+                 f[k[F_MARKS]])
 
 
 def deal_frame(tb: Tables, hands: tuple[int, ...], stack: tuple[int, ...], set_aside: int,
