@@ -31,19 +31,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="which tier of tests to run (default: fast; CI: all)")
 
 
-#: The longest tests of the slow tier, longest first (measured 2026-12-02 with
-#: ``--durations``: the whole verification about 600 s of one worker, the kernel's and the
-#: reference's every-deal trains and spinner searches 100-230 s each, the README's slow
-#: blocks 190 s). Run first, so that on ``-n auto`` no long test starts last and leaves
-#: the other workers idle; the rest of the slow tier follows, then the fast tier.
+#: The longest tests, longest first (measured 2026-12-02 with ``--durations`` on two
+#: workers: the whole verification about 340 s, the conformance suite's every-deal
+#: draw-one trains 130 s, the README's slow blocks 100 s, the other every-deal checks and
+#: the heaviest proofs 20-60 s each). Run first, so that on ``-n auto`` no long test
+#: starts last and leaves the other workers idle; the rest of the slow tier follows, then
+#: the fast tier.
 LONGEST_FIRST = (
     "tests/test_verify.py::test_every_preset_and_fault_is_as_expected",
     "tests/test_conformance.py::test_engine_matches_reference_on_every_deal_of_each_layout",
-    "tests/test_kernel.py::test_kernel_successors_equal_the_rules_on_every_deal",
     "tests/test_docs.py::test_page_runs_with_its_slow_blocks",
-    "tests/test_queries.py::test_the_invariant_of_every_preset_is_not_vacuous",
-    "tests/test_stats.py::test_a_free_draw_order_and_the_deals_own_order_agree_on_tiny",
     "tests/test_conformance.py::test_engine_matches_reference_on_every_deal",
+    "tests/test_kernel.py::test_kernel_successors_equal_the_rules_on_every_deal",
+    "tests/test_outcome_readings.py::test_no_memo_is_carried_from_one_variant_to_the_next",
+    "tests/test_queries.py::test_parity_is_proved_for_every_set_size_up_to_double_18",
+    "tests/test_queries.py::test_the_invariant_of_every_preset_is_not_vacuous",
+    "tests/test_graphcheck.py::test_parity_holds_on_double_6_and_double_5_three_players",
+    "tests/test_report_page.py::test_the_report_command_end_to_end",
+    "tests/test_stats.py::test_a_free_draw_order_and_the_deals_own_order_agree_on_tiny",
     "tests/test_kernel.py::test_kernel_search_is_the_python_search_on_every_deal",
 )
 
