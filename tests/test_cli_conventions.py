@@ -119,7 +119,7 @@ SLOW = {
     "verify": ["verify", "tiny", "--no-faults", "--crosscheck", "0", "--workers", "1"],
     "bench engine": ["bench", "engine", "--smoke"],
     "bench proofs": ["bench", "proofs", "--preset", "tiny-2p-d3", "--workers", "1"],
-    "bench spin": ["bench", "spin", "--n", "3"],
+    "bench spin": ["bench", "spin", "--n", "3", "--no-cold"],
 }
 
 

@@ -10,6 +10,7 @@ graph predicts.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from dominoproof.benchmarks import spin as sb
 from dominoproof.cli import main
 from dominoproof.model import Move, Tile, initial_state, legal_moves
 from dominoproof.model.system import Init
+from dominoproof.proofs import kernel
 from dominoproof.proofs.statespace import explore
 
 MODELS = promela.models_dir()
@@ -244,10 +246,11 @@ def test_without_spin_the_benchmark_says_so_and_exits_0(monkeypatch: Any) -> Non
     real = shutil.which
     monkeypatch.setattr(sb.shutil, "which",
                         lambda name, *a, **k: None if name == "spin" else real(name, *a, **k))
-    res = CliRunner().invoke(main, ["bench", "spin", "--n", "3"])
+    res = CliRunner().invoke(main, ["bench", "spin", "--n", "3", "--no-cold"])
     assert res.exit_code == 0, res.output
     assert "spin not installed" in res.output
     assert "dominoproof blocked-sound HOLDS" in res.output
+    assert "compiled in the run" not in res.output  # --no-cold: that run skipped
 
 
 def test_a_missing_model_folder_is_a_clean_error(tmp_path: Path) -> None:
@@ -261,7 +264,7 @@ def test_a_missing_model_folder_is_a_clean_error(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [3, 4])
 def test_spin_and_dominoproof_explore_the_same_game(n: int) -> None:
-    cmp = sb.compare(n)
+    cmp = sb.compare(n, cold=False)  # (the run from an empty cache: the test below)
     assert cmp.spin is not None
     data = cmp.to_json()
     assert data["same_game"]["ok"], data["same_game"]["detail"]
@@ -279,3 +282,15 @@ def test_the_command_prints_the_ratios() -> None:
     assert res.exit_code == 0, res.output
     for label in ("same game: yes", "wall time", "states/s", "peak memory", "ours/spin"):
         assert label in res.output
+    if kernel.available():  # the first run, from an empty cache: compilation counted
+        assert "wall, compiled in the run" in res.output
+
+
+def test_without_the_cold_run_the_targets_are_not_judged() -> None:
+    """--no-cold skips the run that counts the kernel's compilation: the wall-time
+    target, which counts it, cannot be judged, and no target is said MET or MISSED."""
+    cmp = sb.compare(3, use_spin=False, cold=False)
+    assert cmp.ours_cold_seconds is None and cmp.cold_skipped
+    spin = sb.SpinRun([], 1, 0, 1, 0, 1, 1, 1.0, 1.0, 1.0)  # (not read: nothing judged)
+    on_six = dataclasses.replace(cmp, n=6, spin=spin)
+    assert on_six.targets() == {"wall_time": "SKIPPED"} and on_six.target() == "SKIPPED"

@@ -400,6 +400,8 @@ class Comparison:
     spin_seconds_runs: list[float] = field(default_factory=list)
     #: our wall time with the kernel compiled from scratch in the run (an empty cache)
     ours_cold_seconds: float | None = None
+    #: that run was skipped (``--no-cold``): the wall-time target is not judged
+    cold_skipped: bool = False
 
     @property
     def ours_seconds(self) -> float:
@@ -456,7 +458,7 @@ class Comparison:
         """For the double-6 deal: our verdict within Spin's compile + run (the kernel
         compiled in the run, where it runs); and on the kernel, at least 3 times pan's
         states per second, at most a quarter of its bytes per stored state."""
-        if self.spin is None or self.n != 6:
+        if self.spin is None or self.n != 6 or self.cold_skipped:
             return {"wall_time": "SKIPPED"}
         r = self.ratios()
         wall = r["wall_time_compiled"] if r["wall_time_compiled"] is not None \
@@ -588,8 +590,9 @@ class Comparison:
 
 
 def compare(n: int, models: str | Path | None = None, runs: int = 1,
-            use_spin: bool = True, workers: int = 1) -> Comparison:
-    """Run both sides on the model ``domino_N{n}.pml`` (Spin only where installed)."""
+            use_spin: bool = True, workers: int = 1, cold: bool = True) -> Comparison:
+    """Run both sides on the model ``domino_N{n}.pml`` (Spin only where installed);
+    ``cold``: first a run of ours with the kernel compiled from an empty cache."""
     deal = load_deal(n, models)
     missing = spin_missing() if use_spin else "spin not requested"
     spin: SpinRun | None = None
@@ -597,18 +600,18 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
     spin_runs: list[float] = []
     ours_step: Step | None = None
     ours: dict[str, Any] = {}
-    cold: float | None = None
+    cold_seconds: float | None = None
     with tempfile.TemporaryDirectory(prefix="dominoproof-spin-") as tmp:
         cache = None
         from dominoproof.proofs.search_kernel import kernel_reason
 
-        if workers == 1 and not kernel_reason(variant_for(deal)):
+        if cold and workers == 1 and not kernel_reason(variant_for(deal)):
             # once with an empty cache: the kernel compiled in the timed run; the runs
             # after it load the machine code from that cache, as an installed kernel does
             cache = Path(tmp) / "numba-cache"
             cache.mkdir()
             _, first = run_ours(deal, cwd=tmp, workers=workers, numba_cache=cache)
-            cold = float(first["verdict_wall"])
+            cold_seconds = float(first["verdict_wall"])
         for k in range(runs):
             order = ("spin", "ours") if k % 2 == 0 else ("ours", "spin")
             for side in order:
@@ -623,7 +626,7 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
                     spin_runs.append(spin.seconds)
     assert ours_step is not None
     return Comparison(n, deal, ours_step, ours, spin, missing, runs, ours_runs, spin_runs,
-                      cold)
+                      cold_seconds, cold_skipped=not cold)
 
 
 @click.command("spin")
@@ -643,10 +646,14 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
                    "it goes (without the kernel: explore, then check_properties); more is "
                    "the partitioned search (dominoproof.proofs.search_partitioned), every "
                    "core on the one deal.")
+@click.option("--cold/--no-cold", default=True, show_default=True,
+              help="First run our side once with the kernel compiled from an empty cache "
+                   "(about 10 s), for the wall time compilation included. --no-cold skips "
+                   "it: quicker, and the targets are then not judged (SKIPPED).")
 @verbosity_options
 @json_option
 def command(n: str, runs: int, models: str | None, check: bool, workers: int | None,
-            quiet: bool, verbose: bool, as_json: str | None) -> None:
+            cold: bool, quiet: bool, verbose: bool, as_json: str | None) -> None:
     """Spin and dominoproof on the same 2-player draw round and fixed deal: exhaustive
     search and the blocked-sound check, side by side. Prints the ratios of wall time
     (Spin's compile included), states per second and memory, and checks from the state
@@ -659,7 +666,7 @@ def command(n: str, runs: int, models: str | None, check: bool, workers: int | N
         from dominoproof.proofs.kernel import available
 
         default = 1 if available() else os.cpu_count() or 1
-        cmp = compare(int(n), models, runs, workers=workers or default)
+        cmp = compare(int(n), models, runs, workers=workers or default, cold=cold)
     if as_json:
         emit("bench-spin", cmp.to_json(), as_json)
     if text_too(as_json):
