@@ -330,7 +330,7 @@ def _scan(ctx: _Context) -> None:
     """One pass over the graph: state invariants, transition and terminal properties."""
     r = ctx.result
     judge = Judge(ctx, r.variant, ctx.oracle, r.scorer)
-    decode = r.codec.decode
+    state = r.state  # (a kernel search's reads its key array directly)
     ptr, to = r.edge_ptr, r.edge_to
     moves_of = r.rules.moves  # the edges of a state follow the order of its moves
     n_exp = r.expanded
@@ -341,16 +341,15 @@ def _scan(ctx: _Context) -> None:
         kinds = r.kind
         still = (kind_code(None), kind_code(Ending.STUCK))  # no round over: nothing to judge
         ids = [i for i in range(len(r.codes)) if i >= n_exp or kinds[i] not in still]
-    codes = r.codes
     transitions = bool(judge.transition_ids)
     for i in ids:
-        s = decode(codes[i])
+        s = state(i)
         if judge.state(i, s):
             ctx.r2_r3.append(i)
         if i < n_exp and transitions:
             for e, m in zip(range(ptr[i], ptr[i + 1]), moves_of(s), strict=True):
                 j = to[e]
-                judge.transition(i, s, m, j, decode(codes[j]))
+                judge.transition(i, s, m, j, state(j))
 
 
 def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,

@@ -75,6 +75,7 @@ class KernelCodec(Codec):
         self.kw = spec.words
         self.t, self.p, self.w = tb.tiles, tb.players, tb.width
         self._key = np.zeros(self.kw, dtype=np.int64)
+        self._frame = np.zeros(tb.frame, dtype=np.int64)  # decode_row's scratch
 
     def encode(self, s: State) -> int:
         f = frame_of(self.tb, s)
@@ -86,7 +87,12 @@ class KernelCodec(Codec):
         return code
 
     def decode(self, c: int) -> State:
-        return self.frame_state(self.unpack_key(int_key(c, self.kw)))
+        return self.decode_row(int_key(c, self.kw))
+
+    def decode_row(self, key: Array) -> State:
+        """The state of a key as the search stores it (a row of its key array)."""
+        unpack(self.spec.kc, self.tb.k, key, self._frame)
+        return state_of(self.tb, self._frame)
 
     def unpack_key(self, key: Array) -> Array:
         f = np.zeros(self.tb.frame, dtype=np.int64)
@@ -175,13 +181,13 @@ class KernelSearchResult(SearchResult):
     def state(self, i: int) -> State:
         codec = self.codec
         assert isinstance(codec, KernelCodec)
-        return codec.frame_state(codec.unpack_key(self.keys[i]))
+        return codec.decode_row(self.keys[i])
 
     def states(self) -> Iterator[State]:
         codec = self.codec
         assert isinstance(codec, KernelCodec)
         for i in range(self.size):
-            yield codec.frame_state(codec.unpack_key(self.keys[i]))
+            yield codec.decode_row(self.keys[i])
 
     def visited_bytes(self) -> int:
         """The visited set: every key, and the hash table of ids."""

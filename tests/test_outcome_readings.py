@@ -216,6 +216,25 @@ def test_the_plan_keeps_four_players_and_their_teams() -> None:
     assert plan.sampled and "sampled" in plan.description
 
 
+def test_the_plan_searches_every_deal_of_every_two_player_and_the_pool_preset() -> None:
+    """Within the plan's budget (PLAN_DEALS): every deal of the 2-player presets'
+    analogues, those with tiles set aside too (25,200 deals), and of the 3-player pool's;
+    beyond it (the 4-player analogues' 113,400) sampled deals, and the plan says so."""
+    from dominoproof.model.variant import presets
+    from dominoproof.proofs.plans import PLAN_DEALS
+
+    every = {n for n, v in presets().items() if not search_plan(v).sampled}
+    assert {n for n, v in presets().items() if v.players == 2} | {"pool-3p-d6"} <= every
+    for name in ("bergen-2p-d6", "pool-3p-d6"):
+        plan = search_plan(variant(name))
+        assert "every deal" in plan.description and plan.coverage is not None
+        cover = plan.coverage.to_json()
+        assert not cover["sampled"] and cover["deals_searched"] == cover["deals_total"]
+        assert cover["deals_total"] <= PLAN_DEALS
+    sampled = search_plan(variant("block-4p-d6"))
+    assert sampled.sampled and "sampled, 11 of 113,400 deals" in sampled.description
+
+
 def test_the_plan_searches_the_fixed_draw_order_too() -> None:
     plan = search_plan(variant("draw-2p-d6"))
     orders = {i.free_draw for i in plan.inits}

@@ -246,9 +246,13 @@ def state_of(tb: Tables, frame: Array) -> State:
     k = tb.at
     mw = tb.mw
     f: list[int] = frame.tolist()
-    hands = tuple(_mask_of(f[q * mw:(q + 1) * mw]) for q in range(tb.players))
-    bone, aside, table = (_mask_of(f[k[o]:k[o] + mw])
-                          for o in (F_BONE, F_ASIDE, F_TABLE))
+    if mw == 1:  # up to 63 tiles: a mask is one word
+        hands = tuple(f[:tb.players])
+        bone, aside, table = f[k[F_BONE]], f[k[F_ASIDE]], f[k[F_TABLE]]
+    else:
+        hands = tuple(_mask_of(f[q * mw:(q + 1) * mw]) for q in range(tb.players))
+        bone, aside, table = (_mask_of(f[k[o]:k[o] + mw])
+                              for o in (F_BONE, F_ASIDE, F_TABLE))
     e = k[F_ENDS]
     ends = tuple(f[e:e + tb.width])
     n = f[k[F_STACKN]]
