@@ -94,14 +94,6 @@ class KernelCodec(Codec):
         unpack(self.spec.kc, self.tb.k, key, self._frame)
         return state_of(self.tb, self._frame)
 
-    def unpack_key(self, key: Array) -> Array:
-        f = np.zeros(self.tb.frame, dtype=np.int64)
-        unpack(self.spec.kc, self.tb.k, key, f)
-        return f
-
-    def frame_state(self, f: Array) -> State:
-        return state_of(self.tb, f)
-
     def pack(self, s: State) -> bytes:
         return self.encode(s).to_bytes(8 * self.kw, "little")
 
@@ -443,7 +435,7 @@ def explore_lean(variant: Variant, init: Init, *, max_states: int | None = None,
         path = [i]
         while a.parent[path[-1]] >= 0:
             path.append(int(a.parent[path[-1]]))
-        out.path = tuple(codec.frame_state(codec.unpack_key(a.codes[j])) for j in reversed(path))
+        out.path = tuple(codec.decode_row(a.codes[j]) for j in reversed(path))
         out.failed, out.why = out.path[-1], int(ctr[4])
     return out
 
@@ -554,7 +546,7 @@ def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = N
         elif st == ks.GROW_NEXT_TABLE:
             nxt.grow_table(kc, nn)
         elif st == ks.FOUND:
-            failed = state_of(tb, KernelCodec(tb, spec).unpack_key(cur.codes[int(ctr[4])]))
+            failed = KernelCodec(tb, spec).decode_row(cur.codes[int(ctr[4])])
             why = int(ctr[5])
             break
         elif st == ks.UNENCODABLE:  # pragma: no cover - the correct rules fit their codec

@@ -208,9 +208,9 @@ def _mask_of(words_: npt.NDArray[np.int64] | list[int]) -> int:
     return m
 
 
-def frame_of(tb: Tables, s: State, out: Array | None = None) -> Array:
-    """The frame of ``s`` (``out``, if given, is filled). Built as a Python list and
-    copied in once: the conformance suite converts every state it compares."""
+def frame_of(tb: Tables, s: State) -> Array:
+    """The frame of ``s``. Built as a Python list and copied into an array once: the
+    conformance suite converts every state it compares."""
     k = tb.at
     mw = tb.mw
     buf = [0] * tb.frame
@@ -232,10 +232,7 @@ def frame_of(tb: Tables, s: State, out: Array | None = None) -> Array:
         buf[k[F_STACKN]] = len(s.stack)
         st = k[F_STACK]
         buf[st:st + len(s.stack)] = s.stack
-    if out is None:
-        return np.array(buf, dtype=np.int64)
-    out[:] = buf
-    return out
+    return np.array(buf, dtype=np.int64)
 
 
 _STATUS = tuple(Status)
