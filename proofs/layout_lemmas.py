@@ -127,7 +127,7 @@ def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
     slot is pending, and nothing a confirmation does makes a slot pending or fills a hand)."""
     out = []
     for q in range(e.P):
-        holds = z3.Or([z3.And(e.in_hand(s, t, q), e.pending(s, i), e.carries(t, s.ends[i]))
+        holds = z3.Or([z3.And(e.in_hand(s, t, q), e.pending(s, i), e.carries_at(s, t, i))
                        for t in range(e.T) for i in range(e.W)])
         out.append(z3.Implies(e.confirmed_seat(s, q), z3.Not(holds)))
     return z3.And(out)

@@ -151,7 +151,7 @@ def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
 def uncoverable_double(e: Encoding, s: StateVars) -> Bool:
     """uncoverable-double: at a block established while slots are pending, the boneyard is
     empty and no hand holds a tile carrying a pending slot's number."""
-    covers = z3.Or([z3.And(e.held(s, t), e.pending(s, i), e.carries(t, s.ends[i]))
+    covers = z3.Or([z3.And(e.held(s, t), e.pending(s, i), e.carries_at(s, t, i))
                     for t in range(e.T) for i in range(e.W)])
     return z3.Implies(z3.And(s.status == BLOCKED, e.any_pending(s)),
                       z3.And(e.boneyard_empty(s), z3.Not(covers)))

@@ -120,8 +120,14 @@ class Lemma:
             raise ValueError(f"lemma {self.id}: a formula for every N and P, or why not")
 
     def __call__(self, enc: Encoding, s: StateVars) -> Bool:
+        """The lemma of the state ``s``, built once per encoding and state (Houdini,
+        the symmetry checks and every property's induction ask for it again)."""
         assert self.formula is not None, self.id
-        return self.formula(enc, s)
+        key = ("lemma", self.id, s.name)
+        out = enc._cache.get(key)
+        if out is None:
+            out = enc._cache[key] = self.formula(enc, s)
+        return out
 
     def show(self) -> str:
         return f"{self.id} [{', '.join(self.rules)}]: {self.statement}"

@@ -90,12 +90,21 @@ class Predicates(Vocabulary):
         a, b = self.halves[t]
         return x == a if a == b else z3.Or(x == a, x == b)
 
+    def carries_at(self, s: StateVars, t: int, i: int) -> Bool:
+        """Tile ``t`` carries the number slot ``i`` of ``s`` shows (:meth:`carries`, built
+        once per state: the lemmas ask it for every tile, slot and seat)."""
+        key = ("carries", t, i, s.name)
+        out = self._cache.get(key)
+        if out is None:
+            out = self._cache[key] = self.carries(t, s.ends[i])
+        return out
+
     def matches(self, s: StateVars, t: int) -> Bool:
         """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
         no tile carries)."""
         key = (f"matches{t}", s.name)
         if key not in self._cache:
-            self._cache[key] = z3.Or([self.carries(t, x) for x in s.ends])
+            self._cache[key] = z3.Or([self.carries_at(s, t, i) for i in range(self.W)])
         return self._cache[key]
 
     # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
@@ -153,17 +162,30 @@ class Predicates(Vocabulary):
     def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
         """``seat`` may play on slot ``i`` in ``s``: :meth:`may_play`, and while slots are
         pending, ``i`` is one of them [R2.2]."""
+        key = ("may_play_now", seat, i, s.name)
+        if isinstance(seat, int) and key in self._cache:  # (a symbolic seat: no key)
+            return self._cache[key]
         if self.fields.pending < 0:
-            return self.may_play(s, seat, i)
-        return z3.And(self.may_play(s, seat, i),
-                      z3.Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
+            out = self.may_play(s, seat, i)
+        else:
+            out = z3.And(self.may_play(s, seat, i),
+                         z3.Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
+        if isinstance(seat, int):
+            self._cache[key] = out
+        return out
 
     def matches_for(self, s: StateVars, t: int, seat: BV | int) -> Bool:
         """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
         if self.readings_coincide:
             return self.matches(s, t)
-        return z3.Or([z3.And(self.may_play_now(s, seat, i), self.carries(t, x))
-                      for i, x in enumerate(s.ends)])
+        key = ("matches_for", t, seat, s.name)
+        if isinstance(seat, int) and key in self._cache:  # (a symbolic seat: no key)
+            return self._cache[key]
+        out = z3.Or([z3.And(self.may_play_now(s, seat, i), self.carries_at(s, t, i))
+                     for i in range(self.W)])
+        if isinstance(seat, int):
+            self._cache[key] = out
+        return out
 
     # -- small helpers ----------------------------------------------------------
     def next_seat(self, seat: BV) -> BV:

@@ -83,7 +83,9 @@ def permuted(enc: Encoding, s: StateVars, source: dict[int, int]) -> StateVars:
             out[f.covered[i]] = bits[f.covered[src]]
         if f.pending >= 0:
             out[f.pending + i] = bits[f.pending + src]
-    return enc.update(s, "perm", ends=tuple(ends), marks=enc.word(out))
+    # the tag names the permutation: the formula caches key on a state's name
+    tag = "perm" + ",".join(f"{i}<{j}" for i, j in sorted(source.items()))
+    return enc.update(s, tag, ends=tuple(ends), marks=enc.word(out))
 
 
 def generators(group: tuple[int, ...]) -> list[dict[int, int]]:

@@ -179,7 +179,7 @@ class Vocabulary:
     #: the relation modulo symmetry (``proofs/symmetry.py``): the groups of more than two
     #: interchangeable slots are left in the order the actions leave them, not sorted
     quotient: bool = False
-    _cache: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
+    _cache: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
 
     # -- constants (from the variant) -------------------------------------------
     def __post_init__(self) -> None:

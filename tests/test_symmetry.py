@@ -59,6 +59,20 @@ def test_the_kept_lemmas_are_symmetric_and_an_asymmetric_one_is_caught() -> None
     assert asymmetric(q, [lem for lem in h.kept if lem.id != "slot0-open"]) == ([], "")
 
 
+def test_each_permutation_is_a_state_of_its_own_to_the_formula_caches() -> None:
+    """A lemma about the group's last slot is untouched by the exchange of the first two
+    and broken by the rotation. The encoding caches formulas (a lemma's, a tile carrying
+    a slot's number) by the state's name: were the two permuted states one name, the
+    rotation would be read from the exchange's cache and the lemma pass as symmetric."""
+    q = quotient(Encoding(analogue("chicken-foot")))
+    (group,) = q.unsorted
+    last = group[-1]
+    lemma = Lemma("last-not-blank", "the group's last slot never shows 0", ("Terms",),
+                  lambda e, s: z3.Not(e.carries_at(s, 0, last)),
+                  not_all_sizes="a test's lemma")
+    assert asymmetric(q, [lemma])[0] == ["last-not-blank"]
+
+
 def test_an_asymmetric_lemma_leaves_the_invariant_unproved() -> None:
     v = analogue("chicken-foot")
     pr = Prover(v, candidates=[*candidates_for(Encoding(v)), _slot0_open()])
