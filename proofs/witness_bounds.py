@@ -9,7 +9,7 @@ so a statement of the form "no state of the invariant is blocked with ..." holds
 round of every length:
 
 * ``shortest-block``: the lower bound counted from proved facts
-  (:meth:`~dominoproof.proofs.witnesses.WitnessSearch.block_lower_bound`: plays, draws,
+  (:meth:`~dominoproof.proofs.witnesses.WitnessSearch.block_lower_bounds`: plays, draws,
   confirmations and the establishment a block needs, R4.4), then raised depth by depth:
   bounded model checking from Init (each step's state also in the invariant) shows no
   round of ``d`` moves blocks, so the shortest has at least ``d + 1``; a round found at
@@ -69,8 +69,9 @@ def z3_bounds(prover: WitnessSearch, question: str,
 
 
 def _shortest(prover: WitnessSearch) -> Iterator[dict[str, Any]]:
-    start, why = prover.block_lower_bound()
-    yield {"lower": start, "why": f"no block in fewer than {start} moves: {why}"}
+    start = 0
+    for start, why in prover.block_lower_bounds():  # each as it is proved: the budget
+        yield {"lower": start, "why": f"no block in fewer than {start} moves: {why}"}
     path = prover.unroll("w", 0, stutter=False)
     depth = 0
     while True:

@@ -12,6 +12,7 @@ for the shortest block starts at a lower bound counted from proved facts
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,43 +31,61 @@ class WitnessSearch(BoundedSearch):
     """The bounded searches behind the witnesses, and the lower bound they start from."""
 
     def block_lower_bound(self) -> tuple[int, str]:
-        """Rounds shorter than this cannot block, by counting moves from proved facts.
+        """Rounds shorter than this cannot block, by counting moves from proved facts:
+        the last of :meth:`block_lower_bounds`."""
+        *_, last = self.block_lower_bounds()  # (it yields at least one)
+        return last
+
+    def block_lower_bounds(self) -> Iterator[tuple[int, str]]:
+        """Rounds shorter than these cannot block, by counting moves from proved facts;
+        each bound as it is proved, rising (a caller stopped at its budget keeps the
+        last one).
 
         Each move does one thing. A block needs: every tile on the table placed by its
         own play; every boneyard tile drawn (the boneyard is empty at a block where
         blocked-sound is PROVED, and only a draw takes a tile out of it); ``C``
         confirmations and the establishment. The fewest tiles on the table at a block is
-        asked of Z3 (:meth:`fewest_on_table_at_block`): no state of the proved invariant
-        is blocked with fewer. Returns 0 when blocked-sound is not proved (a broken rule
-        set)."""
+        asked of Z3 (:meth:`fewest_on_table_at_blocks`): no state of the proved invariant
+        is blocked with fewer. Yields 0 alone when blocked-sound is not proved (a broken
+        rule set)."""
         if self.prove("blocked-sound").verdict is not Verdict.PROVED:
-            return 0, "blocked-sound not proved: no lower bound"
+            yield 0, "blocked-sound not proved: no lower bound"
+            return
         enc = self.enc
-        plays, why = self.fewest_on_table_at_block()
         draws = enc.B if enc.EMPTY else 0
-        bound = plays + draws + enc.C + 1
-        return bound, (f"{plays} play{'' if plays == 1 else 's'} ({why}) + {draws} draws "
-                       f"(the whole boneyard) + {enc.C} confirmations + the "
-                       f"establishment = {bound}")
+        for plays, why in self.fewest_on_table_at_blocks():
+            bound = plays + draws + enc.C + 1
+            yield bound, (f"{plays} play{'' if plays == 1 else 's'} ({why}) + {draws} "
+                          f"draws (the whole boneyard) + {enc.C} confirmations + the "
+                          f"establishment = {bound}")
 
     def fewest_on_table_at_block(self) -> tuple[int, str]:
-        """A lower bound on the tiles on the table in any reachable blocked state, and why.
+        """The last of :meth:`fewest_on_table_at_blocks`."""
+        *_, last = self.fewest_on_table_at_blocks()  # (it yields at least one)
+        return last
+
+    def fewest_on_table_at_blocks(self) -> Iterator[tuple[int, str]]:
+        """Lower bounds on the tiles on the table in any reachable blocked state, and why:
+        each as it is proved, rising.
 
         Every reachable state satisfies the proved invariant (Houdini's lemmas: among
         them, where it applies, parity -- every tile of the ends' suits on the table --
         and, in the type invariant, that a number shows on an odd number of ends exactly
         when an odd number of its non-double tiles are on the table). So if no state of
         the invariant is blocked with at most ``k`` tiles on the table (unsat), no round
-        blocks with fewer than ``k + 1`` plays. The bound is raised one tile at a time
-        from 1 (the lead) until Z3 finds such a state (the bound is then the best the
-        invariant gives) or a query is UNKNOWN (the bound proved so far stands): by
-        bisection between the proved bound and the count in a blocked state Z3 exhibits.
-        For a one-line double-6 game with every tile in play: 10 tiles, not the 7 of the
-        suit alone (three of its joints need a connecting tile each)."""
+        blocks with fewer than ``k + 1`` plays. The bound is raised from 1 (the lead) by
+        bisection between the proved bound and the count in a blocked state Z3
+        exhibits, until the two meet (the bound is then the best the invariant gives)
+        or a query is UNKNOWN (the bound proved so far stands). The queries near the
+        answer are the hard ones (double-18, 10 players: at most 22 tiles is refuted in
+        a second, 25 runs for minutes), so each bound is yielded as soon as it is
+        proved. For a one-line double-6 game with every tile in play: 10 tiles, not the 7
+        of the suit alone (three of its joints need a connecting tile each)."""
         enc = self.enc
         inv = self.strengthening()
         if not inv:
-            return 1, "the lead; Houdini gave no invariant to count from"
+            yield 1, "the lead; Houdini gave no invariant to count from"
+            return
         s = enc.state("lb")
         sv = self.solver()
         sv.add(*[lem(enc, s) for lem in inv], s.status == BLOCKED)
@@ -75,11 +94,17 @@ class WitnessSearch(BoundedSearch):
         def count(model: Any) -> int:
             return sum(1 for b in table if z3.is_true(model.eval(b, True)))
 
+        def proved(k: int, end: str) -> tuple[int, str]:
+            if k <= 1:
+                return 1, "the lead"
+            return k, ("Z3: no state of the proved invariant is blocked with fewer than "
+                       f"{k} tiles on the table{end}")
+
         c = sv.check()
         if not c.sat:
-            return 1, "the lead"
+            yield 1, "the lead"
+            return
         lo, hi = 0, count(c.model)  # no block with fewer than lo; one with hi exists
-        stopped = ""
         while lo < hi:
             mid = (lo + hi) // 2
             with sv.frame():
@@ -87,16 +112,14 @@ class WitnessSearch(BoundedSearch):
                 c = sv.check()
             if c.unsat:
                 lo = mid + 1
+                if lo < hi:
+                    yield proved(lo, f"; one is with {hi}")
             elif c.sat:
                 hi = count(c.model)
             else:
-                stopped = f"; whether {mid} tiles can be is UNKNOWN ({c.reason})"
-                break
-        k = lo
-        if k <= 1:
-            return 1, "the lead"
-        return k, (f"Z3: no state of the proved invariant is blocked with fewer than {k} "
-                   "tiles on the table" + (stopped or f", and one is with {k}"))
+                yield proved(lo, f"; whether {mid} tiles can be is UNKNOWN ({c.reason})")
+                return
+        yield proved(lo, f", and one is with {lo}")
 
     def shortest_block(self, max_depth: int | None = None, *,
                        start: int = 0) -> BMCResult:
