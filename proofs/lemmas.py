@@ -123,7 +123,7 @@ class Lemma:
         """The lemma of the state ``s``, built once per encoding and state (Houdini,
         the symmetry checks and every property's induction ask for it again)."""
         assert self.formula is not None, self.id
-        key = ("lemma", self.id, s.name)
+        key = ("lemma", self.formula, s.name)  # (its formula, not its id: ids may repeat)
         out = enc._cache.get(key)
         if out is None:
             out = enc._cache[key] = self.formula(enc, s)
