@@ -170,17 +170,19 @@ def test_a_search_playing_a_broken_engine_is_a_contradiction(question: str) -> N
 
 def test_a_broken_z3_reading_is_a_contradiction() -> None:
     """extra-confirmation's twin needs one confirmation more: its lower bound on the
-    shortest block is above a real round the search finds.
+    shortest block (5 moves in the block game on double-3, from its first bound on) is
+    above a real round the search finds (4).
 
-    An answer ends as soon as its bounds meet, so a broken bound that equals a longer
-    round the search happened to find first would end it as "optimal" (under load the
-    twin's bound can arrive before the search's shortest round). The search here is
-    given only blocked rounds as short as the shortest (a perfect search), so what is
-    judged is the Z3 side alone, whatever the timing."""
-    v = small(DRAW)
+    An answer ends as soon as its bounds meet, and the Z3 side reports each bound as it is
+    proved; so a broken bound that equals a longer round the search happened to find first
+    would end it as "optimal" (the draw game's twin proves 9, the true shortest, before its
+    final 10). The search here is given only blocked rounds as short as the shortest (a
+    perfect search) against a twin whose every bound is too high, so what is judged is the
+    Z3 side alone, whatever the timing."""
+    v = small(BLOCK)
     twin = Z3_MUTANTS["extra-confirmation"].encoding
     assert twin is not None
-    shortest = truth(DRAW).shortest
+    shortest = truth(BLOCK).shortest
     assert shortest is not None
 
     def perfect(variant: Variant, rules: Rules, policy: Policy, seed: int,
@@ -192,7 +194,7 @@ def test_a_broken_z3_reading_is_a_contradiction() -> None:
     a = answer(v, "shortest-block", SECONDS, rounds=perfect,
                prover=lambda seed, ms: Prover(v, encoding=twin(v), seed=seed, timeout_ms=ms))
     assert a.status == "contradiction", a.why
-    assert a.value == truth(DRAW).shortest and a.bound is not None and a.bound > a.value
+    assert a.value == shortest and a.bound is not None and a.bound > a.value
 
 
 # ---------------------------------------------------------------------------
