@@ -122,11 +122,10 @@ class Lemma:
     def __call__(self, enc: Encoding, s: StateVars) -> Bool:
         """The lemma of the state ``s``, built once per encoding and state (Houdini,
         the symmetry checks and every property's induction ask for it again)."""
-        assert self.formula is not None, self.id
-        key = ("lemma", self.formula, s.name)  # (its formula, not its id: ids may repeat)
-        out = enc._cache.get(key)
-        if out is None:
-            out = enc._cache[key] = self.formula(enc, s)
+        formula = self.formula
+        assert formula is not None, self.id
+        # keyed by its formula, not its id: ids may repeat
+        out: Bool = enc.memo(("lemma", formula, s.name), lambda: formula(enc, s))
         return out
 
     def show(self) -> str:

@@ -16,7 +16,9 @@ of "can be extended" are stated (:meth:`Predicates.holds_matching_tile`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
@@ -93,19 +95,15 @@ class Predicates(Vocabulary):
     def carries_at(self, s: StateVars, t: int, i: int) -> Bool:
         """Tile ``t`` carries the number slot ``i`` of ``s`` shows (:meth:`carries`, built
         once per state: the lemmas ask it for every tile, slot and seat)."""
-        key = ("carries", t, i, s.name)
-        out = self._cache.get(key)
-        if out is None:
-            out = self._cache[key] = self.carries(t, s.ends[i])
+        out: Bool = self.memo(("carries", t, i, s.name), lambda: self.carries(t, s.ends[i]))
         return out
 
     def matches(self, s: StateVars, t: int) -> Bool:
         """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
         no tile carries)."""
-        key = (f"matches{t}", s.name)
-        if key not in self._cache:
-            self._cache[key] = z3.Or([self.carries_at(s, t, i) for i in range(self.W)])
-        return self._cache[key]
+        out: Bool = self.memo((f"matches{t}", s.name), lambda: z3.Or(
+            [self.carries_at(s, t, i) for i in range(self.W)]))
+        return out
 
     # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
     def mark(self, s: StateVars, k: int) -> Bool:
@@ -162,29 +160,27 @@ class Predicates(Vocabulary):
     def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
         """``seat`` may play on slot ``i`` in ``s``: :meth:`may_play`, and while slots are
         pending, ``i`` is one of them [R2.2]."""
-        key = ("may_play_now", seat, i, s.name)
-        if isinstance(seat, int) and key in self._cache:  # (a symbolic seat: no key)
-            return self._cache[key]
-        if self.fields.pending < 0:
-            out = self.may_play(s, seat, i)
-        else:
-            out = z3.And(self.may_play(s, seat, i),
-                         z3.Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
-        if isinstance(seat, int):
-            self._cache[key] = out
-        return out
+        def build() -> Bool:
+            if self.fields.pending < 0:
+                return self.may_play(s, seat, i)
+            return z3.And(self.may_play(s, seat, i),
+                          z3.Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
+
+        return self._per_seat(("may_play_now", seat, i, s.name), seat, build)
 
     def matches_for(self, s: StateVars, t: int, seat: BV | int) -> Bool:
         """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
         if self.readings_coincide:
             return self.matches(s, t)
-        key = ("matches_for", t, seat, s.name)
-        if isinstance(seat, int) and key in self._cache:  # (a symbolic seat: no key)
-            return self._cache[key]
-        out = z3.Or([z3.And(self.may_play_now(s, seat, i), self.carries_at(s, t, i))
-                     for i in range(self.W)])
-        if isinstance(seat, int):
-            self._cache[key] = out
+        return self._per_seat(("matches_for", t, seat, s.name), seat, lambda: z3.Or(
+            [z3.And(self.may_play_now(s, seat, i), self.carries_at(s, t, i))
+             for i in range(self.W)]))
+
+    def _per_seat(self, key: tuple[Any, ...], seat: BV | int,
+                  build: Callable[[], Bool]) -> Bool:
+        """:meth:`memo` for a concrete seat; a symbolic seat's term is built each time
+        (z3's ``==`` is not Python's: a term cannot be part of a key)."""
+        out: Bool = self.memo(key, build) if isinstance(seat, int) else build()
         return out
 
     # -- small helpers ----------------------------------------------------------
@@ -270,15 +266,16 @@ class Predicates(Vocabulary):
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:
         """Seat ``q`` is among the last ``confirmed`` players to move (those who confirmed):
         it sits ``d`` seats back from ``turn``, ``d`` in ``1..P``, and ``d <= confirmed``."""
-        key = (f"confirmed_seat{q}", s.name)
-        if key not in self._cache:
+        def build() -> Bool:
             back = z3.BitVecVal(self.P, COUNT_BITS)  # q is to move: P seats back
             for t in range(self.P):
                 d = (t - q) % self.P
                 if d:
                     back = z3.If(s.turn == t, z3.BitVecVal(d, COUNT_BITS), back)
-            self._cache[key] = z3.ULE(back, s.confirmed)
-        return self._cache[key]
+            return z3.ULE(back, s.confirmed)
+
+        out: Bool = self.memo((f"confirmed_seat{q}", s.name), build)
+        return out
 
     # -- the lead (SEMANTICS "Init") ---------------------------------------------
     def heaviest_order(self) -> list[int]:

@@ -42,7 +42,7 @@ makes fresh copies of the variables, states that they equal a concrete
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -180,6 +180,15 @@ class Vocabulary:
     #: interchangeable slots are left in the order the actions leave them, not sorted
     quotient: bool = False
     _cache: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
+
+    def memo(self, key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+        """The term cached under ``key``, built by ``build()`` on first use. Formula
+        caches key on a state's name (:meth:`Encoding.update` names each post-state), so
+        a key holds the names of the states its term reads."""
+        out = self._cache.get(key)
+        if out is None:
+            out = self._cache[key] = build()
+        return out
 
     # -- constants (from the variant) -------------------------------------------
     def __post_init__(self) -> None:

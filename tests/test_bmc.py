@@ -234,11 +234,13 @@ def test_the_table_bound_is_given_as_it_rises() -> None:
     """The bisection's bounds come one by one, each proved, so a caller stopped at its
     budget (the witness table's Z3 side is stopped at its deadline, in the middle of a
     hard query near the answer) keeps the last one instead of nothing."""
-    pr = Prover(variant("draw-2p-d6"))
+    v = variant("draw-2p-d6")
+    pr = Prover(v)
     got = [k for k, _ in pr.fewest_on_table_at_blocks()]
     assert len(got) > 1 and got == sorted(got) and got[-1] == 10, got
     bounds = [b for b, _ in pr.block_lower_bounds()]
-    assert bounds == [k + 14 + 2 + 1 for k in got], bounds
+    # each: the plays, every boneyard tile drawn, the confirmations, the establishment
+    assert bounds == [k + v.boneyard_size + v.needed_confirmations + 1 for k in got], bounds
 
 
 def test_without_an_invariant_the_bound_is_the_lead_alone() -> None:
