@@ -63,6 +63,7 @@ from .cluster import Runner
 from .coverage import Coverage, of_init
 from .layoutcheck import LayoutJudge
 from .properties import BY_ID, CATALOGUE, Kind, Property, Result, Verdict, find_property
+from .screen import screen_search
 from .search_by_deal import explore_by_deal
 from .statespace import (
     Figures,
@@ -327,9 +328,12 @@ class Judge:
 
 
 def _scan(ctx: _Context) -> None:
-    """One pass over the graph: state invariants, transition and terminal properties."""
+    """One pass over the graph: state invariants, transition and terminal properties.
+    On a kernel search the kernel's screen reads the states still being played
+    (:mod:`.screen`), and the judge reads the rest and each state the screen names."""
     r = ctx.result
     judge = Judge(ctx, r.variant, ctx.oracle, r.scorer)
+    scr = screen_search(r, ctx.wanted, judge.readings, judge.layout is not None)
     state = r.state  # (a kernel search's reads its key array directly)
     ptr, to = r.edge_ptr, r.edge_to
     moves_of = r.rules.moves  # the edges of a state follow the order of its moves
@@ -337,19 +341,32 @@ def _scan(ctx: _Context) -> None:
     # Only terminal states matter to blocked-sound and the terminal properties; the
     # other properties need every state (and its transitions).
     ids: Iterable[int] = range(len(r.codes))
-    if not Judge.EVERY_STATE & ctx.wanted:
+    if scr is not None:
+        ids = scr.ids
+        ctx.r2_r3.extend(scr.premise)
+        for key, n in scr.counts.items():
+            ctx.count(key, n)
+    elif not Judge.EVERY_STATE & ctx.wanted:
         kinds = r.kind
         still = (kind_code(None), kind_code(Ending.STUCK))  # no round over: nothing to judge
         ids = [i for i in range(len(r.codes)) if i >= n_exp or kinds[i] not in still]
     transitions = bool(judge.transition_ids)
     for i in ids:
         s = state(i)
-        if judge.state(i, s):
+        if scr is not None and s.status is Status.PLAYING:
+            # a state the screen names: its failure, worded by the judge (the screen
+            # already counted its readings and its premise)
+            counts = dict(ctx.counts)
+            judge.state(i, s)
+            ctx.counts = counts
+        elif judge.state(i, s):
             ctx.r2_r3.append(i)
         if i < n_exp and transitions:
             for e, m in zip(range(ptr[i], ptr[i + 1]), moves_of(s), strict=True):
                 j = to[e]
                 judge.transition(i, s, m, j, state(j))
+    if scr is not None:
+        scr.check({pid: f.at for pid, f in ctx.found.items()})
 
 
 def _check_terminal(ctx: Any, v: Variant, i: Any, s: State, got: Outcome | None,

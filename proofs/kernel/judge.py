@@ -1,0 +1,280 @@
+"""The catalogue's local checks on the kernel: which states of a search the judge must read.
+
+:class:`~dominoproof.proofs.graphcheck.Judge` reads every state of a search as a
+:class:`~dominoproof.model.state.State`, in Python: some 30 microseconds a state, so a
+search of every deal of a 4-player small configuration (close to a million states) took
+half a minute to judge and a second to search. :func:`screen` reads the same states on
+the search's own key array, in one compiled pass, and for each local property of the
+catalogue finds the **first state that fails it** (in id order, the order the judge scans
+in), with the successor that completes a failing transition. It also lists the states
+where R2 and R3 hold in a round still being played (blocked-complete's premise) and
+counts the states where the two readings of R2.3 are compared and where they differ.
+
+It screens the states still being played (and their moves); the round's ends (a block, a
+domino) are few, and the judge reads every one of them, with the declarative scoring.
+The judge then reads, besides, the one state :func:`screen` names for each property, and
+words the failure itself: a verdict and its counterexample always come from the Python
+judge, and a state the screen names where the judge finds nothing is an error, never a
+verdict (``proofs/graphcheck.py``, ``_scan``). So a screen that misses a failure would
+weaken a verdict, and one that invents a failure stops the run; the conformance suite
+holds it to the judge on every state of the small configurations, the variant's own
+rules and deliberately broken kernel tables (``tests/test_kernel_judge.py``).
+
+What it checks, as :class:`~dominoproof.proofs.graphcheck.Judge` does:
+
+* **conservation** (the type invariant): hands, boneyard, set-aside tiles and the table
+  partition the set; the turn, the confirmations, the fouls and the marks in range; a
+  draw order that is the boneyard; no slot open on an empty table; every open end a
+  number of the set, in canonical order, carried by some tile on the table, and (on a
+  layout of lines) each number on an odd number of open ends exactly when it shows an
+  odd number of times on the table;
+* the **transition properties**: boneyard-monotone, opening, no-false-confirmation and
+  procedure (R4.2-R4.5), on every move of every expanded state.
+
+Layout properties (markers, doubles, a spinner's arms) are not screened: where they are
+wanted, the judge reads every state (``graphcheck``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .codec import unpack
+from .rules import (
+    CONFIRM,
+    DRAW_M,
+    ESTABLISH,
+    PLAY,
+    canonical,
+    empty,
+    ends_unplayable,
+    gen_moves,
+    is_blocked,
+    led,
+    meets_suit,
+    opening,
+    pending_mask,
+    playable_any,
+)
+from .tables import (
+    BITS,
+    F_ASIDE,
+    F_BONE,
+    F_CONF,
+    F_ENDS,
+    F_FOULS,
+    F_MARKS,
+    F_SIZE,
+    F_STACK,
+    F_STACKN,
+    F_STATUS,
+    F_TABLE,
+    F_TURN,
+    FOULS,
+    MW,
+    O_HI,
+    O_LO,
+    PLAYING,
+    READING,
+    N,
+    P,
+    T,
+    W,
+)
+
+#: the screened properties, as indices of :func:`screen`'s ``first`` and ``then``
+CONSERVATION, BONEYARD_MONOTONE, OPENING, NO_FALSE_CONFIRMATION, PROCEDURE = range(5)
+#: their catalogue ids, in that order
+IDS = ("conservation", "boneyard-monotone", "opening", "no-false-confirmation", "procedure")
+#: ``counts``: R2.3's readings compared, and where they differ
+COMPARED, DIFFER = range(2)
+#: ``premise``'s value at a state where the round is over (the judge reads it)
+OVER = 2
+#: ``screen``'s answer when its moves and the search's edges disagree (not a verdict)
+EDGES_DIFFER = -2
+
+
+@njit
+def _well_formed(K, f, c, scr, mark_bits, parity):  # type: ignore[no-untyped-def]
+    """``state_status(v, s) is OK``, and every open end carried by a tile on the table
+    (the judge's conservation). ``c``, ``scr``: scratch."""
+    p, mw, t = K[P], K[MW], K[T]
+    for w in range(mw):
+        seen = np.int64(0)
+        for off in range(p + 3):  # the hands, then the boneyard, set aside and table
+            x = f[off * mw + w] if off < p else f[K[F_BONE + off - p] + w]
+            if seen & x:
+                return False
+            seen |= x
+        left = t - w * BITS  # tiles of the set in this word
+        full = (np.int64(1) << left) - 1 if left < BITS else (np.int64(1) << BITS) - 1
+        if seen != full:  # a tile lost, or one outside the set
+            return False
+    turn, conf, fouls = f[K[F_TURN]], f[K[F_CONF]], f[K[F_FOULS]]
+    if not 0 <= turn < p or not 0 <= conf <= p or fouls < 0 or fouls >> p:
+        return False
+    marks = f[K[F_MARKS]]
+    if marks < 0 or (mark_bits < 63 and marks >> mark_bits):
+        return False
+    sn = f[K[F_STACKN]]
+    if sn >= 0:  # a fixed draw order: the boneyard's tiles, each once
+        bone, top = K[F_BONE], K[F_STACK]
+        held = 0
+        for w in range(mw):
+            m = np.int64(0)
+            for k in range(sn):
+                x = f[top + k]
+                if not 0 <= x < t:
+                    return False
+                if x // BITS == w:
+                    m |= np.int64(1) << (x % BITS)
+            if m != f[bone + w]:
+                return False
+            x = m
+            while x:
+                x &= x - 1
+                held += 1
+        if held != sn:
+            return False
+    e, width = K[F_ENDS], K[W]
+    if empty(K, f, K[F_TABLE]):
+        for i in range(width):
+            if f[e + i] >= 0:
+                return False
+        return pending_mask(K, marks) == 0
+    if not led(K, f):
+        return False
+    for i in range(width):
+        x = f[e + i]
+        if x >= 0 and (x > K[N] or not meets_suit(K, f, K[F_TABLE], x)):
+            return False
+    for i in range(K[F_SIZE]):
+        c[i] = f[i]
+    canonical(K, c, scr)
+    for i in range(width):
+        if c[e + i] != f[e + i]:
+            return False
+    if c[K[F_MARKS]] != marks:
+        return False
+    if parity:  # a layout of lines: every joint pairs two equal halves
+        odd = np.int64(0)
+        table, lo, hi = K[F_TABLE], K[O_LO], K[O_HI]
+        for x in range(t):
+            if (f[table + x // BITS] >> (x % BITS)) & 1:
+                odd ^= (np.int64(1) << K[lo + x]) ^ (np.int64(1) << K[hi + x])
+        for i in range(width):
+            if f[e + i] >= 0:
+                odd ^= np.int64(1) << f[e + i]
+        if odd:
+            return False
+    return True
+
+
+@njit
+def _same_mask(K, f, g, off):  # type: ignore[no-untyped-def]
+    for w in range(K[MW]):
+        if f[off + w] != g[off + w]:
+            return False
+    return True
+
+
+@njit
+def _grows(K, f, g, off):  # type: ignore[no-untyped-def]
+    """``g``'s mask at ``off`` holds a tile ``f``'s does not."""
+    for w in range(K[MW]):
+        if g[off + w] & ~f[off + w]:
+            return True
+    return False
+
+
+@njit
+def _transition(K, f, m, g, want, fouls_possible):  # type: ignore[no-untyped-def]
+    """The screened transition properties of ``f --m--> g``: a bit per one that fails."""
+    bad = 0
+    kind, player = m & 7, (m >> 3) & 31
+    tile, end = ((m >> 8) & 255) - 1, ((m >> 16) & 255) - 1
+    bone = K[F_BONE]
+    drawn_absent = kind == DRAW_M and (f[bone + tile // BITS] >> (tile % BITS)) & 1 == 0
+    if want >> BONEYARD_MONOTONE & 1 and (_grows(K, f, g, bone) or drawn_absent
+                                          or not _same_mask(K, f, g, K[F_ASIDE])):
+        bad |= 1 << BONEYARD_MONOTONE
+    if want >> OPENING & 1 and not led(K, f) and empty(K, f, K[F_TABLE]):
+        leader, must = opening(K, f)
+        if kind != PLAY or end != -1 or player != leader or (must >= 0 and tile != must):
+            bad |= 1 << OPENING
+    conf, turn = K[F_CONF], K[F_TURN]
+    procedure = want >> PROCEDURE & 1
+    if kind == CONFIRM:
+        playable = playable_any(K, f, player)
+        fl = K[F_FOULS]
+        recorded = (fouls_possible and not (f[fl] >> player) & 1 and (g[fl] >> player) & 1
+                    and g[conf] == 0)
+        if want >> NO_FALSE_CONFIRMATION & 1 and playable and not recorded:
+            bad |= 1 << NO_FALSE_CONFIRMATION
+        if procedure and not playable and (g[conf] != f[conf] + 1 or player != f[turn]
+                                           or g[turn] != (f[turn] + 1) % K[P]):
+            bad |= 1 << PROCEDURE
+    elif procedure and ((kind == PLAY and g[conf] != 0) or (
+            kind == ESTABLISH and (f[conf] < K[P] or not empty(K, f, bone)
+                                   or not is_blocked(K, f)))):
+        bad |= 1 << PROCEDURE
+    return bad
+
+
+@njit
+def screen(K, KS, KC, codes, n, n_exp, edge_ptr, edge_to, edge_move, want, readings,  # type: ignore[no-untyped-def]
+           mark_bits, parity, f, g, c, scr, moves, first, then, premise, counts):
+    """Screen ids ``0 .. n-1`` of a search by the rules of ``K``, the variant's own table.
+
+    ``codes``: the search's keys; ``n_exp``: the expanded states, whose edges are
+    ``edge_to[edge_ptr[i]:edge_ptr[i + 1]]`` in the order of their moves -- the codes in
+    ``edge_move``, or where it is empty the moves of ``KS``, the table the search ran on.
+    ``want``: a bit per screened property. Only the states still being played are read.
+
+    ``first[k]`` := the first id failing property ``k`` (-1: none); ``then[k]`` := the
+    successor of its failing move (-1: the state itself fails). ``premise[i]`` := OVER
+    where the round is over (the judge reads it); with ``readings``, 1 where R2 (the
+    variant's reading) and R3 hold in a round still played whose player to move holds
+    tiles, and ``counts`` the states where R2.3's readings are compared and where they
+    differ. Returns the number of states screened, or EDGES_DIFFER (the state in
+    ``first[0]``) when a state's moves are not its edges: then nothing was judged."""
+    status_at, bone, turn = K[F_STATUS], K[F_BONE], K[F_TURN]
+    fouls_possible = K[FOULS] == 1
+    open_ = want
+    screened = 0
+    for i in range(n):
+        unpack(KC, K, codes[i], f)
+        if f[status_at] != PLAYING:
+            premise[i] = OVER
+            continue
+        screened += 1
+        if open_ >> CONSERVATION & 1 and not _well_formed(K, f, c, scr, mark_bits, parity):
+            first[CONSERVATION] = i
+            open_ &= ~(1 << CONSERVATION)
+        if readings and led(K, f):
+            a = ends_unplayable(K, f, 0)
+            b = ends_unplayable(K, f, 1)
+            counts[COMPARED] += 1
+            if a != b:
+                counts[DIFFER] += 1
+            premise[i] = (empty(K, f, bone) and not empty(K, f, f[turn] * K[MW])
+                          and (b if K[READING] else a))
+        if i >= n_exp or not open_ & ~(1 << CONSERVATION):
+            continue
+        e0 = edge_ptr[i]
+        nm = edge_ptr[i + 1] - e0
+        if len(edge_move) == 0 and gen_moves(KS, f, moves) != nm:
+            first[0] = i
+            return EDGES_DIFFER
+        for x in range(nm):
+            m = edge_move[e0 + x] if len(edge_move) else moves[x]
+            j = edge_to[e0 + x]
+            unpack(KC, K, codes[j], g)
+            bad = _transition(K, f, m, g, open_, fouls_possible)
+            for k in range(1, 5):
+                if bad >> k & 1:
+                    first[k] = i
+                    then[k] = j
+                    open_ &= ~(1 << k)
+    return screened
