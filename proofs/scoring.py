@@ -459,6 +459,10 @@ class TermReader:
         self._locs = frozenset(str(x) for x in s.loc) & self._free
         self.hands_only = bool(self._locs) and self._hands_only()
         self._collapse: list[bool] = []  #: per read position: a place to collapse
+        self._model = z3.Model()
+        self._values: dict[tuple[int | bool, int], Any] = {}
+        self._decls: dict[int, Any] = {}
+        self._ctx = self.packed.ctx_ref()
 
     def _hands_only(self) -> bool:
         """Whether the terms see each tile's place only through atoms that cannot tell the
@@ -501,11 +505,12 @@ class TermReader:
                     for i, c in zip(self._read, self._collapse, strict=True))
         got = self._memo.get(key)
         if got is None:
-            m = z3.Model()
-            for i in self._read:
+            # one model, every free variable's value set again each time (the terms
+            # contain no other); the values' ASTs made once each
+            m = self._model
+            for i in self._read:  # Model.update_value, its checks made once (_decls)
                 x, w = pairs[i]
-                m.update_value(x, z3.BoolVal(w) if isinstance(w, bool)
-                               else z3.BitVecVal(w, x.size()))
+                z3.Z3_add_const_interp(self._ctx, m.model, self._decl(x), self._value(x, w))
             n = m.eval(self.packed, model_completion=True).as_long()
             out = []
             for w in reversed(self.widths):
@@ -513,6 +518,26 @@ class TermReader:
                 n >>= w
             got = self._memo[key] = tuple(reversed(out))
         return got
+
+
+    def _value(self, x: Any, w: int | bool) -> Any:
+        """The constant ``w`` as a value of ``x``'s sort, an AST pointer (made once per sort
+        and value, and kept alive here)."""
+        key = (w if isinstance(w, bool) else int(w), -1 if isinstance(w, bool) else x.size())
+        got = self._values.get(key)
+        if got is None:
+            got = self._values[key] = (z3.BoolVal(w) if isinstance(w, bool)
+                                       else z3.BitVecVal(w, x.size()))
+        return got.as_ast()
+
+    def _decl(self, x: Any) -> Any:
+        """The declaration of the state variable ``x`` (a constant), as a pointer."""
+        got = self._decls.get(x.get_id())
+        if got is None:
+            d = x.decl()
+            assert d.arity() == 0  # a constant: what update_value requires
+            got = self._decls[x.get_id()] = d
+        return got.ast
 
 
 def _free_names(term: Any) -> frozenset[str]:
