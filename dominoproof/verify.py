@@ -217,8 +217,16 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     first = None
     states = 0
     t0 = time.perf_counter()
-    for init in plan.inits:
-        r = explore(plan.variant, init, max_states=2_000_000, max_seconds=120)
+    inits = list(plan.inits)
+    while inits:
+        init = inits.pop(0)
+        budget = plan.state_budget if init.deal is None else None
+        r = explore(plan.variant, init, max_states=budget or 2_000_000, max_seconds=120)
+        if budget is not None and r.stop_reason.startswith("state budget"):
+            # every deal is beyond the budget: the sampled deals instead, and it says so
+            plan = plan.fallback()
+            inits = list(plan.inits)
+            continue
         first = first or r
         states += r.size
         for res in check_properties(r):

@@ -34,12 +34,18 @@ from dominoproof.model.variant import DrawRule, LeadFallback, LeadRule, Sizes, V
 from .coverage import Coverage
 from .statespace import explore, seeded_deal
 
-#: every-deal searches are planned up to this many deals: the budget of verify's search
-#: of one preset. 30,000 takes every deal of the 2-player presets' analogues (25,200 with
-#: tiles set aside: some 300,000 states, about 7 s to search and judge on the kernel) and
-#: of the 3-player pool's (18,900); the 4-player analogues' 113,400 deals (878,344 states
-#: for the block game, about 24 s) are sampled, and say so
+#: every-deal searches are planned up to this many deals on the Python path: 30,000 takes
+#: every deal of the 2-player presets' analogues (25,200 with tiles set aside: some
+#: 300,000 states) and of the 3-player pool's (18,900)
 PLAN_DEALS = 30_000
+#: on the compiled kernel, up to this many deals: the 4-player analogues' 113,400 too,
+#: each tried within PLAN_STATES
+PLAN_DEALS_KERNEL = 120_000
+#: a search of every deal beyond PLAN_DEALS stops at this many states and gives way to
+#: sampled deals (the plan's ``fallback``): the budget of verify's search of one preset.
+#: Every deal of the 4-player block analogue is 878,344 states, about 11 s to search and
+#: judge on the kernel; with fouls penalised it is 7,192,356
+PLAN_STATES = 1_500_000
 #: seeded deals searched when every deal is out of reach
 SEEDS = 10
 #: candidate deals explored for the corners they reach (beyond the seeded ones)
@@ -231,7 +237,9 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
 class Plan:
     """The searches of a verification: a variant, the deals to explore, and what they
     cover in words. ``sampled`` is True when not every deal is searched; ``coverage``
-    says how many (:class:`~dominoproof.proofs.coverage.Coverage`)."""
+    says how many (:class:`~dominoproof.proofs.coverage.Coverage`). ``state_budget``: a
+    search of every deal that reaches this many states is given up for ``fallback()``,
+    the sampled plan, which says why."""
 
     variant: Variant
     inits: tuple[Init, ...]
@@ -240,36 +248,65 @@ class Plan:
     #: every deal searched in every draw order, but the fixed draw order on sampled deals
     fixed_order_sampled: bool = False
     coverage: Coverage | None = None
+    state_budget: int | None = None
+    source: Variant | None = None  #: the variant the plan is for (its fallback's too)
+    seeds: int = SEEDS
+
+    def fallback(self) -> Plan:
+        """The sampled plan, for when every deal is beyond :attr:`state_budget`."""
+        assert self.source is not None and self.state_budget is not None
+        return sampled_plan(self.source, self.seeds,
+                            f"every deal is more than {self.state_budget:,} states, the "
+                            "budget of one preset's search")
 
 
-def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
+def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> Plan:
     """Every deal (every draw order too, in a draw game) of the small configuration when
     that is within reach, else seeded and corner-covering deals, each in every draw
-    order; in a draw game, the chosen deals again in their own fixed draw order."""
+    order; in a draw game, the chosen deals again in their own fixed draw order.
+
+    Within reach: up to PLAN_DEALS deals; on the compiled kernel (``kernel``, default:
+    where it runs) up to PLAN_DEALS_KERNEL, a search beyond PLAN_DEALS then stopping at
+    PLAN_STATES states for the sampled plan (:meth:`Plan.fallback`)."""
     small = small_variant(v)
     free = small.boneyard_size > 0
     deals = count_deals(small, free)
     total = count_deals(small, True)
-    shape = (f"double-{small.n}, {small.players} players x {small.deal.hand_size}"
-             + (f", {small.deal.set_aside} set aside" if small.deal.set_aside else "")
-             + (f", {small.boneyard_size} in the boneyard" if small.boneyard_size else ""))
+    if kernel is None:
+        from .search_kernel import kernel_reason
+
+        kernel = not kernel_reason(small)
+    if deals > (PLAN_DEALS_KERNEL if kernel else PLAN_DEALS):
+        return sampled_plan(v, seeds)
     order = ", every draw order" if free else ""
-    if deals <= PLAN_DEALS:
-        inits: tuple[Init, ...] = (Init.every(free_draw=free),)
-        text = f"{shape}: every deal ({deals:,}){order}"
-        sampled = False
-        fixed = 0
-        if free:  # the fixed draw order too: on chosen deals (every one is too many)
-            chosen, which = _corner_deals(small, seeds)
-            inits += tuple(Init.one(d, free_draw=False) for d in chosen)
-            text += (f"; and sampled, in their own draw order: {len(chosen)} deals "
-                     f"({which})")
-            fixed = len(chosen)
-        cover = Coverage(total, total, True, "every deal", fixed, boneyard=free)
-        return Plan(small, inits, text, sampled, fixed_order_sampled=free, coverage=cover)
+    inits: tuple[Init, ...] = (Init.every(free_draw=free),)
+    text = f"{_shape(small)}: every deal ({deals:,}){order}"
+    fixed = 0
+    if free:  # the fixed draw order too: on chosen deals (every one is too many)
+        chosen, which = _corner_deals(small, seeds)
+        inits += tuple(Init.one(d, free_draw=False) for d in chosen)
+        text += (f"; and sampled, in their own draw order: {len(chosen)} deals "
+                 f"({which})")
+        fixed = len(chosen)
+    cover = Coverage(total, total, True, "every deal", fixed, boneyard=free)
+    return Plan(small, inits, text, False, fixed_order_sampled=free, coverage=cover,
+                state_budget=PLAN_STATES if deals > PLAN_DEALS else None, source=v,
+                seeds=seeds)
+
+
+def sampled_plan(v: Variant, seeds: int = SEEDS, why: str = "") -> Plan:
+    """Seeded and corner-covering deals of the small configuration, each in every draw
+    order (and in a draw game again in its own); ``why`` not every deal, for the text."""
+    small = small_variant(v)
+    free = small.boneyard_size > 0
+    deals = count_deals(small, free)
+    total = count_deals(small, True)
+    order = ", every draw order" if free else ""
     chosen, which = _corner_deals(small, seeds)
     inits = tuple(Init.one(d, free_draw=free) for d in chosen)
-    text = f"{shape}: sampled, {len(chosen)} of {deals:,} deals{order} ({which})"
+    text = f"{_shape(small)}: sampled, {len(chosen)} of {deals:,} deals{order} ({which})"
+    if why:
+        text += f"; {why}"
     if free:
         inits += tuple(Init.one(d, free_draw=False) for d in chosen)
         text += "; the same deals again in their own draw order"
@@ -277,4 +314,10 @@ def search_plan(v: Variant, seeds: int = SEEDS) -> Plan:
         f" + {len(chosen) - seeds} chosen for corners" if len(chosen) > seeds else "")
     cover = Coverage(len(chosen), total, free, how, len(chosen) if free else 0,
                      boneyard=free)
-    return Plan(small, inits, text, True, coverage=cover)
+    return Plan(small, inits, text, True, coverage=cover, source=v, seeds=seeds)
+
+
+def _shape(small: Variant) -> str:
+    return (f"double-{small.n}, {small.players} players x {small.deal.hand_size}"
+            + (f", {small.deal.set_aside} set aside" if small.deal.set_aside else "")
+            + (f", {small.boneyard_size} in the boneyard" if small.boneyard_size else ""))

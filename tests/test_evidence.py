@@ -329,7 +329,15 @@ def test_the_all_sizes_counterexample_is_indented_with_the_rest(
 # ---------------------------------------------------------------------------
 
 
-def test_a_sampled_search_says_sampled_and_how_many() -> None:
+def python_path_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plans as on the Python path: the 4-player analogues' 113,400 deals sampled."""
+    from dominoproof.proofs import plans
+
+    monkeypatch.setattr(plans, "PLAN_DEALS_KERNEL", plans.PLAN_DEALS)
+
+
+def test_a_sampled_search_says_sampled_and_how_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    python_path_plans(monkeypatch)
     v = variant("block-4p-d6")
     plan = search_plan(v)
     total = count_deals(plan.variant, True)
@@ -343,6 +351,25 @@ def test_a_sampled_search_says_sampled_and_how_many() -> None:
                               "how": r.coverage["how"], "fixed_order_deals": 0}
 
 
+def test_every_deal_beyond_the_state_budget_gives_way_to_sampled_deals(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the kernel every deal of the 4-player analogues is tried within PLAN_STATES;
+    a search that reaches it is given up for the sampled deals, and the rows say why."""
+    from dominoproof.proofs import kernel, plans
+
+    if not kernel.available():
+        pytest.skip(kernel.status())
+    monkeypatch.setattr(plans, "PLAN_STATES", 20_000)  # every deal is 878,344 states
+    rows, _ = _search_rows(variant("block-4p-d6"))
+    for r in rows:
+        assert r.coverage is not None and r.coverage["sampled"]
+        assert "sampled" in r.method and "exhaustive" not in r.method
+        assert "every deal is more than 20,000 states" in (r.configuration or "")
+    monkeypatch.setattr(plans, "PLAN_STATES", 2_000_000)
+    rows, _ = _search_rows(variant("block-4p-d6"))
+    assert all(r.method == "exhaustive search: every deal (113,400)" for r in rows)
+
+
 def test_every_deal_is_exhaustive_and_says_how_many() -> None:
     rows, _ = _search_rows(variant("block-2p-d6"))
     total = count_deals(search_plan(variant("block-2p-d6")).variant, True)
@@ -350,7 +377,9 @@ def test_every_deal_is_exhaustive_and_says_how_many() -> None:
     assert all(r.coverage and not r.coverage["sampled"] for r in rows)
 
 
-def test_verify_of_a_sampled_variant_never_says_exhaustive(tmp_path: Path) -> None:
+def test_verify_of_a_sampled_variant_never_says_exhaustive(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    python_path_plans(monkeypatch)
     data, junit = tmp_path / "v.json", tmp_path / "v.xml"
     r = CliRunner().invoke(main, ["verify", "block-4p-d6", "--no-faults", "--crosscheck", "0",
                                   "--workers", "1", "--json", str(data), "--junit", str(junit)])

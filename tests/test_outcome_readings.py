@@ -43,8 +43,9 @@ def penalty_bug(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def searched(v: Variant) -> list[Any]:
-    """Every search of ``verify``'s plan for ``v``: (plan variant, result) pairs."""
-    plan = search_plan(v)
+    """Every search of ``verify``'s plan for ``v`` as on the Python path (sampled deals of
+    the 4-player analogues): (plan variant, result) pairs."""
+    plan = search_plan(v, kernel=False)
     return [(plan.variant, explore(plan.variant, init)) for init in plan.inits]
 
 
@@ -210,29 +211,46 @@ def test_no_memo_is_carried_from_one_variant_to_the_next(
 
 
 def test_the_plan_keeps_four_players_and_their_teams() -> None:
-    plan = search_plan(variant("partnership-4p-d6", TEAMS_01_23))
-    assert plan.variant.players == 4
-    assert plan.variant.partnerships.teams == ((0, 1), (2, 3))
-    assert plan.sampled and "sampled" in plan.description
+    for kernel in (False, True):
+        plan = search_plan(variant("partnership-4p-d6", TEAMS_01_23), kernel=kernel)
+        assert plan.variant.players == 4
+        assert plan.variant.partnerships.teams == ((0, 1), (2, 3))
+    assert plan.fallback().variant.partnerships.teams == ((0, 1), (2, 3))
 
 
 def test_the_plan_searches_every_deal_of_every_two_player_and_the_pool_preset() -> None:
-    """Within the plan's budget (PLAN_DEALS): every deal of the 2-player presets'
-    analogues, those with tiles set aside too (25,200 deals), and of the 3-player pool's;
-    beyond it (the 4-player analogues' 113,400) sampled deals, and the plan says so."""
+    """Within the plan's budget on the Python path (PLAN_DEALS): every deal of the
+    2-player presets' analogues, those with tiles set aside too (25,200 deals), and of the
+    3-player pool's; beyond it (the 4-player analogues' 113,400) sampled deals, and the
+    plan says so."""
     from dominoproof.model.variant import presets
     from dominoproof.proofs.plans import PLAN_DEALS
 
-    every = {n for n, v in presets().items() if not search_plan(v).sampled}
+    every = {n for n, v in presets().items() if not search_plan(v, kernel=False).sampled}
     assert {n for n, v in presets().items() if v.players == 2} | {"pool-3p-d6"} <= every
     for name in ("bergen-2p-d6", "pool-3p-d6"):
-        plan = search_plan(variant(name))
+        plan = search_plan(variant(name), kernel=False)
         assert "every deal" in plan.description and plan.coverage is not None
         cover = plan.coverage.to_json()
         assert not cover["sampled"] and cover["deals_searched"] == cover["deals_total"]
-        assert cover["deals_total"] <= PLAN_DEALS
-    sampled = search_plan(variant("block-4p-d6"))
+        assert cover["deals_total"] <= PLAN_DEALS and plan.state_budget is None
+    sampled = search_plan(variant("block-4p-d6"), kernel=False)
     assert sampled.sampled and "sampled, 11 of 113,400 deals" in sampled.description
+
+
+def test_on_the_kernel_the_plan_tries_every_deal_of_the_four_player_presets() -> None:
+    """Up to PLAN_DEALS_KERNEL deals, within PLAN_STATES states: the plan is every deal,
+    with the state budget, and its fallback the sampled deals, saying why."""
+    from dominoproof.proofs.plans import PLAN_DEALS_KERNEL, PLAN_STATES
+
+    plan = search_plan(variant("block-4p-d6"), kernel=True)
+    assert not plan.sampled and "every deal (113,400)" in plan.description
+    assert plan.state_budget == PLAN_STATES and PLAN_DEALS_KERNEL >= 113_400
+    back = plan.fallback()
+    assert back.sampled and "sampled, 11 of 113,400 deals" in back.description
+    assert f"every deal is more than {PLAN_STATES:,} states" in back.description
+    assert search_plan(variant("bergen-2p-d6"), kernel=True).state_budget is None
+    assert search_plan(variant("sebastopol-4p-d6"), kernel=True).sampled  # 756,756 deals
 
 
 def test_the_plan_searches_the_fixed_draw_order_too() -> None:
@@ -247,7 +265,7 @@ def test_the_plan_searches_the_fixed_draw_order_too() -> None:
 def test_the_plan_chooses_deals_for_the_lead_rules_fallback() -> None:
     """On double-3 with 4 x 2 dealt the lead tile 3-3 is out of play in 1 deal in 5:
     the plan names that corner and includes a deal reaching it."""
-    plan = search_plan(variant("partnership-4p-d6"))
+    plan = search_plan(variant("partnership-4p-d6"), kernel=False)
     assert "lead: 3-3 not dealt, a double leads" in plan.description
     hands = [i.deal.hands for i in plan.inits if i.deal is not None]
     top = plan.variant.lead_tile_index
@@ -256,6 +274,6 @@ def test_the_plan_chooses_deals_for_the_lead_rules_fallback() -> None:
 
 
 def test_the_plan_says_which_corners_no_deal_reached() -> None:
-    plan = search_plan(variant("block-4p-d6"))
+    plan = search_plan(variant("block-4p-d6"), kernel=False)
     assert "nor any double" in plan.description  # 8 of 10 dealt: some double is dealt
     assert "none of" in plan.description
