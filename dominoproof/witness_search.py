@@ -88,6 +88,16 @@ def play_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
     yield from python_rounds(variant, rules, policy, seed, count)
 
 
+def warm(variant: Variant, rules: Rules | None = None) -> None:
+    """Load the compiled kernel's machine code for :func:`play_rounds` (from numba's cache,
+    or compiled: some seconds on a fresh installation) by playing one round, so that no
+    answer's budget pays for it; nothing where the Python path plays."""
+    book = rules or rules_for(variant)
+    if played_on(variant, book, _RANDOM) == KERNEL:
+        for _ in play_rounds(variant, book, _RANDOM, 0, 1):
+            pass
+
+
 def python_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
                   count: int) -> Iterator[Round]:
     """:func:`play_rounds` on the engine's own loop (the specification's reading): a

@@ -21,6 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -186,3 +191,18 @@ def test_the_python_path_runs_where_the_kernel_does_not_and_says_why(
     monkeypatch.setenv(kernel.ENV, "0")
     assert "Python path" in played_on(v, rules_for(v), BlockSeeking())
     rounds_equal(list(play_rounds(v, rules_for(v), BlockSeeking(), 4, 10)), kernel_rounds)
+
+
+@pytest.mark.slow
+def test_a_fresh_installation_compiles_the_kernel_outside_the_answers_budget(
+        tmp_path: Path) -> None:
+    """With an empty numba cache the play-outs' machine code is compiled first (some
+    seconds), and only then the 3 s an answer is given start: the tie of the double-3
+    game is found, not UNKNOWN for a budget spent compiling."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    out = subprocess.run([sys.executable, "-c", "from dominoproof.cli import main; main()",
+                          "witnesses", "tiny",
+                          "--question", "tie", "--seconds", "3"], env=env, text=True,
+                         capture_output=True, check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert re.search(r"tiny-2p-d3\s+tie\s+yes \(\d+ moves\)", out.stdout), out.stdout
