@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,10 +31,11 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import Opens, layout_of
 from dominoproof.model.variant import Variant
 
-from .kernel import judge as kj
-from .kernel.codec import KeySpec
-from .kernel.tables import Array, Tables, tables_for
 from .statespace import SearchResult
+
+if TYPE_CHECKING:
+    from .kernel.codec import KeySpec
+    from .kernel.tables import Array, Tables
 
 __all__ = ["Screen", "ScreenDisagrees", "screen_keys", "screen_search"]
 
@@ -69,8 +71,11 @@ class Screen:
 def screenable(result: SearchResult, wanted: Iterable[str], layout_wanted: bool) -> bool:
     """The screen can stand in for the judge on ``result``'s states still being played: a
     kernel search (its keys), and some screened property wanted, none of the layout's."""
-    return (getattr(result, "keys", None) is not None and not layout_wanted
-            and bool((set(kj.IDS) | {"blocked-sound", "blocked-complete"}) & set(wanted)))
+    if getattr(result, "keys", None) is None or layout_wanted:
+        return False  # (numba, which the screen imports, is loaded only for a kernel search)
+    from .kernel import judge as kj
+
+    return bool((set(kj.IDS) | {"blocked-sound", "blocked-complete"}) & set(wanted))
 
 
 def screen_search(result: SearchResult, wanted: set[str], readings: bool,
@@ -94,6 +99,9 @@ def screen_keys(variant: Variant, tb: Tables, spec: KeySpec, keys: Array, n_exp:
     ``tb``: the table the search ran on) and its edges, by the rules of the variant's own
     table. ``edge_move``: each edge's move as the kernel codes it, for a search under
     another rule book (a fault's); by default the moves of ``tb``, in the search's order."""
+    from .kernel import judge as kj
+    from .kernel.tables import tables_for
+
     own = tables_for(variant)
     n = int(keys.shape[0])
     lay = layout_of(variant)
