@@ -460,8 +460,9 @@ class TermReader:
         self.hands_only = bool(self._locs) and self._hands_only()
         self._collapse: list[bool] = []  #: per read position: a place to collapse
         self._model = z3.Model()
-        self._values: dict[tuple[int | bool, int], Any] = {}
-        self._decls: dict[int, Any] = {}
+        self._values: dict[tuple[int, int], Any] = {}
+        self._decls: dict[int, tuple[Any, int]] = {}
+        self._keep: list[Any] = []  #: the Z3 objects whose pointers the dicts hold
         self._ctx = self.packed.ctx_ref()
 
     def _hands_only(self) -> bool:
@@ -508,9 +509,10 @@ class TermReader:
             # one model, every free variable's value set again each time (the terms
             # contain no other); the values' ASTs made once each
             m = self._model
-            for i in self._read:  # Model.update_value, its checks made once (_decls)
+            for i in self._read:  # Model.update_value, its checks made once (_variable)
                 x, w = pairs[i]
-                z3.Z3_add_const_interp(self._ctx, m.model, self._decl(x), self._value(x, w))
+                decl, size = self._variable(x)
+                z3.Z3_add_const_interp(self._ctx, m.model, decl, self._value(size, w))
             n = m.eval(self.packed, model_completion=True).as_long()
             out = []
             for w in reversed(self.widths):
@@ -520,24 +522,28 @@ class TermReader:
         return got
 
 
-    def _value(self, x: Any, w: int | bool) -> Any:
-        """The constant ``w`` as a value of ``x``'s sort, an AST pointer (made once per sort
-        and value, and kept alive here)."""
-        key = (w if isinstance(w, bool) else int(w), -1 if isinstance(w, bool) else x.size())
-        got = self._values.get(key)
-        if got is None:
-            got = self._values[key] = (z3.BoolVal(w) if isinstance(w, bool)
-                                       else z3.BitVecVal(w, x.size()))
-        return got.as_ast()
-
-    def _decl(self, x: Any) -> Any:
-        """The declaration of the state variable ``x`` (a constant), as a pointer."""
+    def _variable(self, x: Any) -> tuple[Any, int]:
+        """The declaration of the state variable ``x`` (a constant), as a pointer, and its
+        bit-vector width (-1: a Boolean), read from Z3 once per variable."""
         got = self._decls.get(x.get_id())
         if got is None:
             d = x.decl()
             assert d.arity() == 0  # a constant: what update_value requires
-            got = self._decls[x.get_id()] = d
-        return got.ast
+            size = x.size() if z3.is_bv(x) else -1
+            got = self._decls[x.get_id()] = (d.ast, size)
+            self._keep.append(d)  # (the pointer stays valid while the declaration lives)
+        return got
+
+    def _value(self, size: int, w: int | bool) -> Any:
+        """The constant ``w`` of a width (-1: a Boolean) as an AST pointer, made once per
+        width and value (and kept alive here)."""
+        key = (int(w), size)
+        got = self._values.get(key)
+        if got is None:
+            v = z3.BoolVal(bool(w)) if size < 0 else z3.BitVecVal(w, size)
+            self._keep.append(v)
+            got = self._values[key] = v.as_ast()
+        return got
 
 
 def _free_names(term: Any) -> frozenset[str]:
