@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import Opens, layout_of
 from dominoproof.model.variant import Variant
 
@@ -40,9 +39,10 @@ if TYPE_CHECKING:
 __all__ = ["Screen", "ScreenDisagrees", "screen_keys", "screen_search"]
 
 
-class ScreenDisagrees(DominoproofError):
+class ScreenDisagrees(AssertionError):
     """The kernel's screen names a state failing a property where the judge finds it
-    holding (or a state whose moves are not its edges): a bug in one of the readings."""
+    holding (or a state whose moves are not its edges): a bug in one of the readings,
+    never bad input, so it is not a :class:`DominoproofError` (those are the user's)."""
 
 
 @dataclass
