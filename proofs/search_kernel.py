@@ -331,7 +331,7 @@ def _search(run: _Run, cap: int, max_states: int | None, max_seconds: float | No
     moves = np.zeros(tb.max_moves, dtype=np.int64)
     keys = np.zeros((tb.max_moves, run.spec.words), dtype=np.int64)  # one state's successors
     hashes = np.zeros(tb.max_moves, dtype=np.int64)
-    scr = np.zeros(4 * tb.width + 8, dtype=np.int64)
+    scr = tb.scratch()
     kinds = _kinds()
     deadline = time.perf_counter() + max_seconds if max_seconds is not None else None
     chunk = CHUNK if deadline is not None else CHUNK_UNTIMED
@@ -522,7 +522,7 @@ def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = N
     moves = np.zeros(tb.max_moves, dtype=np.int64)
     keys = np.zeros((tb.max_moves, kw), dtype=np.int64)
     hashes = np.zeros(tb.max_moves, dtype=np.int64)
-    scr = np.zeros(4 * tb.width + 8, dtype=np.int64)
+    scr = tb.scratch()
     levels: list[int] = []
     peak, stop, failed, why = 0, "", None, 0
     while True:

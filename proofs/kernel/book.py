@@ -35,7 +35,7 @@ class KernelBook:
         self.variant = variant
         self.tb: Tables = tables if tables is not None else tables_for(variant)
         self._moves = np.zeros(self.tb.max_moves, dtype=np.int64)
-        self._scr = np.zeros(4 * self.tb.width + 8, dtype=np.int64)
+        self._scr = self.tb.scratch()
         self._last: tuple[State | None, Array] = (None, np.zeros(0, dtype=np.int64))
 
     def frame(self, s: State) -> Array:

@@ -209,7 +209,7 @@ class GuidedRounds:
         self._f, self._g, self._after = (np.zeros(fr, dtype=np.int64) for _ in range(3))
         self._moves = np.zeros(int(tb.k[MAXMOVES]), dtype=np.int64)
         self._w = np.zeros(int(tb.k[MAXMOVES]), dtype=np.int64)
-        self._scr = np.zeros(4 * tb.width + 8, dtype=np.int64)
+        self._scr = tb.scratch()
         self._keys = np.zeros(tb.tiles, dtype=np.float64)
         self._order = np.zeros(tb.tiles, dtype=np.int64)
         self._codes: dict[int, Move] = {}

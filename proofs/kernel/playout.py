@@ -217,7 +217,7 @@ class KernelRounds:
         self._f = np.zeros(self.tb.frame, dtype=np.int64)
         self._g = np.zeros(self.tb.frame, dtype=np.int64)
         self._moves = np.zeros(int(k[MAXMOVES]), dtype=np.int64)
-        self._scr = np.zeros(4 * self.tb.width + 8, dtype=np.int64)
+        self._scr = self.tb.scratch()
         self._keys = np.zeros(self.tb.tiles, dtype=np.float64)
         self._order = np.zeros(self.tb.tiles, dtype=np.int64)
         self._none = np.zeros((0, self.tb.frame), dtype=np.int64)

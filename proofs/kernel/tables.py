@@ -117,6 +117,11 @@ class Tables:
     def empty_frames(self, n: int) -> Array:
         return np.zeros((n, self.frame), dtype=np.int64)
 
+    def scratch(self) -> Array:
+        """The scratch the layout's steps work in (``canonical``, opening and extending a
+        slot: four words a slot, and eight)."""
+        return np.zeros(4 * self.width + 8, dtype=np.int64)
+
     @cached_property
     def at(self) -> dict[int, int]:
         """Where each field of a frame starts (``F_BONE`` ... ``F_STACK``), as Python ints:
