@@ -230,6 +230,9 @@ class Layout:
             pending, offset = offset, offset + w
         self.fields = MarkFields(markers, tuple(covered), pending, offset)
         self.plain = offset == 0 and not self._spinner and not self._toes
+        #: a layout of lines: plain, both ends opened by the lead, so every joint pairs two
+        #: equal halves (the parity of each number on the table is that of its open ends)
+        self.lines = self.plain and len(self._lead) == 2
         #: the slots each seat may play on while no mark is set
         self._allowed = tuple(tuple(i for i in range(w) if self.may_play(i, p, 0))
                               for p in range(players))
@@ -427,7 +430,7 @@ class Layout:
             return False
         if (ends, marks) != self.canonical(ends, marks):
             return False
-        if not self.plain or len(self._lead) != 2:
+        if not self.lines:
             return True
         odd = 0
         for t in bits(table):

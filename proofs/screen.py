@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dominoproof.model.layout import Opens, layout_of
+from dominoproof.model.layout import layout_of
 from dominoproof.model.variant import Variant
 
 from .statespace import SearchResult
@@ -68,21 +68,23 @@ class Screen:
                     "does not: the two readings of the rules disagree")
 
 
-def screenable(result: SearchResult, wanted: Iterable[str], layout_wanted: bool) -> bool:
+def screenable(result: SearchResult, wanted: Iterable[str], readings: bool,
+               layout_wanted: bool) -> bool:
     """The screen can stand in for the judge on ``result``'s states still being played: a
-    kernel search (its keys), and some screened property wanted, none of the layout's."""
+    kernel search (its keys), some screened property wanted or R2.3's readings (the
+    judge's ``readings``), and none of the layout's."""
     if getattr(result, "keys", None) is None or layout_wanted:
         return False  # (numba, which the screen imports, is loaded only for a kernel search)
     from .kernel import judge as kj
 
-    return bool((set(kj.IDS) | {"blocked-sound", "blocked-complete"}) & set(wanted))
+    return readings or bool(set(kj.IDS) & set(wanted))
 
 
 def screen_search(result: SearchResult, wanted: set[str], readings: bool,
                   layout_wanted: bool) -> Screen | None:
     """Screen a kernel search's states still being played (see the module docstring), or
     ``None`` where the judge must read every state."""
-    if not screenable(result, wanted, layout_wanted):
+    if not screenable(result, wanted, readings, layout_wanted):
         return None
     codec = result.codec
     return screen_keys(result.variant, codec.tb, codec.spec,  # type: ignore[attr-defined]
@@ -105,8 +107,6 @@ def screen_keys(variant: Variant, tb: Tables, spec: KeySpec, keys: Array, n_exp:
     own = tables_for(variant)
     n = int(keys.shape[0])
     lay = layout_of(variant)
-    leads = sum(1 for sl in lay.data.slots if sl.opens is Opens.LEAD)
-    parity = int(lay.plain and leads == 2)
     want = sum(1 << k for k, pid in enumerate(kj.IDS) if pid in wanted)
     frame = np.zeros(own.frame, dtype=np.int64)
     first = np.full(len(kj.IDS), -1, dtype=np.int64)
@@ -115,8 +115,8 @@ def screen_keys(variant: Variant, tb: Tables, spec: KeySpec, keys: Array, n_exp:
     counts = np.zeros(2, dtype=np.int64)
     moves = edge_move if edge_move is not None else np.zeros(0, dtype=np.int64)
     got = kj.screen(own.k, tb.k, spec.kc, keys, n, n_exp, edge_ptr, edge_to, moves, want,
-                    readings, lay.fields.width, parity, frame, frame.copy(), frame.copy(),
-                    np.zeros(4 * own.width + 8, dtype=np.int64),
+                    readings, lay.fields.width, int(lay.lines), frame, frame.copy(), frame.copy(),
+                    own.scratch(),
                     np.zeros(own.max_moves, dtype=np.int64), first, then, premise, counts)
     if got == kj.EDGES_DIFFER:
         raise ScreenDisagrees(f"the kernel's moves at state {int(first[0])} are not the "
