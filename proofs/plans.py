@@ -249,15 +249,14 @@ class Plan:
     fixed_order_sampled: bool = False
     coverage: Coverage | None = None
     state_budget: int | None = None
-    source: Variant | None = None  #: the variant the plan is for (its fallback's too)
     seeds: int = SEEDS
 
     def fallback(self) -> Plan:
         """The sampled plan, for when every deal is beyond :attr:`state_budget`."""
-        assert self.source is not None and self.state_budget is not None
-        return sampled_plan(self.source, self.seeds,
-                            f"every deal is more than {self.state_budget:,} states, the "
-                            "budget of one preset's search")
+        assert self.state_budget is not None
+        return _sampled_plan(self.variant, self.seeds,
+                             f"every deal is more than {self.state_budget:,} states, the "
+                             "budget of one preset's search")
 
 
 def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> Plan:
@@ -277,7 +276,7 @@ def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> P
 
         kernel = not kernel_reason(small)
     if deals > (PLAN_DEALS_KERNEL if kernel else PLAN_DEALS):
-        return sampled_plan(v, seeds)
+        return _sampled_plan(small, seeds)
     order = ", every draw order" if free else ""
     inits: tuple[Init, ...] = (Init.every(free_draw=free),)
     text = f"{_shape(small)}: every deal ({deals:,}){order}"
@@ -290,14 +289,13 @@ def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> P
         fixed = len(chosen)
     cover = Coverage(total, total, True, "every deal", fixed, boneyard=free)
     return Plan(small, inits, text, False, fixed_order_sampled=free, coverage=cover,
-                state_budget=PLAN_STATES if deals > PLAN_DEALS else None, source=v,
-                seeds=seeds)
+                state_budget=PLAN_STATES if deals > PLAN_DEALS else None, seeds=seeds)
 
 
-def sampled_plan(v: Variant, seeds: int = SEEDS, why: str = "") -> Plan:
-    """Seeded and corner-covering deals of the small configuration, each in every draw
-    order (and in a draw game again in its own); ``why`` not every deal, for the text."""
-    small = small_variant(v)
+def _sampled_plan(small: Variant, seeds: int, why: str = "") -> Plan:
+    """Seeded and corner-covering deals of the small configuration ``small``, each in every
+    draw order (and in a draw game again in its own); ``why`` not every deal, for the
+    text."""
     free = small.boneyard_size > 0
     deals = count_deals(small, free)
     total = count_deals(small, True)
@@ -314,7 +312,7 @@ def sampled_plan(v: Variant, seeds: int = SEEDS, why: str = "") -> Plan:
         f" + {len(chosen) - seeds} chosen for corners" if len(chosen) > seeds else "")
     cover = Coverage(len(chosen), total, free, how, len(chosen) if free else 0,
                      boneyard=free)
-    return Plan(small, inits, text, True, coverage=cover, source=v, seeds=seeds)
+    return Plan(small, inits, text, True, coverage=cover, seeds=seeds)
 
 
 def _shape(small: Variant) -> str:
