@@ -460,9 +460,8 @@ class TermReader:
         self.hands_only = bool(self._locs) and self._hands_only()
         self._collapse: list[bool] = []  #: per read position: a place to collapse
         self._model = z3.Model()
-        self._values: dict[tuple[int, int], Any] = {}
-        self._decls: dict[int, tuple[Any, int]] = {}
-        self._keep: list[Any] = []  #: the Z3 objects whose pointers the dicts hold
+        self._values: dict[tuple[int, int], Any] = {}  #: (value, width) -> Z3 constant
+        self._decls: dict[int, tuple[Any, int]] = {}  #: variable id -> (declaration, width)
         self._ctx = self.packed.ctx_ref()
 
     def _hands_only(self) -> bool:
@@ -529,21 +528,18 @@ class TermReader:
         if got is None:
             d = x.decl()
             assert d.arity() == 0  # a constant: what update_value requires
-            size = x.size() if z3.is_bv(x) else -1
-            got = self._decls[x.get_id()] = (d.ast, size)
-            self._keep.append(d)  # (the pointer stays valid while the declaration lives)
-        return got
+            got = self._decls[x.get_id()] = (d, x.size() if z3.is_bv(x) else -1)
+        return got[0].ast, got[1]
 
     def _value(self, size: int, w: int | bool) -> Any:
         """The constant ``w`` of a width (-1: a Boolean) as an AST pointer, made once per
-        width and value (and kept alive here)."""
+        width and value."""
         key = (int(w), size)
         got = self._values.get(key)
         if got is None:
-            v = z3.BoolVal(bool(w)) if size < 0 else z3.BitVecVal(w, size)
-            self._keep.append(v)
-            got = self._values[key] = v.as_ast()
-        return got
+            got = self._values[key] = (z3.BoolVal(bool(w)) if size < 0
+                                       else z3.BitVecVal(w, size))
+        return got.as_ast()
 
 
 def _free_names(term: Any) -> frozenset[str]:

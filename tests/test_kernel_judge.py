@@ -38,6 +38,7 @@ if kernel.available():
     from dominoproof.proofs import screen as sc
     from dominoproof.proofs.kernel import judge as kj
     from dominoproof.proofs.kernel.codec import int_key
+    from dominoproof.proofs.kernel.rules import move_code
     from dominoproof.proofs.kernel.tables import tables_for
     from dominoproof.proofs.search_kernel import KernelCodec, _spec
 
@@ -80,7 +81,7 @@ def keyed(r: SearchResult) -> tuple[Any, ...] | None:
                          for i in range(r.size)], dtype=np.int64)
     except OverflowError:
         return None
-    moves = [m.kind | m.player << 3 | (m.tile + 1) << 8 | (m.end + 1) << 16
+    moves = [move_code(int(m.kind), m.player, m.tile, m.end)
              for i in range(r.expanded) for m in r.rules.moves(r.state(i))]
     return (tb, spec, keys, np.array(r.edge_ptr, dtype=np.int64),
             np.array(r.edge_to, dtype=np.int32), np.array(moves, dtype=np.int64))
