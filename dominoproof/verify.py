@@ -6,7 +6,11 @@ For each variant:
    (:mod:`dominoproof.proofs.plans`), the whole catalogue checked on the graph;
 2. **z3** -- the catalogue proved by induction for the variant itself (its real set
    size and players), with the Houdini strengthening, the ranking function and the
-   declarative scoring (:mod:`dominoproof.proofs.queries`);
+   declarative scoring (:mod:`dominoproof.proofs.queries`); then the sanity checks of
+   the premises every proof assumes (Init and the invariant satisfiable, successors
+   from the invariant, no state of it stuck): a proof from an unsatisfiable premise
+   would pass trivially, so where one fails no proof of the variant stands
+   (:func:`_unsound_premises`);
 3. **all sizes** -- the core block properties, and the layout's properties where the
    fragment states the layout, for every set size and every number of players under the
    variant's rules (:mod:`dominoproof.proofs.allsizes`);
@@ -318,7 +322,7 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
     that crashes is one ERROR row; the other parts still run."""
     from dominoproof.expected import z3_deferred, z3_unstated
     from dominoproof.proofs.allsizes import prove_all_sizes
-    from dominoproof.proofs.queries import prove_catalogue
+    from dominoproof.proofs.queries import Prover
 
     _fresh_rule_books()
     rows: list[Row] = []
@@ -335,11 +339,8 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
     if deferred is not None:
         rows += _deferred_rows(v, deferred)
     try:
-        for res in (prove_catalogue(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit)
-                    if unstated is None and deferred is None else ()):
-            expected, why = expect(v, "z3", res.property,
-                                   OK if BY_ID[res.property].applies_to(v) else NA)
-            rows.append(_noted(Row.of(v.name, "z3", res, expected, variant=v), why))
+        if unstated is None and deferred is None:
+            rows += _z3_rows(v, Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit))
     except Exception as e:
         rows.append(Row.crashed(v.name, "z3", "(z3)", e))
     try:
@@ -357,6 +358,38 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
         except Exception as e:
             rows.append(Row.crashed(v.name, "cross-check", "transitions", e))
     return rows
+
+
+def _z3_rows(v: Variant, prover: Any) -> list[Row]:
+    """The catalogue proved by induction for ``v`` itself, then the sanity checks of the
+    premises every proof assumes (:func:`_unsound_premises`)."""
+    rows = []
+    for res in prover.prove_all(sanity=True):
+        expected, why = expect(v, "z3", res.property,
+                               OK if BY_ID[res.property].applies_to(v) else NA)
+        rows.append(_noted(Row.of(v.name, "z3", res, expected, variant=v), why))
+    return rows + _unsound_premises(v.name, prover.last_sanity, rows)
+
+
+def _unsound_premises(subject: str, checks: Sequence[Any], rows: list[Row]) -> list[Row]:
+    """Where a sanity check of the premises fails, no proof of the variant stands: each
+    PROVED row becomes UNKNOWN (a check Z3 did not answer: a budget ran out) or ERROR (a
+    check answered wrongly: the premise is unsatisfiable, or a state of the invariant is
+    stuck), saying which check; and one row ``(sanity)`` names them. Nothing when every
+    check passes."""
+    bad = [c for c in checks if not c.ok]
+    if not bad:
+        return []
+    text = "; ".join(f"{c.name}: {c.answer} (expected {c.expect})"
+                     + (f", {c.reason}" if c.reason else "") for c in bad)
+    verdict = Verdict.UNKNOWN.value if all(c.unknown for c in bad) else ERROR
+    for row in rows:
+        if row.verdict == Verdict.PROVED.value:
+            row.verdict = verdict
+            row.detail = f"PROVED, but the premises are not shown sound: {text}; {row.detail}"
+    return [Row(subject, "z3", "(sanity)", verdict, OK, "", "",
+                f"a sanity check of the premises every proof assumes failed (a proof from "
+                f"an unsatisfiable premise passes trivially): {text}")]
 
 
 def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEOUT_MS,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 from helpers import variant
 
-from dominoproof.expected import z3_deferred, z3_unstated
 from dominoproof.model.moves import MoveKind
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init
@@ -109,24 +108,6 @@ def test_the_catalogue_is_proved_for_small_presets(name: str) -> None:
             continue
         assert r.verdict is Verdict.PROVED, (r.property, r.detail)
         assert r.seconds >= 0 and "checks" in r.stats
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in preset_names() if n != "tiny-2p-d3"
-                                  and z3_unstated(variant(n)) is None
-                                  and z3_deferred(variant(n)) is None])
-def test_the_invariant_of_every_preset_is_not_vacuous(name: str) -> None:
-    """For every built-in preset the relation states, the invariant every proof assumes
-    is proved (Houdini finishes) and passes the sanity checks: Init is satisfiable, the
-    invariant holds in states being played and in blocked ones, the relation has
-    successors from it, and no state of it is stuck while the round is played -- so no
-    proof passes from an unsatisfiable premise. (Each preset's verdicts, the findings of
-    ``dominoproof/expected.toml`` included, are the whole ``verify``'s, checked by
-    ``test_verify.test_every_preset_and_fault_is_as_expected``; not proved twice here.)"""
-    pr = Prover(variant(name))
-    assert not pr.invariant().unknown, (name, pr.invariant().reason)
-    for c in pr.sanity():
-        assert c.ok, (name, c.name)
 
 
 @pytest.mark.parametrize("fault", [None, "boneyard-check-off"])

@@ -111,6 +111,43 @@ def test_every_preset_and_fault_is_as_expected() -> None:
                                    for r in report.failures]
 
 
+@pytest.mark.parametrize(("answer", "verdict", "code"), [("unsat", "ERROR", 1),
+                                                        ("unknown", "UNKNOWN", 3)])
+def test_a_premise_that_fails_its_sanity_check_leaves_no_proof_standing(
+        monkeypatch: pytest.MonkeyPatch, answer: str, verdict: str, code: int) -> None:
+    """verify runs the sanity checks of the premises every Z3 proof assumes (the prove
+    command's and the pytest plugin's): with Init unsatisfiable every proof would pass
+    trivially, so no PROVED verdict stands, and the job fails (or, where the check was
+    not answered, is UNKNOWN: exit 3)."""
+    from dominoproof.proofs.queries import Prover
+    from dominoproof.proofs.session import SanityCheck
+
+    real = Prover.sanity
+
+    def broken(self: Prover) -> list[SanityCheck]:
+        first, *rest = real(self)
+        assert first.name.startswith("Init is satisfiable") and first.ok
+        return [SanityCheck(first.name, False, answer, 0.0, "sat",
+                            "rlimit" if answer == "unknown" else ""), *rest]
+
+    sound = verify([find_variant("tiny")], faults=False, crosscheck=0)
+    assert sound.exit_code == 0 and not any(r.property == "(sanity)" for r in sound.rows)
+    monkeypatch.setattr(Prover, "sanity", broken)
+    report = verify([find_variant("tiny")], faults=False, crosscheck=0)
+    assert report.exit_code == code
+    z3 = [r for r in report.rows if r.part == "z3"]
+    (sanity,) = [r for r in z3 if r.property == "(sanity)"]
+    assert sanity.verdict == verdict and "Init is satisfiable" in sanity.detail
+    assert not any(r.verdict == "PROVED" for r in z3)
+    demoted = [r for r in z3 if r.verdict == verdict and r.property != "(sanity)"]
+    assert len(demoted) == sum(r.verdict == "PROVED" for r in sound.rows if r.part == "z3")
+    assert all(r.detail.startswith("PROVED, but the premises are not shown sound: Init")
+               for r in demoted)
+    # the search and the other parts are the same as in the sound run
+    assert [(r.part, r.property, r.verdict) for r in report.rows if r.part != "z3"] == \
+        [(r.part, r.property, r.verdict) for r in sound.rows if r.part != "z3"]
+
+
 # ---------------------------------------------------------------------------
 # Findings: a preset's published rules that violate a property, expected and reported
 # ---------------------------------------------------------------------------
