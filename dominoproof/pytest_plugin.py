@@ -141,8 +141,7 @@ class PropertyItem(pytest.Item):
             pytest.skip(f"UNKNOWN: {result.detail}")
         bad = [c for c in self.file.sanity() if not c.ok]
         if bad:  # a proof from an unsatisfiable premise would pass trivially
-            text = "; ".join(f"{c.name}: {c.answer} (expected {c.expect})"
-                             + (f", {c.reason}" if c.reason else "") for c in bad)
+            text = "; ".join(c.describe() for c in bad)
             if all(c.unknown for c in bad) and not strict:
                 pytest.skip(f"UNKNOWN: a sanity check was not answered: {text}")
             raise PropertyFailed(f"PROVED, but the premises are not shown sound: {text}")

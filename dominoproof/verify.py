@@ -50,12 +50,16 @@ import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.cluster import Runner
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+
+if TYPE_CHECKING:  # the prover is imported by the jobs that prove (verify_variant)
+    from dominoproof.proofs.queries import Prover
+    from dominoproof.proofs.session import SanityCheck
 
 OK = (Verdict.HOLDS.value, Verdict.PROVED.value)
 NA = (Verdict.NOT_APPLICABLE.value,)
@@ -360,7 +364,7 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
     return rows
 
 
-def _z3_rows(v: Variant, prover: Any) -> list[Row]:
+def _z3_rows(v: Variant, prover: Prover) -> list[Row]:
     """The catalogue proved by induction for ``v`` itself, then the sanity checks of the
     premises every proof assumes (:func:`_unsound_premises`)."""
     rows = []
@@ -371,7 +375,8 @@ def _z3_rows(v: Variant, prover: Any) -> list[Row]:
     return rows + _unsound_premises(v.name, prover.last_sanity, rows)
 
 
-def _unsound_premises(subject: str, checks: Sequence[Any], rows: list[Row]) -> list[Row]:
+def _unsound_premises(subject: str, checks: Sequence[SanityCheck], rows: list[Row]
+                      ) -> list[Row]:
     """Where a sanity check of the premises fails, no proof of the variant stands: each
     PROVED row becomes UNKNOWN (a check Z3 did not answer: a budget ran out) or ERROR (a
     check answered wrongly: the premise is unsatisfiable, or a state of the invariant is
@@ -380,8 +385,7 @@ def _unsound_premises(subject: str, checks: Sequence[Any], rows: list[Row]) -> l
     bad = [c for c in checks if not c.ok]
     if not bad:
         return []
-    text = "; ".join(f"{c.name}: {c.answer} (expected {c.expect})"
-                     + (f", {c.reason}" if c.reason else "") for c in bad)
+    text = "; ".join(c.describe() for c in bad)
     verdict = Verdict.UNKNOWN.value if all(c.unknown for c in bad) else ERROR
     for row in rows:
         if row.verdict == Verdict.PROVED.value:

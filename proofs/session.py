@@ -50,6 +50,12 @@ class SanityCheck:
         """The check was not answered: neither passed nor failed (an UNKNOWN, exit 3)."""
         return self.answer == "unknown"
 
+    def describe(self) -> str:
+        """The check, Z3's answer and the answer it must give (and why it was not
+        answered, when it was not)."""
+        return (f"{self.name}: {self.answer} (expected {self.expect})"
+                + (f", {self.reason}" if self.reason else ""))
+
 
 def configuration(v: Variant) -> str:
     """The configuration a per-instance result is about, in words."""

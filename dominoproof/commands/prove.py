@@ -186,8 +186,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
     for c in checks:
         if not c.ok or len(checks) < 10:
             mark = "ok " if c.ok else "???" if c.unknown else "BAD"
-            out.print(f"  {mark} {c.name}: {c.answer} (expected {c.expect})"
-                      + (f": {c.reason}" if c.unknown and c.reason else ""))
+            out.print(f"  {mark} {c.describe()}")
     details = next((r for r in results if r.property == "termination"), None)
     if details is not None and details.verdict is Verdict.PROVED and details.trace:
         out.print(f"\ntermination: {details.trace['ranking']}; every round of {v.name} ends "
