@@ -155,7 +155,7 @@ def test_a_crashing_check_is_an_error_row_and_the_others_still_run(
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise ZeroDivisionError("planted")
 
-    monkeypatch.setattr(queries, "prove_catalogue", boom)
+    monkeypatch.setattr(queries.Prover, "prove_all", boom)
     report = verify([variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3})],
                     faults=False, workers=1, crosscheck=5)
     errors = [r for r in report.rows if r.verdict == "ERROR"]
