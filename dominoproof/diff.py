@@ -220,9 +220,9 @@ def _verdicts(rows: Sequence[Any], subject: str) -> dict[str, dict[str, Any]]:
 
 def _separation(pid: str, side: str, row: Any, variants: dict[str, Variant]) -> Separation | None:
     """The round of ``row`` (``side``'s violation of ``pid``) judged under both variants:
-    the search's round under the small configurations of both, Z3's under both
-    variants themselves."""
-    from dominoproof.proofs.plans import small_variant
+    the search's round under both variants at the sizes of the configuration it was
+    found in (the search's plan), Z3's under both variants themselves."""
+    from dominoproof.proofs.plans import at_sizes, sizes_of
 
     if not row.replayable or row.trace is None:
         return None
@@ -232,7 +232,8 @@ def _separation(pid: str, side: str, row: Any, variants: dict[str, Variant]) -> 
         return None
     judged = {}
     for s in SIDES:
-        other = variants[s] if row.part != "search" else small_variant(variants[s])
+        other = (variants[s] if row.part != "search"
+                 else at_sizes(variants[s], sizes_of(trace.variant)))
         judged[s] = judge_under(trace, other, pid)
     return Separation(side, row.part, trace, row.round, judged)
 

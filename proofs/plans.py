@@ -9,7 +9,8 @@ all tiles are in play is kept, so that parity applies to the small configuration
 exactly when it applies to the variant.
 
 :func:`search_plan` then chooses which deals to explore: every deal (and every draw
-order) when that is within reach; else seeded deals plus deals *chosen to cover the
+order) when that is within reach (on the compiled kernel, a 2-player block game's on a
+double-4 set first, :func:`_larger_size`); else seeded deals plus deals *chosen to cover the
 variant's corners* -- every case of the lead rule (the named tile dealt, each
 fallback) and every way a round ends (a domino, a block with one winner, a tied
 block, a round with a foul) that some candidate deal reaches. In a draw game the
@@ -46,6 +47,12 @@ PLAN_DEALS_KERNEL = 120_000
 #: Every deal of the 4-player block analogue is 878,344 states, about 11 s to search and
 #: judge on the kernel; with fouls penalised it is 7,192,356
 PLAN_STATES = 1_500_000
+#: on the compiled kernel, the set a 2-player analogue without a boneyard is searched on
+#: first: every deal of the block game's on double-4 (3 tiles each, 100,100 deals) is
+#: 1,450,920 states, within PLAN_STATES. With a boneyard, every draw order of double-4 is
+#: 99.6 to 129.7 million states (measured), far beyond it: a draw game starts at
+#: :func:`_size`'s set
+LARGER_SET = 4
 #: seeded deals searched when every deal is out of reach
 SEEDS = 10
 #: candidate deals explored for the corners they reach (beyond the seeded ones)
@@ -112,14 +119,38 @@ def _layout_size(v: Variant) -> tuple[int, int, int, int]:
     return players, n, hand, count - players * hand
 
 
+def _larger_size(v: Variant) -> tuple[int, int, int, int] | None:
+    """(players, set, hand size, set aside) of the larger analogue searched first on the
+    compiled kernel (LARGER_SET), or None: a 2-player line game without a boneyard whose
+    tiles are not all dealt (with every tile dealt, double-4's 15 tiles do not share out
+    between two, and parity would no longer apply to the analogue as it does to the
+    variant), and no smaller than that analogue itself (at least double-4, 3 tiles a
+    hand)."""
+    hand = 3
+    if (v.slot_layout != LINE or min(v.players, 4) != 2 or v.all_in_play
+            or v.draw.rule is not DrawRule.NONE or v.n < LARGER_SET
+            or v.deal.hand_size < hand):
+        return None
+    return 2, LARGER_SET, hand, tile_count(LARGER_SET) - 2 * hand
+
+
 def small_variant(v: Variant) -> Variant:
     """The same rules on a small set (see the module docstring): the sizes of
     :func:`_size`, every other parameter following them as its own metadata says
     (:meth:`~dominoproof.model.variant.Variant.resized`)."""
     players, n, hand, aside = _size(v)
-    small, _ = v.resized(Sizes(n, players, hand, aside),
-                         source=f"{v.source} (small configuration)")
+    return at_sizes(v, Sizes(n, players, hand, aside))
+
+
+def at_sizes(v: Variant, sizes: Sizes) -> Variant:
+    """``v``'s rules at ``sizes``: a small configuration of it, named ``<name>/small``."""
+    small, _ = v.resized(sizes, source=f"{v.source} (small configuration)")
     return dataclasses.replace(small, name=f"{v.name}/small")
+
+
+def sizes_of(v: Variant) -> Sizes:
+    """The sizes of ``v`` (its set, players, hands, tiles set aside)."""
+    return Sizes(v.n, v.players, v.deal.hand_size, v.deal.set_aside)
 
 
 # ---------------------------------------------------------------------------
@@ -250,13 +281,19 @@ class Plan:
     coverage: Coverage | None = None
     state_budget: int | None = None
     seeds: int = SEEDS
+    #: the plan of a smaller configuration, for when every deal of this one is beyond
+    #: :attr:`state_budget` (None: the sampled deals of this one)
+    smaller: Plan | None = None
 
     def fallback(self) -> Plan:
-        """The sampled plan, for when every deal is beyond :attr:`state_budget`."""
+        """The plan for when every deal is beyond :attr:`state_budget`: every deal of the
+        smaller configuration, or else sampled deals; its text says why."""
         assert self.state_budget is not None
-        return _sampled_plan(self.variant, self.seeds,
-                             f"every deal is more than {self.state_budget:,} states, the "
-                             "budget of one preset's search")
+        over = f"more than {self.state_budget:,} states, the budget of one preset's search"
+        if self.smaller is not None:
+            return dataclasses.replace(self.smaller, description=(
+                f"{self.smaller.description}; every deal of {_shape(self.variant)} is {over}"))
+        return _sampled_plan(self.variant, self.seeds, f"every deal is {over}")
 
 
 def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> Plan:
@@ -266,15 +303,28 @@ def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> P
 
     Within reach: up to PLAN_DEALS deals; on the compiled kernel (``kernel``, default:
     where it runs) up to PLAN_DEALS_KERNEL, a search beyond PLAN_DEALS then stopping at
-    PLAN_STATES states for the sampled plan (:meth:`Plan.fallback`)."""
+    PLAN_STATES states for the sampled plan (:meth:`Plan.fallback`). On the kernel a
+    2-player block game is planned on double-4 first (:func:`_larger_size`), the small
+    configuration's plan being its fallback."""
     small = small_variant(v)
-    free = small.boneyard_size > 0
-    deals = count_deals(small, free)
-    total = count_deals(small, True)
     if kernel is None:
         from .search_kernel import kernel_reason
 
         kernel = not kernel_reason(small)
+    plan = _plan(small, seeds, kernel)
+    larger = _larger_size(v) if kernel else None
+    if larger is None:
+        return plan
+    players, n, hand, aside = larger
+    big = _plan(at_sizes(v, Sizes(n, players, hand, aside)), seeds, kernel)
+    return dataclasses.replace(big, state_budget=PLAN_STATES, smaller=plan)
+
+
+def _plan(small: Variant, seeds: int, kernel: bool) -> Plan:
+    """:func:`search_plan` of the configuration ``small``."""
+    free = small.boneyard_size > 0
+    deals = count_deals(small, free)
+    total = count_deals(small, True)
     if deals > (PLAN_DEALS_KERNEL if kernel else PLAN_DEALS):
         return _sampled_plan(small, seeds)
     order = ", every draw order" if free else ""

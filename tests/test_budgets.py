@@ -168,7 +168,7 @@ def _verdicts(tmp: Path, name: str) -> list[tuple[str, str, str, str]]:
     out = tmp / f"{name}.json"
     # a block game and a draw game, each searched on every deal and proved by Z3 with
     # Houdini's lemmas: every budget verify has (states, rlimit, the wall-clock net)
-    cmd = [sys.executable, "-m", "dominoproof.cli", "verify", "block-2p-d6", "draw-2p-d6",
+    cmd = [sys.executable, "-m", "dominoproof.cli", "verify", "pool-3p-d6", "draw-2p-d6",
            "--no-faults",
            "--workers", "1", "--json", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=tmp)

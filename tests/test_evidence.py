@@ -370,6 +370,24 @@ def test_every_deal_beyond_the_state_budget_gives_way_to_sampled_deals(
     assert all(r.method == "exhaustive search: every deal (113,400)" for r in rows)
 
 
+def test_every_deal_of_double_4_beyond_the_budget_gives_way_to_double_3(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 2-player block game's double-4 analogue (1,450,920 states) with a smaller
+    budget: every deal of double-3 instead, and the rows say why."""
+    from dominoproof.proofs import kernel, plans
+
+    if not kernel.available():
+        pytest.skip(kernel.status())
+    monkeypatch.setattr(plans, "PLAN_STATES", 100_000)
+    rows, (small, _) = _search_rows(variant("block-2p-d6"))
+    assert small.n == 3
+    for r in rows:
+        assert r.method == "exhaustive search: every deal (4,200)"
+        assert (r.configuration or "").endswith(
+            "every deal of double-4, 2 players x 3, 9 set aside is more than 100,000 "
+            "states, the budget of one preset's search")
+
+
 def test_every_deal_is_exhaustive_and_says_how_many() -> None:
     rows, _ = _search_rows(variant("block-2p-d6"))
     total = count_deals(search_plan(variant("block-2p-d6")).variant, True)

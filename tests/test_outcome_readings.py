@@ -253,6 +253,33 @@ def test_on_the_kernel_the_plan_tries_every_deal_of_the_four_player_presets() ->
     assert search_plan(variant("sebastopol-4p-d6"), kernel=True).sampled  # 756,756 deals
 
 
+def test_on_the_kernel_a_two_player_block_game_is_planned_on_double_4_first() -> None:
+    """Every deal of double-4 (3 tiles each) within PLAN_STATES, its fallback every deal
+    of double-3 saying why; on the Python path, and for a draw game (every draw order of
+    double-4 is some 100 million states), double-3 as before."""
+    from dominoproof.proofs.plans import PLAN_STATES, small_variant
+
+    v = variant("block-2p-d6")
+    plan = search_plan(v, kernel=True)
+    assert plan.variant.n == 4 and plan.variant.deal.hand_size == 3
+    assert plan.description == "double-4, 2 players x 3, 9 set aside: every deal (100,100)"
+    assert plan.state_budget == PLAN_STATES and not plan.sampled
+    back = plan.fallback()
+    assert back.variant == small_variant(v) == search_plan(v, kernel=False).variant
+    assert back.description == (
+        "double-3, 2 players x 3, 4 set aside: every deal (4,200); every deal of double-4, "
+        f"2 players x 3, 9 set aside is more than {PLAN_STATES:,} states, the budget of one "
+        "preset's search")
+    assert back.state_budget is None and not back.sampled
+    assert search_plan(variant("draw-2p-d6"), kernel=True).variant.n == 3
+    # every tile dealt (parity applies): double-4's 15 tiles do not share out between two
+    dealt = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 5, "deal.set_aside": 0})
+    assert search_plan(dealt, kernel=True).variant.n == 3
+    # never larger than the variant itself
+    assert search_plan(variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}),
+                       kernel=True).variant.n == 3
+
+
 def test_the_plan_searches_the_fixed_draw_order_too() -> None:
     plan = search_plan(variant("draw-2p-d6"))
     orders = {i.free_draw for i in plan.inits}
