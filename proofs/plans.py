@@ -124,8 +124,8 @@ def _larger_size(v: Variant) -> tuple[int, int, int, int] | None:
     compiled kernel (LARGER_SET), or None: a 2-player line game without a boneyard whose
     tiles are not all dealt (with every tile dealt, double-4's 15 tiles do not share out
     between two, and parity would no longer apply to the analogue as it does to the
-    variant), and no smaller than that analogue itself (at least double-4, 3 tiles a
-    hand)."""
+    variant), and only where the variant is itself at least that large (double-4 or
+    more, 3 tiles a hand or more): an analogue is never larger than its variant."""
     hand = 3
     if (v.slot_layout != LINE or min(v.players, 4) != 2 or v.all_in_play
             or v.draw.rule is not DrawRule.NONE or v.n < LARGER_SET
