@@ -50,7 +50,7 @@ COMMANDS = [
                    "block-before-empty-boneyard", "--seconds", "4"]),
     ("crosscheck", ["crosscheck", "tiny", "--seed", "1"]),
     ("verify", ["verify", "tiny", "--no-faults", "--workers", "1"]),
-    ("diff", ["diff", "block-2p-d6", "-o", "scoring.tie=split", "--rounds", "50"]),
+    ("diff", ["diff", "tiny", "-o", "scoring.tie=split", "--rounds", "50"]),
     ("bench-engine", ["bench", "engine", "--smoke", "--seconds", "0.05", "--repeats", "1",
                       "--memory-rounds", "5"]),
     pytest.param("bench-proofs", ["bench", "proofs", "--preset", "block-2p-d6",

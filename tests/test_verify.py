@@ -70,9 +70,11 @@ def test_junit_has_one_suite_per_subject_timed_as_measured() -> None:
 
 
 def test_a_broken_rule_is_a_failure_with_exit_1() -> None:
+    # on double-3 itself (its own small analogue): the exit code is the point, not the size
     res = CliRunner().invoke(main, ["verify", "block-2p-d6", "-o",
-                                    "block.confirmations=all-others", "--no-faults",
-                                    "--crosscheck", "0", "-q"])
+                                    "block.confirmations=all-others", "-o", "set.max=3",
+                                    "-o", "deal.hand_size=3", "-o", "deal.set_aside=4",
+                                    "--no-faults", "--crosscheck", "0", "-q"])
     assert res.exit_code == 1
     assert "blocked-sound: VIOLATED" in res.output and "FAILED" in res.output
     assert "property" not in res.stdout.splitlines()[0]  # -q: no tables, the failures only
