@@ -93,13 +93,13 @@ class ProofReport:
         """The CLI's: 1 violated or not inductive (or a sanity check answered wrongly), 3
         UNKNOWN (a verdict or a sanity check: a budget ran out), else 0."""
         from dominoproof.proofs.properties import Verdict
+        from dominoproof.proofs.session import premises
 
         verdicts = {r.verdict for r in [*self.results, *self.sizes]}
-        if verdicts & {Verdict.VIOLATED, Verdict.NOT_INDUCTIVE}:
+        sound = premises(self.sanity)
+        if verdicts & {Verdict.VIOLATED, Verdict.NOT_INDUCTIVE} or sound == "FAILED":
             return 1
-        if any(not c.ok and not c.unknown for c in self.sanity):
-            return 1
-        if Verdict.UNKNOWN in verdicts or any(c.unknown for c in self.sanity):
+        if Verdict.UNKNOWN in verdicts or sound == "UNKNOWN":
             return 3
         return 0
 

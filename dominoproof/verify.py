@@ -382,11 +382,13 @@ def _unsound_premises(subject: str, checks: Sequence[SanityCheck], rows: list[Ro
     check answered wrongly: the premise is unsatisfiable, or a state of the invariant is
     stuck), saying which check; and one row ``(sanity)`` names them. Nothing when every
     check passes."""
+    from dominoproof.proofs.session import premises
+
     bad = [c for c in checks if not c.ok]
     if not bad:
         return []
     text = "; ".join(c.describe() for c in bad)
-    verdict = Verdict.UNKNOWN.value if all(c.unknown for c in bad) else ERROR
+    verdict = Verdict.UNKNOWN.value if premises(bad) == "UNKNOWN" else ERROR
     for row in rows:
         if row.verdict == Verdict.PROVED.value:
             row.verdict = verdict

@@ -57,6 +57,15 @@ class SanityCheck:
                 + (f", {self.reason}" if self.reason else ""))
 
 
+def premises(checks: Sequence[SanityCheck]) -> str:
+    """The sanity checks as one outcome: ``"ok"`` (every one passed), ``"FAILED"`` (one
+    answered wrongly: a premise is unsatisfiable, or a state of the invariant is stuck) or
+    ``"UNKNOWN"`` (none answered wrongly, but one was not answered: a budget ran out)."""
+    if all(c.ok for c in checks):
+        return "ok"
+    return "FAILED" if any(not c.ok and not c.unknown for c in checks) else "UNKNOWN"
+
+
 def configuration(v: Variant) -> str:
     """The configuration a per-instance result is about, in words."""
     return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
@@ -234,4 +243,4 @@ class ProofSession:
         return out
 
 
-__all__ = ["ProofSession", "SanityCheck", "configuration"]
+__all__ = ["ProofSession", "SanityCheck", "configuration", "premises"]
