@@ -119,10 +119,10 @@ def _layout_size(v: Variant) -> tuple[int, int, int, int]:
     return players, n, hand, count - players * hand
 
 
-def _larger_size(v: Variant) -> tuple[int, int, int, int] | None:
-    """(players, set, hand size, set aside) of the larger analogue searched first on the
-    compiled kernel (LARGER_SET), or None: a 2-player line game without a boneyard whose
-    tiles are not all dealt (with every tile dealt, double-4's 15 tiles do not share out
+def _larger_size(v: Variant) -> Sizes | None:
+    """The sizes of the larger analogue searched first on the compiled kernel
+    (LARGER_SET), or None: a 2-player line game without a boneyard whose tiles are not
+    all dealt (with every tile dealt, double-4's 15 tiles do not share out
     between two, and parity would no longer apply to the analogue as it does to the
     variant), and only where the variant is itself at least that large (double-4 or
     more, 3 tiles a hand or more): an analogue is never larger than its variant."""
@@ -131,7 +131,7 @@ def _larger_size(v: Variant) -> tuple[int, int, int, int] | None:
             or v.draw.rule is not DrawRule.NONE or v.n < LARGER_SET
             or v.deal.hand_size < hand):
         return None
-    return 2, LARGER_SET, hand, tile_count(LARGER_SET) - 2 * hand
+    return Sizes(LARGER_SET, 2, hand, tile_count(LARGER_SET) - 2 * hand)
 
 
 def small_variant(v: Variant) -> Variant:
@@ -315,8 +315,7 @@ def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> P
     larger = _larger_size(v) if kernel else None
     if larger is None:
         return plan
-    players, n, hand, aside = larger
-    big = _plan(at_sizes(v, Sizes(n, players, hand, aside)), seeds, kernel)
+    big = _plan(at_sizes(v, larger), seeds, kernel)
     return dataclasses.replace(big, state_budget=PLAN_STATES, smaller=plan)
 
 
