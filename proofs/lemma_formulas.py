@@ -123,7 +123,7 @@ def a_marks_typed(m: AbstractModel, s: AState) -> Any:
         none.append(z3.Not(s.covered(e)))
     if m.doubles:
         none.append(z3.Not(s.pending(e)))
-    out = [z3.Implies(z3.Not(s.opened), z3.ForAll([e], z3.And(*none)))]
+    out = [z3.Implies(z3.Not(s.opened), z3.ForAll([e], z3.And(*none, m.v.ctx)))]
     if m.doubles:
         out.append(z3.ForAll([e], z3.Implies(s.pending(e), z3.Exists([x], s.shows(e, x)))))
     return z3.And(*out)

@@ -178,11 +178,11 @@ class Ledger:
 SAT_PIPELINE = ("simplify", "propagate-values", "solve-eqs", "simplify", "bit-blast", "sat")
 
 
-def _make(engine: str) -> Any:
+def _make(engine: str, ctx: Any) -> Any:
     if engine == "sat":
-        return z3.Then(*SAT_PIPELINE).solver()
+        return z3.Then(*SAT_PIPELINE, ctx=ctx).solver()
     if engine == "smt":
-        return z3.Solver()
+        return z3.Solver(ctx=ctx)
     raise ValueError(f"unknown solver engine {engine!r} (sat, smt)")
 
 
@@ -191,18 +191,19 @@ class Solver:
 
     ``engine="sat"`` (default): the bit-blasting pipeline :data:`SAT_PIPELINE`, run from
     scratch at each check on everything asserted (push/pop frames still scope the
-    assertions); ``engine="smt"``: Z3's incremental default solver.
+    assertions); ``engine="smt"``: Z3's incremental default solver. ``ctx``: the Z3
+    context of the terms it will be given (default: the process's shared one).
     """
 
     def __init__(self, *, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAULT_TIMEOUT_MS,
                  rlimit: int = DEFAULT_RLIMIT, ledger: Ledger | None = None,
-                 engine: str = "sat") -> None:
+                 engine: str = "sat", ctx: Any = None) -> None:
         check_budget(rlimit, timeout_ms)
         self.seed = seed
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
         self.ledger = ledger if ledger is not None else Ledger()
-        self._s = _make(engine)
+        self._s = _make(engine, ctx)
         self._s.set("random_seed", seed)
         self._s.set("timeout", timeout_ms)
         self._s.set("rlimit", rlimit)

@@ -210,7 +210,7 @@ def test_the_slot_axioms_count_the_ends(kind: str, count: int) -> None:
     """The slot axioms are not decoration: the ends are exactly the layout's slots."""
     m = AbstractModel(_layout(kind))
     ends = z3.Consts(" ".join(f"e{i}" for i in range(count + 1)), m.v.end)
-    s = Solver(seed=SEED, timeout_ms=TIMEOUT_MS, engine="smt")
+    s = Solver(seed=SEED, timeout_ms=TIMEOUT_MS, engine="smt", ctx=m.v.ctx)
     s.add(*[f for _, f in m.axioms], z3.Distinct(*ends[:count]))
     assert s.check().sat
     s.add(z3.Distinct(*ends))
@@ -550,10 +550,32 @@ def test_unknown_while_finding_the_invariant_is_unknown(
     assert res["conservation"].verdict is Verdict.PROVED
 
 
+def test_a_counterexample_does_not_depend_on_what_ran_before() -> None:
+    """Z3 numbers its terms in the order a context makes them, and the model a ``sat``
+    query returns follows that numbering. The all-sizes model makes its terms in a
+    context of its own, so the counterexample it shows (the designer's page prints one)
+    is the same whatever the process made before it in the shared context: here, a
+    per-instance proof and its sanity checks, as ``verify`` runs them first."""
+    from dominoproof.proofs.queries import Prover
+
+    v = find_variant("block-2p-d6").with_overrides({"block.confirmations": "all-others"})
+
+    def cti() -> Any:
+        (r,) = prove_all_sizes(v, ["blocked-sound"], timeout_ms=TIMEOUT_MS, seed=SEED)
+        assert r.verdict is Verdict.NOT_INDUCTIVE, r.detail
+        return r.trace
+
+    first = cti()
+    Prover(find_variant("tiny-2p-d3")).prove_all(sanity=True)
+    assert cti() == first
+    model = AbstractModel(v)
+    assert model.v.ctx is not z3.main_ctx() and model.v.player.ctx is model.v.ctx
+
+
 def test_an_unsatisfiable_premise_proves_nothing() -> None:
     """A false axiom makes every obligation unsat: the sanity checks catch it."""
     m = AbstractModel(find_variant("tiny-2p-d3"))
-    m.axioms.append(("false", z3.BoolVal(False)))
+    m.axioms.append(("false", m.v.bool(False)))
     for r in prove_model(m, CORE, timeout_ms=TIMEOUT_MS, seed=SEED):
         assert r.verdict is Verdict.UNKNOWN
         assert "sanity check failed" in r.detail and "Init satisfiable" in r.detail
@@ -562,7 +584,7 @@ def test_an_unsatisfiable_premise_proves_nothing() -> None:
 def test_an_action_without_successors_proves_nothing() -> None:
     m = AbstractModel(find_variant("tiny-2p-d3"))
     i = next(i for i, a in enumerate(m.actions) if a.name == "confirm")
-    dead = z3.BoolVal(False)
+    dead = m.v.bool(False)
     m.actions[i] = allsizes.Action("confirm", m.actions[i].kind, (), "never enabled", (),
                                    lambda s, xs: (dead, dead), m.actions[i].effect)
     for r in prove_model(m, ["no-false-confirmation", "procedure"], timeout_ms=TIMEOUT_MS,

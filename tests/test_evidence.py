@@ -305,7 +305,7 @@ def test_the_distinct_tiles_query_rules_out_a_repeated_tile() -> None:
     voc = m.v
     t1, t2, x = z3.Const("a", voc.tile), z3.Const("b", voc.tile), z3.Const("x", voc.value)
     twins = z3.And(t1 != t2, z3.ForAll([x], voc.carries(t1, x) == voc.carries(t2, x)))
-    s = z3.Solver()
+    s = z3.Solver(ctx=voc.ctx)
     s.set("random_seed", 0, "timeout", 60_000)
     s.add(*[f for _, f in m.axioms], twins)
     assert s.check() == z3.sat  # the model alone allows twin tiles

@@ -20,7 +20,6 @@ from dominoproof.model.moves import MoveKind
 from dominoproof.model.variant import DrawRule
 
 from .vocabulary import (
-    TRUE,
     Action,
     AState,
     Effect,
@@ -43,15 +42,16 @@ Outcome = tuple[list[Formula], AState, dict[str, Expr]]
 def build(m: AbstractModel) -> list[Action]:
     """The actions of ``m``'s rules, in the guard order of SEMANTICS.md."""
     v = m.v
+    true = v.bool(True)
     acts = [
         Action("domino", MoveKind.DOMINO, ("Terms",),
                "guard 2: the mover's hand is empty: the round ends by a domino",
-               (), lambda s, _: (z3.And(m.live(s), z3.Not(m.has_tile(s, s.turn))), TRUE),
-               lambda s, _, __: ([], dataclasses.replace(s, domino=z3.BoolVal(True)), {})),
+               (), lambda s, _: (z3.And(m.live(s), z3.Not(m.has_tile(s, s.turn))), true),
+               lambda s, _, __: ([], dataclasses.replace(s, domino=true), {})),
         Action("establish", MoveKind.ESTABLISH, ("R4.4", "R5.1"),
                "guard 3: block_ready: the block is established",
-               (), lambda s, _: (z3.And(m.live(s), m.has_tile(s, s.turn), m.ready(s)), TRUE),
-               lambda s, _, __: ([], dataclasses.replace(s, blocked=z3.BoolVal(True)), {})),
+               (), lambda s, _: (z3.And(m.live(s), m.has_tile(s, s.turn), m.ready(s)), true),
+               lambda s, _, __: ([], dataclasses.replace(s, blocked=true), {})),
         Action("lead", MoveKind.PLAY, ("Terms",),
                "guard 4: no open end yet: the mover leads with a tile of their hand",
                (("t", v.tile), ("a", v.value), ("b", v.value)),
@@ -79,13 +79,13 @@ def build(m: AbstractModel) -> list[Action]:
         acts.append(Action(
             "pass", MoveKind.PASS, ("R3.1",),
             "guard 7: draw-one, drawn and still stuck: the turn passes", (),
-            lambda s, _: (z3.And(stuck_guard(m, s), z3.Not(m.bone_empty(s)), s.drew), TRUE),
+            lambda s, _: (z3.And(stuck_guard(m, s), z3.Not(m.bone_empty(s)), s.drew), true),
             _pass_effect(m)))
     acts.append(Action(
         "confirm", MoveKind.CONFIRM, ("R4.1", "R4.2"),
         "guard 8: stuck with the boneyard empty: the mover confirms (the first of a "
         "run proposes the block)", (),
-        lambda s, _: (z3.And(stuck_guard(m, s), m.bone_empty(s)), TRUE), confirm_effect(m)))
+        lambda s, _: (z3.And(stuck_guard(m, s), m.bone_empty(s)), true), confirm_effect(m)))
     return acts
 
 
@@ -131,8 +131,8 @@ def after_play(m: AbstractModel, s: AState, tag: str, post: AState,
     left = m.has_tile(post, s.turn)
     passes = left if again is None else z3.And(left, z3.Not(again))
     pick = z3.Or(z3.And(passes, turn2 == nxt), z3.And(z3.Not(passes), turn2 == s.turn))
-    post = dataclasses.replace(post, turn=turn2, drew=z3.BoolVal(False),
-                               confirmed=lambda p: z3.BoolVal(False))
+    post = dataclasses.replace(post, turn=turn2, drew=m.v.bool(False),
+                               confirmed=lambda p: m.v.bool(False))
     return [nxt_ok, pick], post, {"next": nxt, "turn'": turn2}
 
 
@@ -145,7 +145,7 @@ def confirm_effect(m: AbstractModel) -> Effect:
         run = m.run_started(s)
         pick = z3.Or(z3.And(run, prop2 == s.proposer), z3.And(z3.Not(run), prop2 == s.turn))
         post = dataclasses.replace(s, confirmed=add1(s.confirmed, s.turn), proposer=prop2,
-                                   turn=nxt, drew=z3.BoolVal(False))
+                                   turn=nxt, drew=m.v.bool(False))
         return [nxt_ok, pick], post, {"next": nxt, "proposer'": prop2}
     return effect
 
@@ -171,7 +171,7 @@ def _lead_effect(m: AbstractModel) -> Effect:
         t, a, b = xs
         post = dataclasses.replace(
             s, holds=remove2(s.holds, s.turn, t), on_table=add1(s.on_table, t),
-            shows=m.layout.lead_shows(a, b), opened=z3.BoolVal(True))
+            shows=m.layout.lead_shows(a, b), opened=m.v.bool(True))
         if m.layout.data.lead_takes:
             post = dataclasses.replace(
                 post, pending=lambda f: z3.And(a == b, m.layout.lead_opens(f, a, b)))
@@ -220,8 +220,8 @@ def _foul_effect(m: AbstractModel) -> Effect:
     def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
         nxt_ok, nxt = next_seat(m, s, tag)
         post = dataclasses.replace(s, fouls=add1(s.fouls, s.turn), turn=nxt,
-                                   drew=z3.BoolVal(False),
-                                   confirmed=lambda p: z3.BoolVal(False))
+                                   drew=m.v.bool(False),
+                                   confirmed=lambda p: m.v.bool(False))
         return [nxt_ok], post, {"next": nxt}
     return effect
 
@@ -231,7 +231,7 @@ def _draw_effect(m: AbstractModel) -> Effect:
         t = xs[0]
         post = dataclasses.replace(s, holds=add2(s.holds, s.turn, t),
                                    in_boneyard=remove1(s.in_boneyard, t),
-                                   drew=z3.BoolVal(m.DRAW is DrawRule.ONE))
+                                   drew=m.v.bool(m.DRAW is DrawRule.ONE))
         return [], post, {}
     return effect
 
@@ -240,8 +240,8 @@ def _pass_effect(m: AbstractModel) -> Effect:
     def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
         if m.EMPTY:
             nxt_ok, nxt = next_seat(m, s, tag)
-            post = dataclasses.replace(s, turn=nxt, drew=z3.BoolVal(False),
-                                       confirmed=lambda p: z3.BoolVal(False))
+            post = dataclasses.replace(s, turn=nxt, drew=m.v.bool(False),
+                                       confirmed=lambda p: m.v.bool(False))
             return [nxt_ok], post, {"next": nxt}
         return confirm_effect(m)(s, xs, tag)  # a pass counts as a confirmation
     return effect

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
@@ -89,6 +90,7 @@ class SlotRelations:
     relations read from the data (see the module docstring)."""
 
     data: SlotLayout
+    ctx: Any  #: the model's Z3 context (:class:`~.vocabulary.Vocabulary`)
     slots: tuple[Expr, ...]  #: the End constant of each slot, in the data's order
     may_play: Callable[..., Formula]  #: may_play(p, e): seat p may play on end e (R2.3)
     opens_low: Callable[..., Formula]  #: opens_low(e): the lead shows its first number on e
@@ -96,9 +98,9 @@ class SlotRelations:
 
     @staticmethod
     def declare(data: SlotLayout, v: Vocabulary) -> SlotRelations:
-        b = z3.BoolSort()
+        b = z3.BoolSort(v.ctx)
         return SlotRelations(
-            data=data,
+            data=data, ctx=v.ctx,
             slots=tuple(z3.Const(f"slot.{sl.name}", v.end) for sl in data.slots),
             may_play=z3.Function("may_play", v.player, v.end, b),
             opens_low=z3.Function("opens_low", v.end, b),
@@ -136,7 +138,7 @@ class SlotRelations:
 
     def among(self, e: Expr, which: tuple[Expr, ...] | list[Expr]) -> Formula:
         """``e`` is one of the slots ``which`` (a finite disjunction)."""
-        return z3.Or([e == x for x in which]) if which else z3.BoolVal(False)
+        return z3.Or([e == x for x in which], self.ctx)
 
     # -- the axioms ------------------------------------------------------------------
     def axioms(self, v: Vocabulary) -> list[tuple[str, Formula]]:
@@ -144,7 +146,7 @@ class SlotRelations:
         e, p = z3.Const("E", v.end), z3.Const("Q", v.player)
         named = self.slots
 
-        distinct = z3.Distinct(*named) if len(named) > 1 else z3.BoolVal(True)
+        distinct = z3.Distinct(*named) if len(named) > 1 else z3.BoolVal(True, v.ctx)
         everyone = [x for x, sl in zip(named, self.data.slots, strict=True)
                     if sl.access is Access.EVERYONE]
         lead = [(x, sl.half) for x, sl in zip(named, self.data.slots, strict=True)
@@ -178,12 +180,12 @@ class SlotRelations:
     # -- who may play where, now ------------------------------------------------------
     def waits_ok(self, covered: Callable[..., Formula], e: Expr) -> Formula:
         """Every slot ``e`` waits for is covered (true of a slot that waits for none)."""
-        return z3.And([z3.Implies(e == arm, z3.And([covered(f) for f in sides]))
-                       for arm, sides in self.waiting])
+        return z3.And([z3.Implies(e == arm, z3.And([covered(f) for f in sides], self.ctx))
+                       for arm, sides in self.waiting], self.ctx)
 
     def any_pending(self, pending: Callable[..., Formula]) -> Formula:
         """Some slot is pending (a disjunction over the slots)."""
-        return z3.Or([pending(x) for x in self.slots]) if self.slots else z3.BoolVal(False)
+        return z3.Or([pending(x) for x in self.slots], self.ctx)
 
     def pending_ok(self, pending: Callable[..., Formula], e: Expr) -> Formula:
         """Play may go on ``e``: it is pending, or nothing is (R2.2)."""

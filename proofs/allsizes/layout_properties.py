@@ -99,7 +99,7 @@ def spinner_arms(m: AbstractModel, s: AState, s2: AState, mv: Move) -> Formula:
             out.append(z3.ForAll([f], s2.covered(f) == z3.Or(s.covered(f), f == e)))
         else:
             out.append(z3.ForAll([f], s2.covered(f) == s.covered(f)))
-    return z3.And(*out)
+    return z3.And(*out, m.v.ctx)
 
 
 def uncoverable_double(m: AbstractModel, s: AState) -> Formula:

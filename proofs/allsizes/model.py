@@ -169,7 +169,7 @@ class AbstractModel:
 
     def any_pending(self, s: AState) -> Formula:
         """Some slot is pending (false on a layout without double rules)."""
-        return self.layout.any_pending(s.pending) if self.doubles else z3.BoolVal(False)
+        return self.layout.any_pending(s.pending) if self.doubles else self.v.bool(False)
 
     def stuck(self, s: AState, p: Expr) -> Formula:
         """``p`` holds no tile carrying a number an open end ``p`` may play on now shows
@@ -252,7 +252,7 @@ class AbstractModel:
         """The guard order: guard 3 (establish) comes first. With a numeric count the
         establishment is a free choice (an over-approximation), so nothing is excluded."""
         if self.confirmations == "count":
-            return z3.BoolVal(True)
+            return self.v.bool(True)
         return z3.Not(self.ready(s))
 
     def live(self, s: AState) -> Formula:

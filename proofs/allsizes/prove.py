@@ -54,8 +54,9 @@ class Checker:
     the query's own formulas in a frame that is always popped."""
 
     def __init__(self, axioms: Sequence[Formula], timeout_ms: int, seed: int,
-                 rlimit: int = DEFAULT_RLIMIT) -> None:
+                 rlimit: int = DEFAULT_RLIMIT, ctx: Any = None) -> None:
         self.axioms = list(axioms)
+        self.ctx = ctx  #: the model's Z3 context (None: the process's shared one)
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
         self.seed = seed
@@ -71,7 +72,7 @@ class Checker:
         epr, edges = fragment_of([*self.axioms, *formulas], self._fragments)
         # Z3's default solver: the quantified (EPR) formulas need its MBQI, not bit-blasting
         s = Solver(seed=self.seed, timeout_ms=self.timeout_ms, rlimit=self.rlimit,
-                   ledger=self.ledger, engine="smt")
+                   ledger=self.ledger, engine="smt", ctx=self.ctx)
         s.add(*self.axioms)
         with s.frame():
             s.add(*formulas)
@@ -138,7 +139,8 @@ def _houdini(m: AbstractModel, chk: Checker) -> _Invariant:
         return found
 
     init = m.init(pre)
-    q = chk.check("init => Inv", init, z3.Not(z3.And(*[c.formula(pre) for c in kept])))
+    q = chk.check("init => Inv", init,
+                  z3.Not(z3.And([c.formula(pre) for c in kept], m.v.ctx)))
     if q.answer != "unsat":
         dropped.update(culprits("init", [init], pre, None))
         kept = [c for c in kept if c.name not in dropped]
@@ -148,7 +150,7 @@ def _houdini(m: AbstractModel, chk: Checker) -> _Invariant:
         for a in m.actions:
             st = steps[a.name]
             q = chk.check(f"{a.name} preserves Inv", *inv, st.formula,
-                          z3.Not(z3.And(*[c.formula(st.post) for c in kept])))
+                          z3.Not(z3.And([c.formula(st.post) for c in kept], m.v.ctx)))
             if q.answer != "unsat":
                 found = culprits(a.name, [*inv, st.formula], st.post, st)
                 if q.answer == "sat" and not found:
@@ -283,7 +285,7 @@ def prove_model(model: AbstractModel, property_ids: Sequence[str] | None = None,
         else:
             todo.append(pid)
     if todo:
-        chk = Checker([f for _, f in model.axioms], timeout_ms, seed, rlimit)
+        chk = Checker([f for _, f in model.axioms], timeout_ms, seed, rlimit, model.v.ctx)
         inv = _houdini(model, chk)
         sanity = _sanity(model, chk, inv)
         # the invariant and the sanity checks serve every property: their time is

@@ -27,7 +27,7 @@ from dominoproof.model.variant import DrawRule
 from dominoproof.proofs.faults import FAULTS_BY_ID
 
 from . import actions
-from .vocabulary import TRUE, Action, AState, Expr, add2, remove1
+from .vocabulary import Action, AState, Expr, add2, remove1
 
 if TYPE_CHECKING:
     from .model import AbstractModel
@@ -122,7 +122,7 @@ def _establish_without_boneyard_check(m: AbstractModel) -> None:
         "confirm_instead_of_draw", MoveKind.CONFIRM, ("R4.1",),
         "FAULT: a stuck player confirms instead of drawing", (),
         lambda s, _: (z3.And(m.moving(s), s.opened, m.stuck(s, s.turn),
-                             z3.Not(m.bone_empty(s)), z3.Not(s.drew)), TRUE),
+                             z3.Not(m.bone_empty(s)), z3.Not(s.drew)), m.v.bool(True)),
         actions.confirm_effect(m)))
 
 

@@ -23,9 +23,6 @@ Expr: TypeAlias = Any
 Formula: TypeAlias = Any
 SortRef: TypeAlias = Any
 
-TRUE: Formula = z3.BoolVal(True)
-
-
 @dataclass(frozen=True)
 class Vocabulary:
     """The sorts and the rigid (never-changing) relations of the tiles and the seats.
@@ -35,8 +32,16 @@ class Vocabulary:
     ``btw(a, b, c)``: going clockwise from seat ``a`` one meets ``b`` before ``c``
     (the ring of seats, axiomatised as in Ivy's and mypyvy's ring examples).
     The layout's rigid relations are read from the slot data (:mod:`.layout`).
+
+    ``ctx``: the Z3 context every term of the model is made in, one of the model's own.
+    Z3 numbers its terms in the order a context makes them, and which model a ``sat``
+    query returns depends on that numbering: in the process's shared context, the
+    counterexample an all-sizes proof shows would depend on whatever ran before it (a
+    per-instance proof, its sanity checks). In a context of its own it depends on the
+    variant and the query alone.
     """
 
+    ctx: Any  #: z3.Context
     player: SortRef
     tile: SortRef
     value: SortRef
@@ -46,14 +51,20 @@ class Vocabulary:
     btw: Callable[..., Formula]
 
     @staticmethod
-    def declare() -> Vocabulary:
-        player, tile = z3.DeclareSort("Player"), z3.DeclareSort("Tile")
-        value, end = z3.DeclareSort("Value"), z3.DeclareSort("End")
-        b = z3.BoolSort()
-        return Vocabulary(player, tile, value, end,
+    def declare(ctx: Any = None) -> Vocabulary:
+        """The sorts and relations, in ``ctx`` (default: a new context)."""
+        ctx = ctx if ctx is not None else z3.Context()
+        player, tile = z3.DeclareSort("Player", ctx), z3.DeclareSort("Tile", ctx)
+        value, end = z3.DeclareSort("Value", ctx), z3.DeclareSort("End", ctx)
+        b = z3.BoolSort(ctx)
+        return Vocabulary(ctx, player, tile, value, end,
                           z3.Function("carries", tile, value, b),
                           z3.Function("double", tile, b),
                           z3.Function("btw", player, player, player, b))
+
+    def bool(self, value: bool) -> Formula:
+        """``true`` or ``false`` in the model's context."""
+        return z3.BoolVal(value, self.ctx)
 
 
 @dataclass(frozen=True)
@@ -88,12 +99,12 @@ class AState:
         (a spinner's waiting arms, doubles that take tiles); without them the relation is
         empty and no symbol is declared (a declaration is a Z3 term: the line's queries,
         and the models Z3 picks for them, stay what they were)."""
-        b = z3.BoolSort()
+        b = z3.BoolSort(v.ctx)
 
         def mark(name: str, kept: bool) -> Callable[..., Formula]:
             if kept:
                 return z3.Function(name, v.end, b)  # type: ignore[no-any-return]
-            return lambda e: z3.BoolVal(False)
+            return lambda e: v.bool(False)
         return AState(
             holds=z3.Function("holds", v.player, v.tile, b),
             in_boneyard=z3.Function("in_boneyard", v.tile, b),
@@ -106,10 +117,10 @@ class AState:
             pending=mark("pending", pending),
             turn=z3.Const("turn", v.player),
             proposer=z3.Const("proposer", v.player),
-            opened=z3.Bool("opened"),
-            drew=z3.Bool("drew"),
-            blocked=z3.Bool("blocked"),
-            domino=z3.Bool("domino"),
+            opened=z3.Bool("opened", v.ctx),
+            drew=z3.Bool("drew", v.ctx),
+            blocked=z3.Bool("blocked", v.ctx),
+            domino=z3.Bool("domino", v.ctx),
         )
 
 
