@@ -322,6 +322,24 @@ def test_a_kernel_counterexample_is_shortest_and_replays() -> None:
         assert any(u == t for _, u in rules.successors(s))
 
 
+def test_the_block_check_decides_by_the_sweep_and_traces_breadth_first() -> None:
+    """``check_blocks`` (what ``bench spin`` times): on the real rules the sweep's HOLDS
+    over the lean search's states, no second search; on a broken kernel VIOLATED, with
+    the lean search's shortest trace; a budget that stops the sweep is UNKNOWN."""
+    v, (init,) = sampled("line", 1)
+    good = search_kernel.check_blocks(v, init)
+    assert good.verdict == "HOLDS" and good.traced is None
+    assert good.sweep.states == explore_lean(v, init).states == explore(v, init).size
+    assert 0 < good.sweep.peak_states <= good.sweep.states
+    bad = search_kernel.check_blocks(v, init, tables=broken(v, "C", 0))
+    lean = explore_lean(v, init, tables=broken(v, "C", 0))
+    assert bad.verdict == "VIOLATED" and bad.traced is not None
+    assert bad.traced.path == lean.path and bad.traced.path[-1] == lean.failed
+    assert bad.sweep.failed is not None and bad.sweep.why & 2
+    stopped = search_kernel.check_blocks(v, init, max_held=1)
+    assert stopped.verdict == "UNKNOWN" and stopped.traced is None
+
+
 def _no_growth(self: object, graph: bool) -> None:
     raise AssertionError("the arrays grew although the reserve held the budget")
 
