@@ -14,11 +14,12 @@ empty and no tile in either hand matches an open end (Spin: the model's
   are parsed from pan's report.
 * **dominoproof**: in a fresh Python process (so that its memory is the search's,
   measured the same way as pan's), where the compiled kernel runs (the ``kernel`` extra,
-  one worker, the default then): :func:`dominoproof.proofs.search_kernel.explore_lean`,
-  the kernel's search that keeps keys, hash table and BFS parents only and judges
-  blocked-sound's conditions at each established block as it goes (the verdict, timed);
-  then, untimed, the graph search and the catalogue's own ``blocked-sound``, which must
-  agree. The first run uses an empty numba cache, so the kernel is compiled inside the
+  one worker, the default then): :func:`dominoproof.proofs.search_kernel.check_blocks`,
+  the kernel's sweep, which holds two levels' keys and hash tables at a time and judges
+  blocked-sound's conditions at each established block as it goes, and where one fails,
+  the breadth-first search for the shortest trace (the verdict, timed); then, untimed,
+  the graph search and the catalogue's own ``blocked-sound``, which must agree, over
+  as many states. The first run uses an empty numba cache, so the kernel is compiled inside the
   timed wall time (as pan.c is compiled by gcc): the "compiled in the run" wall time.
   Without the kernel: :func:`dominoproof.proofs.statespace.explore` on the same deal,
   then :func:`dominoproof.proofs.graphcheck.check_properties` for ``blocked-sound``
@@ -46,8 +47,9 @@ that is how it knows the two tools explored the same game.
 Figures: wall time (Spin's ``spin -a`` and ``gcc`` included; for us the Python
 process, start-up included), states per second of the checking run, peak memory
 of the checking process, bytes per stored state (pan's "actual memory usage for states"
-per state stored, its hash table not counted; ours: the keys, the hash table and the BFS
-parents actually used), and their ratios (ours / Spin). The target:
+per state stored, its hash table not counted; ours: the keys and hash tables of the
+sweep's two levels when they were largest, per state they held then), and their ratios
+(ours / Spin). The target:
 dominoproof's verdict on the double-6 deal takes no more wall time than Spin takes
 to compile and run the same check. Without Spin (or gcc) the benchmark says so,
 runs our side alone, and exits 0.
@@ -253,35 +255,37 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     v = variant_for(deal, overrides)
     init = Init.one(deal_for(deal))
     start = begin = time.perf_counter()
-    lean = None
+    blocks = None
     loaded = 0.0
     from dominoproof.proofs.kernel import status as kernel_status
     from dominoproof.proofs.search_kernel import kernel_reason
 
     on_kernel = workers == 1 and not kernel_reason(v)
     if on_kernel:
-        # the compiled kernel's search that keeps no graph, judging blocked-sound at each
-        # established block as it goes (the verdict, timed); the graph for the same-game
+        # the compiled kernel's check of every established block: the sweep, two levels
+        # at a time, judging blocked-sound as it goes, and where it fails the breadth-first
+        # search for the shortest trace (the verdict, timed); the graph for the same-game
         # counts and the catalogue's own verdict afterwards, untimed
-        from dominoproof.proofs.search_kernel import explore_lean
+        from dominoproof.proofs.search_kernel import check_blocks
 
-        # the machine code loaded from numba's cache (or compiled) by a one-state search,
-        # timed apart: pan's states/s leaves gcc out, ours leaves this out; the wall time
-        # from the launch counts both
-        explore_lean(v, init, max_states=1)
+        # the machine code loaded from numba's cache (or compiled) by a sweep of the
+        # first level, timed apart: pan's states/s leaves gcc out, ours leaves this out;
+        # the wall time from the launch counts both
+        check_blocks(v, init, max_held=1)
         start = time.perf_counter()
         loaded = start - begin
-        lean = explore_lean(v, init)
+        blocks = check_blocks(v, init)
         searched = checked = time.perf_counter()
         verdict_wall = time.time() - launched if launched is not None else None
         verdict_rss_mb = peak_rss_mb()
         result = explore(v, init)
         (verdict,) = check_properties(result, ["blocked-sound"])
-        lean_verdict = ("UNKNOWN" if not lean.complete and lean.failed is None
-                        else "VIOLATED" if lean.failed is not None else "HOLDS")
-        if lean_verdict != verdict.verdict.value:  # pragma: no cover - a kernel bug
-            raise DominoproofError(f"the kernel's lean search says {lean_verdict}, the "
+        if blocks.verdict != verdict.verdict.value:  # pragma: no cover - a kernel bug
+            raise DominoproofError(f"the kernel's sweep says {blocks.verdict}, the "
                                    f"catalogue's blocked-sound {verdict.verdict.value}")
+        if blocks.sweep.complete and blocks.sweep.states != result.size:  # pragma: no cover
+            raise DominoproofError(f"the kernel's sweep counted {blocks.sweep.states:,} "
+                                   f"states, the graph search {result.size:,}")
     elif workers > 1:
         # the partitioned search (every core; no graph): the verdict, timed; the graph
         # for the same-game counts is built afterwards, untimed
@@ -323,9 +327,11 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
         "search": "kernel" if on_kernel else "python",
         "kernel_load_seconds": loaded,  # machine code loaded (or compiled), before the search
         "kernel": kernel_status(),  # which path ran, or why not the kernel
-        # the visited set: every key, the hash table and the BFS parents (the traces)
-        "stored_bytes": lean.visited_bytes if lean is not None else None,
-        "key_bytes": 8 * lean.key_words if lean is not None else None,
+        # the sweep's visited sets at their largest: two levels' keys and hash tables,
+        # and the states they held then
+        "stored_bytes": blocks.sweep.peak_bytes if blocks is not None else None,
+        "stored_states": blocks.sweep.peak_states if blocks is not None else None,
+        "key_bytes": 8 * blocks.sweep.key_words if blocks is not None else None,
     }
 
 
@@ -427,8 +433,8 @@ class Comparison:
 
     @property
     def ours_bytes_per_state(self) -> float | None:
-        b = self.ours.get("stored_bytes")
-        return b / self.ours["states"] if b else None
+        b, held = self.ours.get("stored_bytes"), self.ours.get("stored_states")
+        return b / held if b and held else None
 
     @property
     def spin_bytes_per_state(self) -> float | None:
@@ -530,7 +536,7 @@ class Comparison:
                           f"{o['search_seconds']:.2f}, start-up {o['verdict_wall'] - busy:.2f}")
         elif o.get("search") == "kernel":
             load = o.get("kernel_load_seconds", 0.0)
-            ours_parts = (f"kernel search judging as it goes {o['search_seconds']:.2f}, "
+            ours_parts = (f"kernel sweep judging as it goes {o['search_seconds']:.2f}, "
                           f"machine code loaded {load:.2f}, start-up "
                           f"{o['verdict_wall'] - busy - load:.2f}")
         else:
@@ -559,11 +565,14 @@ class Comparison:
             ("bytes/state", "-" if self.spin_bytes_per_state is None
              else f"{self.spin_bytes_per_state:.1f} (pan's states)",
              "-" if self.ours_bytes_per_state is None
-             else f"{self.ours_bytes_per_state:.1f} (keys {o['key_bytes']}, hash table, "
-                  "parents)", ratio(r["bytes_per_state"])),
+             else f"{self.ours_bytes_per_state:.1f} (keys {o['key_bytes']} and hash "
+                  f"tables of two levels: {o['stored_states']:,} states held at the peak)",
+             ratio(r["bytes_per_state"])),
             ("states/s", spin_rate, f"{self.ours_rate:,.0f}", ratio(r["states_per_second"])),
             ("peak memory", spin_mem,
              f"{o['verdict_rss_mb']:.1f} MB (every process, summed)" if o.get("workers", 1) > 1
+             else f"{o['verdict_rss_mb']:.1f} MB (the sweep's two levels at most "
+                  f"{o['stored_bytes'] / 2**20:.1f})" if o.get("stored_bytes")
              else f"{o['verdict_rss_mb']:.1f} MB (visited set and graph "
                   f"~{o['visited_mb']:.1f})", ratio(r["memory"])),
         ]
