@@ -138,7 +138,7 @@ class SlotRelations:
 
     def among(self, e: Expr, which: tuple[Expr, ...] | list[Expr]) -> Formula:
         """``e`` is one of the slots ``which`` (a finite disjunction)."""
-        return z3.Or([e == x for x in which], self.ctx)
+        return z3.Or([e == x for x in which]) if which else z3.BoolVal(False, self.ctx)
 
     # -- the axioms ------------------------------------------------------------------
     def axioms(self, v: Vocabulary) -> list[tuple[str, Formula]]:
@@ -185,7 +185,8 @@ class SlotRelations:
 
     def any_pending(self, pending: Callable[..., Formula]) -> Formula:
         """Some slot is pending (a disjunction over the slots)."""
-        return z3.Or([pending(x) for x in self.slots], self.ctx)
+        return (z3.Or([pending(x) for x in self.slots]) if self.slots
+                else z3.BoolVal(False, self.ctx))
 
     def pending_ok(self, pending: Callable[..., Formula], e: Expr) -> Formula:
         """Play may go on ``e``: it is pending, or nothing is (R2.2)."""
