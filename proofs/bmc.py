@@ -31,6 +31,7 @@ from .lemmas import Lemma
 from .properties import Result, Verdict
 from .session import ProofSession
 from .solver import Ledger, Solver
+from .z3terms import And, Or
 
 #: A bounded search's goal: a formula over the path's states and moves.
 Goal = Callable[[list[StateVars], list[MoveVars]], Bool]
@@ -86,7 +87,7 @@ class Unrolling:
             m, nxt = enc.move(f"{self.prefix}{i}"), enc.state(f"{self.prefix}{i + 1}")
             step = enc.trans(here, m, nxt)
             if self.stutter:
-                step = z3.Or(step, enc.stutter(here, m, nxt))
+                step = Or(step, enc.stutter(here, m, nxt))
             self.sv.add(step, *[lem(enc, nxt) for lem in self.inv])
             self.moves.append(m)
             self.states.append(nxt)
@@ -181,7 +182,7 @@ class BoundedSearch(ProofSession):
             sv.add(*[lem(enc, x) for lem in inv])
         for a, m, b in zip(ws, ms, ws[1:], strict=False):
             step = enc.trans(a, m, b)
-            sv.add(z3.Or(step, enc.stutter(a, m, b)) if stutter else step)
+            sv.add(Or(step, enc.stutter(a, m, b)) if stutter else step)
         sv.add(goal(ws, ms), z3.Not(enc.boneyard_empty(ws[-1])))
         return stock - tail if sv.check().unsat else 0
 
@@ -197,8 +198,8 @@ class BoundedSearch(ProofSession):
         for guard, post in enc.steps(s, m).values() if ok else ():
             # a tile leaves the boneyard only as the move's tile: at most one a move
             sv = self.solver(ledger=led)
-            sv.add(guard, z3.Or([z3.And(enc.in_boneyard(s, t), z3.Not(enc.in_boneyard(post, t)),
-                                        m.tile != t) for t in range(enc.T)]))
+            sv.add(guard, Or([And(enc.in_boneyard(s, t), z3.Not(enc.in_boneyard(post, t)),
+                                  m.tile != t) for t in range(enc.T)]))
             ok = ok and sv.check().unsat
         self.ledger.merge(led)
         return b if ok else 0
@@ -284,7 +285,7 @@ class BoundedSearch(ProofSession):
     def lasso(self, *, ledger: Ledger | None = None) -> BMCResult:
         """A reachable state that comes back: a round that can go on for ever."""
         same = self.enc.same
-        res = self.bmc(lambda ss, ms: z3.And(ss[-1].status == PLAYING, z3.Or(
+        res = self.bmc(lambda ss, ms: And(ss[-1].status == PLAYING, Or(
             [same(x, ss[-1]) for x in ss[:-1]]) if len(ss) > 1 else z3.BoolVal(False)),
             min_depth=1, ledger=ledger)
         if res.run is not None:

@@ -70,6 +70,7 @@ from .vocabulary import (
     popcount,
     xor_all,
 )
+from .z3terms import And, Or
 
 Step: TypeAlias = tuple[Any, StateVars]  #: (guard, post-state terms) of an action
 
@@ -88,7 +89,7 @@ class Encoding(LayoutTerms):
     def conservation(self, s: StateVars) -> Bool:
         """Every tile is in a hand, the boneyard, set aside or on the table (the partition of
         the set is structural: one place per tile)."""
-        return z3.And([self.somewhere(s, t) for t in range(self.T)])
+        return And([self.somewhere(s, t) for t in range(self.T)])
 
     def init(self, s: StateVars, deal: Deal | None = None) -> Bool:
         """Init: the state right after a deal (any deal, or ``deal``) [SEMANTICS "Init"]."""
@@ -111,7 +112,7 @@ class Encoding(LayoutTerms):
         if s.drawn is not None:
             cs.append(s.drawn == 0)
         cs += [z3.Not(self.lead_choice(s).void), self.initial_turn(s)]
-        return z3.And(cs)
+        return And(cs)
 
     def initial_turn(self, s: StateVars) -> Bool:
         """Init's ``turn``: the leader of the hands of ``s``."""
@@ -132,7 +133,7 @@ class Encoding(LayoutTerms):
             ("establish", self.block_ready(s)),
             ("lead", z3.Not(s.led)),
             ("play", self.can_play(s, s.turn)),
-            ("draw", z3.And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
+            ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
              else z3.BoolVal(False)),
             ("pass", bone),
             ("confirm", z3.BoolVal(True)),
@@ -140,7 +141,7 @@ class Encoding(LayoutTerms):
         out: dict[str, Bool] = {}
         earlier = [s.status == PLAYING]
         for name, g in guards:
-            out[name] = z3.And(*earlier, g)
+            out[name] = And(*earlier, g)
             earlier.append(z3.Not(g))
         self._cache[key] = out
         return out
@@ -155,17 +156,17 @@ class Encoding(LayoutTerms):
     def same(self, post: StateVars, s2: StateVars) -> Bool:
         """The state variables ``s2`` equal the post-state terms ``post``."""
         new = post.fields()
-        return z3.And([v2 == new[k] for k, v2 in s2.fields().items()])
+        return And([v2 == new[k] for k, v2 in s2.fields().items()])
 
     def step_domino(self, s: StateVars, m: MoveVars) -> Step:
         """2. The player to move has emptied their hand: Domino(p), ``status' = DOMINO``."""
-        return (z3.And(self.cases(s)["domino"], m.kind == DOMINO_MOVE, self.no_tile(m)),
+        return (And(self.cases(s)["domino"], m.kind == DOMINO_MOVE, self.no_tile(m)),
                 self.update(s, f"domino.{m.name}",
                             status=z3.BitVecVal(DOMINO, STATUS_BITS)))
 
     def step_establish(self, s: StateVars, m: MoveVars) -> Step:
         """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]."""
-        return (z3.And(self.cases(s)["establish"], m.kind == ESTABLISH, self.no_tile(m)),
+        return (And(self.cases(s)["establish"], m.kind == ESTABLISH, self.no_tile(m)),
                 self.update(s, f"establish.{m.name}",
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 
@@ -176,8 +177,8 @@ class Encoding(LayoutTerms):
         for the table, ``confirmed' = 0``, ``drew' = false``, and the turn stays with a
         player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2]."""
         p = s.turn
-        emptied = z3.And([z3.Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
-        stays = emptied if again is None else z3.Or(emptied, again)
+        emptied = And([Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
+        stays = emptied if again is None else Or(emptied, again)
         extra: dict[str, Any] = {} if marks is None else {"marks": marks}
         return self.update(
             s, f"{tag}.{m.name}", loc=self.moved(s, m, self.TABLE), ends=tuple(ends),
@@ -187,14 +188,14 @@ class Encoding(LayoutTerms):
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         """The lead rule allows ``m.tile``: the named tile, or any tile if none is named."""
         lead = self.lead_choice(s)
-        return z3.And([z3.Implies(c, m.tile == t) for t, c in lead.chosen.items()])
+        return And([z3.Implies(c, m.tile == t) for t, c in lead.chosen.items()])
 
     def step_lead(self, s: StateVars, m: MoveVars) -> Step:
         """4. no slot open: Play(p, t, LEAD) for the tile(s) the lead rule allows; the slots
         the lead opens show the halves of ``t = a-b`` (:meth:`opening`)."""
         ends, marks = self.opening(s, m)
-        return (z3.And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
-                       self.tile_ok(m), self.tile_at(s, m, s.turn), self.lead_allowed(s, m)),
+        return (And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
+                    self.tile_ok(m), self.tile_at(s, m, s.turn), self.lead_allowed(s, m)),
                 self.after_play(s, m, "lead", ends, marks))
 
     def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, ...]:
@@ -206,9 +207,9 @@ class Encoding(LayoutTerms):
         whose number ``t`` carries [R2.1, R4.3]; the layout's effect is :meth:`played`."""
         x = self.shown(s, m.end)
         ends, marks = self.played(s, m)
-        return (z3.And(self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
-                       self.offered(s, m), z3.Or(m.a == x, m.b == x),
-                       self.tile_at(s, m, s.turn)),
+        return (And(self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
+                    self.offered(s, m), Or(m.a == x, m.b == x),
+                    self.tile_at(s, m, s.turn)),
                 self.after_play(s, m, "play", ends, marks, self.plays_again(m)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:
@@ -227,8 +228,8 @@ class Encoding(LayoutTerms):
                            drew=z3.BoolVal(False), **self.marker_change(s))
         if self.FOULS is not FoulRule.PENALISED:
             return z3.BoolVal(False), post
-        return (z3.And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
-                       m.kind == CONFIRM, self.no_tile(m)), post)
+        return (And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
+                    m.kind == CONFIRM, self.no_tile(m)), post)
 
     def draw_top(self, s: StateVars) -> BV | None:
         """The tile a fixed draw order allows (the top of the stack), or None (free)."""
@@ -247,9 +248,9 @@ class Encoding(LayoutTerms):
         extra: dict[str, Any] = {}
         if s.drawn is not None:
             extra["drawn"] = s.drawn + 1
-        return (z3.And(self.cases(s)["draw"], m.kind == DRAW, self.tile_ok(m),
-                       m.end == LEAD_CODE, self.tile_at(s, m, self.BONEYARD),
-                       m.tile == top if top is not None else z3.BoolVal(True)),
+        return (And(self.cases(s)["draw"], m.kind == DRAW, self.tile_ok(m),
+                    m.end == LEAD_CODE, self.tile_at(s, m, self.BONEYARD),
+                    m.tile == top if top is not None else z3.BoolVal(True)),
                 self.update(s, f"draw.{m.name}", loc=self.moved(s, m, s.turn),
                             drew=z3.BoolVal(self.DRAW is DrawRule.ONE), **extra))
 
@@ -257,13 +258,13 @@ class Encoding(LayoutTerms):
         """7. Stock left, but this player has drawn (draw-one): Pass(p) [R3.1];
         ``confirmed' = 0`` if confirmations need an empty boneyard, else ``+1``."""
         count = z3.BitVecVal(0, COUNT_BITS) if self.EMPTY else s.confirmed + 1
-        return (z3.And(self.cases(s)["pass"], m.kind == PASS, self.no_tile(m)),
+        return (And(self.cases(s)["pass"], m.kind == PASS, self.no_tile(m)),
                 self.update(s, f"pass.{m.name}", turn=self.next_seat(s.turn),
                             drew=z3.BoolVal(False), confirmed=count, **self.marker_change(s)))
 
     def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
         """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]."""
-        return (z3.And(self.cases(s)["confirm"], m.kind == CONFIRM, self.no_tile(m)),
+        return (And(self.cases(s)["confirm"], m.kind == CONFIRM, self.no_tile(m)),
                 self.update(s, f"confirm.{m.name}", confirmed=s.confirmed + 1,
                             turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
                             **self.marker_change(s)))
@@ -299,22 +300,22 @@ class Encoding(LayoutTerms):
                 top: BV | None = None) -> dict[str, Bool]:
         """Every named action's two-state formula (a disjunct of ``T``): its guard and
         ``s2`` equal to its post-state."""
-        return {a: z3.And(g, self.same(post, s2)) for a, (g, post) in
+        return {a: And(g, self.same(post, s2)) for a, (g, post) in
                 self.steps(s, m, top).items()}
 
     def trans(self, s: StateVars, m: MoveVars, s2: StateVars, top: BV | None = None) -> Bool:
         """``T`` = ``Next``: the disjunction of the actions."""
-        return z3.Or(list(self.actions(s, m, s2, top).values()))
+        return Or(list(self.actions(s, m, s2, top).values()))
 
     def stutter(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
         """BMC padding: a finished round stays as it is (not a move of the model)."""
-        return z3.And(s.status != PLAYING, m.kind == STUTTER, self.no_tile(m), self.same(s, s2))
+        return And(s.status != PLAYING, m.kind == STUTTER, self.no_tile(m), self.same(s, s2))
 
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
-        return z3.Or(c["domino"], c["establish"], z3.And(c["lead"], self.lead_tile_held(s)),
-                     c["play"], c["draw"], c["pass"], c["confirm"])
+        return Or(c["domino"], c["establish"], And(c["lead"], self.lead_tile_held(s)),
+                  c["play"], c["draw"], c["pass"], c["confirm"])
 
 
 __all__ = [

@@ -42,13 +42,14 @@ from .encoding import (
 from .faults import FAULTS_BY_ID, Fault
 from .queries import Prover
 from .scoring import SCORE_BITS, ScoreTerms, Scoring
+from .z3terms import And, Or
 
 BLOCKED_CODE = 1
 
 
 def _only(steps: dict[str, Step], unless: Bool) -> dict[str, Step]:
     """Every action, disabled where ``unless`` holds."""
-    return {a: (z3.And(g, z3.Not(unless)), post) for a, (g, post) in steps.items()}
+    return {a: (And(g, z3.Not(unless)), post) for a, (g, post) in steps.items()}
 
 
 class EstablishWithoutBoneyardCheckZ3(Encoding):
@@ -58,16 +59,16 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         base = super().steps(s, m, top)
-        stock = z3.And(s.status == PLAYING, s.led, z3.Not(self.hand_empty(s, s.turn)),
-                       z3.Not(self.boneyard_empty(s)))
-        early = z3.And(stock, z3.UGE(s.confirmed, self.C))
+        stock = And(s.status == PLAYING, s.led, z3.Not(self.hand_empty(s, s.turn)),
+                    z3.Not(self.boneyard_empty(s)))
+        early = And(stock, z3.UGE(s.confirmed, self.C))
         out = _only(base, early)
         out["establish-early"] = (
-            z3.And(early, m.kind == ESTABLISH, self.no_tile(m)),
+            And(early, m.kind == ESTABLISH, self.no_tile(m)),
             self.update(s, f"early.{m.name}", status=z3.BitVecVal(BLOCKED_CODE, STATUS_BITS)))
         out["confirm-not-draw"] = (
-            z3.And(stock, z3.Not(early), self.cases(s)["draw"], m.kind == CONFIRM,
-                   self.no_tile(m)),
+            And(stock, z3.Not(early), self.cases(s)["draw"], m.kind == CONFIRM,
+                self.no_tile(m)),
             self.update(s, f"confirm-not-draw.{m.name}", confirmed=s.confirmed + 1,
                         turn=self.next_seat(s.turn), drew=z3.BoolVal(False)))
         return out
@@ -86,7 +87,7 @@ class ConfirmWhilePlayableZ3(Encoding):
         out = dict(super().steps(s, m, top))
         foul_guard, _ = out["foul"]
         out["foul"] = (foul_guard, self.counted(s, m, "foul-counted"))
-        extra = z3.And(self.cases(s)["play"], self.boneyard_empty(s), z3.Not(foul_guard_any(
+        extra = And(self.cases(s)["play"], self.boneyard_empty(s), z3.Not(foul_guard_any(
             self, s)), m.kind == CONFIRM, self.no_tile(m))
         out["confirm-while-playable"] = (extra, self.counted(s, m, "confirm-playable"))
         return out
@@ -98,7 +99,7 @@ def foul_guard_any(enc: Encoding, s: StateVars) -> Bool:
 
     if enc.FOULS is not FoulRule.PENALISED:
         return z3.BoolVal(False)
-    return z3.And(enc.boneyard_empty(s), (s.fouls & enc.seat_bit(s.turn)) == 0)
+    return And(enc.boneyard_empty(s), (s.fouls & enc.seat_bit(s.turn)) == 0)
 
 
 class DrawLosesTileZ3(Encoding):
@@ -116,7 +117,7 @@ class LeadIgnoresVariantZ3(Encoding):
 
     def initial_turn(self, s: StateVars) -> Bool:
         prev = z3.If(s.turn == 0, z3.BitVecVal(self.P - 1, SEAT_BITS), s.turn - 1)
-        return z3.And(z3.ULT(s.turn, self.P), self.is_leader(s, prev))
+        return And(z3.ULT(s.turn, self.P), self.is_leader(s, prev))
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         return z3.BoolVal(True)
@@ -150,10 +151,10 @@ class DrawFromEmptyBoneyardZ3(Encoding):
         none_below = z3.BoolVal(True)
         for t in range(self.T):
             aside = s.loc[t] == self.ASIDE
-            lowest.append(z3.And(none_below, aside, m.tile == t))
-            none_below = z3.And(none_below, z3.Not(aside))
-        guard = z3.And(self.cases(s)["confirm"], s.confirmed == 0, z3.Not(none_below),
-                       m.kind == DRAW, m.end == LEAD_CODE, self.tile_ok(m), z3.Or(lowest))
+            lowest.append(And(none_below, aside, m.tile == t))
+            none_below = And(none_below, z3.Not(aside))
+        guard = And(self.cases(s)["confirm"], s.confirmed == 0, z3.Not(none_below),
+                    m.kind == DRAW, m.end == LEAD_CODE, self.tile_ok(m), Or(lowest))
         out["draw-aside"] = (guard, self.update(s, f"draw-aside.{m.name}",
                                                 loc=self.moved(s, m, s.turn)))
         return out
@@ -197,7 +198,7 @@ class DoubleLeftUncoveredZ3(Encoding):
     def distinct(self, s: StateVars, j: int, i: int) -> Bool:
         """Two slots of a group showing one number are one move whether pending or not
         (the mutant offers the slots as if nothing were pending)."""
-        return z3.Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+        return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
 
 
 class DoublesPileUpZ3(DoubleLeftUncoveredZ3):
@@ -225,13 +226,13 @@ class ConfirmPastDoubleZ3(Encoding):
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         out = dict(super().steps(s, m, top))
-        past = z3.And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
+        past = And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
         counted = self.update(s, f"confirm-past.{m.name}", confirmed=s.confirmed + 1,
                               turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
                               **self.marker_change(s))
         foul_guard, foul_post = out["foul"]
-        out["foul"] = (z3.And(foul_guard, z3.Not(past)), foul_post)
-        out["confirm-past-double"] = (z3.And(past, m.kind == CONFIRM, self.no_tile(m)),
+        out["foul"] = (And(foul_guard, z3.Not(past)), foul_post)
+        out["confirm-past-double"] = (And(past, m.kind == CONFIRM, self.no_tile(m)),
                                       counted)
         return out
 
@@ -248,9 +249,9 @@ class TieWrongZ3(Scoring):
     def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
         sc = super().terms(s, residuals)
         n = len(self.sides)
-        last = [z3.And(sc.lowest[i], *[z3.Not(sc.lowest[j]) for j in range(i + 1, n)])
+        last = [And(sc.lowest[i], *[z3.Not(sc.lowest[j]) for j in range(i + 1, n)])
                 for i in range(n)]
-        blocked_tie = z3.And(s.status == BLOCKED_CODE, sc.tie)
+        blocked_tie = And(s.status == BLOCKED_CODE, sc.tie)
         others = [z3.Sum([sc.totals[j] for j in range(n) if j != i]) if n > 1
                   else self.k(0) for i in range(n)]
         winners = tuple(z3.If(blocked_tie, last[i], sc.winners[i]) for i in range(n))
@@ -269,7 +270,7 @@ class HighestWinsZ3(Scoring):
         high = sc.totals[0]
         for x in sc.totals[1:]:
             high = z3.If(z3.UGT(x, high), x, high)
-        first = [z3.And(sc.totals[i] == high, *[sc.totals[j] != high for j in range(i)])
+        first = [And(sc.totals[i] == high, *[sc.totals[j] != high for j in range(i)])
                  for i in range(n)]
         given = self.k(0)
         for i in range(n - 1, -1, -1):
@@ -290,7 +291,7 @@ class AwardIgnoresVariantZ3(Scoring):
         n = len(self.sides)
         one = z3.Sum([z3.If(w, z3.BitVecVal(1, SCORE_BITS), self.k(0)) for w in sc.winners]) == 1
         others = [z3.Sum([sc.totals[j] for j in range(n) if j != i]) for i in range(n)]
-        awards = tuple(z3.If(z3.And(one, sc.winners[i]), others[i], sc.awards[i])
+        awards = tuple(z3.If(And(one, sc.winners[i]), others[i], sc.awards[i])
                        for i in range(n))
         return _with(sc, awards=awards)
 

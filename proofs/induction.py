@@ -47,6 +47,7 @@ from .properties import Property, Result, Verdict
 from .scoring import SCORE_BITS
 from .solver import Check, Ledger, Optimizer
 from .symmetry import breaks_symmetry
+from .z3terms import And, Or
 
 METHOD_INDUCTION = "induction per instance"
 
@@ -120,11 +121,11 @@ def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     a run of confirmations by every player from the proposer, with the boneyard empty,
     and R2/R3 hold at that moment."""
     cannot = z3.Not(e.can_play(s, s.turn))
-    return z3.And(
-        z3.Implies(z3.And(m.kind == CONFIRM, cannot),
-                   z3.And(t.confirmed == s.confirmed + 1, t.turn == e.next_seat(s.turn))),
+    return And(
+        z3.Implies(And(m.kind == CONFIRM, cannot),
+                   And(t.confirmed == s.confirmed + 1, t.turn == e.next_seat(s.turn))),
         z3.Implies(m.kind == PLAY, t.confirmed == 0),
-        z3.Implies(m.kind == ESTABLISH, z3.And(
+        z3.Implies(m.kind == ESTABLISH, And(
             z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.conditions_hold(s))))
 
 
@@ -134,23 +135,23 @@ def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) 
     honest = z3.Not(e.can_play(s, s.turn))
     if e.FOULS is FoulRule.PENALISED:
         bit = e.seat_bit(s.turn)
-        foul = z3.And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
-        honest = z3.Or(honest, foul)
+        foul = And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
+        honest = Or(honest, foul)
     return z3.Implies(m.kind == CONFIRM, honest)
 
 
 def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """boneyard-monotone [R3.1, R3.2]: the boneyard never gains a tile (so once empty it
     stays empty), a draw takes a tile of the boneyard, and the set-aside tiles stay put."""
-    return z3.And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
-                  *[(s.loc[x] == e.ASIDE) == (t.loc[x] == e.ASIDE) for x in range(e.T)],
-                  z3.Implies(m.kind == DRAW, e.tile_at(s, m, e.BONEYARD)))
+    return And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
+               *[(s.loc[x] == e.ASIDE) == (t.loc[x] == e.ASIDE) for x in range(e.T)],
+               z3.Implies(m.kind == DRAW, e.tile_at(s, m, e.BONEYARD)))
 
 
 def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """opening [Terms]: the first move is the lead the variant names, by its player, with
     the tile it names."""
-    return z3.Implies(z3.Not(s.led), z3.And(
+    return z3.Implies(z3.Not(s.led), And(
         m.kind == PLAY, m.end == LEAD_CODE, e.is_leader(s, s.turn), e.lead_allowed(s, m)))
 
 
@@ -271,7 +272,7 @@ class InductionProofs(BoundedSearch):
                                 f"{depth}; CTI on action {cti.action}", t0, led, cti)
 
         return self.refute(prop.id, "state", lambda ss, ms: z3.Not(lem(enc, ss[-1])),
-                           lambda ss, ms: z3.Or([z3.Not(lem(enc, x)) for x in ss]),
+                           lambda ss, ms: Or([z3.Not(lem(enc, x)) for x in ss]),
                            t0, led, not_inductive)
 
     def cti(self, lem: Lemma, kept: list[Lemma], *, ledger: Ledger | None = None
@@ -364,8 +365,8 @@ class InductionProofs(BoundedSearch):
 
         return self.refute(
             prop.id, "transition", lambda ss, ms: z3.Not(f(enc, ss[-2], ms[-1], ss[-1])),
-            lambda ss, ms: z3.Or([z3.And(m.kind != STUTTER, z3.Not(f(enc, a_, m, b_)))
-                                  for a_, m, b_ in zip(ss, ms, ss[1:], strict=False)]),
+            lambda ss, ms: Or([And(m.kind != STUTTER, z3.Not(f(enc, a_, m, b_)))
+                               for a_, m, b_ in zip(ss, ms, ss[1:], strict=False)]),
             t0, led, not_inductive, min_depth=1)
 
     # -- properties of the state where a block is established -----------------------------
@@ -398,7 +399,7 @@ class InductionProofs(BoundedSearch):
                                 f"in {found.depth} moves{found.floor_note}", t0, led)
 
         return self.refute(prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
-                           lambda ss, ms: z3.Or([z3.Not(f(enc, x)) for x in ss]),
+                           lambda ss, ms: Or([z3.Not(f(enc, x)) for x in ss]),
                            t0, led, not_inductive)
 
     # -- blocked-complete: progress ----------------------------------------------------
@@ -414,7 +415,7 @@ class InductionProofs(BoundedSearch):
         s, m = enc.state("l0"), enc.move("lm")
 
         def premise(x: StateVars) -> Bool:
-            return z3.And(x.status == PLAYING, enc.is_blocked(x))
+            return And(x.status == PLAYING, enc.is_blocked(x))
 
         hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
         # The step case written out rather than by :meth:`per_action`, whose obligation
@@ -423,9 +424,9 @@ class InductionProofs(BoundedSearch):
         # loop always has keeps the counterexamples ``explain`` finds afterwards the same.
         failed = []
         for a, (guard, post) in enc.steps(s, m).items():
-            ok = z3.Or(z3.And(m.kind == ESTABLISH, post.status == BLOCKED),
-                       z3.And(m.kind == CONFIRM, premise(post),
-                              post.confirmed == s.confirmed + 1))
+            ok = Or(And(m.kind == ESTABLISH, post.status == BLOCKED),
+                    And(m.kind == CONFIRM, premise(post),
+                        post.confirmed == s.confirmed + 1))
             found = violations(hyps, guard, {a: ok}, seed=self.seed,
                                timeout_ms=self.timeout_ms, rlimit=self.rlimit,
                                ledger=led)
@@ -472,7 +473,7 @@ class InductionProofs(BoundedSearch):
         """Goal of the refutation: the state ``k`` moves back satisfied the premise and no
         state since is blocked (``ss`` includes the ``k``-move tail)."""
         base = ss[-k - 1]
-        return z3.And(premise(base), *[x.status != BLOCKED for x in ss[-k:]])
+        return And(premise(base), *[x.status != BLOCKED for x in ss[-k:]])
 
     # -- terminal properties (R5) ---------------------------------------------------------
     def prove_terminal(self, prop: Property) -> Result:
@@ -520,7 +521,7 @@ class InductionProofs(BoundedSearch):
             return self._result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
 
         def broken(ss: list[StateVars], ms: list[MoveVars]) -> Bool:
-            return z3.And(ss[-1].status != PLAYING, z3.Not(scoring.property(prop.id, ss[-1])))
+            return And(ss[-1].status != PLAYING, z3.Not(scoring.property(prop.id, ss[-1])))
 
         def not_inductive(found: BMCResult) -> Result:
             return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,

@@ -17,6 +17,7 @@ import z3  # type: ignore[import-untyped]
 from dominoproof.model.layout import Access, Opens
 
 from .encoding import BV, CLOSED_CODE, Bool, Encoding, StateVars
+from .z3terms import And, Or
 
 
 def slot_key(e: Encoding, s: StateVars, i: int) -> BV:
@@ -50,7 +51,7 @@ def shows_a_number(e: Encoding, s: StateVars) -> list[Bool]:
     order puts an open one first)."""
     free = {i for g in e.large for i in g}  # any of a large group may be the open one
     lead = {i for i, _ in e.lead_halves if i not in free}
-    return [z3.ULE(y, e.N) if i in lead else z3.Or(z3.ULE(y, e.N), y == CLOSED_CODE)
+    return [z3.ULE(y, e.N) if i in lead else Or(z3.ULE(y, e.N), y == CLOSED_CODE)
             for i, y in enumerate(s.ends)]
 
 
@@ -60,16 +61,16 @@ def marks_typed(e: Encoding, s: StateVars) -> Bool:
     where it has markers: per instance the bit-vector has no other bits.)"""
     if s.marks is None:  # the layout has no marks: nothing to type
         return z3.BoolVal(True)
-    return z3.And(z3.Implies(z3.Not(s.led), s.marks == 0),
-                  *[z3.Implies(e.pending(s, i), s.ends[i] != CLOSED_CODE)
-                    for i in range(e.W)])
+    return And(z3.Implies(z3.Not(s.led), s.marks == 0),
+               *[z3.Implies(e.pending(s, i), s.ends[i] != CLOSED_CODE)
+                 for i in range(e.W)])
 
 
 def confirmed_markers_out(e: Encoding, s: StateVars) -> Bool:
     """Every seat that has confirmed in the current run has its marker out (a confirmation
     puts it out, and only a play, which ends the run, takes it in)."""
-    return z3.And([z3.Implies(e.confirmed_seat(s, q), e.marker_out(s, q))
-                   for q in range(e.P)])
+    return And([z3.Implies(e.confirmed_seat(s, q), e.marker_out(s, q))
+                for q in range(e.P)])
 
 
 def arms(e: Encoding) -> list[tuple[int, int]]:
@@ -81,30 +82,30 @@ def arms(e: Encoding) -> list[tuple[int, int]]:
 def waiting_arms(e: Encoding, s: StateVars) -> Bool:
     """While a side an open arm waits for is uncovered, the arm shows what that side shows
     (the spinner's number: nothing has been laid on either)."""
-    return z3.And([z3.Implies(z3.And(s.ends[i] != CLOSED_CODE, z3.Not(e.covered(s, j))),
-                              s.ends[i] == s.ends[j]) for i, j in arms(e)])
+    return And([z3.Implies(And(s.ends[i] != CLOSED_CODE, z3.Not(e.covered(s, j))),
+                           s.ends[i] == s.ends[j]) for i, j in arms(e)])
 
 
 def uncovered_pending(e: Encoding, s: StateVars) -> Bool:
     """While a side an open arm waits for is uncovered, that side is pending (the opening
     double takes its tiles, and the side is one of them until a tile is laid on it)."""
-    return z3.And([z3.Implies(z3.And(s.ends[i] != CLOSED_CODE, z3.Not(e.covered(s, j))),
-                              e.pending(s, j)) for i, j in arms(e)])
+    return And([z3.Implies(And(s.ends[i] != CLOSED_CODE, z3.Not(e.covered(s, j))),
+                           e.pending(s, j)) for i, j in arms(e)])
 
 
 def pending_one_double(e: Encoding, s: StateVars) -> Bool:
     """Every pending slot shows the same number: the slots a double made pending show its
     number until a tile is laid on them."""
-    return z3.And([z3.Implies(z3.And(e.pending(s, i), e.pending(s, j)),
-                              s.ends[i] == s.ends[j])
-                   for i in range(e.W) for j in range(i + 1, e.W)])
+    return And([z3.Implies(And(e.pending(s, i), e.pending(s, j)),
+                           s.ends[i] == s.ends[j])
+                for i in range(e.W) for j in range(i + 1, e.W)])
 
 
 def pending_one_slot(e: Encoding, s: StateVars) -> Bool:
     """At most one slot is pending: a double laid during play makes its own slot pending
     only (the layout opens no toes), and the opening double makes none pending."""
-    return z3.And([z3.Not(z3.And(e.pending(s, i), e.pending(s, j)))
-                   for i in range(e.W) for j in range(i + 1, e.W)])
+    return And([z3.Not(And(e.pending(s, i), e.pending(s, j)))
+                for i in range(e.W) for j in range(i + 1, e.W)])
 
 
 def pending_owner_access(e: Encoding, s: StateVars) -> Bool:
@@ -116,9 +117,9 @@ def pending_owner_access(e: Encoding, s: StateVars) -> Bool:
         if sl.owner is None or sl.access is not Access.OWNER_OR_MARKER:
             continue
         o = sl.owner
-        out.append(z3.Implies(e.pending(s, i), z3.Or(
-            e.marker_out(s, o), z3.And(s.turn == o, s.confirmed == 0))))
-    return z3.And(out)
+        out.append(z3.Implies(e.pending(s, i), Or(
+            e.marker_out(s, o), And(s.turn == o, s.confirmed == 0))))
+    return And(out)
 
 
 def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
@@ -127,10 +128,10 @@ def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
     slot is pending, and nothing a confirmation does makes a slot pending or fills a hand)."""
     out = []
     for q in range(e.P):
-        holds = z3.Or([z3.And(e.in_hand(s, t, q), e.pending(s, i), e.carries_at(s, t, i))
-                       for t in range(e.T) for i in range(e.W)])
+        holds = Or([And(e.in_hand(s, t, q), e.pending(s, i), e.carries_at(s, t, i))
+                    for t in range(e.T) for i in range(e.W)])
         out.append(z3.Implies(e.confirmed_seat(s, q), z3.Not(holds)))
-    return z3.And(out)
+    return And(out)
 
 
 # -- where each is a candidate ------------------------------------------------------------

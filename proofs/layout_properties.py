@@ -54,6 +54,7 @@ from .encoding import (
     StateVars,
     popcount,
 )
+from .z3terms import And, Or
 
 COUNT_WIDTH = 8  #: slot counts (at most 4 + 2 x 18 slots) fit in this many bits
 
@@ -73,7 +74,7 @@ def _pending_count(e: Encoding, s: StateVars) -> BV:
 
 def _pending_at(e: Encoding, s: StateVars, m: MoveVars) -> Bool:
     """The slot ``m`` is laid on is pending in ``s``."""
-    return z3.Or([z3.And(m.end == i, e.pending(s, i)) for i in range(e.W)])
+    return Or([And(m.end == i, e.pending(s, i)) for i in range(e.W)])
 
 
 # ---------------------------------------------------------------------------
@@ -88,59 +89,59 @@ def markers(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     for q in range(e.P):
         out.append(z3.Implies(z3.Not(s.led), z3.Not(e.marker_out(s, q))))
         mover = s.turn == q
-        put_out = z3.And(mover, z3.Or(m.kind == PASS, m.kind == CONFIRM))
+        put_out = And(mover, Or(m.kind == PASS, m.kind == CONFIRM))
         own = [m.end == i for i, sl in enumerate(e.slots) if sl.owner == q]
-        taken_in = z3.And(mover, m.kind == PLAY, z3.Or(own)) if own else z3.BoolVal(False)
+        taken_in = And(mover, m.kind == PLAY, Or(own)) if own else z3.BoolVal(False)
         out.append(e.marker_out(t, q) == z3.If(put_out, z3.BoolVal(True), z3.If(
             taken_in, z3.BoolVal(False), e.marker_out(s, q))))
-    return z3.And(out)
+    return And(out)
 
 
 def doubles_covered(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """doubles-covered: where play goes while slots are pending, and which slots a double
     leaves pending (see the module docstring)."""
-    play = z3.And(m.kind == PLAY, s.led)
-    lead = z3.And(m.kind == PLAY, z3.Not(s.led))
+    play = And(m.kind == PLAY, s.led)
+    lead = And(m.kind == PLAY, z3.Not(s.led))
     double = m.a == m.b
-    takes = z3.Or([m.end == i for i, sl in enumerate(e.slots) if sl.double_takes > 0])
-    others = z3.Or([z3.And(e.pending(s, i), m.end != i) for i in range(e.W)])
-    new = z3.And(play, double, takes, z3.Not(others))
+    takes = Or([m.end == i for i, sl in enumerate(e.slots) if sl.double_takes > 0])
+    others = Or([And(e.pending(s, i), m.end != i) for i in range(e.W)])
+    new = And(play, double, takes, z3.Not(others))
     if e.lead_takes:
-        opening = z3.And([e.pending(t, i) == z3.And(double, t.ends[i] != CLOSED_CODE)
-                          for i in range(e.W)])
+        opening = And([e.pending(t, i) == And(double, t.ends[i] != CLOSED_CODE)
+                       for i in range(e.W)])
     else:
         opening = z3.Not(e.any_pending(t))
     same = [e.pending(t, i) == e.pending(s, i) for i in range(e.W)]
-    return z3.And(
-        z3.Implies(z3.And(play, e.any_pending(s)), _pending_at(e, s, m)),
+    return And(
+        z3.Implies(And(play, e.any_pending(s)), _pending_at(e, s, m)),
         z3.Implies(lead, opening),
-        z3.Implies(new, z3.And(
+        z3.Implies(new, And(
             _pending_count(e, t) == 1 + _closed(e, s) - _closed(e, t),
             *[z3.Implies(e.pending(t, i), t.ends[i] == m.a) for i in range(e.W)])),
-        z3.Implies(z3.And(play, z3.Not(new)),
+        z3.Implies(And(play, z3.Not(new)),
                    _pending_count(e, t) + z3.If(_pending_at(e, s, m), z3.BitVecVal(1, COUNT_WIDTH),
                                                        z3.BitVecVal(0, COUNT_WIDTH))
                    == _pending_count(e, s)),
-        z3.Implies(m.kind != PLAY, z3.And(same)))
+        z3.Implies(m.kind != PLAY, And(same)))
 
 
 def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """spinner-arms: arms wait for their sides, and open with an opening double only."""
-    play = z3.And(m.kind == PLAY, s.led)
-    lead = z3.And(m.kind == PLAY, z3.Not(s.led))
+    play = And(m.kind == PLAY, s.led)
+    lead = And(m.kind == PLAY, z3.Not(s.led))
     out = []
     for i, sl in enumerate(e.slots):
         if sl.opens is not Opens.SPINNER:
             continue
         if sl.after:
-            out.append(z3.Implies(z3.And(play, m.end == i),
-                                  z3.And([e.covered(s, j) for j in sl.after])))
+            out.append(z3.Implies(And(play, m.end == i),
+                                  And([e.covered(s, j) for j in sl.after])))
         opened = t.ends[i] != CLOSED_CODE
-        out.append(z3.Implies(lead, z3.And(opened == (m.a == m.b),
-                                           z3.Implies(opened, t.ends[i] == m.a))))
-        out.append(z3.Implies(z3.And(z3.Not(lead), s.ends[i] == CLOSED_CODE),
+        out.append(z3.Implies(lead, And(opened == (m.a == m.b),
+                                        z3.Implies(opened, t.ends[i] == m.a))))
+        out.append(z3.Implies(And(z3.Not(lead), s.ends[i] == CLOSED_CODE),
                               t.ends[i] == CLOSED_CODE))
-    return z3.And(out)
+    return And(out)
 
 
 # ---------------------------------------------------------------------------
@@ -151,10 +152,10 @@ def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
 def uncoverable_double(e: Encoding, s: StateVars) -> Bool:
     """uncoverable-double: at a block established while slots are pending, the boneyard is
     empty and no hand holds a tile carrying a pending slot's number."""
-    covers = z3.Or([z3.And(e.held(s, t), e.pending(s, i), e.carries_at(s, t, i))
-                    for t in range(e.T) for i in range(e.W)])
-    return z3.Implies(z3.And(s.status == BLOCKED, e.any_pending(s)),
-                      z3.And(e.boneyard_empty(s), z3.Not(covers)))
+    covers = Or([And(e.held(s, t), e.pending(s, i), e.carries_at(s, t, i))
+                 for t in range(e.T) for i in range(e.W)])
+    return z3.Implies(And(s.status == BLOCKED, e.any_pending(s)),
+                      And(e.boneyard_empty(s), z3.Not(covers)))
 
 
 def readings_agree(e: Encoding, s: StateVars) -> Bool:
@@ -167,9 +168,9 @@ def readings_gap(e: Encoding, s: StateVars, *, stock_empty: bool = False) -> Boo
     """The R2.3 gap in a round being played: no player has a legal move, yet some hand
     holds a tile matching an open end (``stock_empty``: and the boneyard supplies
     nothing, so the R4 procedure runs)."""
-    gap = z3.And(s.status == PLAYING, s.led, z3.Not(e.has_legal_move(s)),
-                 e.holds_matching_tile(s))
-    return z3.And(gap, e.boneyard_empty(s)) if stock_empty else gap
+    gap = And(s.status == PLAYING, s.led, z3.Not(e.has_legal_move(s)),
+              e.holds_matching_tile(s))
+    return And(gap, e.boneyard_empty(s)) if stock_empty else gap
 
 
 TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]

@@ -37,6 +37,7 @@ import z3  # type: ignore[import-untyped]
 
 from .predicates import Predicates
 from .vocabulary import BV, CLOSED_CODE, END_BITS, Bool, MoveVars, StateVars
+from .z3terms import And, Or
 
 #: The layout's part of a post-state: the slot values, and the marks' bits (None: the
 #: layout has no marks).
@@ -114,14 +115,14 @@ class LayoutTerms(Predicates):
 
     def takes_tiles(self, m: MoveVars) -> Bool:
         """The slot ``m.end`` is one whose doubles take tiles (``double_takes > 0``)."""
-        return z3.Or([m.end == i for i, sl in enumerate(self.slots) if sl.double_takes])
+        return Or([m.end == i for i, sl in enumerate(self.slots) if sl.double_takes])
 
     def plays_again(self, m: MoveVars) -> Bool | None:
         """The mover plays again: a double laid on a slot whose doubles take tiles, where
         the layout says its player plays on [R2.2] (None: never)."""
         if not self.again or not self.double_rules:
             return None
-        return z3.And(m.a == m.b, self.takes_tiles(m))
+        return And(m.a == m.b, self.takes_tiles(m))
 
     def played(self, s: StateVars, m: MoveVars) -> Layer:
         """The slot values and marks after ``m.tile`` is laid on slot ``m.end`` (see the
@@ -136,30 +137,30 @@ class LayoutTerms(Predicates):
         f = self.fields
         for i in range(self.W):  # the slot played on is covered
             if f.covered[i] >= 0:
-                bits[f.covered[i]] = z3.Or(bits[f.covered[i]], at[i])
+                bits[f.covered[i]] = Or(bits[f.covered[i]], at[i])
         if f.pending >= 0:
-            rest = [z3.And(self.pending(s, i), z3.Not(at[i])) for i in range(self.W)]
+            rest = [And(self.pending(s, i), z3.Not(at[i])) for i in range(self.W)]
             # a double on a slot that takes tiles, nothing else pending: its slot and the
             # toes it opens take the next tiles
-            new = z3.And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
+            new = And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
             toe = self.toes_opened(s, m, new)
             for i in self.toe_slots:
                 ends[i] = z3.If(toe[i], m.a, ends[i])
             for i in range(self.W):
-                made = z3.Or(at[i], toe.get(i, z3.BoolVal(False)))
-                bits[f.pending + i] = z3.Or(rest[i], z3.And(new, made))
+                made = Or(at[i], toe.get(i, z3.BoolVal(False)))
+                bits[f.pending + i] = Or(rest[i], And(new, made))
         if f.markers >= 0:  # a play on one's own train takes one's marker in
             for q in range(self.P):
                 own = [at[i] for i, sl in enumerate(self.slots) if sl.owner == q]
                 if own:
                     k = f.markers + q
-                    bits[k] = z3.And(bits[k], z3.Not(z3.And(s.turn == q, z3.Or(own))))
+                    bits[k] = And(bits[k], z3.Not(And(s.turn == q, Or(own))))
         return self.canonical(ends, bits)
 
     def starts_wait(self, rest: list[Bool]) -> Bool:
         """A double on a slot whose doubles take tiles starts a wait only while no other
         slot is pending (``rest``: the pending slots but the one played on) [R2.2]."""
-        return z3.Not(z3.Or(rest))
+        return z3.Not(Or(rest))
 
     def toes_opened(self, s: StateVars, m: MoveVars, new: Bool) -> dict[int, Bool]:
         """For each toe slot: the double of ``m`` opens it -- ``new`` holds, the toe is
@@ -176,7 +177,7 @@ class LayoutTerms(Predicates):
         before: list[Bool] = []
         for i in self.toe_slots:
             closed = s.ends[i] == CLOSED_CODE
-            out[i] = z3.And(new, closed, z3.ULT(_count(before, w), left))
+            out[i] = And(new, closed, z3.ULT(_count(before, w), left))
             before.append(closed)
         return out
 
@@ -188,16 +189,16 @@ class LayoutTerms(Predicates):
         cases = []
         for i in range(self.W):
             earlier = [self.distinct(s, j, i) for j in self.group[i] if j < i]
-            cases.append(z3.And(m.end == i, s.ends[i] != CLOSED_CODE,
-                                self.may_play_now(s, s.turn, i), *earlier))
-        return z3.Or(cases)
+            cases.append(And(m.end == i, s.ends[i] != CLOSED_CODE,
+                             self.may_play_now(s, s.turn, i), *earlier))
+        return Or(cases)
 
     def distinct(self, s: StateVars, j: int, i: int) -> Bool:
         """Slots ``j`` and ``i`` of one group differ: in the number shown, or in a mark."""
         if not self.slot_marked(i) and not self.slot_marked(j):
             return s.ends[j] != s.ends[i]
-        return z3.Or(s.ends[j] != s.ends[i], self.pending(s, j) != self.pending(s, i),
-                     self.covered(s, j) != self.covered(s, i))
+        return Or(s.ends[j] != s.ends[i], self.pending(s, j) != self.pending(s, i),
+                  self.covered(s, j) != self.covered(s, i))
 
     # -- the canonical form --------------------------------------------------------------
     def canonical(self, ends: Sequence[BV], bits: Bits = None) -> Layer:

@@ -12,6 +12,8 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.variant import DrawRule
 
+from .z3terms import And, Or
+
 if TYPE_CHECKING:
     from .allsizes.model import AbstractModel
     from .allsizes.vocabulary import AState
@@ -47,13 +49,13 @@ def a_conservation(m: AbstractModel, s: AState) -> Any:
     """The partition of the tiles (the rest of TypeOK holds by construction here: the
     seat to move is a seat, the run a set of seats)."""
     q, t = z3.Const("q_c", m.v.player), z3.Const("t_c", m.v.tile)
-    return z3.And(m.placed(s, q, t), m.disjoint(s), m.one_holder(s))
+    return And(m.placed(s, q, t), m.disjoint(s), m.one_holder(s))
 
 
 def a_closed_before_lead(m: AbstractModel, s: AState) -> Any:
     _, t, e, x, _ = a_vars(m)
-    return z3.Implies(z3.Not(s.opened), z3.And(z3.ForAll([t], z3.Not(s.on_table(t))),
-                                               z3.ForAll([e, x], z3.Not(s.shows(e, x)))))
+    return z3.Implies(z3.Not(s.opened), And(z3.ForAll([t], z3.Not(s.on_table(t))),
+                                            z3.ForAll([e, x], z3.Not(s.shows(e, x)))))
 
 
 def a_table_after_lead(m: AbstractModel, s: AState) -> Any:
@@ -67,13 +69,13 @@ def a_end_shows_one_number(m: AbstractModel, s: AState) -> Any:
     as it always was: Z3's choice of counterexample depends on the order terms are made.)"""
     _, _, e, x, y = a_vars(m)
     if not m.layout.arms:
-        return z3.Implies(s.opened, z3.ForAll([e], z3.And(
+        return z3.Implies(s.opened, z3.ForAll([e], And(
             z3.Exists([x], s.shows(e, x)),
-            z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)), x == y)))))
-    opens = z3.Or(m.layout.opens_low(e), m.layout.opens_high(e))
-    return z3.Implies(s.opened, z3.ForAll([e], z3.And(
+            z3.ForAll([x, y], z3.Implies(And(s.shows(e, x), s.shows(e, y)), x == y)))))
+    opens = Or(m.layout.opens_low(e), m.layout.opens_high(e))
+    return z3.Implies(s.opened, z3.ForAll([e], And(
         z3.Implies(opens, z3.Exists([x], s.shows(e, x))),
-        z3.ForAll([x, y], z3.Implies(z3.And(s.shows(e, x), s.shows(e, y)), x == y)))))
+        z3.ForAll([x, y], z3.Implies(And(s.shows(e, x), s.shows(e, y)), x == y)))))
 
 
 def a_no_pending_draw(m: AbstractModel, s: AState) -> Any:
@@ -87,7 +89,7 @@ def a_confirmed_after_lead(m: AbstractModel, s: AState) -> Any:
 
 def a_confirmed_hold_nothing(m: AbstractModel, s: AState) -> Any:
     q, t, e, x, _ = a_vars(m)
-    return z3.ForAll([q, t, e, x], z3.Not(z3.And(
+    return z3.ForAll([q, t, e, x], z3.Not(And(
         s.confirmed(q), s.holds(q, t), m.v.carries(t, x), s.shows(e, x),
         m.may_play_now(s, q, e))))
 
@@ -104,14 +106,14 @@ def a_run_has_proposer(m: AbstractModel, s: AState) -> Any:
 
 def a_run_full_at_proposer(m: AbstractModel, s: AState) -> Any:
     q, _, _, _, _ = a_vars(m)
-    return z3.Implies(s.confirmed(s.turn), z3.And(s.turn == s.proposer,
-                                                  z3.ForAll([q], s.confirmed(q))))
+    return z3.Implies(s.confirmed(s.turn), And(s.turn == s.proposer,
+                                               z3.ForAll([q], s.confirmed(q))))
 
 
 def a_run_is_arc(m: AbstractModel, s: AState) -> Any:
     q, _, _, _, _ = a_vars(m)
-    return z3.Implies(z3.And(s.confirmed(s.proposer), z3.Not(s.confirmed(s.turn))),
-                      z3.ForAll([q], s.confirmed(q) == z3.Or(
+    return z3.Implies(And(s.confirmed(s.proposer), z3.Not(s.confirmed(s.turn))),
+                      z3.ForAll([q], s.confirmed(q) == Or(
                           q == s.proposer, m.v.btw(s.proposer, q, s.turn))))
 
 
@@ -123,17 +125,17 @@ def a_marks_typed(m: AbstractModel, s: AState) -> Any:
         none.append(z3.Not(s.covered(e)))
     if m.doubles:
         none.append(z3.Not(s.pending(e)))
-    out = [z3.Implies(z3.Not(s.opened), z3.ForAll([e], z3.And(*none, m.v.ctx)))]
+    out = [z3.Implies(z3.Not(s.opened), z3.ForAll([e], And(*none, m.v.ctx)))]
     if m.doubles:
         out.append(z3.ForAll([e], z3.Implies(s.pending(e), z3.Exists([x], s.shows(e, x)))))
-    return z3.And(*out)
+    return And(*out)
 
 
 def a_waiting_arms(m: AbstractModel, s: AState) -> Any:
     """While a side an arm waits for is uncovered, the arm shows nothing that side does
     not show (one conjunct per arm and side: the slots are constants)."""
     _, _, _, x, _ = a_vars(m)
-    return z3.And([z3.Implies(z3.Not(s.covered(side)), z3.ForAll([x], z3.Implies(
+    return And([z3.Implies(z3.Not(s.covered(side)), z3.ForAll([x], z3.Implies(
         s.shows(arm, x), s.shows(side, x))))
         for arm, sides in m.layout.waiting for side in sides])
 
@@ -141,15 +143,15 @@ def a_waiting_arms(m: AbstractModel, s: AState) -> Any:
 def a_uncovered_pending(m: AbstractModel, s: AState) -> Any:
     """While a side an open arm waits for is uncovered, that side is pending."""
     _, _, _, x, _ = a_vars(m)
-    return z3.And([z3.ForAll([x], z3.Implies(z3.And(s.shows(arm, x), z3.Not(s.covered(side))),
-                                             s.pending(side)))
-                   for arm, sides in m.layout.waiting for side in sides])
+    return And([z3.ForAll([x], z3.Implies(And(s.shows(arm, x), z3.Not(s.covered(side))),
+                                          s.pending(side)))
+                for arm, sides in m.layout.waiting for side in sides])
 
 
 def a_pending_one_double(m: AbstractModel, s: AState) -> Any:
     _, _, e, x, _ = a_vars(m)
     f = z3.Const("f_j", m.v.end)
-    return z3.ForAll([e, f, x], z3.Implies(z3.And(s.pending(e), s.pending(f), s.shows(e, x)),
+    return z3.ForAll([e, f, x], z3.Implies(And(s.pending(e), s.pending(f), s.shows(e, x)),
                                            s.shows(f, x)))
 
 
@@ -179,7 +181,7 @@ def a_no_stock(m: AbstractModel, s: AState) -> Any:
 
 def a_blocked_sound(m: AbstractModel, s: AState) -> Any:
     """R2 in the variant's R2.3 reading (:meth:`AbstractModel.nobody_can_play`)."""
-    return z3.Implies(s.blocked, z3.And(s.opened, m.bone_empty(s), m.nobody_can_play(s)))
+    return z3.Implies(s.blocked, And(s.opened, m.bone_empty(s), m.nobody_can_play(s)))
 
 
 def a_draw_game(m: AbstractModel) -> bool:

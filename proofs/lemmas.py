@@ -73,6 +73,7 @@ from .layout_lemmas import (
 )
 from .solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 from .vocabulary import popcount
+from .z3terms import And, Or
 
 if TYPE_CHECKING:
     from .allsizes.model import AbstractModel
@@ -157,8 +158,8 @@ def _conservation(e: Encoding, s: StateVars) -> Bool:
     """SEMANTICS "Type invariant" (``state_status``): the partition, a seat to move, at
     most P confirmations, ends the table can show (and marks the layout can have)."""
     marks = [marks_typed(e, s)] if has_marks(e) else []
-    return z3.And(_tile_places(e, s), _seat(e, s), _count_range(e, s),
-                  _ends_match_table(e, s), *marks)
+    return And(_tile_places(e, s), _seat(e, s), _count_range(e, s),
+               _ends_match_table(e, s), *marks)
 
 
 def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
@@ -173,10 +174,10 @@ def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
     (or closed: arms and toes that did not open), in the canonical order; and, in a layout
     of one line, the parity of the numbers shown (:func:`ends_parity`): a hub, a spinner
     or a foot offers a double's number to more than two ends, so it is the line's alone."""
-    return z3.And(
+    return And(
         s.led == z3.Not(e.nothing_on_table(s)),
-        z3.Implies(s.led, z3.And(*shows_a_number(e, s), *in_canonical_order(e, s))),
-        z3.Implies(z3.Not(s.led), z3.And(*(y == CLOSED_CODE for y in s.ends))),
+        z3.Implies(s.led, And(*shows_a_number(e, s), *in_canonical_order(e, s))),
+        z3.Implies(z3.Not(s.led), And(*(y == CLOSED_CODE for y in s.ends))),
         *[ends_parity(e, s, x) for x in range(e.N + 1) if _one_line(e)])
 
 
@@ -186,13 +187,13 @@ def _one_line(e: Encoding) -> bool:
 
 
 def _pre_lead(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(z3.Not(s.led), z3.And(
+    return z3.Implies(z3.Not(s.led), And(
         e.nothing_on_table(s), s.confirmed == 0, z3.Not(s.drew), s.fouls == 0,
         s.status == PLAYING, *[z3.Not(e.hand_empty(s, p)) for p in range(e.P)]))
 
 
 def _leader(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(z3.Not(s.led), z3.And(
+    return z3.Implies(z3.Not(s.led), And(
         z3.Not(e.lead_choice(s).void), e.initial_turn(s), e.lead_tile_held(s)))
 
 
@@ -209,8 +210,8 @@ def _confirmed_after_lead(e: Encoding, s: StateVars) -> Bool:
 
 
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
-    return z3.And([z3.Implies(e.confirmed_seat(s, q), z3.And(
-        [z3.Not(z3.And(e.in_hand(s, t, q), e.matches_for(s, t, q))) for t in range(e.T)]))
+    return And([z3.Implies(e.confirmed_seat(s, q), And(
+        [z3.Not(And(e.in_hand(s, t, q), e.matches_for(s, t, q))) for t in range(e.T)]))
         for q in range(e.P)])
 
 
@@ -231,7 +232,7 @@ def _domino_empty_hand(e: Encoding, s: StateVars) -> Bool:
 
 
 def _nothing_aside(e: Encoding, s: StateVars) -> Bool:
-    return z3.And([s.loc[t] != e.ASIDE for t in range(e.T)])
+    return And([s.loc[t] != e.ASIDE for t in range(e.T)])
 
 
 def _no_stock(e: Encoding, s: StateVars) -> Bool:
@@ -246,10 +247,10 @@ def hand_size(e: Encoding, s: StateVars) -> Bool:
     boneyard (B = 0) it is ``|hand p| <= H``, with Init's own count of the hand."""
     width = e.T.bit_length() + 1  # Init's (``count_is``): the same term, shared
     if e.B == 0:
-        return z3.And([z3.ULE(popcount([x == p for x in s.loc], width), e.H)
-                       for p in range(e.P)])
-    return z3.And([z3.ULE(popcount([z3.Or(x == p, x == e.BONEYARD) for x in s.loc], width),
-                          e.H + e.B) for p in range(e.P)])
+        return And([z3.ULE(popcount([x == p for x in s.loc], width), e.H)
+                    for p in range(e.P)])
+    return And([z3.ULE(popcount([Or(x == p, x == e.BONEYARD) for x in s.loc], width),
+                       e.H + e.B) for p in range(e.P)])
 
 
 def blocked_sound(e: Encoding, s: StateVars) -> Bool:
@@ -259,8 +260,8 @@ def blocked_sound(e: Encoding, s: StateVars) -> Bool:
     judges -- no hand holds a matching tile, which implies that no player has a legal
     move; in a line the two are one formula."""
     return z3.Implies(s.status == BLOCKED,
-                      z3.And(e.boneyard_supplies_nothing(s),
-                             e.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
+                      And(e.boneyard_supplies_nothing(s),
+                          e.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
 
 
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
@@ -268,9 +269,9 @@ def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
     exactly when N is even."""
     lo, hi = s.ends  # the one line's two ends
     same = lo == hi
-    whole = [z3.Implies(z3.Or(e.carries(t, lo), e.carries(t, hi)), e.on_table(s, t))
+    whole = [z3.Implies(Or(e.carries(t, lo), e.carries(t, hi)), e.on_table(s, t))
              for t in range(e.T)]
-    return z3.And(*whole, same if e.N % 2 == 0 else z3.Not(same))
+    return And(*whole, same if e.N % 2 == 0 else z3.Not(same))
 
 
 def parity(e: Encoding, s: StateVars) -> Bool:
@@ -604,7 +605,7 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
     if alive and not unknown and together:
         sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
         sv.add(*[pre[lem.id] for lem in alive], enc.trans(s, m, s2),
-               z3.Or([z3.Not(lem(enc, s2)) for lem in alive]))
+               Or([z3.Not(lem(enc, s2)) for lem in alive]))
         c = sv.check()
         if not c.unsat:
             unknown = True  # cannot be sat when each action passed: report it honestly
@@ -624,7 +625,7 @@ def violations(hyps: list[Bool], guard: Bool, goals: dict[str, Bool], *, seed: i
         return set(), Check("unsat", 0.0)
     first = max(1, rlimit // 5) if len(goals) > 1 else rlimit
     sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=first, ledger=ledger)
-    sv.add(*hyps, guard, z3.Or([z3.Not(g) for g in goals.values()]))
+    sv.add(*hyps, guard, Or([z3.Not(g) for g in goals.values()]))
     c = sv.check()
     if c.unsat:
         return set(), c
@@ -676,8 +677,8 @@ def check_inductive(enc: Encoding, lemmas: list[Lemma], *, seed: int = 0,
     the first failing obligation (with its model) or ``"ok"``."""
     s, m, s2 = enc.state("i0"), enc.move("im"), enc.state("i1")
     sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
-    inv = z3.And([lem(enc, s) for lem in lemmas])
-    inv2 = z3.And([lem(enc, s2) for lem in lemmas])
+    inv = And([lem(enc, s) for lem in lemmas])
+    inv2 = And([lem(enc, s2) for lem in lemmas])
     with sv.frame():
         sv.add(enc.init(s), z3.Not(inv))
         c = sv.check()

@@ -38,6 +38,7 @@ from .vocabulary import (
     StateVars,
     Vocabulary,
 )
+from .z3terms import And, Or
 
 
 @dataclass(frozen=True)
@@ -79,18 +80,18 @@ class Predicates(Vocabulary):
         return z3.ULE(s.loc[t], self.TABLE)
 
     def hand_empty(self, s: StateVars, seat: BV | int) -> Bool:
-        return z3.And([s.loc[t] != seat for t in range(self.T)])
+        return And([s.loc[t] != seat for t in range(self.T)])
 
     def boneyard_empty(self, s: StateVars) -> Bool:
-        return z3.And([s.loc[t] != self.BONEYARD for t in range(self.T)])
+        return And([s.loc[t] != self.BONEYARD for t in range(self.T)])
 
     def nothing_on_table(self, s: StateVars) -> Bool:
-        return z3.And([s.loc[t] != self.TABLE for t in range(self.T)])
+        return And([s.loc[t] != self.TABLE for t in range(self.T)])
 
     def carries(self, t: int, x: BV) -> Bool:
         """Tile ``t`` carries the number ``x`` (``t in suit(x)``)."""
         a, b = self.halves[t]
-        return x == a if a == b else z3.Or(x == a, x == b)
+        return x == a if a == b else Or(x == a, x == b)
 
     def carries_at(self, s: StateVars, t: int, i: int) -> Bool:
         """Tile ``t`` carries the number slot ``i`` of ``s`` shows (:meth:`carries`, built
@@ -101,7 +102,7 @@ class Predicates(Vocabulary):
     def matches(self, s: StateVars, t: int) -> Bool:
         """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
         no tile carries)."""
-        out: Bool = self.memo((f"matches{t}", s.name), lambda: z3.Or(
+        out: Bool = self.memo((f"matches{t}", s.name), lambda: Or(
             [self.carries_at(s, t, i) for i in range(self.W)]))
         return out
 
@@ -149,8 +150,8 @@ class Predicates(Vocabulary):
             if sl.access is Access.OWNER or s.marks is None:
                 access = own
             else:
-                access = z3.Or(own, self.marker_out(s, sl.owner))
-        return z3.And(*waits, access) if waits else access
+                access = Or(own, self.marker_out(s, sl.owner))
+        return And(*waits, access) if waits else access
 
     def waits_for(self, s: StateVars, i: int) -> list[Bool]:
         """What slot ``i`` waits for before anyone may play on it: each slot of its
@@ -163,8 +164,8 @@ class Predicates(Vocabulary):
         def build() -> Bool:
             if self.fields.pending < 0:
                 return self.may_play(s, seat, i)
-            return z3.And(self.may_play(s, seat, i),
-                          z3.Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
+            return And(self.may_play(s, seat, i),
+                       Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
 
         return self._per_seat(("may_play_now", seat, i, s.name), seat, build)
 
@@ -172,8 +173,8 @@ class Predicates(Vocabulary):
         """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
         if self.readings_coincide:
             return self.matches(s, t)
-        return self._per_seat(("matches_for", t, seat, s.name), seat, lambda: z3.Or(
-            [z3.And(self.may_play_now(s, seat, i), self.carries_at(s, t, i))
+        return self._per_seat(("matches_for", t, seat, s.name), seat, lambda: Or(
+            [And(self.may_play_now(s, seat, i), self.carries_at(s, t, i))
              for i in range(self.W)]))
 
     def _per_seat(self, key: tuple[Any, ...], seat: BV | int,
@@ -197,16 +198,16 @@ class Predicates(Vocabulary):
 
     def tile_ok(self, m: MoveVars) -> Bool:
         """The move's tile is a tile of the set, ``a-b`` with its halves ``a <= b``."""
-        return z3.And(z3.ULT(m.tile, self.T), *[
-            z3.Implies(m.tile == t, z3.And(m.a == a, m.b == b))
+        return And(z3.ULT(m.tile, self.T), *[
+            z3.Implies(m.tile == t, And(m.a == a, m.b == b))
             for t, (a, b) in enumerate(self.halves)])
 
     def tile_at(self, s: StateVars, m: MoveVars, place: BV | int) -> Bool:
         """The move's tile is at ``place`` (e.g. in the mover's hand)."""
-        return z3.And([z3.Implies(m.tile == t, s.loc[t] == place) for t in range(self.T)])
+        return And([z3.Implies(m.tile == t, s.loc[t] == place) for t in range(self.T)])
 
     def no_tile(self, m: MoveVars) -> Bool:
-        return z3.And(m.tile == NO_TILE_CODE, m.end == LEAD_CODE, m.a == 0, m.b == 0)
+        return And(m.tile == NO_TILE_CODE, m.end == LEAD_CODE, m.a == 0, m.b == 0)
 
     def moved(self, s: StateVars, m: MoveVars, place: BV | int) -> tuple[BV, ...]:
         """Every tile's place after the move's tile goes to ``place``."""
@@ -216,21 +217,21 @@ class Predicates(Vocabulary):
     def can_play(self, s: StateVars, seat: BV | int) -> Bool:
         """``playable(seat) != {}``: a tile in that hand carries the number of a slot the
         seat may play on; before the lead, any tile."""
-        return z3.Or([z3.And(self.in_hand(s, t, seat),
-                             z3.Or(z3.Not(s.led), self.matches_for(s, t, seat)))
-                      for t in range(self.T)])
+        return Or([And(self.in_hand(s, t, seat),
+                       Or(z3.Not(s.led), self.matches_for(s, t, seat)))
+                   for t in range(self.T)])
 
     def holds_matching_tile(self, s: StateVars) -> Bool:
         """R2.3 "holds a matching tile": some hand holds a tile carrying the number of an open
         slot, whoever may play there, waiting or not, pending or not (R2.1)."""
-        return z3.Or([z3.And(self.held(s, t), self.matches(s, t)) for t in range(self.T)])
+        return Or([And(self.held(s, t), self.matches(s, t)) for t in range(self.T)])
 
     def has_legal_move(self, s: StateVars) -> Bool:
         """R2.3 "has a legal move": some seat holds a tile carrying the number of a slot it
         may play on now (its access, the slots it waits for covered, pending slots only
         while there are any)."""
-        return z3.Or([z3.And(self.held(s, t), z3.Or([
-            z3.And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.P)]))
+        return Or([And(self.held(s, t), Or([
+            And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.P)]))
             for t in range(self.T)])
 
     def ends_unplayable(self, s: StateVars, reading: ExtendReading | None = None) -> Bool:
@@ -240,8 +241,8 @@ class Predicates(Vocabulary):
         a hand holds is one its holder may play)."""
         reading = reading or self.READING
         if self.readings_coincide or reading is ExtendReading.HOLDS_MATCHING_TILE:
-            return z3.And(s.led, z3.Not(self.holds_matching_tile(s)))
-        return z3.And(s.led, z3.Not(self.has_legal_move(s)))
+            return And(s.led, z3.Not(self.holds_matching_tile(s)))
+        return And(s.led, z3.Not(self.has_legal_move(s)))
 
     def boneyard_supplies_nothing(self, s: StateVars) -> Bool:
         """R3 (R3.2): the boneyard is empty."""
@@ -250,18 +251,18 @@ class Predicates(Vocabulary):
     def conditions_hold(self, s: StateVars) -> Bool:
         """R2 and R3 at once, in a round not won by a domino (what the R4 procedure must
         agree with at the establishment)."""
-        return z3.And(s.status != DOMINO, self.ends_unplayable(s),
-                      self.boneyard_supplies_nothing(s))
+        return And(s.status != DOMINO, self.ends_unplayable(s),
+                   self.boneyard_supplies_nothing(s))
 
     def is_blocked(self, s: StateVars) -> Bool:
         """R1.1: not a domino, every hand non-empty (R1.2: no domino is due), R2 and R3."""
-        return z3.And(self.conditions_hold(s),
-                      *[z3.Not(self.hand_empty(s, p)) for p in range(self.P)])
+        return And(self.conditions_hold(s),
+                   *[z3.Not(self.hand_empty(s, p)) for p in range(self.P)])
 
     def block_ready(self, s: StateVars) -> Bool:
         """R4.4: ``confirmed >= C`` and, where the variant says so, an empty boneyard."""
         ready = z3.UGE(s.confirmed, self.C)
-        return z3.And(ready, self.boneyard_empty(s)) if self.EMPTY else ready
+        return And(ready, self.boneyard_empty(s)) if self.EMPTY else ready
 
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:
         """Seat ``q`` is among the last ``confirmed`` players to move (those who confirmed):
@@ -320,8 +321,8 @@ class Predicates(Vocabulary):
         none_yet = z3.BoolVal(True)
         for t in order:
             h = self.held(s, t)
-            chosen[t] = z3.And(none_yet, h)
-            none_yet = z3.And(none_yet, z3.Not(h))
+            chosen[t] = And(none_yet, h)
+            none_yet = And(none_yet, z3.Not(h))
         out = LeadChoice(chosen, z3.Not(none_yet),
                          none_yet if void_at_end else z3.BoolVal(False))
         self._cache[key] = out
@@ -331,12 +332,12 @@ class Predicates(Vocabulary):
         """``seat`` is the leader of the hands of ``s``: the holder of the named tile, or
         ``lead.player`` when none is named."""
         lead = self.lead_choice(s)
-        return z3.And(z3.Implies(z3.Not(lead.named), seat == self.variant.lead.player),
-                      *[z3.Implies(c, s.loc[t] == seat) for t, c in lead.chosen.items()])
+        return And(z3.Implies(z3.Not(lead.named), seat == self.variant.lead.player),
+                   *[z3.Implies(c, s.loc[t] == seat) for t, c in lead.chosen.items()])
 
     def lead_tile_held(self, s: StateVars) -> Bool:
         """The player to move holds the tile the lead rule names (or any tile if none)."""
         lead = self.lead_choice(s)
         return z3.If(lead.named,
-                     z3.And([z3.Implies(c, s.loc[t] == s.turn) for t, c in lead.chosen.items()]),
+                     And([z3.Implies(c, s.loc[t] == s.turn) for t, c in lead.chosen.items()]),
                      z3.Not(self.hand_empty(s, s.turn)))

@@ -23,6 +23,7 @@ from .encoding import LOC_BITS, NOWHERE, PLAYING, Encoding, MoveVars, StateVars,
 from .induction import InductionProofs
 from .properties import Result, Verdict
 from .solver import Ledger
+from .z3terms import And, Or
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class Ranking(Measure):
         """The per-action obligation: (a) only the move's tile may change place, and (b)
         the round ends, or the moved tile's weight change plus the counters' change is
         negative (``r' < r``)."""
-        frame = z3.And([z3.Or(m.tile == t, post.loc[t] == s.loc[t]) for t in range(e.T)])
+        frame = And([Or(m.tile == t, post.loc[t] == s.loc[t]) for t in range(e.T)])
 
         def at(st: StateVars) -> Any:
             out = z3.BitVecVal(NOWHERE, LOC_BITS)
@@ -81,8 +82,8 @@ class Ranking(Measure):
 
         smaller = z3.ULT(self.counters(e, post) + self.weight(e, at(post)),
                          self.counters(e, s) + self.weight(e, at(s)))
-        ends = z3.And(s.status == PLAYING, post.status != PLAYING)
-        return z3.And(frame, z3.Or(ends, z3.And(post.status == PLAYING, smaller)))
+        ends = And(s.status == PLAYING, post.status != PLAYING)
+        return And(frame, Or(ends, And(post.status == PLAYING, smaller)))
 
     def bound(self, e: Encoding) -> int:
         """``r`` at Init: every deal has the same counts (the ranking bound,

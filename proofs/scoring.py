@@ -34,6 +34,7 @@ from .encoding import (
     StateVars,
     popcount,
 )
+from .z3terms import And, Or
 
 SCORE_BITS = 20  #: wide enough for any sum of residuals (190 tiles, 10 players)
 
@@ -148,7 +149,7 @@ class Scoring:
     def holds_no_double(self, s: StateVars, side: int) -> Bool:
         """No seat of side ``side`` holds a double (R5.5 "no-double")."""
         doubles = [t for t in range(self.e.T) if self.e.halves[t][0] == self.e.halves[t][1]]
-        return z3.Not(z3.Or([s.loc[t] == p for t in doubles for p in self.sides[side]]))
+        return z3.Not(Or([s.loc[t] == p for t in doubles for p in self.sides[side]]))
 
     def clockwise(self, start: BV, k: int) -> BV:
         """The seat ``k`` places clockwise from ``start``."""
@@ -179,7 +180,7 @@ class Scoring:
         tie = z3.UGE(ntied, 2)
         F = z3.BoolVal(False)
         # domino: the side of the player to move wins
-        dom_w = tuple(z3.Or([s.turn == p for p in side]) for side in self.sides)
+        dom_w = tuple(Or([s.turn == p for p in side]) for side in self.sides)
         dom_a = self.award(v.scoring.domino_award, totals, dom_w)
         # blocked, no tie: the lowest side wins
         rule = v.scoring.block_award
@@ -223,7 +224,7 @@ class Scoring:
         nobody = z3.BitVecVal(len(self.sides), SEAT_BITS)
 
         def lowest_of(side: BV) -> Bool:
-            return z3.Or([z3.And(side == i, w) for i, w in enumerate(lowest)])
+            return Or([And(side == i, w) for i, w in enumerate(lowest)])
 
         if rule in (TieRule.FIRST_FROM_PROPOSER, TieRule.LEADER):
             start = self.tie_start(s)
@@ -233,7 +234,7 @@ class Scoring:
                 out = z3.If(lowest_of(side), side, out)
             return out
         if rule is TieRule.NO_DOUBLE:
-            free = [z3.And(lowest[i], self.holds_no_double(s, i))
+            free = [And(lowest[i], self.holds_no_double(s, i))
                     for i in range(len(self.sides))]
             out = nobody
             for i in range(len(self.sides) - 1, -1, -1):
@@ -243,7 +244,7 @@ class Scoring:
             out = nobody
             for t in reversed(self.lightest_order()):
                 side = self.side_of(s.loc[t])
-                out = z3.If(z3.And(e.held(s, t), lowest_of(side)), side, out)
+                out = z3.If(And(e.held(s, t), lowest_of(side)), side, out)
             return out
         # TEAM_TOTAL: tied players separated by their teams' totals
         teams = self.v.partnerships.teams
@@ -253,7 +254,7 @@ class Scoring:
             tt.append(z3.If(lowest[i], z3.Sum([residuals[q] for q in team]),
                             self.k((1 << SCORE_BITS) - 1)))
         best = self.minimum(tt)
-        at_best = [z3.And(lowest[i], tt[i] == best) for i in range(len(self.sides))]
+        at_best = [And(lowest[i], tt[i] == best) for i in range(len(self.sides))]
         unique = popcount(at_best, SCORE_BITS) == 1
         out = nobody
         for i in range(len(self.sides) - 1, -1, -1):
@@ -264,8 +265,8 @@ class Scoring:
     def property(self, pid: str, s: StateVars, residuals: Sequence[BV] | None = None) -> Bool:
         """The catalogue's terminal property ``pid`` at the finished state ``s`` (with
         ``residuals`` in place of the hands' sums, as in :meth:`terms`)."""
-        return z3.And([z3.Implies(z3.And(premises), conclusion) if premises else conclusion
-                       for premises, conclusion in self.cases(pid, s, residuals)])
+        return And([z3.Implies(And(premises), conclusion) if premises else conclusion
+                    for premises, conclusion in self.cases(pid, s, residuals)])
 
     def cases(self, pid: str, s: StateVars,
               residuals: Sequence[BV] | None = None) -> list[tuple[list[Bool], Bool]]:
@@ -277,11 +278,11 @@ class Scoring:
             # awarded what the variant's domino award says
             sc = self.terms(s, residuals)
             n = len(self.sides)
-            side = [z3.Or([s.turn == p for p in self.sides[i]]) for i in range(n)]
+            side = [Or([s.turn == p for p in self.sides[i]]) for i in range(n)]
             paid = self.award(self.v.scoring.domino_award, sc.totals, side)
-            out.append(([s.status == DOMINO], z3.And(
-                [z3.And(sc.winners[i] == side[i],
-                        sc.awards[i] == z3.If(side[i], paid, self.k(0))) for i in range(n)])))
+            out.append(([s.status == DOMINO], And(
+                [And(sc.winners[i] == side[i],
+                     sc.awards[i] == z3.If(side[i], paid, self.k(0))) for i in range(n)])))
         return out
 
     def case(self, pid: str, s: StateVars,
@@ -301,33 +302,33 @@ class Scoring:
         blocked = s.status == BLOCKED
         if pid == "pips":
             # R5.3 per seat, and R5.2's side totals: the sums of the seats of each side
-            return [], z3.And(*[sc.residuals[p] == self.pips(s, p) for p in range(e.P)],
-                              *[sc.totals[i] == z3.Sum([sc.residuals[p] for p in side]
-                                                       + [k(0)])
-                                for i, side in enumerate(self.sides)])
+            return [], And(*[sc.residuals[p] == self.pips(s, p) for p in range(e.P)],
+                           *[sc.totals[i] == z3.Sum([sc.residuals[p] for p in side]
+                                                    + [k(0)])
+                             for i, side in enumerate(self.sides)])
         if pid == "foul-penalty":
             # R4.5: each seat that made a false declaration pays the penalty, and only it
             pen = v.fouls.penalty
-            return [], z3.And([sc.penalties[p] == z3.If(
+            return [], And([sc.penalties[p] == z3.If(
                 z3.Extract(p, p, s.fouls) == 1, k(pen), k(0)) for p in range(e.P)])
         if pid == "final-scores":
             # SEMANTICS "Scoring": a side's score is its award minus its seats' penalties
-            return [], z3.And([sc.scores[i] == sc.awards[i] - z3.Sum(
+            return [], And([sc.scores[i] == sc.awards[i] - z3.Sum(
                 [sc.penalties[p] for p in side] + [k(0)])
                 for i, side in enumerate(self.sides)])
         low = list(sc.lowest)
         if pid == "winner-lowest":
-            nobody = z3.Not(z3.Or(list(sc.winners)))
+            nobody = z3.Not(Or(list(sc.winners)))
             silent = v.scoring.tie in (TieRule.NONE, TieRule.TEAM_TOTAL, TieRule.NO_DOUBLE)
-            return [blocked], z3.And(
+            return [blocked], And(
                 *[z3.Implies(sc.winners[i], sc.totals[i] == sc.low) for i in range(n)],
-                z3.Implies(z3.Not(sc.tie), z3.And([sc.winners[i] == low[i]
-                                                   for i in range(n)])),
-                z3.Implies(nobody, z3.And(sc.tie, z3.BoolVal(silent))))
+                z3.Implies(z3.Not(sc.tie), And([sc.winners[i] == low[i]
+                                                for i in range(n)])),
+                z3.Implies(nobody, And(sc.tie, z3.BoolVal(silent))))
         rule = v.scoring.block_award
 
         def paid(winners: Sequence[Bool], amount: BV) -> Bool:
-            return z3.And([sc.awards[i] == z3.If(winners[i], amount, k(0)) for i in range(n)])
+            return And([sc.awards[i] == z3.If(winners[i], amount, k(0)) for i in range(n)])
 
         if pid == "award":
             return [blocked, z3.Not(sc.tie)], paid(sc.winners, self.award(rule, sc.totals,
@@ -335,15 +336,15 @@ class Scoring:
         if pid != "tie":
             raise KeyError(pid)
         tie = v.scoring.tie
-        single = z3.And(popcount(list(sc.winners), SCORE_BITS) == 1,
-                        *[z3.Implies(sc.winners[i], low[i]) for i in range(n)],
-                        paid(sc.winners, self.award(rule, sc.totals, sc.winners)))
+        single = And(popcount(list(sc.winners), SCORE_BITS) == 1,
+                     *[z3.Implies(sc.winners[i], low[i]) for i in range(n)],
+                     paid(sc.winners, self.award(rule, sc.totals, sc.winners)))
         if tie is TieRule.NONE:
-            ok = z3.And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards])
+            ok = And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards])
         elif tie in (TieRule.SPLIT, TieRule.ALL_WIN):
             full = self.award(rule, sc.totals, low)
             each = z3.UDiv(full, popcount(low, SCORE_BITS)) if tie is TieRule.SPLIT else full
-            ok = z3.And(*[sc.winners[i] == low[i] for i in range(n)], paid(low, each))
+            ok = And(*[sc.winners[i] == low[i] for i in range(n)], paid(low, each))
         elif tie in (TieRule.FIRST_FROM_PROPOSER, TieRule.LEADER):
             start = self.tie_start(s)
 
@@ -354,7 +355,7 @@ class Scoring:
                             z3.BitVecVal(p + e.P, SEAT_BITS) - start) for p in self.sides[i]]
                 return self.minimum(ds)
 
-            ok = z3.And(single, *[z3.Implies(sc.winners[i], z3.And(
+            ok = And(single, *[z3.Implies(sc.winners[i], And(
                 [z3.Implies(low[j], z3.ULE(dist(i), dist(j))) for j in range(n)]))
                 for i in range(n)])
         elif tie is TieRule.LIGHTEST_TILE:
@@ -365,19 +366,19 @@ class Scoring:
                 """The rank of side ``i``'s lightest tile (T if it holds none)."""
                 out = z3.BitVecVal(e.T, SCORE_BITS)
                 for t in reversed(order):
-                    out = z3.If(z3.Or([s.loc[t] == p for p in self.sides[i]]),
+                    out = z3.If(Or([s.loc[t] == p for p in self.sides[i]]),
                                 z3.BitVecVal(rank[t], SCORE_BITS), out)
                 return out
 
-            ok = z3.And(single, *[z3.Implies(sc.winners[i], z3.And(
-                [z3.Implies(z3.And(low[j], j != i), z3.ULT(lightest(i), lightest(j)))
+            ok = And(single, *[z3.Implies(sc.winners[i], And(
+                [z3.Implies(And(low[j], j != i), z3.ULT(lightest(i), lightest(j)))
                  for j in range(n)])) for i in range(n)])
         elif tie is TieRule.NO_DOUBLE:
             # exactly one tied side holds no double: it alone wins; else nobody scores
-            free = [z3.And(low[i], self.holds_no_double(s, i)) for i in range(n)]
+            free = [And(low[i], self.holds_no_double(s, i)) for i in range(n)]
             one = popcount(free, SCORE_BITS) == 1
-            ok = z3.If(one, z3.And(single, *[sc.winners[i] == free[i] for i in range(n)]),
-                       z3.And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards]))
+            ok = z3.If(one, And(single, *[sc.winners[i] == free[i] for i in range(n)]),
+                       And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards]))
         else:  # TEAM_TOTAL
             teams = v.partnerships.teams
 
@@ -385,13 +386,13 @@ class Scoring:
                 team = next(tm for tm in teams if self.sides[i][0] in tm)
                 return z3.Sum([sc.residuals[q] for q in team])
 
-            strictly = [z3.And(low[i], *[z3.Implies(low[j], z3.ULT(team_total(i),
+            strictly = [And(low[i], *[z3.Implies(low[j], z3.ULT(team_total(i),
                                                                     team_total(j)))
-                                         for j in range(n) if j != i]) for i in range(n)]
-            someone = z3.Or(strictly)
-            ok = z3.If(someone, z3.And(single, *[z3.Implies(sc.winners[i], strictly[i])
-                                                 for i in range(n)]),
-                       z3.And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards]))
+                                      for j in range(n) if j != i]) for i in range(n)]
+            someone = Or(strictly)
+            ok = z3.If(someone, And(single, *[z3.Implies(sc.winners[i], strictly[i])
+                                              for i in range(n)]),
+                       And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards]))
         return [blocked, sc.tie], ok
 
     def describe(self, pid: str) -> str:

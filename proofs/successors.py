@@ -14,6 +14,7 @@ from dominoproof.model.variant import Variant
 
 from .encoding import DRAW, TILE_BITS, Encoding
 from .solver import Solver
+from .z3terms import And, Or
 
 
 class SuccessorOracle:
@@ -34,8 +35,8 @@ class SuccessorOracle:
         self.fixed = z3.Bool("fixed_order")
         self.solver = Solver(seed=seed, timeout_ms=timeout_ms)
         acts = self.enc.actions(self.s, self.m, self.s2)
-        self.solver.add(z3.Or(list(acts.values())))
-        self.solver.add(z3.Implies(z3.And(self.fixed, self.m.kind == DRAW),
+        self.solver.add(Or(list(acts.values())))
+        self.solver.add(z3.Implies(And(self.fixed, self.m.kind == DRAW),
                                    self.m.tile == self.top))
 
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
@@ -64,7 +65,7 @@ class SuccessorOracle:
                 yield mv, nxt
                 same = [model.eval(v, model_completion=True) == v
                         for v in [*self.m.fields().values(), *self.s2.fields().values()]]
-                self.solver.add(z3.Not(z3.And(same)))
+                self.solver.add(z3.Not(And(same)))
 
 
 @cache

@@ -55,6 +55,8 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
 
+from .z3terms import And, Or
+
 #: z3 ships without type stubs: its terms are ``Any`` to mypy, named here by role.
 Bool: TypeAlias = Any
 BV: TypeAlias = Any
@@ -138,7 +140,7 @@ class StateVars:
     def led(self) -> Bool:
         """The lead has been played: a slot it opens is open."""
         open_ = [self.ends[i] != CLOSED_CODE for i in self.lead_slots]
-        return open_[0] if len(open_) == 1 else z3.Or(open_)
+        return open_[0] if len(open_) == 1 else Or(open_)
 
     def fields(self) -> dict[str, Any]:
         """Every variable by name (``loc0``, ``loc1``, ..., ``end0``, ..., ``turn``, ...)."""
@@ -352,7 +354,7 @@ class Vocabulary:
 
     def move_is(self, m: MoveVars, mv: Move) -> Bool:
         """``m`` is the concrete move ``mv``."""
-        return z3.And(m.kind == int(mv.kind),
-                      m.tile == (NO_TILE_CODE if mv.tile == NO_TILE else mv.tile),
-                      m.end == (LEAD_CODE if mv.end == LEAD else mv.end))
+        return And(m.kind == int(mv.kind),
+                   m.tile == (NO_TILE_CODE if mv.tile == NO_TILE else mv.tile),
+                   m.end == (LEAD_CODE if mv.end == LEAD else mv.end))
 

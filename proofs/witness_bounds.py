@@ -38,6 +38,7 @@ import z3  # type: ignore[import-untyped]
 from .encoding import BLOCKED, Bool
 from .lemmas import BY_ID, Lemma, prove_relative
 from .witnesses import WitnessSearch
+from .z3terms import Or
 
 __all__ = ["hand_size_lemmas", "z3_bounds"]
 
@@ -102,8 +103,8 @@ def _at_least(prover: WitnessSearch, s: Any, k: int) -> Bool:
     """Some hand of ``s`` holds at least ``k`` (R5.3 values; pseudo-Boolean, which the
     SAT pipeline reasons on natively)."""
     w = prover.scoring().value
-    return z3.Or([z3.PbGe([(x == p, w[t]) for t, x in enumerate(s.loc)], k)
-                  for p in range(prover.enc.P)])
+    return Or([z3.PbGe([(x == p, w[t]) for t, x in enumerate(s.loc)], k)
+               for p in range(prover.enc.P)])
 
 
 def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:

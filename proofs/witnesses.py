@@ -25,6 +25,7 @@ from .encoding import BLOCKED, SEAT_BITS, Bool
 from .layout_properties import readings_gap
 from .lemmas import parity_conclusion
 from .properties import Verdict
+from .z3terms import And, Or
 
 
 class WitnessSearch(BoundedSearch):
@@ -154,9 +155,9 @@ class WitnessSearch(BoundedSearch):
         def at_least(k: int) -> Bool:
             """Some player holds at least ``k`` (pseudo-Boolean: the SAT solver reasons on
             weighted sums natively, where adder circuits defeat it)."""
-            return z3.Or([z3.And(who == p, z3.PbGe([(x == p, weights[t])
-                                                     for t, x in enumerate(last.loc)], k))
-                          for p in range(enc.P)])
+            return Or([And(who == p, z3.PbGe([(x == p, weights[t])
+                                               for t, x in enumerate(last.loc)], k))
+                       for p in range(enc.P)])
 
         c = sv.check()
         if not c.sat:
@@ -297,16 +298,16 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
         return done(res)
     if question == "tie":
         sc = prover.scoring()
-        res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
-                                               sc.terms(ss[-1]).tie), max_depth=depth)
+        res = prover.bmc(lambda ss, ms: And(ss[-1].status == BLOCKED,
+                                            sc.terms(ss[-1]).tie), max_depth=depth)
         if res.run:
             figures["moves"] = res.depth
         else:
             note = searched("no tied block", res)
         return done(res)
     if question == "block-before-empty-boneyard":
-        res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
-                                               z3.Not(enc.boneyard_empty(ss[-1]))),
+        res = prover.bmc(lambda ss, ms: And(ss[-1].status == BLOCKED,
+                                            z3.Not(enc.boneyard_empty(ss[-1]))),
                          max_depth=depth)
         if res.run:
             figures.update(moves=res.depth,
@@ -327,8 +328,8 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
                 "to every player at every moment)" if enc.readings_coincide else "")
         return done(res)
     # parity-refuted
-    res = prover.bmc(lambda ss, ms: z3.And(ss[-1].status == BLOCKED,
-                                           z3.Not(parity_conclusion(enc, ss[-1]))),
+    res = prover.bmc(lambda ss, ms: And(ss[-1].status == BLOCKED,
+                                        z3.Not(parity_conclusion(enc, ss[-1]))),
                      max_depth=depth)
     if res.run:
         final = res.run.states[-1]
