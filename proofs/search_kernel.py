@@ -534,8 +534,9 @@ def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = N
                       CHUNK if deadline is not None else CHUNK_UNTIMED, f, g, moves, keys,
                       hashes, scr)
         n, nn = int(ctr[0]), int(ctr[3])
-        if cur.nbytes(n) + nxt.nbytes(nn) > peak:
-            peak, held = cur.nbytes(n) + nxt.nbytes(nn), n + nn
+        now = cur.nbytes(n) + nxt.nbytes(nn)
+        if now > peak:
+            peak, held = now, n + nn
         if max_held is not None and n + nn > max_held:
             stop = f"state budget of {max_held:,} states held at once reached"
             break
@@ -586,10 +587,6 @@ class BlockCheck:
         if self.sweep.failed is not None:
             return "VIOLATED"
         return "HOLDS" if self.sweep.complete else "UNKNOWN"
-
-    @property
-    def seconds(self) -> float:
-        return self.sweep.seconds + (self.traced.seconds if self.traced is not None else 0.0)
 
 
 def check_blocks(variant: Variant, init: Init, *, max_seconds: float | None = None,

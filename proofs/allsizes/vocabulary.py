@@ -51,9 +51,9 @@ class Vocabulary:
     btw: Callable[..., Formula]
 
     @staticmethod
-    def declare(ctx: Any = None) -> Vocabulary:
-        """The sorts and relations, in ``ctx`` (default: a new context)."""
-        ctx = ctx if ctx is not None else z3.Context()
+    def declare() -> Vocabulary:
+        """The sorts and relations, in a new context."""
+        ctx = z3.Context()
         player, tile = z3.DeclareSort("Player", ctx), z3.DeclareSort("Tile", ctx)
         value, end = z3.DeclareSort("Value", ctx), z3.DeclareSort("End", ctx)
         b = z3.BoolSort(ctx)
