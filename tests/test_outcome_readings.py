@@ -304,3 +304,33 @@ def test_the_plan_says_which_corners_no_deal_reached() -> None:
     plan = search_plan(variant("block-4p-d6"), kernel=False)
     assert "nor any double" in plan.description  # 8 of 10 dealt: some double is dealt
     assert "none of" in plan.description
+
+
+def test_the_plan_explores_a_candidate_only_while_a_way_to_end_is_unreached(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Choosing deals for the corners explores a candidate's rounds (every draw order)
+    only while some way a round can end is still unreached; after that a candidate can
+    add only a lead case, which its hands say. The deals chosen are the same as when every
+    candidate is explored: bergen's tied block is reached by a candidate, not by a seeded
+    deal, so a plan that stopped exploring too soon would miss it."""
+    from dominoproof.proofs import plans
+
+    small = plans.small_variant(variant("bergen-2p-d6"))
+    explored: list[Any] = []
+    rounds, possible = plans.round_cases, plans.possible_cases
+
+    def counted(v: Variant, d: Any) -> set[str]:
+        explored.append(d)
+        return rounds(v, d)
+
+    monkeypatch.setattr(plans, "round_cases", counted)
+    chosen, text = plans._corner_deals(small, plans.SEEDS)
+    assert "+ 1 chosen for corners (a tied block)" in text
+    assert plans.SEEDS < len(explored) < plans.SEEDS + plans.CANDIDATES
+    # a way to end that no round reaches: every candidate is explored, as before
+    monkeypatch.setattr(plans, "possible_cases",
+                        lambda v: possible(v) | {"a round that never ends"})
+    explored.clear()
+    every, _ = plans._corner_deals(small, plans.SEEDS)
+    assert len(explored) == plans.SEEDS + plans.CANDIDATES
+    assert every == chosen
