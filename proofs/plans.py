@@ -234,11 +234,11 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
         covered |= {lead_case(small, d.hands)} | round_cases(small, d)
     # every way a round can end (round_cases names no other): once each is reached, a
     # candidate can only add a lead case, read off its hands without exploring it
-    ends = {c for c in possible_cases(small) if not c.startswith("lead:")}
+    ways_to_end = {c for c in possible_cases(small) if not c.startswith("lead:")}
     added: list[str] = []
     for i in range(seeds, seeds + CANDIDATES):
         d = deal_of(i)
-        rounds = round_cases(small, d) if ends - covered else set()
+        rounds = round_cases(small, d) if ways_to_end - covered else set()
         new = ({lead_case(small, d.hands)} | rounds) - covered
         if new:
             chosen.append(d)
