@@ -62,7 +62,11 @@ class Predicates(Vocabulary):
 
     # -- views: the sets of SEMANTICS -----------------------------------------------
     def in_hand(self, s: StateVars, t: int, seat: BV | int) -> Bool:
-        """Tile ``t`` is in ``hand[seat]``."""
+        """Tile ``t`` is in ``hand[seat]`` (built once per state, tile and constant seat:
+        the lemmas ask it for every tile and seat, again and again)."""
+        if isinstance(seat, int):
+            out: Bool = self.memo(("in_hand", t, seat, s.name), lambda: s.loc[t] == seat)
+            return out
         return s.loc[t] == seat
 
     def held(self, s: StateVars, t: int) -> Bool:
@@ -108,8 +112,9 @@ class Predicates(Vocabulary):
 
     # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
     def mark(self, s: StateVars, k: int) -> Bool:
-        """Bit ``k`` of ``marks`` is set."""
-        return z3.Extract(k, k, s.marks) == 1
+        """Bit ``k`` of ``marks`` is set (built once per state and bit)."""
+        out: Bool = self.memo(("mark", k, s.name), lambda: z3.Extract(k, k, s.marks) == 1)
+        return out
 
     def marker_out(self, s: StateVars, q: int) -> Bool:
         """Seat ``q``'s marker is out (layouts with markers; else never)."""
@@ -132,7 +137,9 @@ class Predicates(Vocabulary):
         p = self.fields.pending
         if p < 0:
             return z3.BoolVal(False)
-        return z3.Extract(p + self.W - 1, p, s.marks) != 0
+        out: Bool = self.memo(("any_pending", s.name),
+                              lambda: z3.Extract(p + self.W - 1, p, s.marks) != 0)
+        return out
 
     # -- who may play where (R2.3) ---------------------------------------------------
     def may_play(self, s: StateVars, seat: BV | int, i: int) -> Bool:

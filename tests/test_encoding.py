@@ -226,3 +226,25 @@ def test_the_encoding_is_written_apart_from_the_engine() -> None:
         src = Path(module.__file__).read_text(encoding="utf-8")
         assert "model.rules" not in src and "from .rules" not in src, module.__name__
         assert "import Rules" not in src, module.__name__
+
+
+def test_the_views_asked_again_and_again_are_built_once_per_state() -> None:
+    """``in_hand`` with a constant seat, ``mark`` and ``any_pending`` are asked by the
+    lemmas for every tile, seat and slot, many times over: each is built once per state
+    (the same term after), and a state of another name gets its own."""
+    enc = Encoding(variant("chickenfoot-4p-d9"))
+    s, t = enc.state("s"), enc.state("t")
+    pending = enc.fields.pending
+    assert pending >= 0  # the chicken foot's doubles wait for their tiles
+    for view in (lambda x: enc.in_hand(x, 3, 1), lambda x: enc.mark(x, pending),
+                 enc.any_pending):
+        first = view(s)
+        assert view(s) is first
+        other = view(t)
+        assert other is not first and not first.eq(other)
+        assert first.eq(z3.substitute(other, *zip(t.loc, s.loc, strict=True),
+                                      (t.marks, s.marks)))
+    seat = z3.BitVecVal(1, s.loc[0].size())  # a seat as a term: built each time, as before
+    differ = z3.Solver()
+    differ.add(enc.in_hand(s, 3, seat) != enc.in_hand(s, 3, 1))
+    assert differ.check() == z3.unsat
