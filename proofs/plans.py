@@ -234,7 +234,8 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
         covered |= {lead_case(small, d.hands)} | round_cases(small, d)
     # every way a round can end (round_cases names no other): once each is reached, a
     # candidate can only add a lead case, read off its hands without exploring it
-    ways_to_end = {c for c in possible_cases(small) if not c.startswith("lead:")}
+    possible = possible_cases(small)
+    ways_to_end = {c for c in possible if not c.startswith("lead:")}
     added: list[str] = []
     for i in range(seeds, seeds + CANDIDATES):
         d = deal_of(i)
@@ -256,9 +257,8 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
     if added:
         text += f" + {len(chosen) - seeds} chosen for corners ({'; '.join(added)})"
     text += f"; cases reached: {', '.join(sorted(covered))}"
-    missed = possible_cases(small) - covered
-    leads = sorted(c for c in missed if c.startswith("lead:"))
-    ends = sorted(c for c in missed if not c.startswith("lead:"))
+    leads = sorted(possible - ways_to_end - covered)
+    ends = sorted(ways_to_end - covered)
     if ends:
         text += (f"; no round of the {seeds + CANDIDATES:,} deals explored reaches "
                  f"{', '.join(ends)}")
