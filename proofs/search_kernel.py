@@ -36,6 +36,7 @@ from dominoproof.model.state import Ending, State
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 
+from .kernel import graph as kgraph
 from .kernel import reason as kernel_status
 from .kernel import search as ks
 from .kernel.codec import KeySpec, int_key, key_hash, key_int, key_spec, pack, unpack
@@ -46,7 +47,8 @@ from .statespace import SearchResult, kind_code
 AnyArray = npt.NDArray[Any]
 
 __all__ = ["BlockCheck", "KernelCodec", "LeanResult", "SweepResult", "check_blocks",
-           "explore_kernel", "explore_lean", "explore_sweep", "kernel_reason"]
+           "compiled_longest", "compiled_order", "explore_kernel", "explore_lean",
+           "explore_sweep", "kernel_reason"]
 
 #: expansions per call into the kernel between two looks at the clock (the Python
 #: search looks every 1024 expansions, from the first on); without a time budget, more
@@ -184,6 +186,61 @@ class KernelSearchResult(SearchResult):
     def visited_bytes(self) -> int:
         """The visited set: every key, and the hash table of ids."""
         return int(self.keys.nbytes + self.table.nbytes)
+
+    # -- the graph analyses, compiled (:mod:`.kernel.graph`): the same as the base's --
+    _order_np: tuple[AnyArray | None, list[int] | None] | None = None
+
+    def _compiled_order(self) -> tuple[AnyArray | None, list[int] | None]:
+        if self._order_np is None:
+            self._order_np = compiled_order(self)
+        return self._order_np
+
+    def _order(self) -> tuple[list[int] | None, list[int] | None]:
+        if self._topo is None:
+            order, cycle = self._compiled_order()
+            self._topo = (None if order is None else order.tolist(), cycle)
+        return self._topo
+
+    def find_cycle(self) -> list[int] | None:
+        return self._compiled_order()[1]
+
+    def longest_from_roots(self) -> list[int] | None:
+        order = self._compiled_order()[0]
+        return None if order is None else compiled_longest(self, order)
+
+
+def compiled_order(r: SearchResult) -> tuple[AnyArray | None, list[int] | None]:
+    """:meth:`SearchResult._order <dominoproof.proofs.statespace.SearchResult._order>`
+    compiled: (topological order, None) or (None, the same first cycle), the order as
+    an array (a list of tens of millions of ids would take a gigabyte)."""
+    size = r.size
+    ptr, to = _csr(r)
+    post = np.empty(size, dtype=np.int32)
+    stack_v = np.empty(size, dtype=np.int32)  # only the pages the DFS uses are touched
+    stack_e = np.empty(size, dtype=np.int64)
+    count, lo, hi = kgraph.dfs_order(ptr, to, r.expanded, size,
+                                     np.zeros(size, dtype=np.uint8), post, stack_v, stack_e)
+    if lo >= 0:
+        cycle: list[int] = stack_v[lo:hi].tolist()
+        return None, cycle
+    return np.ascontiguousarray(post[:count][::-1]), None
+
+
+def compiled_longest(r: SearchResult, order: AnyArray) -> list[int]:
+    """:meth:`SearchResult.longest_from_roots
+    <dominoproof.proofs.statespace.SearchResult.longest_from_roots>` compiled, along
+    ``order`` (:func:`compiled_order`'s)."""
+    ptr, to = _csr(r)
+    dist = np.zeros(r.size, dtype=np.int64)
+    kgraph.longest_from_roots(order, ptr, to, r.expanded, dist)
+    out: list[int] = dist.tolist()
+    return out
+
+
+def _csr(r: SearchResult) -> tuple[AnyArray, AnyArray]:
+    """A search's CSR arrays (``array`` objects) as NumPy views, without a copy."""
+    return (np.frombuffer(r.edge_ptr, dtype=np.int64),
+            np.frombuffer(r.edge_to, dtype=np.int32))
 
 
 @dataclass

@@ -350,7 +350,8 @@ class SearchResult:
     # -- graph analyses ----------------------------------------------------------
     def _order(self) -> tuple[list[int] | None, list[int] | None]:
         """(topological order, None) or (None, a cycle), by iterative DFS over the CSR:
-        the one analysis of every graph, small or large."""
+        the one analysis of every graph, small or large (a kernel search runs the same
+        loops compiled, ``search_kernel.compiled_order``)."""
         if self._topo is not None:
             return self._topo
         n, ptr, to = self.expanded, self.edge_ptr, self.edge_to

@@ -32,7 +32,7 @@ from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel
-from dominoproof.proofs.faults import FAULTS
+from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
 from dominoproof.proofs.graphcheck import check_properties, checked_verdict
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.statespace import SearchResult, explore
@@ -238,6 +238,38 @@ def test_kernel_search_is_the_python_search_on_every_deal() -> None:
     fast tier; the every-deal searches of trains and of three players here repeated
     those Python searches a second time (about 340 s and 50 s of CI)."""
     same_search(*config("line-free-draw"))
+
+
+@pytest.mark.parametrize("graph", ["every-deal", "budget", "cycle"])
+def test_the_compiled_graph_analyses_are_the_searchs(graph: str) -> None:
+    """The compiled depth-first search and longest paths (``kernel/graph.py``) give what
+    the Python analyses give: the same topological order, the same first cycle, the
+    same distances. On a kernel search of every deal; on one cut short by its budget
+    (states beyond the expanded ones have no edges); and on a fault's graph, which has
+    cycles (the Python search's arrays: the kernel does not run a mutant)."""
+    if graph == "cycle":
+        fault = FAULTS_BY_ID["confirm-resets"]
+        fv = fault.variant()
+        r = explore(fv, fault.init(fv), rules=fault.rules_for(fv))
+    else:
+        v, init = config("line-free-draw")
+        r = explore_kernel(v, init, max_states=60_000 if graph == "budget" else None)
+        assert isinstance(r, search_kernel.KernelSearchResult)
+        assert r.complete is (graph == "every-deal")
+    order, cycle = SearchResult._order(r)  # the Python analysis, not the override
+    got_order, got_cycle = search_kernel.compiled_order(r)
+    assert got_cycle == cycle
+    assert (cycle is None) is (graph != "cycle")
+    if order is None:
+        assert got_order is None
+        return
+    assert got_order is not None and got_order.tolist() == order
+    # not a trivial order: a search that skipped the edges would give the ids reversed
+    assert order != list(range(r.size))[::-1]
+    dist = SearchResult.longest_from_roots(r)
+    assert search_kernel.compiled_longest(r, got_order) == dist
+    assert r.longest_from_roots() == dist and r.find_cycle() is None
+    assert dist is not None and max(dist) > 1
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))

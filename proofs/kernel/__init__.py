@@ -10,6 +10,8 @@ runs compiled by numba:
 * :mod:`.rules` -- ``Next`` and its effects, move for move the rule book's;
 * :mod:`.codec` -- a state as a fixed-width key of 64-bit words;
 * :mod:`.search` -- breadth-first search with an exact visited set;
+* :mod:`.graph` -- the search graph's depth-first order, first cycle and longest
+  paths (no rule read: the Python analyses' loops, compiled);
 * :mod:`.playout` -- seeded deals and uniformly random rounds, draw for draw the
   engine's (the same ``random.Random`` stream: the same seed gives the same rounds);
 * :mod:`.book` -- the kernel as a rule book for one state at a time (the conformance
