@@ -294,3 +294,35 @@ def test_without_the_cold_run_the_targets_are_not_judged() -> None:
     spin = sb.SpinRun([], 1, 0, 1, 0, 1, 1, 1.0, 1.0, 1.0)  # (not read: nothing judged)
     on_six = dataclasses.replace(cmp, n=6, spin=spin)
     assert on_six.targets() == {"wall_time": "SKIPPED"} and on_six.target() == "SKIPPED"
+
+
+@needs_models
+@pytest.mark.skipif(not kernel.available(), reason=kernel.status())
+def test_a_model_never_run_loads_the_machine_code_another_models_run_compiled(
+        monkeypatch: Any) -> None:
+    """On double-6, besides the run compiled from an empty cache, the double-3 deal's
+    verdict compiles the kernel into a second empty cache and the double-6 deal's then
+    runs on it: the figure of a model the kernel was never run on (Spin compiles pan.c
+    for each). The order of the runs and their caches, and where the figure lands."""
+    calls: list[tuple[int, str]] = []
+    step, real = sb.run_ours(sb.load_deal(3))  # a real run's figures, for the render
+
+    def fake(deal: Any, overrides: Any = None, cwd: Any = ".", workers: int = 1,
+             numba_cache: Any = None) -> tuple[sb.Step, dict[str, Any]]:
+        calls.append((deal.n, Path(numba_cache).name if numba_cache else ""))
+        return step, {**real, "verdict_wall": float(len(calls))}
+
+    monkeypatch.setattr(sb, "run_ours", fake)
+    cmp = sb.compare(6, use_spin=False)
+    assert calls == [(6, "numba-cache"), (3, "numba-cache-other-model"),
+                     (6, "numba-cache-other-model"), (6, "numba-cache")]
+    assert cmp.ours_cold_seconds == 1.0 and cmp.ours_other_model_seconds == 3.0
+    spin = sb.SpinRun([sb.Step("pan", 1.0, 1.0, 1.0, 0)], 1, 0, 1, 0, 1, 1, 1.0, 1.0, 1.0)
+    with_spin = dataclasses.replace(cmp, spin=spin, spin_seconds_runs=[2.0])
+    assert with_spin.ratios()["wall_time_other_model"] == 1.5
+    assert "wall, a model never run" in with_spin.render()
+    assert with_spin.to_json()["ours_other_model_wall_seconds"] == 3.0
+    # off double-6 (no target there), no second compile
+    calls.clear()
+    assert sb.compare(3, use_spin=False).ours_other_model_seconds is None
+    assert calls == [(3, "numba-cache"), (3, "numba-cache")]
