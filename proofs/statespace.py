@@ -220,6 +220,20 @@ def peak_rss_mb() -> float:
 # ---------------------------------------------------------------------------
 
 
+def relax_longest(order: Any, ptr: Any, to: Any, n: int, dist: Any) -> None:
+    """``dist`` (zeros on entry): per state, the most moves on a path from a state with
+    no predecessor, relaxing the edges of each state in topological ``order`` (states
+    ``>= n`` were not expanded). Plain Python over lists or arrays; the kernel compiles
+    this same function for its searches (``kernel/graph.py``)."""
+    for v in order:
+        if v < n:
+            d = dist[v] + 1
+            for e in range(ptr[v], ptr[v + 1]):
+                w = to[e]
+                if dist[w] < d:
+                    dist[w] = d
+
+
 @dataclass(eq=False)
 class SearchResult:
     """The explored graph of one configuration: states by id (BFS order), edges as CSR.
@@ -401,14 +415,7 @@ class SearchResult:
         if order is None:
             return None
         dist = [0] * self.size
-        ptr, to, n = self.edge_ptr, self.edge_to, self.expanded
-        for v in order:
-            if v < n:
-                d = dist[v] + 1
-                for e in range(ptr[v], ptr[v + 1]):
-                    w = to[e]
-                    if dist[w] < d:
-                        dist[w] = d
+        relax_longest(order, self.edge_ptr, self.edge_to, self.expanded, dist)
         return dist
 
     def paths_from_roots(self) -> list[int] | None:

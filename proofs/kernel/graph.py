@@ -1,8 +1,8 @@
 """The graph analyses of a kernel search, compiled: the same iterative depth-first search
-and longest paths as :meth:`SearchResult._order
-<dominoproof.proofs.statespace.SearchResult._order>` and
-:meth:`~dominoproof.proofs.statespace.SearchResult.longest_from_roots`, over the same
-CSR arrays, step for step.
+as :meth:`SearchResult._order <dominoproof.proofs.statespace.SearchResult._order>`, over
+the same CSR arrays, step for step (with arrays for its stack), and the longest paths of
+:meth:`~dominoproof.proofs.statespace.SearchResult.longest_from_roots`, whose loop is
+compiled as it is written there.
 
 They read no rule: a graph of tens of millions of states (every deal and every draw
 order of a double-4 draw game, about 33 million) took 40 s and more in the Python loops,
@@ -15,6 +15,7 @@ Every array is made by the caller (the kernel allocates nothing: ``_jit._OPTIONS
 
 from __future__ import annotations
 
+from ..statespace import relax_longest
 from ._jit import njit
 
 
@@ -61,18 +62,9 @@ def dfs_order(ptr, to, n, size, colour, post, stack_v, stack_e):  # type: ignore
     return count, -1, -1
 
 
-@njit
-def longest_from_roots(order, ptr, to, n, dist):  # type: ignore[no-untyped-def]
-    """``dist`` (zeros on entry): per state, the most moves on a path from a state with
-    no predecessor, relaxing the edges of each state in topological ``order``."""
-    for i in range(order.shape[0]):
-        v = order[i]
-        if v < n:
-            d = dist[v] + 1
-            for e in range(ptr[v], ptr[v + 1]):
-                w = to[e]
-                if dist[w] < d:
-                    dist[w] = d
+#: ``SearchResult.longest_from_roots``'s own loop (``statespace.relax_longest``),
+#: compiled: one source, read by the interpreter on the Python path and by numba here
+longest_from_roots = njit(relax_longest)
 
 
 __all__ = ["dfs_order", "longest_from_roots"]
