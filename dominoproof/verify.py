@@ -215,7 +215,7 @@ def _noted(row: Row, why: str) -> Row:
 def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     from dominoproof.expected import findings_of
     from dominoproof.proofs.graphcheck import check_properties
-    from dominoproof.proofs.plans import search_plan
+    from dominoproof.proofs.plans import search_plan, shape
     from dominoproof.proofs.statespace import explore
 
     plan = search_plan(v)
@@ -226,26 +226,38 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     states = 0
     t0 = time.perf_counter()
     inits = list(plan.inits)
+    also = plan.also  # a second configuration searched as well, after the first
     while inits:
         init = inits.pop(0)
         budget = plan.state_budget if init.deal is None else None
         r = explore(plan.variant, init, max_states=budget or 2_000_000, max_seconds=120)
         if budget is not None and r.stop_reason.startswith("state budget"):
             # every deal is beyond the budget: the sampled deals instead, and it says so
-            plan = plan.fallback()
+            plan, also = plan.fallback(), None
             inits = list(plan.inits)
             continue
         first = first or r
         states += r.size
         for res in check_properties(r):
             per_property.setdefault(res.property, []).append(res)
+    if also is not None:
+        for init in also.inits:
+            r = explore(also.variant, init, max_states=2_000_000, max_seconds=120)
+            states += r.size
+            for res in check_properties(r):
+                per_property.setdefault(res.property, []).append(res)
     rows = []
     cover = plan.coverage
     method = cover.method() if cover is not None else "search"
+    configuration = f"{plan.variant.name}: {plan.description}"
+    if also is not None:
+        configuration += f"; and {also.variant.name}: {also.description}"
+        if also.coverage is not None:
+            method += f"; and on {shape(also.variant)}: {also.coverage.method()}"
     found = findings_of(v)
     for p in CATALOGUE:
         res = _worst(per_property[p.id])
-        res.configuration = f"{plan.variant.name}: {plan.description}"
+        res.configuration = configuration
         res.method = method
         if res.verdict is Verdict.HOLDS:
             res.detail = f"{states:,} states in all; " + res.detail

@@ -10,7 +10,8 @@ exactly when it applies to the variant.
 
 :func:`search_plan` then chooses which deals to explore: every deal (and every draw
 order) when that is within reach (on the compiled kernel, a 2-player block game's on a
-double-4 set first, :func:`_larger_size`); else seeded deals plus deals *chosen to cover the
+double-4 set first, :func:`_larger_size`, and a 2-player draw game's on double-4 as well,
+:func:`_larger_draw_size`); else seeded deals plus deals *chosen to cover the
 variant's corners* -- every case of the lead rule (the named tile dealt, each
 fallback) and every way a round ends (a domino, a block with one winner, a tied
 block, a round with a foul) that some candidate deal reaches. In a draw game the
@@ -50,9 +51,15 @@ PLAN_STATES = 1_500_000
 #: on the compiled kernel, the set a 2-player analogue without a boneyard is searched on
 #: first: every deal of the block game's on double-4 (3 tiles each, 100,100 deals) is
 #: 1,450,920 states, within PLAN_STATES. With a boneyard, every draw order of double-4 is
-#: 99.6 to 129.7 million states (measured), far beyond it: a draw game starts at
-#: :func:`_size`'s set
+#: 6.9 to 71.4 million states in the smallest shapes that can draw (measured): a draw
+#: game starts at :func:`_size`'s set, and is searched on double-4 as well where its deals
+#: are few enough (:func:`_larger_draw_size`)
 LARGER_SET = 4
+#: on the compiled kernel, the budget of a 2-player draw game's search of every deal of
+#: double-4 in every draw order (:func:`_larger_draw_size`, up to PLAN_DEALS_KERNEL deals):
+#: hands of 7 and a boneyard of 1 are 6,876,428 states under draw-2p-d6's rules and
+#: 14,602,664 under all-fives-2p-d6's (about 15 s and 35 s of verify)
+PLAN_STATES_LARGER_DRAW = 16_000_000
 #: seeded deals searched when every deal is out of reach
 SEEDS = 10
 #: candidate deals explored for the corners they reach (beyond the seeded ones)
@@ -132,6 +139,24 @@ def _larger_size(v: Variant) -> Sizes | None:
             or v.deal.hand_size < hand):
         return None
     return Sizes(LARGER_SET, 2, hand, tile_count(LARGER_SET) - 2 * hand)
+
+
+def _larger_draw_size(v: Variant) -> Sizes | None:
+    """The sizes of a 2-player line draw game's double-4 configuration, searched on the
+    compiled kernel beside its double-3 one, or None: the tiles the variant sets aside
+    kept, and the largest hands that leave a tile to draw (no larger than the variant's,
+    and at least 3). Hands of 7 and a boneyard of 1, or of 6 with 2 set aside: a round
+    draws at most once there, so the double-3 configuration, whose boneyard draws up to
+    four times, is searched as well (:attr:`Plan.also`). The line only: on other layouts
+    the judge reads every state in Python for the layout's properties (about 30
+    microseconds a state), and all-fives-2p-d6's spinner on double-4 is 14,602,664
+    states."""
+    if (v.slot_layout != LINE or min(v.players, 4) != 2 or v.draw.rule is DrawRule.NONE
+            or v.n < LARGER_SET):
+        return None
+    aside = v.deal.set_aside
+    hand = min(v.deal.hand_size, (tile_count(LARGER_SET) - aside - 1) // 2)
+    return Sizes(LARGER_SET, 2, hand, aside) if hand >= 3 else None
 
 
 def small_variant(v: Variant) -> Variant:
@@ -288,6 +313,9 @@ class Plan:
     #: the plan of a smaller configuration, for when every deal of this one is beyond
     #: :attr:`state_budget` (None: the sampled deals of this one)
     smaller: Plan | None = None
+    #: a second configuration searched as well (the double-3 one of a 2-player draw game
+    #: searched on double-4), None when there is none; not searched after a fallback
+    also: Plan | None = None
 
     def fallback(self) -> Plan:
         """The plan for when every deal is beyond :attr:`state_budget`: every deal of the
@@ -295,8 +323,8 @@ class Plan:
         assert self.state_budget is not None
         over = f"more than {self.state_budget:,} states, the budget of one preset's search"
         if self.smaller is not None:
-            return dataclasses.replace(self.smaller, description=(
-                f"{self.smaller.description}; every deal of {_shape(self.variant)} is {over}"))
+            return dataclasses.replace(self.smaller, also=None, description=(
+                f"{self.smaller.description}; every deal of {shape(self.variant)} is {over}"))
         return _sampled_plan(self.variant, self.seeds, f"every deal is {over}")
 
 
@@ -309,18 +337,34 @@ def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> P
     where it runs) up to PLAN_DEALS_KERNEL, a search beyond PLAN_DEALS then stopping at
     PLAN_STATES states for the sampled plan (:meth:`Plan.fallback`). On the kernel a
     2-player block game is planned on double-4 first (:func:`_larger_size`), the small
-    configuration's plan being its fallback."""
+    configuration's plan being its fallback; a 2-player draw game on double-4 too, where
+    its deals are at most PLAN_DEALS_KERNEL (:func:`_larger_draw_size`), within
+    PLAN_STATES_LARGER_DRAW states, with the small configuration's plan searched as well
+    (:attr:`Plan.also`) and its fallback."""
     small = small_variant(v)
     if kernel is None:
         from .search_kernel import kernel_reason
 
         kernel = not kernel_reason(small)
     plan = _plan(small, seeds, kernel)
-    larger = _larger_size(v) if kernel else None
+    if not kernel:
+        return plan
+    larger = _larger_size(v)
+    if larger is not None:
+        big = _plan(at_sizes(v, larger), seeds, kernel)
+        return dataclasses.replace(big, state_budget=PLAN_STATES, smaller=plan)
+    larger = _larger_draw_size(v)
     if larger is None:
         return plan
-    big = _plan(at_sizes(v, larger), seeds, kernel)
-    return dataclasses.replace(big, state_budget=PLAN_STATES, smaller=plan)
+    big_v = at_sizes(v, larger)
+    deals = count_deals(big_v, True)
+    if deals > PLAN_DEALS_KERNEL:
+        return dataclasses.replace(plan, description=(
+            f"{plan.description}; every deal of {shape(big_v)} is {deals:,} deals, more "
+            f"than the {PLAN_DEALS_KERNEL:,} a search of every deal may take"))
+    big = _plan(big_v, seeds, kernel)
+    return dataclasses.replace(big, state_budget=PLAN_STATES_LARGER_DRAW, smaller=plan,
+                               also=plan)
 
 
 def _plan(small: Variant, seeds: int, kernel: bool) -> Plan:
@@ -332,7 +376,7 @@ def _plan(small: Variant, seeds: int, kernel: bool) -> Plan:
         return _sampled_plan(small, seeds)
     order = ", every draw order" if free else ""
     inits: tuple[Init, ...] = (Init.every(free_draw=free),)
-    text = f"{_shape(small)}: every deal ({deals:,}){order}"
+    text = f"{shape(small)}: every deal ({deals:,}){order}"
     fixed = 0
     if free:  # the fixed draw order too: on chosen deals (every one is too many)
         chosen, which = _corner_deals(small, seeds)
@@ -355,7 +399,7 @@ def _sampled_plan(small: Variant, seeds: int, why: str = "") -> Plan:
     order = ", every draw order" if free else ""
     chosen, which = _corner_deals(small, seeds)
     inits = tuple(Init.one(d, free_draw=free) for d in chosen)
-    text = f"{_shape(small)}: sampled, {len(chosen)} of {deals:,} deals{order} ({which})"
+    text = f"{shape(small)}: sampled, {len(chosen)} of {deals:,} deals{order} ({which})"
     if why:
         text += f"; {why}"
     if free:
@@ -368,7 +412,8 @@ def _sampled_plan(small: Variant, seeds: int, why: str = "") -> Plan:
     return Plan(small, inits, text, True, coverage=cover, seeds=seeds)
 
 
-def _shape(small: Variant) -> str:
+def shape(small: Variant) -> str:
+    """A configuration's sizes in words: "double-4, 2 players x 7, 1 in the boneyard"."""
     return (f"double-{small.n}, {small.players} players x {small.deal.hand_size}"
             + (f", {small.deal.set_aside} set aside" if small.deal.set_aside else "")
             + (f", {small.boneyard_size} in the boneyard" if small.boneyard_size else ""))

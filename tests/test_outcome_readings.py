@@ -255,8 +255,7 @@ def test_on_the_kernel_the_plan_tries_every_deal_of_the_four_player_presets() ->
 
 def test_on_the_kernel_a_two_player_block_game_is_planned_on_double_4_first() -> None:
     """Every deal of double-4 (3 tiles each) within PLAN_STATES, its fallback every deal
-    of double-3 saying why; on the Python path, and for a draw game (every draw order of
-    double-4 is some 100 million states), double-3 as before."""
+    of double-3 saying why; on the Python path double-3 as before."""
     from dominoproof.proofs.plans import PLAN_STATES, small_variant
 
     v = variant("block-2p-d6")
@@ -271,12 +270,41 @@ def test_on_the_kernel_a_two_player_block_game_is_planned_on_double_4_first() ->
         f"2 players x 3, 9 set aside is more than {PLAN_STATES:,} states, the budget of one "
         "preset's search")
     assert back.state_budget is None and not back.sampled
-    assert search_plan(variant("draw-2p-d6"), kernel=True).variant.n == 3
     # every tile dealt (parity applies): double-4's 15 tiles do not share out between two
     dealt = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 5, "deal.set_aside": 0})
     assert search_plan(dealt, kernel=True).variant.n == 3
     # never larger than the variant itself
     assert search_plan(variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3}),
+                       kernel=True).variant.n == 3
+
+
+def test_on_the_kernel_a_two_player_draw_game_is_searched_on_double_4_as_well() -> None:
+    """The largest hands that leave a tile to draw (7, a boneyard of 1), every deal in
+    every draw order within PLAN_STATES_LARGER_DRAW, with the double-3 configuration's
+    plan searched beside it (its boneyard draws up to four times) and its fallback;
+    beyond PLAN_DEALS_KERNEL deals (2 set aside: 1,261,260) double-3 alone, saying why;
+    on the Python path, on other layouts and with hands under 3, double-3 alone."""
+    from dominoproof.proofs.plans import PLAN_DEALS_KERNEL, PLAN_STATES_LARGER_DRAW
+
+    v = variant("draw-2p-d6")
+    small = search_plan(v, kernel=False)
+    assert small.variant.n == 3 and small.also is None
+    plan = search_plan(v, kernel=True)
+    assert (plan.variant.n, plan.variant.deal.hand_size, plan.variant.boneyard_size) == (4, 7, 1)
+    assert plan.description.startswith(
+        "double-4, 2 players x 7, 1 in the boneyard: every deal (51,480), every draw order")
+    assert plan.state_budget == PLAN_STATES_LARGER_DRAW and not plan.sampled
+    assert plan.also == small and plan.smaller == small
+    back = plan.fallback()
+    assert back.also is None and back.variant == small.variant
+    assert f"is more than {PLAN_STATES_LARGER_DRAW:,} states" in back.description
+    leave2 = search_plan(variant("draw-leave2-2p-d6"), kernel=True)
+    assert leave2.variant.n == 3 and leave2.also is None
+    assert leave2.description.endswith(
+        "every deal of double-4, 2 players x 6, 2 set aside, 1 in the boneyard is 1,261,260 "
+        f"deals, more than the {PLAN_DEALS_KERNEL:,} a search of every deal may take")
+    assert search_plan(variant("all-fives-2p-d6"), kernel=True).also is None  # a spinner
+    assert search_plan(variant("draw-2p-d6", {"deal.hand_size": 2}),
                        kernel=True).variant.n == 3
 
 

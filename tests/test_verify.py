@@ -232,3 +232,39 @@ def test_a_finding_with_a_typo_is_an_error(monkeypatch: pytest.MonkeyPatch) -> N
             ex.findings()
     finally:
         ex.findings.cache_clear()
+
+
+def test_a_second_configuration_of_the_plan_is_searched_and_judged_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan's ``also`` (on the kernel, a 2-player draw game's double-3 configuration
+    beside its double-4 one): its states are counted, its configuration and coverage
+    named, and a property it violates is violated in the row, though the first
+    configuration holds it. Here the second is a draw-one game's, where a round blocks
+    with a tile left to draw (blocked-sound VIOLATED), beside tiny's, where none does."""
+    import dataclasses
+
+    from dominoproof import verify as vm
+    from dominoproof.proofs import plans
+
+    tiny = find_variant("tiny")
+    first = plans.search_plan(tiny, kernel=False)
+    second = plans.search_plan(find_variant("double-draw-2p-d6"), kernel=False)
+    alone, _ = vm._search_rows(tiny)
+    monkeypatch.setattr(plans, "search_plan",
+                        lambda v, *a, **k: dataclasses.replace(first, also=second))
+    both, _ = vm._search_rows(tiny)
+
+    def row(rows: list[Row], prop: str) -> Row:
+        return next(r for r in rows if r.property == prop)
+
+    def states(r: Row) -> int:
+        return int(r.detail.split(" states in all")[0].replace(",", ""))
+
+    assert row(alone, "blocked-sound").verdict == "HOLDS"
+    assert row(both, "blocked-sound").verdict == "VIOLATED"
+    assert states(row(both, "conservation")) > states(row(alone, "conservation"))
+    held = row(both, "conservation")
+    assert second.coverage is not None
+    assert held.configuration.endswith(f"; and double-draw-2p-d6/small: {second.description}")
+    assert held.method.endswith(f"; and on double-3, 2 players x 3, 4 in the boneyard: "
+                                f"{second.coverage.method()}")
