@@ -57,8 +57,8 @@ PLAN_STATES = 1_500_000
 LARGER_SET = 4
 #: on the compiled kernel, the budget of a 2-player draw game's search of every deal of
 #: double-4 in every draw order (:func:`_larger_draw_size`, up to PLAN_DEALS_KERNEL deals):
-#: hands of 7 and a boneyard of 1 are 6,876,428 states under draw-2p-d6's rules and
-#: 14,602,664 under all-fives-2p-d6's (about 15 s and 35 s of verify)
+#: hands of 7 and a boneyard of 1 are 6,876,428 states under draw-2p-d6's rules (16.6 s
+#: of verify, 0.8 GB); the budget leaves room for rules that add states (fouls, a bonus)
 PLAN_STATES_LARGER_DRAW = 16_000_000
 #: seeded deals searched when every deal is out of reach
 SEEDS = 10
