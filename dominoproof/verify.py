@@ -225,27 +225,20 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     first = None
     states = 0
     t0 = time.perf_counter()
-    inits = list(plan.inits)
-    also = plan.also  # a second configuration searched as well, after the first
-    while inits:
-        init = inits.pop(0)
-        budget = plan.state_budget if init.deal is None else None
-        r = explore(plan.variant, init, max_states=budget or 2_000_000, max_seconds=120)
+    todo = plan.searches()
+    while todo:
+        variant, init, budget = todo.pop(0)
+        r = explore(variant, init, max_states=budget or 2_000_000, max_seconds=120)
         if budget is not None and r.stop_reason.startswith("state budget"):
             # every deal is beyond the budget: the sampled deals instead, and it says so
-            plan, also = plan.fallback(), None
-            inits = list(plan.inits)
+            plan = plan.fallback()
+            todo = plan.searches()
             continue
         first = first or r
         states += r.size
         for res in check_properties(r):
             per_property.setdefault(res.property, []).append(res)
-    if also is not None:
-        for init in also.inits:
-            r = explore(also.variant, init, max_states=2_000_000, max_seconds=120)
-            states += r.size
-            for res in check_properties(r):
-                per_property.setdefault(res.property, []).append(res)
+    also = plan.also
     rows = []
     cover = plan.coverage
     method = cover.method() if cover is not None else "search"

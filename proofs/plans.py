@@ -317,6 +317,16 @@ class Plan:
     #: searched on double-4), None when there is none; not searched after a fallback
     also: Plan | None = None
 
+    def searches(self) -> list[tuple[Variant, Init, int | None]]:
+        """What to explore, in order, each with its state budget: every init of this
+        plan (the search of every deal within :attr:`state_budget`), then every init of
+        :attr:`also` (none)."""
+        out = [(self.variant, i, self.state_budget if i.deal is None else None)
+               for i in self.inits]
+        if self.also is not None:
+            out += [(self.also.variant, i, None) for i in self.also.inits]
+        return out
+
     def fallback(self) -> Plan:
         """The plan for when every deal is beyond :attr:`state_budget`: every deal of the
         smaller configuration, or else sampled deals; its text says why."""
