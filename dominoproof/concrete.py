@@ -24,17 +24,14 @@ what fails, judged here on the decoded table from the property's statement in
 
 from __future__ import annotations
 
-import functools
 import re
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.tiles import Tile
 from dominoproof.options import WIDTH
-
-_wrap = functools.partial(textwrap.wrap, break_on_hyphens=False, break_long_words=False)
+from dominoproof.options import wrap as _wrap
 
 __all__ = ["ConcreteState", "ConcreteTable", "concretise", "describe"]
 

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import functools
-import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,10 +35,9 @@ from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.variant import Variant, find_variant, toml_value
 from dominoproof.options import WIDTH
+from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE
-
-_wrap = functools.partial(textwrap.wrap, break_on_hyphens=False, break_long_words=False)
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
            "Separation", "diff", "gather_figures", "judge_under", "pair", "parameter_changes",

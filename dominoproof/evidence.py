@@ -21,8 +21,6 @@ two variants is judged differently under each).
 
 from __future__ import annotations
 
-import functools
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,9 +34,8 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
+from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.properties import BY_ID, Kind, Result, Verdict
-
-_wrap = functools.partial(textwrap.wrap, break_on_hyphens=False, break_long_words=False)
 
 __all__ = ["Evidence", "Failure", "judge_round", "move_text", "of_result", "round_of",
            "state_lines"]

@@ -36,6 +36,7 @@ import os
 import pathlib
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -65,6 +66,7 @@ __all__ = [
     "verbosity",
     "verbosity_options",
     "width",
+    "wrap",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -86,6 +88,17 @@ def width(stream: IO[str] | None = None) -> int:
     import shutil
 
     return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
+
+
+def wrap(text: str, cols: int | None = None, initial_indent: str = "",
+         subsequent_indent: str = "") -> list[str]:
+    """``text`` laid out in lines of at most ``cols`` columns (default :func:`width`),
+    broken at spaces, never at a hyphen. A word longer than a whole line (a file's path,
+    which depends on where the user keeps it) is broken too, so the width holds for any
+    input, not only for the short words the program writes itself."""
+    return textwrap.wrap(text, cols or width(), initial_indent=initial_indent,
+                         subsequent_indent=subsequent_indent, break_on_hyphens=False,
+                         break_long_words=True)
 
 
 def verbosity_options(f: F) -> F:

@@ -22,7 +22,6 @@ everywhere).
 from __future__ import annotations
 
 import io
-import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -48,7 +47,7 @@ from dominoproof.model.variant import (
     LeadRule,
     Variant,
 )
-from dominoproof.options import width
+from dominoproof.options import width, wrap
 
 __all__ = [
     "ArmRow",
@@ -461,8 +460,7 @@ class _Told:
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(text, width(), initial_indent=first, subsequent_indent=rest,
-                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+    return wrap(text, width(), first, rest) or [first.rstrip()]
 
 
 def _pack(label: str, pieces: Sequence[str], indent: str, suffix: str = "") -> list[str]:

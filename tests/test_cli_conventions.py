@@ -106,6 +106,24 @@ def test_output_fits_the_terminal_and_piped_output_keeps_its_width(args: list[st
     assert 60 < widest(piped) <= 100
 
 
+def test_a_path_longer_than_the_terminal_still_fits(tmp_path: Path) -> None:
+    """Output that echoes a file's path fits however deep the user keeps the file: the
+    path of a fresh clone (or of pytest's own temporary folder) varies in length from one
+    machine and run to the next, and a width that held only for short paths made this
+    file's check-log case pass or fail with the clone's location."""
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 4) / "logs"
+    deep.mkdir(parents=True)
+    log = deep / "openspiel-team.jsonl"
+    log.write_bytes((LOGS / "openspiel-team.jsonl").read_bytes())
+    args = ["check-log", "--format", "openspiel", str(log), "partnership-4p-d6"]
+    assert len(str(log)) > 100
+    _, on_tty, _ = run(args, tty_out=True, columns=60)
+    assert widest(on_tty) <= 60
+    _, piped, _ = run(args)
+    assert widest(piped) <= 100
+    assert str(log) in "".join(piped.split())  # the whole path, broken across lines
+
+
 # ---------------------------------------------------------------------------
 # Progress
 # ---------------------------------------------------------------------------

@@ -38,6 +38,8 @@ def test_exactly_two_setup_commands_one_runs_verify_one_passes_the_tests() -> No
 def test_ci_runs_the_readmes_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert 'eval "$test_command"' in ci and "scripts/readme-command 2" in ci
+    # ... in a newcomer's environment: HOME, PATH and LANG, nothing else inherited
+    assert 'exec env -i HOME="$HOME" PATH="$PATH" LANG=' in ci
     got = subprocess.run([str(ROOT / "scripts" / "readme-command"), "2"], check=True,
                          capture_output=True, text=True).stdout.strip()
     assert got == _setup_commands()[1]

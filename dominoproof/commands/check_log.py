@@ -14,6 +14,7 @@ from dominoproof.options import (
     verbosity,
     verbosity_options,
     width,
+    wrap,
 )
 
 if TYPE_CHECKING:
@@ -64,15 +65,11 @@ def render(report: LogCheck, level: int = 0) -> str:
     """The report as text, wrapped to the terminal (:func:`~dominoproof.options.width`):
     ``level`` -1 the summary only, 0 a line per round and each deviation's detail, 1 also
     the moves inserted per round and every legal move."""
-    import textwrap
-
     cols = width()
     lines: list[str] = []
 
     def put(text: str, indent: str = "", more: str = "    ") -> None:
-        lines.extend(textwrap.wrap(text, cols, initial_indent=indent,
-                                   subsequent_indent=indent + more,
-                                   break_long_words=False, break_on_hyphens=False))
+        lines.extend(wrap(text, cols, indent, indent + more))
 
     if level >= 0:
         put(f"check-log {report.source} ({report.format}) against {report.variant}: "
