@@ -129,6 +129,11 @@ class Workspace:
         self.env = {k: v for k, v in os.environ.items()
                     if k != "COLUMNS" and not k.startswith("PYTEST_")}
         self.env["PATH"] = bindir + os.pathsep + self.env.get("PATH", "")
+        # a page's pytest has the plugins of the install the page describes (ours), not
+        # whatever else this environment happens to hold: a plugin that reorders or reseeds
+        # tests (pytest-randomly) would change what the page shows
+        self.env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        self.env["PYTEST_PLUGINS"] = "dominoproof.pytest_plugin"
 
     def run(self, block: Block) -> str | None:
         """Run one block: None if it did what it shows, else what went wrong. Raises
