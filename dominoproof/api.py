@@ -31,20 +31,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 if TYPE_CHECKING:
-    from dominoproof.checklog import LogCheck
     from dominoproof.model.engine import Deal, Trace
     from dominoproof.model.moves import Move
     from dominoproof.model.variant import Variant
-    from dominoproof.policies import Policy
-    from dominoproof.proofs.cluster import Runner
-    from dominoproof.proofs.graphcheck import Verification
+    from dominoproof.proofs.analysis.checklog import LogCheck
+    from dominoproof.proofs.analysis.policies import Policy
+    from dominoproof.proofs.analysis.simulate import Statistics
+    from dominoproof.proofs.analysis.stats import RoundFigures
     from dominoproof.proofs.properties import Result
-    from dominoproof.proofs.queries import Prover, SanityCheck
-    from dominoproof.simulate import Statistics
-    from dominoproof.stats import RoundFigures
+    from dominoproof.proofs.runner import Runner
+    from dominoproof.proofs.search.judge import Verification
+    from dominoproof.proofs.z3.queries import Prover, SanityCheck
     from dominoproof.verify import Report
 
 def variant(spec: Variant | str | Path, overrides: Mapping[str, Any] | None = None) -> Variant:
@@ -66,7 +66,7 @@ def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bo
     """The main job (:mod:`dominoproof.verify`) on ``variants`` (default: every preset):
     a :class:`~dominoproof.verify.Report` whose ``exit_code`` is the CLI's (0 every
     verdict as expected, 1 a violation or an uncaught fault, 3 only UNKNOWN). ``runner``
-    (:mod:`dominoproof.proofs.cluster`): run each variant and fault on a cluster."""
+    (:mod:`dominoproof.proofs.runner`): run each variant and fault on a cluster."""
     from dominoproof.model.variant import presets
     from dominoproof.verify import verify as run
 
@@ -93,7 +93,7 @@ class ProofReport:
         """The CLI's: 1 violated or not inductive (or a sanity check answered wrongly), 3
         UNKNOWN (a verdict or a sanity check: a budget ran out), else 0."""
         from dominoproof.proofs.properties import Verdict
-        from dominoproof.proofs.session import premises
+        from dominoproof.proofs.z3.session import premises
 
         verdicts = {r.verdict for r in [*self.results, *self.sizes]}
         sound = premises(self.sanity)
@@ -110,12 +110,12 @@ def prover(spec: Variant | str | Path, *, fault: str | None = None,
            depth: int = 12, together: bool | None = None) -> Prover:
     """The Z3 prover of a variant (or, with ``fault``, of a deliberately broken rule set's
     demo configuration and Z3 twin)."""
-    from dominoproof.proofs.queries import Prover
+    from dominoproof.proofs.z3.queries import Prover
 
     kw: dict[str, Any] = {"seed": seed, "timeout_ms": timeout_ms, "rlimit": rlimit,
                           "bmc_depth": depth, "together": together}
     if fault is not None:
-        from dominoproof.proofs.encoding_faults import twin_prover
+        from dominoproof.proofs.z3.encoding_faults import twin_prover
 
         return twin_prover(fault, **kw)
     return Prover(variant(spec, overrides), **kw)
@@ -189,13 +189,13 @@ def play(spec: Variant | str | Path, *, seed: int = 0,
     import random
 
     from dominoproof.model.engine import Trace, initial_state, playout, random_round
-    from dominoproof.model.rules import rules_for
+    from dominoproof.model.rules import engine_for
 
     v = variant(spec, overrides)
     if deal is None:
         return random_round(v, seed)
     d = _checked(v, deal)
-    rules = rules_for(v)
+    rules = engine_for(v)
     moves: list[Move] = []
     playout(rules, initial_state(v, d, rules=rules), random.Random(seed).random, moves)
     return Trace(v, d, tuple(moves), seed)
@@ -211,11 +211,11 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
     ``all_deals``) of a small configuration, every property of the catalogue judged on
     the graph (HOLDS only when every state was examined; a budget is UNKNOWN). Every
     deal with ``workers > 1`` or a ``runner`` (a cluster,
-    :mod:`dominoproof.proofs.cluster`) is searched by deal, in ``parts``."""
+    :mod:`dominoproof.proofs.runner`) is searched by deal, in ``parts``."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.system import Init
-    from dominoproof.proofs.graphcheck import verify as check
-    from dominoproof.proofs.statespace import feasibility, seeded_deal
+    from dominoproof.proofs.search.judge import verify as check
+    from dominoproof.proofs.search.statespace import feasibility, seeded_deal
 
     v = variant(spec, overrides)
     if all_deals and deal is not None:
@@ -236,10 +236,11 @@ def simulate(spec: Variant | str | Path, rounds: int = 10_000, *, seed: int = 0,
              progress: Callable[[int], None] | None = None,
              policy: str | Policy = "random", runner: Runner | None = None) -> Statistics:
     """Monte-Carlo statistics of ``rounds`` seeded random rounds (uniformly random moves,
-    or those of ``policy``, :mod:`dominoproof.policies`), in batches played here or on
+    or those of ``policy``, :mod:`dominoproof.proofs.analysis.policies`), in batches played here or
+    on
     ``runner`` (a pool or a cluster: the same figures)."""
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.simulate import simulate as run
+    from dominoproof.proofs.analysis.simulate import simulate as run
 
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
@@ -256,7 +257,7 @@ def exact_figures(spec: Variant | str | Path, policy: str | Policy = "random", *
     (:func:`dominoproof.stats.exact_figures`; ``None`` budgets: the defaults, never "no
     limit"). Too many deals: a DominoproofError; a budget run out:
     :class:`~dominoproof.stats.FiguresUnknown`."""
-    from dominoproof import stats
+    from dominoproof.proofs.analysis import stats
 
     return stats.exact_figures(
         variant(spec, overrides), policy, free_draw=free_draw, deal=deal,
@@ -271,7 +272,7 @@ def sampled_figures(spec: Variant | str | Path, policy: str | Policy = "random",
                     runner: Runner | None = None) -> RoundFigures:
     """The same figures measured on ``rounds`` seeded rounds, with ``level`` intervals
     (:func:`dominoproof.stats.sampled_figures`; ``runner``: where the batches run)."""
-    from dominoproof.stats import sampled_figures as run
+    from dominoproof.proofs.analysis.stats import sampled_figures as run
 
     return run(variant(spec, overrides), policy, rounds, seed, level=level, runner=runner)
 
@@ -281,8 +282,8 @@ def check_log(log: str | Path, spec: Variant | str | Path, *, format: str = "tra
     """Another engine's logged rounds (a file; ``format``: ``trace``, ``openspiel`` or
     ``dominoes``, docs/CHECKLOG.md) replayed under a variant: per round agrees, or the
     first deviation with its rule ID; a summary by rule (what ``check-log`` prints)."""
-    from dominoproof.checklog import check_log as run
     from dominoproof.model.errors import TraceError
+    from dominoproof.proofs.analysis.checklog import check_log as run
 
     try:
         text = Path(log).read_text(encoding="utf-8")

@@ -30,14 +30,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.evidence import Failure, judge_round
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.variant import Variant, find_variant, toml_value
 from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
-from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE
+from dominoproof.render.evidence import Failure, judge_round
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
            "Separation", "diff", "gather_figures", "judge_under", "pair", "parameter_changes",
@@ -148,7 +148,7 @@ def _round_under(trace: Trace, variant: Variant) -> Trace:
 
 def judge_under(trace: Trace, variant: Variant, pid: str) -> Judgement:
     """The round ``trace`` judged under ``variant``: is it one of its rounds, and does
-    ``pid`` break in it (:func:`dominoproof.evidence.judge_round`, the search's judge)?"""
+    ``pid`` break in it (:func:`dominoproof.render.evidence.judge_round`, the search's judge)?"""
     try:
         t = _round_under(trace, variant)
     except TraceError as e:
@@ -219,7 +219,7 @@ def _separation(pid: str, side: str, row: Any, variants: dict[str, Variant]) -> 
     """The round of ``row`` (``side``'s violation of ``pid``) judged under both variants:
     the search's round under both variants at the sizes of the configuration it was
     found in (the search's plan), Z3's under both variants themselves."""
-    from dominoproof.proofs.plans import at_sizes, sizes_of
+    from dominoproof.proofs.search.plans import at_sizes, sizes_of
 
     if not row.replayable or row.trace is None:
         return None
@@ -311,7 +311,7 @@ def gather_figures(variant: Variant, *, rounds: int, seed: int) -> list[Figure]:
     mean residual at a block and the mean length with normal intervals. Exact figures
     (and figures under play policies) belong here too, appended with their own ``source``
     and ids, so that the report shows them side by side without other changes."""
-    from dominoproof.simulate import simulate, wilson
+    from dominoproof.proofs.analysis.simulate import simulate, wilson
 
     st = simulate(variant, rounds, seed, top=0)
     how = f"Monte-Carlo: {rounds:,} uniformly random rounds, seed {seed}"
@@ -440,7 +440,7 @@ def render(r: DiffReport) -> str:
     from rich.table import Table
     from rich.text import Text
 
-    from dominoproof.render import table_text
+    from dominoproof.render.text import table_text
 
     out = [f"diff  A: {r.a.name}   B: {r.b.name}"]
     for s, v in (("A", r.a), ("B", r.b)):

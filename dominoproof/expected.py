@@ -17,7 +17,7 @@ change that, and both are data, said in words wherever they show:
   take longer than the whole job (:func:`z3_deferred`): its Z3 rows are UNKNOWN,
   saying why and that ``dominoproof prove`` runs them, never silently left out.
 * **Layouts the per-instance Z3 relation does not state yet**: the features of a
-  layout's slot data (:func:`layout_features`) that ``proofs/encoding.py`` does not
+  layout's slot data (:func:`layout_features`) that ``proofs/z3/encoding.py`` does not
   read yet (:data:`Z3_STATES` names the ones it does). For such a variant the Z3
   column and the cross-check (engine against the Z3 relation) are not run: N/A, with
   the features named, instead of a proof about a relation without them or a crash.
@@ -37,7 +37,7 @@ __all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "layout_features",
            "z3_deferred", "z3_unstated"]
 
 #: The features of :func:`layout_features` the per-instance Z3 relation
-#: (``proofs/encoding.py``) states: every one, since the relation reads the slot data and
+#: (``proofs/z3/encoding.py``) states: every one, since the relation reads the slot data and
 #: the marks (``Layout.fields``); a feature added to the slot data without its Z3
 #: reading is left out of this set, and the Z3 checks of a layout with it say so.
 Z3_STATES: frozenset[str] = frozenset({
@@ -81,7 +81,7 @@ def z3_unstated(v: Variant) -> str | None:
     if not missing:
         return None
     return ("not run: the per-instance Z3 relation does not state this layout's "
-            + "; ".join(missing) + " yet (proofs/encoding.py)")
+            + "; ".join(missing) + " yet (proofs/z3/encoding.py)")
 
 
 @dataclass(frozen=True)

@@ -149,7 +149,7 @@ def cluster_options(f: F) -> F:
     ``scheduler`` (``str | None``): run the command's parts on a Dask cluster started
     here with N worker processes, or on the existing cluster whose scheduler is at
     ADDRESS; neither, the local process pool (docs/CLUSTER.md). Checked, with the
-    cluster extra, before any work by :func:`dominoproof.proofs.cluster.cluster_spec`."""
+    cluster extra, before any work by :func:`dominoproof.proofs.runner.cluster_spec`."""
     f = click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Run the parts on the Dask cluster whose scheduler is at ADDRESS "
                           "(tcp://HOST:PORT; needs the cluster extra: pip install "
@@ -164,7 +164,7 @@ def budget_options(f: F) -> F:
     ``timeout_ms: int``: Z3's deterministic resource limit per query (the budget that
     decides; the same verdict on a loaded machine) and the wall-clock safety net per query.
     Both must be positive (zero would mean *no limit* to Z3)."""
-    from dominoproof.proofs.budget import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+    from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
     f = click.option("--timeout-ms", type=click.IntRange(min=1), default=DEFAULT_TIMEOUT_MS,
                      show_default=True, metavar="MS",
@@ -202,7 +202,7 @@ def _properties() -> tuple[str, list[tuple[str, str]]]:
 
 
 def _questions() -> tuple[str, list[tuple[str, str]]]:
-    from dominoproof.proofs.queries import QUESTIONS
+    from dominoproof.proofs.z3.queries import QUESTIONS
 
     return "Questions (QUESTION)", list(QUESTIONS.items())
 
@@ -214,7 +214,7 @@ def _faults() -> tuple[str, list[tuple[str, str]]]:
 
 
 def _policies() -> tuple[str, list[tuple[str, str]]]:
-    from dominoproof.policies import POLICIES
+    from dominoproof.proofs.analysis.policies import POLICIES
 
     return "Policies (--policy NAME)", [(p.name, p.summary) for p in POLICIES.values()]
 
@@ -225,7 +225,8 @@ _HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _fa
 
 def policy_option(f: F) -> F:
     """``--policy NAME`` (default ``random``), passed as ``policy: str`` and checked by
-    :func:`dominoproof.policies.policy_named` (an unknown name: one line, exit 2)."""
+    :func:`dominoproof.proofs.analysis.policies.policy_named` (an unknown name: one line, exit
+    2)."""
     return click.option(
         "--policy", default="random", show_default=True, metavar="NAME",
         help="How every player chooses among the legal moves (the policies are listed "

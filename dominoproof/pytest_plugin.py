@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from dominoproof.proofs.budget import DEFAULT_RLIMIT
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT
 
 if TYPE_CHECKING:
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.properties import Property, Result
-    from dominoproof.proofs.queries import Prover, SanityCheck
+    from dominoproof.proofs.z3.queries import Prover, SanityCheck
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -128,7 +128,7 @@ class PropertyItem(pytest.Item):
 
     def runtest(self) -> None:
         from dominoproof.proofs.properties import Verdict
-        from dominoproof.proofs.session import premises
+        from dominoproof.proofs.z3.session import premises
 
         strict = self.config.getoption("dominoproof_strict")
         result = self.file.prover().prove(self.prop.id)
@@ -159,11 +159,11 @@ class PropertyItem(pytest.Item):
 
 def _failure(r: Result, variant: Variant | None = None) -> str:
     """A failed property told for a rules designer: the verdict, the rules, the detail and
-    the evidence (:mod:`dominoproof.evidence`: the counterexample round and where it
+    the evidence (:mod:`dominoproof.render.evidence`: the counterexample round and where it
     fails, or the counterexample to induction in domino terms)."""
-    from dominoproof.evidence import of_result
     from dominoproof.proofs.properties import BY_ID
-    from dominoproof.proofs.queries import Run
+    from dominoproof.proofs.z3.queries import Run
+    from dominoproof.render.evidence import of_result
 
     prop = BY_ID[r.property]
     lines = [f"{r.property} {r.verdict.value} ({r.method}), rules {', '.join(prop.rules)}",

@@ -3,7 +3,7 @@ the counterexample rounds as trace files (``--traces DIR``).
 
 Every VIOLATED check carries its counterexample round and where it fails, every NOT
 INDUCTIVE check its counterexample to induction in domino terms
-(:mod:`dominoproof.evidence`): in the JSON (``round``, ``cti``, ``fails``), in the JUnit
+(:mod:`dominoproof.render.evidence`): in the JSON (``round``, ``cti``, ``fails``), in the JUnit
 failure text (and, for a fault's expected violation, in the test case's output), and in
 the table's list of checks not as expected (with ``--details``, under every check).
 """

@@ -3,10 +3,10 @@
 For each variant:
 
 1. **search** -- exhaustive search of the variant's rules on small configurations
-   (:mod:`dominoproof.proofs.plans`), the whole catalogue checked on the graph;
+   (:mod:`dominoproof.proofs.search.plans`), the whole catalogue checked on the graph;
 2. **z3** -- the catalogue proved by induction for the variant itself (its real set
    size and players), with the Houdini strengthening, the ranking function and the
-   declarative scoring (:mod:`dominoproof.proofs.queries`); then the sanity checks of
+   declarative scoring (:mod:`dominoproof.proofs.z3.queries`); then the sanity checks of
    the premises every proof assumes (Init and the invariant satisfiable, successors
    from the invariant, no state of it stuck): a proof from an unsatisfiable premise
    would pass trivially, so where one fails no proof of the variant stands
@@ -31,7 +31,7 @@ Each variant and each fault is one job, run in a process of its own, forked for 
 from the parent (which runs no check): no rule book, memo or solver state is carried
 from one variant to another, and the verdicts do not depend on which jobs shared a
 worker. On a cluster (``--cluster local:N``, ``--scheduler ADDRESS``:
-:mod:`dominoproof.proofs.cluster`) each job is a task instead: a worker runs one job at a
+:mod:`dominoproof.proofs.runner`) each job is a task instead: a worker runs one job at a
 time and starts it by forgetting every cached rule book, oracle and score reader, as a
 fresh process would; a job whose worker dies is run again on another (docs/CLUSTER.md).
 A check that crashes is a failed check (verdict ERROR) with its reason, and the
@@ -53,13 +53,13 @@ from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.cluster import Runner
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
-from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from dominoproof.proofs.runner import Runner
+from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
 if TYPE_CHECKING:  # the prover is imported by the jobs that prove (verify_variant)
-    from dominoproof.proofs.queries import Prover
-    from dominoproof.proofs.session import SanityCheck
+    from dominoproof.proofs.z3.queries import Prover
+    from dominoproof.proofs.z3.session import SanityCheck
 
 OK = (Verdict.HOLDS.value, Verdict.PROVED.value)
 NA = (Verdict.NOT_APPLICABLE.value,)
@@ -110,10 +110,10 @@ class Row:
            variant: Variant | None = None, scorer: Any = None,
            rules: Any = None) -> Row:
         """A row for ``res``. A VIOLATED or NOT INDUCTIVE result carries its evidence
-        (:mod:`dominoproof.evidence`); ``variant`` is the one a per-instance CTI belongs
+        (:mod:`dominoproof.render.evidence`); ``variant`` is the one a per-instance CTI belongs
         to, ``scorer`` and ``rules`` a fault's scoring and rule book (the round's trace
         then names the rule book, so that ``dominoproof replay`` replays it)."""
-        from dominoproof.evidence import of_result, round_of
+        from dominoproof.render.evidence import of_result, round_of
 
         if rules is not None and res.verdict is Verdict.VIOLATED:
             found = round_of(res)
@@ -214,9 +214,9 @@ def _noted(row: Row, why: str) -> Row:
 
 def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     from dominoproof.expected import findings_of
-    from dominoproof.proofs.graphcheck import check_properties
-    from dominoproof.proofs.plans import search_plan, shape
-    from dominoproof.proofs.statespace import explore
+    from dominoproof.proofs.search.judge import check_properties
+    from dominoproof.proofs.search.plans import search_plan, shape
+    from dominoproof.proofs.search.statespace import explore
 
     plan = search_plan(v)
     per_property: dict[str, list[Result]] = {}
@@ -316,10 +316,10 @@ def _deferred_rows(v: Variant, why: str) -> list[Row]:
 
 def _fresh_rule_books() -> None:
     """Forget every cached rule book and Z3 oracle: a check starts from nothing."""
-    from dominoproof.model.rules import rules_for
-    from dominoproof.proofs import scoring, successors
+    from dominoproof.model.rules import engine_for
+    from dominoproof.proofs.z3 import scoring, successors
 
-    rules_for.cache_clear()
+    engine_for.cache_clear()
     successors._oracle.cache_clear()
     scoring._classifier.cache_clear()
     scoring.score_reader.cache_clear()
@@ -331,7 +331,7 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
     that crashes is one ERROR row; the other parts still run."""
     from dominoproof.expected import z3_deferred, z3_unstated
     from dominoproof.proofs.allsizes import prove_all_sizes
-    from dominoproof.proofs.queries import Prover
+    from dominoproof.proofs.z3.queries import Prover
 
     _fresh_rule_books()
     rows: list[Row] = []
@@ -387,7 +387,7 @@ def _unsound_premises(subject: str, checks: Sequence[SanityCheck], rows: list[Ro
     check answered wrongly: the premise is unsatisfiable, or a state of the invariant is
     stuck), saying which check; and one row ``(sanity)`` names them. Nothing when every
     check passes."""
-    from dominoproof.proofs.session import premises
+    from dominoproof.proofs.z3.session import premises
 
     bad = [c for c in checks if not c.ok]
     if not bad:
@@ -407,22 +407,22 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
                  rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
     """A fault must be caught by every property it names, by every method that models it."""
     from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
-    from dominoproof.proofs.coverage import of_init
-    from dominoproof.proofs.encoding_faults import twin_prover
     from dominoproof.proofs.faults import FAULTS_BY_ID
-    from dominoproof.proofs.graphcheck import check_properties
-    from dominoproof.proofs.statespace import explore
+    from dominoproof.proofs.search.coverage import of_init
+    from dominoproof.proofs.search.judge import check_properties
+    from dominoproof.proofs.search.statespace import explore
+    from dominoproof.proofs.z3.encoding_faults import twin_prover
 
     _fresh_rule_books()
     f = FAULTS_BY_ID[fault_id]
     v = f.variant()
     subject = f"fault {f.id}"
     rows = []
-    book = f.rules_for(v) if f.engine is not None else None
+    book = f.engine_for(v) if f.engine is not None else None
     try:
         init = f.init()
         cover = of_init(v, init, how="the demo deal" if init.deal is not None else None)
-        r = explore(v, init, rules=f.rules_for(v), scorer=f.scorer, max_states=2_000_000)
+        r = explore(v, init, rules=f.engine_for(v), scorer=f.scorer, max_states=2_000_000)
         for res in check_properties(r, f.catches, inapplicable=True):
             if res.verdict is Verdict.NOT_APPLICABLE:  # checked anyway (parity's premise)
                 res.verdict = Verdict(res.stats.get("checked anyway", res.verdict.value))
@@ -538,7 +538,7 @@ def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
     """Verify ``variants`` (and, with ``faults``, that every fault is caught): each
     variant and each fault a job, run in a process of its own forked from this one,
     ``workers`` at a time, or, given a ``runner`` (a cluster:
-    :mod:`dominoproof.proofs.cluster`), each a task of the cluster (a job starts by
+    :mod:`dominoproof.proofs.runner`), each a task of the cluster (a job starts by
     forgetting every cached rule book and oracle, as a fresh process would)."""
     from dominoproof.proofs.faults import FAULTS
 

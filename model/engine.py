@@ -18,7 +18,7 @@ from .layout import Layout, layout_of
 from .moves import LEAD, TILE_LIMIT, Move, MoveKind, WrittenMove, move_json, read_move, resolve
 from .outcome import Outcome, outcome
 from .reading import read_json
-from .rules import Rules, VoidDeal, is_own, rules_for
+from .rules import Rules, VoidDeal, engine_for, is_own
 from .state import State, Status
 from .tiles import MAX_SET, Tile, bits, mask_of
 from .variant import DealOrder, Variant, load_variant_data
@@ -142,7 +142,7 @@ def checked_deal(variant: Variant, deal: Deal | Mapping[str, Any],
         raise TraceError(f"{source}: not a deal of {variant.name}: {wrong}")
     out = Deal.from_json(data)
     try:
-        rules_for(variant).opening(out.hands)
+        engine_for(variant).opening(out.hands)
     except VoidDeal:
         raise TraceError(f'{source}: the deal is void under [lead] rule = '
                          f'"{variant.lead.rule.value}" (nobody holds the lead tile)') from None
@@ -181,7 +181,7 @@ def shuffled_deal(variant: Variant, rng: random.Random) -> Deal:
     """A uniformly random deal: the set ordered by independent uniform keys from
     ``rng`` (a uniform permutation, and faster than ``shuffle``), dealt as the
     variant says. A deal the lead rule voids (fallback "redeal") is dealt again."""
-    return _deal_and_lead(variant, rules_for(variant), rng)[0]
+    return _deal_and_lead(variant, engine_for(variant), rng)[0]
 
 
 def _deal_and_lead(variant: Variant, rules: Rules, rng: random.Random) -> tuple[Deal, int]:
@@ -204,7 +204,7 @@ def initial_state(variant: Variant, deal: Deal, *, free_draw: bool = False,
                   rules: Rules | None = None) -> State:
     """Init: the state right after ``deal``. With ``free_draw`` the draw order is not
     fixed: a draw may take any boneyard tile (the model's "every draw order")."""
-    rules = rules or rules_for(variant)
+    rules = rules or engine_for(variant)
     return dealt_state(variant, deal, rules.opening(deal.hands)[0], free_draw)
 
 
@@ -261,7 +261,7 @@ class Trace:
 
     @property
     def rule_book(self) -> Rules:
-        return self.rules if self.rules is not None else rules_for(self.variant)
+        return self.rules if self.rules is not None else engine_for(self.variant)
 
     def initial(self) -> State:
         return initial_state(self.variant, self.deal, free_draw=self.free_draw,
@@ -397,7 +397,7 @@ def replay_written(variant: Variant, deal: Deal, written: Sequence[WrittenMove],
     """The moves ``written`` names, each read in the state the moves before it reach
     (a play's end by the number it shows); a move that names no open end, or does not
     replay, raises :class:`TraceError` naming it."""
-    book = rules or rules_for(variant)
+    book = rules or engine_for(variant)
     layout = layout_of(variant)
     s = initial_state(variant, deal, free_draw=free_draw, rules=book)
     out: list[Move] = []
@@ -429,7 +429,7 @@ def _named(book: Rules, layout: Layout, s: State, w: WrittenMove) -> Move:
 def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:
     """One round: a seeded deal, then uniformly random legal moves (same seed, same round).
     ``rules``: the rule book to play by (default: the variant's own); the trace keeps it."""
-    book = rules or rules_for(variant)
+    book = rules or engine_for(variant)
     rng = random.Random(seed)
     deal, leader = _deal_and_lead(variant, book, rng)
     moves: list[Move] = []
@@ -440,7 +440,7 @@ def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Tra
 def random_rounds(variant: Variant, n: int, seed: int,
                   rules: Rules | None = None) -> Iterator[tuple[State, int]]:
     """``n`` random rounds from one seeded stream: (final state, number of moves) each."""
-    rules = rules or rules_for(variant)
+    rules = rules or engine_for(variant)
     rng = random.Random(seed)
     rnd = rng.random
     closed = rules.layout.closed

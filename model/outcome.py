@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import rules_for
+from .rules import engine_for
 from .state import Ending, State, Status
 from .tiles import Tile, bits, mask_of
 from .variant import Award, TieRule, Variant
@@ -176,7 +176,7 @@ def _blocked(
         w = free[0]
         why = f"{name(w)} is the only tied side holding no double"
     elif tie is TieRule.LIGHTEST_TILE:
-        rules = rules_for(variant)
+        rules = engine_for(variant)
         held = {i: rules.lightest(_mask(s, sides[i])) for i in tied if _mask(s, sides[i])}
         w = min(held, key=lambda i: (variant.tile_value[held[i]], held[i]))
         why = f"{name(w)} holds the lightest tile {Tile.from_index(held[w]).show()}"

@@ -2,7 +2,7 @@
 the predicates of R1-R4.
 
 This module is the *imperative* reading of RULES.md (docs/SEMANTICS.md). The Z3
-transition relation (``dominoproof.proofs.encoding``) is the declarative one, written
+transition relation (``dominoproof.proofs.z3.encoding``) is the declarative one, written
 independently; the conformance check ties the two together. Rule *parameters* come
 from the variant's :class:`~dominoproof.model.constants.Constants` and nowhere else.
 
@@ -22,7 +22,7 @@ The public API is three pure functions::
 
 and the predicates :func:`ends_unplayable` (R2), :func:`boneyard_supplies_nothing`
 (R3) and :func:`is_blocked` (R1.1), which use the engine's rule book of the variant
-(:func:`rules_for`).
+(:func:`engine_for`).
 """
 
 from __future__ import annotations
@@ -321,11 +321,11 @@ class Rules:
 def is_own(rules: Rules) -> bool:
     """``rules`` is a rule book of the rules themselves -- the specification's or the
     engine's -- not a deliberately broken one (a fault's mutant)."""
-    return type(rules) is Rules or type(rules) is type(rules_for(rules.variant))
+    return type(rules) is Rules or type(rules) is type(engine_for(rules.variant))
 
 
 @cache
-def rules_for(variant: Variant) -> Rules:
+def engine_for(variant: Variant) -> Rules:
     """The (cached) engine rule book of ``variant``
     (:class:`~dominoproof.model.fast.FastRules`)."""
     from .fast import FastRules
@@ -333,43 +333,43 @@ def rules_for(variant: Variant) -> Rules:
     return FastRules(variant)
 
 
-def rule_book(variant: Variant, engine: type[Rules] | None = None) -> Rules:
+def system_under_test(variant: Variant, engine: type[Rules] | None = None) -> Rules:
     """The rule book of ``engine`` (a rule book class, e.g. a fault's mutant) for
-    ``variant``; without one, the variant's own (:func:`rules_for`)."""
-    return engine(variant) if engine is not None else rules_for(variant)
+    ``variant``; without one, the variant's own (:func:`engine_for`)."""
+    return engine(variant) if engine is not None else engine_for(variant)
 
 
 @cache
-def spec_rules_for(variant: Variant) -> Rules:
+def spec_for(variant: Variant) -> Rules:
     """The (cached) specification rule book of ``variant``: the named actions, no fast path."""
     return Rules(variant)
 
 
 def legal_moves(variant: Variant, state: State) -> tuple[Move, ...]:
     """Every legal move in ``state``, in a fixed order (``()`` when the round is over)."""
-    return rules_for(variant).legal_moves(state)
+    return engine_for(variant).legal_moves(state)
 
 
 def apply(variant: Variant, state: State, move: Move) -> State:
     """The state after ``move``. An illegal move raises :class:`IllegalMoveError`."""
-    return rules_for(variant).apply(state, move)
+    return engine_for(variant).apply(state, move)
 
 
 def successors(variant: Variant, state: State) -> list[tuple[Move, State]]:
-    return rules_for(variant).successors(state)
+    return engine_for(variant).successors(state)
 
 
 def ends_unplayable(variant: Variant, state: State,
                     reading: ExtendReading | None = None) -> bool:
     """R2: no open end can be extended (per the R2.3 reading)."""
-    return rules_for(variant).ends_unplayable(state, reading)
+    return engine_for(variant).ends_unplayable(state, reading)
 
 
 def boneyard_supplies_nothing(variant: Variant, state: State) -> bool:
     """R3: the boneyard can supply no tile."""
-    return rules_for(variant).boneyard_supplies_nothing(state)
+    return engine_for(variant).boneyard_supplies_nothing(state)
 
 
 def is_blocked(variant: Variant, state: State, reading: ExtendReading | None = None) -> bool:
     """R1.1: the round is blocked (R2 and R3 at once)."""
-    return rules_for(variant).is_blocked(state, reading)
+    return engine_for(variant).is_blocked(state, reading)

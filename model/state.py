@@ -31,7 +31,7 @@ class Ending(enum.StrEnum):
     Every reader of an end uses it: a state's :class:`Status` (its terminal values are
     named after these), an :class:`~dominoproof.model.outcome.Outcome`'s termination,
     the transition system's :func:`~dominoproof.model.system.terminal_kind` and the
-    exhaustive search's kinds of states (``dominoproof.proofs.statespace``).
+    exhaustive search's kinds of states (``dominoproof.proofs.search.statespace``).
 
     BLOCKED and DOMINO are the two ways a round ends (R1.1, R5.1). STUCK is a state
     still being played where no move is enabled: a defect of a rule book, which the
@@ -53,7 +53,7 @@ class Ending(enum.StrEnum):
 class Status(enum.IntEnum):
     """Where the round stands: PLAYING, or the :class:`Ending` it reached, BLOCKED or
     DOMINO, both terminal (R1.1, R5.1). The values are the field as the search's codec
-    and the Z3 encoding store it (a 2-bit vector, ``proofs/encoding.py``)."""
+    and the Z3 encoding store it (a 2-bit vector, ``proofs/z3/encoding.py``)."""
 
     PLAYING = 0
     BLOCKED = 1

@@ -3,7 +3,7 @@
 This module is the ``Init`` / ``Next`` view of the rules (docs/SEMANTICS.md). It
 adds no rule of its own: every enabled move and every successor comes from
 :class:`~dominoproof.model.rules.Rules` (the one imperative reading), so the
-exhaustive search (``dominoproof.proofs.statespace``), the engine and a person
+exhaustive search (``dominoproof.proofs.search.statespace``), the engine and a person
 reading this file all see the same system. A mutant rule book (a ``Rules``
 subclass, ``dominoproof.proofs.faults``) is a different system, with its own
 ``Init`` and ``Next``, through exactly the same functions.
@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from .actions import ACTIONS, ACTIONS_BY_NAME, Action
 from .engine import Deal, dealt_state, shuffled_deal
 from .moves import Move
-from .rules import Rules, VoidDeal, rules_for
+from .rules import Rules, VoidDeal, engine_for
 from .state import Ending, State, StateFlaw, state_status
 from .tiles import bits, mask_of, show_tiles
 from .variant import Variant
@@ -184,7 +184,7 @@ def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Ite
     named by the lead rule (read through ``rules``, so a mutant's ``Init`` is the
     mutant's). A deal the lead rule voids (fallback ``redeal``) has no initial state.
     """
-    rules = rules or rules_for(variant)
+    rules = rules or engine_for(variant)
     deals = (iter((init.deal,)) if init.deal is not None
              else every_deal(variant, init.free_draw, init.part))
     for deal in deals:

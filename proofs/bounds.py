@@ -13,7 +13,7 @@ the count at Init is a number of the rules alone: :meth:`Measure.at_init`, the o
 function both bounds come from. They differ in their weights, and so are two
 quantities, named apart:
 
-* the **ranking bound** (:func:`ranking_measure`; ``proofs/ranking.py``): the weights of
+* the **ranking bound** (:func:`ranking_measure`; ``proofs/z3/ranking.py``): the weights of
   the ranking function Z3 proves termination with. Every *single move* must lower the
   count, each action on its own: a pass clears ``drew`` and may reset up to ``C``
   confirmations, so ``drew`` weighs ``C + 1`` where the draw rule is draw-one; a tile in

@@ -45,10 +45,10 @@ name (:data:`ORACLES`, :func:`get_oracle`):
     does not score (R5 stays the engine's). :class:`OracleUnavailable` where numba is
     not installed or the kernel cannot read the variant.
 ``z3``
-    The Z3 transition relation (:func:`~dominoproof.proofs.successors.z3_successors`):
+    The Z3 transition relation (:func:`~dominoproof.proofs.z3.successors.z3_successors`):
     for a concrete model state, every move the relation ``Next`` allows from it, each
     with the ``State.key()`` of the successor decoded from a model of the relation.
-    Its classification is :func:`~dominoproof.proofs.scoring.z3_classify` (the fields
+    Its classification is :func:`~dominoproof.proofs.z3.scoring.z3_classify` (the fields
     above but ``terminal``): R1.1, R2 and R3 as the encoding states them, and the
     outcome by the declarative scoring, so every terminal state the cross-check
     compares has its outcome compared too.
@@ -65,13 +65,12 @@ from dominoproof.model.engine import Deal, Trace, dealt_state, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, outcome
-from dominoproof.model.rules import Rules, VoidDeal, rules_for, spec_rules_for
+from dominoproof.model.rules import Rules, VoidDeal, engine_for, spec_for
 from dominoproof.model.state import State
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
-
-from .statespace import Scorer, explore
+from dominoproof.proofs.search.statespace import Scorer, explore
 
 Key = tuple[object, ...]
 Transition = tuple[Move, Key]
@@ -121,7 +120,7 @@ class EngineOracle:
     def __init__(self, variant: Variant, rules: Rules | None = None,
                  scorer: Scorer | None = None, name: str = "engine") -> None:
         self.variant = variant
-        self.rules = rules if rules is not None else rules_for(variant)
+        self.rules = rules if rules is not None else engine_for(variant)
         self.scorer: Scorer = scorer if scorer is not None else outcome
         self.name = name
 
@@ -157,19 +156,19 @@ class Z3Oracle:
         self.variant = variant
 
     def successors(self, state: State) -> set[Transition]:
-        from .successors import z3_successors
+        from dominoproof.proofs.z3.successors import z3_successors
 
         return z3_successors(self.variant, state)
 
     def classify(self, state: State) -> Classification:
-        from .scoring import z3_classify
+        from dominoproof.proofs.z3.scoring import z3_classify
 
         return z3_classify(self.variant, state)
 
 
 def spec_oracle(variant: Variant) -> EngineOracle:
     """The specification's rule book (the named actions) as an oracle."""
-    return EngineOracle(variant, spec_rules_for(variant), name="spec")
+    return EngineOracle(variant, spec_for(variant), name="spec")
 
 
 class GraphOracle:
@@ -197,12 +196,12 @@ class KernelOracle:
     name = "kernel"
 
     def __init__(self, variant: Variant) -> None:
-        from .kernel import reason
+        from dominoproof.proofs.kernel import reason
 
         why = reason(variant)
         if why:
             raise OracleUnavailable(why)
-        from .kernel.book import KernelBook
+        from dominoproof.proofs.kernel.book import KernelBook
 
         self.variant = variant
         self.book = KernelBook(variant)
@@ -452,11 +451,11 @@ def reachable_states(variant: Variant, inits: Init | Iterable[Init],
     """Every state reachable under ``rules`` (at most ``limit``) from ``inits``: an
     :class:`~dominoproof.model.system.Init` configuration (every deal, one deal) or
     several of them, through the project's exhaustive search
-    (:func:`dominoproof.proofs.statespace.explore`, which follows ``rules``, so a
+    (:func:`dominoproof.proofs.search.statespace.explore`, which follows ``rules``, so a
     mutant is explored as the mutant plays). ``complete`` is False when the limit cut
     the search short.
     """
-    rules = rules or rules_for(variant)
+    rules = rules or engine_for(variant)
     configs = [inits] if isinstance(inits, Init) else list(inits)
     for x in configs:
         if not isinstance(x, Init):
@@ -484,7 +483,7 @@ def _explore_all(variant: Variant, configs: list[Init], rules: Rules,
 
 
 def graph_oracle(result: Any, name: str = "graph") -> tuple[GraphOracle, list[State]]:
-    """The edges a :class:`~dominoproof.proofs.statespace.SearchResult` recorded, as an
+    """The edges a :class:`~dominoproof.proofs.search.statespace.SearchResult` recorded, as an
     oracle, with the states it expanded (the only ones whose edges it knows)."""
     states = [result.state(i) for i in range(result.expanded)]
     keys = [s.key() for s in states]
@@ -513,7 +512,7 @@ class Replay:
 
 def recorded_states(result: Any, trace: Trace) -> list[State]:
     """The states a search recorded along ``trace``: from the trace's initial state,
-    follow the edges of the search graph (:class:`~dominoproof.proofs.statespace.
+    follow the edges of the search graph (:class:`~dominoproof.proofs.search.statespace.
     SearchResult`) labelled by the trace's moves. Raises ``ValueError`` if the graph has
     no such path (the trace is not one the search made)."""
     start = initial_state(trace.variant, trace.deal, free_draw=trace.free_draw,
@@ -540,7 +539,7 @@ def replay(trace: Trace, states: Sequence[State] | None = None, *,
     ``states[0]`` is the initial state; ``states[i]`` the state after move ``i``.
     """
     variant = trace.variant
-    rules = rules or rules_for(variant)
+    rules = rules or engine_for(variant)
     recorded = list(states) if states is not None else list(trace._states)
     try:
         s = initial_state(variant, trace.deal, free_draw=trace.free_draw, rules=rules)

@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.outcome import Outcome, Scorer, outcome
-from dominoproof.model.rules import Rules, rule_book
+from dominoproof.model.rules import Rules, system_under_test
 from dominoproof.model.state import State
 from dominoproof.model.system import Init, init_for
 from dominoproof.model.variant import Award, Variant, find_variant
-
-from .mutants import ENGINE_MUTANTS, SCORING_MUTANTS
+from dominoproof.proofs.mutants import ENGINE_MUTANTS, SCORING_MUTANTS
 
 # ---------------------------------------------------------------------------
 # The registry
@@ -72,8 +71,8 @@ class Fault:
         """The engine's mutant scoring (:mod:`.mutants`), if the fault breaks R5."""
         return SCORING_MUTANTS.get(self.id)
 
-    def rules_for(self, variant: Variant) -> Rules:
-        return rule_book(variant, self.engine)
+    def engine_for(self, variant: Variant) -> Rules:
+        return system_under_test(variant, self.engine)
 
     def score(self, variant: Variant, s: State) -> Outcome | None:
         return (self.scorer or outcome)(variant, s)

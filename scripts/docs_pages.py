@@ -226,7 +226,7 @@ def methods_of(pid: str) -> list[tuple[str, str]]:
     own tables (the search checks the whole catalogue; Z3 per instance picks its
     method by the property's kind; the all-sizes model proves its core or says why not)."""
     from dominoproof.proofs.allsizes import CORE, NOT_STATABLE
-    from dominoproof.proofs.queries import STATE_PROPERTIES, TRANSITION
+    from dominoproof.proofs.z3.queries import STATE_PROPERTIES, TRANSITION
 
     out = [("exhaustive search",
             "every reachable state of small configurations (`dominoproof explore`, the "
@@ -245,7 +245,7 @@ def methods_of(pid: str) -> list[tuple[str, str]]:
                "that counts one more or the establishment, so the block comes within P + 1 "
                "moves")
     else:
-        how = ("declarative scoring: R5 written as Z3 terms (`proofs/scoring.py`), checked at "
+        how = ("declarative scoring: R5 written as Z3 terms (`proofs/z3/scoring.py`), checked at "
                "every terminal state of the invariant")
     out.append(("Z3, per instance", how + " (`dominoproof prove`, the *z3* column of `verify`)"))
     if pid in CORE:
@@ -316,7 +316,7 @@ def property_reference() -> str:
     out += ["", "## Faults", "",
             "Each fault is an engine mutant, a scoring mutant or a variant that a "
             "validated file may legally take but that breaks a guarantee; each has a Z3 "
-            "twin (`proofs/encoding_faults.py`), so `dominoproof prove --fault ID` shows the "
+            "twin (`proofs/z3/encoding_faults.py`), so `dominoproof prove --fault ID` shows the "
             "proofs fail too.", "",
             "| fault | kind | breaks | caught by | demo |", "|---|---|---|---|---|"]
     for f in FAULTS:

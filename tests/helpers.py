@@ -195,14 +195,14 @@ def side_index_penalties(v: Variant, fouls: int) -> tuple[int, ...]:
 # that branch merges, the tests that need a fault's twin are expected to fail for those
 # faults, and say why; the mark disappears by itself once ``Z3_MUTANTS`` has the twin.
 
-AWAITING_Z3 = ("the fault's Z3 twin (proofs/encoding_faults.py) and the encoding of its "
+AWAITING_Z3 = ("the fault's Z3 twin (proofs/z3/encoding_faults.py) and the encoding of its "
                "layout are written on the layouts-z3 branch: expected to fail until it "
                "merges")
 
 
 def awaiting_z3_twin(fault_id: str) -> bool:
     """The fault has no Z3 twin yet (see :data:`AWAITING_Z3`)."""
-    from dominoproof.proofs.encoding_faults import Z3_MUTANTS
+    from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS
 
     return fault_id not in Z3_MUTANTS
 

@@ -39,7 +39,7 @@ from dominoproof.proofs.allsizes.catalogue import LAYOUT
 from dominoproof.proofs.allsizes.layout import unstatable
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, LAYOUT_PROPERTIES, Result, Verdict
-from dominoproof.proofs.solver import Check, Solver
+from dominoproof.proofs.z3.solver import Check, Solver
 
 TIMEOUT_MS = 10_000
 SEED = 0
@@ -395,7 +395,7 @@ def test_the_layout_twins_break_what_the_correct_rules_prove(fault: str) -> None
 def test_a_layout_counterexample_reads_with_its_marks(fault: str, pid: str, said: str) -> None:
     """Read on a small table, a layout twin's counterexample names the slots with their
     marks and says what fails in domino terms."""
-    from dominoproof.concrete import describe
+    from dominoproof.render.concrete import describe
 
     text, what = describe(_stated("", fault)[pid].trace, pid)
     assert said in what, what
@@ -556,7 +556,7 @@ def test_a_counterexample_does_not_depend_on_what_ran_before() -> None:
     context of its own, so the counterexample it shows (the designer's page prints one)
     is the same whatever the process made before it in the shared context: here, a
     per-instance proof and its sanity checks, as ``verify`` runs them first."""
-    from dominoproof.proofs.queries import Prover
+    from dominoproof.proofs.z3.queries import Prover
 
     v = find_variant("block-2p-d6").with_overrides({"block.confirmations": "all-others"})
 

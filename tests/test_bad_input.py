@@ -178,8 +178,8 @@ def test_unknown_trace_keys_are_errors_but_origin_is_kept(tmp_path: Path,
 ])
 def test_an_output_path_in_a_missing_folder_fails_before_any_work(
         tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import dominoproof.proofs.solver as solver
-    import dominoproof.proofs.statespace as statespace
+    import dominoproof.proofs.search.statespace as statespace
+    import dominoproof.proofs.z3.solver as solver
 
     def no_work(*a: Any, **k: Any) -> Any:
         raise AssertionError("work was done before the output path was checked")

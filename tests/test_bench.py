@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from dominoproof import bench
-from dominoproof.benchmarks import engine
+from dominoproof.bench import engine
 from dominoproof.cli import main
 from dominoproof.proofs import kernel
 

@@ -1,4 +1,4 @@
-"""Bounded model checking: witnesses and counterexamples (``proofs/queries.py``).
+"""Bounded model checking: witnesses and counterexamples (``proofs/z3/queries.py``).
 
 Each answer is a round from a real deal that the engine replays to the same states;
 shortest answers are shortest (every shorter depth was searched, or ruled out by a
@@ -15,11 +15,11 @@ from helpers import variant
 
 from dominoproof.model.outcome import outcome
 from dominoproof.model.state import Status
-from dominoproof.proofs.encoding import BLOCKED, Encoding
-from dominoproof.proofs.encoding_faults import twin_prover
-from dominoproof.proofs.lemmas import parity_conclusion
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.queries import QUESTIONS, Prover, Witness, witness
+from dominoproof.proofs.z3.encoding import BLOCKED, Encoding
+from dominoproof.proofs.z3.encoding_faults import twin_prover
+from dominoproof.proofs.z3.lemmas import parity_conclusion
+from dominoproof.proofs.z3.queries import QUESTIONS, Prover, Witness, witness
 
 
 def engine_final(w: Witness) -> Any:
@@ -78,7 +78,7 @@ def test_parity_refuted_where_tiles_are_set_aside() -> None:
     s = pr.enc.state("f")
     import z3  # type: ignore[import-untyped]
 
-    from dominoproof.proofs.solver import Solver
+    from dominoproof.proofs.z3.solver import Solver
 
     sv = Solver()
     sv.add(*pr.enc.equals(s, final), z3.Not(parity_conclusion(pr.enc, s)))
@@ -204,7 +204,7 @@ def test_the_table_bound_is_sound_against_exhaustive_search(
     lower bound on a blocked round's length never exceeds the shortest one found."""
     from dominoproof.model.state import Ending
     from dominoproof.model.system import Init
-    from dominoproof.proofs.statespace import explore
+    from dominoproof.proofs.search.statespace import explore
 
     v = variant(name, overrides)
     pr = Prover(v)

@@ -1,4 +1,4 @@
-"""Budgets of a Z3 check (``proofs/budget.py``, ``proofs/solver.py``): verdicts that do
+"""Budgets of a Z3 check (``proofs/budgets.py``, ``proofs/z3/solver.py``): verdicts that do
 not depend on the machine's load.
 
 Every check is bounded by Z3's resource limit (``rlimit``), a deterministic count of
@@ -24,10 +24,10 @@ from click.testing import CliRunner
 from helpers import variant
 
 from dominoproof.cli import main
-from dominoproof.proofs.budget import DEFAULT_RLIMIT, RESOURCE_LIMIT, WALL_CLOCK
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, RESOURCE_LIMIT, WALL_CLOCK
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.queries import Prover
-from dominoproof.proofs.solver import Optimizer, Solver
+from dominoproof.proofs.z3.queries import Prover
+from dominoproof.proofs.z3.solver import Optimizer, Solver
 
 
 def pigeonhole(holes: int) -> list[z3.BoolRef]:

@@ -1,4 +1,5 @@
-"""``dominoproof check-log``: logged rounds replayed under a variant (``dominoproof/checklog.py``).
+"""``dominoproof check-log``: logged rounds replayed under a variant
+(``proofs/analysis/checklog.py``).
 
 Rounds our engine plays agree with themselves; moves the rules force (R4.2 confirmations,
 the R4.4 establishment, the R1.2 domino) that a log leaves out are inserted and counted;
@@ -17,12 +18,12 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from dominoproof.checklog import check_log
 from dominoproof.cli import main
 from dominoproof.jsonout import schema
 from dominoproof.model import find_variant, random_round
 from dominoproof.model.moves import MoveKind
 from dominoproof.model.state import Status
+from dominoproof.proofs.analysis.checklog import check_log
 
 
 def blocked_round(name: str) -> dict[str, Any]:

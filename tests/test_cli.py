@@ -19,16 +19,16 @@ from dominoproof.cli import main
 from dominoproof.model import (
     MoveKind,
     Trace,
+    engine_for,
     find_variant,
     load_variant_data,
     presets,
     random_round,
-    rules_for,
 )
 from dominoproof.model.errors import DominoproofError, VariantError
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.options import parse_override, parse_overrides, resolve_variant
-from dominoproof.render import LineOfPlay, narrate, render_round
+from dominoproof.render.text import LineOfPlay, narrate, render_round
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Result:
@@ -213,7 +213,7 @@ def _tags(variant: str, seed: int) -> list[tuple[str, MoveKind, bool, int]]:
     for every step of a round, the last two computed from the model, not the renderer."""
     v = find_variant(variant)
     trace = random_round(v, seed)
-    rules = rules_for(v)
+    rules = engine_for(v)
     states = trace.states()
     return [(st.rule, st.move.kind, rules.is_false_confirmation(states[i], st.move),
              states[i].confirmed) for i, st in enumerate(narrate(trace))]

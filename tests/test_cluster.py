@@ -1,4 +1,4 @@
-"""Parts on a cluster (``dominoproof.proofs.cluster``): a local Dask cluster of two worker
+"""Parts on a cluster (``dominoproof.proofs.runner``): a local Dask cluster of two worker
 processes gives what the local process pool gives -- the same figures, verdicts and
 shortest counterexample for a search by deal, the same statistics for a simulation and
 the sampled figures -- and a worker killed in the middle of a run loses nothing and
@@ -28,14 +28,14 @@ from dominoproof.cli import main
 from dominoproof.model import find_variant
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.cluster import LocalPool, Runner, cluster_spec, open_runner
+from dominoproof.proofs.analysis.simulate import batches, simulate
+from dominoproof.proofs.analysis.stats import sampled_figures
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import check_properties, verify
 from dominoproof.proofs.properties import Result
-from dominoproof.proofs.search_by_deal import explore_by_deal
-from dominoproof.proofs.statespace import Figures, SearchResult
-from dominoproof.simulate import batches, simulate
-from dominoproof.stats import sampled_figures
+from dominoproof.proofs.runner import LocalPool, Runner, cluster_spec, open_runner
+from dominoproof.proofs.search.by_deal import explore_by_deal
+from dominoproof.proofs.search.judge import check_properties, verify
+from dominoproof.proofs.search.statespace import Figures, SearchResult
 
 T = TypeVar("T")
 R = TypeVar("R")

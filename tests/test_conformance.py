@@ -25,14 +25,14 @@ from reference_rules import ReferenceOracle
 
 from dominoproof.model import MoveKind, State, Status, random_round
 from dominoproof.model.engine import Deal
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.rules import Rules, engine_for
 from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.mutants import DrawLosesTile
-from dominoproof.proofs.statespace import explore
+from dominoproof.proofs.search.statespace import explore
 
 SMALL = {"set.max": 3, "deal.hand_size": 3}
 
@@ -76,7 +76,7 @@ def check(v: Variant, inits: Init | list[Init], *, rules: Rules | None = None,
 
 def move_kinds(v: Variant, states: Iterable[State]) -> Counter[str]:
     """What the compared states exercise (so that no check passes vacuously)."""
-    rules = rules_for(v)
+    rules = engine_for(v)
     seen: Counter[str] = Counter()
     for s in states:
         if s.status is not Status.PLAYING:
@@ -256,7 +256,7 @@ def test_conformance_reports_each_engine_mutant(fault: Any) -> None:
     """On the fault's demo configuration, explored as the mutant plays, the mutant
     disagrees with the reference (in a transition, or already in Init)."""
     v = fault.variant()
-    rules = fault.rules_for(v)
+    rules = fault.engine_for(v)
     init, deals = fault_deals(fault, v)
     res, _ = check(v, init, rules=rules)
     first = c.compare_initial(v, deals, c.EngineOracle(v, rules), ReferenceOracle(v),
@@ -351,7 +351,7 @@ def test_witness_traces_of_the_search_replay_to_the_same_states() -> None:
 def test_a_counterexample_of_a_variant_fault_replays() -> None:
     """A property violation found by the search (variant fault: confirmations count
     while the boneyard has stock) comes with a trace that replays in the engine."""
-    from dominoproof.proofs.graphcheck import check_properties
+    from dominoproof.proofs.search.judge import check_properties
 
     fault = next(f for f in FAULTS if f.id == "boneyard-check-off")
     v = fault.variant()
@@ -416,8 +416,8 @@ def test_the_named_actions_catch_each_engine_mutant(fault: Any) -> None:
     """The specification's rule book (named actions, no fast path) is an oracle of its
     own: a broken fast path is reported against it, as against the reference."""
     v = fault.variant()
-    reach = c.reachable_states(v, fault.init(v), rules=fault.rules_for(v))
-    res = c.compare(v, reach.states, c.EngineOracle(v, fault.rules_for(v)),
+    reach = c.reachable_states(v, fault.init(v), rules=fault.engine_for(v))
+    res = c.compare(v, reach.states, c.EngineOracle(v, fault.engine_for(v)),
                     c.get_oracle("spec", v))
     assert not res.ok
 
@@ -427,8 +427,8 @@ def test_the_named_actions_catch_each_engine_mutant(fault: Any) -> None:
 def test_the_kernel_catches_each_engine_mutant(fault: Any) -> None:
     """The compiled kernel is an oracle too: each broken engine is reported against it."""
     v = fault.variant()
-    reach = c.reachable_states(v, fault.init(v), rules=fault.rules_for(v))
-    res = c.compare(v, reach.states, c.EngineOracle(v, fault.rules_for(v)),
+    reach = c.reachable_states(v, fault.init(v), rules=fault.engine_for(v))
+    res = c.compare(v, reach.states, c.EngineOracle(v, fault.engine_for(v)),
                     c.get_oracle("kernel", v))
     assert not res.ok
 
@@ -525,7 +525,7 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     vacuous), read off the engine's layout."""
     from dominoproof.model.layout import CLOSED, Opens, layout_of
 
-    lay, rules, data = layout_of(v), rules_for(v), v.slot_layout
+    lay, rules, data = layout_of(v), engine_for(v), v.slot_layout
     seen: Counter[str] = Counter()
     for s in states:
         marks = s.marks

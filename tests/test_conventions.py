@@ -31,7 +31,7 @@ def test_help_lists_what_a_user_picks_from() -> None:
     from dominoproof.cli import main
     from dominoproof.proofs.faults import FAULTS
     from dominoproof.proofs.properties import CATALOGUE
-    from dominoproof.proofs.queries import QUESTIONS
+    from dominoproof.proofs.z3.queries import QUESTIONS
 
     prove = CliRunner().invoke(main, ["prove", "--help"]).stdout
     witness = CliRunner().invoke(main, ["witness", "--help"]).stdout

@@ -19,18 +19,18 @@ import pytest
 from helpers import awaiting_z3_twin, variant, with_z3_twin
 
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.rules import Rules, engine_for
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.encoding import Encoding
-from dominoproof.proofs.encoding_faults import twin_prover
 from dominoproof.proofs.faults import FAULTS
-from dominoproof.proofs.graphcheck import verify
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict
-from dominoproof.proofs.queries import QUESTIONS, Prover, witness
-from dominoproof.proofs.scoring import Scoring
-from dominoproof.proofs.statespace import explore, seeded_deal
-from dominoproof.proofs.successors import z3_successors
+from dominoproof.proofs.search.judge import verify
+from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.z3.encoding import Encoding
+from dominoproof.proofs.z3.encoding_faults import twin_prover
+from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness
+from dominoproof.proofs.z3.scoring import Scoring
+from dominoproof.proofs.z3.successors import z3_successors
 
 # (preset, overrides, free draw order): every draw rule, fouls, teams, leads, set-aside
 SLOW = pytest.mark.slow
@@ -62,7 +62,7 @@ def _states(v: Variant, free: bool, seed: int, limit: int) -> list[Any]:
 def test_transition_level_on_every_state_searched(name: str, overrides: dict[str, Any] | None,
                                                   free: bool) -> None:
     v = variant(name, overrides)
-    rules = rules_for(v)
+    rules = engine_for(v)
     states = _states(v, free, 0, 400)
     assert states
     for s in states:
@@ -78,7 +78,7 @@ def test_transition_level_on_every_state_searched(name: str, overrides: dict[str
 def test_transition_level_on_larger_searches(name: str, overrides: dict[str, Any] | None,
                                              free: bool) -> None:
     v = variant(name, overrides)
-    rules = rules_for(v)
+    rules = engine_for(v)
     for seed in (1,):
         for s in _states(v, free, seed, 1_500):
             assert {(m, t.key()) for m, t in rules.successors(s)} == z3_successors(v, s)
@@ -104,7 +104,7 @@ def test_trace_level_counterexamples_to_induction_are_engine_steps() -> None:
     the move to the state before and gets the state after."""
     for name in ("block-2p-d6",):
         pr = Prover(variant(name))
-        rules = rules_for(pr.variant)
+        rules = engine_for(pr.variant)
         chain = pr.explain("blocked-sound")
         assert chain
         for cti, _ in chain:
@@ -118,7 +118,7 @@ def test_trace_level_fault_ctis_are_steps_of_the_faults_engine() -> None:
         if f.engine is None or awaiting_z3_twin(f.id):  # AWAITING_Z3: nothing to ask yet
             continue
         pr = twin_prover(f)
-        rules: Rules = f.rules_for(pr.variant)
+        rules: Rules = f.engine_for(pr.variant)
         for pid in f.catches:
             lem = next((c for c in pr.candidates if c.property == pid), None)
             if lem is None:

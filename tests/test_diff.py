@@ -29,9 +29,9 @@ from dominoproof.jsonout import dumps, schema
 from dominoproof.model import MoveKind, Status, initial_state
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import IllegalMoveError
-from dominoproof.model.rules import rules_for
+from dominoproof.model.rules import engine_for
+from dominoproof.proofs.analysis.simulate import Distribution, wilson
 from dominoproof.proofs.properties import CATALOGUE
-from dominoproof.simulate import Distribution, wilson
 
 #: a house variant: the block game with two rule changes (R4.4 and R5.5)
 HOUSE = """\
@@ -130,7 +130,7 @@ def test_the_separating_round_is_judged_differently_under_the_two_variants(
     # block with a confirmation short (R4.4); under A its establishment is illegal
     moves = sep.trace.moves
     for v, legal in ((report.b, True), (report.a, False)):
-        rules = rules_for(v)
+        rules = engine_for(v)
         s = initial_state(v, sep.trace.deal, rules=rules)
         try:
             for m in moves:

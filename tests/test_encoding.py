@@ -1,5 +1,5 @@
-"""The Z3 encoding (``proofs/encoding.py``, ``vocabulary.py``, ``predicates.py``): Init,
-the actions, decoding; and the successor oracle (``proofs/successors.py``).
+"""The Z3 encoding (``proofs/z3/encoding.py``, ``vocabulary.py``, ``predicates.py``): Init,
+the actions, decoding; and the successor oracle (``proofs/z3/successors.py``).
 
 The encoding is the declarative reading of SEMANTICS.md, written apart from the
 engine; these tests pin its vocabulary against the engine's values (initial states,
@@ -19,12 +19,12 @@ from helpers import variant
 
 from dominoproof.model.engine import initial_state, random_round, shuffled_deal
 from dominoproof.model.moves import Move, MoveKind
-from dominoproof.model.rules import rules_for
+from dominoproof.model.rules import engine_for
 from dominoproof.model.state import Status
-from dominoproof.proofs import encoding, predicates, successors, vocabulary
-from dominoproof.proofs.encoding import PLAYING, Encoding
-from dominoproof.proofs.solver import Solver
-from dominoproof.proofs.successors import SuccessorOracle, z3_successors
+from dominoproof.proofs.z3 import encoding, predicates, successors, vocabulary
+from dominoproof.proofs.z3.encoding import PLAYING, Encoding
+from dominoproof.proofs.z3.solver import Solver
+from dominoproof.proofs.z3.successors import SuccessorOracle, z3_successors
 
 LEAD_VARIANTS = [
     ("tiny-2p-d3", None),  # lead tile 3-3, fallback heaviest tile
@@ -47,7 +47,7 @@ def test_init_with_a_deal_is_the_engines_initial_state(name: str,
     (same leader, SEMANTICS "Init"), deal after deal."""
     v = variant(name, overrides)
     enc = Encoding(v)
-    rules = rules_for(v)
+    rules = engine_for(v)
     rng = random.Random(7)
     for _ in range(6):
         deal = shuffled_deal(v, rng)
@@ -102,7 +102,7 @@ def test_symbolic_init_deals_the_variants_counts() -> None:
         assert st.boneyard.bit_count() == v.boneyard_size
         assert st.set_aside.bit_count() == v.deal.set_aside
         assert st.table == 0 and not st.led and st.status is Status.PLAYING
-        rules = rules_for(v)
+        rules = engine_for(v)
         assert rules.opening(st.hands)[0] == st.turn
 
 
@@ -127,7 +127,7 @@ def test_states_decode_back_to_themselves(name: str) -> None:
 def test_successors_along_random_rounds(name: str) -> None:
     """Along random rounds (fixed draw order), the Z3 successors are the engine's."""
     v = variant(name)
-    rules = rules_for(v)
+    rules = engine_for(v)
     trace = random_round(v, 11)
     states = trace.states()
     for s in states[:: max(1, len(states) // 12)]:
@@ -142,7 +142,7 @@ def test_a_fixed_stack_draws_only_its_top() -> None:
     rng = random.Random(5)
     for _ in range(20):
         deal = shuffled_deal(v, rng)
-        rules = rules_for(v)
+        rules = engine_for(v)
         s = initial_state(v, deal, rules=rules)
         # play until someone must draw
         while s.status is Status.PLAYING:

@@ -26,13 +26,13 @@ from dominoproof.model import (
     TraceError,
     Variant,
     apply,
+    engine_for,
     find_variant,
     initial_state,
     legal_moves,
     presets,
     random_round,
     random_rounds,
-    rules_for,
     shuffled_deal,
     state_status,
 )
@@ -255,7 +255,7 @@ def test_an_int_kind_move_is_not_taken_for_a_domino() -> None:
 @pytest.mark.parametrize("name", PRESETS)
 def test_random_rounds_terminate_with_every_state_well_formed(name: str) -> None:
     v = find_variant(name)
-    rules = rules_for(v)
+    rules = engine_for(v)
     seeds = range(3) if v.tiles.count > 100 else range(6)
     for seed in seeds:
         t = random_round(v, seed)

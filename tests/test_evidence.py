@@ -1,4 +1,5 @@
-"""The verdict shows its evidence (``dominoproof/evidence.py``, ``dominoproof/concrete.py``,
+"""The verdict shows its evidence (``dominoproof/render/evidence.py``,
+``dominoproof/render/concrete.py``,
 ``dominoproof/report.py``): every VIOLATED check's shortest counterexample as a round that
 replays (Z3's bounded model checking runs included), ``verify --traces DIR`` files that
 ``dominoproof replay`` accepts, counterexamples to induction in domino terms, the
@@ -24,19 +25,19 @@ from helpers import variant
 
 from dominoproof import api
 from dominoproof.cli import main
-from dominoproof.concrete import concretise, describe
-from dominoproof.evidence import judge_round, of_result
 from dominoproof.model import MoveKind, Status, Tile, random_round
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import IllegalMoveError, TraceError
-from dominoproof.model.rules import rules_for
+from dominoproof.model.rules import engine_for
 from dominoproof.model.system import count_deals
 from dominoproof.proofs import allsizes
 from dominoproof.proofs.allsizes import AbstractCounterexample, prove_all_sizes
-from dominoproof.proofs.lemmas import BY_ID as LEMMAS
-from dominoproof.proofs.plans import search_plan
 from dominoproof.proofs.properties import Result, Verdict
-from dominoproof.proofs.queries import TYPE_OK, Prover, Run
+from dominoproof.proofs.search.plans import search_plan
+from dominoproof.proofs.z3.lemmas import BY_ID as LEMMAS
+from dominoproof.proofs.z3.queries import TYPE_OK, Prover, Run
+from dominoproof.render.concrete import concretise, describe
+from dominoproof.render.evidence import judge_round, of_result
 from dominoproof.report import write_traces
 from dominoproof.verify import Report, Row, _search_rows, verify_fault
 
@@ -72,7 +73,7 @@ def test_a_z3_violation_prints_a_round_that_replays_and_breaks_the_property(
     if pid == "procedure":
         assert before.confirmed < v.players  # not every player confirmed (R4.4)
     else:
-        assert not rules_for(v).ends_unplayable(final)  # a hand holds a matching tile (R2.1)
+        assert not engine_for(v).ends_unplayable(final)  # a hand holds a matching tile (R2.1)
     # the round as printed: the deal, each move with its rule ID, where and what fails
     text = row.round
     assert text.startswith(f"Counterexample to {pid}")
@@ -111,7 +112,7 @@ def test_a_fault_round_is_judged_where_it_breaks() -> None:
         assert at is not None and at.transition and at.move == len(trace.moves)
         bad = trace.moves[at.move - 1]
         assert bad.kind is MoveKind.CONFIRM
-        assert rules_for(trace.variant).playable_mask(trace.states()[at.move - 1], bad.player)
+        assert engine_for(trace.variant).playable_mask(trace.states()[at.move - 1], bad.player)
         assert f"at move {at.move}" in r.round
 
 
@@ -169,7 +170,7 @@ def test_a_play_the_layout_would_not_offer_replays_under_the_rule_book_allowing_
     from dominoproof.model.layout import layout_of
     from dominoproof.model.moves import move_json, read_move, resolve
     from dominoproof.proofs.faults import FAULTS_BY_ID
-    from dominoproof.proofs.graphcheck import verify
+    from dominoproof.proofs.search.judge import verify
 
     fault = FAULTS_BY_ID["double-left-uncovered"]
     v = fault.variant()
@@ -184,11 +185,11 @@ def test_a_play_the_layout_would_not_offer_replays_under_the_rule_book_allowing_
     for s, m in elsewhere:
         with pytest.raises(IllegalMoveError, match=r"^R2\.1: no open end"):
             resolve(layout, s, read_move(move_json(layout, s, m)))
-    data = dataclasses.replace(trace, rules=fault.rules_for(v)).to_json()
+    data = dataclasses.replace(trace, rules=fault.engine_for(v)).to_json()
     assert data["rules"]
     assert api.replay(data).moves == trace.moves
     with pytest.raises(TraceError, match=r"does not replay: R2\.1: no open end shows"):
-        Trace.from_json(data, rules=rules_for)
+        Trace.from_json(data, rules=engine_for)
 
 
 def test_explore_traces_of_a_fault_replay_too(tmp_path: Path) -> None:
@@ -331,7 +332,7 @@ def test_the_all_sizes_counterexample_is_indented_with_the_rest(
 
 def python_path_plans(monkeypatch: pytest.MonkeyPatch) -> None:
     """Plans as on the Python path: the 4-player analogues' 113,400 deals sampled."""
-    from dominoproof.proofs import plans
+    from dominoproof.proofs.search import plans
 
     monkeypatch.setattr(plans, "PLAN_DEALS_KERNEL", plans.PLAN_DEALS)
 
@@ -355,7 +356,8 @@ def test_every_deal_beyond_the_state_budget_gives_way_to_sampled_deals(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """On the kernel every deal of the 4-player analogues is tried within PLAN_STATES;
     a search that reaches it is given up for the sampled deals, and the rows say why."""
-    from dominoproof.proofs import kernel, plans
+    from dominoproof.proofs import kernel
+    from dominoproof.proofs.search import plans
 
     if not kernel.available():
         pytest.skip(kernel.status())
@@ -374,7 +376,8 @@ def test_every_deal_of_double_4_beyond_the_budget_gives_way_to_double_3(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The 2-player block game's double-4 analogue (1,450,920 states) with a smaller
     budget: every deal of double-3 instead, and the rows say why."""
-    from dominoproof.proofs import kernel, plans
+    from dominoproof.proofs import kernel
+    from dominoproof.proofs.search import plans
 
     if not kernel.available():
         pytest.skip(kernel.status())
@@ -466,7 +469,7 @@ def test_the_round_is_illegal_under_the_sound_rules() -> None:
     pr = Prover(variant("block-2p-d6", ALL_OTHERS))
     run = pr.prove("procedure").trace
     assert isinstance(run, Run) and run.replayed
-    sound = rules_for(variant("block-2p-d6"))
+    sound = engine_for(variant("block-2p-d6"))
     s = sound.opening(run.trace.deal.hands)  # the same leader
     assert s[0] == run.states[0].turn
     state = run.states[0]

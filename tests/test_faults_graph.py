@@ -18,14 +18,14 @@ from helpers import AWAITING_Z3, awaiting_z3_twin
 
 from dominoproof.model import Trace, find_variant
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID, Fault
-from dominoproof.proofs.graphcheck import (
+from dominoproof.proofs.properties import CATALOGUE, Verdict
+from dominoproof.proofs.search.judge import (
     Verification,
     checked_verdict,
     replay,
     unjudged,
     verify,
 )
-from dominoproof.proofs.properties import CATALOGUE, Verdict
 
 
 def caught(fault: Fault) -> Verification:
@@ -53,7 +53,7 @@ def test_each_fault_is_caught_by_the_properties_it_lists(fault: Fault) -> None:
     assert ver.figures.complete
     results = {r.property: r for r in ver.results}
     v = fault.variant()
-    rules = fault.rules_for(v)
+    rules = fault.engine_for(v)
     for pid in fault.catches:
         r = results[pid]
         assert checked_verdict(r) is Verdict.VIOLATED, (pid, r.detail)
@@ -106,8 +106,8 @@ def test_each_fault_is_one_record_with_a_patch_per_reading() -> None:
     """A fault is a record; the engine's patches (mutants.py) and the Z3 twins
     (encoding_faults.py) are registered by fault id beside their readings: every patch
     names a known fault, and every fault is a patch of the engine or a variant override."""
-    from dominoproof.proofs.encoding_faults import Z3_MUTANTS
     from dominoproof.proofs.mutants import ENGINE_MUTANTS, SCORING_MUTANTS
+    from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS
 
     assert set(ENGINE_MUTANTS) | set(SCORING_MUTANTS) <= set(FAULTS_BY_ID)
     assert not set(ENGINE_MUTANTS) & set(SCORING_MUTANTS)

@@ -1,4 +1,4 @@
-"""The property catalogue checked on explored graphs (``dominoproof.proofs.graphcheck``),
+"""The property catalogue checked on explored graphs (``dominoproof.proofs.search.judge``),
 the ``explore`` command and the drawings of tiny state graphs.
 
 The correct rules pass every applicable property on a spread of small variants (every
@@ -21,22 +21,22 @@ from click.testing import CliRunner
 from helpers import variant
 
 from dominoproof.cli import main
-from dominoproof.model import Status, Trace, find_variant, rules_for
+from dominoproof.model import Status, Trace, engine_for, find_variant
 from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import (
+from dominoproof.proofs.properties import CATALOGUE, Verdict
+from dominoproof.proofs.search.judge import (
     check_properties,
     checked_verdict,
     replay,
     round_bound,
     verify,
 )
-from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.statespace import explore, init_for, seeded_deal
-from dominoproof.render_graph import check_tiny, to_dot, to_svg, write_graphml
+from dominoproof.proofs.search.statespace import explore, init_for, seeded_deal
+from dominoproof.render.graph import check_tiny, to_dot, to_svg, write_graphml
 
 
 def verdicts(v: Variant, init: Init, **kw: Any) -> dict[str, Any]:
@@ -183,7 +183,7 @@ def test_a_mutants_counterexample_replays_only_under_the_mutant() -> None:
     v = fault.variant()
     got = verdicts(v, fault.init(v), engine=fault.engine)
     trace = got["conservation"].trace
-    states = replay(trace, fault.rules_for(v))
+    states = replay(trace, fault.engine_for(v))
     assert states[-1] == trace.final
     assert states[-1].in_hands | states[-1].boneyard | states[-1].table | \
         states[-1].set_aside != v.tiles.full
@@ -194,7 +194,7 @@ def test_a_mutants_counterexample_replays_only_under_the_mutant() -> None:
     fault = FAULTS_BY_ID["confirm-while-playable"]
     v = fault.variant()
     trace = verdicts(v, fault.init(v), engine=fault.engine)["no-false-confirmation"].trace
-    assert replay(trace, fault.rules_for(v))[-1] == trace.final
+    assert replay(trace, fault.engine_for(v))[-1] == trace.final
     with pytest.raises(TraceError, match="not enabled"):
         replay(trace)
 
@@ -366,4 +366,4 @@ def test_explore_writes_replayable_traces(tmp_path: Path) -> None:
     assert "N/A (VIOLATED if checked)" in res.output
     trace = Trace.loads((tmp_path / "parity.json").read_text())
     assert trace.final.status is Status.BLOCKED
-    assert rules_for(trace.variant).is_blocked(trace.final)
+    assert engine_for(trace.variant).is_blocked(trace.final)

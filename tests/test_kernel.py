@@ -26,25 +26,25 @@ import numpy as np
 import pytest
 from helpers import variant
 
-from dominoproof.model import random_round, random_rounds, rules_for
+from dominoproof.model import engine_for, random_round, random_rounds
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import check_properties, checked_verdict
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.statespace import SearchResult, explore
+from dominoproof.proofs.search.judge import check_properties, checked_verdict
+from dominoproof.proofs.search.statespace import SearchResult, explore
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
 if kernel.available():
-    from dominoproof.proofs import search_kernel
     from dominoproof.proofs.kernel import tables as kt
     from dominoproof.proofs.kernel.book import KernelBook
     from dominoproof.proofs.kernel.playout import KernelRounds, kernel_random_rounds
-    from dominoproof.proofs.search_kernel import explore_kernel, explore_lean, explore_sweep
+    from dominoproof.proofs.search import compiled as search_kernel
+    from dominoproof.proofs.search.compiled import explore_kernel, explore_lean, explore_sweep
 
 SMALL = {"set.max": 3, "deal.hand_size": 3}
 
@@ -162,12 +162,12 @@ def test_the_kernel_refuses_what_it_cannot_read_and_the_python_path_runs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     v = variant("draw-10p-d18")
     assert kernel.reason(v) == ""  # 190 tiles: its rules and play-outs run
-    from dominoproof.proofs.search_kernel import kernel_reason
+    from dominoproof.proofs.search.compiled import kernel_reason
 
     assert "63 tiles" in kernel_reason(v)  # its search keys do not hold them
     small, (init,) = sampled("line", 1)
     fault = next(f for f in FAULTS if f.engine is not None)
-    mutant = fault.rules_for(fault.variant())
+    mutant = fault.engine_for(fault.variant())
     assert "not the variant's own" in kernel_reason(fault.variant(), mutant)
     assert not explore(fault.variant(), fault.init(), rules=mutant, max_states=50).on_kernel
     monkeypatch.setenv(kernel.ENV, "0")
@@ -250,7 +250,7 @@ def test_the_compiled_graph_analyses_are_the_searchs(graph: str) -> None:
     if graph == "cycle":
         fault = FAULTS_BY_ID["confirm-resets"]
         fv = fault.variant()
-        r = explore(fv, fault.init(fv), rules=fault.rules_for(fv))
+        r = explore(fv, fault.init(fv), rules=fault.engine_for(fv))
     else:
         v, init = config("line-free-draw")
         r = explore_kernel(v, init, max_states=60_000 if graph == "budget" else None)
@@ -346,7 +346,7 @@ def test_a_kernel_counterexample_is_shortest_and_replays() -> None:
         whole = explore_lean(v6, Init.every(False), reserve=64_050)
     assert capped.states == 5000 and not capped.complete and "budget" in capped.stop_reason
     assert whole.complete and whole.states == 64_050
-    rules = rules_for(v)
+    rules = engine_for(v)
     path = bad.path
     assert path[0].table == 0
     # every step but the last establishment is a move of the real rules
@@ -422,7 +422,7 @@ def test_kernel_rounds_differ_on_a_broken_kernel() -> None:
 
 
 def test_simulate_gives_the_same_statistics_on_the_kernel() -> None:
-    from dominoproof.simulate import simulate
+    from dominoproof.proofs.analysis.simulate import simulate
 
     v = variant("partnership-4p-d6")
     a = simulate(v, 3000, 9, kernel=False)
@@ -434,8 +434,8 @@ def test_the_sampled_figures_play_on_the_kernel_as_simulate_does(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The uniform policy's sampled figures are played on the kernel where it runs (as
     ``simulate`` plays them), with the same figures as the engine's own loop."""
+    from dominoproof.proofs.analysis.stats import sampled_figures
     from dominoproof.proofs.kernel import playout
-    from dominoproof.stats import sampled_figures
 
     v = variant("partnership-4p-d6")
     engine = sampled_figures(v, "random", 3000, 9, kernel=False)

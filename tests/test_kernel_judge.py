@@ -1,9 +1,9 @@
-"""The kernel's screen (``proofs/kernel/judge.py``, ``proofs/screen.py``) reads a search's
+"""The kernel's screen (``proofs/kernel/judge.py``, ``proofs/search/screen.py``) reads a search's
 states still being played as the catalogue's judge does.
 
 The screen tells the judge which of those states to read: for each local property, the
 first one failing it. A screen that missed a failure would weaken a verdict, so it is held
-to the judge itself -- :class:`~dominoproof.proofs.graphcheck.Judge` run over the same
+to the judge itself -- :class:`~dominoproof.proofs.search.judge.Judge` run over the same
 states -- on every state of small configurations: under the variant's own rules (nothing
 fails; the premise states of blocked-complete and the census of R2.3's readings must be
 the same), and under every deliberately broken rule set of ``proofs/faults.py`` whose
@@ -22,25 +22,26 @@ import numpy as np
 import pytest
 from helpers import variant
 
-from dominoproof.model.rules import rules_for
+from dominoproof.model.rules import engine_for
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init
-from dominoproof.proofs import graphcheck, kernel
+from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, Fault
-from dominoproof.proofs.graphcheck import check_properties
-from dominoproof.proofs.plans import small_variant
 from dominoproof.proofs.properties import BY_ID
-from dominoproof.proofs.statespace import SearchResult, explore, seeded_deal
+from dominoproof.proofs.search import judge as graphcheck
+from dominoproof.proofs.search.judge import check_properties
+from dominoproof.proofs.search.plans import small_variant
+from dominoproof.proofs.search.statespace import SearchResult, explore, seeded_deal
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
 if kernel.available():
-    from dominoproof.proofs import screen as sc
     from dominoproof.proofs.kernel import judge as kj
     from dominoproof.proofs.kernel.codec import int_key
     from dominoproof.proofs.kernel.rules import move_code
     from dominoproof.proofs.kernel.tables import tables_for
-    from dominoproof.proofs.search_kernel import KernelCodec, _spec
+    from dominoproof.proofs.search import screen as sc
+    from dominoproof.proofs.search.compiled import KernelCodec, _spec
 
 #: the properties the screen reads, and the two that need R2.3's readings
 WANTED = frozenset({"conservation", "boneyard-monotone", "opening", "no-false-confirmation",
@@ -50,7 +51,7 @@ WANTED = frozenset({"conservation", "boneyard-monotone", "opening", "no-false-co
 def by_the_judge(r: SearchResult, wanted: set[str]) -> sc.Screen:
     """What the Python judge finds on the states of ``r`` still being played: the first
     failure of each screened property, the premise states and the readings' census."""
-    ctx = graphcheck._Context(r, rules_for(r.variant), wanted)
+    ctx = graphcheck._Context(r, engine_for(r.variant), wanted)
     judge = graphcheck.Judge(ctx, r.variant, ctx.oracle, r.scorer)
     out = sc.Screen([])
     for i in range(r.size):
@@ -138,7 +139,7 @@ def test_the_screen_reads_the_states_of_a_kernel_search_as_the_judge_does(name: 
 def fault_search(fault_id: str) -> SearchResult:
     fault = next(f for f in FAULTS if f.id == fault_id)
     v = fault.variant()
-    return explore(v, fault.init(v), rules=fault.rules_for(v), scorer=fault.scorer,
+    return explore(v, fault.init(v), rules=fault.engine_for(v), scorer=fault.scorer,
                    kernel=False)
 
 
@@ -235,7 +236,7 @@ def test_the_screen_and_the_judge_agree_on_states_with_one_field_wrong(name: str
                 key = int_key(codec.encode(t), spec.words)
             except OverflowError:
                 continue  # the keys cannot hold it: no search meets it
-            ctx = graphcheck._Context(r, rules_for(v), wanted)
+            ctx = graphcheck._Context(r, engine_for(v), wanted)
             graphcheck.Judge(ctx, v, ctx.oracle, r.scorer).state(0, t)
             got = sc.screen_keys(v, tb, spec, np.array([key]), 0, np.zeros(1, np.int64),
                                  np.zeros(0, np.int32), wanted, False)

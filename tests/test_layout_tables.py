@@ -32,8 +32,8 @@ from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
-from dominoproof.render import ArmRow, narrate, render_round
-from dominoproof.render_table import geometry, round_arms, round_scene
+from dominoproof.render.table import geometry, round_arms, round_scene
+from dominoproof.render.text import ArmRow, narrate, render_round
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -309,7 +309,7 @@ def test_each_layout_fault_s_counterexample_is_told_arm_by_arm(fault_id: str) ->
     """The round of each layout fault's counterexample, replayed under the fault's rule
     book, is told arm by arm (every table true to the state it follows) and drawn."""
     from dominoproof.proofs.faults import FAULTS_BY_ID
-    from dominoproof.proofs.graphcheck import verify
+    from dominoproof.proofs.search.judge import verify
 
     fault = FAULTS_BY_ID[fault_id]
     v = fault.variant()
@@ -355,7 +355,7 @@ def test_explore_s_counterexample_names_the_trains_and_draws_the_table() -> None
 def _unreplayed_run() -> Any:
     """A round on trains as a Z3 run the engine is said not to replay: the commands then
     tell it from its states (here the engine's own), not with ``render_round``."""
-    from dominoproof.proofs.bmc import Run
+    from dominoproof.proofs.z3.bmc import Run
 
     trace = random_round(kind_variant("trains"), 0)
     return Run(trace.states(), list(trace.moves), trace, False, "said not to replay")
@@ -375,8 +375,8 @@ def test_prove_and_witness_draw_the_table_of_a_round_told_state_by_state(
 
     from dominoproof.commands import prove, witness
     from dominoproof.proofs.properties import Result, Verdict
-    from dominoproof.proofs.witnesses import Witness
-    from dominoproof.render import rows_text, table_rows
+    from dominoproof.proofs.z3.witnesses import Witness
+    from dominoproof.render.text import rows_text, table_rows
 
     run = _unreplayed_run()
     v = run.trace.variant
@@ -437,14 +437,14 @@ def test_a_rule_book_leaving_ends_no_layout_has_is_said_under_the_table_not_a_li
         monkeypatch: pytest.MonkeyPatch) -> None:
     """When the arms cannot follow a broken rule book, a layout of several lines says so
     in a row of its table, never under a "line" it does not have."""
-    import dominoproof.arms
+    import dominoproof.render.arms
 
     trace = _trains_without_doubles()
 
     def refuse(*_: object) -> None:
         raise ValueError("ends no layout has")
 
-    monkeypatch.setattr(dominoproof.arms.RoundArms, "move", refuse)
+    monkeypatch.setattr(dominoproof.render.arms.RoundArms, "move", refuse)
     steps = narrate(trace)
     said = [st for st in steps if st.table and st.table[0].name == "table"]
     assert said and "no layout has them" in said[0].table[0].note

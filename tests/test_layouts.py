@@ -26,12 +26,12 @@ from helpers import variant
 from dominoproof.model import State, Status, Trace, find_variant
 from dominoproof.model.layout import Opens, layout_of
 from dominoproof.model.moves import MoveKind
-from dominoproof.model.rules import rules_for
+from dominoproof.model.rules import engine_for
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import tile_index
 from dominoproof.model.variant import ExtendReading, Variant, presets
-from dominoproof.proofs.graphcheck import Judge, verify
 from dominoproof.proofs.properties import BY_ID, LAYOUT_PROPERTIES, Verdict
+from dominoproof.proofs.search.judge import Judge, verify
 
 D3 = {"set.max": 3, "deal.hand_size": 2, "lead.rule": "highest-double"}
 CONFIGS: dict[str, dict[str, Any]] = {
@@ -85,7 +85,7 @@ def test_on_the_one_line_every_layout_property_is_not_applicable_saying_why() ->
 
 
 def rules_for_deal(v: Variant) -> Any:
-    from dominoproof.proofs.statespace import seeded_deal
+    from dominoproof.proofs.search.statespace import seeded_deal
 
     return seeded_deal(v, 0)
 
@@ -156,7 +156,7 @@ def test_trains_the_last_confirmation_opens_a_train_and_the_block_stands() -> No
     assert final.status is Status.BLOCKED and not final.boneyard
     last = trace.moves[-2]
     assert last.kind is MoveKind.CONFIRM and trace.moves[-1].kind is MoveKind.ESTABLISH
-    lay, rules = layout_of(v), rules_for(v)
+    lay, rules = layout_of(v), engine_for(v)
     q = last.player
     train = next(i for i, sl in enumerate(v.slot_layout.slots) if sl.owner == q)
     assert lay.marker_out(final.marks, q)
@@ -186,7 +186,7 @@ def test_a_double_nobody_can_cover_blocks_while_a_hand_matches_another_end() -> 
     assert "holds-matching-tile" in blocked.detail and "has-legal-move" not in blocked.detail
     v = config("line-covered")
     final = res.trace.final
-    lay, rules = layout_of(v), rules_for(v)
+    lay, rules = layout_of(v), engine_for(v)
     pending = [i for i in range(lay.width) if lay.pending(final.marks) >> i & 1]
     assert final.status is Status.BLOCKED and pending
     numbers = {final.ends[i] for i in pending}
@@ -220,7 +220,7 @@ class Caught:
 
 def judged(v: Variant, s: State, *pids: str) -> dict[str, str]:
     ctx = Caught(set(pids))
-    Judge(ctx, v, rules_for(v), lambda v, s: None).state(0, s)
+    Judge(ctx, v, engine_for(v), lambda v, s: None).state(0, s)
     return ctx.failed
 
 

@@ -27,18 +27,18 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from helpers import variant
 
-from dominoproof.model.rules import rules_for
+from dominoproof.model.rules import engine_for
 from dominoproof.model.system import Init
 from dominoproof.model.variant import ExtendReading, Variant
-from dominoproof.proofs import lemmas
-from dominoproof.proofs.bmc import Run
-from dominoproof.proofs.encoding_faults import Z3_MUTANTS
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import verify
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict
-from dominoproof.proofs.queries import Prover, witness
-from dominoproof.proofs.statespace import explore, seeded_deal
-from dominoproof.proofs.successors import SuccessorOracle, z3_successors
+from dominoproof.proofs.search.judge import verify
+from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.z3 import lemmas
+from dominoproof.proofs.z3.bmc import Run
+from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS
+from dominoproof.proofs.z3.queries import Prover, witness
+from dominoproof.proofs.z3.successors import SuccessorOracle, z3_successors
 
 SLOW = pytest.mark.slow
 _H = "highest-double"
@@ -73,7 +73,7 @@ def analogue(name: str, **more: Any) -> Variant:
 def test_the_relation_has_the_engines_successors_on_every_state_searched(
         name: str, more: dict[str, Any]) -> None:
     v = analogue(name, **more)
-    rules = rules_for(v)
+    rules = engine_for(v)
     marked = 0
     for seed in (0, 1):
         res = explore(v, Init.one(seeded_deal(v, seed)), max_states=250)
@@ -106,11 +106,11 @@ _TWINS = [
 @pytest.mark.parametrize(("fault", "more"), _TWINS)
 def test_each_layout_faults_twin_has_its_mutants_successors(fault: str,
                                                             more: dict[str, Any]) -> None:
-    """The Z3 twin (proofs/encoding_faults.py) and the engine's mutant (proofs/mutants.py)
+    """The Z3 twin (proofs/z3/encoding_faults.py) and the engine's mutant (proofs/mutants.py)
     break the rules the same way: the same successors on every state the mutant reaches."""
     f = FAULTS_BY_ID[fault]
     v = f.variant().with_overrides(more, source="<test>") if more else f.variant()
-    rules = f.rules_for(v)
+    rules = f.engine_for(v)
     twin = Z3_MUTANTS[fault].encoding
     assert twin is not None
     oracle = SuccessorOracle(v, twin(v))
@@ -175,7 +175,7 @@ def test_readings_agree_on_trains_needs_the_confirmed_markers_lemma(
 def _readings_at(v: Variant, run: Run) -> tuple[bool, bool]:
     """(no hand holds a matching tile, no player has a legal move) at the run's end, by
     the engine's two readings of R2.3."""
-    rules = rules_for(v)
+    rules = engine_for(v)
     final = run.trace.states()[-1]
     return (rules.ends_unplayable(final, ExtendReading.HOLDS_MATCHING_TILE),
             rules.ends_unplayable(final, ExtendReading.HAS_LEGAL_MOVE))
@@ -215,7 +215,7 @@ def test_at_a_block_of_trains_the_readings_agree_but_the_last_confirmation_opens
     final = r.trace.trace.states()[-1]
     assert final.status.name == "BLOCKED"
     assert _readings_at(v, r.trace) == (False, False)  # both: the layout can be extended
-    rules = rules_for(v)
+    rules = engine_for(v)
     assert any(rules.has_play(final, p) for p in range(v.players))
 
 
@@ -275,7 +275,7 @@ def test_each_train_lemma_fails_on_its_broken_rule_set(lemma: str, fault: str) -
     f = FAULTS_BY_ID[fault]
     twin = Z3_MUTANTS[fault].encoding
     assert twin is not None
-    pr = Prover(v, encoding=twin(v), rules=f.rules_for(v))
+    pr = Prover(v, encoding=twin(v), rules=f.engine_for(v))
     found = pr.bmc(lambda ss, ms: z3.Not(lem(pr.enc, ss[-1])), strengthen=False)
     assert found.run is not None and found.run.replayed, (lemma, fault, found.stop)
 

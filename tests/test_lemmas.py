@@ -1,4 +1,4 @@
-"""One list of lemmas (``proofs/lemmas.py``) read by both provers.
+"""One list of lemmas (``proofs/z3/lemmas.py``) read by both provers.
 
 Each lemma has its formula per instance and for every N and P, or the reason it
 has none there; the per-instance prover and the all-sizes model take their
@@ -14,16 +14,17 @@ import dataclasses
 import pytest
 from helpers import unseen_successors, variant
 
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.rules import Rules, engine_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.system import every_deal
 from dominoproof.model.variant import Variant
-from dominoproof.proofs import lemmas
 from dominoproof.proofs.allsizes import AbstractModel, prove_model
-from dominoproof.proofs.encoding import Encoding
-from dominoproof.proofs.encoding_faults import Z3_MUTANTS
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.lemmas import (
+from dominoproof.proofs.properties import CATALOGUE, Verdict
+from dominoproof.proofs.z3 import lemmas
+from dominoproof.proofs.z3.encoding import Encoding
+from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS
+from dominoproof.proofs.z3.lemmas import (
     BY_ID,
     LEMMAS,
     Lemma,
@@ -31,7 +32,6 @@ from dominoproof.proofs.lemmas import (
     houdini,
     prove_relative,
 )
-from dominoproof.proofs.properties import CATALOGUE, Verdict
 
 #: Lemmas that both provers state (the same sentence, two formulas): kept as data.
 SHARED = ("conservation", "no-pending-draw", "confirmed-after-lead", "confirmed-hold-nothing",
@@ -134,4 +134,4 @@ def test_hand_size_is_inductive_and_fails_when_a_hand_grows_without_drawing() ->
     got, c, action = prove_relative(twin, lem, bad.kept)
     assert (got, action) == ("step", "draw-aside") and c is not None and c.sat
     cap = v.deal.hand_size + good.B
-    assert largest_hand(v, rules_for(v)) <= cap < largest_hand(v, fault.rules_for(v))
+    assert largest_hand(v, engine_for(v)) <= cap < largest_hand(v, fault.engine_for(v))

@@ -1,5 +1,5 @@
 """``check-log --format openspiel|dominoes``: other engines' games read and replayed
-(``dominoproof/logformats.py``, ``dominoproof/checklog.py``, docs/CHECKLOG.md).
+(``proofs/analysis/logformats.py``, ``proofs/analysis/checklog.py``, docs/CHECKLOG.md).
 
 The fast tier reads the small logs ``scripts/make-log-fixtures`` wrote with the engines
 (``tests/data/logs/``); the expectations are worked out here from each log by a plain
@@ -21,12 +21,12 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from dominoproof.checklog import check_log
 from dominoproof.cli import main
 from dominoproof.jsonout import schema
-from dominoproof.logformats import OPENSPIEL_GAMES, read_log
 from dominoproof.model import find_variant
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.analysis.checklog import check_log
+from dominoproof.proofs.analysis.logformats import OPENSPIEL_GAMES, read_log
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = Path(__file__).resolve().parent / "data" / "logs"
@@ -345,7 +345,7 @@ def test_live_openspiel_games_deal_as_read_and_agree_as_found() -> None:
     import open_spiel.python.games  # noqa: F401
     import pyspiel
 
-    from dominoproof.peerlogs import openspiel_lines
+    from dominoproof.proofs.analysis.peerlogs import openspiel_lines
 
     for game, v in (("python_block_dominoes", find_variant("block-2p-d6")),
                     ("python_team_dominoes", find_variant(str(OPENSPIEL_TEAM)))):
@@ -379,7 +379,7 @@ def expected_openspiel_deviations(v: Variant, raws: list[dict[str, Any]]) -> dic
 
 @needs_dominoes
 def test_live_dominoes_games_agree_with_partnership_4p_d6() -> None:
-    from dominoproof.peerlogs import dominoes_lines
+    from dominoproof.proofs.analysis.peerlogs import dominoes_lines
 
     lines = dominoes_lines(200, 12)
     report = check_log(find_variant("partnership-4p-d6"), "\n".join(lines), "live",

@@ -21,9 +21,9 @@ from helpers import outcome_module, side_index_penalties, stride_totals, variant
 from dominoproof.cli import main
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.conformance import compare, get_oracle
-from dominoproof.proofs.graphcheck import check_properties
-from dominoproof.proofs.plans import search_plan
-from dominoproof.proofs.statespace import explore
+from dominoproof.proofs.search.judge import check_properties
+from dominoproof.proofs.search.plans import search_plan
+from dominoproof.proofs.search.statespace import explore
 from dominoproof.verify import verify
 
 TEAMS_01_23 = {"partnerships.teams": [[0, 1], [2, 3]]}
@@ -150,7 +150,7 @@ def test_verify_passes_the_same_variants_without_the_bugs() -> None:
 
 def test_a_crashing_check_is_an_error_row_and_the_others_still_run(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import dominoproof.proofs.queries as queries
+    import dominoproof.proofs.z3.queries as queries
 
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise ZeroDivisionError("planted")
@@ -224,7 +224,7 @@ def test_the_plan_searches_every_deal_of_every_two_player_and_the_pool_preset() 
     3-player pool's; beyond it (the 4-player analogues' 113,400) sampled deals, and the
     plan says so."""
     from dominoproof.model.variant import presets
-    from dominoproof.proofs.plans import PLAN_DEALS
+    from dominoproof.proofs.search.plans import PLAN_DEALS
 
     every = {n for n, v in presets().items() if not search_plan(v, kernel=False).sampled}
     assert {n for n, v in presets().items() if v.players == 2} | {"pool-3p-d6"} <= every
@@ -241,7 +241,7 @@ def test_the_plan_searches_every_deal_of_every_two_player_and_the_pool_preset() 
 def test_on_the_kernel_the_plan_tries_every_deal_of_the_four_player_presets() -> None:
     """Up to PLAN_DEALS_KERNEL deals, within PLAN_STATES states: the plan is every deal,
     with the state budget, and its fallback the sampled deals, saying why."""
-    from dominoproof.proofs.plans import PLAN_DEALS_KERNEL, PLAN_STATES
+    from dominoproof.proofs.search.plans import PLAN_DEALS_KERNEL, PLAN_STATES
 
     plan = search_plan(variant("block-4p-d6"), kernel=True)
     assert not plan.sampled and "every deal (113,400)" in plan.description
@@ -256,7 +256,7 @@ def test_on_the_kernel_the_plan_tries_every_deal_of_the_four_player_presets() ->
 def test_on_the_kernel_a_two_player_block_game_is_planned_on_double_4_first() -> None:
     """Every deal of double-4 (3 tiles each) within PLAN_STATES, its fallback every deal
     of double-3 saying why; on the Python path double-3 as before."""
-    from dominoproof.proofs.plans import PLAN_STATES, small_variant
+    from dominoproof.proofs.search.plans import PLAN_STATES, small_variant
 
     v = variant("block-2p-d6")
     plan = search_plan(v, kernel=True)
@@ -284,7 +284,7 @@ def test_on_the_kernel_a_two_player_draw_game_is_searched_on_double_4_as_well() 
     plan searched beside it (its boneyard draws up to four times) and its fallback;
     beyond PLAN_DEALS_KERNEL deals (2 set aside: 1,261,260) double-3 alone, saying why;
     on the Python path, on other layouts and with hands under 3, double-3 alone."""
-    from dominoproof.proofs.plans import PLAN_DEALS_KERNEL, PLAN_STATES_LARGER_DRAW
+    from dominoproof.proofs.search.plans import PLAN_DEALS_KERNEL, PLAN_STATES_LARGER_DRAW
 
     v = variant("draw-2p-d6")
     small = search_plan(v, kernel=False)
@@ -341,7 +341,7 @@ def test_the_plan_explores_a_candidate_only_while_a_way_to_end_is_unreached(
     add only a lead case, which its hands say. The deals chosen are the same as when every
     candidate is explored: bergen's tied block is reached by a candidate, not by a seeded
     deal, so a plan that stopped exploring too soon would miss it."""
-    from dominoproof.proofs import plans
+    from dominoproof.proofs.search import plans
 
     small = plans.small_variant(variant("bergen-2p-d6"))
     explored: list[Any] = []

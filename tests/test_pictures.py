@@ -31,11 +31,10 @@ from dominoproof.model.moves import LEAD, MoveKind
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import verify
-from dominoproof.proofs.statespace import seeded_deal
-from dominoproof.render import LineOfPlay
-from dominoproof.render_graph import graph_scene, highlight_for
-from dominoproof.render_table import (
+from dominoproof.proofs.search.judge import verify
+from dominoproof.proofs.search.statespace import seeded_deal
+from dominoproof.render.graph import graph_scene, highlight_for
+from dominoproof.render.table import (
     LINE_REACH,
     Arms,
     Placed,
@@ -45,6 +44,7 @@ from dominoproof.render_table import (
     round_scene,
     table_scene,
 )
+from dominoproof.render.text import LineOfPlay
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -1,4 +1,5 @@
-"""Play policies (dominoproof.policies): each policy's choice on positions written by hand,
+"""Play policies (dominoproof.proofs.analysis.policies): each policy's choice on positions written
+by hand,
 chance steps left uniform, the sampler drawing exactly the distribution the exact figures
 read, and the ``random`` policy being the engine's own loop, round for round."""
 
@@ -11,13 +12,13 @@ from fractions import Fraction
 import pytest
 from helpers import play, position, variant
 
-from dominoproof.model import Move, Variant, initial_state, random_rounds, rules_for, shuffled_deal
+from dominoproof.model import Move, Variant, engine_for, initial_state, random_rounds, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import LEAD, said
 from dominoproof.model.rules import Rules
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
-from dominoproof.policies import (
+from dominoproof.proofs.analysis.policies import (
     POLICIES,
     BlockSeeking,
     Greedy,
@@ -30,14 +31,14 @@ from dominoproof.policies import (
     policy_playout,
     policy_rounds,
 )
-from dominoproof.simulate import simulate
+from dominoproof.proofs.analysis.simulate import simulate
 
 BLOCK = variant("block-2p-d6")
 
 
 def chosen(policy: str, s: State, v: Variant = BLOCK) -> dict[str, Fraction]:
     """The moves ``policy`` gives a positive probability in ``s``, each shown as text."""
-    rules = rules_for(v)
+    rules = engine_for(v)
     moves = rules.moves(s)
     dist = move_distribution(policy_named(policy), rules, s, moves)
     return {said(rules.layout, s, m): p for m, p in zip(moves, dist, strict=True) if p}
@@ -67,7 +68,7 @@ def test_greedy_reads_the_variants_tile_values() -> None:
     # With 0-1 worth 50 (R5.3 special values), it is the heaviest tile.
     v = variant("block-2p-d6", {"scoring.tile_values": {"0-1": 50}})
     s = position(v, ["6-6 0-1", "2-2"], line="1-6")
-    rules = rules_for(v)
+    rules = engine_for(v)
     moves = rules.moves(s)
     w = Greedy().weights(rules, s, moves)
     assert [said(rules.layout, s, m) for m, x in zip(moves, w, strict=True) if x] == [
@@ -87,7 +88,7 @@ def test_block_seeking_then_prefers_fewer_matching_tiles() -> None:
     # end (1, 5); after 0-1 the ends are 0 and 5, matched by 5-5 and 0-4: 5-5 is chosen.
     s = position(BLOCK, ["5-5 0-1 0-4", "2-2 3-3"], line="1-5")
     assert chosen("block-seeking", s) == {"P0 plays [5|5] on 5": 1}
-    rules = rules_for(BLOCK)
+    rules = engine_for(BLOCK)
     seeker = BlockSeeking()
     assert seeker.score(rules, s, play(BLOCK, s, 0, "5-5", 5)) == (1, -1)
     assert seeker.score(rules, s, play(BLOCK, s, 0, "0-1", 1)) == (1, -2)
@@ -105,10 +106,10 @@ def test_a_draw_is_chance_whatever_the_policy() -> None:
     tiny = variant("tiny")
     s = position(tiny, ["0-1 0-2 1-2", "0-0 1-1 2-2"], line="3-3", boneyard="0-3 1-3 2-3",
                  free_draw=True)
-    moves = rules_for(tiny).moves(s)
+    moves = engine_for(tiny).moves(s)
     assert is_chance(moves) and len(moves) == 3
     for name in POLICIES:
-        assert move_distribution(policy_named(name), rules_for(tiny), s, moves) == \
+        assert move_distribution(policy_named(name), engine_for(tiny), s, moves) == \
             (Fraction(1, 3),) * 3
 
 
@@ -117,7 +118,7 @@ def test_greedy_and_block_seeking_never_foul() -> None:
     # (R4.5). Random does, one time in three; the other policies always play.
     v = variant("fouls-4p-d6")
     s = position(v, ["6-6 0-6", "1-1", "2-2", "3-3"], line="3-6")
-    rules = rules_for(v)
+    rules = engine_for(v)
     moves = rules.moves(s)
     assert Move.confirm(0) in moves and len(moves) == 3
     for name in ("greedy", "block-seeking"):
@@ -129,7 +130,7 @@ def test_greedy_and_block_seeking_never_foul() -> None:
 def test_the_lead_is_a_play_like_any_other() -> None:
     # block-2p-d6 leads with any tile of P0: greedy leads the heaviest.
     s = position(BLOCK, ["0-0 4-5 6-6", "1-1"], turn=0)
-    moves = rules_for(BLOCK).moves(s)
+    moves = engine_for(BLOCK).moves(s)
     assert all(m.end == LEAD for m in moves)
     assert chosen("greedy", s) == {"P0 leads [6|6]": 1}
 
@@ -137,7 +138,7 @@ def test_the_lead_is_a_play_like_any_other() -> None:
 def decisions(name: str, rounds: int = 6) -> list[tuple[State, tuple[Move, ...]]]:
     """Decision states met in a few seeded rounds of a preset, with their moves."""
     v = variant(name)
-    rules = rules_for(v)
+    rules = engine_for(v)
     out = []
     for seed in range(rounds):
         rng = random.Random(seed)
@@ -166,7 +167,7 @@ def sampled_on_a_grid(policy: Policy, rules: Rules, s: State, moves: tuple[Move,
 def test_pick_draws_exactly_the_distribution(name: str) -> None:
     """pick() chooses each move exactly as often as move_distribution() says: the
     sampler and the exact figures read one distribution."""
-    rules = rules_for(variant(name))
+    rules = engine_for(variant(name))
     checked = 0
     for s, moves in decisions(name):
         for policy in POLICIES.values():
@@ -187,7 +188,7 @@ def test_the_grid_catches_a_sampler_that_ignores_the_weights() -> None:
         def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
             return (1,) * len(moves) if self.sampling else super().weights(rules, s, moves)
 
-    rules = rules_for(BLOCK)
+    rules = engine_for(BLOCK)
     s = position(BLOCK, ["6-6 0-6 2-3", "1-1"], line="3-6")
     moves = rules.moves(s)
     p = Lopsided()
@@ -200,7 +201,7 @@ def test_policies_do_not_read_the_draw_order() -> None:
     """The weights are the same whatever the boneyard's order, or with no order at all
     (the free draw order of the exact figures)."""
     v = variant("tiny")
-    rules = rules_for(v)
+    rules = engine_for(v)
     for s, moves in decisions("tiny-2p-d3", 20):
         for policy in POLICIES.values():
             if is_chance(moves):
@@ -229,7 +230,7 @@ def test_random_is_the_engines_own_stream() -> None:
 def test_policy_playout_follows_the_policy() -> None:
     # From the lead of block-2p-d6, greedy's P0 leads its heaviest tile, every time.
     v = BLOCK
-    rules = rules_for(v)
+    rules = engine_for(v)
     s = position(v, ["0-0 4-5 6-6 1-2", "1-1 2-3 0-4 3-3"], turn=0)
 
     class Recording(Greedy):

@@ -4,7 +4,7 @@
   file's comments.
 * Random rounds of each preset: the engine's legal moves, successors and outcome equal
   the plain reference rules' (``tests/reference_rules.py``) on every state, and the final
-  outcome equals the declarative Z3 scoring read on the state (``proofs/scoring.py``).
+  outcome equals the declarative Z3 scoring read on the state (``proofs/z3/scoring.py``).
 * Each scoring parameter the presets use is shown to matter to all three scorers -- the
   engine's (``model/outcome.py``), the reference's and Z3's: a blocked state scored under
   the parameter and under a contrasting value gives two different, hand-computed results,
@@ -25,7 +25,7 @@ from dominoproof.model import random_round
 from dominoproof.model.outcome import outcome
 from dominoproof.model.variant import VariantError, presets
 from dominoproof.proofs import conformance as c
-from dominoproof.proofs.scoring import ScoreReader
+from dominoproof.proofs.z3.scoring import ScoreReader
 
 #: the presets of the variants of "Layouts of several lines", section 3
 NEW = ["all-fives-2p-d6", "bergen-2p-d6", "chickenfoot-4p-d9", "cuban-4p-d9",
@@ -195,7 +195,7 @@ def test_the_pinned_small_analogues_are_verifys() -> None:
     import tomllib
     from pathlib import Path
 
-    from dominoproof.proofs.plans import small_variant
+    from dominoproof.proofs.search.plans import small_variant
 
     data = tomllib.loads((Path(__file__).parent / "data" / "statespace.toml").read_text(
         encoding="utf-8"))["config"]

@@ -1,4 +1,4 @@
-"""Inductive proofs per instance (``proofs/queries.py`` and its layers, ``proofs/lemmas.py``).
+"""Inductive proofs per instance (``proofs/z3/queries.py`` and its layers, ``proofs/z3/lemmas.py``).
 
 Proofs pass for the correct rules, with the strengthening found by Houdini printed
 as lemmas in domino terms; the property alone is not inductive and its CTI decodes
@@ -16,11 +16,11 @@ from dominoproof.model.moves import MoveKind
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init
 from dominoproof.model.variant import preset_names
-from dominoproof.proofs.lemmas import BY_ID as LEMMA
-from dominoproof.proofs.lemmas import LEMMAS, candidates_for, check_inductive
-from dominoproof.proofs.parity import prove_parity
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
-from dominoproof.proofs.queries import CTI, TYPE_OK, Prover, ranking_for
+from dominoproof.proofs.z3.lemmas import BY_ID as LEMMA
+from dominoproof.proofs.z3.lemmas import LEMMAS, candidates_for, check_inductive
+from dominoproof.proofs.z3.parity import prove_parity
+from dominoproof.proofs.z3.queries import CTI, TYPE_OK, Prover, ranking_for
 
 SLOW = pytest.mark.slow
 
@@ -114,7 +114,7 @@ def test_the_catalogue_is_proved_for_small_presets(name: str) -> None:
 def test_proofs_shared_among_processes_give_the_same_verdicts(fault: str | None) -> None:
     """prove_all(workers=2) forks after Houdini: same verdicts, details and sanity checks
     as one process, counterexample traces included (they cross the process boundary)."""
-    from dominoproof.proofs.encoding_faults import twin_prover
+    from dominoproof.proofs.z3.encoding_faults import twin_prover
 
     def make() -> Prover:
         return twin_prover(fault) if fault else Prover(variant("tiny-2p-d3"))
@@ -171,7 +171,7 @@ def test_transition_and_state_properties_are_covered() -> None:
 def test_the_ranking_bound_covers_the_longest_round_found_by_search() -> None:
     """Termination: the bound from the ranking function is at least the longest round of
     the complete state graph of a small configuration (and not absurdly loose)."""
-    from dominoproof.proofs.statespace import explore
+    from dominoproof.proofs.search.statespace import explore
 
     v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3})
     pr = Prover(v)
@@ -199,8 +199,8 @@ def test_the_ranking_bound_and_the_move_count_bound_are_one_count(
     draw rule is not draw-one."""
     from dominoproof.model.constants import constants_of
     from dominoproof.model.variant import DrawRule, FoulRule
-    from dominoproof.proofs.encoding import Encoding
-    from dominoproof.proofs.graphcheck import round_bound
+    from dominoproof.proofs.search.judge import round_bound
+    from dominoproof.proofs.z3.encoding import Encoding
 
     v = variant(name, overrides)
     c = constants_of(v)
@@ -222,7 +222,7 @@ def test_lemma_ids_are_unique_and_properties_exist() -> None:
 
 
 def test_candidates_follow_the_variant() -> None:
-    from dominoproof.proofs.encoding import Encoding
+    from dominoproof.proofs.z3.encoding import Encoding
 
     block = {lem.id for lem in candidates_for(Encoding(variant("block-2p-d6")))}
     leave = {lem.id for lem in candidates_for(Encoding(variant("draw-leave2-2p-d6")))}

@@ -34,14 +34,14 @@ from helpers import variant
 from dominoproof.cli import main
 from dominoproof.model import Status, Trace
 from dominoproof.model.layout import CLOSED, layout_of
-from dominoproof.model.rules import rules_for
+from dominoproof.model.rules import engine_for
 from dominoproof.model.system import Init
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import Verification, replay, verify
-from dominoproof.proofs.layoutcheck import readings_gap
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.statespace import seeded_deal
+from dominoproof.proofs.search.judge import Verification, replay, verify
+from dominoproof.proofs.search.layout_judge import readings_gap
+from dominoproof.proofs.search.statespace import seeded_deal
 
 #: Mexican Train's rules (model/presets: trains, draw one, "can be extended" read as a
 #: legal move) on double-4, two players with four tiles, seven in the boneyard
@@ -108,7 +108,7 @@ def test_a_reachable_state_where_nobody_can_play_yet_a_hand_matches(rules: str,
     assert Trace.loads(trace.dumps()).final.key() == s.key()  # the engine replays it
     text = replays_on_the_command_line(trace, tmp_path / "gap.json")
     assert "train P0" in text and "train P1" in text  # told train by train
-    rules_ = rules_for(v)
+    rules_ = engine_for(v)
     assert s.status is Status.PLAYING and s.led
     assert all(not rules_.has_play(s, p) for p in range(v.players))  # nobody can play
     held = matching(v, s)
@@ -154,7 +154,7 @@ def test_with_markers_alone_r4_brings_the_readings_into_agreement(fault: str | N
             x.status is Status.BLOCKED for x in ver.result.states())
         if res.verdict is Verdict.VIOLATED:
             assert fault is not None, (seed, res.detail)
-            states = replay(res.trace, FAULTS_BY_ID[fault].rules_for(v))
+            states = replay(res.trace, FAULTS_BY_ID[fault].engine_for(v))
             final = states[-1]
             assert final.status is Status.BLOCKED
             assert "yet no player has a legal move" in res.detail

@@ -11,11 +11,11 @@ from dominoproof.model import (
     MoveKind,
     Tile,
     ends_unplayable,
+    engine_for,
     find_variant,
     is_blocked,
     legal_moves,
     random_round,
-    rules_for,
 )
 from dominoproof.model.variant import ExtendReading
 
@@ -102,7 +102,7 @@ def test_r2_3_both_readings_agree_on_the_one_line_layout(name: str) -> None:
     may play on both ends; checked on every state of a few random rounds, and each
     player's ability is compared with the plays the rules offer on that player's turn."""
     v = find_variant(name)
-    rules = rules_for(v)
+    rules = engine_for(v)
     for seed in range(8):
         for s in random_round(v, seed).states():
             a = ends_unplayable(v, s, ExtendReading.HOLDS_MATCHING_TILE)

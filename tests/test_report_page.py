@@ -29,9 +29,9 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import MoveKind
 from dominoproof.model.system import Init
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import verify
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.statespace import rule_book, seeded_deal
+from dominoproof.proofs.search.judge import verify
+from dominoproof.proofs.search.statespace import seeded_deal, system_under_test
 from dominoproof.verify import CAUGHT, OK, Report, Row
 
 try:
@@ -56,7 +56,7 @@ def run(*args: str) -> Result:
 
 
 def test_configurations_keep_the_rules_and_change_one_number() -> None:
-    from dominoproof.plots import configuration, default_values
+    from dominoproof.render.plots import configuration, default_values
 
     v = variant("block-2p-d6")
     small, what = configuration(v, set_max=3)
@@ -77,7 +77,7 @@ def test_configurations_keep_the_rules_and_change_one_number() -> None:
 
 @needs_matplotlib
 def test_the_plotted_points_are_the_figures_with_their_intervals() -> None:
-    from dominoproof.plots import block_figure, sweep
+    from dominoproof.render.plots import block_figure, sweep
 
     v = variant("tiny")
     points = sweep(v, "set-size", [2, 3], ["random", "greedy"], rounds=400, seed=1,
@@ -109,14 +109,14 @@ def test_the_plotted_points_are_the_figures_with_their_intervals() -> None:
 @pytest.fixture(scope="module")
 def tiny_graph() -> Any:
     """Every deal of tiny-2p-d3, every state: one search for the exact figures here."""
-    from dominoproof.stats import search_graph
+    from dominoproof.proofs.analysis.stats import search_graph
 
     return search_graph(variant("tiny"))
 
 
 def test_the_residual_distribution_agrees_with_the_exact_mean(tiny_graph: Any) -> None:
-    from dominoproof.plots import residual_distribution
-    from dominoproof.stats import figures_on_graph
+    from dominoproof.proofs.analysis.stats import figures_on_graph
+    from dominoproof.render.plots import residual_distribution
 
     for policy in ("random", "block-seeking"):
         d = residual_distribution(variant("tiny"), policy, graph=tiny_graph)
@@ -131,7 +131,7 @@ def test_the_residual_distribution_agrees_with_the_exact_mean(tiny_graph: Any) -
 
 
 def test_sampled_residual_intervals_hold_the_exact_shares(tiny_graph: Any) -> None:
-    from dominoproof.plots import residual_distribution
+    from dominoproof.render.plots import residual_distribution
 
     v = variant("tiny")
     exact = residual_distribution(v, "greedy", graph=tiny_graph)
@@ -184,7 +184,7 @@ def test_plot_writes_png_and_svg(tmp_path: Path) -> None:
 def test_plot_and_report_bad_input(tmp_path: Path, args: list[str], needle: str,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     import dominoproof.api as api_module
-    import dominoproof.plots as plots
+    import dominoproof.render.plots as plots
 
     def no_work(*a: Any, **k: Any) -> Any:
         raise AssertionError("work was done before the input was checked")
@@ -218,7 +218,7 @@ def fault_report(fault_id: str = "confirm-while-playable") -> Report:
     ver = verify(v, Init.one(seeded_deal(v, 0)), engine=fault.engine, scorer=fault.scorer,
                  inapplicable=True)
     subject = f"fault {fault_id}"
-    book = rule_book(v, fault.engine) if fault.engine is not None else None
+    book = system_under_test(v, fault.engine) if fault.engine is not None else None
     rows = [Row.of(subject, "search", r, CAUGHT if r.property in fault.catches else
                    (*OK, Verdict.NOT_APPLICABLE.value, *CAUGHT), variant=v,
                    scorer=fault.scorer, rules=book) for r in ver.results]
@@ -226,7 +226,7 @@ def fault_report(fault_id: str = "confirm-while-playable") -> Report:
 
 
 def small_page(plots: bool = True) -> tuple[str, Report]:
-    from dominoproof.report_html import gather, page
+    from dominoproof.render.html import gather, page
 
     report = fault_report()
     v = variant("tiny", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"})
@@ -235,7 +235,7 @@ def small_page(plots: bool = True) -> tuple[str, Report]:
 
 
 def plays_in_rounds(report: Report) -> int:
-    from dominoproof.report_html import counterexample_rounds
+    from dominoproof.render.html import counterexample_rounds
 
     rounds = counterexample_rounds(report)
     assert rounds and all(t is not None for _rows, t, _why in rounds)
@@ -271,7 +271,7 @@ def test_the_page_is_self_contained_with_verdicts_rounds_figures_and_plots(
 
 def test_the_page_without_matplotlib_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    from dominoproof.report_html import gather, page
+    from dominoproof.render.html import gather, page
 
     v = variant("tiny", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"})
     text = page(Report(subjects=[]), gather([v], rounds=50, seed=0, max_exact_deals=100))

@@ -1,4 +1,4 @@
-"""The declarative scoring read on concrete states (``proofs/scoring.py``).
+"""The declarative scoring read on concrete states (``proofs/z3/scoring.py``).
 
 The reader remembers what it has read by the values of the variables its terms contain,
 collapsing the places that are not hands only where a check of every occurrence shows
@@ -13,9 +13,9 @@ from helpers import variant
 
 from dominoproof.model.outcome import outcome
 from dominoproof.model.system import Init
-from dominoproof.proofs.encoding import Encoding
-from dominoproof.proofs.scoring import Classifier, ScoreReader, TermReader
-from dominoproof.proofs.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.z3.encoding import Encoding
+from dominoproof.proofs.z3.scoring import Classifier, ScoreReader, TermReader
 
 
 def reader_of(v, make):  # type: ignore[no-untyped-def]

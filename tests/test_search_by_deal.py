@@ -1,4 +1,4 @@
-"""The search over every deal by parts (``dominoproof.proofs.search_by_deal``): the
+"""The search over every deal by parts (``dominoproof.proofs.search.by_deal``): the
 parts, explored in a process pool and merged, give exactly the figures of the
 one-process search; a budget makes the merge partial; a check runs on every part's
 graph in the worker, its results come back in part order."""
@@ -10,8 +10,8 @@ from typing import Any
 from dominoproof.model import find_variant
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.search_by_deal import explore_by_deal
-from dominoproof.proofs.statespace import SearchResult, explore
+from dominoproof.proofs.search.by_deal import explore_by_deal
+from dominoproof.proofs.search.statespace import SearchResult, explore
 
 
 def variant(name: str, **overrides: Any) -> Variant:

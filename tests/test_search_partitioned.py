@@ -1,17 +1,17 @@
-"""The partitioned search (``dominoproof.proofs.search_partitioned``): the same states,
+"""The partitioned search (``dominoproof.bench.partitioned``): the same states,
 transitions, figures and verdicts as the graph search."""
 
 from __future__ import annotations
 
 import pytest
 
+from dominoproof.bench.partitioned import GLOBAL, verify_partitioned
 from dominoproof.model.system import Init
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import check_properties
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.search_partitioned import GLOBAL, verify_partitioned
-from dominoproof.proofs.statespace import explore, seeded_deal
+from dominoproof.proofs.search.judge import check_properties
+from dominoproof.proofs.search.statespace import explore, seeded_deal
 
 LOCAL = [p.id for p in CATALOGUE if p.id not in GLOBAL]
 
@@ -48,7 +48,7 @@ def test_a_fault_is_violated_with_the_shortest_trace_from_the_graph_search() -> 
     trace = res["conservation"].trace
     assert trace is not None and trace.moves
     # the same shortest counterexample as the one-process search reports
-    one = check_properties(explore(v, init, rules=fault.rules_for(v)), ["conservation"])[0]
+    one = check_properties(explore(v, init, rules=fault.engine_for(v)), ["conservation"])[0]
     assert one.trace is not None and len(one.trace.moves) == len(trace.moves)
 
 

@@ -26,17 +26,17 @@ from dominoproof.model import (
     MoveKind,
     Trace,
     Variant,
+    engine_for,
     find_variant,
     initial_state,
     random_rounds,
-    rules_for,
     shuffled_deal,
 )
 from dominoproof.model.engine import playout
 from dominoproof.model.outcome import side_of
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.options import resolve_variant
-from dominoproof.simulate import Distribution, Statistics, simulate, wilson
+from dominoproof.proofs.analysis.simulate import Distribution, Statistics, simulate, wilson
 
 # ---------------------------------------------------------------------------
 # The reference: traces, replayed and fully scored
@@ -45,7 +45,7 @@ from dominoproof.simulate import Distribution, Statistics, simulate, wilson
 
 def traces(v: Variant, n: int, seed: int) -> Iterator[Trace]:
     """The rounds of ``random_rounds(v, n, seed)``, each kept as a trace."""
-    rules = rules_for(v)
+    rules = engine_for(v)
     rng = random.Random(seed)
     for _ in range(n):
         deal = shuffled_deal(v, rng)
@@ -208,8 +208,8 @@ def test_simulate_and_the_sampled_figures_run_their_batches_alike() -> None:
     rounds done every ``every`` rounds of its own (the batches before added), and the
     total once at the end; on a pool of workers, as each batch is done, and the figures
     are the same as here."""
-    from dominoproof.proofs.cluster import LocalPool
-    from dominoproof.stats import sampled_figures
+    from dominoproof.proofs.analysis.stats import sampled_figures
+    from dominoproof.proofs.runner import LocalPool
 
     v = find_variant("tiny")
     told: dict[str, list[int]] = {"simulate": [], "stats": [], "pool": []}
@@ -226,8 +226,8 @@ def test_simulate_and_the_sampled_figures_run_their_batches_alike() -> None:
 
 
 def test_run_batches_keeps_the_plans_order_and_tells_the_total() -> None:
-    from dominoproof.proofs.cluster import LocalPool
-    from dominoproof.simulate import batches, run_batches
+    from dominoproof.proofs.analysis.simulate import batches, run_batches
+    from dominoproof.proofs.runner import LocalPool
 
     plan = batches(25, 3, 10)
     for runner in (None, LocalPool(2)):

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from dominoproof.benchmarks import promela
-from dominoproof.benchmarks import spin as sb
+from dominoproof.bench import promela
+from dominoproof.bench import spin as sb
 from dominoproof.cli import main
 from dominoproof.model import Move, Tile, initial_state, legal_moves
 from dominoproof.model.system import Init
 from dominoproof.proofs import kernel
-from dominoproof.proofs.statespace import explore
+from dominoproof.proofs.search.statespace import explore
 
 MODELS = promela.models_dir()
 needs_models = pytest.mark.skipif(not (MODELS / "domino_N3.pml").is_file(),

@@ -57,10 +57,10 @@ from dominoproof.model import (
     StateFlaw,
     Status,
     Variant,
+    engine_for,
     is_blocked,
     outcome,
     random_rounds,
-    rules_for,
     state_status,
 )
 from dominoproof.model.rules import Rules
@@ -104,7 +104,7 @@ class RoundMachine(RuleBasedStateMachine):
 
     # the rule book and the scorer under test (the fault tests override them)
     def rule_book(self) -> Rules:
-        return rules_for(self.v)
+        return engine_for(self.v)
 
     def score(self, s: State) -> Outcome | None:
         return outcome(self.v, s)
@@ -390,7 +390,7 @@ JUDGED = frozenset({"markers", "doubles-covered", "spinner-arms", "uncoverable-d
 class LayoutMachine(RoundMachine):
     """A round of a layout of several lines: every transition, and every established
     block, is also judged by the layout properties that apply (:data:`JUDGED`:
-    ``proofs/layoutcheck.py``, which reads the slot data, not ``Layout``'s code).
+    ``proofs/search/layout_judge.py``, which reads the slot data, not ``Layout``'s code).
 
     What an established block guarantees depends on the layout, as this specification
     has it (``tests/test_layouts.py`` shows a round of each): with no marker and no
@@ -401,13 +401,13 @@ class LayoutMachine(RoundMachine):
     confirmation opens the last confirmer's train to the others."""
 
     def __init__(self) -> None:
-        from dominoproof.proofs.layoutcheck import LayoutJudge
         from dominoproof.proofs.properties import CATALOGUE, has_double_rules
+        from dominoproof.proofs.search.layout_judge import LayoutJudge
 
         super().__init__()
         wanted = {p.id for p in CATALOGUE if p.applies_to(self.v)} & JUDGED
         assert wanted, "a layout machine judges some layout property"
-        self.judge = LayoutJudge(_LayoutFailure(wanted), self.v, rules_for(self.v), wanted)
+        self.judge = LayoutJudge(_LayoutFailure(wanted), self.v, engine_for(self.v), wanted)
         markers = self.v.slot_layout.markers
         self.block_readings: tuple[ExtendReading, ...] = (
             () if markers else (ExtendReading.HAS_LEGAL_MOVE,) if has_double_rules(self.v)
@@ -425,7 +425,7 @@ class LayoutMachine(RoundMachine):
             if self.v.slot_layout.markers:  # every seat has just confirmed
                 assert all(s.marks >> p & 1 for p in range(self.v.players)), s.describe()
             if self.readings_agree:
-                readings = {rules_for(self.v).ends_unplayable(s, r) for r in READINGS}
+                readings = {engine_for(self.v).ends_unplayable(s, r) for r in READINGS}
                 assert len(readings) == 1, s.describe()
         if s.status is Status.PLAYING and is_blocked(self.v, s) and all(s.hands):
             assert {m.kind for m in self.legal()} <= set(PROCEDURE), s.describe()
@@ -520,7 +520,7 @@ def test_the_machine_catches_the_fault(fault_id: str) -> None:
         VARIANT = fault.variant()
 
         def rule_book(self) -> Rules:
-            return fault.rules_for(self.v)
+            return fault.engine_for(self.v)
 
         def score(self, s: State) -> Outcome | None:
             return fault.score(self.v, s)
@@ -545,7 +545,7 @@ def test_the_layout_machine_catches_the_fault(fault_id: str) -> None:
         VARIANT = fault.variant()
 
         def rule_book(self) -> Rules:
-            return fault.rules_for(self.v)
+            return fault.engine_for(self.v)
 
     with pytest.raises(AssertionError, match="|".join(fault.catches)):
         run_state_machine_as_test(Broken, settings=settings(

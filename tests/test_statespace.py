@@ -1,4 +1,4 @@
-"""The exhaustive search (``dominoproof.proofs.statespace``): exact, breadth first, honest.
+"""The exhaustive search (``dominoproof.proofs.search.statespace``): exact, breadth first, honest.
 
 * the integer encoding is exact (round trip, no two states share a code) and agrees
   with the canonical ``State.key`` on the correct rules;
@@ -23,7 +23,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from dominoproof.model import find_variant, rules_for
+from dominoproof.model import engine_for, find_variant
 from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
@@ -32,10 +32,10 @@ from dominoproof.model.state import Ending, Status
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import check_properties
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.state_codec import Codec
-from dominoproof.proofs.statespace import (
+from dominoproof.proofs.search.codec import Codec
+from dominoproof.proofs.search.judge import check_properties
+from dominoproof.proofs.search.statespace import (
     KINDS,
     NX_LIMIT,
     SearchResult,
@@ -115,7 +115,7 @@ def test_a_state_outside_the_encoding_is_refused_not_folded() -> None:
 
 def test_recorded_edges_are_exactly_the_rule_books_transitions() -> None:
     r = tiny_free()
-    rules = rules_for(r.variant)
+    rules = engine_for(r.variant)
     for i in range(r.size):
         s = r.state(i)
         want = [(m, r.codec.encode(t)) for m, t in rules.successors(s)]
@@ -254,7 +254,7 @@ def test_array_analyses_agree_with_networkx(make: Any) -> None:
 def test_a_cycle_is_found_and_networkx_agrees() -> None:
     fault = FAULTS_BY_ID["confirm-resets"]
     v = fault.variant()
-    r = explore(v, fault.init(v), rules=fault.rules_for(v))
+    r = explore(v, fault.init(v), rules=fault.engine_for(v))
     succ = {i: {j for _m, j in r.successors(i)} for i in range(r.expanded)}
     cycle = r.find_cycle()
     assert cycle is not None and r.topological_order() is None
@@ -306,7 +306,7 @@ def test_the_reported_cycle_does_not_depend_on_the_graphs_size(deals: str) -> No
     v = fault.variant()
     if deals == "larger":
         v = v.with_overrides({"set.max": 3, "deal.hand_size": 3}, source="<test>")
-    r = explore(v, fault.init(v), rules=fault.rules_for(v))
+    r = explore(v, fault.init(v), rules=fault.engine_for(v))
     assert (len(r.edge_to) > NX_LIMIT) is (deals == "larger")
     cycle = r.find_cycle()
     assert cycle is not None and cycle == _first_cycle(r)
@@ -389,16 +389,16 @@ def test_the_spin_peers_deal_is_expressible() -> None:
     v = find_variant(spin["variant"])
     deal = parse_deal(v, spin["deal"])
     s = next(init_states(v, Init.one(deal)))
-    assert s.turn == 0 and rules_for(v).moves(s)[0] == rules_for(v).moves(s)[-1]
-    assert str(rules_for(v).moves(s)[0]) == "P0 leads [6|6]"
+    assert s.turn == 0 and engine_for(v).moves(s)[0] == engine_for(v).moves(s)[-1]
+    assert str(engine_for(v).moves(s)[0]) == "P0 leads [6|6]"
 
 
 def test_rules_instances_are_independent() -> None:
     """A mutant rule book leaves the variant's own (cached) rule book untouched."""
     v = find_variant("tiny-2p-d3")
-    mutant = FAULTS_BY_ID["draw-loses-tile"].rules_for(v)
-    assert not is_own(mutant) and rules_for(v) is not mutant
-    assert is_own(rules_for(v))
+    mutant = FAULTS_BY_ID["draw-loses-tile"].engine_for(v)
+    assert not is_own(mutant) and engine_for(v) is not mutant
+    assert is_own(engine_for(v))
 
 
 def _print_figures() -> None:  # pragma: no cover - a helper to refresh the pinned data

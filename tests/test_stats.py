@@ -25,9 +25,9 @@ import pytest
 from click.testing import CliRunner
 from helpers import variant
 
-import dominoproof.stats as stats
+import dominoproof.proofs.analysis.stats as stats
 from dominoproof.cli import main
-from dominoproof.model import Variant, rules_for
+from dominoproof.model import Variant, engine_for
 from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
@@ -36,10 +36,14 @@ from dominoproof.model.rules import Rules
 from dominoproof.model.state import Ending, State
 from dominoproof.model.system import Init, init_states
 from dominoproof.model.tiles import Tile, bits
-from dominoproof.policies import POLICIES, Policy, is_chance, move_distribution, policy_named
-from dominoproof.proofs.mutants import ConfirmResets
-from dominoproof.proofs.statespace import SearchResult, explore
-from dominoproof.stats import (
+from dominoproof.proofs.analysis.policies import (
+    POLICIES,
+    Policy,
+    is_chance,
+    move_distribution,
+    policy_named,
+)
+from dominoproof.proofs.analysis.stats import (
     FiguresUnknown,
     RoundFigures,
     comparisons,
@@ -49,6 +53,8 @@ from dominoproof.stats import (
     sampled_figures,
     search_graph,
 )
+from dominoproof.proofs.mutants import ConfirmResets
+from dominoproof.proofs.search.statespace import SearchResult, explore
 
 BLOCK_D2 = variant("block-2p-d6", {"set.max": 2, "deal.hand_size": 2})
 #: A block game with every tile in play: double-3, five tiles each (252 deals).
@@ -145,7 +151,7 @@ def reference(v: Variant, policy: Policy, free_draw: bool = True) -> dict[str, F
     """The figures summed over every complete round of every deal, each round weighted by
     its probability (1 / deals times the probability of each move): no graph, no shared
     state, the length counted move by move."""
-    rules = rules_for(v)
+    rules = engine_for(v)
     deals = list(init_states(v, Init.every(free_draw)))
     ends: list[tuple[Fraction, int, State]] = []
 

@@ -1,4 +1,4 @@
-"""Induction modulo the symmetry of interchangeable slots (proofs/symmetry.py).
+"""Induction modulo the symmetry of interchangeable slots (proofs/z3/symmetry.py).
 
 The invariant of a chicken foot is found on the quotient relation (the large group of
 arms and toes left unsorted) and carried over to the real one by two checks: every kept
@@ -15,12 +15,12 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from test_layouts_z3 import analogue
 
-from dominoproof.proofs import session
-from dominoproof.proofs.encoding import CLOSED_CODE, Encoding
-from dominoproof.proofs.layout_terms import insertion_network
-from dominoproof.proofs.lemmas import Lemma, candidates_for, houdini
-from dominoproof.proofs.queries import Prover
-from dominoproof.proofs.symmetry import asymmetric, generators, network_sorts, quotient, reduces
+from dominoproof.proofs.z3 import session
+from dominoproof.proofs.z3.encoding import CLOSED_CODE, Encoding
+from dominoproof.proofs.z3.layout_terms import insertion_network
+from dominoproof.proofs.z3.lemmas import Lemma, candidates_for, houdini
+from dominoproof.proofs.z3.queries import Prover
+from dominoproof.proofs.z3.symmetry import asymmetric, generators, network_sorts, quotient, reduces
 
 
 @pytest.mark.parametrize("n", [2, 3, 5, 8, 13, 22])

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from helpers import variant
 
-from dominoproof.model import Deal, DominoproofError, MoveKind, Status, find_variant, rules_for
+from dominoproof.model import Deal, DominoproofError, MoveKind, Status, engine_for, find_variant
 from dominoproof.model.actions import CASES
 from dominoproof.model.dealtext import format_deal, parse_deal
 from dominoproof.model.engine import random_round
@@ -38,7 +38,7 @@ from dominoproof.model.system import (
 from dominoproof.model.tiles import Tile, bits, tile_count
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.mutants import ConfirmResets
-from dominoproof.proofs.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore, seeded_deal
 
 SMALL = [
     ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}, Init.every()),
@@ -67,7 +67,7 @@ def reachable(name: str, overrides: dict[str, Any] | None, init: Any) -> tuple[V
                          ids=[f"{n}" for n, _o, _i in SMALL])
 def test_next_is_the_rule_books_successors(name: str, overrides: Any, init: Any) -> None:
     v, states = reachable(name, overrides, init)
-    rules = rules_for(v)
+    rules = engine_for(v)
     used: Counter[str] = Counter()
     for s in states:
         nxt = next_states(rules, s)
@@ -88,14 +88,14 @@ def test_every_action_is_taken_somewhere() -> None:
     names: set[str] = set()
     for name, overrides, init in SMALL:
         v, states = reachable(name, overrides, init)
-        rules = rules_for(v)
+        rules = engine_for(v)
         names |= {a.name for s in states for a, _m, _t in next_states(rules, s)}
     assert names == set(ACTIONS_BY_NAME)
 
 
 def test_foul_action_is_a_confirmation_by_a_player_who_could_play() -> None:
     v, states = reachable(*SMALL[2])
-    rules = rules_for(v)
+    rules = engine_for(v)
     fouls = [(s, m, t) for s in states for a, m, t in next_states(rules, s) if a.name == "Foul"]
     assert fouls
     for s, m, t in fouls:
@@ -112,7 +112,7 @@ def test_action_docs_cite_rule_ids() -> None:
 def test_action_of_names_the_move() -> None:
     v = find_variant("tiny-2p-d3")
     trace = random_round(v, seed=5)
-    rules = rules_for(v)
+    rules = engine_for(v)
     names = [action_of(rules, s, m).name for s, m in zip(trace.states(), trace.moves,
                                                          strict=False)]
     assert names[0] == "Lead"
@@ -136,7 +136,7 @@ def test_type_ok_in_every_reachable_state(name: str, overrides: Any, init: Any) 
 
 def test_terminal_kinds() -> None:
     v, states = reachable(*SMALL[0])
-    rules = rules_for(v)
+    rules = engine_for(v)
     kinds = Counter(terminal_kind(rules, s) for s in states)
     assert kinds[None] > 0 and kinds["blocked"] > 0
     assert kinds["domino P0"] > 0 and kinds["domino P1"] > 0 and "stuck" not in kinds

@@ -29,7 +29,7 @@ from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, tile_count
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.conformance import compare, get_oracle
-from dominoproof.proofs.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore, seeded_deal
 
 #: how many variants the slow tier draws (each explored and compared state by state)
 EXAMPLES = int(os.environ.get("DOMINOPROOF_VARIANT_EXAMPLES", "300"))

@@ -121,8 +121,8 @@ def test_a_premise_that_fails_its_sanity_check_leaves_no_proof_standing(
     command's and the pytest plugin's): with Init unsatisfiable every proof would pass
     trivially, so no PROVED verdict stands, and the job fails (or, where the check was
     not answered, is UNKNOWN: exit 3)."""
-    from dominoproof.proofs.queries import Prover
-    from dominoproof.proofs.session import SanityCheck
+    from dominoproof.proofs.z3.queries import Prover
+    from dominoproof.proofs.z3.session import SanityCheck
 
     real = Prover.sanity
 
@@ -244,7 +244,7 @@ def test_a_second_configuration_of_the_plan_is_searched_and_judged_too(
     import dataclasses
 
     from dominoproof import verify as vm
-    from dominoproof.proofs import plans
+    from dominoproof.proofs.search import plans
 
     tiny = find_variant("tiny")
     first = plans.search_plan(tiny, kernel=False)

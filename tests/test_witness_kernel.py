@@ -2,7 +2,7 @@
 
 ``witness_search.play_rounds`` plays its guided rounds on the kernel where it can. Held
 here to the Python path (``python_rounds``, the engine's own loop with
-``dominoproof.policies.pick``):
+``dominoproof.proofs.analysis.policies.pick``):
 
 * every policy's weights are the Python policy's on the same states (the states of
   Python rounds, so every kind of decision is met: leads, plays, false declarations);
@@ -33,12 +33,11 @@ from helpers import variant
 
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import TraceError
-from dominoproof.model.rules import Rules, rules_for
+from dominoproof.model.rules import Rules, engine_for
 from dominoproof.model.variant import Variant
-from dominoproof.policies import BlockSeeking, Greedy, Policy, UniformRandom
 from dominoproof.proofs import kernel
-from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.witness_search import (
+from dominoproof.proofs.analysis.policies import BlockSeeking, Greedy, Policy, UniformRandom
+from dominoproof.proofs.analysis.witness_search import (
     KERNEL,
     Lightest,
     Round,
@@ -46,6 +45,7 @@ from dominoproof.witness_search import (
     played_on,
     python_rounds,
 )
+from dominoproof.proofs.faults import FAULTS_BY_ID
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
@@ -78,7 +78,7 @@ def kernel_weights(v: Variant, policy: Policy, tb: kt.Tables | None = None) -> \
         dict[tuple[object, ...], tuple[int, ...]]:
     """The kernel's weights on the decisions of Python rounds, by state and moves; and
     the Python policy's, for comparison (``tb``: a table to read instead of ``v``'s)."""
-    rules = rules_for(v)
+    rules = engine_for(v)
     tb = tb or kt.tables_for(v)
     side_of = {q: i for i, team in enumerate(v.teams) for q in team}
     side = np.array([side_of[q] for q in range(v.players)], dtype=np.int64)
@@ -143,7 +143,7 @@ def rounds_equal(a: list[Round], b: list[Round]) -> None:
 @pytest.mark.parametrize("name", [*NAMES, *LAYOUTS])
 def test_same_seed_same_rounds_on_the_kernel_and_in_python(name: str) -> None:
     v = config(name)
-    rules = rules_for(v)
+    rules = engine_for(v)
     assert played_on(v, rules, POLICIES[1]) == KERNEL
     for policy, seed in itertools.product(POLICIES, (0, 5)):
         rounds_equal(list(play_rounds(v, rules, policy, seed, 25)),
@@ -180,17 +180,17 @@ def test_the_python_path_runs_where_the_kernel_does_not_and_says_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
     v = variant("draw-2p-d6")
     fault = FAULTS_BY_ID["establish-without-boneyard-check"]
-    mutant: Rules = fault.rules_for(v)
+    mutant: Rules = fault.engine_for(v)
     assert "not the variant's own" in played_on(v, mutant, UniformRandom())
 
     class Heavy(Greedy):  # a policy the kernel does not compile (it may weigh otherwise)
         pass
 
-    assert "no compiled policy" in played_on(v, rules_for(v), Heavy())
-    kernel_rounds = list(play_rounds(v, rules_for(v), BlockSeeking(), 4, 10))
+    assert "no compiled policy" in played_on(v, engine_for(v), Heavy())
+    kernel_rounds = list(play_rounds(v, engine_for(v), BlockSeeking(), 4, 10))
     monkeypatch.setenv(kernel.ENV, "0")
-    assert "Python path" in played_on(v, rules_for(v), BlockSeeking())
-    rounds_equal(list(play_rounds(v, rules_for(v), BlockSeeking(), 4, 10)), kernel_rounds)
+    assert "Python path" in played_on(v, engine_for(v), BlockSeeking())
+    rounds_equal(list(play_rounds(v, engine_for(v), BlockSeeking(), 4, 10)), kernel_rounds)
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The witness table (``dominoproof witnesses``; ``dominoproof/witness_table.py``): every
+"""The witness table (``dominoproof witnesses``; ``proofs/analysis/witness_table.py``): every
 witness question answered with bounds from both sides, held to an oracle that shares no
 code with it.
 
@@ -28,16 +28,16 @@ from dominoproof.model import find_variant
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules, rule_book, rules_for
+from dominoproof.model.rules import Rules, engine_for, system_under_test
 from dominoproof.model.state import Status
 from dominoproof.model.system import every_deal
 from dominoproof.model.variant import Variant
-from dominoproof.policies import Policy
-from dominoproof.proofs.encoding_faults import Z3_MUTANTS
+from dominoproof.proofs.analysis.policies import Policy
+from dominoproof.proofs.analysis.witness_search import Round, play_rounds
+from dominoproof.proofs.analysis.witness_table import QUESTION_ORDER, Answer, Invariants, answer
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.queries import Prover
-from dominoproof.witness_search import Round, play_rounds
-from dominoproof.witness_table import QUESTION_ORDER, Answer, Invariants, answer
+from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS
+from dominoproof.proofs.z3.queries import Prover
 
 #: the block game on double-3, 2 tiles each (6 out of play): ties and blocks happen
 BLOCK = ("block-2p-d6", {"set.max": 3, "deal.hand_size": 2})
@@ -66,7 +66,7 @@ class Truth:
 def brute(which: tuple[str, frozenset[tuple[str, object]]]) -> Truth:
     """Every round of every deal, breadth first (a state's depth is its fewest moves)."""
     v = find_variant(which[0]).with_overrides(dict(which[1]), source="<test>")
-    rules = rules_for(v)
+    rules = engine_for(v)
     shortest: int | None = None
     most: int | None = None
     tie = early = False
@@ -163,7 +163,7 @@ def test_a_search_playing_a_broken_engine_is_a_contradiction(question: str) -> N
     v = small(DRAW3 if question == "tie" else DRAW)
     engine = FAULTS_BY_ID["establish-without-boneyard-check"].engine
     assert engine is not None
-    a = answer(v, question, SECONDS, rules=rule_book(v, engine))
+    a = answer(v, question, SECONDS, rules=system_under_test(v, engine))
     assert a.status == "contradiction" and not a.proved
     assert "does not replay" in a.why
 
@@ -243,7 +243,7 @@ def test_a_kernel_that_plays_other_rules_is_caught() -> None:
     """A kernel whose rounds are a broken engine's (a confirmation instead of a draw) is
     held to the specification like any search."""
     v = small(DRAW)
-    broken = rule_book(v, FAULTS_BY_ID["establish-without-boneyard-check"].engine)
+    broken = system_under_test(v, FAULTS_BY_ID["establish-without-boneyard-check"].engine)
 
     def kernel(variant: Variant, rules: Rules, policy: Policy, seed: int,
                count: int) -> Iterator[Round]:

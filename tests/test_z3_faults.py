@@ -1,4 +1,4 @@
-"""Every fault of ``proofs/faults.py`` is caught by Z3 too (``proofs/encoding_faults.py``).
+"""Every fault of ``proofs/faults.py`` is caught by Z3 too (``proofs/z3/encoding_faults.py``).
 
 For each fault, its twin encoding (or scoring, or just its variant) makes every
 property the fault is expected to break VIOLATED, with a round from a real deal that
@@ -12,11 +12,11 @@ import pytest
 from helpers import AWAITING_Z3, awaiting_z3_twin, with_z3_twin
 
 from dominoproof.model.variant import find_variant
-from dominoproof.proofs.encoding_faults import Z3_MUTANTS, twin_prover
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
-from dominoproof.proofs.graphcheck import replay
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.queries import Prover, Run
+from dominoproof.proofs.search.judge import replay
+from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS, twin_prover
+from dominoproof.proofs.z3.queries import Prover, Run
 
 CASES = [with_z3_twin(f.id, pid) for f in FAULTS for pid in f.catches]
 
@@ -46,7 +46,7 @@ def test_the_twin_violates_what_the_fault_breaks(fault: str, pid: str) -> None:
     assert isinstance(run, Run)
     assert run.replayed, run.mismatch
     # the fault's engine replays the trace (graphcheck's replay, independent of ours)
-    states = replay(run.trace, f.rules_for(run.trace.variant))
+    states = replay(run.trace, f.engine_for(run.trace.variant))
     assert [s.key()[:-1] for s in states] == [s.key()[:-1] for s in run.states]
 
 

@@ -1,11 +1,11 @@
-"""``proofs/z3terms.py``: the connectives made without z3's coercion are z3's own terms."""
+"""``proofs/z3/terms.py``: the connectives made without z3's coercion are z3's own terms."""
 
 from __future__ import annotations
 
 import pytest
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.proofs.z3terms import And, Or
+from dominoproof.proofs.z3.terms import And, Or
 
 
 @pytest.mark.parametrize("ours, theirs", [(And, z3.And), (Or, z3.Or)])

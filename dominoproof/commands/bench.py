@@ -15,7 +15,7 @@ import pkgutil
 
 import click
 
-from dominoproof import benchmarks
+from dominoproof import bench as benchmarks
 
 
 @click.group("bench")

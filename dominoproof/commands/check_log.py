@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 import click
 
 from dominoproof.jsonout import emit, json_option, text_too
-from dominoproof.logformats import FORMATS
 from dominoproof.options import (
     overrides_option,
     resolve_variant,
@@ -16,9 +15,10 @@ from dominoproof.options import (
     width,
     wrap,
 )
+from dominoproof.proofs.analysis.logformats import FORMATS
 
 if TYPE_CHECKING:
-    from dominoproof.checklog import LogCheck
+    from dominoproof.proofs.analysis.checklog import LogCheck
 
 
 @click.command("check-log", short_help="Check another engine's logged rounds against a "

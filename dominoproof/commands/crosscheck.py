@@ -1,14 +1,14 @@
 """``dominoproof crosscheck``: the engine against other readings of the rules, state by state.
 
 The command explores a small configuration with the project's exhaustive search
-(``dominoproof.proofs.statespace``), then, on every state the search expanded,
+(``dominoproof.proofs.search.statespace``), then, on every state the search expanded,
 compares the engine's legal moves and successors with those of each oracle
 (``dominoproof.proofs.conformance``):
 
 ``graph``  (always) the transitions the search recorded. It checks the search's own
            bookkeeping (states merged by key, no edge lost or invented), not the rules:
            the search is built on the engine's ``Rules``.
-``z3``     (``--with z3``) the Z3 transition relation of ``proofs/encoding.py``, written
+``z3``     (``--with z3``) the Z3 transition relation of ``proofs/z3/encoding.py``, written
            from docs/SEMANTICS.md independently of the engine: the meaningful check.
            About 10-30 ms a state, so keep the configuration small.
 
@@ -72,15 +72,15 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
     mismatch, 3 when --max-states cut the search short."""
 
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.rules import rules_for
+    from dominoproof.model.rules import engine_for
     from dominoproof.model.system import Init
     from dominoproof.proofs import conformance as c
-    from dominoproof.proofs.statespace import explore, feasibility, seeded_deal
+    from dominoproof.proofs.search.statespace import explore, feasibility, seeded_deal
 
     if seed is not None and all_deals:
         raise DominoproofError("--seed and --all-deals exclude each other: one deal, or all")
     v = resolve_variant(variant, overrides)
-    rules = rules_for(v)
+    rules = engine_for(v)
     engine_name = "engine"
     if fault_id is not None:
         from dominoproof.proofs.faults import FAULTS_BY_ID
@@ -94,7 +94,7 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
                 f"--fault {fault_id!r} is not an engine mutant (it changes the "
                 f"{'scoring' if fault.scorer else 'variant'}); engine mutants: "
                 + ", ".join(f.id for f in FAULTS_BY_ID.values() if f.engine))
-        rules = fault.rules_for(v)
+        rules = fault.engine_for(v)
         engine_name = f"engine[{fault_id}]"
     wanted = []
     for name in oracles:

@@ -4,7 +4,7 @@ The round is a trace file (``play --json``, ``verify --traces``, ``explore --tra
 a fault's round replays under its rule book) or the seeded round of a variant (the
 round of ``dominoproof play VARIANT --seed S``). ``--move N`` draws the layout after
 the first N moves (default: the whole round); ``--steps DIR`` writes one picture per
-tile laid. The picture is :func:`dominoproof.render_table.round_scene`: tiles with
+tile laid. The picture is :func:`dominoproof.render.table.round_scene`: tiles with
 pips, each slot of the layout an arm from the lead, each open end marked with the number
 it shows.
 """
@@ -44,13 +44,13 @@ def command(source: str, overrides: tuple[str, ...], seed: int | None, upto: int
 
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import check_output_folder, check_output_path
-    from dominoproof.render_table import round_scene
+    from dominoproof.render.table import round_scene
 
     for out, option in ((svg_file, "--svg"), (png_file, "--png")):
         check_output_path(out, option)
     check_output_folder(steps_dir, "--steps")
     if png_file is not None:
-        from dominoproof.scene import require_matplotlib
+        from dominoproof.render.scene import require_matplotlib
 
         require_matplotlib("--png")
     if source.endswith(".json"):

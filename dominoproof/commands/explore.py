@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
     from dominoproof.model.system import Init
     from dominoproof.model.variant import Variant
-    from dominoproof.proofs.graphcheck import Verification
     from dominoproof.proofs.properties import Result
+    from dominoproof.proofs.search.judge import Verification
 
 #: Below this many deals, --all-deals runs in one process (a pool costs more than it saves).
 POOL_FROM = 20_000
@@ -138,10 +138,10 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     from dominoproof.model.dealtext import parse_deal
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.system import Init, count_deals
-    from dominoproof.proofs.cluster import cluster_spec
-    from dominoproof.proofs.graphcheck import verify
     from dominoproof.proofs.properties import Verdict, find_property
-    from dominoproof.proofs.statespace import FEASIBLE_DEALS, feasibility, seeded_deal
+    from dominoproof.proofs.runner import cluster_spec
+    from dominoproof.proofs.search.judge import verify
+    from dominoproof.proofs.search.statespace import FEASIBLE_DEALS, feasibility, seeded_deal
 
     chosen = sum(x is not None and x is not False for x in (seed, deal_text, all_deals or None))
     if chosen > 1:
@@ -174,7 +174,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     for out_file, option in ((dot_file, "--dot"), (svg_file, "--svg"), (png_file, "--png"),
                              (graphml_file, "--graphml")):
         check_output_path(out_file, option)
-    from dominoproof.render_graph import HIGHLIGHTS
+    from dominoproof.render.graph import HIGHLIGHTS
 
     if highlight not in HIGHLIGHTS:
         from dominoproof.proofs.properties import BY_ID
@@ -184,7 +184,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                                    f"{', '.join(HIGHLIGHTS)} or a property ID: "
                                    f"{', '.join(BY_ID)})")
     if png_file is not None:
-        from dominoproof.scene import require_matplotlib
+        from dominoproof.render.scene import require_matplotlib
 
         require_matplotlib("--png")
     if trace_dir is not None and Path(trace_dir).exists() and not Path(trace_dir).is_dir():
@@ -254,9 +254,9 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                     # a fault's round names its rule book, so `dominoproof replay` replays it
                     import dataclasses
 
-                    from dominoproof.proofs.statespace import rule_book
+                    from dominoproof.proofs.search.statespace import system_under_test
 
-                    trace = dataclasses.replace(trace, rules=rule_book(v, engine))
+                    trace = dataclasses.replace(trace, rules=system_under_test(v, engine))
                 path = folder / f"{r.property}.json"
                 path.write_text(trace.dumps() + "\n", encoding="utf-8")
                 written.append(str(path))
@@ -300,7 +300,7 @@ def _draw(ver: Verification, highlight: str, dot_file: str | None, svg_file: str
     from pathlib import Path
 
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.render_graph import (
+    from dominoproof.render.graph import (
         check_tiny,
         graph_scene,
         highlight_for,
@@ -355,9 +355,9 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
 
     from dominoproof.model.dealtext import format_deal
     from dominoproof.options import width
-    from dominoproof.proofs.graphcheck import checked_verdict, round_bound
     from dominoproof.proofs.properties import BY_ID
-    from dominoproof.render import table_text
+    from dominoproof.proofs.search.judge import checked_verdict, round_bound
+    from dominoproof.render.text import table_text
 
     f = ver.figures
     out = [f"{v.name}: {init.describe()}{how}"]
@@ -434,7 +434,7 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
 
     from dominoproof.model.dealtext import format_deal
     from dominoproof.options import width
-    from dominoproof.render import final_table
+    from dominoproof.render.text import final_table
 
     states = trace.states()
     lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]

@@ -34,7 +34,7 @@ def command(variant: str, seed: int, overrides: tuple[str, ...], deal_text: str 
     """
     from dominoproof.api import play
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.render import render_round
+    from dominoproof.render.text import render_round
 
     v = resolve_variant(variant, overrides)
     try:

@@ -5,7 +5,7 @@ against the set size (double-N) or the number of players, one line per play poli
 each configuration exact when it has at most ``--max-exact-deals`` deals, else sampled
 (``--rounds``, ``--seed``) and drawn with its 95% interval. ``--by residuals``: the
 distribution of the pips left in all hands at a block (R5.3), one line per policy.
-See :mod:`dominoproof.plots` for how the configurations along an axis are made.
+See :mod:`dominoproof.render.plots` for how the configurations along an axis are made.
 """
 
 from __future__ import annotations
@@ -63,10 +63,10 @@ def command(variant: str, overrides: tuple[str, ...], by: str, values: list[int]
     input (matplotlib missing, a configuration that cannot be dealt, no output file)."""
     from pathlib import Path
 
-    from dominoproof import plots
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import check_output_path, resolve_variant
-    from dominoproof.scene import require_matplotlib
+    from dominoproof.render import plots
+    from dominoproof.render.scene import require_matplotlib
 
     if svg_file is None and png_file is None:
         raise DominoproofError("plot: say where to write it: --svg FILE and/or --png FILE")

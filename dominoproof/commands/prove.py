@@ -1,6 +1,6 @@
 """``dominoproof prove``: Z3 proofs of the property catalogue for one variant.
 
-Each property is proved by the method that fits it (``proofs/queries.py`` and its layers):
+Each property is proved by the method that fits it (``proofs/z3/queries.py`` and its layers):
 
 * **induction per instance** (state and transition invariants): Init implies the
   invariant, every action preserves it (each action checked on its own), the
@@ -48,7 +48,7 @@ from dominoproof.options import (
 
 if TYPE_CHECKING:
     from dominoproof.proofs.properties import Result
-    from dominoproof.proofs.queries import Prover
+    from dominoproof.proofs.z3.queries import Prover
 
 
 @click.command("prove", cls=lists_in_help("properties", "faults"),
@@ -89,7 +89,7 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
     from dominoproof.api import prove
     from dominoproof.options import resolve_variant
     from dominoproof.proofs.properties import CATALOGUE, find_property
-    from dominoproof.proofs.queries import STATE_PROPERTIES
+    from dominoproof.proofs.z3.queries import STATE_PROPERTIES
 
     for pid in properties:
         find_property(pid)
@@ -123,7 +123,7 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
     from rich.table import Table
 
     from dominoproof.proofs.properties import Verdict
-    from dominoproof.proofs.session import premises
+    from dominoproof.proofs.z3.session import premises
 
     out = console(markup=False)  # lemmas and CTIs are data, not rich markup
     v = prover.variant
@@ -195,12 +195,12 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
 
 
 def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> None:
-    """The counterexample, in domino terms (:mod:`dominoproof.evidence`): the round that
+    """The counterexample, in domino terms (:mod:`dominoproof.render.evidence`): the round that
     breaks the property and where, or the two states and the move of a counterexample to
     induction (the all-sizes one read on a small table)."""
-    from dominoproof.evidence import of_result
-    from dominoproof.proofs.queries import Run
-    from dominoproof.render import final_table
+    from dominoproof.proofs.z3.queries import Run
+    from dominoproof.render.evidence import of_result
+    from dominoproof.render.text import final_table
 
     scorer = None
     if fault is not None:

@@ -29,7 +29,7 @@ def command(trace_file: str, as_json: str | None) -> None:
     """
     from dominoproof.api import replay
     from dominoproof.model.errors import TraceError
-    from dominoproof.render import render_round
+    from dominoproof.render.text import render_round
 
     try:
         trace = replay(trace_file)  # the deal is the variant's, every move legal

@@ -2,7 +2,7 @@
 
 The verdicts of ``dominoproof verify`` (the same checks, :func:`dominoproof.api.verify`),
 every counterexample round drawn step by step, the statistics under each play policy and
-the plots, in one file that needs no network (:mod:`dominoproof.report_html`). Without
+the plots, in one file that needs no network (:mod:`dominoproof.render.html`). Without
 matplotlib (the plots extra) the page is written without the plots and says so.
 """
 
@@ -59,14 +59,14 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
     from dominoproof.api import verify
     from dominoproof.options import check_output_path, resolve_variant
     from dominoproof.progress import progress
-    from dominoproof.report_html import gather, page, verdict_line
+    from dominoproof.render.html import gather, page, verdict_line
 
     check_output_path(output, "-o/--output")
     chosen = [resolve_variant(v, overrides) for v in variants]
     notes = []
     if plots:
         from dominoproof.model.errors import DominoproofError
-        from dominoproof.scene import PLOTS_EXTRA, require_matplotlib
+        from dominoproof.render.scene import PLOTS_EXTRA, require_matplotlib
 
         try:
             require_matplotlib("plots")

@@ -38,7 +38,7 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     from dominoproof.model.variant import toml_value
     from dominoproof.options import resolve_variant
     from dominoproof.options import width as columns
-    from dominoproof.render import side_name, table_text
+    from dominoproof.render.text import side_name, table_text
 
     v = resolve_variant(variant, overrides)
     if as_toml:

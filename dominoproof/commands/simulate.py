@@ -21,7 +21,7 @@ from dominoproof.options import (
 )
 
 if TYPE_CHECKING:
-    from dominoproof.simulate import Statistics
+    from dominoproof.proofs.analysis.simulate import Statistics
 
 
 @click.command("simulate", cls=lists_in_help("policies"),
@@ -55,9 +55,9 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
     --scheduler ADDRESS): the figures are the same wherever the batches ran.
     """
     from dominoproof.api import simulate
-    from dominoproof.policies import policy_named
     from dominoproof.progress import progress
-    from dominoproof.proofs.cluster import cluster_spec
+    from dominoproof.proofs.analysis.policies import policy_named
+    from dominoproof.proofs.runner import cluster_spec
 
     spec = cluster_spec(cluster, scheduler, workers)
     v = resolve_variant(variant, overrides)
@@ -80,8 +80,8 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
     from rich.table import Table
     from rich.text import Text
 
-    from dominoproof.render import side_name, table_text
-    from dominoproof.simulate import Distribution
+    from dominoproof.proofs.analysis.simulate import Distribution
+    from dominoproof.render.text import side_name, table_text
 
     s = stats
     n = s.rounds
@@ -113,7 +113,7 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
     if s.policy == "random":
         how = "uniformly random legal moves"
     else:
-        from dominoproof.policies import policy_named
+        from dominoproof.proofs.analysis.policies import policy_named
 
         how = f"the {s.policy} policy ({policy_named(s.policy).summary})"
     out = [f"Simulation of {s.variant}: {n} rounds of {how}, seed {s.seed}", ""]

@@ -25,8 +25,8 @@ from dominoproof.options import (
 )
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.cluster import Runner
-    from dominoproof.stats import Estimate, RoundFigures
+    from dominoproof.proofs.analysis.stats import Estimate, RoundFigures
+    from dominoproof.proofs.runner import Runner
 
 #: Options of one mode only, with the mode they belong to.
 _EXACT_ONLY = ("draw_order", "deal_text", "max_deals", "max_states", "max_seconds")
@@ -90,11 +90,11 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     --sampled plays its rounds in batches, here, on --workers processes or on a Dask
     cluster (--cluster local:N, --scheduler ADDRESS): the same figures wherever.
     """
-    from dominoproof import stats
     from dominoproof.cli import EXIT_UNKNOWN
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
-    from dominoproof.policies import policy_named
+    from dominoproof.proofs.analysis import stats
+    from dominoproof.proofs.analysis.policies import policy_named
 
     given = [n for n in (*_EXACT_ONLY, *_SAMPLED_ONLY)
              if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
@@ -102,7 +102,7 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     if wrong:
         raise DominoproofError(f"{_option_name(wrong[0])}: applies to "
                                f"{'--sampled' if exact else '--exact'} only")
-    from dominoproof.proofs.cluster import cluster_spec
+    from dominoproof.proofs.runner import cluster_spec
 
     spec = cluster_spec(cluster, scheduler, workers)
     v = resolve_variant(variant, overrides)
@@ -151,7 +151,7 @@ def _sampled(v: Any, chosen: Any, rounds: int, seed: int, runner: Runner) -> Rou
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from dominoproof.options import console
-    from dominoproof.stats import sampled_figures
+    from dominoproof.proofs.analysis.stats import sampled_figures
 
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console(stderr=True),
@@ -172,8 +172,8 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
     from rich.table import Table
     from rich.text import Text
 
-    from dominoproof.policies import policy_named
-    from dominoproof.render import table_text
+    from dominoproof.proofs.analysis.policies import policy_named
+    from dominoproof.render.text import table_text
 
     def num(e: Estimate, digits: int = 6) -> str:
         return "-" if e.value is None else f"{e.value:.{digits}f}"

@@ -72,7 +72,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     """
     from dominoproof.api import verify
     from dominoproof.model.variant import presets
-    from dominoproof.proofs.cluster import cluster_spec
+    from dominoproof.proofs.runner import cluster_spec
     from dominoproof.report import print_report, write_junit, write_traces
     from dominoproof.verify import Row
 

@@ -51,7 +51,7 @@ from dominoproof.options import (
 )
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.queries import Prover, Witness
+    from dominoproof.proofs.z3.queries import Prover, Witness
 
 
 @click.command("witness", cls=lists_in_help("questions", "faults"),
@@ -82,7 +82,7 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
     statistics too."""
     from dominoproof.model.errors import DominoproofError
     from dominoproof.options import resolve_variant
-    from dominoproof.proofs.queries import QUESTIONS, Prover, witness
+    from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness
 
     if question not in QUESTIONS:
         raise DominoproofError(
@@ -93,7 +93,7 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
                           "bmc_depth": depth if depth is not None else 40}
     prover: Prover
     if fault is not None:
-        from dominoproof.proofs.encoding_faults import twin_prover
+        from dominoproof.proofs.z3.encoding_faults import twin_prover
 
         prover = twin_prover(fault, **kw)
     else:
@@ -132,7 +132,7 @@ def _answer(w: Witness) -> str:
 
 def _print(prover: Prover, question: str, w: Witness, fault: str | None,
            level: int = 0) -> None:
-    from dominoproof.proofs.queries import QUESTIONS
+    from dominoproof.proofs.z3.queries import QUESTIONS
 
     out = console()
     if level < 0:
@@ -171,7 +171,7 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None,
         f = FAULTS_BY_ID[fault]
         plain = f.scorer is None  # the trace carries a broken rule book; not a scorer
     if run.replayed and plain:
-        from dominoproof.render import render_round
+        from dominoproof.render.text import render_round
 
         out.print()
         out.print(render_round(run.trace, title=f"A round of {prover.variant.name} answering "
@@ -179,7 +179,7 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None,
         return
     # a broken rule set: the engine of the correct rules would refuse the round, so tell
     # it from the decoded states, and the table at the last
-    from dominoproof.render import final_table
+    from dominoproof.render.text import final_table
 
     out.print(f"\ndeal: {run.trace.deal.to_json()}")
     for i, (m, s) in enumerate(zip(run.moves, run.states[1:], strict=True), 1):

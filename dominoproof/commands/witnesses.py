@@ -33,7 +33,7 @@ from dominoproof.options import (
 )
 
 if TYPE_CHECKING:
-    from dominoproof.witness_table import Answer, Invariants
+    from dominoproof.proofs.analysis.witness_table import Answer, Invariants
 
 
 @click.command("witnesses", short_help="The witness table: every question for every "
@@ -67,11 +67,11 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
     not. -v prints how each answer was reached, and each answer on standard error as it
     lands."""
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.rules import rule_book
+    from dominoproof.model.rules import system_under_test
     from dominoproof.model.variant import Variant, preset_names
     from dominoproof.options import resolve_variant
     from dominoproof.progress import progress
-    from dominoproof.witness_table import QUESTION_ORDER, answer, exit_code
+    from dominoproof.proofs.analysis.witness_table import QUESTION_ORDER, answer, exit_code
 
     for q in questions:
         if q not in QUESTION_ORDER:
@@ -98,7 +98,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
         for v in chosen:
             for q in asked:
                 bar.update(f"witnesses: {v.name} {q}")
-                a = answer(v, q, seconds, rules=rule_book(v, engine) if engine else None,
+                a = answer(v, q, seconds, rules=system_under_test(v, engine) if engine else None,
                            seed=seed, z3_seed=z3_seed, invariants=invariants)
                 answers.append(a)
                 bar.advance()

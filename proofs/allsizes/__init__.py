@@ -1,6 +1,6 @@
 """Proofs for every set size and every player count at once.
 
-The per-instance encoding (``proofs/encoding.py``) fixes N and P and asks Z3
+The per-instance encoding (``proofs/z3/encoding.py``) fixes N and P and asks Z3
 about one finite round. Here nothing is fixed: players, tiles, numbers and open
 ends are **uninterpreted sorts**, the state is a handful of **relations** over
 them (``holds(player, tile)``, ``in_boneyard(tile)``, ``shows(end, value)``,
@@ -19,7 +19,7 @@ a stratified sort graph): after negation and Skolemisation, the only functions
 are constants and ``Tile -> Player``, ``Tile -> Value``, ``End -> Value``
 (acyclic), so Z3's model-based instantiation decides them. :func:`fragment_of`
 checks this for every query and records it. The invariant's candidates are the
-lemmas of :mod:`dominoproof.proofs.lemmas`, shared with the per-instance proofs. The
+lemmas of :mod:`dominoproof.proofs.z3.lemmas`, shared with the per-instance proofs. The
 model and its invariant are explained for a teacher in ``docs/ALLSIZES.md``.
 
 The rule *parameters* that are not sizes (``constants_of(variant)``) select the

@@ -2,7 +2,7 @@
 others cannot be.
 
 The state properties (``blocked-sound``, ``conservation``) are stated with the lemmas
-(:mod:`dominoproof.proofs.lemmas`, their all-sizes formula); the transition
+(:mod:`dominoproof.proofs.z3.lemmas`, their all-sizes formula); the transition
 properties and the layout's properties at a block are here. The layout's properties
 (:data:`LAYOUT`) read the slot relations of :mod:`.layout`: they are stated wherever the
 model states the variant's layout and the property applies (a spinner, doubles that take
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.moves import MoveKind
-from dominoproof.proofs.lemmas import abstract_statement
+from dominoproof.proofs.z3.lemmas import abstract_statement
 
 from . import layout_properties
 from .vocabulary import AState, Formula
@@ -101,7 +101,7 @@ class TransitionProperty:
 
 def state_property(m: AbstractModel, pid: str) -> StateProperty | None:
     """The state property ``pid`` stated in ``m`` (None if it is not one): the lemma of
-    :data:`~dominoproof.proofs.lemmas.LEMMAS` that is the property, its formula for
+    :data:`~dominoproof.proofs.z3.lemmas.LEMMAS` that is the property, its formula for
     every N and P, or a layout property at a block (:mod:`.layout_properties`)."""
     at_block = layout_properties.AT_BLOCK.get(pid)
     if at_block is not None:

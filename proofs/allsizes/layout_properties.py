@@ -2,7 +2,7 @@
 
 They read the slot relations of :mod:`.layout` (the slot constants, which slots an arm
 waits for, on which slots a double takes tiles) and the state relations ``covered`` and
-``pending``; like the per-instance formulas (``proofs/layout_properties.py``) they
+``pending``; like the per-instance formulas (``proofs/z3/layout_properties.py``) they
 restate the rule from the slot data, not the model's effects:
 
 * ``doubles-covered`` [R2.2] (every move): a play while slots are pending goes on a

@@ -18,7 +18,7 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.constants import constants_of
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
-from dominoproof.proofs.lemmas import Lemma, abstract_candidates
+from dominoproof.proofs.z3.lemmas import Lemma, abstract_candidates
 
 from . import actions, twins
 from .catalogue import ALL_SIZES, COUNTED, NOT_STATABLE, PER_INSTANCE
@@ -314,7 +314,7 @@ class AbstractModel:
 
     # -- the candidate inductive invariant -------------------------------------
     def _conjuncts(self) -> list[Conjunct]:
-        """The lemmas of :data:`~dominoproof.proofs.lemmas.LEMMAS` stated for every N and
+        """The lemmas of :data:`~dominoproof.proofs.z3.lemmas.LEMMAS` stated for every N and
         P that apply to these rules, each bound to this model."""
         return [Conjunct(lem, functools.partial(_bound, lem, self))
                 for lem in abstract_candidates(self)]

@@ -18,7 +18,7 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import CATALOGUE, Kind, Result, Verdict, find_property
-from dominoproof.proofs.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
+from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
 
 from .catalogue import METHOD, Move, state_property, transition_property
 from .decode import AbstractCounterexample, Decoder, distinct_tiles
@@ -48,7 +48,7 @@ class Query:
 
 
 class Checker:
-    """Every query through the shared wrapper (:class:`~dominoproof.proofs.solver.Solver`:
+    """Every query through the shared wrapper (:class:`~dominoproof.proofs.z3.solver.Solver`:
     fixed seed, timeout, push/pop frame, statistics): a fresh solver per query, so
     that a verdict never depends on the order of queries, holding the axioms, with
     the query's own formulas in a frame that is always popped."""
@@ -336,7 +336,7 @@ def _verdict(model: AbstractModel, pid: str, answer: str, queries: list[Query],
     elif answer == "sat" and not inv.unknown:
         verdict = Verdict.NOT_INDUCTIVE
         # the counterexample itself is the result's trace (decoded for people by
-        # dominoproof.concrete: real tiles, seats and numbers of a small table)
+        # dominoproof.render.concrete: real tiles, seats and numbers of a small table)
         detail = (f"{how}; {obligation} fails at {where}: a counterexample in the abstract "
                   f"model (not necessarily reachable)")
     else:

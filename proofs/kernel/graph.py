@@ -1,7 +1,7 @@
 """The graph analyses of a kernel search, compiled: the same iterative depth-first search
-as :meth:`SearchResult._order <dominoproof.proofs.statespace.SearchResult._order>`, over
+as :meth:`SearchResult._order <dominoproof.proofs.search.statespace.SearchResult._order>`, over
 the same CSR arrays, step for step (with arrays for its stack), and the longest paths of
-:meth:`~dominoproof.proofs.statespace.SearchResult.longest_from_roots`, whose loop is
+:meth:`~dominoproof.proofs.search.statespace.SearchResult.longest_from_roots`, whose loop is
 compiled as it is written there.
 
 They read no rule: a graph of tens of millions of states (every deal and every draw
@@ -15,7 +15,8 @@ Every array is made by the caller (the kernel allocates nothing: ``_jit._OPTIONS
 
 from __future__ import annotations
 
-from ..statespace import relax_longest
+from dominoproof.proofs.search.statespace import relax_longest
+
 from ._jit import njit
 
 

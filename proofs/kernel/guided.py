@@ -1,12 +1,13 @@
 """Guided rounds on the kernel, their moves recorded: the witness search's play-outs.
 
-The witness search (``dominoproof/witness_search.py``, :func:`play_rounds`) plays seeded
+The witness search (``proofs/analysis/witness_search.py``, :func:`play_rounds`) plays seeded
 deals to the end under a guiding policy and keeps each round's moves, so that the round
 it keeps replays in the engine. This module plays the same rounds in compiled code:
 
 * the deal is :func:`.playout.deal` (``shuffled_deal``'s, from the same
   ``random.Random(seed)`` stream);
-* each move is :func:`dominoproof.policies.pick`'s: the only legal move; a uniform draw
+* each move is :func:`dominoproof.proofs.analysis.policies.pick`'s: the only legal move; a uniform
+draw
   ``moves[int(random() * k)]`` under the uniform policy or at a chance step (every legal
   move a draw, R3.1); otherwise the policy's whole weights, ``x = int(random() * sum)``
   and the move whose weight interval holds ``x``.
@@ -62,7 +63,8 @@ from .tables import (
 
 #: the policies the kernel plays (codes of :func:`weights`)
 UNIFORM, BLOCKING, LIGHTEST, GREEDY = 0, 1, 2, 3
-#: the codes by the policies' names (``dominoproof.policies``, ``witness_search.Lightest``)
+#: the codes by the policies' names (``dominoproof.proofs.analysis.policies``,
+#: ``witness_search.Lightest``)
 POLICY_CODES = {"random": UNIFORM, "block-seeking": BLOCKING, "lightest": LIGHTEST,
                 "greedy": GREEDY}
 #: a round longer than its room in the record: played again with more room
@@ -145,7 +147,8 @@ def weights(K, f, moves, k, policy, side, after, scr, out):  # type: ignore[no-u
 
 @njit
 def pick(K, mt, f, moves, k, policy, side, after, scr, w):  # type: ignore[no-untyped-def]
-    """``dominoproof.policies.pick``: one of the ``k`` legal moves, drawn from ``mt``."""
+    """``dominoproof.proofs.analysis.policies.pick``: one of the ``k`` legal moves, drawn from
+    ``mt``."""
     if k == 1:
         return moves[0]
     if policy == UNIFORM or moves[0] & 7 == DRAW_M:
@@ -196,7 +199,7 @@ def guided_rounds(K, mt, n, policy, side, starts, finals, lengths, record, f, g,
 
 class GuidedRounds:
     """Rounds of one seeded stream under one kernel policy, as the witness search's
-    :data:`~dominoproof.witness_search.Round`: (deal, moves, final state)."""
+    :data:`~dominoproof.proofs.analysis.witness_search.Round`: (deal, moves, final state)."""
 
     def __init__(self, variant: Variant, policy: int, seed: int, room: int = 1 << 16) -> None:
         self.variant, self.policy = variant, policy

@@ -1,6 +1,6 @@
 """The catalogue's local checks on the kernel: which states of a search the judge must read.
 
-:class:`~dominoproof.proofs.graphcheck.Judge` reads every state of a search as a
+:class:`~dominoproof.proofs.search.judge.Judge` reads every state of a search as a
 :class:`~dominoproof.model.state.State`, in Python: some 30 microseconds a state, so a
 search of every deal of a 4-player small configuration (close to a million states) took
 half a minute to judge and a second to search. :func:`screen` reads the same states on
@@ -15,12 +15,12 @@ domino) are few, and the judge reads every one of them, with the declarative sco
 The judge then reads, besides, the one state :func:`screen` names for each property, and
 words the failure itself: a verdict and its counterexample always come from the Python
 judge, and a state the screen names where the judge finds nothing is an error, never a
-verdict (``proofs/graphcheck.py``, ``_scan``). So a screen that misses a failure would
+verdict (``proofs/search/judge.py``, ``_scan``). So a screen that misses a failure would
 weaken a verdict, and one that invents a failure stops the run; the conformance suite
 holds it to the judge on every state of the small configurations, the variant's own
 rules and deliberately broken kernel tables (``tests/test_kernel_judge.py``).
 
-What it checks, as :class:`~dominoproof.proofs.graphcheck.Judge` does:
+What it checks, as :class:`~dominoproof.proofs.search.judge.Judge` does:
 
 * **conservation** (the type invariant): hands, boneyard, set-aside tiles and the table
   partition the set; the turn, the confirmations, the fouls and the marks in range; a

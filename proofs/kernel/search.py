@@ -5,7 +5,7 @@ order, which is also the queue) and a hash table of ids by open addressing (line
 probing, load at most three quarters) finds a key by comparing it whole. Nothing is
 compacted or hashed away: no hash compaction, no bitstate.
 
-The search is the same search as ``proofs/statespace.py``'s, step for step: the initial
+The search is the same search as ``proofs/search/statespace.py``'s, step for step: the initial
 states in the order given, then each state's successors in the order of its moves, a
 new state taking the next id; so the ids, the BFS tree and the edges are the same as
 the Python search's, and so is every counterexample read off them. It runs in chunks:
@@ -21,7 +21,7 @@ at every established block, the one property such a search checks).
 
 :func:`sweep` is that search two levels at a time, for state spaces beyond memory: a
 play or a draw leads to the next level and nothing leads back, so only the level being
-expanded and the next one are kept (``proofs/search_kernel.py``'s ``explore_sweep``).
+expanded and the next one are kept (``proofs/search/compiled.py``'s ``explore_sweep``).
 """
 
 from __future__ import annotations

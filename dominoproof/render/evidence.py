@@ -1,0 +1,355 @@
+"""The evidence of a verdict, for people: the round that breaks a property, or the two
+states and the move of a counterexample to induction, in domino terms.
+
+A VIOLATED verdict, whoever found it (the graph search or Z3's bounded model checking,
+whose run :meth:`~dominoproof.proofs.z3.queries.Prover.decode_run` decodes and the engine
+replays), carries a round: its deal, every move with its rule ID and the line as it
+lies on the table (:func:`dominoproof.render.text.render_round`), then **where it fails**:
+the move or the state at which the property breaks, judged again here by the same
+judge the search uses (:class:`~dominoproof.proofs.search.judge.Judge`: the variant's own
+rule book as the oracle, the declarative scoring for R5), and what fails, in words.
+
+A NOT INDUCTIVE verdict per instance (:class:`~dominoproof.proofs.z3.queries.CTI`) shows its
+state before, the move and the state after, with tiles as ``[a|b]``, seats ``P0 ..``
+and the ends by the number they show; the all-sizes model's counterexample is read on
+a concrete small table by :mod:`dominoproof.render.concrete`.
+
+:func:`of_result` gives the :class:`Evidence` of any result; :func:`judge_round` judges a
+round under a variant (``dominoproof diff`` uses it to show that the round separating
+two variants is judged differently under each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dominoproof.model.engine import Trace
+from dominoproof.model.layout import CLOSED, layout_of
+from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.rules import Rules, engine_for
+from dominoproof.model.state import State, Status
+from dominoproof.model.tiles import Tile, bits
+from dominoproof.model.variant import Variant
+from dominoproof.options import WIDTH
+from dominoproof.options import wrap as _wrap
+from dominoproof.proofs.properties import BY_ID, Kind, Result, Verdict
+
+__all__ = ["Evidence", "Failure", "judge_round", "move_text", "of_result", "round_of",
+           "state_lines"]
+
+Scorer = Callable[[Variant, State], "Outcome | None"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Where a round breaks a property: after ``move`` moves (0: at the deal), or at
+    move number ``move`` for a transition; and why, in words."""
+
+    move: int
+    why: str
+    transition: bool = False
+
+    def where(self) -> str:
+        if self.transition:
+            return f"at move {self.move}"
+        return "at the deal" if self.move == 0 else f"after move {self.move}"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a report prints under a VIOLATED or NOT INDUCTIVE verdict."""
+
+    property: str
+    kind: str  #: "round" (replayable), "cti" (per instance), "all sizes" (abstract model)
+    text: str  #: for people: the round and where it fails, or the two states and the move
+    fails: str  #: what fails, one sentence in domino terms
+    trace: Trace | None = None  #: the round, replayable (kind "round")
+    at: Failure | None = None
+
+
+# ---------------------------------------------------------------------------
+# A state and a move in domino terms
+# ---------------------------------------------------------------------------
+
+
+def _ends_shown(variant: Variant, s: State) -> str:
+    """The open ends: by number on the one line; on a layout of several lines each slot
+    by name, with what its marks say (a double to cover, an arm waiting for a side),
+    and the markers out."""
+    if not s.led:
+        return "no open end yet"
+    data = variant.slot_layout
+    if data.width <= 2:
+        return "ends " + " and ".join(map(str, s.open_ends))
+    lay = layout_of(variant)
+    pending = lay.pending(s.marks)
+    parts = []
+    for i, slot in enumerate(data.slots):
+        if s.ends[i] == CLOSED:
+            continue
+        notes = (["to cover"] if pending >> i & 1 else []) + (
+            ["waiting"] if any(not lay.covered(s.marks, j) for j in slot.after) else [])
+        parts.append(f"{slot.name} {s.ends[i]}" + (f" ({', '.join(notes)})" if notes else ""))
+    out = "ends " + ", ".join(parts)
+    markers = [f"P{p}" for p in range(variant.players) if lay.marker_out(s.marks, p)]
+    return out + (f"; markers out: {', '.join(markers)}" if markers else "")
+
+
+def _end_played(variant: Variant, s: State, m: Move) -> int:
+    """The number shown by the slot a play goes on (``Move.end`` names the slot)."""
+    return layout_of(variant).shows(s.ends, m.end)
+
+
+def _tiles(mask: int) -> str:
+    return "".join(Tile.from_index(t).show() for t in bits(mask))
+
+
+def _pips(variant: Variant, mask: int) -> int:
+    value = variant.tile_value
+    return sum(value[t] for t in bits(mask))
+
+
+def state_lines(variant: Variant, s: State) -> list[str]:
+    """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
+    fouls, the status; each hand; the tiles on the table."""
+    shown = _ends_shown(variant, s)
+    bone = (f"boneyard {_tiles(s.boneyard)}" if s.boneyard else "boneyard empty")
+    parts = [f"P{s.turn} to move", shown, bone]
+    if s.set_aside:
+        parts.append(f"{s.set_aside.bit_count()} set aside")
+    if s.confirmed:
+        parts.append(f"{s.confirmed} confirmation{'s' if s.confirmed != 1 else ''} in "
+                     f"succession, proposed by P{s.proposer} (R4.2)")
+    if s.fouls:
+        parts.append("fouls by " + ", ".join(f"P{p}" for p in bits(s.fouls)))
+    parts.append({Status.PLAYING: "being played", Status.BLOCKED: "blocked",
+                  Status.DOMINO: "ended by a domino"}[s.status])
+    lines = _wrap("; ".join(parts), WIDTH - 16)
+    for p, hand in enumerate(s.hands):
+        n = hand.bit_count()
+        lines.append(f"P{p}  " + (f"{_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
+                                  f"{_pips(variant, hand)} pips)" if hand else "(empty hand)"))
+    lines.append("table  " + (_tiles(s.table) or "(empty)"))
+    return lines
+
+
+def move_text(variant: Variant, rules: Rules, s: State, m: Move) -> str:
+    """A move in words, with its rule ID, from the state it is made in."""
+    p = m.player
+    k = m.kind
+    if k is MoveKind.PLAY:
+        t = Tile.from_index(m.tile).show()
+        if m.end == LEAD:
+            return f"P{p} leads {t} (Terms)"
+        return f"P{p} plays {t} on the {_end_played(variant, s, m)} (R2.1)"
+    if k is MoveKind.DRAW:
+        return f"P{p} draws {Tile.from_index(m.tile).show()} (R3.1)"
+    if k is MoveKind.PASS:
+        return f"P{p} passes after drawing (R3.1)"
+    if k is MoveKind.CONFIRM:
+        fit = rules.playable_mask(s, p) if s.hands[p] else 0
+        if fit:
+            return f"P{p} declares they cannot play, though {_tiles(fit)} fits (R4.5)"
+        if s.confirmed == 0:
+            return f"P{p} cannot play and proposes the block (R4.1)"
+        return f"P{p} confirms they cannot play, {s.confirmed + 1} in succession (R4.2)"
+    if k is MoveKind.ESTABLISH:
+        return "the block is established (R4.4)"
+    return f"P{p} has emptied their hand: a domino"
+
+
+# ---------------------------------------------------------------------------
+# Judging a round
+# ---------------------------------------------------------------------------
+
+
+class _Found:
+    """A :class:`~dominoproof.proofs.search.judge.Judge`'s context for one round: the
+    first failure of each wanted property."""
+
+    def __init__(self, wanted: set[str]) -> None:
+        self.wanted = wanted
+        self.found: dict[str, tuple[Any, str]] = {}
+        self.counts: dict[str, int] = {}
+
+    def fail(self, pid: str, at: Any, why: str, then: tuple[Any, ...] = ()) -> None:
+        if pid in self.wanted and pid not in self.found:
+            self.found[pid] = (at, why)
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
+
+
+def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
+                states: Sequence[State] | None = None) -> Failure | None:
+    """The first place ``trace`` breaks ``pid``, judged under its variant's own rules
+    (the oracle) and the declarative scoring; the round's states are the trace's (made
+    by its rule book: a fault's, for a fault's round). None if it breaks nothing there.
+
+    State, transition and terminal properties are judged state by state and move by
+    move; termination by a state that comes back (or a round stuck unfinished);
+    blocked-complete by a state where R2 and R3 hold followed by more moves than a
+    block needs."""
+    from dominoproof.proofs.search.judge import Judge
+
+    v = trace.variant
+    oracle = engine_for(v)
+    seq = list(states) if states is not None else trace.states()
+    kind = BY_ID[pid].kind
+    if pid == "termination":
+        return _termination(seq)
+    if pid == "blocked-complete":
+        return _blocked_complete(v, oracle, seq)
+    if kind not in (Kind.STATE, Kind.TRANSITION, Kind.TERMINAL):
+        return None
+    ctx = _Found({pid})
+    judge = Judge(ctx, v, oracle, scorer or outcome)
+    for i, s in enumerate(seq):
+        judge.state(i, s)
+        if pid in ctx.found:
+            return Failure(i, ctx.found[pid][1])
+        if i < len(trace.moves):
+            judge.transition(i + 1, s, trace.moves[i], i + 1, seq[i + 1])
+            if pid in ctx.found:
+                return Failure(i + 1, ctx.found[pid][1], transition=True)
+    return None
+
+
+def _termination(seq: Sequence[State]) -> Failure | None:
+    seen: dict[tuple[object, ...], int] = {}
+    for i, s in enumerate(seq):
+        k = s.key()
+        if k in seen:
+            j = seen[k]
+            return Failure(i, f"the state after move {i} is the state after move {j}: moves "
+                           f"{j + 1} to {i} can repeat for ever, so the round need not end "
+                           "(R1.2, R5.1)")
+        seen[k] = i
+    last = seq[-1]
+    if last.status is Status.PLAYING:
+        return Failure(len(seq) - 1, "the round is still being played, yet no move is "
+                       "enabled: it can never end (R1.2, R5.1)")
+    return None
+
+
+def _blocked_complete(v: Variant, oracle: Rules, seq: Sequence[State]) -> Failure | None:
+    bound = v.players + 1
+    for i, s in enumerate(seq):
+        if s.status is Status.PLAYING and oracle.is_blocked(s):
+            later = seq[i + 1:i + 1 + bound]
+            if len(later) >= bound and all(x.status is not Status.BLOCKED for x in later):
+                ends = " and ".join(map(str, s.open_ends))
+                return Failure(i, f"after move {i} R2 and R3 hold (no hand holds a tile "
+                               f"matching the ends {ends}, the boneyard is empty), but "
+                               f"{bound} moves later the block is still not established "
+                               f"(R4.4: at most {v.players} confirmations and the "
+                               "establishment)")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The evidence of a result
+# ---------------------------------------------------------------------------
+
+
+def round_of(res: Result) -> Trace | None:
+    """The round of a VIOLATED result: the search's trace, or the Z3 run's when the engine
+    (or the fault's rule book) replays it; None otherwise."""
+    from dominoproof.proofs.z3.queries import Run
+
+    ev = res.trace
+    if isinstance(ev, Trace):
+        return ev
+    if isinstance(ev, Run) and ev.replayed:
+        return ev.trace
+    return None
+
+
+def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidence:
+    from dominoproof.render.text import render_round
+
+    at = judge_round(trace, res.property, scorer=scorer)
+    fails = at.why if at is not None else res.detail
+    moves = len(trace.moves)
+    title = (f"Counterexample to {res.property} ({', '.join(BY_ID[res.property].rules)}): "
+             f"a round of {moves} move{'s' if moves != 1 else ''}")
+    try:
+        text = render_round(trace, title=title)
+    except Exception as e:  # the verdict stands; say why the round cannot be drawn
+        text = f"(the counterexample cannot be drawn: {type(e).__name__}: {e})\n"
+    states = trace.states()
+    last = at.move if at is not None else moves
+    lines = ["", "Where it fails"]
+    lines += _wrap(f"{at.where() if at else 'at the end'}: {fails}", WIDTH,
+                           initial_indent="  ", subsequent_indent="    ")
+    if at is not None and at.transition:
+        s = states[last - 1]
+        lines += _wrap(move_text(trace.variant, trace.rule_book, s,
+                                         trace.moves[last - 1]), WIDTH,
+                               initial_indent="  the move: ", subsequent_indent="    ")
+        lines.append("  the state before it:")
+        lines += ["    " + x for x in state_lines(trace.variant, s)]
+    else:
+        lines.append("  the state:")
+        lines += ["    " + x for x in state_lines(trace.variant, states[last])]
+    return Evidence(res.property, "round", text + "\n".join(lines) + "\n", fails, trace, at)
+
+
+def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evidence:
+    """Two states and a move (a counterexample to induction per instance), judged."""
+    from dominoproof.proofs.search.judge import Judge
+
+    cti = res.trace
+    rules = engine_for(variant)
+    ctx = _Found({res.property})
+    judge = Judge(ctx, variant, rules, scorer or outcome)
+    if BY_ID[res.property].kind is Kind.TRANSITION:
+        judge.transition(1, cti.pre, cti.move, 1, cti.post)
+    else:
+        judge.state(1, cti.post)
+    fails = ctx.found[res.property][1] if res.property in ctx.found else (
+        f"{res.property} fails after the move ({res.detail})")
+    out = _wrap(f"A counterexample to induction of {res.property} (action "
+                        f"{cti.action}): a state the proved lemmas allow, a move, and the "
+                        "state it leads to, which breaks the property; no real round is "
+                        "known to reach it", WIDTH)
+    out.append("  before  " + state_lines(variant, cti.pre)[0])
+    out += ["          " + x for x in state_lines(variant, cti.pre)[1:]]
+    out += _wrap(f"{move_text(variant, rules, cti.pre, cti.move)}   "
+                         f"({cti.move!r})", WIDTH, initial_indent="  move    ",
+                         subsequent_indent="          ")
+    out.append("  after   " + state_lines(variant, cti.post)[0])
+    out += ["          " + x for x in state_lines(variant, cti.post)[1:]]
+    out += _wrap(fails, WIDTH, initial_indent="  fails   ",
+                         subsequent_indent="          ")
+    if cti.assumed:
+        out += _wrap("the state before satisfies the lemmas " + ", ".join(cti.assumed),
+                             WIDTH, initial_indent="  ", subsequent_indent="    ")
+    return Evidence(res.property, "cti", "\n".join(out) + "\n", fails)
+
+
+def of_result(res: Result, variant: Variant | None = None, *,
+              scorer: Scorer | None = None) -> Evidence | None:
+    """The evidence of a VIOLATED or NOT INDUCTIVE result (None for other verdicts, or a
+    counterexample that cannot be shown). ``variant`` is the one a per-instance CTI
+    belongs to; ``scorer`` the scoring under test (a fault's), judged against the
+    declarative reading of R5."""
+    from dominoproof.proofs.allsizes import AbstractCounterexample
+    from dominoproof.proofs.z3.queries import CTI
+
+    if res.verdict is Verdict.VIOLATED:
+        trace = round_of(res)
+        return _round_evidence(res, trace, scorer) if trace is not None else None
+    if res.verdict is not Verdict.NOT_INDUCTIVE:
+        return None
+    if isinstance(res.trace, CTI) and variant is not None:
+        return _cti_evidence(res, variant, scorer)
+    if isinstance(res.trace, AbstractCounterexample):
+        from dominoproof.render.concrete import describe
+
+        text, fails = describe(res.trace, res.property)
+        return Evidence(res.property, "all sizes", text, fails)
+    return None

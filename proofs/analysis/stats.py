@@ -1,0 +1,646 @@
+"""The figures a rules designer asks for, under a play policy: exact, or sampled.
+
+How often does a round block (R1.1, R4.4)? What is left in the hands when it does
+(R5.3)? How often do sides tie for the lowest total (R5.5)? How long is a round? What
+does the winner get (R5.4)? Which tiles cost their holder most at a block (R5.6)? Two
+functions answer them, in the same typed record (:class:`RoundFigures`):
+
+* :func:`exact_figures`: exact, by dynamic programming over the state graph of the
+  exhaustive search (:func:`dominoproof.proofs.search.statespace.explore`), for configurations
+  small enough to enumerate. Every deal of the configuration is equally likely (the
+  engine's uniform shuffle; deals a ``redeal`` lead voids are dealt again, so they are
+  left out); in a draw game, with a free draw order each boneyard tile is equally
+  likely to be drawn, with the deal's own order the draw is part of the deal. Every
+  other move is drawn from the policy (:mod:`dominoproof.proofs.analysis.policies`). The arithmetic
+  is
+  rational (:class:`fractions.Fraction`): the figures are exact, not estimates.
+* :func:`sampled_figures`: the same figures measured on ``rounds`` rounds the engine
+  plays from a seed, each with an interval (95% by default): Wilson intervals for
+  probabilities, normal intervals (sample standard deviation) for means.
+
+The dynamic programme goes forward in a topological order of the graph: the probability
+of reaching a state is the sum, over its predecessors, of their probability times the
+probability of the move between them, so a state reached from several deals, or by
+several paths, adds up every way in (deals weighted by how many of them lead to each
+initial state, :func:`deal_weights`). The probability of ending in a terminal state
+gives every figure of the round's end, and the expected length is the probability mass
+of every state still being played (each is left by exactly one move).
+
+A budget that runs out (states, seconds) raises :class:`FiguresUnknown`, never a
+figure; a configuration with more deals than ``max_deals`` is refused up front
+(:func:`check_enumerable`), naming its count and suggesting the sampled figures.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.state import Ending, State
+from dominoproof.model.system import Init, count_deals, init_states
+from dominoproof.model.tiles import Tile, bits
+from dominoproof.model.variant import DrawRule, Variant, find_variant
+from dominoproof.proofs.analysis.policies import Policy, move_distribution, policy_named
+from dominoproof.proofs.analysis.simulate import (
+    BATCH,
+    Tell,
+    batch_rounds,
+    batches,
+    run_batches,
+    wilson,
+)
+from dominoproof.proofs.runner import Runner
+
+if TYPE_CHECKING:
+    from dominoproof.model.engine import Deal
+    from dominoproof.proofs.search.statespace import Scorer, SearchResult
+
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "MAX_EXACT_DEALS",
+    "AwardShare",
+    "Estimate",
+    "FiguresUnknown",
+    "RoundFigures",
+    "TileCost",
+    "check_enumerable",
+    "comparisons",
+    "deal_weights",
+    "disagreements",
+    "exact_figures",
+    "figures_on_graph",
+    "sampled_figures",
+    "search_graph",
+    "terminal_masses",
+]
+
+#: Above this many deals an exact run is refused (--max-deals): the sampled figures are
+#: the way for larger configurations.
+MAX_EXACT_DEALS = 250_000
+#: The exact run's state budget (--max-states): beyond it the answer is UNKNOWN.
+DEFAULT_MAX_STATES = 3_000_000
+
+
+class FiguresUnknown(Exception):
+    """The exact figures could not be computed: a budget ran out (or the graph is not
+    one a round always leaves). ``reason`` says which; it is never a figure."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# ---------------------------------------------------------------------------
+# The record
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One figure: its value and an interval (sampled), or its exact rational (exact).
+
+    ``value`` is ``None`` when the figure is undefined (a mean at a block when no round
+    blocks). ``low``/``high`` bound the interval of a sampled figure (``None`` when too
+    few observations give none); for an exact figure both equal ``value``. ``n``: the
+    observations a sampled figure rests on."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    exact: Fraction | None = None
+    n: int | None = None
+
+    @staticmethod
+    def of(x: Fraction | None) -> Estimate:
+        """An exact figure (``None``: undefined)."""
+        if x is None:
+            return Estimate(None)
+        f = float(x)
+        return Estimate(f, f, f, x)
+
+    @staticmethod
+    def share(k: int, n: int, z: float) -> Estimate:
+        """``k`` of ``n``, with its Wilson interval."""
+        if n == 0:
+            return Estimate(None, n=0)
+        lo, hi = wilson(k, n, z)
+        return Estimate(k / n, lo, hi, n=n)
+
+    @staticmethod
+    def mean(total: int, squares: int, n: int, z: float) -> Estimate:
+        """The mean of ``n`` whole numbers from their sum and sum of squares, with a normal
+        interval (sample standard deviation); no interval below two observations."""
+        if n == 0:
+            return Estimate(None, n=0)
+        m = total / n
+        if n < 2:
+            return Estimate(m, n=n)
+        var = max(0, squares * n - total * total) / (n * (n - 1))  # exact in integers
+        half = z * math.sqrt(var / n)
+        return Estimate(m, m - half, m + half, n=n)
+
+    def scaled(self, k: int) -> Estimate:
+        """This figure times the whole number ``k``."""
+        def times(x: float | None) -> float | None:
+            return None if x is None else x * k
+
+        return Estimate(times(self.value), times(self.low), times(self.high),
+                        None if self.exact is None else self.exact * k, self.n)
+
+    @property
+    def is_exact(self) -> bool:
+        return self.exact is not None
+
+    def contains(self, x: Fraction) -> bool | None:
+        """Whether ``x`` lies in the interval (``None``: there is no interval)."""
+        if self.low is None or self.high is None:
+            return None
+        eps = 1e-9 * max(1.0, abs(self.high))
+        return self.low - eps <= float(x) <= self.high + eps
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": _r(self.value),
+                "interval": None if self.low is None or self.high is None
+                else [_r(self.low), _r(self.high)],
+                "exact": None if self.exact is None else str(self.exact),
+                "n": self.n}
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 9)
+
+
+@dataclass(frozen=True)
+class AwardShare:
+    """How likely a round ends with a winning side awarded ``award`` (R5.4; a shared win
+    gives every winner the same award, R5.5); ``award`` ``None``: nobody scores."""
+
+    award: int | None
+    probability: Estimate
+
+    def to_json(self) -> dict[str, Any]:
+        return {"award": self.award, "probability": self.probability.to_json()}
+
+
+@dataclass(frozen=True)
+class TileCost:
+    """R5.6 for one tile, per blocked round: ``held``, the probability some hand still
+    holds it at the block; ``cost``, its expected cost: its value (R5.3) when its holder's
+    side did not win (its pips count against that side and feed the winner's award,
+    R5.4; a tie where nobody scores counts as not winning), 0 otherwise."""
+
+    tile: Tile
+    value: int
+    double: bool
+    held: Estimate
+    cost: Estimate
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tile": str(self.tile), "value": self.value, "double": self.double,
+                "held": self.held.to_json(), "cost": self.cost.to_json()}
+
+
+@dataclass(frozen=True)
+class RoundFigures:
+    """The figures of one variant under one policy, exact or sampled.
+
+    Probabilities are over rounds; ``residual``, ``winner_residual`` and the risk table
+    are per blocked round (conditional on a block); ``award_mean`` is per round where
+    some side scores."""
+
+    variant: str
+    policy: str
+    method: str  #: "exact" or "sampled"
+    configuration: str  #: which deals and draw orders, or which rounds
+    level: float  #: the intervals' confidence (1.0: exact figures, no interval needed)
+    deals: int | None  #: exact: deals enumerated (each equally likely)
+    states: int | None  #: exact: states of the graph
+    rounds: int | None  #: sampled: rounds played
+    seed: int | None  #: sampled: the seed of the rounds
+    blocked: Estimate  #: P(the round ends blocked), R1.1 and R4.4
+    tie: Estimate  #: P(it ends blocked with sides tied for the lowest total), R5.5
+    residual: Estimate  #: E(pips left in all hands | blocked), R5.3
+    winner_residual: Estimate  #: E(the lowest side total | blocked), R5.2
+    length: Estimate  #: E(moves in the round), R4 confirmations included
+    award_mean: Estimate  #: E(the winner's award | some side scores), R5.4
+    awards: tuple[AwardShare, ...]  #: the award's distribution; ``None`` (nobody) first
+    risk: tuple[TileCost, ...]  #: R5.6: every tile, by expected cost at a block
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    def scalars(self) -> list[tuple[str, Estimate]]:
+        """The single-number figures, named."""
+        return [("blocked", self.blocked), ("tie", self.tie), ("residual", self.residual),
+                ("winner_residual", self.winner_residual), ("length", self.length),
+                ("award_mean", self.award_mean)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant, "policy": self.policy, "method": self.method,
+            "configuration": self.configuration, "level": self.level, "deals": self.deals,
+            "states": self.states, "rounds": self.rounds, "seed": self.seed,
+            **{name: e.to_json() for name, e in self.scalars()},
+            "awards": [a.to_json() for a in self.awards],
+            "risk": [t.to_json() for t in self.risk],
+        }
+
+
+def _variant(v: Variant | str) -> Variant:
+    return v if isinstance(v, Variant) else find_variant(v)
+
+
+def _draws(v: Variant) -> bool:
+    """Whether a round of ``v`` can draw from a boneyard (R3.1)."""
+    return bool(v.boneyard_size) and v.draw.rule is not DrawRule.NONE
+
+
+def _z(level: float) -> float:
+    if not 0.0 < level < 1.0:
+        raise DominoproofError(f"level = {level!r}: a confidence strictly between 0 and 1")
+    return statistics.NormalDist().inv_cdf((1.0 + level) / 2.0)
+
+
+def _order_risk(costs: Iterable[TileCost]) -> tuple[TileCost, ...]:
+    """Highest expected cost first; then heavier, then higher index (deterministic)."""
+    return tuple(sorted(costs, key=lambda c: (-(c.cost.value or 0.0), -c.value,
+                                             -c.tile.idx)))
+
+
+# ---------------------------------------------------------------------------
+# Exact figures: dynamic programming over the state graph
+# ---------------------------------------------------------------------------
+
+
+def check_enumerable(variant: Variant, free_draw: bool, max_deals: int = MAX_EXACT_DEALS
+                     ) -> int:
+    """The number of deals an exact run enumerates, or a located
+    :class:`DominoproofError` when there are more than ``max_deals``."""
+    n = count_deals(variant, free_draw)
+    if n > max_deals:
+        order = ("" if not _draws(variant) else
+                 " (each boneyard tile equally likely to be drawn)" if free_draw
+                 else " (each draw order a deal of its own)")
+        raise DominoproofError(
+            f"{variant.name}: --exact: {n:,} deals{order}, more than the {max_deals:,} "
+            "an exact run enumerates (--max-deals); use --sampled for Monte-Carlo figures "
+            "with 95% intervals, or a smaller configuration (-o set.max=3 "
+            "-o deal.hand_size=3)")
+    return n
+
+
+def search_graph(variant: Variant | str, *, free_draw: bool = True, deal: Deal | None = None,
+                 max_deals: int = MAX_EXACT_DEALS, max_states: int | None = DEFAULT_MAX_STATES,
+                 max_seconds: float | None = None) -> SearchResult:
+    """The complete state graph the exact figures are computed on: every deal (or the one
+    ``deal``), every state reachable under any policy. :class:`FiguresUnknown` when a
+    budget stops the search. One graph serves every policy (:func:`figures_on_graph`)."""
+    from dominoproof.proofs.search.statespace import explore
+
+    v = _variant(variant)
+    if deal is None:
+        check_enumerable(v, free_draw, max_deals)
+        init = Init.every(free_draw)
+    else:
+        init = Init.one(deal, free_draw)
+    r = explore(v, init, max_states=max_states, max_seconds=max_seconds)
+    if not r.complete:
+        raise FiguresUnknown(f"the search of {init.describe()} stopped: {r.stop_reason}")
+    return r
+
+
+def deal_weights(graph: SearchResult) -> dict[int, int]:
+    """Per initial state id, how many deals of the configuration lead to it (each deal is
+    equally likely; deals a ``redeal`` lead voids have no initial state)."""
+    counts: dict[int, int] = {}
+    for s in init_states(graph.variant, graph.init, graph.rules):
+        i = graph.id_of(s)
+        if i is None:  # pragma: no cover - the search starts from these very states
+            raise AssertionError(f"an initial state the search did not list: {s!r}")
+        counts[i] = counts.get(i, 0) + 1
+    return counts
+
+
+class _Ends:
+    """The probability mass of the terminal states, read into the figures (exact)."""
+
+    def __init__(self, variant: Variant, scorer: Scorer) -> None:
+        self.variant = variant
+        self.scorer = scorer
+        side = {p: i for i, team in enumerate(variant.teams) for p in team}
+        self.side = [side[p] for p in range(variant.players)]
+        n = variant.tiles.count
+        self.blocked = self.tie = self.residual = self.winner = Fraction(0)
+        self.awards: dict[int | None, Fraction] = {}
+        self.held = [Fraction(0)] * n
+        self.lost = [Fraction(0)] * n
+
+    def add(self, s: State, w: Fraction) -> None:
+        res = self.scorer(self.variant, s)
+        assert res is not None
+        key = _award_of(res)
+        self.awards[key] = self.awards.get(key, Fraction(0)) + w
+        if res.termination is not Ending.BLOCKED:
+            return
+        self.blocked += w
+        if res.tied:
+            self.tie += w
+        self.residual += w * sum(res.residuals)
+        self.winner += w * min(res.totals)
+        for p, hand in enumerate(s.hands):
+            lost = self.side[p] not in res.winners
+            for t in bits(hand):
+                self.held[t] += w
+                if lost:
+                    self.lost[t] += w
+
+
+def _award_of(res: Outcome) -> int | None:
+    """The award of the winning side (every winner's is the same), ``None``: nobody."""
+    return res.awards[res.winners[0]] if res.winners else None
+
+
+def figures_on_graph(graph: SearchResult, policy: str | Policy, *,
+                     deadline: float | None = None) -> RoundFigures:
+    """The exact figures of ``policy`` on a complete state graph (:func:`search_graph`).
+
+    ``deadline`` (a ``time.perf_counter()`` value): past it, :class:`FiguresUnknown`."""
+    pol = policy_named(policy)
+    ends = _Ends(graph.variant, graph.scorer)  # the engine's outcome(), unless the graph
+    deals, finals, length = terminal_masses(graph, pol, deadline=deadline)  # says otherwise
+    for i, m in finals:
+        ends.add(graph.state(i), m)
+    return _exact_record(graph, pol, deals, ends, length)
+
+
+def terminal_masses(graph: SearchResult, policy: str | Policy, *,
+                    deadline: float | None = None
+                    ) -> tuple[int, list[tuple[int, Fraction]], Fraction]:
+    """The forward dynamic programme of :func:`figures_on_graph`: the number of deals,
+    each terminal state's probability under ``policy`` (state id, probability; those of
+    probability zero left out) and the expected number of moves."""
+    pol = policy_named(policy)
+    rules = graph.rules
+    if not graph.complete:
+        raise FiguresUnknown(f"the search stopped: {graph.stop_reason}")
+    order = graph.topological_order()
+    if order is None:
+        raise FiguresUnknown("the state graph has a cycle: a round need not end, so the "
+                             "figures are not a finite sum over rounds")
+    weights = deal_weights(graph)
+    deals = sum(weights.values())
+    mass: list[Fraction] = [Fraction(0)] * graph.size
+    for i, k in weights.items():
+        mass[i] = Fraction(k, deals)
+    finals: list[tuple[int, Fraction]] = []
+    length = Fraction(0)
+    ptr, to = graph.edge_ptr, graph.edge_to
+    for done, i in enumerate(order):
+        if deadline is not None and not done & 4095 and time.perf_counter() > deadline:
+            raise FiguresUnknown("the time budget ran out during the dynamic programme")
+        m = mass[i]
+        if not m:
+            continue
+        a, b = ptr[i], ptr[i + 1]
+        if a == b:  # the round is over here (a complete graph expanded every state)
+            if graph.ending_of(i) is Ending.STUCK:
+                raise FiguresUnknown(f"state {i} is still being played but has no legal "
+                                     "move: the rules are broken")
+            finals.append((i, m))
+            continue
+        length += m  # every visit of a state still being played is one move
+        if b - a == 1:
+            mass[to[a]] += m
+            continue
+        s = graph.state(i)
+        moves = rules.moves(s)
+        if len(moves) != b - a:  # pragma: no cover - Rules.moves is a pure function
+            raise AssertionError(f"state {i}: {len(moves)} moves now, {b - a} when explored")
+        for e, p in zip(range(a, b), move_distribution(pol, rules, s, moves), strict=True):
+            if p:
+                mass[to[e]] += m * p
+    return deals, finals, length
+
+
+def _exact_record(graph: SearchResult, pol: Policy, deals: int, ends: _Ends,
+                  length: Fraction) -> RoundFigures:
+    v = graph.variant
+    blocked = ends.blocked
+
+    def at_block(x: Fraction) -> Fraction | None:
+        return x / blocked if blocked else None
+
+    scoring = {a: p for a, p in ends.awards.items() if a is not None}
+    won = sum(scoring.values(), Fraction(0))
+    award_mean = (sum((a * p for a, p in scoring.items()), Fraction(0)) / won
+                  if won else None)
+    value = v.tile_value
+    risk = [TileCost(Tile.from_index(t), value[t], Tile.from_index(t).is_double,
+                     Estimate.of(at_block(ends.held[t])),
+                     Estimate.of(at_block(value[t] * ends.lost[t])))
+            for t in range(v.tiles.count)]
+    init = graph.init
+    draw = ("" if not _draws(v) else
+            "; each boneyard tile equally likely to be drawn" if init.free_draw
+            else "; the boneyard drawn in the deal's own order")
+    what = (f"every deal ({deals:,}), each equally likely" if init.deal is None
+            else "one deal")
+    return RoundFigures(
+        variant=v.name, policy=pol.name, method="exact", configuration=what + draw,
+        level=1.0, deals=deals, states=graph.size, rounds=None, seed=None,
+        blocked=Estimate.of(blocked), tie=Estimate.of(ends.tie),
+        residual=Estimate.of(at_block(ends.residual)),
+        winner_residual=Estimate.of(at_block(ends.winner)),
+        length=Estimate.of(length), award_mean=Estimate.of(award_mean),
+        awards=tuple(AwardShare(a, Estimate.of(p)) for a, p in
+                     sorted(ends.awards.items(), key=lambda kv: _award_key(kv[0]))),
+        risk=_order_risk(risk))
+
+
+def _award_key(a: int | None) -> tuple[int, int]:
+    return (0, 0) if a is None else (1, a)
+
+
+def exact_figures(variant: Variant | str, policy: str | Policy, *, free_draw: bool = True,
+                  deal: Deal | None = None, max_deals: int = MAX_EXACT_DEALS,
+                  max_states: int | None = DEFAULT_MAX_STATES,
+                  max_seconds: float | None = None) -> RoundFigures:
+    """The exact figures of ``variant`` under ``policy`` (a name or a :class:`Policy`).
+
+    Every deal (or the one ``deal``) equally likely; ``free_draw``: in a draw game each
+    boneyard tile is equally likely to be drawn (else the deal's own draw order, every
+    order a deal of its own: the same figures, from a graph many times larger).
+    More than ``max_deals`` deals: a :class:`DominoproofError`, before any work. The
+    state budget ``max_states`` or the time budget ``max_seconds`` (search and dynamic
+    programme together) running out: :class:`FiguresUnknown`."""
+    start = time.perf_counter()
+    graph = search_graph(variant, free_draw=free_draw, deal=deal, max_deals=max_deals,
+                         max_states=max_states, max_seconds=max_seconds)
+    deadline = start + max_seconds if max_seconds is not None else None
+    return figures_on_graph(graph, policy, deadline=deadline)
+
+
+# ---------------------------------------------------------------------------
+# Sampled figures: rounds played by the engine
+# ---------------------------------------------------------------------------
+
+
+class _Tally:
+    """Whole-number sums over sampled rounds (no float until the end)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        side = {p: i for i, team in enumerate(variant.teams) for p in team}
+        self.side = [side[p] for p in range(variant.players)]
+        n = variant.tiles.count
+        self.rounds = self.blocked = self.ties = 0
+        self.length = self.length2 = 0
+        self.residual = self.residual2 = self.winner = self.winner2 = 0
+        self.scored = self.award = self.award2 = 0
+        self.awards: dict[int | None, int] = {}
+        self.held = [0] * n
+        self.lost = [0] * n
+
+    def add(self, final: State, moves: int) -> None:
+        res = outcome(self.variant, final)
+        assert res is not None
+        self.rounds += 1
+        self.length += moves
+        self.length2 += moves * moves
+        a = _award_of(res)
+        self.awards[a] = self.awards.get(a, 0) + 1
+        if a is not None:
+            self.scored += 1
+            self.award += a
+            self.award2 += a * a
+        if res.termination is not Ending.BLOCKED:
+            return
+        self.blocked += 1
+        self.ties += bool(res.tied)
+        r, w = sum(res.residuals), min(res.totals)
+        self.residual += r
+        self.residual2 += r * r
+        self.winner += w
+        self.winner2 += w * w
+        for p, hand in enumerate(final.hands):
+            lost = self.side[p] not in res.winners
+            for t in bits(hand):
+                self.held[t] += 1
+                self.lost[t] += lost
+
+    def merge(self, other: _Tally) -> None:
+        """Add ``other``'s counts (another batch of rounds of the same variant)."""
+        for name in ("rounds", "blocked", "ties", "length", "length2", "residual",
+                     "residual2", "winner", "winner2", "scored", "award", "award2"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for a, k in other.awards.items():
+            self.awards[a] = self.awards.get(a, 0) + k
+        self.held = [x + y for x, y in zip(self.held, other.held, strict=True)]
+        self.lost = [x + y for x, y in zip(self.lost, other.lost, strict=True)]
+
+
+def _sampled_play(v: Variant, pol: Policy, n: int, seed: int, tell: Tell, *,
+                  every: int, kernel: bool | None) -> _Tally:
+    """The counts of one batch of ``n`` rounds, played as ``simulate`` plays them
+    (:func:`~dominoproof.simulate.batch_rounds`)."""
+    tally = _Tally(v)
+    for final, moves in batch_rounds(v, pol, n, seed, kernel=kernel, tell=tell,
+                                     every=every):
+        tally.add(final, moves)
+    return tally
+
+
+def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, seed: int, *,
+                    level: float = 0.95, progress: Callable[[int], None] | None = None,
+                    every: int = 1000, runner: Runner | None = None,
+                    batch: int = BATCH, kernel: bool | None = None) -> RoundFigures:
+    """The figures measured on ``rounds`` rounds the engine plays under ``policy`` from
+    ``seed`` (uniformly random deals; draws from the deal's own shuffled order, which
+    is a uniformly random draw), each with a ``level`` interval. ``progress`` is called
+    with the rounds done every ``every`` rounds (on a ``runner`` of several workers: as
+    each batch is done). The rounds are played in batches of ``batch`` as
+    :func:`~dominoproof.simulate.simulate` plays them, here or on ``runner`` (a pool or
+    a cluster), the uniform policy's on the compiled kernel where it runs (``kernel``:
+    ``None`` where available, ``False`` never, ``True`` or a ``ValueError``; the same
+    seed gives the same rounds). Same arguments, same record, wherever the batches ran."""
+    v = _variant(variant)
+    pol = policy_named(policy)
+    z = _z(level)
+    if rounds < 1:
+        raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
+    tally = _Tally(v)
+    for part in run_batches(batches(rounds, seed, batch),
+                            partial(_sampled_play, v, pol, every=every, kernel=kernel),
+                            runner, progress):
+        tally.merge(part)
+    n, b = tally.rounds, tally.blocked
+    value = v.tile_value
+    risk = [TileCost(Tile.from_index(t), value[t], Tile.from_index(t).is_double,
+                     Estimate.share(tally.held[t], b, z),
+                     Estimate.share(tally.lost[t], b, z).scaled(value[t]))
+            for t in range(v.tiles.count)]
+    return RoundFigures(
+        variant=v.name, policy=pol.name, method="sampled",
+        configuration=f"{n:,} rounds from seed {seed}, uniformly random deals",
+        level=level, deals=None, states=None, rounds=n, seed=seed,
+        blocked=Estimate.share(b, n, z), tie=Estimate.share(tally.ties, n, z),
+        residual=Estimate.mean(tally.residual, tally.residual2, b, z),
+        winner_residual=Estimate.mean(tally.winner, tally.winner2, b, z),
+        length=Estimate.mean(tally.length, tally.length2, n, z),
+        award_mean=Estimate.mean(tally.award, tally.award2, tally.scored, z),
+        awards=tuple(AwardShare(a, Estimate.share(k, n, z)) for a, k in
+                     sorted(tally.awards.items(), key=lambda kv: _award_key(kv[0]))),
+        risk=_order_risk(risk))
+
+
+# ---------------------------------------------------------------------------
+# Exact against sampled
+# ---------------------------------------------------------------------------
+
+
+def comparisons(exact: RoundFigures, sampled: RoundFigures
+                ) -> list[tuple[str, Fraction, Estimate]]:
+    """Every figure both records define, as (name, exact value, sampled estimate): the
+    single-number figures, the probability of every award either record met (0 where the
+    other has none), and each tile's probability of being held and cost at a block."""
+    if not exact.exact or sampled.exact:
+        raise ValueError("compare an exact record with a sampled one")
+    out: list[tuple[str, Fraction, Estimate]] = []
+    for (name, e), (_, s) in zip(exact.scalars(), sampled.scalars(), strict=True):
+        if e.exact is not None and s.value is not None:
+            out.append((name, e.exact, s))
+    if sampled.rounds:
+        mine = {a.award: a.probability.exact for a in exact.awards}
+        theirs = {a.award: a.probability for a in sampled.awards}
+        z = _z(sampled.level)
+        for key in sorted(set(mine) | set(theirs), key=_award_key):
+            out.append((f"award {'nobody' if key is None else key}",
+                        mine.get(key) or Fraction(0),
+                        theirs.get(key) or Estimate.share(0, sampled.rounds, z)))
+    by_tile = {c.tile: c for c in sampled.risk}
+    for c in exact.risk:
+        other = by_tile[c.tile]
+        for name, e, s in (("held", c.held, other.held), ("cost", c.cost, other.cost)):
+            if e.exact is not None and s.value is not None:
+                out.append((f"{name} {c.tile}", e.exact, s))
+    return out
+
+
+def disagreements(exact: RoundFigures, sampled: RoundFigures) -> list[str]:
+    """The figures whose exact value lies outside the sampled interval, one line each
+    (an empty list: they agree)."""
+    out = []
+    for name, x, est in comparisons(exact, sampled):
+        if est.contains(x) is False:
+            out.append(f"{name}: exact {float(x):.6f} outside the sampled interval "
+                       f"[{est.low:.6f}, {est.high:.6f}] (sampled {est.value:.6f})")
+    return out

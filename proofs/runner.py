@@ -1,0 +1,255 @@
+"""Where the parts of a long job run: this process, a local process pool, or a cluster.
+
+A long job of independent parts -- the parts of a search by deal
+(:func:`~dominoproof.proofs.search.by_deal.explore_by_deal` and its
+:class:`~dominoproof.proofs.search.by_deal.Part`), the batches of rounds of a
+simulation (``simulate``, ``stats --sampled``), the variants and faults of
+``verify`` -- is handed to a :class:`Runner`, which runs a picklable job on each
+part and returns the results in the parts' order, whatever order they finished in:
+
+* :class:`LocalPool`: this process (one worker) or a process pool of this machine
+  (the default everywhere);
+* :class:`DaskCluster`: a Dask distributed cluster -- one started here
+  (``--cluster local:N``: N worker processes on this machine, ``LocalCluster``) or
+  one already running (``--scheduler ADDRESS``: workers started by dask-jobqueue on
+  a batch system, dask-kubernetes, or ``dask worker`` by hand). Dask needs the
+  ``cluster`` extra (``pip install 'dominoproof[cluster]'``); docs/CLUSTER.md says
+  why Dask, and how a run on a cluster is set up and measured.
+
+A runner knows nothing of what a part does: it calls the job it is given. So a
+part explored by another search (a compiled kernel, say) runs on any runner
+unchanged, as long as the part and its result pickle.
+
+When a Dask worker dies, its scheduler runs the worker's parts again on another
+worker (up to Dask's ``distributed.scheduler.allowed-failures`` times, 3 by
+default); a result is taken once per part, from the run that finished, so nothing
+is lost and nothing counted twice.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from types import TracebackType
+from typing import Any, TypeVar
+
+from dominoproof.model.errors import DominoproofError
+
+__all__ = ["EXTRA", "ClusterSpec", "DaskCluster", "LocalPool", "Runner", "cluster_spec",
+           "open_runner"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: How to install what a cluster needs (pyproject.toml's extra).
+EXTRA = "pip install 'dominoproof[cluster]'"
+
+
+class Runner:
+    """Runs a job on every part, somewhere; a context manager that closes what it
+    opened."""
+
+    #: the processes that run parts (at the time the runner was opened, on a cluster)
+    workers: int = 1
+
+    def map(self, job: Callable[[T], R], items: Sequence[T], *,
+            done: Callable[[int, R], None] | None = None) -> list[R]:
+        """``job`` on every item; the results in the items' order. ``done(i, result)``
+        is called as item ``i`` finishes (in the order they finish)."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """Where the parts run, in words."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Close what the runner opened (pools, a cluster it started, its client)."""
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+
+class LocalPool(Runner):
+    """This process (``workers == 1``) or a process pool of ``workers`` processes on
+    this machine, started for each :meth:`map`."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+
+    def describe(self) -> str:
+        return ("this process" if self.workers == 1 else
+                f"a local pool of {self.workers} processes")
+
+    def map(self, job: Callable[[T], R], items: Sequence[T], *,
+            done: Callable[[int, R], None] | None = None) -> list[R]:
+        if self.workers <= 1 or len(items) <= 1:
+            out = []
+            for i, x in enumerate(items):
+                out.append(job(x))
+                if done is not None:
+                    done(i, out[-1])
+            return out
+        results: dict[int, R] = {}
+        with ProcessPoolExecutor(max_workers=min(self.workers, len(items))) as pool:
+            futures = {pool.submit(job, x): i for i, x in enumerate(items)}
+            for f in as_completed(futures):
+                i = futures[f]
+                results[i] = f.result()
+                if done is not None:
+                    done(i, results[i])
+        return [results[i] for i in range(len(items))]
+
+
+class DaskCluster(Runner):
+    """The workers of a Dask distributed cluster, through a client of its scheduler.
+
+    Each part is a task of its own (``pure=False``: run even if an equal part ran
+    before); results are taken as the tasks finish and put back in the parts' order.
+    A task whose worker died is run again by the scheduler on another worker."""
+
+    def __init__(self, client: Any, cluster: Any = None, where: str = "") -> None:
+        self.client = client
+        self.cluster = cluster  #: the LocalCluster this runner started, if any
+        self.where = where
+        self.workers = max(1, len(client.scheduler_info().get("workers", {})))
+
+    def describe(self) -> str:
+        return f"{self.where} ({self.workers} workers)"
+
+    def map(self, job: Callable[[T], R], items: Sequence[T], *,
+            done: Callable[[int, R], None] | None = None) -> list[R]:
+        finished = _dask().as_completed
+        futures = [self.client.submit(job, x, pure=False) for x in items]
+        index = {f.key: i for i, f in enumerate(futures)}
+        results: dict[int, R] = {}
+        try:
+            for f in finished(futures):
+                i = index[f.key]
+                results[i] = f.result()
+                f.release()
+                if done is not None:
+                    done(i, results[i])
+        finally:
+            if len(results) < len(items):  # an error or an interrupt: nothing left running
+                self.client.cancel([f for f in futures if not f.done()])
+        return [results[i] for i in range(len(items))]
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+# ---------------------------------------------------------------------------
+# The command line's choice: --cluster local:N, --scheduler ADDRESS, or neither
+# ---------------------------------------------------------------------------
+
+
+class ClusterSpec:
+    """Where a command's parts run, as the command line said: ``local`` workers in a
+    cluster started here, an existing cluster's ``scheduler`` address, or neither (a
+    local process pool of ``workers``)."""
+
+    def __init__(self, local: int | None = None, scheduler: str | None = None,
+                 workers: int | None = None) -> None:
+        self.local, self.scheduler, self.workers = local, scheduler, workers
+
+    @property
+    def distributed(self) -> bool:
+        return self.local is not None or self.scheduler is not None
+
+    def open(self) -> Runner:
+        """Start (or join) the cluster, or make the local pool."""
+        if self.local is not None:
+            return _local_cluster(self.local)
+        if self.scheduler is not None:
+            return _join(self.scheduler)
+        return LocalPool(self.workers or os.cpu_count() or 1)
+
+
+_LOCAL = re.compile(r"local:([0-9]+)")
+
+
+def cluster_spec(cluster: str | None = None, scheduler: str | None = None,
+                 workers: int | None = None) -> ClusterSpec:
+    """Check ``--cluster`` and ``--scheduler`` before any work: the form of each, that
+    they are not both given, and that the cluster extra is installed. Raises
+    :class:`DominoproofError` (one line, exit code 2) otherwise."""
+    if cluster is not None and scheduler is not None:
+        raise DominoproofError(f"--cluster {cluster} and --scheduler {scheduler} exclude "
+                               "each other: start a cluster here, or join one")
+    local = None
+    if cluster is not None:
+        m = _LOCAL.fullmatch(cluster.strip())
+        if m is None or int(m.group(1)) < 1:
+            raise DominoproofError(f"--cluster {cluster}: allowed is local:N, N >= 1 worker "
+                                   "processes on this machine (to use another cluster, "
+                                   "give its scheduler's address with --scheduler)")
+        local = int(m.group(1))
+    if scheduler is not None and not scheduler.strip():
+        raise DominoproofError("--scheduler '': give the scheduler's address "
+                               "(tcp://HOST:PORT)")
+    if cluster is not None or scheduler is not None:
+        option = "--cluster" if cluster is not None else "--scheduler"
+        try:
+            _dask()
+        except ImportError:
+            raise DominoproofError(f"{option}: needs the cluster extra (Dask distributed): "
+                                   f"{EXTRA}") from None
+    return ClusterSpec(local, scheduler.strip() if scheduler else None, workers)
+
+
+def open_runner(workers: int | None = None, cluster: str | None = None,
+                scheduler: str | None = None) -> Runner:
+    """The runner the options name (see :func:`cluster_spec`), opened."""
+    return cluster_spec(cluster, scheduler, workers).open()
+
+
+def _local_cluster(n: int) -> DaskCluster:
+    """A Dask cluster of ``n`` worker processes on this machine, one thread each (the
+    search is pure Python: threads would share one interpreter lock)."""
+    import logging
+
+    dask = _dask()
+    # no dashboard; the scheduler's HTTP endpoints on a free port (not 8787, which another
+    # cluster on this machine may hold)
+    cluster = dask.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                dashboard_address=None, silence_logs=logging.ERROR,
+                                scheduler_kwargs={"dashboard_address": ":0"})
+    try:
+        client = dask.Client(cluster)
+        client.wait_for_workers(n)
+    except BaseException:
+        cluster.close()
+        raise
+    return DaskCluster(client, cluster, f"a local Dask cluster at {cluster.scheduler_address}")
+
+
+def _join(address: str) -> DaskCluster:
+    """A client of the Dask scheduler at ``address``, once it has a worker."""
+    try:
+        client = _dask().Client(address, timeout="20s")
+    except (OSError, TimeoutError) as e:
+        raise DominoproofError(f"--scheduler {address}: no Dask scheduler answered there "
+                               f"({e})") from None
+    try:
+        client.wait_for_workers(1, timeout=120)
+    except (OSError, TimeoutError):
+        client.close()
+        raise DominoproofError(f"--scheduler {address}: the scheduler has no worker "
+                               "(none joined within 120 s)") from None
+    return DaskCluster(client, None, f"the Dask cluster at {address}")
+
+
+def _dask() -> Any:
+    """Dask distributed (the cluster extra), imported when a cluster is asked for. Typed
+    as Any: the extra is optional, and the type checker runs without it too."""
+    import importlib
+
+    return importlib.import_module("distributed")

@@ -1,0 +1,356 @@
+"""The round as a Z3 transition system: the declarative reading of docs/SEMANTICS.md.
+
+This module and the two it is built on -- ``proofs/z3/vocabulary.py`` (the variables, the
+constants, concrete states in and out) and ``proofs/z3/predicates.py`` (the sets, the
+predicates of RULES.md, the lead) -- are written from SEMANTICS.md alone, independently
+of the engine's code (``model/rules.py``): the two readings of the rules catch each
+other's mistakes (``tests/test_crosscheck_z3.py``, ``proofs/conformance.py``, whose "z3"
+oracle is ``proofs/z3/successors.py``). They use the model's data types (tile numbering,
+:class:`State`, :class:`Move`, the :class:`Variant`) and nothing of the engine's logic.
+
+``Init`` is a deal (any deal, or a given :class:`Deal`); the actions are one
+method each (:meth:`Encoding.actions`), each the conjunction of its guard case
+in the SEMANTICS order (the first guard that applies decides the enabled moves)
+and its effect with every unchanged variable stated (``UNCHANGED``). ``T`` is
+their disjunction.
+
+Draw order. With a free order (the natural symbolic reading) a draw takes any
+boneyard tile; this over-approximates every fixed stack, and a symbolic trace
+decodes into a real deal whose stack is the order the tiles were drawn in. With
+a fixed order (:class:`Encoding` built with ``stack=``), the state counts the
+tiles drawn and only the top of the stack may be drawn.
+
+The vocabulary's and the predicates' names are importable from here too (the relation's
+names, one import for the modules built on it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, TypeAlias
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.engine import Deal
+from dominoproof.model.state import State, Status
+from dominoproof.model.variant import DrawRule, FoulRule
+from dominoproof.proofs.z3.layout_terms import LayoutTerms
+from dominoproof.proofs.z3.predicates import LeadChoice, Predicates
+from dominoproof.proofs.z3.terms import And, Or
+from dominoproof.proofs.z3.vocabulary import (
+    BLOCKED,
+    BV,
+    CLOSED_CODE,
+    CONFIRM,
+    COUNT_BITS,
+    DOMINO,
+    DOMINO_MOVE,
+    DRAW,
+    DRAWN_BITS,
+    END_BITS,
+    ESTABLISH,
+    KIND_BITS,
+    LEAD_CODE,
+    LOC_BITS,
+    NO_TILE_CODE,
+    NOWHERE,
+    PASS,
+    PLAY,
+    PLAYING,
+    SEAT_BITS,
+    STATUS_BITS,
+    STUTTER,
+    TILE_BITS,
+    Bool,
+    Model,
+    MoveVars,
+    StateVars,
+    Vocabulary,
+    count_is,
+    popcount,
+    xor_all,
+)
+
+Step: TypeAlias = tuple[Any, StateVars]  #: (guard, post-state terms) of an action
+
+
+class Encoding(LayoutTerms):
+    """The transition system of one variant (SEMANTICS.md), as Z3 formulas: Init, the
+    named actions, ``T`` (built on :class:`~dominoproof.proofs.z3.layout_terms.LayoutTerms`,
+    :class:`~dominoproof.proofs.z3.predicates.Predicates` and
+    :class:`~dominoproof.proofs.z3.vocabulary.Vocabulary`).
+
+    Subclasses (``proofs/z3/encoding_faults.py``) override single actions to make
+    the Z3 twins of the engine's faults.
+    """
+
+    # -- Init -------------------------------------------------------------------
+    def conservation(self, s: StateVars) -> Bool:
+        """Every tile is in a hand, the boneyard, set aside or on the table (the partition of
+        the set is structural: one place per tile)."""
+        return And([self.somewhere(s, t) for t in range(self.T)])
+
+    def init(self, s: StateVars, deal: Deal | None = None) -> Bool:
+        """Init: the state right after a deal (any deal, or ``deal``) [SEMANTICS "Init"]."""
+        cs: list[Bool] = [*(x == CLOSED_CODE for x in s.ends), s.confirmed == 0,
+                          z3.Not(s.drew), s.fouls == 0, s.status == PLAYING]
+        if s.marks is not None:
+            cs.append(s.marks == 0)
+        if deal is None:
+            cs += [self.conservation(s), self.nothing_on_table(s)]
+            for place, k in [*((p, self.H) for p in range(self.P)),
+                             (self.BONEYARD, self.B), (self.ASIDE, self.K)]:
+                cs.append(count_is([x == place for x in s.loc], k))
+        else:
+            stock = 0
+            for t in deal.stack:
+                stock |= 1 << t
+            places = self.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
+                                       0, Status.PLAYING, None))
+            cs += [x == w for x, w in zip(s.loc, places, strict=True)]
+        if s.drawn is not None:
+            cs.append(s.drawn == 0)
+        cs += [z3.Not(self.lead_choice(s).void), self.initial_turn(s)]
+        return And(cs)
+
+    def initial_turn(self, s: StateVars) -> Bool:
+        """Init's ``turn``: the leader of the hands of ``s``."""
+        return self.is_leader(s, s.turn)
+
+    # -- the actions (SEMANTICS "Actions") ---------------------------------------
+    def cases(self, s: StateVars) -> dict[str, Bool]:
+        """The guard cases in the SEMANTICS order: each is its guard and no earlier one.
+
+        Keys: ``domino``, ``establish``, ``lead``, ``play``, ``draw``, ``pass``,
+        ``confirm`` (2..8 of the list; 1, a finished round, has no move)."""
+        key = ("cases", s.name)
+        if key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
+        bone = z3.Not(self.boneyard_empty(s))
+        guards = [
+            ("domino", self.hand_empty(s, s.turn)),
+            ("establish", self.block_ready(s)),
+            ("lead", z3.Not(s.led)),
+            ("play", self.can_play(s, s.turn)),
+            ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
+             else z3.BoolVal(False)),
+            ("pass", bone),
+            ("confirm", z3.BoolVal(True)),
+        ]
+        out: dict[str, Bool] = {}
+        earlier = [s.status == PLAYING]
+        for name, g in guards:
+            out[name] = And(*earlier, g)
+            earlier.append(z3.Not(g))
+        self._cache[key] = out
+        return out
+
+    def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
+        """The post-state as terms: ``s`` with ``changes`` (tile places as ``loc=(...)``),
+        every other variable UNCHANGED. ``tag`` names it (formula caches key on names)."""
+        if "loc" in changes:
+            changes["loc"] = tuple(changes["loc"])
+        return dataclasses.replace(s, name=f"{s.name}>{tag}", **changes)
+
+    def same(self, post: StateVars, s2: StateVars) -> Bool:
+        """The state variables ``s2`` equal the post-state terms ``post``."""
+        new = post.fields()
+        return And([v2 == new[k] for k, v2 in s2.fields().items()])
+
+    def step_domino(self, s: StateVars, m: MoveVars) -> Step:
+        """2. The player to move has emptied their hand: Domino(p), ``status' = DOMINO``."""
+        return (And(self.cases(s)["domino"], m.kind == DOMINO_MOVE, self.no_tile(m)),
+                self.update(s, f"domino.{m.name}",
+                            status=z3.BitVecVal(DOMINO, STATUS_BITS)))
+
+    def step_establish(self, s: StateVars, m: MoveVars) -> Step:
+        """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]."""
+        return (And(self.cases(s)["establish"], m.kind == ESTABLISH, self.no_tile(m)),
+                self.update(s, f"establish.{m.name}",
+                            status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
+
+    def after_play(self, s: StateVars, m: MoveVars, tag: str, ends: tuple[BV, ...],
+                   marks: BV | None = None, again: Bool | None = None) -> StateVars:
+        """The common effect of a play (and the lead) of ``m.tile`` with new slot values
+        ``ends`` (and marks ``marks``, where the layout has them): the tile leaves the hand
+        for the table, ``confirmed' = 0``, ``drew' = false``, and the turn stays with a
+        player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2]."""
+        p = s.turn
+        emptied = And([Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
+        stays = emptied if again is None else Or(emptied, again)
+        extra: dict[str, Any] = {} if marks is None else {"marks": marks}
+        return self.update(
+            s, f"{tag}.{m.name}", loc=self.moved(s, m, self.TABLE), ends=tuple(ends),
+            confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
+            turn=z3.If(stays, p, self.next_seat(p)), **extra)
+
+    def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
+        """The lead rule allows ``m.tile``: the named tile, or any tile if none is named."""
+        lead = self.lead_choice(s)
+        return And([z3.Implies(c, m.tile == t) for t, c in lead.chosen.items()])
+
+    def step_lead(self, s: StateVars, m: MoveVars) -> Step:
+        """4. no slot open: Play(p, t, LEAD) for the tile(s) the lead rule allows; the slots
+        the lead opens show the halves of ``t = a-b`` (:meth:`opening`)."""
+        ends, marks = self.opening(s, m)
+        return (And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
+                    self.tile_ok(m), self.tile_at(s, m, s.turn), self.lead_allowed(s, m)),
+                self.after_play(s, m, "lead", ends, marks))
+
+    def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, ...]:
+        """The slot values after the play ``m`` (:meth:`played`)."""
+        return self.played(s, m)[0]
+
+    def step_play(self, s: StateVars, m: MoveVars) -> Step:
+        """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on now
+        whose number ``t`` carries [R2.1, R4.3]; the layout's effect is :meth:`played`."""
+        x = self.shown(s, m.end)
+        ends, marks = self.played(s, m)
+        return (And(self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
+                    self.offered(s, m), Or(m.a == x, m.b == x),
+                    self.tile_at(s, m, s.turn)),
+                self.after_play(s, m, "play", ends, marks, self.plays_again(m)))
+
+    def step_foul(self, s: StateVars, m: MoveVars) -> Step:
+        """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
+        Confirm(p) by a player who can play, a false declaration [R4.5]:
+        ``fouls' = fouls + p``, ``confirmed' = 0``, ``turn' = p+1``, ``drew' = false``.
+
+        SEMANTICS lists no ``drew'`` here, so "unchanged" would leave the next player
+        "having drawn" after a foul by a player who drew the last tile (draw-one). The
+        cross-check with the engine found the difference; ``drew`` means "the player to
+        move has drawn this turn", and every other move that passes the turn clears it,
+        so this reading clears it too (SEMANTICS should say so)."""
+        bit = self.seat_bit(s.turn)
+        post = self.update(s, f"foul.{m.name}", fouls=s.fouls | bit,
+                           confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.next_seat(s.turn),
+                           drew=z3.BoolVal(False), **self.marker_change(s))
+        if self.FOULS is not FoulRule.PENALISED:
+            return z3.BoolVal(False), post
+        return (And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
+                    m.kind == CONFIRM, self.no_tile(m)), post)
+
+    def draw_top(self, s: StateVars) -> BV | None:
+        """The tile a fixed draw order allows (the top of the stack), or None (free)."""
+        if self.stack is None or not self.stack:
+            return None
+        assert s.drawn is not None
+        top = z3.BitVecVal(self.stack[-1], TILE_BITS)
+        for i in range(len(self.stack) - 2, -1, -1):
+            top = z3.If(s.drawn == i, z3.BitVecVal(self.stack[i], TILE_BITS), top)
+        return top
+
+    def step_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
+        """6. Draw(p, t) [R3.1] for ``t`` in the boneyard (the top of the stack when the order
+        is fixed): the tile moves to the hand, ``drew' = (DRAW = one)``."""
+        top = top if top is not None else self.draw_top(s)
+        extra: dict[str, Any] = {}
+        if s.drawn is not None:
+            extra["drawn"] = s.drawn + 1
+        return (And(self.cases(s)["draw"], m.kind == DRAW, self.tile_ok(m),
+                    m.end == LEAD_CODE, self.tile_at(s, m, self.BONEYARD),
+                    m.tile == top if top is not None else z3.BoolVal(True)),
+                self.update(s, f"draw.{m.name}", loc=self.moved(s, m, s.turn),
+                            drew=z3.BoolVal(self.DRAW is DrawRule.ONE), **extra))
+
+    def step_pass(self, s: StateVars, m: MoveVars) -> Step:
+        """7. Stock left, but this player has drawn (draw-one): Pass(p) [R3.1];
+        ``confirmed' = 0`` if confirmations need an empty boneyard, else ``+1``."""
+        count = z3.BitVecVal(0, COUNT_BITS) if self.EMPTY else s.confirmed + 1
+        return (And(self.cases(s)["pass"], m.kind == PASS, self.no_tile(m)),
+                self.update(s, f"pass.{m.name}", turn=self.next_seat(s.turn),
+                            drew=z3.BoolVal(False), confirmed=count, **self.marker_change(s)))
+
+    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
+        """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]."""
+        return (And(self.cases(s)["confirm"], m.kind == CONFIRM, self.no_tile(m)),
+                self.update(s, f"confirm.{m.name}", confirmed=s.confirmed + 1,
+                            turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
+                            **self.marker_change(s)))
+
+    def marker_change(self, s: StateVars) -> dict[str, Any]:
+        """A pass, a confirmation or a foul puts the mover's marker out [R3.1, R4.2, R4.5]:
+        the ``marks`` change, where the layout has markers."""
+        return {"marks": self.markers_out(s)} if self.fields.markers >= 0 else {}
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        """Every named action as (guard, post-state terms): the functional form of ``T``.
+
+        Every action is deterministic given its move, so the post-state is a term over
+        ``s`` and ``m``; proofs substitute it directly (no frame equalities to solve)."""
+        key = (f"steps.{m.name}", s.name)
+        if top is None and key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
+        out = {
+            "domino": self.step_domino(s, m),
+            "establish": self.step_establish(s, m),
+            "lead": self.step_lead(s, m),
+            "play": self.step_play(s, m),
+            "foul": self.step_foul(s, m),
+            "draw": self.step_draw(s, m, top),
+            "pass": self.step_pass(s, m),
+            "confirm": self.step_confirm(s, m),
+        }
+        if top is None:
+            self._cache[key] = out
+        return out
+
+    def actions(self, s: StateVars, m: MoveVars, s2: StateVars,
+                top: BV | None = None) -> dict[str, Bool]:
+        """Every named action's two-state formula (a disjunct of ``T``): its guard and
+        ``s2`` equal to its post-state."""
+        return {a: And(g, self.same(post, s2)) for a, (g, post) in
+                self.steps(s, m, top).items()}
+
+    def trans(self, s: StateVars, m: MoveVars, s2: StateVars, top: BV | None = None) -> Bool:
+        """``T`` = ``Next``: the disjunction of the actions."""
+        return Or(list(self.actions(s, m, s2, top).values()))
+
+    def stutter(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
+        """BMC padding: a finished round stays as it is (not a move of the model)."""
+        return And(s.status != PLAYING, m.kind == STUTTER, self.no_tile(m), self.same(s, s2))
+
+    def enabled(self, s: StateVars) -> Bool:
+        """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
+        c = self.cases(s)
+        return Or(c["domino"], c["establish"], And(c["lead"], self.lead_tile_held(s)),
+                  c["play"], c["draw"], c["pass"], c["confirm"])
+
+
+__all__ = [
+    "BLOCKED",
+    "BV",
+    "CLOSED_CODE",
+    "CONFIRM",
+    "COUNT_BITS",
+    "DOMINO",
+    "DOMINO_MOVE",
+    "DRAW",
+    "DRAWN_BITS",
+    "END_BITS",
+    "ESTABLISH",
+    "KIND_BITS",
+    "LEAD_CODE",
+    "LOC_BITS",
+    "NOWHERE",
+    "NO_TILE_CODE",
+    "PASS",
+    "PLAY",
+    "PLAYING",
+    "SEAT_BITS",
+    "STATUS_BITS",
+    "STUTTER",
+    "TILE_BITS",
+    "Bool",
+    "Encoding",
+    "LeadChoice",
+    "Model",
+    "MoveVars",
+    "Predicates",
+    "StateVars",
+    "Step",
+    "Vocabulary",
+    "count_is",
+    "popcount",
+    "xor_all",
+]

@@ -1,0 +1,412 @@
+"""The Z3 twin of every fault of ``proofs/faults.py``: each check must be able to fail.
+
+A fault breaks the rules one way: in the engine (a :class:`Rules` subclass), in the
+scoring (a mutant scorer) or in the variant (overrides). Its twin breaks the
+declarative reading the same way: an :class:`Encoding` subclass that changes one
+action, a :class:`Scoring` subclass, or nothing but the fault's variant.
+:func:`twin_prover` builds the :class:`~dominoproof.proofs.z3.queries.Prover` of a fault:
+its variant, its twin encoding and scoring, and the fault's own engine to replay the
+rounds Z3 finds (``tests/test_z3_faults.py`` checks that every property a fault is
+expected to break is VIOLATED, with a trace the fault's engine replays).
+
+Each twin's docstring says which fault it mirrors; they are written from the fault's
+description and its rule book in ``faults.py``, not from ``model/rules.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.errors import DominoproofError
+from dominoproof.proofs.faults import FAULTS_BY_ID, Fault
+from dominoproof.proofs.z3.encoding import (
+    BV,
+    CONFIRM,
+    COUNT_BITS,
+    DRAW,
+    ESTABLISH,
+    LEAD_CODE,
+    NOWHERE,
+    PLAYING,
+    SEAT_BITS,
+    STATUS_BITS,
+    Bool,
+    Encoding,
+    MoveVars,
+    StateVars,
+    Step,
+)
+from dominoproof.proofs.z3.queries import Prover
+from dominoproof.proofs.z3.scoring import SCORE_BITS, ScoreTerms, Scoring
+from dominoproof.proofs.z3.terms import And, Or
+
+BLOCKED_CODE = 1
+
+
+def _only(steps: dict[str, Step], unless: Bool) -> dict[str, Step]:
+    """Every action, disabled where ``unless`` holds."""
+    return {a: (And(g, z3.Not(unless)), post) for a, (g, post) in steps.items()}
+
+
+class EstablishWithoutBoneyardCheckZ3(Encoding):
+    """Twin of ``establish-without-boneyard-check`` (R4.1, R4.4): with stock left after the
+    lead, a player whose count of confirmations is complete establishes the block without
+    looking at the boneyard; otherwise a player who would have to draw may confirm instead."""
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        base = super().steps(s, m, top)
+        stock = And(s.status == PLAYING, s.led, z3.Not(self.hand_empty(s, s.turn)),
+                    z3.Not(self.boneyard_empty(s)))
+        early = And(stock, z3.UGE(s.confirmed, self.C))
+        out = _only(base, early)
+        out["establish-early"] = (
+            And(early, m.kind == ESTABLISH, self.no_tile(m)),
+            self.update(s, f"early.{m.name}", status=z3.BitVecVal(BLOCKED_CODE, STATUS_BITS)))
+        out["confirm-not-draw"] = (
+            And(stock, z3.Not(early), self.cases(s)["draw"], m.kind == CONFIRM,
+                self.no_tile(m)),
+            self.update(s, f"confirm-not-draw.{m.name}", confirmed=s.confirmed + 1,
+                        turn=self.next_seat(s.turn), drew=z3.BoolVal(False)))
+        return out
+
+
+class ConfirmWhilePlayableZ3(Encoding):
+    """Twin of ``confirm-while-playable`` (R4.3, R4.5): after the lead, with the boneyard
+    empty, a player holding a playable tile may confirm, and every confirmation counts
+    (none is recorded as a foul)."""
+
+    def counted(self, s: StateVars, m: MoveVars, tag: str) -> StateVars:
+        return self.update(s, f"{tag}.{m.name}", confirmed=s.confirmed + 1,
+                           turn=self.next_seat(s.turn), drew=z3.BoolVal(False))
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        out = dict(super().steps(s, m, top))
+        foul_guard, _ = out["foul"]
+        out["foul"] = (foul_guard, self.counted(s, m, "foul-counted"))
+        extra = And(self.cases(s)["play"], self.boneyard_empty(s), z3.Not(foul_guard_any(
+            self, s)), m.kind == CONFIRM, self.no_tile(m))
+        out["confirm-while-playable"] = (extra, self.counted(s, m, "confirm-playable"))
+        return out
+
+
+def foul_guard_any(enc: Encoding, s: StateVars) -> Bool:
+    """A false declaration is already a legal move (fouls penalised, none yet by ``p``)."""
+    from dominoproof.model.variant import FoulRule
+
+    if enc.FOULS is not FoulRule.PENALISED:
+        return z3.BoolVal(False)
+    return And(enc.boneyard_empty(s), (s.fouls & enc.seat_bit(s.turn)) == 0)
+
+
+class DrawLosesTileZ3(Encoding):
+    """Twin of ``draw-loses-tile`` (conservation): the drawn tile leaves the boneyard but
+    never reaches the hand: it is nowhere."""
+
+    def step_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
+        guard, post = super().step_draw(s, m, top)
+        return guard, self.update(post, "lost", loc=self.moved(s, m, NOWHERE))
+
+
+class LeadIgnoresVariantZ3(Encoding):
+    """Twin of ``lead-ignores-variant`` (Terms): the seat after the variant's leader is to
+    move first, and leads with any tile it holds."""
+
+    def initial_turn(self, s: StateVars) -> Bool:
+        prev = z3.If(s.turn == 0, z3.BitVecVal(self.P - 1, SEAT_BITS), s.turn - 1)
+        return And(z3.ULT(s.turn, self.P), self.is_leader(s, prev))
+
+    def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
+        return z3.BoolVal(True)
+
+
+class ExtraConfirmationZ3(Encoding):
+    """Twin of ``extra-confirmation`` (R4.4): one confirmation more than the variant says."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.C += 1
+
+
+class ConfirmResetsZ3(Encoding):
+    """Twin of ``confirm-resets`` (R4.2): every confirmation restarts the count."""
+
+    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_confirm(s, m)
+        return guard, self.update(post, "reset", confirmed=z3.BitVecVal(0, COUNT_BITS))
+
+
+class DrawFromEmptyBoneyardZ3(Encoding):
+    """Twin of ``draw-from-empty-boneyard`` (R3.1, R3.2): with the boneyard empty and no
+    confirmation yet, a stuck player may instead take the lowest set-aside tile."""
+
+    may_draw_aside = True  #: the ranking function then weighs set-aside tiles too
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        out = dict(super().steps(s, m, top))
+        lowest = []
+        none_below = z3.BoolVal(True)
+        for t in range(self.T):
+            aside = s.loc[t] == self.ASIDE
+            lowest.append(And(none_below, aside, m.tile == t))
+            none_below = And(none_below, z3.Not(aside))
+        guard = And(self.cases(s)["confirm"], s.confirmed == 0, z3.Not(none_below),
+                    m.kind == DRAW, m.end == LEAD_CODE, self.tile_ok(m), Or(lowest))
+        out["draw-aside"] = (guard, self.update(s, f"draw-aside.{m.name}",
+                                                loc=self.moved(s, m, s.turn)))
+        return out
+
+
+class PlayKeepsEndZ3(Encoding):
+    """Twin of ``play-keeps-end`` (R2.1): a tile laid on an end leaves the ends as they
+    were."""
+
+    def step_play(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_play(s, m)
+        return guard, self.update(post, "keeps", ends=s.ends)
+
+
+class MarkerStaysInZ3(Encoding):
+    """Twin of ``marker-stays-in`` (R2.3, R3.1, R4.2): a pass or a confirmation leaves the
+    player's marker as it was (in, unless it was already out) -- a foul too, a false
+    confirmation (the engine's mutant reads every move of kind CONFIRM so)."""
+
+    def step_pass(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_pass(s, m)
+        return guard, self.update(post, "marker-in", marks=s.marks)
+
+    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_confirm(s, m)
+        return guard, self.update(post, "marker-in", marks=s.marks)
+
+    def step_foul(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_foul(s, m)
+        return guard, self.update(post, "marker-in", marks=s.marks)
+
+
+class DoubleLeftUncoveredZ3(Encoding):
+    """Twin of ``double-left-uncovered`` (R2.2): while slots are pending, play may go on any
+    slot the mover may play on, pending or not (the pending slots restrict nothing; a double
+    still makes its slots pending)."""
+
+    def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        return self.may_play(s, seat, i)
+
+    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
+        """Two slots of a group showing one number are one move whether pending or not
+        (the mutant offers the slots as if nothing were pending)."""
+        return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+
+
+class DoublesPileUpZ3(DoubleLeftUncoveredZ3):
+    """Twin of ``doubles-pile-up`` (R2.2): play may go on any slot while slots are pending
+    (as ``double-left-uncovered``), and a double laid there makes its slot pending too,
+    beside the others."""
+
+    def starts_wait(self, rest: list[Bool]) -> Bool:
+        return z3.BoolVal(True)
+
+
+class ArmsOpenEarlyZ3(Encoding):
+    """Twin of ``arms-open-early`` (Terms, R2.2): a spinner's arms may be played on as soon
+    as they open, before the sides they wait for are covered (their covered marks are
+    still kept)."""
+
+    def waits_for(self, s: StateVars, i: int) -> list[Bool]:
+        return []
+
+
+class ConfirmPastDoubleZ3(Encoding):
+    """Twin of ``confirm-past-double`` (R1.1, R4.3, R4.4): with the boneyard empty and slots
+    pending, a player who holds a tile covering a pending slot may confirm inability
+    anyway, and the confirmation counts (one more in the run; their marker goes out)."""
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        out = dict(super().steps(s, m, top))
+        past = And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
+        counted = self.update(s, f"confirm-past.{m.name}", confirmed=s.confirmed + 1,
+                              turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
+                              **self.marker_change(s))
+        foul_guard, foul_post = out["foul"]
+        out["foul"] = (And(foul_guard, z3.Not(past)), foul_post)
+        out["confirm-past-double"] = (And(past, m.kind == CONFIRM, self.no_tile(m)),
+                                      counted)
+        return out
+
+
+# ---------------------------------------------------------------------------
+# Scoring twins
+# ---------------------------------------------------------------------------
+
+
+class TieWrongZ3(Scoring):
+    """Twin of ``tie-wrong`` (R5.5): a tie is won by the tied side last in seat order,
+    awarded the sum of the other sides' totals."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        n = len(self.sides)
+        last = [And(sc.lowest[i], *[z3.Not(sc.lowest[j]) for j in range(i + 1, n)])
+                for i in range(n)]
+        blocked_tie = And(s.status == BLOCKED_CODE, sc.tie)
+        others = [z3.Sum([sc.totals[j] for j in range(n) if j != i]) if n > 1
+                  else self.k(0) for i in range(n)]
+        winners = tuple(z3.If(blocked_tie, last[i], sc.winners[i]) for i in range(n))
+        awards = tuple(z3.If(blocked_tie, z3.If(last[i], others[i], self.k(0)), sc.awards[i])
+                       for i in range(n))
+        return _with(sc, winners=winners, awards=awards)
+
+
+class HighestWinsZ3(Scoring):
+    """Twin of ``highest-wins`` (R5.2): at a block the (first) side with the highest total
+    wins, with the award the correct scoring gives its first winner."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        n = len(self.sides)
+        high = sc.totals[0]
+        for x in sc.totals[1:]:
+            high = z3.If(z3.UGT(x, high), x, high)
+        first = [And(sc.totals[i] == high, *[sc.totals[j] != high for j in range(i)])
+                 for i in range(n)]
+        given = self.k(0)
+        for i in range(n - 1, -1, -1):
+            given = z3.If(sc.winners[i], sc.awards[i], given)
+        blocked = s.status == BLOCKED_CODE
+        winners = tuple(z3.If(blocked, first[i], sc.winners[i]) for i in range(n))
+        awards = tuple(z3.If(blocked, z3.If(first[i], given, self.k(0)), sc.awards[i])
+                       for i in range(n))
+        return _with(sc, winners=winners, awards=awards)
+
+
+class AwardIgnoresVariantZ3(Scoring):
+    """Twin of ``award-ignores-variant`` (R5.4): a single winner is always awarded the sum
+    of the other sides' totals."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        n = len(self.sides)
+        one = z3.Sum([z3.If(w, z3.BitVecVal(1, SCORE_BITS), self.k(0)) for w in sc.winners]) == 1
+        others = [z3.Sum([sc.totals[j] for j in range(n) if j != i]) for i in range(n)]
+        awards = tuple(z3.If(And(one, sc.winners[i]), others[i], sc.awards[i])
+                       for i in range(n))
+        return _with(sc, awards=awards)
+
+
+class DoublesCountOnceZ3(Scoring):
+    """Twin of ``doubles-count-once`` (R5.3): the residuals reported count a double ``a-a``
+    as ``a`` (winners and awards are still computed from the true counts)."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        if residuals is not None:
+            return sc
+        e = self.e
+
+        def once(p: int) -> Any:
+            return z3.Sum([z3.If(s.loc[t] == p, self.k(e.halves[t][1] if e.halves[t][0]
+                                                      == e.halves[t][1] else self.value[t]),
+                                 self.k(0)) for t in range(e.T)])
+
+        return _with(sc, residuals=tuple(once(p) for p in range(e.P)))
+
+
+class TeamStrideZ3(Scoring):
+    """Twin of ``team-stride`` (R5.2): side ``i``'s total sums seats ``i, i+n, ...``."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        n, P = len(self.sides), self.e.P
+        totals = tuple(z3.Sum([sc.residuals[p] for p in range(i, P, n)] + [self.k(0)])
+                       for i in range(n))
+        return _with(sc, totals=totals)
+
+
+class PenaltyToSideIndexZ3(Scoring):
+    """Twin of ``penalty-to-side-index`` (R4.5): a foul is charged to the seat numbered
+    like its author's side; each side's score is its award less what its seats pay."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        P = self.e.P
+        side = {p: i for i, seats in enumerate(self.sides) for p in seats}
+        penalties = tuple(z3.Sum([sc.penalties[p] for p in range(P) if side[p] == q]
+                                 + [self.k(0)]) for q in range(P))
+        scores = tuple(sc.awards[i] - z3.Sum([penalties[p] for p in seats] + [self.k(0)])
+                       for i, seats in enumerate(self.sides))
+        return _with(sc, penalties=penalties, scores=scores)
+
+
+class ScoresIgnorePenaltiesZ3(Scoring):
+    """Twin of ``scores-ignore-penalties`` (R4.5): a side's score is its award."""
+
+    def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
+        sc = super().terms(s, residuals)
+        return _with(sc, scores=sc.awards)
+
+
+def _with(sc: ScoreTerms, **changes: Any) -> ScoreTerms:
+    import dataclasses
+
+    return dataclasses.replace(sc, **changes)
+
+
+# ---------------------------------------------------------------------------
+# The registry
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Twin:
+    """The Z3 side of one fault: an encoding and/or a scoring (None: the correct one; a
+    variant-only fault needs neither, its variant is the fault)."""
+
+    encoding: type[Encoding] | None = None
+    scoring: type[Scoring] | None = None
+    note: str = ""
+
+
+Z3_MUTANTS: dict[str, Twin] = {
+    "establish-without-boneyard-check": Twin(EstablishWithoutBoneyardCheckZ3),
+    "boneyard-check-off": Twin(note="variant overrides only: the encoding reads them"),
+    "confirm-while-playable": Twin(ConfirmWhilePlayableZ3),
+    "all-others-confirm": Twin(note="variant overrides only: the encoding reads them"),
+    "draw-loses-tile": Twin(DrawLosesTileZ3),
+    "lead-ignores-variant": Twin(LeadIgnoresVariantZ3),
+    "extra-confirmation": Twin(ExtraConfirmationZ3),
+    "confirm-resets": Twin(ConfirmResetsZ3),
+    "draw-from-empty-boneyard": Twin(DrawFromEmptyBoneyardZ3),
+    "play-keeps-end": Twin(PlayKeepsEndZ3),
+    "tie-wrong": Twin(scoring=TieWrongZ3),
+    "highest-wins": Twin(scoring=HighestWinsZ3),
+    "award-ignores-variant": Twin(scoring=AwardIgnoresVariantZ3),
+    "doubles-count-once": Twin(scoring=DoublesCountOnceZ3),
+    "team-stride": Twin(scoring=TeamStrideZ3),
+    "penalty-to-side-index": Twin(scoring=PenaltyToSideIndexZ3),
+    "scores-ignore-penalties": Twin(scoring=ScoresIgnorePenaltiesZ3),
+    "marker-stays-in": Twin(MarkerStaysInZ3),
+    "double-left-uncovered": Twin(DoubleLeftUncoveredZ3),
+    "doubles-pile-up": Twin(DoublesPileUpZ3),
+    "arms-open-early": Twin(ArmsOpenEarlyZ3),
+    "confirm-past-double": Twin(ConfirmPastDoubleZ3),
+}
+
+
+def twin_prover(fault: Fault | str, **kwargs: Any) -> Prover:
+    """The prover of a fault: its demo variant, its twin encoding and scoring, and the
+    fault's own engine to replay what Z3 finds. An unknown fault id is a
+    :class:`DominoproofError` naming the known ones."""
+    if isinstance(fault, str) and fault not in FAULTS_BY_ID:
+        raise DominoproofError(f"no fault {fault!r}; known: {', '.join(FAULTS_BY_ID)}")
+    f = FAULTS_BY_ID[fault] if isinstance(fault, str) else fault
+    twin = Z3_MUTANTS[f.id]
+    v = f.variant()
+    enc = (twin.encoding or Encoding)(v)
+    return Prover(v, encoding=enc, rules=f.engine_for(v), scoring=twin.scoring,
+                  label=f"{v.name} with fault {f.id}", **kwargs)
+
+
+__all__ = ["Z3_MUTANTS", "Twin", "twin_prover"]
+

@@ -1,0 +1,541 @@
+"""Induction per instance: the state, transition, progress and terminal properties of
+the catalogue proved from the inductive invariant, and counterexamples to induction.
+
+A state property is PROVED when Houdini keeps its lemma in the invariant (Init implies
+it, every action preserves it, each action checked on its own); a transition property
+when the invariant and each action's step imply it. When a proof fails, search settles
+what it can (:meth:`~dominoproof.proofs.z3.bmc.BoundedSearch.refute`: a real round is
+VIOLATED); else the verdict is NOT_INDUCTIVE with a counterexample to induction
+(:class:`CTI`: two states and a move, decoded and minimised), which may be unreachable.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.layout import Layout
+from dominoproof.model.moves import Move, move_json
+from dominoproof.model.state import State
+from dominoproof.model.tiles import show_tiles
+from dominoproof.model.variant import FoulRule
+from dominoproof.proofs.properties import Property, Result, Verdict
+from dominoproof.proofs.z3.bmc import BMCResult, BoundedSearch
+from dominoproof.proofs.z3.encoding import (
+    BLOCKED,
+    CONFIRM,
+    DRAW,
+    ESTABLISH,
+    LEAD_CODE,
+    PLAY,
+    PLAYING,
+    STUTTER,
+    Bool,
+    Encoding,
+    MoveVars,
+    StateVars,
+    Step,
+    popcount,
+)
+from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
+from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma, violations
+from dominoproof.proofs.z3.scoring import SCORE_BITS
+from dominoproof.proofs.z3.solver import Check, Ledger, Optimizer
+from dominoproof.proofs.z3.symmetry import breaks_symmetry
+from dominoproof.proofs.z3.terms import And, Or
+
+METHOD_INDUCTION = "induction per instance"
+
+#: SEMANTICS "Type invariant": the lemmas every state of the vocabulary is assumed to
+#: satisfy when a property is checked "alone".
+TYPE_OK = ("seat", "status", "count-range", "tile-places", "ends-match-table", "marks-typed")
+
+#: The properties stated as a candidate lemma: proved as state invariants (their lemma in
+#: the inductive invariant), and what :meth:`InductionProofs.explain` can explain.
+STATE_PROPERTIES = frozenset(lem.property for lem in LEMMAS if lem.property)
+
+
+# ---------------------------------------------------------------------------
+# Counterexamples to induction
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class CTI:
+    """A counterexample to induction: a state satisfying the invariant, an action's move,
+    and the state it leads to, which breaks the property. It may be unreachable."""
+
+    property: str
+    action: str
+    pre: State
+    move: Move
+    post: State
+    assumed: list[str]  #: the lemmas the pre-state satisfies
+    layout: Layout  #: the variant's layout (a play's end is read off the pre-state's slots)
+
+    def describe(self) -> str:
+        lines = [f"counterexample to induction of {self.property} (action {self.action}):",
+                 "  before:"]
+        lines += ["    " + x for x in self.pre.describe().splitlines()]
+        lines.append(f"  move: {self.move}   ({self.move!r})")
+        lines.append("  after:")
+        lines += ["    " + x for x in self.post.describe().splitlines()]
+        if self.assumed:
+            lines.append("  the state before satisfies: " + ", ".join(self.assumed))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        def st(s: State) -> dict[str, Any]:
+            return {"hands": [show_tiles(h) for h in s.hands],
+                    "boneyard": show_tiles(s.boneyard), "set_aside": show_tiles(s.set_aside),
+                    "table": show_tiles(s.table), "ends": list(s.open_ends), "turn": s.turn,
+                    "confirmed": s.confirmed, "drew": s.drew, "fouls": s.fouls,
+                    "status": s.status.name.lower()}
+
+        return {"kind": "counterexample to induction", "property": self.property,
+                "action": self.action, "pre": st(self.pre),
+                "move": move_json(self.layout, self.pre, self.move),
+                "post": st(self.post), "assumed": self.assumed}
+
+
+#: The optimiser that makes a CTI small gets this share of the resource limit: its model is
+#: only an illustration, kept even when the optimum is not reached.
+MINIMISE_SHARE = 10
+
+
+# ---------------------------------------------------------------------------
+# Transition properties, as formulas
+# ---------------------------------------------------------------------------
+
+TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]
+
+
+def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """procedure [R4.1-R4.4]: a confirmation by a player who cannot play extends the run
+    clockwise (one more, the next seat to move); a play ends the run; an Establish follows
+    a run of confirmations by every player from the proposer, with the boneyard empty,
+    and R2/R3 hold at that moment."""
+    cannot = z3.Not(e.can_play(s, s.turn))
+    return And(
+        z3.Implies(And(m.kind == CONFIRM, cannot),
+                   And(t.confirmed == s.confirmed + 1, t.turn == e.next_seat(s.turn))),
+        z3.Implies(m.kind == PLAY, t.confirmed == 0),
+        z3.Implies(m.kind == ESTABLISH, And(
+            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.conditions_hold(s))))
+
+
+def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """no-false-confirmation [R4.2, R4.3, R4.5]: a Confirm ("I cannot extend any open end")
+    is made by a player with no playable tile, or is recorded as their foul."""
+    honest = z3.Not(e.can_play(s, s.turn))
+    if e.FOULS is FoulRule.PENALISED:
+        bit = e.seat_bit(s.turn)
+        foul = And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
+        honest = Or(honest, foul)
+    return z3.Implies(m.kind == CONFIRM, honest)
+
+
+def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """boneyard-monotone [R3.1, R3.2]: the boneyard never gains a tile (so once empty it
+    stays empty), a draw takes a tile of the boneyard, and the set-aside tiles stay put."""
+    return And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
+               *[(s.loc[x] == e.ASIDE) == (t.loc[x] == e.ASIDE) for x in range(e.T)],
+               z3.Implies(m.kind == DRAW, e.tile_at(s, m, e.BONEYARD)))
+
+
+def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """opening [Terms]: the first move is the lead the variant names, by its player, with
+    the tile it names."""
+    return z3.Implies(z3.Not(s.led), And(
+        m.kind == PLAY, m.end == LEAD_CODE, e.is_leader(s, s.turn), e.lead_allowed(s, m)))
+
+
+TRANSITION: dict[str, TransitionFormula] = {
+    "procedure": procedure,
+    "no-false-confirmation": no_false_confirmation,
+    "boneyard-monotone": boneyard_monotone,
+    "opening": opening,
+    **LAYOUT_TRANSITIONS,  # markers, doubles-covered, spinner-arms
+}
+
+
+# ---------------------------------------------------------------------------
+# The proofs
+# ---------------------------------------------------------------------------
+
+
+#: What each action must establish, given its post-state terms.
+Obligation = Callable[[StateVars], Bool]
+
+
+@dataclass
+class StepCase:
+    """The induction step of one obligation, each action checked on its own."""
+
+    failed: list[tuple[str, Check]]  #: the actions where it can fail, each with its model
+    unknown: str = ""  #: which action's query was UNKNOWN ("" when every one was answered)
+
+
+class InductionProofs(BoundedSearch):
+    """The proofs from the inductive invariant, and their counterexamples to induction."""
+
+    # -- the step case, action by action -------------------------------------------
+    def per_action(self, hyps: list[Bool], s: StateVars, m: MoveVars, holds: Obligation,
+                   led: Ledger) -> StepCase:
+        """The induction step, one action at a time: from ``hyps`` and the action's guard,
+        does ``holds(post)`` follow? The actions where it can fail -- or, as soon as a
+        query is UNKNOWN, which (the caller's verdict is then UNKNOWN)."""
+        failed: list[tuple[str, Check]] = []
+        steps = self.enc.steps(s, m)
+        quotient_steps = self.quotient_steps(s, m, steps)
+        for a, (guard, post) in steps.items():
+            if a in quotient_steps and self.symmetric_after(hyps, guard, holds, led):
+                guard, post = quotient_steps[a]  # modulo symmetry (proofs/z3/symmetry.py)
+            bad, c = violations(hyps, guard, {a: holds(post)}, seed=self.seed,
+                                timeout_ms=self.timeout_ms, rlimit=self.rlimit, ledger=led)
+            if bad is None:
+                return StepCase(failed, f"the query for action {a} was UNKNOWN ({c.reason})")
+            if bad:
+                failed.append((a, c))
+        return StepCase(failed)
+
+    def quotient_steps(self, s: StateVars, m: MoveVars,
+                       real: dict[str, Step]) -> dict[str, Step]:
+        """The actions whose effect the relation modulo symmetry writes otherwise than the
+        real one (``real``: its steps from ``s`` by ``m``; a play, the lead: the ones that
+        sort a large group of slots), with the quotient's step; none where the layout has
+        no such group."""
+        q = self.quotient
+        if q is None:
+            return {}
+        return {a: (g, post) for a, (g, post) in q.steps(s, m).items()
+                if not (all(x.eq(y) for x, y in zip(post.ends, real[a][1].ends, strict=True))
+                        and (post.marks is None or post.marks.eq(real[a][1].marks)))}
+
+    def symmetric_after(self, hyps: list[Bool], guard: Bool, holds: Obligation,
+                        led: Ledger) -> bool:
+        """Does ``holds`` survive every reordering of the large groups' slots in the
+        post-state, for a pre-state of ``hyps`` and a move of ``guard``? Then its step
+        may be proved on the quotient's post-state, whose canonical form is the real
+        one's (``proofs/z3/symmetry.py``). Checked for the group's two generators."""
+        q = self.quotient
+        assert q is not None
+        return breaks_symmetry(q, self.enc.state("sym_post"), holds, [*hyps, guard],
+                               lambda: self.solver(ledger=led)) is None
+
+    def decoded_cti(self, pid: str, action: str, model: Any, s: StateVars, m: MoveVars,
+                    assumed: list[str], post: StateVars | None = None) -> CTI:
+        """The counterexample to induction in ``model``: the pre-state ``s``, the move
+        ``m`` of ``action`` and the state ``post`` it leads to (default: the action's
+        post-state terms), decoded."""
+        enc = self.enc
+        if post is None:
+            post = enc.steps(s, m)[action][1]
+        return CTI(pid, action, enc.decode_state(model, s), enc.decode_move(model, s, m),
+                   enc.decode_state(model, post), assumed, self.layout)
+
+    # -- state properties ------------------------------------------------------------
+    def prove_state(self, prop: Property) -> Result:
+        """A state invariant: PROVED if Houdini keeps it; else a BMC search for a real
+        violation; else NOT_INDUCTIVE with the CTI relative to the kept lemmas."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        lem = next((c for c in self.candidates if c.property == prop.id), None)
+        assert lem is not None, prop.id
+        if h.unknown:
+            return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
+                                h.incomplete, t0, h.ledger)
+        if lem in h.kept:
+            detail = (f"Init => Inv, Inv and each action => Inv', Inv => property; "
+                      f"{self._lemmas_text(h, prop.id)} (Houdini: {h.ledger.checks} queries, "
+                      f"{self._inv_seconds:.2f}s, shared by the state properties; the "
+                      f"statistics are Houdini's)")
+            r = self._result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
+            r.stats = h.ledger.as_dict()
+            return r
+        enc = self.enc
+
+        def not_inductive(found: BMCResult) -> Result:
+            cti = self.cti(lem, h.kept, ledger=led)
+            depth = (f"no violation in rounds of up to {found.depth} moves{found.floor_note}"
+                     + ("" if found.complete else " (search incomplete)"))
+            if cti is None:
+                return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
+                                    f"not kept by Houdini, but no CTI found; {depth}", t0, led)
+            return self._result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
+                                f"{depth}; CTI on action {cti.action}", t0, led, cti)
+
+        return self.refute(prop.id, "state", lambda ss, ms: z3.Not(lem(enc, ss[-1])),
+                           lambda ss, ms: Or([z3.Not(lem(enc, x)) for x in ss]),
+                           t0, led, not_inductive)
+
+    def cti(self, lem: Lemma, kept: list[Lemma], *, ledger: Ledger | None = None
+            ) -> CTI | None:
+        """A counterexample to induction of ``lem`` assuming ``kept`` (and ``lem``), one
+        action at a time, minimised (fewest tiles on the table, then in hands)."""
+        enc = self.enc
+        s, m = enc.state("c0"), enc.move("cm")
+        hyps = [x(enc, s) for x in kept if x is not lem] + [lem(enc, s)]
+        for a, (guard, post) in enc.steps(s, m).items():
+            sv = self.solver(ledger=ledger)
+            sv.add(*hyps, guard, z3.Not(lem(enc, post)))
+            c = sv.check()
+            if not c.sat:
+                continue
+            model = self._minimise(s, [*hyps, guard, z3.Not(lem(enc, post))], ledger) \
+                or c.model
+            return self.decoded_cti(lem.property or lem.id, a, model, s, m,
+                                    [x.id for x in kept if x is not lem], post)
+        return None
+
+    def holds_at(self, lem: Lemma, state: State) -> bool:
+        """Does ``lem`` hold in the concrete ``state``?"""
+        s = self.enc.state("h")
+        sv = self.solver(ledger=Ledger())
+        sv.add(*self.enc.equals(s, state), z3.Not(lem(self.enc, s)))
+        return bool(sv.check().unsat)
+
+    def explain(self, pid: str, *, limit: int = 12) -> list[tuple[CTI, str | None]]:
+        """Why ``pid`` needs its lemmas: starting from the type invariant alone, the
+        (minimised) counterexample to induction of the property, and the first lemma of
+        the proved invariant that rules its pre-state out; that lemma is assumed and the
+        next CTI sought, until none is left. Each step is a CTI no real round reaches."""
+        lem = next(c for c in self.candidates if c.property == pid)
+        kept = [x for x in self.invariant().kept if x is not lem]
+        assumed = [x for x in kept if x.id in TYPE_OK]
+        out: list[tuple[CTI, str | None]] = []
+        for _ in range(limit):
+            cti = self.cti(lem, assumed)
+            if cti is None:
+                break
+            blocker = next((x for x in kept if x not in assumed
+                            and not self.holds_at(x, cti.pre)), None)
+            out.append((cti, blocker.id if blocker else None))
+            if blocker is None:
+                break
+            assumed.append(blocker)
+        return out
+
+    def _minimise(self, s: StateVars, fs: list[Bool], ledger: Ledger | None) -> Any:
+        """A model of ``fs`` with as few tiles on the table, then in hands, as the
+        optimiser finds within its share of the resource limit (None if it finds nothing)."""
+        opt = Optimizer(seed=self.seed, timeout_ms=self.timeout_ms,
+                        rlimit=max(1, self.rlimit // MINIMISE_SHARE), ledger=ledger)
+        opt.add(*fs)
+        enc = self.enc
+        opt.minimize(popcount([enc.on_table(s, t) for t in range(enc.T)]))
+        opt.minimize(popcount([enc.held(s, t) for t in range(enc.T)]))
+        c = opt.check()
+        return c.model if c.model is not None and not c.unsat else None
+
+    # -- transition properties -------------------------------------------------------
+    def prove_transition(self, prop: Property) -> Result:
+        """A transition property: Inv and each action's step imply it."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        f = TRANSITION[prop.id]
+        s, m = enc.state("t0"), enc.move("tm")
+        hyps = [lem(enc, s) for lem in h.kept]
+        case = self.per_action(hyps, s, m, lambda post: f(enc, s, m, post), led)
+        failed = case.failed
+        if case.unknown:
+            return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION, case.unknown, t0,
+                                led)
+        if not failed:
+            detail = (f"Inv and each action => property; Inv {self._lemmas_text(h)}"
+                      + ("" if not h.unknown else f" ({h.incomplete})"))
+            verdict = Verdict.PROVED if not h.unknown else Verdict.UNKNOWN
+            return self._result(prop.id, verdict, METHOD_INDUCTION, detail, t0, led)
+
+        def not_inductive(found: BMCResult) -> Result:
+            a, c = failed[0]
+            cti = self.decoded_cti(prop.id, a, c.model, s, m, [lem.id for lem in h.kept])
+            return self._result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
+                                f"no violation in rounds of up to {found.depth} moves"
+                                f"{found.floor_note}; CTI on action(s) "
+                                f"{', '.join(x for x, _ in failed)}", t0, led, cti)
+
+        return self.refute(
+            prop.id, "transition", lambda ss, ms: z3.Not(f(enc, ss[-2], ms[-1], ss[-1])),
+            lambda ss, ms: Or([And(m.kind != STUTTER, z3.Not(f(enc, a_, m, b_)))
+                               for a_, m, b_ in zip(ss, ms, ss[1:], strict=False)]),
+            t0, led, not_inductive, min_depth=1)
+
+    # -- properties of the state where a block is established -----------------------------
+    def prove_at_block(self, prop: Property) -> Result:
+        """A property of every established block (:data:`AT_BLOCK`): PROVED when the
+        invariant implies it at every blocked state it allows; else a real round that
+        establishes a block breaking it (VIOLATED), or, where search cannot settle it,
+        NOT_INDUCTIVE with the blocked state of the invariant that breaks it."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        f = AT_BLOCK[prop.id]
+        s = enc.state("k0")
+        sv = self.solver(ledger=led)
+        sv.add(*[lem(enc, s) for lem in h.kept], s.status == BLOCKED, z3.Not(f(enc, s)))
+        c = sv.check()
+        method = METHOD_INDUCTION
+        if c.unsat and not h.unknown:
+            return self._result(prop.id, Verdict.PROVED, method,
+                                f"Inv and an established block => property; Inv "
+                                f"{self._lemmas_text(h)}", t0, led)
+        if c.unknown or h.unknown:
+            why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
+            return self._result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
+
+        def not_inductive(found: BMCResult) -> Result:
+            return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
+                                f"a blocked state of the invariant breaks it; none reached "
+                                f"in {found.depth} moves{found.floor_note}", t0, led)
+
+        return self.refute(prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
+                           lambda ss, ms: Or([z3.Not(f(enc, x)) for x in ss]),
+                           t0, led, not_inductive)
+
+    # -- blocked-complete: progress ----------------------------------------------------
+    def prove_blocked_complete(self) -> Result:
+        """From a state being played where R2 and R3 hold and every hand holds tiles, every
+        move is a confirmation that keeps R2/R3 and counts one more, or the establishment;
+        with ``confirmed <= C`` (a lemma), the block is established within ``C + 1 <= P + 1``
+        moves. Checked per action; refuted by BMC when it fails."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        s, m = enc.state("l0"), enc.move("lm")
+
+        def premise(x: StateVars) -> Bool:
+            return And(x.status == PLAYING, enc.is_blocked(x))
+
+        hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
+        # The step case written out rather than by :meth:`per_action`, whose obligation
+        # dies with each query: Z3 reuses the ids of the terms Python frees, the models of
+        # later queries in the process depend on them, and keeping ``ok`` alive as this
+        # loop always has keeps the counterexamples ``explain`` finds afterwards the same.
+        failed = []
+        for a, (guard, post) in enc.steps(s, m).items():
+            ok = Or(And(m.kind == ESTABLISH, post.status == BLOCKED),
+                    And(m.kind == CONFIRM, premise(post),
+                        post.confirmed == s.confirmed + 1))
+            found = violations(hyps, guard, {a: ok}, seed=self.seed,
+                               timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+                               ledger=led)
+            if found[0] is None:
+                return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
+                                    f"the query for action {a} was UNKNOWN "
+                                    f"({found[1].reason})", t0, led)
+            if found[0]:
+                failed.append(a)
+        sv = self.solver(ledger=led)
+        sv.add(*hyps, z3.Not(enc.enabled(s)))
+        stuck = sv.check()
+        sv = self.solver(ledger=led)
+        sv.add(*hyps, z3.UGT(s.confirmed, enc.C))
+        over = sv.check()
+        within = enc.C + 1
+        unknown = [why for why, bad in (
+            (h.incomplete, h.unknown),
+            (f"the stuck-state query was UNKNOWN ({stuck.reason})", stuck.unknown),
+            (f"the bound query was UNKNOWN ({over.reason})", over.unknown)) if bad]
+        if not failed and unknown and not stuck.sat and not over.sat:
+            # nothing failed, but not everything was shown: UNKNOWN, never NOT INDUCTIVE
+            return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
+                                "; ".join(unknown), t0, led)
+        if not failed and stuck.unsat and over.unsat and within <= enc.P + 1 and not h.unknown:
+            return self._result(
+                "blocked-complete", Verdict.PROVED, "induction + progress (C - confirmed)",
+                f"from R2 and R3 with every hand holding tiles, each move confirms (one more) "
+                f"or establishes, and confirmations stay <= {enc.C}: the block is "
+                f"established within {within} move(s) (<= P + 1 = {enc.P + 1})", t0, led)
+        k = enc.P + 1
+        found_run = self.bmc(lambda ss, ms: self._no_block_ahead(ss, ms, k, premise),
+                             ledger=led, tail=k, window=k + 1)
+        if found_run.run is not None:
+            return self._violated("blocked-complete", found_run, t0, led,
+                                  f"state where R2 and R3 hold but no block within {k} moves")
+        return self._result("blocked-complete", Verdict.NOT_INDUCTIVE, "induction + progress",
+                            f"progress fails on {', '.join(failed) or 'the bound'}; no real "
+                            f"violation within {found_run.depth} moves{found_run.floor_note}",
+                            t0, led)
+
+    def _no_block_ahead(self, ss: list[StateVars], ms: list[MoveVars], k: int,
+                        premise: Callable[[StateVars], Bool]) -> Bool:
+        """Goal of the refutation: the state ``k`` moves back satisfied the premise and no
+        state since is blocked (``ss`` includes the ``k``-move tail)."""
+        base = ss[-k - 1]
+        return And(premise(base), *[x.status != BLOCKED for x in ss[-k:]])
+
+    # -- terminal properties (R5) ---------------------------------------------------------
+    def prove_terminal(self, prop: Property) -> Result:
+        """A terminal property of R5. ``pips``: the scoring's residuals are the sums the
+        catalogue states, at every finished state of the invariant. The others are about
+        how totals become winners and awards: proved for *every* vector of residuals (free
+        variables, not the hands' sums: a stronger statement, and small formulas), at every
+        finished state of the invariant where every hand holds tiles (R1.2: a block is not a
+        domino)."""
+        t0 = time.perf_counter()
+        led = Ledger()
+        h = self.invariant()
+        enc = self.enc
+        scoring = self.scoring()
+        s = enc.state("s0")
+        hyps = [*[lem(enc, s) for lem in h.kept], s.status != PLAYING]
+        method = "declarative R5 scoring"
+        if prop.id == "pips":
+            cases = scoring.cases("pips", s)
+            what = "at every finished state of the invariant"
+        else:
+            res = [z3.BitVec(f"residual{p}", SCORE_BITS) for p in range(enc.P)]
+            total = sum(self.variant.tile_value)
+            wide = [z3.ZeroExt(8, r) for r in res]
+            hyps += [z3.ULE(z3.Sum(wide), total),
+                     *[z3.Implies(s.status == BLOCKED, z3.Not(enc.hand_empty(s, p)))
+                       for p in range(enc.P)]]
+            cases = scoring.cases(prop.id, s, res)
+            what = "for every vector of residuals, at every finished state of the invariant"
+        c = Check("unsat", 0.0)
+        for premises, conclusion in cases:
+            sv = self.solver(ledger=led)
+            sv.add(*hyps, *premises, z3.Not(conclusion))
+            c = sv.check()
+            if not c.unsat:
+                break
+        if c.unsat and not h.unknown:
+            return self._result(prop.id, Verdict.PROVED, method,
+                                f"{scoring.describe(prop.id)}, {what}; Inv "
+                                f"{self._lemmas_text(h)}; the engine's outcome is compared "
+                                "with this scoring on terminal states "
+                                "(tests/test_crosscheck_z3.py)", t0, led)
+        if c.unknown or h.unknown:
+            why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
+            return self._result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
+
+        def broken(ss: list[StateVars], ms: list[MoveVars]) -> Bool:
+            return And(ss[-1].status != PLAYING, z3.Not(scoring.property(prop.id, ss[-1])))
+
+        def not_inductive(found: BMCResult) -> Result:
+            return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
+                                f"a finished state of the invariant breaks it; none reached in "
+                                f"{found.depth} moves{found.floor_note}", t0, led)
+
+        return self.refute(prop.id, "terminal state", broken, broken, t0, led, not_inductive)
+
+
+__all__ = [
+    "CTI",
+    "METHOD_INDUCTION",
+    "STATE_PROPERTIES",
+    "TRANSITION",
+    "TYPE_OK",
+    "InductionProofs",
+    "StepCase",
+]

@@ -1,0 +1,190 @@
+"""The layout's properties of the catalogue as Z3 formulas, and the R2.3 gap.
+
+Transition properties (a formula over a step ``s --m--> t`` of the encoding, proved by
+:meth:`~dominoproof.proofs.z3.induction.InductionProofs.prove_transition` from the
+inductive invariant, action by action):
+
+* ``markers`` [R2.3, R3.1, R4.2]: after each move, each seat's marker is out if that seat
+  has just passed, confirmed or fouled, in if it has just played on a train it owns, and
+  as it was otherwise (with every marker in at the deal, a type lemma: a marker is out
+  exactly when its owner has passed, confirmed or fouled since last playing on their own
+  train);
+* ``doubles-covered`` [R2.2]: while slots are pending every play goes on a pending slot; a
+  double laid during play on a slot whose doubles take tiles, with no other slot pending,
+  leaves pending exactly its slot and the toes it opens (all showing its number); the
+  opening double, where it takes tiles, leaves pending exactly the slots it opened; any
+  other play leaves pending what was, but the slot it covered; no other move changes them;
+* ``spinner-arms`` [Terms, R2.2]: no play goes on a spinner's arm while a side it waits for
+  is uncovered; the arms open with the lead exactly when it is a double, showing its
+  number, and no other move opens one.
+
+Properties of the state where a block is established (proved from the inductive
+invariant at every blocked state it allows, :meth:`~dominoproof.proofs.z3.induction.
+InductionProofs.prove_at_block`):
+
+* ``uncoverable-double`` [R1.1, R4.4]: at a block established while slots are pending, no
+  hand holds a tile carrying a pending slot's number and the boneyard supplies nothing;
+* ``readings-agree`` [R2.3, R4.4]: at an established block the two readings of R2.3 agree
+  (no hand holds a matching tile exactly when no player has a legal move).
+
+The formulas read the slot data themselves (who owns a slot, what it waits for, how many
+tiles its doubles take), not the encoding's effects: a property restates the rule, the
+encoding implements it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.layout import Opens
+from dominoproof.proofs.z3.encoding import (
+    BLOCKED,
+    BV,
+    CLOSED_CODE,
+    CONFIRM,
+    PASS,
+    PLAY,
+    PLAYING,
+    Bool,
+    Encoding,
+    MoveVars,
+    StateVars,
+    popcount,
+)
+from dominoproof.proofs.z3.terms import And, Or
+
+COUNT_WIDTH = 8  #: slot counts (at most 4 + 2 x 18 slots) fit in this many bits
+
+
+def _count(bools: list[Bool]) -> BV:
+    return popcount(bools, COUNT_WIDTH)
+
+
+def _closed(e: Encoding, s: StateVars) -> BV:
+    """How many slots of ``s`` are closed."""
+    return _count([y == CLOSED_CODE for y in s.ends])
+
+
+def _pending_count(e: Encoding, s: StateVars) -> BV:
+    return _count([e.pending(s, i) for i in range(e.W)])
+
+
+def _pending_at(e: Encoding, s: StateVars, m: MoveVars) -> Bool:
+    """The slot ``m`` is laid on is pending in ``s``."""
+    return Or([And(m.end == i, e.pending(s, i)) for i in range(e.W)])
+
+
+# ---------------------------------------------------------------------------
+# Transition properties
+# ---------------------------------------------------------------------------
+
+
+def markers(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """markers: each seat's marker after the move (see the module docstring), and every
+    marker in before the lead (none is out at the deal)."""
+    out = []
+    for q in range(e.P):
+        out.append(z3.Implies(z3.Not(s.led), z3.Not(e.marker_out(s, q))))
+        mover = s.turn == q
+        put_out = And(mover, Or(m.kind == PASS, m.kind == CONFIRM))
+        own = [m.end == i for i, sl in enumerate(e.slots) if sl.owner == q]
+        taken_in = And(mover, m.kind == PLAY, Or(own)) if own else z3.BoolVal(False)
+        out.append(e.marker_out(t, q) == z3.If(put_out, z3.BoolVal(True), z3.If(
+            taken_in, z3.BoolVal(False), e.marker_out(s, q))))
+    return And(out)
+
+
+def doubles_covered(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """doubles-covered: where play goes while slots are pending, and which slots a double
+    leaves pending (see the module docstring)."""
+    play = And(m.kind == PLAY, s.led)
+    lead = And(m.kind == PLAY, z3.Not(s.led))
+    double = m.a == m.b
+    takes = Or([m.end == i for i, sl in enumerate(e.slots) if sl.double_takes > 0])
+    others = Or([And(e.pending(s, i), m.end != i) for i in range(e.W)])
+    new = And(play, double, takes, z3.Not(others))
+    if e.lead_takes:
+        opening = And([e.pending(t, i) == And(double, t.ends[i] != CLOSED_CODE)
+                       for i in range(e.W)])
+    else:
+        opening = z3.Not(e.any_pending(t))
+    same = [e.pending(t, i) == e.pending(s, i) for i in range(e.W)]
+    return And(
+        z3.Implies(And(play, e.any_pending(s)), _pending_at(e, s, m)),
+        z3.Implies(lead, opening),
+        z3.Implies(new, And(
+            _pending_count(e, t) == 1 + _closed(e, s) - _closed(e, t),
+            *[z3.Implies(e.pending(t, i), t.ends[i] == m.a) for i in range(e.W)])),
+        z3.Implies(And(play, z3.Not(new)),
+                   _pending_count(e, t) + z3.If(_pending_at(e, s, m), z3.BitVecVal(1, COUNT_WIDTH),
+                                                       z3.BitVecVal(0, COUNT_WIDTH))
+                   == _pending_count(e, s)),
+        z3.Implies(m.kind != PLAY, And(same)))
+
+
+def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """spinner-arms: arms wait for their sides, and open with an opening double only."""
+    play = And(m.kind == PLAY, s.led)
+    lead = And(m.kind == PLAY, z3.Not(s.led))
+    out = []
+    for i, sl in enumerate(e.slots):
+        if sl.opens is not Opens.SPINNER:
+            continue
+        if sl.after:
+            out.append(z3.Implies(And(play, m.end == i),
+                                  And([e.covered(s, j) for j in sl.after])))
+        opened = t.ends[i] != CLOSED_CODE
+        out.append(z3.Implies(lead, And(opened == (m.a == m.b),
+                                        z3.Implies(opened, t.ends[i] == m.a))))
+        out.append(z3.Implies(And(z3.Not(lead), s.ends[i] == CLOSED_CODE),
+                              t.ends[i] == CLOSED_CODE))
+    return And(out)
+
+
+# ---------------------------------------------------------------------------
+# At an established block
+# ---------------------------------------------------------------------------
+
+
+def uncoverable_double(e: Encoding, s: StateVars) -> Bool:
+    """uncoverable-double: at a block established while slots are pending, the boneyard is
+    empty and no hand holds a tile carrying a pending slot's number."""
+    covers = Or([And(e.held(s, t), e.pending(s, i), e.carries_at(s, t, i))
+                 for t in range(e.T) for i in range(e.W)])
+    return z3.Implies(And(s.status == BLOCKED, e.any_pending(s)),
+                      And(e.boneyard_empty(s), z3.Not(covers)))
+
+
+def readings_agree(e: Encoding, s: StateVars) -> Bool:
+    """readings-agree: at an established block no hand holds a matching tile exactly when
+    no player has a legal move (R2.3's two readings)."""
+    return z3.Implies(s.status == BLOCKED, e.holds_matching_tile(s) == e.has_legal_move(s))
+
+
+def readings_gap(e: Encoding, s: StateVars, *, stock_empty: bool = False) -> Bool:
+    """The R2.3 gap in a round being played: no player has a legal move, yet some hand
+    holds a tile matching an open end (``stock_empty``: and the boneyard supplies
+    nothing, so the R4 procedure runs)."""
+    gap = And(s.status == PLAYING, s.led, z3.Not(e.has_legal_move(s)),
+              e.holds_matching_tile(s))
+    return And(gap, e.boneyard_empty(s)) if stock_empty else gap
+
+
+TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]
+StateFormula = Callable[[Encoding, StateVars], Bool]
+
+LAYOUT_TRANSITIONS: dict[str, TransitionFormula] = {
+    "markers": markers,
+    "doubles-covered": doubles_covered,
+    "spinner-arms": spinner_arms,
+}
+
+AT_BLOCK: dict[str, StateFormula] = {
+    "uncoverable-double": uncoverable_double,
+    "readings-agree": readings_agree,
+}
+
+__all__ = ["AT_BLOCK", "LAYOUT_TRANSITIONS", "doubles_covered", "markers", "readings_agree",
+           "readings_gap", "spinner_arms", "uncoverable_double"]

@@ -1,0 +1,697 @@
+"""Candidate strengthening lemmas, in domino terms, for both provers; and Houdini.
+
+A state property of the catalogue is rarely inductive alone: a round with a
+pass recorded, an empty boneyard and a playable tile in the next player's hand
+breaks "blocked-sound" in one step, yet no real round reaches it. The proof
+needs lemmas about the R4 procedure, the deal and the layout. They are stated
+here once, as data (:data:`LEMMAS`): an id, a sentence a rules designer can read,
+the rule IDs that justify it, and its formula in each prover --
+
+* **per instance** (``formula``): over one state of the bit-vector encoding
+  (:mod:`~dominoproof.proofs.z3.encoding`), read by :func:`houdini` and the
+  per-instance prover (:mod:`~dominoproof.proofs.z3.queries`);
+* **for every N and P** (``abstract``): over one state of the abstract model
+  (:mod:`~dominoproof.proofs.allsizes`), read by its own Houdini;
+
+or ``None`` with the reason where the lemma cannot be stated in that prover (a
+count per instance is a set of seats for every size; a lemma per instance may
+hold by construction in the other reading, or the other way round).
+
+:func:`houdini` keeps the largest subset that holds initially and is preserved
+by every action (Flanagan & Leino's Houdini), checking each action's step
+separately so that a dropped lemma names the action that breaks it.
+
+The catalogue's state properties are lemmas too (``property`` set). Per instance
+they are candidates, so one Houdini run proves them together with the lemmas they
+need; for every N and P their ``abstract`` formula is the property's statement,
+proved from the invariant (``Inv => property``), so that a property that fails is
+reported against the invariant that still holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.layout import LayoutKind
+from dominoproof.model.moves import Move
+from dominoproof.model.state import State
+from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule
+from dominoproof.proofs.z3 import lemma_formulas as af
+from dominoproof.proofs.z3.encoding import (
+    BLOCKED,
+    CLOSED_CODE,
+    DOMINO,
+    PLAYING,
+    Bool,
+    Encoding,
+    StateVars,
+    xor_all,
+)
+from dominoproof.proofs.z3.layout_lemmas import (
+    confirmed_cannot_cover,
+    confirmed_markers_out,
+    has_double_rules,
+    has_markers,
+    has_marks,
+    has_pending_trains,
+    has_single_pending,
+    has_waiting_arms,
+    has_waiting_pending,
+    in_canonical_order,
+    marks_typed,
+    pending_one_double,
+    pending_one_slot,
+    pending_owner_access,
+    shows_a_number,
+    uncovered_pending,
+    waiting_arms,
+)
+from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
+from dominoproof.proofs.z3.terms import And, Or
+from dominoproof.proofs.z3.vocabulary import popcount
+
+if TYPE_CHECKING:
+    from dominoproof.proofs.allsizes.model import AbstractModel
+    from dominoproof.proofs.allsizes.vocabulary import AState
+
+#: A lemma per instance: a formula over one state of the encoding.
+Formula = Callable[[Encoding, StateVars], Bool]
+#: A lemma for every N and P: a formula over one state of the abstract model.
+AbstractFormula = Callable[["AbstractModel", "AState"], Any]
+
+
+def _always(_: Any) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A candidate invariant: a readable statement, its rules, its formula in each prover.
+
+    ``formula`` is the per-instance formula, ``abstract`` the formula for every N and
+    P; either may be ``None``, with the reason in ``not_per_instance`` /
+    ``not_all_sizes``. ``applies`` / ``abstract_applies`` say for which variants (an
+    :class:`~dominoproof.proofs.z3.encoding.Encoding`, an abstract model) it is a
+    candidate."""
+
+    id: str
+    statement: str
+    rules: tuple[str, ...]
+    formula: Formula | None = field(default=None, compare=False, repr=False)
+    abstract: AbstractFormula | None = field(default=None, compare=False, repr=False)
+    applies: Callable[[Encoding], bool] = field(default=_always, compare=False, repr=False)
+    abstract_applies: Callable[[AbstractModel], bool] = field(default=_always, compare=False,
+                                                              repr=False)
+    property: str | None = None  #: the catalogue property this lemma is, if any
+    not_per_instance: str = ""  #: why there is no per-instance formula
+    not_all_sizes: str = ""  #: why there is no formula for every N and P
+    #: why it is not one of Houdini's candidates but proved on demand, relative to the
+    #: invariant Houdini proved (:func:`prove_relative`), by the queries that need it
+    on_demand: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.formula is None) != bool(self.not_per_instance):
+            raise ValueError(f"lemma {self.id}: a per-instance formula, or why not")
+        if (self.abstract is None) != bool(self.not_all_sizes):
+            raise ValueError(f"lemma {self.id}: a formula for every N and P, or why not")
+
+    def __call__(self, enc: Encoding, s: StateVars) -> Bool:
+        """The lemma of the state ``s``, built once per encoding and state (Houdini,
+        the symmetry checks and every property's induction ask for it again)."""
+        formula = self.formula
+        assert formula is not None, self.id
+        # keyed by its formula, not its id: ids may repeat
+        out: Bool = enc.memo(("lemma", formula, s.name), lambda: formula(enc, s))
+        return out
+
+    def show(self) -> str:
+        return f"{self.id} [{', '.join(self.rules)}]: {self.statement}"
+
+
+# ---------------------------------------------------------------------------
+# Formulas per instance (bit-vectors)
+# ---------------------------------------------------------------------------
+
+
+def _seat(e: Encoding, s: StateVars) -> Bool:
+    return z3.ULT(s.turn, e.P)
+
+
+def _status(e: Encoding, s: StateVars) -> Bool:
+    return z3.ULE(s.status, DOMINO)
+
+
+def _count_range(e: Encoding, s: StateVars) -> Bool:
+    return z3.ULE(s.confirmed, e.P)
+
+
+def _tile_places(e: Encoding, s: StateVars) -> Bool:
+    return e.conservation(s)
+
+
+def _conservation(e: Encoding, s: StateVars) -> Bool:
+    """SEMANTICS "Type invariant" (``state_status``): the partition, a seat to move, at
+    most P confirmations, ends the table can show (and marks the layout can have)."""
+    marks = [marks_typed(e, s)] if has_marks(e) else []
+    return And(_tile_places(e, s), _seat(e, s), _count_range(e, s),
+               _ends_match_table(e, s), *marks)
+
+
+def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
+    """A number ``x`` shows on an odd number of ends iff an odd number of the non-double
+    tiles carrying it lie on the table (a line's joints pair equal halves)."""
+    tiles = [t for t in range(e.T) if x in e.halves[t] and e.halves[t][0] != e.halves[t][1]]
+    return xor_all([e.on_table(s, t) for t in tiles]) == xor_all([y == x for y in s.ends])
+
+
+def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
+    """Slots open exactly when tiles are on the table, each showing a number of the set
+    (or closed: arms and toes that did not open), in the canonical order; and, in a layout
+    of one line, the parity of the numbers shown (:func:`ends_parity`): a hub, a spinner
+    or a foot offers a double's number to more than two ends, so it is the line's alone."""
+    return And(
+        s.led == z3.Not(e.nothing_on_table(s)),
+        z3.Implies(s.led, And(*shows_a_number(e, s), *in_canonical_order(e, s))),
+        z3.Implies(z3.Not(s.led), And(*(y == CLOSED_CODE for y in s.ends))),
+        *[ends_parity(e, s, x) for x in range(e.N + 1) if _one_line(e)])
+
+
+def _one_line(e: Encoding) -> bool:
+    """The layout is one line: two slots, both opened by the lead, one per half."""
+    return e.W == 2 and sorted(h for _, h in e.lead_halves) == [0, 1]
+
+
+def _pre_lead(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(z3.Not(s.led), And(
+        e.nothing_on_table(s), s.confirmed == 0, z3.Not(s.drew), s.fouls == 0,
+        s.status == PLAYING, *[z3.Not(e.hand_empty(s, p)) for p in range(e.P)]))
+
+
+def _leader(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(z3.Not(s.led), And(
+        z3.Not(e.lead_choice(s).void), e.initial_turn(s), e.lead_tile_held(s)))
+
+
+def _drew_draw_one(e: Encoding, s: StateVars) -> Bool:
+    return z3.Not(s.drew)
+
+
+def _no_foul(e: Encoding, s: StateVars) -> Bool:
+    return s.fouls == 0
+
+
+def _confirmed_after_lead(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.confirmed != 0, s.led)
+
+
+def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
+    return And([z3.Implies(e.confirmed_seat(s, q), And(
+        [z3.Not(And(e.in_hand(s, t, q), e.matches_for(s, t, q))) for t in range(e.T)]))
+        for q in range(e.P)])
+
+
+def _confirmed_empty_boneyard(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.confirmed != 0, e.boneyard_empty(s))
+
+
+def _count_below(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.C))
+
+
+def _blocked_after_run(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.status == BLOCKED, e.block_ready(s))
+
+
+def _domino_empty_hand(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn))
+
+
+def _nothing_aside(e: Encoding, s: StateVars) -> Bool:
+    return And([s.loc[t] != e.ASIDE for t in range(e.T)])
+
+
+def _no_stock(e: Encoding, s: StateVars) -> Bool:
+    return e.boneyard_empty(s)
+
+
+def hand_size(e: Encoding, s: StateVars) -> Bool:
+    """hand-size: each hand holds at most H tiles plus the tiles drawn so far (B less the
+    boneyard's), counted as ``|hand p| + |boneyard| <= H + B``: the tiles of the hand
+    and of the boneyard together, one count (a draw moves a tile between the two, so
+    the count of the pair is unchanged: the solver sees it tile by tile). Without a
+    boneyard (B = 0) it is ``|hand p| <= H``, with Init's own count of the hand."""
+    width = e.T.bit_length() + 1  # Init's (``count_is``): the same term, shared
+    if e.B == 0:
+        return And([z3.ULE(popcount([x == p for x in s.loc], width), e.H)
+                    for p in range(e.P)])
+    return And([z3.ULE(popcount([Or(x == p, x == e.BONEYARD) for x in s.loc], width),
+                       e.H + e.B) for p in range(e.P)])
+
+
+def blocked_sound(e: Encoding, s: StateVars) -> Bool:
+    """blocked-sound: at an established block the boneyard supplies nothing (R3) and no
+    hand holds a tile carrying an open end (R2.1). Under either reading of R2.3: where
+    they differ (trains, toes) the property asks what the catalogue states and the search
+    judges -- no hand holds a matching tile, which implies that no player has a legal
+    move; in a line the two are one formula."""
+    return z3.Implies(s.status == BLOCKED,
+                      And(e.boneyard_supplies_nothing(s),
+                          e.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
+
+
+def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
+    """Every tile of each end's suit is on the table, and the ends show the same number
+    exactly when N is even."""
+    lo, hi = s.ends  # the one line's two ends
+    same = lo == hi
+    whole = [z3.Implies(Or(e.carries(t, lo), e.carries(t, hi)), e.on_table(s, t))
+             for t in range(e.T)]
+    return And(*whole, same if e.N % 2 == 0 else z3.Not(same))
+
+
+def parity(e: Encoding, s: StateVars) -> Bool:
+    """parity: at a block every tile of each end's suit is on the table, and the two ends
+    show the same number exactly when N is even."""
+    return z3.Implies(s.status == BLOCKED, parity_conclusion(e, s))
+
+
+def _draw_game(e: Encoding) -> bool:
+    return e.DRAW is not DrawRule.ONE
+
+
+def _line_all_in_play(e: Encoding) -> bool:
+    return e.variant.layout.kind is LayoutKind.LINE and e.K == 0
+
+
+# ---------------------------------------------------------------------------
+# The lemmas
+# ---------------------------------------------------------------------------
+
+#: Why a part of the partition is not a lemma of its own per instance.
+_ONE_PLACE = ("per instance a tile's place is one variable (loc[t]): it is in one place, "
+              "held by one seat, by construction; tile-places says the place is a real one")
+#: Why the run's shape is not a lemma per instance.
+_RUN_IS_A_COUNT = ("per instance the run is a count and its proposer is derived from it, "
+                   "(turn - confirmed) mod P: the seats from the proposer up to the mover, "
+                   "by construction")
+#: Why a lemma needed per instance only is not stated for every N and P.
+_NOT_NEEDED = "not needed by the all-sizes proofs"
+#: Why the markers have no lemma for every N and P.
+_LAYOUT_MARKERS = ("the all-sizes model refuses the layouts with markers (trains: a slot's "
+                   "owner and a seat's train are functions of each other, outside EPR); their "
+                   "properties are N/A there")
+
+LEMMAS: tuple[Lemma, ...] = (
+    Lemma("seat", "the player to move is one of the P seats", ("Terms",), _seat,
+          not_all_sizes="the seat to move is a constant of sort Player: a seat by construction"),
+    Lemma("status", "a round is being played, blocked, or won by a domino",
+          ("R1.1", "R5.1"), _status,
+          not_all_sizes="the status is two flags, blocked and domino: no code out of range"),
+    Lemma("count-range", "no more confirmations are recorded than there are players",
+          ("R4.2",), _count_range,
+          not_all_sizes="the run is a set of seats, not a count: never more than every seat"),
+    Lemma("tile-places", "every tile is in exactly one hand, the boneyard, the set-aside "
+          "tiles or on the table (hands, boneyard, set-aside tiles and table partition the set)",
+          ("Terms",), _tile_places,
+          not_all_sizes="stated in three parts, tile-placed, places-disjoint and one-holder, "
+          "so that a failure names the part"),
+    Lemma("tile-placed", "every tile is in a hand, the boneyard, the set-aside tiles or on "
+          "the table", ("Terms",), abstract=af.a_tile_placed, not_per_instance=_ONE_PLACE),
+    Lemma("places-disjoint", "no tile is in two of the hands, the boneyard, the set-aside "
+          "tiles and the table at once", ("Terms",), abstract=af.a_places_disjoint,
+          not_per_instance=_ONE_PLACE),
+    Lemma("one-holder", "no tile is held by two players", ("Terms",),
+          abstract=af.a_one_holder, not_per_instance=_ONE_PLACE),
+    Lemma("ends-match-table",
+          "the line has open ends exactly when tiles are on the table, the lower end first; "
+          "a number shows on an odd number of ends exactly when an odd number of non-double "
+          "tiles carrying it are on the table (in other layouts: the slots open exactly when "
+          "tiles are on the table, each group of interchangeable slots in its canonical "
+          "order; the parity is a line's alone)",
+          ("Terms",), _ends_match_table,
+          not_all_sizes="its parity counts halves modulo 2, and an end does not remember the "
+          "table tile that shows it (End -> Tile would leave EPR); its first part is "
+          "closed-before-lead and table-after-lead"),
+    Lemma("conservation",
+          "the state is well formed (SEMANTICS TypeOK, as state_status checks it): the "
+          "tiles partition the set, the player to move is a seat, at most P confirmations "
+          "are recorded, and the open ends are ones the tiles on the table can show",
+          ("Terms",), _conservation, af.a_conservation, property="conservation"),
+    Lemma("pre-lead",
+          "before the lead nothing is on the table, nobody has confirmed, drawn or fouled, "
+          "and every hand holds tiles",
+          ("Terms",), _pre_lead,
+          not_all_sizes="'every hand holds tiles' is false there: hand sizes are free and a "
+          "deal may leave a hand empty; its first part is closed-before-lead"),
+    Lemma("leader",
+          "before the lead, the player to move is the leader the variant names, holding the "
+          "tile it names",
+          ("Terms",), _leader,
+          not_all_sizes="the lead rules name tiles by value (arithmetic); there any seat may "
+          "lead with any tile"),
+    Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
+          ("R3.1",), _drew_draw_one, af.a_no_pending_draw, applies=_draw_game,
+          abstract_applies=af.a_draw_game),
+    Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
+          ("R4.5",), _no_foul, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
+          not_all_sizes=f"{_NOT_NEEDED}: without fouls the model has no foul action, and "
+          "no property reads fouls without it"),
+    Lemma("marks-typed",
+          "the layout's marks are well formed: none is set before the lead (no marker out, "
+          "no side covered, no slot pending), every pending slot is open, and the marks hold "
+          "only the fields the layout names (markers only where it has markers)",
+          ("Terms", "R2.2"), marks_typed, af.a_marks_typed, applies=has_marks,
+          abstract_applies=af.a_has_marks),
+    Lemma("confirmed-markers-out",
+          "every player who has confirmed in the current run has their marker out",
+          ("R4.2", "R2.3"), confirmed_markers_out, applies=has_markers,
+          not_all_sizes=_LAYOUT_MARKERS),
+    Lemma("waiting-arms",
+          "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
+          "side shows (the spinner's number)",
+          ("Terms", "R2.2"), waiting_arms, af.a_waiting_arms, applies=has_waiting_arms,
+          abstract_applies=af.a_has_waiting_arms),
+    Lemma("uncovered-pending",
+          "while a side a spinner's open arm waits for is uncovered, that side is pending "
+          "(the opening double takes its tiles there first)",
+          ("R2.2",), uncovered_pending, af.a_uncovered_pending, applies=has_waiting_pending,
+          abstract_applies=af.a_has_waiting_pending),
+    Lemma("pending-one-double",
+          "every pending slot shows the same number, the number of the double that made "
+          "it pending",
+          ("R2.2",), pending_one_double, af.a_pending_one_double, applies=has_double_rules,
+          abstract_applies=af.a_has_double_rules),
+    Lemma("pending-one-slot",
+          "at most one slot is pending: a double laid during play makes its own slot "
+          "pending only (no toes), and the opening double makes none pending",
+          ("R2.2",), pending_one_slot, applies=has_single_pending,
+          not_all_sizes=f"{_NOT_NEEDED}: there the play's effect makes the double's own slot "
+          "the only pending one, and no property needs it as a conjunct"),
+    Lemma("pending-owner-access",
+          "while a double waits on a player's train, that player's marker is out (the "
+          "train is open to everyone), or that player is to move with no confirmation "
+          "recorded (they laid it on their own train and play again to cover it)",
+          ("R2.2", "R2.3", "R3.1"), pending_owner_access, applies=has_pending_trains,
+          not_all_sizes=_LAYOUT_MARKERS),
+    Lemma("confirmed-cannot-cover",
+          "every player who has confirmed in the current run holds no tile carrying a "
+          "pending slot's number: they could not cover the double",
+          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=has_double_rules,
+          not_all_sizes=f"{_NOT_NEEDED}: there confirmed-hold-nothing reads where a seat may "
+          "play now (only on pending slots while a double waits), which says it"),
+    Lemma("closed-before-lead",
+          "before the lead the table is empty and no end shows a number", ("Terms",),
+          abstract=af.a_closed_before_lead,
+          not_per_instance="pre-lead and ends-match-table say it (nothing on the table "
+          "before the lead, and the ends closed exactly then)"),
+    Lemma("table-after-lead", "after the lead a tile is on the table", ("Terms",),
+          abstract=af.a_table_after_lead,
+          not_per_instance="part of ends-match-table (open ends exactly when tiles are on "
+          "the table)"),
+    Lemma("end-shows-one-number", "after the lead each open end shows exactly one number "
+          "(the slots the lead opens are open; a spinner's arms only after a double)",
+          ("Terms",), abstract=af.a_end_shows_one_number,
+          not_per_instance="an end is one variable per instance: it shows one number, or is "
+          "closed, by construction"),
+    Lemma("confirmed-after-lead", "confirmations are only recorded after the lead",
+          ("R4.1",), _confirmed_after_lead, af.a_confirmed_after_lead),
+    Lemma("confirmed-hold-nothing",
+          "every player who has confirmed in the current run holds no tile matching an open "
+          "end",
+          ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing, af.a_confirmed_hold_nothing),
+    Lemma("confirmed-empty-boneyard", "while confirmations are recorded, the boneyard is empty",
+          ("R3.2", "R4.4"), _confirmed_empty_boneyard, af.a_confirmed_empty_boneyard),
+    Lemma("run-has-proposer", "a run of confirmations under way includes the seat that "
+          "proposed the block", ("R4.1",), abstract=af.a_run_has_proposer,
+          not_per_instance=_RUN_IS_A_COUNT),
+    Lemma("run-full-at-proposer", "if the seat to move has confirmed, the run went round the "
+          "whole table and is back at the proposer", ("R4.2", "R4.4"),
+          abstract=af.a_run_full_at_proposer, not_per_instance=_RUN_IS_A_COUNT),
+    Lemma("run-is-arc", "otherwise the run is the seats from the proposer, clockwise, up to "
+          "the seat to move: confirmations come in succession", ("R4.2",),
+          abstract=af.a_run_is_arc, not_per_instance=_RUN_IS_A_COUNT),
+    Lemma("count-below-block",
+          "while the round is played, the count of confirmations never exceeds the number "
+          "that establishes the block",
+          ("R4.4",), _count_below,
+          not_all_sizes="a count: there the run is a set of seats, full only at the "
+          "proposer's turn (run-full-at-proposer)"),
+    Lemma("blocked-after-run",
+          "a blocked round has the run of confirmations that establishes it recorded (and, "
+          "where the variant says so, an empty boneyard)",
+          ("R4.4", "R5.1"), _blocked_after_run, af.a_blocked_after_run),
+    Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
+          ("Terms",), _domino_empty_hand,
+          not_all_sizes=f"{_NOT_NEEDED}: no core property reads a round won by a domino"),
+    Lemma("nothing-aside", "no tile is set aside", ("R3.1", "Terms"), _nothing_aside,
+          applies=lambda e: e.K == 0,
+          not_all_sizes="whether tiles are set aside is a size, which is free there"),
+    Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",
+          ("R3.1",), _no_stock, af.a_no_stock, applies=lambda e: e.B == 0,
+          abstract_applies=af.a_block_game),
+    Lemma("hand-size",
+          "a hand holds at most H tiles plus the tiles drawn so far (the deal's boneyard "
+          "less what is left of it): a hand grows only by drawing",
+          ("R3.1", "Terms"), hand_size,
+          not_all_sizes="a count of tiles: hand sizes are free there, and first-order logic "
+          "over uninterpreted sorts does not count",
+          on_demand="no property needs it, and as a candidate its counts make Houdini 4 to "
+          "9 times slower (double-6): the residual's ceiling proves it relative to the "
+          "invariant (proofs/z3/witness_bounds.py)"),
+    Lemma("blocked-sound",
+          "at an established block the boneyard is empty and no hand holds a tile matching "
+          "an open end",
+          ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), blocked_sound, af.a_blocked_sound,
+          property="blocked-sound"),
+    Lemma("parity",
+          "at a block every tile of each end's suit is on the table, and the ends show the "
+          "same number exactly when N is even",
+          ("R1.1", "R2.1"), parity, applies=_line_all_in_play, property="parity",
+          not_all_sizes="it counts halves modulo 2, which first-order logic over "
+          "uninterpreted sorts cannot (N/A there, proved per instance)"),
+)
+
+BY_ID: dict[str, Lemma] = {lem.id: lem for lem in LEMMAS}
+
+
+def candidates_for(enc: Encoding) -> list[Lemma]:
+    """The per-instance candidates of ``enc``'s variant, in :data:`LEMMAS` order."""
+    return [lem for lem in LEMMAS if lem.formula is not None and lem.applies(enc)
+            and not lem.on_demand]
+
+
+def abstract_candidates(m: AbstractModel) -> list[Lemma]:
+    """The all-sizes candidates of ``m``'s rules (the catalogue's properties apart)."""
+    return [lem for lem in LEMMAS if lem.abstract is not None and lem.property is None
+            and lem.abstract_applies(m)]
+
+
+def abstract_statement(pid: str) -> Lemma | None:
+    """The lemma stating the state property ``pid`` for every N and P, if any."""
+    return next((lem for lem in LEMMAS if lem.property == pid and lem.abstract is not None),
+                None)
+
+
+# ---------------------------------------------------------------------------
+# Houdini
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Drop:
+    """Why a candidate was dropped: it fails at Init, or one action's step breaks it."""
+
+    lemma: str
+    where: str  #: "Init" or the action's name
+    pre: State | None = None
+    move: Move | None = None
+    post: State | None = None
+
+
+@dataclass
+class HoudiniResult:
+    kept: list[Lemma]
+    dropped: list[Drop]
+    unknown: bool = False  #: a check returned unknown: the kept set is not proved inductive
+    rounds: int = 0
+    ledger: Ledger = field(default_factory=Ledger)
+    reason: str = ""  #: why the first unknown check stopped (the budget it ran out of)
+    note: str = ""  #: how the invariant carries over (proved modulo symmetry, say)
+
+    @property
+    def incomplete(self) -> str:
+        """``"Houdini incomplete (why)"``, for a verdict's detail."""
+        return f"Houdini incomplete ({self.reason or 'a query was unknown'})"
+
+    @property
+    def ids(self) -> list[str]:
+        return [lem.id for lem in self.kept]
+
+    def describe(self) -> list[str]:
+        return [lem.show() for lem in self.kept]
+
+
+def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
+            timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
+            ledger: Ledger | None = None, together: bool | None = None) -> HoudiniResult:
+    """The largest subset of ``candidates`` that holds at Init and is preserved by every
+    action.
+
+    Init is checked lemma by lemma. Each action's step is checked in functional form
+    (the post-state is a term over the pre-state and the move): a lemma whose variables
+    the action leaves alone is the same term before and after, and needs no query; the
+    others are checked together in one query per action, falling back to one query per
+    lemma if that one times out. A dropped lemma names its action and keeps the
+    counterexample. ``together`` (default: for sets up to double-9) also checks every
+    action at once with ``T`` as one disjunction; whatever its value, the per-action
+    checks prove the obligation for ``T``, which is their disjunction.
+    """
+    ledger = ledger if ledger is not None else Ledger()
+    s, m, s2 = enc.state("h0"), enc.move("hm"), enc.state("h1")
+    alive = list(candidates)
+    dropped: list[Drop] = []
+    unknown = False
+    reason = ""
+    pre = {lem.id: lem(enc, s) for lem in candidates}
+
+    init = enc.init(s)
+    for lem in candidates:
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
+        sv.add(init, z3.Not(pre[lem.id]))
+        c = sv.check()
+        if c.unknown:
+            unknown = True
+            reason = reason or c.reason
+        elif c.sat:
+            dropped.append(Drop(lem.id, "Init", enc.decode_state(c.model, s)))
+            alive.remove(lem)
+
+    steps = enc.steps(s, m)
+    post = {a: {lem.id: lem(enc, st) for lem in candidates} for a, (_, st) in steps.items()}
+    rounds = 0
+    changed = True
+    while changed and alive and not unknown:
+        changed = False
+        rounds += 1
+        for a, (guard, st) in steps.items():
+            while alive:
+                goals = {lem.id: post[a][lem.id] for lem in alive
+                         if not post[a][lem.id].eq(pre[lem.id])}
+                hyps = [pre[lem.id] for lem in alive]
+                found = violations(hyps, guard, goals, seed=seed, timeout_ms=timeout_ms,
+                                   rlimit=rlimit, ledger=ledger)
+                bad, c = found
+                if bad is None:
+                    unknown, reason = True, c.reason
+                    break
+                if not bad:
+                    break
+                p0, p1 = enc.decode_state(c.model, s), enc.decode_state(c.model, st)
+                mv = enc.decode_move(c.model, s, m)
+                for lem in list(alive):
+                    if lem.id in bad:
+                        dropped.append(Drop(lem.id, a, p0, mv, p1))
+                        alive.remove(lem)
+                changed = True
+            if unknown:
+                break
+    if together is None:
+        together = enc.N <= 9  # double-9 (55 tiles): above it, per action only
+    if alive and not unknown and together:
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
+        sv.add(*[pre[lem.id] for lem in alive], enc.trans(s, m, s2),
+               Or([z3.Not(lem(enc, s2)) for lem in alive]))
+        c = sv.check()
+        if not c.unsat:
+            unknown = True  # cannot be sat when each action passed: report it honestly
+            reason = c.reason or "the check of T as one disjunction was sat"
+    return HoudiniResult(alive, dropped, unknown, rounds, ledger, reason)
+
+
+def violations(hyps: list[Bool], guard: Bool, goals: dict[str, Bool], *, seed: int,
+               timeout_ms: int, rlimit: int = DEFAULT_RLIMIT,
+               ledger: Ledger | None) -> tuple[set[str] | None, Check]:
+    """Which of ``goals`` can fail after a step from a state satisfying ``hyps`` and
+    ``guard``? One query for all of them (with a fifth of the resource limit), then one
+    per goal, each with the whole limit, if that one runs out. Returns the
+    failing ids with the check holding their model (empty: all preserved), or None with the
+    unknown check (its reason names the budget) when a query stays unknown."""
+    if not goals:
+        return set(), Check("unsat", 0.0)
+    first = max(1, rlimit // 5) if len(goals) > 1 else rlimit
+    sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=first, ledger=ledger)
+    sv.add(*hyps, guard, Or([z3.Not(g) for g in goals.values()]))
+    c = sv.check()
+    if c.unsat:
+        return set(), c
+    if c.sat:
+        return {k for k, g in goals.items() if z3.is_false(c.model.eval(g, True))}, c
+    last = c
+    for k, g in goals.items():
+        sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
+        sv.add(*hyps, guard, z3.Not(g))
+        c = sv.check()
+        if c.sat:
+            return {k2 for k2, g2 in goals.items()
+                    if z3.is_false(c.model.eval(g2, True))} | {k}, c
+        if c.unknown:
+            return None, c
+        last = c
+    return set(), last
+
+
+def prove_relative(enc: Encoding, lemma: Lemma, kept: list[Lemma], *, seed: int = 0,
+                   timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
+                   ledger: Ledger | None = None) -> tuple[str, Check | None, str | None]:
+    """Is ``lemma`` true at Init and preserved by every action from a state of the
+    invariant ``kept`` (inductive and proved) where it holds? Then ``kept`` and ``lemma``
+    together are an inductive invariant. ``("ok", None, None)``, or the first failing
+    obligation: ``("init"|"step", check, action)`` (the check holds the model), or
+    ``("unknown", check, action)``."""
+    s, m = enc.state("r0"), enc.move("rm")
+    sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
+    sv.add(enc.init(s), z3.Not(lemma(enc, s)))
+    c = sv.check()
+    if not c.unsat:
+        return ("init" if c.sat else "unknown"), c, None
+    hyps = [lem(enc, s) for lem in kept] + [lemma(enc, s)]
+    for a, (guard, post) in enc.steps(s, m).items():
+        bad, c = violations(hyps, guard, {lemma.id: lemma(enc, post)}, seed=seed,
+                            timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
+        if bad is None:
+            return "unknown", c, a
+        if bad:
+            return "step", c, a
+    return "ok", None, None
+
+
+def check_inductive(enc: Encoding, lemmas: list[Lemma], *, seed: int = 0,
+                    timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
+                    ledger: Ledger | None = None) -> tuple[str, Check, str | None]:
+    """Is the conjunction of ``lemmas`` inductive? ``("init"|"step"|"ok", check, action)``:
+    the first failing obligation (with its model) or ``"ok"``."""
+    s, m, s2 = enc.state("i0"), enc.move("im"), enc.state("i1")
+    sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
+    inv = And([lem(enc, s) for lem in lemmas])
+    inv2 = And([lem(enc, s2) for lem in lemmas])
+    with sv.frame():
+        sv.add(enc.init(s), z3.Not(inv))
+        c = sv.check()
+    if not c.unsat:
+        return "init", c, None
+    for a, f in enc.actions(s, m, s2).items():
+        with sv.frame():
+            sv.add(inv, f, z3.Not(inv2))
+            c = sv.check()
+        if not c.unsat:
+            return "step", c, a
+    return "ok", c, None
+
+
+__all__ = ["BY_ID", "LEMMAS", "Drop", "HoudiniResult", "Lemma", "abstract_candidates",
+           "abstract_statement", "blocked_sound", "candidates_for", "check_inductive",
+           "hand_size", "houdini", "parity", "parity_conclusion", "prove_relative"]

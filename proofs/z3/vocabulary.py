@@ -1,0 +1,359 @@
+"""The vocabulary of the Z3 transition system: its variables, and concrete values in and out.
+
+Part of the declarative reading of docs/SEMANTICS.md (``proofs/z3/encoding.py`` is the
+relation; this module is written from SEMANTICS.md alone too, and imports no rule logic).
+
+Vocabulary (one copy per state, :class:`StateVars`; quantifier-free bit-vectors):
+
+===========  ===============  ===========================================================
+variable     sort             meaning (SEMANTICS "Variables")
+===========  ===============  ===========================================================
+loc[t]       BitVec(4)        where tile ``t`` is: seat ``0..P-1`` (``hand[p]``), ``P`` the
+                              boneyard, ``P+1`` set aside, ``P+2`` the table (15: nowhere,
+                              which only a broken rule set produces)
+end[i]       BitVec(5)        slot ``i`` of the layout: the number it shows, 31 while it is
+                              closed (each symmetric group of slots sorted, closed last)
+marks        BitVec(M)        layouts with marks only: ``State.marks``, the fields the layout
+                              names (``Layout.fields``): seat ``p``'s marker (bit ``p``), a
+                              *covered* bit per slot another waits for, a *pending* bit per
+                              slot while doubles take tiles
+turn         BitVec(4)        the seat to move
+confirmed    BitVec(5)        consecutive confirmations of inability [R4.2]
+drew         Bool             draw-one: the player to move has drawn [R3.1]
+fouls        BitVec(P)        seats that made a false declaration [R4.5]
+status       BitVec(2)        0 PLAYING, 1 BLOCKED, 2 DOMINO (``Status`` values)
+drawn        BitVec(8)        fixed draw order only: tiles drawn so far from the stack
+===========  ===============  ===========================================================
+
+The sets of SEMANTICS are views (``proofs/z3/predicates.py``): ``hand[p] = {t : loc[t] =
+p}``, ``boneyard = {t : loc[t] = P}`` and so on. One location per tile makes the
+partition of the set structural; what conservation still asks is that every tile stays
+*somewhere* (``loc[t] <= P+2``). Every formula is local to a tile or a few small
+counters, which keeps the SAT problems small for double-18 with 10 players (190 tiles).
+
+A move is a :class:`MoveVars`: its kind (``MoveKind`` values), its tile index
+(255: no tile) and the slot played on (31: the lead / no end), with the tile's
+halves ``a <= b`` as auxiliary variables. The mover is always ``turn``.
+
+:class:`Vocabulary` holds the constants read from the variant (SEMANTICS "Constants"),
+makes fresh copies of the variables, states that they equal a concrete
+:class:`~dominoproof.model.state.State`, and decodes a model back into states and moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.constants import constants_of
+from dominoproof.model.layout import CLOSED, Access, MarkFields, Opens, layout_for
+from dominoproof.model.moves import LEAD, NO_TILE, Move, MoveKind
+from dominoproof.model.state import State, Status
+from dominoproof.model.tiles import bits
+from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
+from dominoproof.proofs.z3.terms import And, Or
+
+#: z3 ships without type stubs: its terms are ``Any`` to mypy, named here by role.
+Bool: TypeAlias = Any
+BV: TypeAlias = Any
+Model: TypeAlias = Any
+
+LOC_BITS = 4  #: a tile's place
+NOWHERE = 15  #: the place of a lost tile (broken rule sets only)
+TILE_BITS = 8  #: tile index width (T <= 190)
+NO_TILE_CODE = 255  #: the tile field of a move without a tile
+END_BITS = 5  #: an end's number (N <= 18), a slot index
+CLOSED_CODE = 31  #: the value of a closed slot
+LEAD_CODE = 31  #: the end field of the lead and of moves without an end
+SEAT_BITS = 4  #: seats 0..9
+COUNT_BITS = 5  #: confirmations 0..P (P <= 10; mutants may go one further)
+STATUS_BITS = 2
+KIND_BITS = 3
+DRAWN_BITS = 8
+STUTTER = 6  #: BMC padding only: a finished round stays as it is (never a model move)
+
+PLAYING, BLOCKED, DOMINO = (int(s) for s in Status)
+PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO_MOVE = (int(k) for k in MoveKind)
+
+
+def popcount(bools: Sequence[Bool], width: int = 16) -> BV:
+    """How many of ``bools`` hold, as a ``width``-bit vector (a balanced adder tree:
+    a chain of fixed-width adders is much harder for the SAT solver)."""
+    terms = [z3.If(b, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)) for b in bools]
+    if not terms:
+        return z3.BitVecVal(0, width)
+    while len(terms) > 1:
+        nxt = []
+        for j in range(0, len(terms) - 1, 2):
+            a, b = terms[j], terms[j + 1]
+            w = max(a.size(), b.size()) + 1
+            nxt.append(z3.ZeroExt(w - a.size(), a) + z3.ZeroExt(w - b.size(), b))
+        if len(terms) % 2:
+            nxt.append(terms[-1])
+        terms = nxt
+    out = terms[0]
+    return z3.ZeroExt(width - out.size(), out) if out.size() < width else out
+
+
+def count_is(bools: Sequence[Bool], k: int) -> Bool:
+    """Exactly ``k`` of ``bools`` hold: a balanced adder tree compared with ``k``. (Z3's
+    pseudo-Boolean ``PbEq`` is heavy-tailed here: finding a deal of double-12 for 8 players
+    takes 0.1 s with most seeds and seconds or a timeout with some.)"""
+    if not bools:
+        return z3.BoolVal(k == 0)
+    width = max(k, len(bools)).bit_length() + 1
+    return popcount(bools, width) == k
+
+
+def xor_all(bools: Sequence[Bool]) -> Bool:
+    """The parity of ``bools``."""
+    out = z3.BoolVal(False)
+    for b in bools:
+        out = z3.Xor(out, b)
+    return out
+
+
+
+@dataclass(frozen=True)
+class StateVars:
+    """One copy of the state variables (see the module docstring)."""
+
+    name: str
+    loc: tuple[BV, ...]
+    ends: tuple[BV, ...]
+    turn: BV
+    confirmed: BV
+    drew: Bool
+    fouls: BV
+    status: BV
+    drawn: BV | None = None
+    marks: BV | None = None
+    #: slots of which the lead opens one (not variables: which ones to look at): the
+    #: first lead slot; modulo symmetry, its whole group, whose order is free there
+    lead_slots: tuple[int, ...] = (0,)
+
+    @property
+    def led(self) -> Bool:
+        """The lead has been played: a slot it opens is open."""
+        open_ = [self.ends[i] != CLOSED_CODE for i in self.lead_slots]
+        return open_[0] if len(open_) == 1 else Or(open_)
+
+    def fields(self) -> dict[str, Any]:
+        """Every variable by name (``loc0``, ``loc1``, ..., ``end0``, ..., ``turn``, ...)."""
+        out: dict[str, Any] = {f"loc{t}": x for t, x in enumerate(self.loc)}
+        out.update({f"end{i}": x for i, x in enumerate(self.ends)})
+        out.update(turn=self.turn, confirmed=self.confirmed, drew=self.drew,
+                   fouls=self.fouls, status=self.status)
+        if self.drawn is not None:
+            out["drawn"] = self.drawn
+        if self.marks is not None:
+            out["marks"] = self.marks
+        return out
+
+
+@dataclass(frozen=True)
+class MoveVars:
+    """One move: kind, tile index, end, and the tile's halves ``a <= b``."""
+
+    name: str
+    kind: BV
+    tile: BV
+    end: BV
+    a: BV
+    b: BV
+
+    def fields(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tile": self.tile, "end": self.end}
+
+
+@dataclass
+class Vocabulary:
+    """The variables of one variant's transition system (SEMANTICS.md), the constants they
+    are read with, and concrete states in and out; the relation
+    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) is built on it."""
+
+    variant: Variant
+    stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
+    #: the relation modulo symmetry (``proofs/z3/symmetry.py``): the groups of more than two
+    #: interchangeable slots are left in the order the actions leave them, not sorted
+    quotient: bool = False
+    _cache: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
+
+    def memo(self, key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+        """The term cached under ``key``, built by ``build()`` on first use. Formula
+        caches key on a state's name (:meth:`Encoding.update` names each post-state), so
+        a key holds the names of the states its term reads."""
+        out = self._cache.get(key)
+        if out is None:
+            out = self._cache[key] = build()
+        return out
+
+    # -- constants (from the variant) -------------------------------------------
+    def __post_init__(self) -> None:
+        c = constants_of(self.variant)
+        self.N: int = c.N
+        self.T: int = c.T
+        self.P: int = c.P
+        self.H: int = c.H
+        self.K: int = c.K
+        self.B: int = c.B
+        self.C: int = c.C
+        self.EMPTY: bool = c.EMPTY
+        self.DRAW: DrawRule = c.DRAW
+        self.FOULS: FoulRule = c.FOULS
+        self.READING: ExtendReading = c.READING
+        self.halves: tuple[tuple[int, int], ...] = c.tiles.halves
+        self.BONEYARD, self.ASIDE, self.TABLE = self.P, self.P + 1, self.P + 2
+        # the layout's slots (SEMANTICS "Constants": the layout)
+        lay = c.LAYOUT
+        self.slots = lay.slots
+        self.W: int = len(self.slots)
+        self.symmetric = lay.symmetric
+        self.markers: bool = lay.markers
+        self.lead_takes: int = lay.lead_takes  #: tiles the opening double takes
+        self.again: bool = lay.again  #: the player who lays a double that takes tiles plays on
+        self.lead_halves = [(i, sl.half) for i, sl in enumerate(self.slots)
+                            if sl.opens is Opens.LEAD]
+        #: the spinner's arms (opened by an opening double) and the toes (opened by a
+        #: double laid during play), in slot order
+        self.spinner_slots = tuple(i for i, sl in enumerate(self.slots)
+                                   if sl.opens is Opens.SPINNER)
+        self.toe_slots = tuple(i for i, sl in enumerate(self.slots) if sl.opens is Opens.TOE)
+        #: the bit layout of ``State.marks`` (its representation, documented by the layout)
+        self.fields: MarkFields = layout_for(lay, self.P).fields
+        self.group: dict[int, tuple[int, ...]] = {i: (i,) for i in range(self.W)}
+        for g in self.symmetric:
+            for i in g:
+                self.group[i] = g
+        #: the groups of more than two interchangeable slots (a chicken foot's), and the
+        #: ones the canonical form leaves unsorted: those, modulo symmetry (:attr:`quotient`)
+        self.large: frozenset[tuple[int, ...]] = frozenset(
+            g for g in self.symmetric if len(g) > 2)
+        self.unsorted = self.large if self.quotient else frozenset()
+        self.everyone = all(sl.access is Access.EVERYONE for sl in self.slots)
+        self.waiting = any(sl.after for sl in self.slots)  #: some slot waits for others
+        self.double_rules = bool(lay.lead_takes) or any(sl.double_takes for sl in self.slots)
+        #: R2.3: "holds a matching tile" and "has a legal move" are one formula: every slot
+        #: is open to everyone, none waits for another, no double restricts where play goes
+        self.readings_coincide = self.everyone and not self.waiting and not self.double_rules
+        #: the lead leaves every symmetric group canonical with no sorting (``a <= b``): its
+        #: slots show, in order, the low half, the high half, the spinner's number (or are
+        #: closed: no double), closed toes; and no slot of the group has marks to compare
+        rank = {Opens.SPINNER: 2, Opens.TOE: 3}
+        ranks = [sl.half if sl.opens is Opens.LEAD else rank[sl.opens] for sl in self.slots]
+        self.lead_sorted = all(
+            [ranks[i] for i in g] == sorted(ranks[i] for i in g)
+            and not any(self.slot_marked(i) for i in g) for g in self.symmetric)
+
+    def slot_marked(self, i: int) -> bool:
+        """Slot ``i`` has marks of its own (a covered or a pending bit), which move with it
+        in the canonical form."""
+        return self.fields.covered[i] >= 0 or self.fields.pending >= 0
+
+    # -- constructors -----------------------------------------------------------
+    def state(self, name: str) -> StateVars:
+        """Fresh state variables suffixed ``name``."""
+        def vec(label: str, width: int) -> BV:
+            return z3.BitVec(f"{label}_{name}", width)
+
+        return StateVars(
+            name=name,
+            loc=tuple(vec(f"loc{t}", LOC_BITS) for t in range(self.T)),
+            ends=tuple(vec(f"end{i}", END_BITS) for i in range(self.W)),
+            turn=vec("turn", SEAT_BITS), confirmed=vec("confirmed", COUNT_BITS),
+            drew=z3.Bool(f"drew_{name}"), fouls=vec("fouls", self.P),
+            status=vec("status", STATUS_BITS),
+            drawn=vec("drawn", DRAWN_BITS) if self.stack is not None else None,
+            marks=vec("marks", self.fields.width) if self.fields.width else None,
+            lead_slots=next((g for g in self.unsorted if self.lead_halves[0][0] in g),
+                            (self.lead_halves[0][0],)),
+        )
+
+    def move(self, name: str) -> MoveVars:
+        return MoveVars(
+            name=name,
+            kind=z3.BitVec(f"kind_{name}", KIND_BITS),
+            tile=z3.BitVec(f"tile_{name}", TILE_BITS),
+            end=z3.BitVec(f"end_{name}", END_BITS),
+            a=z3.BitVec(f"a_{name}", END_BITS),
+            b=z3.BitVec(f"b_{name}", END_BITS),
+        )
+
+    # -- a concrete state, as values of the variables ------------------------------
+    def places(self, s: State) -> list[int]:
+        """The place of every tile in the concrete state ``s`` (NOWHERE if none; the
+        first place if several: callers check ``state_status`` for overlaps)."""
+        where = [NOWHERE] * self.T
+        parts = [*s.hands, s.boneyard, s.set_aside, s.table]
+        for code in range(len(parts) - 1, -1, -1):
+            for t in bits(parts[code]):
+                if t < self.T:
+                    where[t] = code
+        return where
+
+    def values(self, sv: StateVars, s: State) -> list[tuple[Any, int | bool]]:
+        """Each variable of ``sv`` with its value in the concrete state ``s``."""
+        out: list[tuple[Any, int | bool]] = list(zip(sv.loc, self.places(s), strict=True))
+        out += [(x, CLOSED_CODE if v == CLOSED else v)
+                for x, v in zip(sv.ends, s.ends, strict=True)]
+        out += [(sv.turn, s.turn), (sv.confirmed, s.confirmed), (sv.drew, s.drew),
+                (sv.fouls, s.fouls), (sv.status, int(s.status))]
+        if sv.marks is not None:
+            out.append((sv.marks, s.marks))
+        if sv.drawn is not None:
+            assert self.stack is not None and s.stack is not None
+            done = len(self.stack) - len(s.stack)
+            assert tuple(self.stack[done:]) == tuple(s.stack), "state off the fixed stack"
+            out.append((sv.drawn, done))
+        return out
+
+    def equals(self, sv: StateVars, s: State) -> list[Bool]:
+        """``sv`` is the concrete state ``s``."""
+        return [x == (z3.BoolVal(w) if isinstance(w, bool) else z3.BitVecVal(w, x.size()))
+                for x, w in self.values(sv, s)]
+
+    # -- decoding: a model, as concrete states and moves -----------------------------
+    def decode_state(self, model: Model, s: StateVars) -> State:
+        """The model's values of ``s`` as a model :class:`State` (a tile nowhere is in no set)."""
+        def num(x: Any) -> int:
+            return int(model.eval(x, model_completion=True).as_long())
+
+        def flag(x: Any) -> bool:
+            return bool(z3.is_true(model.eval(x, model_completion=True)))
+
+        masks = [0] * (self.P + 3)
+        for t, x in enumerate(s.loc):
+            w = num(x)
+            if w < len(masks):
+                masks[w] |= 1 << t
+        stack: tuple[int, ...] | None = None
+        if s.drawn is not None and self.stack is not None:
+            stack = tuple(self.stack[num(s.drawn):])
+        return State(
+            hands=tuple(masks[:self.P]), boneyard=masks[self.BONEYARD],
+            set_aside=masks[self.ASIDE], table=masks[self.TABLE],
+            ends=tuple(CLOSED if num(x) == CLOSED_CODE else num(x) for x in s.ends),
+            turn=num(s.turn), confirmed=num(s.confirmed), drew=flag(s.drew),
+            fouls=num(s.fouls), status=Status(num(s.status)), stack=stack,
+            marks=num(s.marks) if s.marks is not None else 0)
+
+    def decode_move(self, model: Model, s: StateVars, m: MoveVars) -> Move:
+        """The model's move ``m`` (made by ``turn`` of ``s``) as a model :class:`Move`."""
+        def num(x: Any) -> int:
+            return int(model.eval(x, model_completion=True).as_long())
+
+        tile = num(m.tile)
+        end = num(m.end)
+        return Move(MoveKind(num(m.kind)), num(s.turn),
+                    NO_TILE if tile == NO_TILE_CODE else tile,
+                    LEAD if end == LEAD_CODE else end)
+
+    def move_is(self, m: MoveVars, mv: Move) -> Bool:
+        """``m`` is the concrete move ``mv``."""
+        return And(m.kind == int(mv.kind),
+                   m.tile == (NO_TILE_CODE if mv.tile == NO_TILE else mv.tile),
+                   m.end == (LEAD_CODE if mv.end == LEAD else mv.end))
+
