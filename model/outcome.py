@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import engine_for
+from .fast import engine_for
 from .state import Ending, State, Status
 from .tiles import Tile, bits, mask_of
 from .variant import Award, TieRule, Variant
