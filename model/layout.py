@@ -471,6 +471,13 @@ def layout_for(data: SlotLayout, players: int) -> Layout:
     return Layout(data, players)
 
 
+def layout_data(v: Variant) -> SlotLayout:
+    """The layout's slots (Terms "Layout") from the variant's ``[layout]`` parameters."""
+    lay = v.layout
+    return topology(Shape(lay.kind, v.deal.players, v.set.max, lay.spinner_sides_first,
+                          lay.lead_double_takes, lay.double_takes, lay.double_again))
+
+
 def layout_of(variant: Variant) -> Layout:
     """The engine reading of ``variant``'s layout."""
-    return layout_for(variant.slot_layout, variant.players)
+    return layout_for(layout_data(variant), variant.players)
