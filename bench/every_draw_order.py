@@ -23,7 +23,7 @@ from pathlib import Path
 
 from dominoproof.bench.promela import deal_for, load_deal, model_path, variant_for
 from dominoproof.bench.spin import parse_pan
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.search.compiled import explore_lean, explore_sweep
 from dominoproof.proofs.search.statespace import peak_rss_mb

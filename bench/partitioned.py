@@ -44,10 +44,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import engine_for, system_under_test
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.rules import Rules, engine_for, system_under_test
+from dominoproof.model.spec import Init, Rules, init_states
 from dominoproof.model.state import Ending, State, Status
-from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict
 from dominoproof.proofs.search.codec import Codec

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dominoproof.model.engine import Deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.state import Deal
 from dominoproof.model.tiles import MAX_SET, Tile, mask_of, tile_count, tile_set
 from dominoproof.model.variant import Variant, find_variant
 

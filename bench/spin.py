@@ -88,7 +88,7 @@ from dominoproof.bench.promela import (
 )
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.rules import engine_for
+from dominoproof.model.fast import engine_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
@@ -252,7 +252,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     ``launched`` (``time.time()`` when the parent started this process) gives
     ``verdict_wall``: from the launch to the verdict, start-up and imports included,
     the counting after it excluded; ``verdict_rss_mb`` is the peak memory up to then."""
-    from dominoproof.model.system import Init
+    from dominoproof.model.spec import Init
     from dominoproof.proofs.search.judge import check_properties
     from dominoproof.proofs.search.statespace import explore, peak_rss_mb
 

@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 if TYPE_CHECKING:
-    from dominoproof.model.engine import Deal, Trace
+    from dominoproof.model.engine import Trace
     from dominoproof.model.moves import Move
+    from dominoproof.model.state import Deal
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.analysis.checklog import LogCheck
     from dominoproof.proofs.analysis.policies import Policy
@@ -169,7 +170,8 @@ def deal(spec: Variant | str | Path, given: Deal | Mapping[str, Any] | str | Pat
 
 def _checked(v: Variant, given: Any) -> Deal:
     from dominoproof.model.dealtext import parse_deal
-    from dominoproof.model.engine import Deal, checked_deal
+    from dominoproof.model.engine import checked_deal
+    from dominoproof.model.state import Deal
 
     if isinstance(given, Deal | Mapping):
         return checked_deal(v, given, "deal")
@@ -189,7 +191,7 @@ def play(spec: Variant | str | Path, *, seed: int = 0,
     import random
 
     from dominoproof.model.engine import Trace, initial_state, playout, random_round
-    from dominoproof.model.rules import engine_for
+    from dominoproof.model.fast import engine_for
 
     v = variant(spec, overrides)
     if deal is None:
@@ -213,7 +215,7 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
     deal with ``workers > 1`` or a ``runner`` (a cluster,
     :mod:`dominoproof.proofs.runner`) is searched by deal, in ``parts``."""
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.system import Init
+    from dominoproof.model.spec import Init
     from dominoproof.proofs.search.judge import verify as check
     from dominoproof.proofs.search.statespace import feasibility, seeded_deal
 

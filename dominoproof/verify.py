@@ -316,7 +316,7 @@ def _deferred_rows(v: Variant, why: str) -> list[Row]:
 
 def _fresh_rule_books() -> None:
     """Forget every cached rule book and Z3 oracle: a check starts from nothing."""
-    from dominoproof.model.rules import engine_for
+    from dominoproof.model.fast import engine_for
     from dominoproof.proofs.z3 import scoring, successors
 
     engine_for.cache_clear()

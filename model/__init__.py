@@ -1,13 +1,15 @@
 """dominoproof.model: the round of dominoes as a specification you can run.
 
-Read it like a TLA+ spec: :mod:`.tiles` (the constants), :mod:`.variant` (the
-parameters), :mod:`.state` (the variables and ``TypeOK``), :mod:`.moves` (the
-actions), :mod:`.rules` (legality, ``Next``, the predicates of R1-R4),
-:mod:`.outcome` (R5), :mod:`.engine` (Init from a seeded deal, traces).
-Nothing here imports ``dominoproof.proofs``.
+:mod:`.spec` is the specification, read top to bottom like a TLA+ module (the
+constants, ``TypeOK``, ``Init``, the named actions, ``Next``, the predicates of R1-R4);
+``legal_moves``, ``apply`` and the predicates exported here run it. Beside it: the
+variant (:mod:`.variant`), the values (:mod:`.tiles`, :mod:`.state`, :mod:`.moves`),
+the layout's slots and marks (:mod:`.layout`), R5 (:mod:`.outcome`), and the fast
+engine (:mod:`.fast`, :func:`engine_for`) with its seeded rounds and traces
+(:mod:`.engine`). Nothing here imports ``dominoproof.proofs``.
 """
 
-from .engine import Deal, Trace, initial_state, random_round, random_rounds, shuffled_deal
+from .engine import Trace, initial_state, random_round, random_rounds, shuffled_deal
 from .errors import (
     DominoproofError,
     FalseDeclarationError,
@@ -15,19 +17,19 @@ from .errors import (
     TraceError,
     VariantError,
 )
+from .fast import engine_for
 from .moves import Move, MoveKind
 from .outcome import Outcome, outcome
-from .rules import (
+from .spec import (
     Rules,
     apply,
     boneyard_supplies_nothing,
     ends_unplayable,
-    engine_for,
     is_blocked,
     legal_moves,
     successors,
 )
-from .state import Ending, State, StateFlaw, Status, state_status
+from .state import Deal, Ending, State, StateFlaw, Status, state_status
 from .tiles import Tile, TileSet, tile_count, tile_index, tile_set
 from .variant import Variant, find_variant, load_variant, load_variant_data, presets
 

@@ -14,9 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .layout import SlotLayout
-from .tiles import TileSet
-from .variant import DrawRule, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
+from .layout import SlotLayout, layout_data
+from .tiles import Tile, TileSet, tile_index
+from .variant import (
+    Compare,
+    DrawRule,
+    ExtendReading,
+    FoulRule,
+    LeadFallback,
+    LeadRule,
+    Variant,
+)
 
 __all__ = ["Constants", "constants_of"]
 
@@ -48,12 +56,25 @@ class Constants:
 
 @cache
 def constants_of(v: Variant) -> Constants:
-    """The constants of ``v`` (cached: one record per rule book)."""
+    """The constants of ``v`` (cached: one record per rule book). The rules that turn the
+    variant's parameters into a constant -- C, the sides, the tile values, the lead tile --
+    are stated here, for the specification and the engine, from the parameters alone."""
+    players, tiles = v.deal.players, v.tiles
+    confirmations = v.block.confirmations  # R4.4: "all", "all-others" or a number
+    c = (players if confirmations.rule == "all" else players - 1
+         if confirmations.rule == "all-others" else confirmations.count)
+    sides = (v.partnerships.teams if v.partnerships.compare is Compare.TEAM
+             else tuple((p,) for p in range(players)))  # R5.2: teams, or one side per seat
+    special = dict(v.scoring.tile_values)  # R5.3: pips, or the tile's special value
+    value = tuple(special.get(i, pips) for i, pips in enumerate(tiles.pips))
+    lead_tile = (tile_index(*Tile.parse(v.lead.tile)) if v.lead.rule is LeadRule.TILE
+                 else None)
     return Constants(
-        N=v.set.max, T=v.tiles.count, P=v.deal.players, H=v.deal.hand_size,
-        K=v.deal.set_aside, B=v.boneyard_size, DRAW=v.draw.rule, C=v.needed_confirmations,
+        N=v.set.max, T=tiles.count, P=players, H=v.deal.hand_size,
+        K=v.deal.set_aside, B=v.boneyard_size, DRAW=v.draw.rule, C=c,
         EMPTY=v.block.boneyard_must_be_empty, FOULS=v.fouls.rule, LEAD=v.lead.rule,
-        LEADER=v.lead.player, LEAD_TILE=v.lead_tile_index, FALLBACK=v.lead.fallback,
-        LAYOUT=v.slot_layout, READING=v.layout.extend, VALUE=v.tile_value, SIDES=v.teams,
-        tiles=v.tiles,
+        LEADER=v.lead.player, LEAD_TILE=lead_tile, FALLBACK=v.lead.fallback,
+        LAYOUT=layout_data(v), READING=v.layout.extend, VALUE=value, SIDES=sides,
+        tiles=tiles,
     )
+

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .engine import Deal, checked_deal, deal_error
+from .engine import checked_deal, deal_error
 from .errors import DominoproofError
 from .reading import read_json
+from .state import Deal
 from .tiles import Tile, bits, mask_of
 from .variant import Variant
 

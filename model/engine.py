@@ -11,60 +11,24 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from .errors import DominoproofError, TraceError, brief
+from .fast import engine_for, is_own
 from .layout import Layout, layout_of
 from .moves import LEAD, TILE_LIMIT, Move, MoveKind, WrittenMove, move_json, read_move, resolve
 from .outcome import Outcome, outcome
 from .reading import read_json
-from .rules import Rules, VoidDeal, engine_for, is_own
-from .state import State, Status
-from .tiles import MAX_SET, Tile, bits, mask_of
-from .variant import DealOrder, Variant, load_variant_data
+from .spec import Init, Rules, VoidDeal, dealt_state
+from .state import Deal, State, Status
+from .tiles import MAX_SET, Tile, bits
+from .variant import Variant, load_variant_data
 
-_new = tuple.__new__  #: State._make without its checks (the engine's hot loop)
 TRACE_FORMAT = "dominoproof.trace"
 TRACE_VERSION = 1
 #: the format name of version 1 before documents were named dominoproof.<command>
 _LEGACY_FORMAT = "dominoproof-trace/1"
 _MAX_REDEALS = 1000
-
-
-class Deal(NamedTuple):
-    """The chance step: each hand, the boneyard in draw order, the tiles set aside."""
-
-    hands: tuple[int, ...]
-    stack: tuple[int, ...]  #: the boneyard, top (next drawn) first
-    set_aside: int
-
-    @staticmethod
-    def from_order(variant: Variant, order: Sequence[int]) -> Deal:
-        """Deal a shuffled set (``order``: every tile index once) as the variant says."""
-        players, size = variant.players, variant.deal.hand_size
-        dealt = players * size
-        if variant.deal.order is DealOrder.BLOCKS:
-            hands = tuple(mask_of(order[p * size:(p + 1) * size]) for p in range(players))
-        else:
-            hands = tuple(mask_of(order[p:dealt:players]) for p in range(players))
-        rest = order[dealt:]
-        keep = len(rest) - variant.deal.set_aside
-        return Deal(hands, tuple(rest[:keep]), mask_of(rest[keep:]))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hands": [[str(Tile.from_index(t)) for t in bits(h)] for h in self.hands],
-            "stack": [str(Tile.from_index(t)) for t in self.stack],
-            "set_aside": [str(Tile.from_index(t)) for t in bits(self.set_aside)],
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Deal:
-        def idx(names: list[str]) -> list[int]:
-            return [Tile.parse(n).idx for n in names]
-
-        return Deal(tuple(mask_of(idx(h)) for h in data["hands"]), tuple(idx(data["stack"])),
-                    mask_of(idx(data.get("set_aside", []))))
 
 
 #: the keys of a trace document; ``origin`` records where a trace came from (another
@@ -206,16 +170,6 @@ def initial_state(variant: Variant, deal: Deal, *, free_draw: bool = False,
     fixed: a draw may take any boneyard tile (the model's "every draw order")."""
     rules = rules or engine_for(variant)
     return dealt_state(variant, deal, rules.opening(deal.hands)[0], free_draw)
-
-
-def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = False, *,
-                closed: tuple[int, ...] | None = None) -> State:
-    """Init for ``deal`` with ``leader`` to move: nothing on the table, every slot closed
-    (``closed``: the layout's closed slots, when the caller holds them), no confirmation,
-    no foul, no marker out."""
-    return _new(State, (deal.hands, mask_of(deal.stack), deal.set_aside, 0,
-                        layout_of(variant).closed if closed is None else closed, leader, 0,
-                        False, 0, Status.PLAYING, None if free_draw else deal.stack, 0))
 
 
 def playout(rules: Rules, s: State, rnd: Callable[[], float],
@@ -447,3 +401,30 @@ def random_rounds(variant: Variant, n: int, seed: int,
     for _ in range(n):
         deal, leader = _deal_and_lead(variant, rules, rng)
         yield playout(rules, dealt_state(variant, deal, leader, closed=closed), rnd)
+
+
+def seeded_deal(variant: Variant, seed: int) -> Deal:
+    """The deal of ``random_round(variant, seed)``: the default one-deal configuration."""
+    return shuffled_deal(variant, random.Random(seed))
+
+
+def init_for(variant: Variant, deals: str) -> Init:
+    """The initial states a short spec names: ``"every"`` (every deal) or ``"seed S"`` (the
+    deal of seed S), either followed by ``" free-draw"`` (every draw order). Used by the
+    fault demos and the pinned regression figures."""
+    words = deals.split()
+    free = words[-1:] == ["free-draw"]
+    if free:
+        words = words[:-1]
+    if words == ["every"]:
+        return Init.every(free)
+    if len(words) == 2 and words[0] == "seed" and words[1].lstrip("-").isdigit():
+        return Init.one(seeded_deal(variant, int(words[1])), free)
+    raise ValueError(f"not a deals spec: {deals!r} (every | seed S, then free-draw or not)")
+
+
+def deal_of(s: State) -> Deal:
+    """The deal an initial state was made from (its boneyard, lowest tile first, when the
+    draw order is free)."""
+    stack = s.stack if s.stack is not None else tuple(bits(s.boneyard))
+    return Deal(s.hands, stack, s.set_aside)

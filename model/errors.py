@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -52,8 +53,6 @@ def brief(value: Any, *, quote: bool = True, limit: int = 40) -> str:
     """A value for a one-line message: JSON (``quote``) or as Python prints it, control
     characters escaped (a newline in a value never splits a message), at most ``limit``
     characters (a number of thousands of digits is shown by its length)."""
-    import json
-
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** limit:
         return f"<a number of about {int(value.bit_length() * 0.30103) + 1} digits>"
     try:

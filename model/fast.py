@@ -1,7 +1,7 @@
-"""The engine's rule book: the rules of :mod:`.rules` with memo tables and inlined paths.
+"""The engine's rule book: the rules of :mod:`.spec` with memo tables and inlined paths.
 
 :class:`FastRules` gives the same moves, in the same order, and the same successor
-states as the specification's :class:`~dominoproof.model.rules.Rules` -- only
+states as the specification's :class:`~dominoproof.model.spec.Rules` -- only
 faster: every move is a precomputed value (the hot loop allocates none), the plays
 of a hand on an end are memoised by the hand's tiles of that end's suit, and the
 guard cases and effects of the one-line layout are inlined. It is an oracle of the
@@ -17,14 +17,16 @@ other layout runs the specification's reading of its slots (:meth:`Rules.moves`,
 
 from __future__ import annotations
 
+from functools import cache
+
 from .layout import CLOSED, LINE
 from .moves import LEAD, Move, MoveKind
-from .rules import Rules
+from .spec import Rules
 from .state import State, Status
 from .tiles import bits
 from .variant import DrawRule, Variant
 
-__all__ = ["FastRules"]
+__all__ = ["FastRules", "engine_for", "is_own", "system_under_test"]
 
 PLAYING = Status.PLAYING
 _new = tuple.__new__
@@ -184,3 +186,21 @@ class FastRules(Rules):
         if kind is ESTABLISH:
             return s._replace(status=Status.BLOCKED)
         return s._replace(status=Status.DOMINO)
+
+
+@cache
+def engine_for(variant: Variant) -> Rules:
+    """The (cached) engine rule book of ``variant``: what code that wants speed plays with."""
+    return FastRules(variant)
+
+
+def system_under_test(variant: Variant, engine: type[Rules] | None = None) -> Rules:
+    """The rule book of ``engine`` (a rule book class, e.g. a fault's mutant) for
+    ``variant``; without one, the variant's own (:func:`engine_for`)."""
+    return engine(variant) if engine is not None else engine_for(variant)
+
+
+def is_own(rules: Rules) -> bool:
+    """``rules`` is a rule book of the rules themselves -- the specification's or the
+    engine's -- not a deliberately broken one (a fault's mutant)."""
+    return type(rules) is Rules or type(rules) is FastRules

@@ -16,7 +16,7 @@ shows, or :data:`CLOSED` -- kept in ``State.ends``, plus the layout's **marks** 
 
 Every part of dominoproof reads the same :class:`SlotLayout` data, each with one
 function of its own: the engine through :class:`Layout` (this module) and the
-actions of :mod:`.actions`, the Z3 encoding, the all-sizes model, the search's
+actions of :mod:`.spec`, the Z3 encoding, the all-sizes model, the search's
 codec, the renderers and the plain reference rules of the tests. ``docs/LAYOUTS.md``
 lists them, with the slot data of each topology.
 
@@ -249,6 +249,23 @@ class Layout:
         bit = 1 << (self.fields.markers + seat)
         return marks | bit if out else marks & ~bit
 
+    def put_marker_out(self, marks: int, seat: int) -> int:
+        """``marks`` after seat ``seat`` passes or confirms: their marker goes out."""
+        return self.with_marker(marks, seat, True)
+
+    def take_marker_in(self, marks: int, seat: int) -> int:
+        """``marks`` after seat ``seat`` plays on their own train: their marker comes in."""
+        return self.with_marker(marks, seat, False)
+
+    def cover(self, marks: int, slot: int) -> int:
+        """``marks`` after a tile is laid on ``slot``: covered, if another slot waits for it."""
+        b = self.fields.covered[slot]
+        return marks | 1 << b if b >= 0 else marks
+
+    def plays_again(self, slot: int) -> bool:
+        """R2.2: the player who laid a double on ``slot`` plays again (it takes tiles)."""
+        return self.data.again and self.data.slots[slot].double_takes > 0
+
     def covered(self, marks: int, slot: int) -> bool:
         """A tile has been laid on ``slot`` (tracked only for slots another waits for)."""
         b = self.fields.covered[slot]
@@ -332,9 +349,7 @@ class Layout:
         x = ends[slot]
         out = list(ends)
         out[slot] = b if x == a else a
-        f = self.fields
-        if f.covered[slot] >= 0:
-            marks |= 1 << f.covered[slot]
+        marks = self.cover(marks, slot)
         pending = self.pending(marks) & ~(1 << slot)
         takes = self.data.slots[slot].double_takes
         if a == b and takes and self.starts_wait(pending):
@@ -346,7 +361,7 @@ class Layout:
         marks = self._with_pending(marks, pending)
         owner = self.data.slots[slot].owner
         if owner is not None and owner == player:
-            marks = self.with_marker(marks, player, False)
+            marks = self.take_marker_in(marks, player)
         return self.canonical(tuple(out), marks)
 
     def starts_wait(self, pending: int) -> bool:
@@ -456,6 +471,13 @@ def layout_for(data: SlotLayout, players: int) -> Layout:
     return Layout(data, players)
 
 
+def layout_data(v: Variant) -> SlotLayout:
+    """The layout's slots (Terms "Layout") from the variant's ``[layout]`` parameters."""
+    lay = v.layout
+    return topology(Shape(lay.kind, v.deal.players, v.set.max, lay.spinner_sides_first,
+                          lay.lead_double_takes, lay.double_takes, lay.double_again))
+
+
 def layout_of(variant: Variant) -> Layout:
     """The engine reading of ``variant``'s layout."""
-    return layout_for(variant.slot_layout, variant.players)
+    return layout_for(layout_data(variant), variant.players)

@@ -30,13 +30,15 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .errors import IllegalMoveError, brief
+from .errors import FalseDeclarationError, IllegalMoveError, brief
+from .params import DrawRule
+from .state import State, Status
 from .tiles import MAX_SET as _MAX_SET
 from .tiles import Tile, tile_count
 
 if TYPE_CHECKING:
     from .layout import Layout
-    from .state import State
+    from .spec import Rules
 
 
 class MoveKind(enum.IntEnum):
@@ -264,3 +266,72 @@ def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
 def _whole(x: Any) -> bool:
     """A JSON whole number: an int, not a bool (``false`` is not 0) nor a float."""
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+
+
+def why_illegal(r: Rules, s: State, m: Move) -> IllegalMoveError:
+    """The :class:`IllegalMoveError` saying which rule ``m`` breaks in ``s`` (the rule
+    book ``r`` answers what is enabled; this only names the rule a move breaks)."""
+    PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
+    def err(msg: str, rule: str) -> IllegalMoveError:
+        return IllegalMoveError(f"{msg}: {m!r}", move=m, rule=rule)
+
+    if type(m) is not Move or type(m.kind) is not MoveKind:
+        shown = repr(tuple(m)) if isinstance(m, tuple) else repr(m)
+        return IllegalMoveError(f"not a move: {shown}", move=m)
+    if s.status is not Status.PLAYING:
+        return err("the round is over", "R5.1")
+    if m.player != s.turn:
+        return err(f"it is P{s.turn}'s turn, not P{m.player}'s", "Terms")
+    forced = r.moves(s)
+    if forced and forced[0].kind in (ESTABLISH, DOMINO):
+        return err(f"the only move is {forced[0]!r}", "R4.4" if forced[0].kind is ESTABLISH
+                   else "Terms")
+    k = m.kind
+    if not s.led and k is not PLAY:
+        return err("the round opens with the lead: a play of the tile the lead rule "
+                   "allows", "Terms")
+    if k is ESTABLISH:
+        return err(f"{s.confirmed} of {r.C} confirmations, boneyard "
+                   f"{'empty' if not s.boneyard else 'not empty'}", "R4.4")
+    if k is DOMINO:
+        return err(f"P{m.player} still holds tiles", "Terms")
+    if k is PLAY:
+        if not 0 <= m.tile < r.tiles.count or not s.hands[m.player] >> m.tile & 1:
+            return err(f"P{m.player} does not hold that tile", "Terms")
+        if not s.led:
+            return err("the lead must follow the variant's lead rule", "Terms")
+        if m.end == LEAD:
+            return err("the layout is already open; name an end", "Terms")
+        targets = r.layout.targets(s.ends, m.player, s.marks)
+        if m.end not in targets:
+            shown = ", ".join(f"{s.ends[e]} (slot {e})" for e in targets)
+            return err(f"no open end at slot {m.end} for P{m.player} (open: {shown})", "R2.1")
+        return err(f"{Tile.from_index(m.tile)} does not match the end showing "
+                   f"{s.ends[m.end]}", "R2.1")
+    has_play = s.led and r.playable_mask(s, m.player) != 0
+    if k is DRAW:
+        if has_play:
+            return err("a player who can play must play", "R4.3")
+        if r.constants.DRAW is DrawRule.NONE:
+            return err("this variant has no drawing", "R3.1")
+        if not s.boneyard:
+            return err("the boneyard is empty", "R3.1")
+        if s.drew:
+            return err("draw-one: one tile has been drawn already this turn", "R3.1")
+        return err("not the tile on top of the boneyard", "R3.1")
+    if k is CONFIRM:
+        if has_play:
+            return FalseDeclarationError(
+                f"P{m.player} holds a playable tile, so cannot confirm inability "
+                + ("(one foul per player per round)" if r.fouls_possible else
+                   "(a false declaration is a foul this variant rejects)")
+                + f": {m!r}", move=m, rule="R4.5")
+        if s.boneyard:
+            return err("the boneyard still supplies tiles: draw first", "R4.1")
+    if k is PASS:
+        if has_play:
+            return err("a player who can play must play", "R4.3")
+        return err("a pass follows a draw-one draw with stock left", "R3.1")
+    return err("not legal here", "Terms")

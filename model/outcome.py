@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import engine_for
+from .constants import constants_of
+from .fast import engine_for
 from .state import Ending, State, Status
 from .tiles import Tile, bits, mask_of
 from .variant import Award, TieRule, Variant
@@ -58,7 +59,7 @@ class Outcome:
 
 def residual(variant: Variant, hand: int) -> int:
     """R5.3: a hand's residual count: the sum of its tiles' values."""
-    value = variant.tile_value
+    value = constants_of(variant).VALUE
     return sum(value[t] for t in bits(hand))
 
 
@@ -104,7 +105,7 @@ def outcome(variant: Variant, s: State) -> Outcome | None:
     """The outcome of a finished round, or ``None`` while it is still being played."""
     if s.status is Status.PLAYING:
         return None
-    sides = variant.teams
+    sides = constants_of(variant).SIDES
     residuals = tuple(residual(variant, h) for h in s.hands)
     totals = side_totals(sides, residuals)
     penalties = seat_penalties(variant, s.fouls)
@@ -178,7 +179,7 @@ def _blocked(
     elif tie is TieRule.LIGHTEST_TILE:
         rules = engine_for(variant)
         held = {i: rules.lightest(_mask(s, sides[i])) for i in tied if _mask(s, sides[i])}
-        w = min(held, key=lambda i: (variant.tile_value[held[i]], held[i]))
+        w = min(held, key=lambda i: (constants_of(variant).VALUE[held[i]], held[i]))
         why = f"{name(w)} holds the lightest tile {Tile.from_index(held[w]).show()}"
     else:  # TEAM_TOTAL: tied players are separated by their teams' totals
         team_total = {i: sum(residuals[q] for team in variant.partnerships.teams

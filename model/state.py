@@ -16,10 +16,12 @@ things wrong with a state, empty for a well-formed one.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .layout import CLOSED, layout_of
-from .tiles import show_tiles
+from .params import DealOrder
+from .tiles import Tile, bits, mask_of, show_tiles
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -30,7 +32,7 @@ class Ending(enum.StrEnum):
 
     Every reader of an end uses it: a state's :class:`Status` (its terminal values are
     named after these), an :class:`~dominoproof.model.outcome.Outcome`'s termination,
-    the transition system's :func:`~dominoproof.model.system.terminal_kind` and the
+    the transition system's :func:`~dominoproof.model.spec.terminal_kind` and the
     exhaustive search's kinds of states (``dominoproof.proofs.search.statespace``).
 
     BLOCKED and DOMINO are the two ways a round ends (R1.1, R5.1). STUCK is a state
@@ -196,3 +198,39 @@ def state_status(variant: Variant, s: State) -> StateFlaw:
     if not layout.consistent(ts, s.table & ts.full, s.ends, s.marks):
         flaws |= StateFlaw.BAD_ENDS
     return flaws
+
+
+class Deal(NamedTuple):
+    """The chance step: each hand, the boneyard in draw order, the tiles set aside."""
+
+    hands: tuple[int, ...]
+    stack: tuple[int, ...]  #: the boneyard, top (next drawn) first
+    set_aside: int
+
+    @staticmethod
+    def from_order(variant: Variant, order: Sequence[int]) -> Deal:
+        """Deal a shuffled set (``order``: every tile index once) as the variant says."""
+        players, size = variant.players, variant.deal.hand_size
+        dealt = players * size
+        if variant.deal.order is DealOrder.BLOCKS:
+            hands = tuple(mask_of(order[p * size:(p + 1) * size]) for p in range(players))
+        else:
+            hands = tuple(mask_of(order[p:dealt:players]) for p in range(players))
+        rest = order[dealt:]
+        keep = len(rest) - variant.deal.set_aside
+        return Deal(hands, tuple(rest[:keep]), mask_of(rest[keep:]))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hands": [[str(Tile.from_index(t)) for t in bits(h)] for h in self.hands],
+            "stack": [str(Tile.from_index(t)) for t in self.stack],
+            "set_aside": [str(Tile.from_index(t)) for t in bits(self.set_aside)],
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Deal:
+        def idx(names: list[str]) -> list[int]:
+            return [Tile.parse(n).idx for n in names]
+
+        return Deal(tuple(mask_of(idx(h)) for h in data["hands"]), tuple(idx(data["stack"])),
+                    mask_of(idx(data.get("set_aside", []))))

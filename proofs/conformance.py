@@ -35,8 +35,8 @@ name (:data:`ORACLES`, :func:`get_oracle`):
     mutant of it, :mod:`~dominoproof.proofs.faults`), and
     :func:`~dominoproof.model.outcome.outcome`.
 ``spec``
-    The specification's rule book, :class:`~dominoproof.model.rules.Rules`: the named
-    actions of :mod:`~dominoproof.model.actions`, no memo tables, no inlined paths.
+    The specification's rule book, :class:`~dominoproof.model.spec.Rules`: the named
+    actions of :mod:`~dominoproof.model.spec`, no memo tables, no inlined paths.
     Compared with ``engine``, it checks that the fast paths change no rule.
 ``kernel``
     The compiled kernel (:mod:`dominoproof.proofs.kernel`, the ``kernel`` extra): its
@@ -61,13 +61,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from dominoproof.model.engine import Deal, Trace, dealt_state, initial_state
+from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, outcome
-from dominoproof.model.rules import Rules, VoidDeal, engine_for, spec_for
-from dominoproof.model.state import State
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init, Rules, VoidDeal, dealt_state, spec_for
+from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.search.statespace import Scorer, explore
@@ -449,7 +449,7 @@ class Reachable:
 def reachable_states(variant: Variant, inits: Init | Iterable[Init],
                      rules: Rules | None = None, limit: int = 1_000_000) -> Reachable:
     """Every state reachable under ``rules`` (at most ``limit``) from ``inits``: an
-    :class:`~dominoproof.model.system.Init` configuration (every deal, one deal) or
+    :class:`~dominoproof.model.spec.Init` configuration (every deal, one deal) or
     several of them, through the project's exhaustive search
     (:func:`dominoproof.proofs.search.statespace.explore`, which follows ``rules``, so a
     mutant is explored as the mutant plays). ``complete`` is False when the limit cut

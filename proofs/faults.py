@@ -25,10 +25,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominoproof.model.engine import init_for
+from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Outcome, Scorer, outcome
-from dominoproof.model.rules import Rules, system_under_test
+from dominoproof.model.spec import Init, Rules
 from dominoproof.model.state import State
-from dominoproof.model.system import Init, init_for
 from dominoproof.model.variant import Award, Variant, find_variant
 from dominoproof.proofs.mutants import ENGINE_MUTANTS, SCORING_MUTANTS
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from dominoproof.model.fast import FastRules
-from dominoproof.model.layout import Access, Layout
+from dominoproof.model.layout import Access, Layout, SlotLayout
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer, outcome
 from dominoproof.model.state import State, Status
@@ -176,12 +176,13 @@ class PlayKeepsEnd(FastRules):
 # ---------------------------------------------------------------------------
 
 
-class _Layout(Layout):
-    """A :class:`Layout` of the mutant's own (never the cached one the engine shares)."""
+class _PendingIgnored(Layout):
+    """A player may play on any open slot they may play on, pending or not; with
+    ``piles_up``, a double laid there waits too."""
 
-
-class _PendingIgnored(_Layout):
-    """A player may play on any open slot they may play on, pending or not."""
+    def __init__(self, data: SlotLayout, players: int, piles_up: bool = False) -> None:
+        super().__init__(data, players)
+        self.piles_up = piles_up
 
     def targets(self, ends: tuple[int, ...], player: int, marks: int = 0) -> tuple[int, ...]:
         f = self.fields
@@ -189,15 +190,11 @@ class _PendingIgnored(_Layout):
             marks &= ~(((1 << self.width) - 1) << f.pending)
         return super().targets(ends, player, marks)
 
-
-class _PendingPilesUp(_PendingIgnored):
-    """Play may go elsewhere while a double waits, and a double laid there waits too."""
-
     def starts_wait(self, pending: int) -> bool:
-        return True
+        return self.piles_up or super().starts_wait(pending)
 
 
-class _SidesIgnored(_Layout):
+class _SidesIgnored(Layout):
     """A spinner's arms may be played on before the sides they wait for are covered."""
 
     def may_play(self, slot: int, player: int, marks: int = 0) -> bool:
@@ -206,10 +203,6 @@ class _SidesIgnored(_Layout):
             return True
         return (sl.access is Access.OWNER_OR_MARKER and sl.owner is not None
                 and self.marker_out(marks, sl.owner))
-
-
-def _with_layout(rules: FastRules, cls: type[_Layout]) -> None:
-    rules.layout = cls(rules.layout.data, rules.players)
 
 
 @engine_mutant("marker-stays-in")
@@ -231,7 +224,7 @@ class DoubleLeftUncovered(FastRules):
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
-        _with_layout(self, _PendingIgnored)
+        self.layout = _PendingIgnored(self.layout.data, self.players)  # the mutant's own
 
 
 @engine_mutant("doubles-pile-up")
@@ -241,7 +234,7 @@ class DoublesPileUp(FastRules):
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
-        _with_layout(self, _PendingPilesUp)
+        self.layout = _PendingIgnored(self.layout.data, self.players, piles_up=True)
 
 
 @engine_mutant("arms-open-early")
@@ -251,7 +244,7 @@ class ArmsOpenEarly(FastRules):
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
-        _with_layout(self, _SidesIgnored)
+        self.layout = _SidesIgnored(self.layout.data, self.players)
 
 
 @engine_mutant("confirm-past-double")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from dominoproof import api
-from dominoproof.model.engine import Deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.state import Deal
 from dominoproof.model.tiles import Tile, mask_of
 
 HANDS = ["0-0 0-1 0-2 0-3 0-4 0-5 0-6", "1-1 1-2 1-3 1-4 1-5 1-6 2-2"]

@@ -202,8 +202,8 @@ def test_the_table_bound_is_sound_against_exhaustive_search(
     """The fewest tiles on the table at a block, asked of Z3 over the proved invariant,
     is never more than any reachable blocked state has (every deal searched), and the
     lower bound on a blocked round's length never exceeds the shortest one found."""
+    from dominoproof.model.spec import Init
     from dominoproof.model.state import Ending
-    from dominoproof.model.system import Init
     from dominoproof.proofs.search.statespace import explore
 
     v = variant(name, overrides)

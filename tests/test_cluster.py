@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from dominoproof.cli import main
 from dominoproof.model import find_variant
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.simulate import batches, simulate
 from dominoproof.proofs.analysis.stats import sampled_figures

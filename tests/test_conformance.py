@@ -24,9 +24,9 @@ from helpers import variant
 from reference_rules import ReferenceOracle
 
 from dominoproof.model import MoveKind, State, Status, random_round
-from dominoproof.model.engine import Deal
-from dominoproof.model.rules import Rules, engine_for
-from dominoproof.model.system import Init, every_deal
+from dominoproof.model.fast import engine_for
+from dominoproof.model.spec import Init, Rules, every_deal
+from dominoproof.model.state import Deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from helpers import awaiting_z3_twin, variant, with_z3_twin
 
+from dominoproof.model.fast import engine_for
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules, engine_for
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init, Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict

@@ -29,7 +29,7 @@ from dominoproof.jsonout import dumps, schema
 from dominoproof.model import MoveKind, Status, initial_state
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import IllegalMoveError
-from dominoproof.model.rules import engine_for
+from dominoproof.model.fast import engine_for
 from dominoproof.proofs.analysis.simulate import Distribution, wilson
 from dominoproof.proofs.properties import CATALOGUE
 

@@ -18,8 +18,8 @@ import z3  # type: ignore[import-untyped]
 from helpers import variant
 
 from dominoproof.model.engine import initial_state, random_round, shuffled_deal
+from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move, MoveKind
-from dominoproof.model.rules import engine_for
 from dominoproof.model.state import Status
 from dominoproof.proofs.z3 import encoding, predicates, successors, vocabulary
 from dominoproof.proofs.z3.encoding import PLAYING, Encoding
@@ -73,7 +73,7 @@ def test_a_void_deal_has_no_initial_state() -> None:
     for _ in range(40):
         order = list(range(v.tiles.count))
         rng.shuffle(order)
-        from dominoproof.model.engine import Deal
+        from dominoproof.model.state import Deal
 
         deal = Deal.from_order(v, order)
         held = any(h >> 9 & 1 for h in deal.hands)  # 3-3 is tile 9

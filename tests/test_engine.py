@@ -38,7 +38,7 @@ from dominoproof.model import (
 )
 from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.moves import LEAD, move_json, read_move, resolve
-from dominoproof.model.rules import VoidDeal
+from dominoproof.model.spec import VoidDeal
 
 PRESETS = sorted(presets())
 

@@ -28,8 +28,8 @@ from dominoproof.cli import main
 from dominoproof.model import MoveKind, Status, Tile, random_round
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import IllegalMoveError, TraceError
-from dominoproof.model.rules import engine_for
-from dominoproof.model.system import count_deals
+from dominoproof.model.fast import engine_for
+from dominoproof.model.spec import count_deals
 from dominoproof.proofs import allsizes
 from dominoproof.proofs.allsizes import AbstractCounterexample, prove_all_sizes
 from dominoproof.proofs.properties import Result, Verdict

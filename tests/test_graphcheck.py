@@ -24,7 +24,7 @@ from dominoproof.cli import main
 from dominoproof.model import Status, Trace, engine_for, find_variant
 from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError, TraceError
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict

@@ -27,8 +27,8 @@ import pytest
 from helpers import variant
 
 from dominoproof.model import engine_for, random_round, random_rounds
+from dominoproof.model.spec import Init, every_deal
 from dominoproof.model.state import Status
-from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel

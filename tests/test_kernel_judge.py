@@ -22,9 +22,9 @@ import numpy as np
 import pytest
 from helpers import variant
 
-from dominoproof.model.rules import engine_for
+from dominoproof.model.fast import engine_for
+from dominoproof.model.spec import Init
 from dominoproof.model.state import Status
-from dominoproof.model.system import Init
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, Fault
 from dominoproof.proofs.properties import BY_ID

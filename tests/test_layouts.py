@@ -24,10 +24,10 @@ import pytest
 from helpers import variant
 
 from dominoproof.model import State, Status, Trace, find_variant
+from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Opens, layout_of
 from dominoproof.model.moves import MoveKind
-from dominoproof.model.rules import engine_for
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.tiles import tile_index
 from dominoproof.model.variant import ExtendReading, Variant, presets
 from dominoproof.proofs.properties import BY_ID, LAYOUT_PROPERTIES, Verdict

@@ -27,8 +27,8 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from helpers import variant
 
-from dominoproof.model.rules import engine_for
-from dominoproof.model.system import Init
+from dominoproof.model.fast import engine_for
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict

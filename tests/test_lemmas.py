@@ -14,9 +14,9 @@ import dataclasses
 import pytest
 from helpers import unseen_successors, variant
 
-from dominoproof.model.rules import Rules, engine_for
+from dominoproof.model.fast import engine_for
+from dominoproof.model.spec import Rules, every_deal
 from dominoproof.model.state import State, Status
-from dominoproof.model.system import every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.allsizes import AbstractModel, prove_model
 from dominoproof.proofs.faults import FAULTS_BY_ID

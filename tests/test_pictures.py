@@ -28,7 +28,7 @@ from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import LINE, Access, LayoutKind, Slot, SlotLayout, layout_of
 from dominoproof.model.moves import LEAD, MoveKind
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.search.judge import verify

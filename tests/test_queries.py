@@ -13,8 +13,8 @@ import pytest
 from helpers import variant
 
 from dominoproof.model.moves import MoveKind
+from dominoproof.model.spec import Init
 from dominoproof.model.state import Status
-from dominoproof.model.system import Init
 from dominoproof.model.variant import preset_names
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
 from dominoproof.proofs.z3.lemmas import BY_ID as LEMMA

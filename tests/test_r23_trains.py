@@ -33,9 +33,9 @@ from helpers import variant
 
 from dominoproof.cli import main
 from dominoproof.model import Status, Trace
+from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
-from dominoproof.model.rules import engine_for
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict

@@ -27,7 +27,7 @@ from dominoproof import api
 from dominoproof.cli import main
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import MoveKind
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.search.judge import verify

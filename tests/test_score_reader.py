@@ -12,7 +12,7 @@ import z3  # type: ignore[import-untyped]
 from helpers import variant
 
 from dominoproof.model.outcome import outcome
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.proofs.search.statespace import explore, seeded_deal
 from dominoproof.proofs.z3.encoding import Encoding
 from dominoproof.proofs.z3.scoring import Classifier, ScoreReader, TermReader

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from dominoproof.model import find_variant
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.search.by_deal import explore_by_deal
 from dominoproof.proofs.search.statespace import SearchResult, explore

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dominoproof.bench.partitioned import GLOBAL, verify_partitioned
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict

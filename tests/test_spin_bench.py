@@ -23,7 +23,7 @@ from dominoproof.bench import promela
 from dominoproof.bench import spin as sb
 from dominoproof.cli import main
 from dominoproof.model import Move, Tile, initial_state, legal_moves
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.proofs import kernel
 from dominoproof.proofs.search.statespace import explore
 

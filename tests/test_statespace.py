@@ -27,9 +27,9 @@ from dominoproof.model import engine_for, find_variant
 from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.rules import is_own
+from dominoproof.model.fast import is_own
+from dominoproof.model.spec import Init, init_states
 from dominoproof.model.state import Ending, Status
-from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
@@ -422,7 +422,8 @@ if __name__ == "__main__":  # pragma: no cover
 def test_a_draw_order_ending_with_tile_0_survives_the_integer_code() -> None:
     # the code is the record's little-endian integer, so a last stack byte 0 (the tile
     # 0-0 drawn last) is a trailing zero the integer drops; decode pads it back
-    from dominoproof.model.engine import Deal, initial_state
+    from dominoproof.model.engine import initial_state
+    from dominoproof.model.state import Deal
 
     v = find_variant("tiny-2p-d3")
     s = initial_state(v, Deal.from_order(v, [9, 8, 1, 2, 3, 4, 5, 6, 7, 0]))

@@ -32,9 +32,8 @@ from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules
+from dominoproof.model.spec import Init, Rules, init_states
 from dominoproof.model.state import Ending, State
-from dominoproof.model.system import Init, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.proofs.analysis.policies import (
     POLICIES,
@@ -258,7 +257,7 @@ def test_shared_states_are_weighted_by_every_way_in() -> None:
 
 
 def _deals(v: Variant) -> Iterator[object]:
-    from dominoproof.model.system import deal_of
+    from dominoproof.model.engine import deal_of
 
     for s in init_states(v, Init.every(True)):
         yield deal_of(s)

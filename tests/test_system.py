@@ -17,18 +17,17 @@ import pytest
 from helpers import variant
 
 from dominoproof.model import Deal, DominoproofError, MoveKind, Status, engine_for, find_variant
-from dominoproof.model.actions import CASES
 from dominoproof.model.dealtext import format_deal, parse_deal
-from dominoproof.model.engine import random_round
+from dominoproof.model.engine import deal_of, random_round
 from dominoproof.model.layout import CLOSED
-from dominoproof.model.rules import Rules
-from dominoproof.model.system import (
+from dominoproof.model.spec import (
     ACTIONS,
     ACTIONS_BY_NAME,
+    CASES,
     Init,
+    Rules,
     action_of,
     count_deals,
-    deal_of,
     every_deal,
     init_states,
     next_states,

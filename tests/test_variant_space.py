@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from reference_rules import ReferenceOracle
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init
 from dominoproof.model.tiles import Tile, tile_count
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.conformance import compare, get_oracle

@@ -27,10 +27,10 @@ from dominoproof.cli import main
 from dominoproof.model import find_variant
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import engine_for, system_under_test
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules, engine_for, system_under_test
+from dominoproof.model.spec import Rules, every_deal
 from dominoproof.model.state import Status
-from dominoproof.model.system import every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.policies import Policy
 from dominoproof.proofs.analysis.witness_search import Round, play_rounds

@@ -72,8 +72,8 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
     mismatch, 3 when --max-states cut the search short."""
 
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.rules import engine_for
-    from dominoproof.model.system import Init
+    from dominoproof.model.fast import engine_for
+    from dominoproof.model.spec import Init
     from dominoproof.proofs import conformance as c
     from dominoproof.proofs.search.statespace import explore, feasibility, seeded_deal
 

@@ -44,7 +44,7 @@ from dominoproof.options import (
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
-    from dominoproof.model.system import Init
+    from dominoproof.model.spec import Init
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.search.judge import Verification
@@ -137,7 +137,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
 
     from dominoproof.model.dealtext import parse_deal
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.system import Init, count_deals
+    from dominoproof.model.spec import Init, count_deals
     from dominoproof.proofs.properties import Verdict, find_property
     from dominoproof.proofs.runner import cluster_spec
     from dominoproof.proofs.search.judge import verify

@@ -67,7 +67,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
     not. -v prints how each answer was reached, and each answer on standard error as it
     lands."""
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.rules import system_under_test
+    from dominoproof.model.fast import system_under_test
     from dominoproof.model.variant import Variant, preset_names
     from dominoproof.options import resolve_variant
     from dominoproof.progress import progress

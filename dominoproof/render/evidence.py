@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominoproof.model.engine import Trace
+from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, outcome
-from dominoproof.model.rules import Rules, engine_for
+from dominoproof.model.spec import Rules
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant

@@ -132,7 +132,7 @@ def gather(variants: Sequence[Variant], *, rounds: int, seed: int, max_exact_dea
 
 def _figures(v: Variant, policies: list[str], rounds: int, seed: int,
              max_exact_deals: int) -> list[Any]:
-    from dominoproof.model.system import count_deals
+    from dominoproof.model.spec import count_deals
     from dominoproof.proofs.analysis import stats
 
     if count_deals(v, True) <= max_exact_deals:

@@ -31,8 +31,8 @@ from typing import Any, TypeVar
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.outcome import outcome
+from dominoproof.model.spec import count_deals
 from dominoproof.model.state import Ending
-from dominoproof.model.system import count_deals
 from dominoproof.model.tiles import MAX_SET, tile_count
 from dominoproof.model.variant import DrawRule, Sizes, Variant
 from dominoproof.proofs.analysis.policies import POLICIES, policy_named, policy_rounds

@@ -34,7 +34,7 @@ from dominoproof.model.engine import Trace
 from dominoproof.model.layout import Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, residual
-from dominoproof.model.rules import Rules
+from dominoproof.model.spec import Rules
 from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, bits, tiles_of
 from dominoproof.model.variant import (

@@ -19,12 +19,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.engine import Deal, check_deal_shape, deal_error, initial_state
+from dominoproof.model.engine import check_deal_shape, deal_error, initial_state
 from dominoproof.model.errors import IllegalMoveError, TraceError
+from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, resolve, said
 from dominoproof.model.outcome import outcome, side_of
-from dominoproof.model.rules import Rules, VoidDeal, engine_for
-from dominoproof.model.state import State, Status
+from dominoproof.model.spec import Rules, VoidDeal
+from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.logformats import FORMATS, LoggedRound, Pass, Play, Step, read_log

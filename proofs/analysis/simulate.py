@@ -32,8 +32,8 @@ from functools import partial
 from typing import Any, TypeVar
 
 from dominoproof.model.engine import random_rounds
+from dominoproof.model.fast import engine_for
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import engine_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant

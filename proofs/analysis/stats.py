@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.spec import Init, count_deals, init_states
 from dominoproof.model.state import Ending, State
-from dominoproof.model.system import Init, count_deals, init_states
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import DrawRule, Variant, find_variant
 from dominoproof.proofs.analysis.policies import Policy, move_distribution, policy_named
@@ -60,7 +60,7 @@ from dominoproof.proofs.analysis.simulate import (
 from dominoproof.proofs.runner import Runner
 
 if TYPE_CHECKING:
-    from dominoproof.model.engine import Deal
+    from dominoproof.model.state import Deal
     from dominoproof.proofs.search.statespace import Scorer, SearchResult
 
 __all__ = [

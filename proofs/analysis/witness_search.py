@@ -35,12 +35,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominoproof.model.engine import Deal, Trace, initial_state, shuffled_deal
+from dominoproof.model.engine import Trace, initial_state, shuffled_deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import engine_for, is_own
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rules import Rules, engine_for, is_own
-from dominoproof.model.state import State, Status
+from dominoproof.model.spec import Rules
+from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.policies import BlockSeeking, Greedy, Policy, UniformRandom, pick

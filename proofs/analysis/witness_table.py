@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError, TraceError
-from dominoproof.model.rules import Rules
+from dominoproof.model.spec import Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.witness_search import (
     OBJECTIVES,

@@ -1,7 +1,7 @@
 """The kernel as a rule book of one state at a time: what the conformance suite compares.
 
 :class:`KernelBook` answers for a :class:`~dominoproof.model.state.State` what
-:class:`~dominoproof.model.rules.Rules` answers -- the moves, the successors, the
+:class:`~dominoproof.model.spec.Rules` answers -- the moves, the successors, the
 predicates of R1.1, R2 (both readings of R2.3) and R3, the lead -- by converting the
 state to a frame and calling the compiled functions of :mod:`.rules`. It is slow per
 call (each crosses into compiled code); the searches and play-outs stay inside it.

@@ -37,10 +37,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from dominoproof.model.engine import Deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
-from dominoproof.model.state import State
+from dominoproof.model.state import Deal, State
 from dominoproof.model.variant import Variant
 
 from ._jit import njit

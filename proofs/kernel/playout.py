@@ -7,7 +7,7 @@ every random number from one ``random.Random(seed)`` stream, by ``random()`` onl
   sort), dealt as the variant says (``Deal.from_order``); a deal the lead rule voids is
   dealt again (at most :data:`MAX_REDEALS` times);
 * each move (``playout``): the only legal move, or ``moves[int(random() * len(moves))]``
-  of :meth:`Rules.moves <dominoproof.model.rules.Rules.moves>`, whose order the kernel's
+  of :meth:`Rules.moves <dominoproof.model.spec.Rules.moves>`, whose order the kernel's
   ``gen_moves`` keeps.
 
 This module does the same inside compiled code: Python's generator (MT19937, and
@@ -24,9 +24,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from dominoproof.model.engine import Deal
 from dominoproof.model.moves import Move
-from dominoproof.model.state import State
+from dominoproof.model.state import Deal, State
 from dominoproof.model.variant import Variant
 
 from ._jit import njit, njit_inline

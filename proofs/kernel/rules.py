@@ -5,7 +5,7 @@ actions and ``model/fast.py``'s fast path), written for numba: every function ta
 variant's table ``K`` (:mod:`.tables`) and works on frames, ``int64`` arrays holding a
 state's fields. Each function follows one function of the specification's reading and
 names it; the moves come in the same order as :meth:`Rules.moves
-<dominoproof.model.rules.Rules.moves>` (so a graph's edges keep their labels), and each
+<dominoproof.model.spec.Rules.moves>` (so a graph's edges keep their labels), and each
 successor is the state the named action's effect gives. The conformance suite holds it
 to the rules on every state of the small configurations (the "kernel" oracle of
 ``proofs/conformance.py``).

@@ -2,7 +2,7 @@
 
 Every deal is an independent search, so a configuration of every deal splits
 cleanly: :func:`explore_by_deal` cuts the deals into parts
-(:meth:`~dominoproof.model.system.Init.shard`: by the set-aside tiles when there
+(:meth:`~dominoproof.model.spec.Init.shard`: by the set-aside tiles when there
 are any, so the parts reach disjoint states, else by the first hand), runs the
 one-process search (:func:`~dominoproof.proofs.search.statespace.explore`) on each part
 in a process pool, and merges the figures, counting states that two parts both
@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer
-from dominoproof.model.rules import Rules, system_under_test
-from dominoproof.model.system import Init
+from dominoproof.model.spec import Init, Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.runner import LocalPool, Runner
 from dominoproof.proofs.search.statespace import (

@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import engine_for, is_own
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.rules import Rules, engine_for, is_own
+from dominoproof.model.spec import Init, Rules, init_states
 from dominoproof.model.state import Ending, State
-from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.kernel import graph as kgraph
 from dominoproof.proofs.kernel import reason as kernel_status

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dominoproof.model.system import Init, count_deals
+from dominoproof.model.spec import Init, count_deals
 from dominoproof.model.variant import Variant
 
 __all__ = ["Coverage", "deals_text", "of_init"]

@@ -44,12 +44,12 @@ from typing import TYPE_CHECKING, Any, cast
 from dominoproof.model.constants import constants_of
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import TraceError
+from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
-from dominoproof.model.rules import Rules, engine_for
+from dominoproof.model.spec import Init, Rules
 from dominoproof.model.state import Ending, State, StateFlaw, Status, state_status
-from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import (
     DrawRule,

@@ -25,11 +25,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from dominoproof.model.engine import Deal
 from dominoproof.model.layout import LINE, Opens
 from dominoproof.model.outcome import outcome
-from dominoproof.model.state import Status
-from dominoproof.model.system import Init, count_deals
+from dominoproof.model.spec import Init, count_deals
+from dominoproof.model.state import Deal, Status
 from dominoproof.model.tiles import tile_count
 from dominoproof.model.variant import DrawRule, LeadFallback, LeadRule, Sizes, Variant
 from dominoproof.proofs.search.coverage import Coverage

@@ -1,7 +1,7 @@
 """Exhaustive search of a round's state space: every reachable state of a configuration.
 
-The search walks the transition system of :mod:`dominoproof.model.system` (``Init``,
-``Next``, built on one :class:`~dominoproof.model.rules.Rules`) breadth first, so
+The search walks the transition system of :mod:`dominoproof.model.spec` (``Init``,
+``Next``, built on one :class:`~dominoproof.model.spec.Rules`) breadth first, so
 the BFS tree holds a *shortest* path to every state and the first violation a
 checker finds in state order has a shortest counterexample.
 
@@ -36,7 +36,7 @@ over every core by hash, no graph).
 
 Public API (used by the conformance and Z3 checks, the CLI and the benchmarks)::
 
-    from dominoproof.model.system import Init
+    from dominoproof.model.spec import Init
     from dominoproof.proofs.search.statespace import explore, seeded_deal
 
     result = explore(variant, Init.one(seeded_deal(variant, 0)),
@@ -66,20 +66,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dominoproof.model.engine import Trace
+from dominoproof.model.engine import Trace, deal_of, init_for, seeded_deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import engine_for, is_own, system_under_test
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.rules import Rules, engine_for, is_own, system_under_test
+from dominoproof.model.spec import Init, Rules, count_deals, init_states
 from dominoproof.model.state import Ending, State, Status
-from dominoproof.model.system import (
-    Init,
-    count_deals,
-    deal_of,
-    init_for,
-    init_states,
-    seeded_deal,
-)
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.search.codec import Codec
 
@@ -651,7 +644,7 @@ def _figures(r: SearchResult, analyses: bool = True) -> Figures:
 def feasibility(variant: Variant, init: Init) -> tuple[bool, str]:
     """Whether exhaustive search of ``init`` is within reach, and a sentence saying why.
 
-    The number of deals is exact (:func:`~dominoproof.model.system.count_deals`);
+    The number of deals is exact (:func:`~dominoproof.model.spec.count_deals`);
     the state space of one deal is not known before the search, so the verdict is
     only about the deals, and the search budgets remain the safety net."""
     if init.deal is not None:

@@ -18,12 +18,12 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.engine import Deal, Trace, initial_state
+from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import is_own
 from dominoproof.model.layout import layout_of
 from dominoproof.model.moves import Move, MoveKind, move_json
-from dominoproof.model.rules import is_own
-from dominoproof.model.state import State
+from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import bits
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.encoding import (

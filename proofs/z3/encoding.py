@@ -31,8 +31,7 @@ from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.engine import Deal
-from dominoproof.model.state import State, Status
+from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.variant import DrawRule, FoulRule
 from dominoproof.proofs.z3.layout_terms import LayoutTerms
 from dominoproof.proofs.z3.predicates import LeadChoice, Predicates

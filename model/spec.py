@@ -1,0 +1,599 @@
+"""The specification of a round: read it top to bottom as a TLA+ module.
+
+docs/SEMANTICS.md is its contract, in the same order: ``CONSTANTS`` (read by
+:class:`Rules` from the variant's :class:`~dominoproof.model.constants.Constants` and
+nowhere else), ``VARIABLES`` (:class:`~dominoproof.model.state.State`), :func:`type_ok`,
+``Init`` (:func:`init_states` over an :class:`Init`: one deal or every deal, the deal's
+draw order or every draw order), the predicates of R1-R4 (:class:`Rules`), the named
+actions (:data:`CASES`, :data:`ACTIONS`: each a guard case and an effect), ``Next``
+(:meth:`Rules.moves`, :func:`next_states`) and the terminal states.
+
+This is the *imperative* reading of RULES.md. The Z3 relation
+(``dominoproof.proofs.z3``) is the declarative one, written independently; the
+engine (:mod:`.fast`) is the same rules with memo tables and inlined paths. The
+conformance check ties them together. The public functions at the end
+(:func:`legal_moves`, :func:`apply`, ...) run this specification; code that wants
+speed asks for the engine by name (:func:`~dominoproof.model.fast.engine_for`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from .constants import Constants, constants_of
+from .errors import DominoproofError, IllegalMoveError
+from .layout import Layout, layout_for, layout_of
+from .moves import LEAD, Move, MoveKind, why_illegal
+from .state import Deal, Ending, State, StateFlaw, Status, state_status
+from .tiles import bits, mask_of, show_tiles
+from .variant import DrawRule, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
+
+PLAYING = Status.PLAYING
+PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
+_new = tuple.__new__  #: State._make without its checks (Init is on the engine's hot path)
+
+
+class VoidDeal(DominoproofError):
+    """The lead rule names a tile nobody holds and the fallback is a redeal."""
+
+
+# ---- VARIABLES and TypeOK ----------------------------------------------------
+
+
+def type_ok(variant: Variant, s: State) -> bool:
+    """``TypeOK``: hands, boneyard, set-aside tiles and table partition the set (Terms);
+    the ends are ones a line with those tiles can show; the turn, the R4 count and the
+    fouls are in range; a fixed draw order lists exactly the boneyard (R3.1).
+    :func:`~dominoproof.model.state.state_status` names what is wrong."""
+    return state_status(variant, s) is StateFlaw.OK
+
+
+# ---- Init: the deal ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Init:
+    """Which initial states a search starts from: one ``deal`` (``None``: every deal of
+    the set); ``free_draw``: a draw may take any boneyard tile (every draw order);
+    ``part = (i, n)``: only part ``i`` of ``n`` of every deal (:func:`every_deal`), the
+    unit of work of a parallel search by deal."""
+
+    deal: Deal | None = None
+    free_draw: bool = False
+    part: tuple[int, int] = (0, 1)
+
+    @staticmethod
+    def one(deal: Deal, free_draw: bool = False) -> Init:
+        return Init(deal, free_draw)
+
+    @staticmethod
+    def every(free_draw: bool = False) -> Init:
+        return Init(None, free_draw)
+
+    def shard(self, i: int, n: int) -> Init:
+        """Part ``i`` of ``n`` of this configuration (every deal only)."""
+        if self.deal is not None:
+            raise ValueError("one deal cannot be partitioned")
+        return Init(None, self.free_draw, (i, n))
+
+    def describe(self) -> str:
+        order = "every draw order" if self.free_draw else "the deal's draw order"
+        if self.deal is None:
+            part = f", part {self.part[0] + 1} of {self.part[1]}" if self.part[1] > 1 else ""
+            return f"every deal, {order}{part}"
+        hands = " / ".join(show_tiles(h) for h in self.deal.hands)
+        return f"one deal ({hands}), {order}"
+
+
+def count_deals(variant: Variant, free_draw: bool) -> int:
+    """How many deals :func:`every_deal` enumerates: ``T! / (H!^P K! B!)`` ways to
+    fill the hands, the set-aside tiles and the boneyard, times ``B!`` draw orders
+    when the order is fixed (before deals voided by a ``redeal`` lead are dropped)."""
+    t, p, h = variant.tiles.count, variant.players, variant.deal.hand_size
+    k, b = variant.deal.set_aside, variant.boneyard_size
+    hands = math.prod(math.factorial(h) for _ in range(p))
+    ways = math.factorial(t) // (hands * math.factorial(k) * math.factorial(b))
+    return ways if free_draw else ways * math.factorial(b)
+
+
+def every_deal(variant: Variant, free_draw: bool,
+               part: tuple[int, int] = (0, 1)) -> Iterator[Deal]:
+    """Every deal of the set: the set-aside tiles, each hand (seat order), then the
+    boneyard -- in every draw order unless ``free_draw`` (then one, lowest tile first).
+
+    ``part = (i, n)`` keeps the deals of rank ``i`` modulo ``n`` in the outermost choice:
+    the set-aside tiles when there are any (they never change in a round, so no state is
+    reachable from two parts: a parallel search by part duplicates nothing), else the
+    first hand (deals sharing it are consecutive; parts may then reach common states)."""
+    p_count, h = variant.players, variant.deal.hand_size
+    k = variant.deal.set_aside
+    everything = tuple(range(variant.tiles.count))
+    index, parts = part
+
+    def hands_from(rest: tuple[int, ...], seat: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if seat == p_count:
+            yield ()
+            return
+        for rank, hand in enumerate(itertools.combinations(rest, h)):
+            if seat == 0 and not k and rank % parts != index:
+                continue
+            left = tuple(t for t in rest if t not in hand)
+            for more in hands_from(left, seat + 1):
+                yield (hand, *more)
+
+    for rank, aside in enumerate(itertools.combinations(everything, k)):
+        if k and rank % parts != index:
+            continue
+        aside_mask = mask_of(aside)
+        rest = tuple(t for t in everything if t not in aside)
+        for hands in hands_from(rest, 0):
+            used = aside_mask | mask_of(t for hand in hands for t in hand)
+            bone = tuple(t for t in everything if not used >> t & 1)
+            masks = tuple(mask_of(hand) for hand in hands)
+            orders = (bone,) if free_draw else itertools.permutations(bone)
+            for stack in orders:
+                yield Deal(masks, stack, aside_mask)
+
+
+def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = False, *,
+                closed: tuple[int, ...] | None = None) -> State:
+    """Init for ``deal`` with ``leader`` to move: nothing on the table, every slot closed
+    (``closed``: the layout's closed slots, when the caller holds them), no confirmation,
+    no foul, no marker out."""
+    return _new(State, (deal.hands, mask_of(deal.stack), deal.set_aside, 0,
+                        layout_of(variant).closed if closed is None else closed, leader, 0,
+                        False, 0, Status.PLAYING, None if free_draw else deal.stack, 0))
+
+
+def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Iterator[State]:
+    """``Init``: the state right after each deal of ``init`` [Terms, lead rules]: ``turn``
+    = the leader the lead rule names (read through ``rules``: a mutant's ``Init`` is the
+    mutant's). A deal the lead rule voids (fallback ``redeal``) has no initial state."""
+    rules = rules or spec_for(variant)
+    deals = (iter((init.deal,)) if init.deal is not None
+             else every_deal(variant, init.free_draw, init.part))
+    for deal in deals:
+        try:
+            leader, _ = rules.opening(deal.hands)
+        except VoidDeal:
+            continue
+        yield dealt_state(variant, deal, leader, init.free_draw)
+
+
+# ---- The rule book: the constants, the predicates of R1-R4, the lead, Next ---
+
+
+class Rules:
+    """The rule book of one variant (R1-R4): named actions, ``Next`` and the predicates.
+    Every method is pure. The only thing kept across calls is the last ``legal_moves``
+    answer, which ``apply`` uses to check legality without recomputing it."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.constants: Constants = constants_of(variant)
+        c = self.constants
+        self.layout: Layout = layout_for(c.LAYOUT, c.P)
+        self.tiles = c.tiles
+        self.suit = c.tiles.suit
+        self.halves = c.tiles.halves
+        self.players = c.P
+        self.next_seat = tuple((p + 1) % c.P for p in range(c.P))
+        self.C = c.C  #: R4.4: the confirmations that establish the block
+        self.fouls_possible = c.FOULS is FoulRule.PENALISED
+        self.value = c.VALUE
+        self._memo_state: State | None = None
+        self._memo_moves: tuple[Move, ...] = ()
+
+    # -- R2, R3, R1.1: the conditions of a blocked game ---------------------------
+    def playable_mask(self, s: State, player: int) -> int:
+        """Tiles of ``player`` that extend an open end ``player`` may play on (R2.1, R2.3);
+        before the lead, every tile of the hand."""
+        if not s.led:
+            return s.hands[player]
+        m = 0
+        ends, suit = s.ends, self.suit
+        for e in self.layout.targets(ends, player, s.marks):
+            m |= suit[ends[e]]
+        return s.hands[player] & m
+
+    def has_play(self, s: State, player: int) -> bool:
+        """Whether ``player`` has a legal play on the layout (R2.3 "has a legal move")."""
+        return self.playable_mask(s, player) != 0
+
+    def matching_mask(self, s: State) -> int:
+        """Tiles in any hand that carry a number showing on any open end (R2.1)."""
+        m = 0
+        for v in self.layout.numbers(s.ends):
+            m |= self.suit[v]
+        return s.in_hands & m
+
+    def ends_unplayable(self, s: State, reading: ExtendReading | None = None) -> bool:
+        """R2 (condition 1): no open end can be extended by any player.
+
+        ``reading`` (R2.3) defaults to the variant's: "holds a matching tile"
+        (any hand holds a tile carrying an end's number) or "has a legal move"
+        (some player may legally play on some end). Before the lead there are
+        no open ends and the leader can always play: not unplayable.
+        """
+        if not s.led:
+            return False
+        reading = reading or self.constants.READING
+        if reading is ExtendReading.HOLDS_MATCHING_TILE:
+            return self.matching_mask(s) == 0
+        return not any(self.has_play(s, p) for p in range(self.players))
+
+    def boneyard_supplies_nothing(self, s: State) -> bool:
+        """R3 (condition 2): the boneyard is empty. Tiles set aside (never drawn) are
+        not part of it; under the block game (no drawing) every undealt tile is."""
+        return s.boneyard == 0
+
+    def is_blocked(self, s: State, reading: ExtendReading | None = None) -> bool:
+        """R1.1 with R3.3: both conditions hold at once, in a round not ended by a domino
+        (R1.2: nobody has emptied their hand, so every player is still active)."""
+        return (s.status is not Status.DOMINO and all(s.hands)
+                and self.ends_unplayable(s, reading) and self.boneyard_supplies_nothing(s))
+
+    def block_ready(self, s: State) -> bool:
+        """R4.4: enough consecutive confirmations, and the boneyard still empty."""
+        return s.confirmed >= self.C and (not self.constants.EMPTY or s.boneyard == 0)
+
+    def is_false_confirmation(self, s: State, m: Move) -> bool:
+        """R4.5: a confirmation of inability by a player who has a legal play."""
+        return m.kind is CONFIRM and self.playable_mask(s, m.player) != 0
+
+    # -- the opening ----------------------------------------------------------------
+    def heaviest(self, mask: int) -> int:
+        """The heaviest tile of ``mask``: highest value, then highest index."""
+        value = self.value
+        return max(bits(mask), key=lambda t: (value[t], t))
+
+    def lightest(self, mask: int) -> int:
+        """The lightest tile of ``mask``: lowest value, then lowest index (R5.5)."""
+        value = self.value
+        return min(bits(mask), key=lambda t: (value[t], t))
+
+    def opening(self, hands: tuple[int, ...]) -> tuple[int, int | None]:
+        """The leader and the tile they must lead with (``None``: any tile).
+
+        Raises :class:`VoidDeal` when the named tile is held by nobody and the
+        fallback is a redeal.
+        """
+        c = self.constants
+        rule = c.LEAD
+        if rule is LeadRule.PLAYER:
+            return c.LEADER, None
+        found = (self._holder(hands, c.LEAD_TILE) if rule is LeadRule.TILE
+                 else self._highest_double(hands))
+        if found is not None:
+            return found
+        fallback = c.FALLBACK
+        if fallback is LeadFallback.REDEAL:
+            raise VoidDeal(f"nobody holds the lead tile ({rule.value})")
+        if fallback is LeadFallback.PLAYER:
+            return c.LEADER, None
+        if fallback is LeadFallback.HIGHEST_DOUBLE:
+            found = self._highest_double(hands)
+            if found is not None:
+                return found
+        held = 0
+        for h in hands:
+            held |= h
+        t = self.heaviest(held)
+        return self._holder(hands, t) or (c.LEADER, None)
+
+    @staticmethod
+    def _holder(hands: tuple[int, ...], t: int | None) -> tuple[int, int | None] | None:
+        if t is None:
+            return None
+        for p, h in enumerate(hands):
+            if h >> t & 1:
+                return p, t
+        return None
+
+    def _highest_double(self, hands: tuple[int, ...]) -> tuple[int, int | None] | None:
+        for t in reversed(self.tiles.doubles()):
+            found = self._holder(hands, t)
+            if found is not None:
+                return found
+        return None
+
+    # -- Next -------------------------------------------------------------------------
+    def legal_moves(self, s: State) -> tuple[Move, ...]:
+        """Every legal move in ``s``, in a fixed order; ``()`` when the round is over."""
+        moves = self.moves(s)
+        self._memo_state = s
+        self._memo_moves = moves
+        return moves
+
+    def moves(self, s: State) -> tuple[Move, ...]:
+        """``Next``: the moves of the actions of the first guard case that holds in ``s``
+        (``legal_moves`` without remembering the answer for ``apply``)."""
+        for case in CASES:
+            if case.guard(self, s):
+                return tuple(m for a in case.actions for m in a.moves(self, s))
+        raise AssertionError("the last case always holds")  # pragma: no cover
+
+    def action_of(self, s: State, m: Move) -> Action:
+        """The action a move of ``s`` belongs to (a confirmation by a player who can play
+        is a Foul, R4.5)."""
+        k = m.kind
+        if k is PLAY:
+            return LEAD_ACTION if m.end == LEAD else PLAY_ACTION
+        if k is CONFIRM:
+            return FOUL_ACTION if self.is_false_confirmation(s, m) else CONFIRM_ACTION
+        return {DRAW: DRAW_ACTION, PASS: PASS_ACTION, ESTABLISH: ESTABLISH_ACTION,
+                DOMINO: DOMINO_ACTION}[k]
+
+    def apply(self, s: State, m: Move) -> State:
+        """The state after ``m``; raises :class:`IllegalMoveError` (naming the rule) if
+        ``m`` is not legal in ``s``. ``s`` itself never changes."""
+        if type(m) is not Move or type(m.kind) is not MoveKind:
+            # a plain tuple, or a Move whose kind is an int, compares equal to a legal move
+            raise self.why_illegal(s, m)
+        moves = self._memo_moves if s is self._memo_state else self.legal_moves(s)
+        if m not in moves:
+            raise self.why_illegal(s, m)
+        return self.step(s, m)
+
+    def successors(self, s: State) -> list[tuple[Move, State]]:
+        step = self.step
+        return [(m, step(s, m)) for m in self.legal_moves(s)]
+
+    def step(self, s: State, m: Move) -> State:
+        """The transition for a move already known to be legal: its action's effect."""
+        return self.action_of(s, m).effect(self, s, m)
+
+    def why_illegal(self, s: State, m: Move) -> IllegalMoveError:
+        """Why ``m`` is not a move of ``s``: the typed error names the rule."""
+        return why_illegal(self, s, m)
+
+
+# ---- The actions: each a guard case and an effect (SEMANTICS.md "Actions") ---
+# In a state, the first case whose guard holds decides the enabled moves; ``Next`` is
+# the disjunction of the moves its actions offer. Each effect names the variables it
+# changes; every other variable is unchanged (TLA+'s ``UNCHANGED``).
+
+
+@dataclass(frozen=True)
+class Action:
+    """A named action: the moves it offers when its case decides, and its effect."""
+
+    name: str
+    kind: MoveKind
+    rules: tuple[str, ...]
+    doc: str
+    moves: Callable[[Rules, State], Iterator[Move]]
+    effect: Callable[[Rules, State, Move], State]
+
+    def __repr__(self) -> str:
+        return f"<action {self.name}>"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One guard case of SEMANTICS "Actions": its number, its guard, its actions."""
+
+    number: int
+    text: str
+    guard: Callable[[Rules, State], bool]
+    actions: tuple[Action, ...]
+
+
+def _with_hand(s: State, p: int, hand: int) -> tuple[int, ...]:
+    return (*s.hands[:p], hand, *s.hands[p + 1:])
+
+
+def _laid(r: Rules, s: State, m: Move, ends: tuple[int, ...], marks: int) -> State:
+    """A tile leaves the mover's hand for the table and the layout is ``ends``, ``marks``;
+    the run of confirmations ends, ``drew' = false``, and the turn passes clockwise
+    unless the hand is now empty (a Domino follows) or the mover laid a double that
+    takes tiles where the layout says its player plays again [R2.2]."""
+    p = m.player
+    hand = s.hands[p] & ~(1 << m.tile)
+    a, b = r.halves[m.tile]
+    again = a == b and m.end != LEAD and r.layout.plays_again(m.end)
+    return s._replace(hands=_with_hand(s, p, hand), table=s.table | 1 << m.tile, ends=ends,
+                      marks=marks, turn=r.next_seat[p] if hand and not again else p,
+                      confirmed=0, drew=False)
+
+
+def _domino(r: Rules, s: State, m: Move) -> State:
+    """``status' = DOMINO``."""
+    return s._replace(status=Status.DOMINO)
+
+
+def _establish(r: Rules, s: State, m: Move) -> State:
+    """``status' = BLOCKED`` [R5.1]."""
+    return s._replace(status=Status.BLOCKED)
+
+
+def _lead_moves(r: Rules, s: State) -> Iterator[Move]:
+    """The tile(s) the lead rule allows, if the mover is the leader it names."""
+    leader, tile = r.opening(s.hands)
+    if leader != s.turn:
+        return
+    for t in bits(s.hands[leader]) if tile is None else (tile,):
+        yield Move(PLAY, leader, t, LEAD)
+
+
+def _lead(r: Rules, s: State, m: Move) -> State:
+    """The slots opened by the lead show the halves of ``t = a-b`` (a double also opens
+    a spinner's arms, and takes its tiles where the layout says so)."""
+    a, b = r.halves[m.tile]
+    return _laid(r, s, m, *r.layout.open(a, b, s.marks))
+
+
+def _play_moves(r: Rules, s: State) -> Iterator[Move]:
+    """Every playable tile on every slot the mover may play on that it matches [R2.1]."""
+    p, hand, ends = s.turn, s.hands[s.turn], s.ends
+    for slot in r.layout.targets(ends, p, s.marks):
+        for t in bits(hand & r.suit[ends[slot]]):
+            yield Move(PLAY, p, t, slot)
+
+
+def _play(r: Rules, s: State, m: Move) -> State:
+    """The slot played on shows the tile's other half, ``other(t, x)``; the slot is
+    covered; a double that takes tiles waits there (and opens its toes); a play on
+    one's own train takes one's marker in."""
+    return _laid(r, s, m, *r.layout.extend(s.ends, s.marks, m.end, r.halves[m.tile],
+                                           m.player))
+
+
+def _foul_moves(r: Rules, s: State) -> Iterator[Move]:
+    """Where fouls are penalised, the boneyard is empty and the mover has no foul yet:
+    a false declaration of inability [R4.5]."""
+    p = s.turn
+    if r.constants.FOULS is FoulRule.PENALISED and not s.boneyard and not s.fouls >> p & 1:
+        yield Move.confirm(p)
+
+
+def _foul(r: Rules, s: State, m: Move) -> State:
+    """``fouls' = fouls + p``, the run ends, the turn passes, ``drew' = false``, and the
+    player's marker goes out (they declared they cannot play)."""
+    return s._replace(fouls=s.fouls | 1 << m.player, confirmed=0,
+                      turn=r.next_seat[m.player], drew=False,
+                      marks=r.layout.put_marker_out(s.marks, m.player))
+
+
+def _draw_moves(r: Rules, s: State) -> Iterator[Move]:
+    """The top of the stack, or any boneyard tile when the draw order is free."""
+    for t in (s.stack[:1] if s.stack is not None else bits(s.boneyard)):
+        yield Move.draw(s.turn, t)
+
+
+def _draw(r: Rules, s: State, m: Move) -> State:
+    """The tile goes from the boneyard to the hand; ``drew' = (DRAW = one)``."""
+    bit = 1 << m.tile
+    return s._replace(hands=_with_hand(s, m.player, s.hands[m.player] | bit),
+                      boneyard=s.boneyard & ~bit, drew=r.constants.DRAW is DrawRule.ONE,
+                      stack=s.stack[1:] if s.stack is not None else None)
+
+
+def _pass(r: Rules, s: State, m: Move) -> State:
+    """The turn passes; ``confirmed' = 0`` if confirmations need an empty boneyard, else
+    one more; the player's marker goes out (trains)."""
+    return s._replace(turn=r.next_seat[m.player], drew=False,
+                      confirmed=0 if r.constants.EMPTY else s.confirmed + 1,
+                      marks=r.layout.put_marker_out(s.marks, m.player))
+
+
+def _confirm(r: Rules, s: State, m: Move) -> State:
+    """One more confirmation in the run (the first proposes the block), the turn passes,
+    the player's marker goes out (trains: their train is open to everyone)."""
+    return s._replace(confirmed=s.confirmed + 1, turn=r.next_seat[m.player], drew=False,
+                      marks=r.layout.put_marker_out(s.marks, m.player))
+
+
+DOMINO_ACTION = Action("Domino", DOMINO, ("Terms",),
+                       "the player to move has emptied their hand: the round ends",
+                       lambda r, s: iter((Move.domino(s.turn),)), _domino)
+ESTABLISH_ACTION = Action("Establish", ESTABLISH, ("R4.4", "R5.1"),
+                          "after every needed confirmation, with the boneyard empty, the "
+                          "block is established and the round ends",
+                          lambda r, s: iter((Move.establish(s.turn),)), _establish)
+LEAD_ACTION = Action("Lead", PLAY, ("Terms",),
+                     "the opening tile, by the player and with the tile the lead rule names",
+                     _lead_moves, _lead)
+PLAY_ACTION = Action("Play", PLAY, ("R2.1", "R4.3"),
+                     "lay a tile carrying the number an open end shows; a player who can "
+                     "play must", _play_moves, _play)
+FOUL_ACTION = Action("Foul", CONFIRM, ("R4.5",),
+                     "a false declaration of inability by a player who could play, where the "
+                     "variant makes it a recorded foul", _foul_moves, _foul)
+DRAW_ACTION = Action("Draw", DRAW, ("R3.1",),
+                     "a player who cannot play takes a boneyard tile (the top one, or any "
+                     "when the draw order is free)", _draw_moves, _draw)
+PASS_ACTION = Action("Pass", PASS, ("R3.1",),
+                     "draw-one games: the drawn tile does not fit, the turn passes",
+                     lambda r, s: iter((Move.pass_(s.turn),)), _pass)
+CONFIRM_ACTION = Action("Confirm", CONFIRM, ("R4.1", "R4.2"),
+                        "with the boneyard supplying nothing, a player who cannot play "
+                        "confirms it (the first of a run proposes the block)",
+                        lambda r, s: iter((Move.confirm(s.turn),)), _confirm)
+
+#: the guard cases, in SEMANTICS.md's order: the first that holds decides
+CASES: tuple[Case, ...] = (
+    Case(1, "status != PLAYING", lambda r, s: s.status is not Status.PLAYING, ()),
+    Case(2, "hand[p] = {}", lambda r, s: not s.hands[s.turn], (DOMINO_ACTION,)),
+    Case(3, "block_ready", lambda r, s: r.block_ready(s), (ESTABLISH_ACTION,)),
+    Case(4, "no slot open", lambda r, s: not s.led, (LEAD_ACTION,)),
+    Case(5, "playable(p) != {}", lambda r, s: r.playable_mask(s, s.turn) != 0,
+         (PLAY_ACTION, FOUL_ACTION)),
+    Case(6, "boneyard != {}, DRAW != none, not drew",
+         lambda r, s: bool(s.boneyard) and r.constants.DRAW is not DrawRule.NONE and not s.drew,
+         (DRAW_ACTION,)),
+    Case(7, "boneyard != {}", lambda r, s: bool(s.boneyard), (PASS_ACTION,)),
+    Case(8, "otherwise", lambda r, s: True, (CONFIRM_ACTION,)),
+)
+
+ACTIONS: tuple[Action, ...] = (LEAD_ACTION, PLAY_ACTION, DRAW_ACTION, PASS_ACTION,
+                               CONFIRM_ACTION, FOUL_ACTION, ESTABLISH_ACTION, DOMINO_ACTION)
+ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
+
+
+# ---- Next and the terminal states --------------------------------------------
+
+
+def action_of(rules: Rules, s: State, m: Move) -> Action:
+    """The one action an enabled move ``m`` of ``s`` belongs to."""
+    return rules.action_of(s, m)
+
+
+def next_states(rules: Rules, s: State) -> list[tuple[Action, Move, State]]:
+    """``Next``: every transition ``s -> s'``, each labelled by its action and move.
+
+    Exactly :meth:`Rules.successors`, in the same order; ``[]`` in a terminal state."""
+    return [(rules.action_of(s, m), m, t) for m, t in rules.successors(s)]
+
+
+def terminal_kind(rules: Rules, s: State) -> str | None:
+    """How ``s`` ends the round (:class:`~dominoproof.model.state.Ending`, by its label):
+    ``"blocked"``, ``"domino P<i>"``, or ``"stuck"`` for a state still being played with
+    no enabled action; ``None`` while play goes on."""
+    ending = s.status.ending
+    if ending is None and not rules.moves(s):
+        ending = Ending.STUCK
+    return None if ending is None else ending.label(s.turn)
+
+
+# ---- The specification's public functions (the engine is fast.engine_for) ----
+
+
+@cache
+def spec_for(variant: Variant) -> Rules:
+    """The (cached) specification rule book of ``variant``: the named actions, no fast path."""
+    return Rules(variant)
+
+
+def legal_moves(variant: Variant, state: State) -> tuple[Move, ...]:
+    """Every legal move in ``state``, in a fixed order (``()`` when the round is over)."""
+    return spec_for(variant).legal_moves(state)
+
+
+def apply(variant: Variant, state: State, move: Move) -> State:
+    """The state after ``move``. An illegal move raises :class:`IllegalMoveError`."""
+    return spec_for(variant).apply(state, move)
+
+
+def successors(variant: Variant, state: State) -> list[tuple[Move, State]]:
+    return spec_for(variant).successors(state)
+
+
+def ends_unplayable(variant: Variant, state: State,
+                    reading: ExtendReading | None = None) -> bool:
+    """R2: no open end can be extended (per the R2.3 reading)."""
+    return spec_for(variant).ends_unplayable(state, reading)
+
+
+def boneyard_supplies_nothing(variant: Variant, state: State) -> bool:
+    """R3: the boneyard can supply no tile."""
+    return spec_for(variant).boneyard_supplies_nothing(state)
+
+
+def is_blocked(variant: Variant, state: State, reading: ExtendReading | None = None) -> bool:
+    """R1.1: the round is blocked (R2 and R3 at once)."""
+    return spec_for(variant).is_blocked(state, reading)

@@ -1,0 +1,157 @@
+"""The checks of a variant's value: what makes it invalid, and what has no effect.
+
+:func:`validate` raises a :class:`~dominoproof.model.errors.VariantError` naming the
+key, the value and what is allowed; :func:`warnings` lists parameters accepted but
+voided by another (each warning names both keys). The loader
+(:func:`~dominoproof.model.variant.load_variant_data`) runs both on every variant.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import VariantError
+from .params import Award, Compare, DrawRule, FoulRule, LayoutKind, LeadFallback, LeadRule, TieRule
+from .tiles import Tile, tile_count
+
+if TYPE_CHECKING:
+    from .variant import Variant
+
+__all__ = ["validate", "warnings"]
+
+
+def validate(v: Variant) -> None:
+    """Cross-field validation: every message names the key, the value and what is allowed."""
+    src = v.source
+    n, players, hand = v.set.max, v.deal.players, v.deal.hand_size
+    count = tile_count(n)
+    if v.dealt > count:
+        raise VariantError(
+            f"a deal of {players} x {hand} tiles needs {v.dealt} tiles; "
+            f"the double-{n} set has {count}",
+            source=src, key="[deal] hand_size", value=hand, allowed=f"1..{count // players}",
+        )
+    if v.dealt + v.deal.set_aside > count:
+        raise VariantError(
+            f"{v.dealt} tiles dealt and {v.deal.set_aside} set aside exceed the "
+            f"{count} tiles of double-{n}",
+            source=src, key="[deal] set_aside", value=v.deal.set_aside,
+            allowed=f"0..{count - v.dealt}",
+        )
+    if v.draw.rule is DrawRule.NONE and v.boneyard_size != 0:
+        raise VariantError(
+            'with [draw] rule = "none" no tile is ever drawn, so every undealt tile must be '
+            "set aside",
+            source=src, key="[deal] set_aside", value=v.deal.set_aside,
+            allowed=f'{count - v.dealt} or "rest"',
+        )
+    if v.lead.player >= players:
+        raise VariantError("no such seat", source=src, key="[lead] player",
+                           value=v.lead.player, allowed=f"0..{players - 1}")
+    if v.lead.tile:  # checked under every lead rule: a bad tile is never silently kept
+        other = ("" if v.lead.rule is LeadRule.TILE else
+                 f' (and [lead] rule = "{v.lead.rule.value}" does not use it)')
+        try:
+            t = Tile.parse(v.lead.tile)
+        except ValueError:
+            raise VariantError("not a tile" + other, source=src, key="[lead] tile",
+                               value=v.lead.tile, allowed='a tile written "a-b"') from None
+        if t.hi > n:
+            raise VariantError(f"not a tile of the double-{n} set" + other, source=src,
+                               key="[lead] tile", value=v.lead.tile,
+                               allowed=f'tiles "a-b" with 0 <= a <= b <= {n}')
+    if v.lead.rule is LeadRule.TILE and not v.lead.tile:
+        raise VariantError('lead rule "tile" needs the tile that leads', source=src,
+                           key="[lead] tile", value="", allowed='a tile, e.g. "6-6"')
+    if v.lead.rule is LeadRule.HIGHEST_DOUBLE and v.lead.fallback is LeadFallback.HIGHEST_DOUBLE:
+        raise VariantError('a fallback of "highest-double" repeats the lead rule', source=src,
+                           key="[lead] fallback", value=v.lead.fallback.value,
+                           allowed='"heaviest-tile", "player", "redeal"')
+    c = v.block.confirmations
+    if c.rule == "count" and not 1 <= c.count <= players:
+        raise VariantError("out of range", source=src, key="[block] confirmations",
+                           value=c.count, allowed=f'"all", "all-others", 1..{players}')
+    teams = v.partnerships.teams
+    if teams:
+        seats = sorted(s for t in teams for s in t)
+        if seats != list(range(players)) or len(teams) < 2 or any(not t for t in teams):
+            raise VariantError(
+                f"teams must split the seats 0..{players - 1} into two or more teams, "
+                "each seat in exactly one",
+                source=src, key="[partnerships] teams", value=[list(t) for t in teams],
+                allowed="e.g. [[0, 2], [1, 3]]",
+            )
+    if v.partnerships.compare is Compare.TEAM and not teams:
+        raise VariantError('comparing team totals needs teams', source=src,
+                           key="[partnerships] compare", value="team",
+                           allowed='"player", or set [partnerships] teams')
+    if v.scoring.tie is TieRule.TEAM_TOTAL and (not teams or
+                                                v.partnerships.compare is Compare.TEAM):
+        raise VariantError(
+            'tie rule "team-total" separates tied players by their teams, so it needs '
+            '[partnerships] teams and compare = "player"',
+            source=src, key="[scoring] tie", value="team-total",
+            allowed=", ".join(f'"{t.value}"' for t in TieRule if t is not TieRule.TEAM_TOTAL),
+        )
+    if v.scoring.tie is TieRule.LEADER and v.lead.rule is not LeadRule.PLAYER:
+        raise VariantError(
+            'tie rule "leader" gives a tie to the side first met clockwise from the seat '
+            'that led (la mano), which a finished round shows only when [lead] rule = '
+            f'"player" names it (here [lead] rule = "{v.lead.rule.value}")',
+            source=src, key="[scoring] tie", value="leader",
+            allowed=", ".join(f'"{t.value}"' for t in TieRule if t is not TieRule.LEADER)
+            + ', or [lead] rule = "player"')
+    lay = v.layout
+    if lay.double_takes > 1 and lay.kind is not LayoutKind.CHICKEN_FOOT:
+        raise VariantError(
+            f"a double taking {lay.double_takes} tiles opens toes, which only a chicken foot "
+            f'has ([layout] kind = "{lay.kind.value}")', source=src,
+            key="[layout] double_takes", value=lay.double_takes,
+            allowed='0 or 1, or [layout] kind = "chicken-foot"')
+    for i, _ in v.scoring.tile_values:
+        if i >= count:
+            raise VariantError(f"not a tile of the double-{n} set", source=src,
+                               key=f"[scoring] tile_values.{Tile.from_index(i)}",
+                               value=str(Tile.from_index(i)),
+                               allowed=f'tiles "a-b" with 0 <= a <= b <= {n}')
+
+
+def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
+    """Parameters accepted but without effect, which would silently change what the
+    designer meant: each a warning naming both keys (the one without effect, the one
+    that voids it)."""
+    out = []
+    src = v.source
+    if v.draw.rule is not DrawRule.NONE and v.boneyard_size == 0:
+        why = ('[deal] set_aside = "rest" sets every undealt tile aside' if aside == "rest"
+               else f"[deal] players x hand_size + set_aside uses all {v.tiles.count} tiles")
+        out.append(f'{src}: [draw] rule = "{v.draw.rule.value}" has no effect: {why}, so '
+                   "the boneyard is empty from the start (R3.1)")
+    if (v.partnerships.teams and v.partnerships.compare is Compare.PLAYER
+            and v.scoring.tie is not TieRule.TEAM_TOTAL):
+        out.append(f"{src}: [partnerships] teams has no effect: [partnerships] compare = "
+                   '"player" scores every player for themselves (and [scoring] tie is not '
+                   '"team-total"), R5.2')
+    if v.lead.tile and v.lead.rule is not LeadRule.TILE:
+        out.append(f'{src}: [lead] tile = "{_plain(v.lead.tile)}" has no effect: [lead] '
+                   f'rule = "{v.lead.rule.value}" does not name a tile (only "tile" does)')
+    if v.fouls.penalty and v.fouls.rule is FoulRule.IMPOSSIBLE:
+        out.append(f"{src}: [fouls] penalty = {v.fouls.penalty} has no effect: [fouls] rule "
+                   '= "impossible" rejects a false declaration, so no foul is ever '
+                   "penalised (R4.5)")
+    sc = v.scoring
+    if sc.round_to > 1 and sc.block_award is Award.NOTHING and sc.domino_award is Award.NOTHING:
+        out.append(f"{src}: [scoring] round_to = {sc.round_to} has no effect: [scoring] "
+                   'block_award and domino_award = "nothing" award no pips to round (R5.4)')
+    lay = v.layout
+    if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
+        out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "
+                   f'kind = "{lay.kind.value}" has no spinner')
+    if lay.double_again and not lay.double_takes:
+        out.append(f"{src}: [layout] double_again = true has no effect: [layout] "
+                   "double_takes = 0 lets a double be played like any tile (R2.2)")
+    return tuple(out)
+
+
+def _plain(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
