@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from dominoproof.proofs.analysis.stats import RoundFigures
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.runner import Runner
-    from dominoproof.proofs.search.judge import Verification
+    from dominoproof.proofs.search.verification import Verification
     from dominoproof.proofs.z3.queries import Prover, SanityCheck
     from dominoproof.verify import Report
 
@@ -213,9 +213,9 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
     deal with ``workers > 1`` or a ``runner`` (a cluster,
     :mod:`dominoproof.proofs.runner`) is searched by deal, in ``parts``."""
     from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.system import Init
-    from dominoproof.proofs.search.judge import verify as check
-    from dominoproof.proofs.search.statespace import feasibility, seeded_deal
+    from dominoproof.model.system import Init, seeded_deal
+    from dominoproof.proofs.search.statespace import feasibility
+    from dominoproof.proofs.search.verification import verify as check
 
     v = variant(spec, overrides)
     if all_deals and deal is not None:

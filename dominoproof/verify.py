@@ -214,7 +214,7 @@ def _noted(row: Row, why: str) -> Row:
 
 def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     from dominoproof.expected import findings_of
-    from dominoproof.proofs.search.judge import check_properties
+    from dominoproof.proofs.search.check import check_properties
     from dominoproof.proofs.search.plans import search_plan, shape
     from dominoproof.proofs.search.statespace import explore
 
@@ -408,8 +408,8 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
     """A fault must be caught by every property it names, by every method that models it."""
     from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
     from dominoproof.proofs.faults import FAULTS_BY_ID
+    from dominoproof.proofs.search.check import check_properties
     from dominoproof.proofs.search.coverage import of_init
-    from dominoproof.proofs.search.judge import check_properties
     from dominoproof.proofs.search.statespace import explore
     from dominoproof.proofs.z3.encoding_faults import twin_prover
 

@@ -64,13 +64,13 @@ from typing import Any, Protocol, runtime_checkable
 from dominoproof.model.engine import Deal, Trace, dealt_state, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
-from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.outcome import Outcome, Scorer, outcome
 from dominoproof.model.rules import Rules, VoidDeal, engine_for, spec_for
 from dominoproof.model.state import State
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.search.statespace import Scorer, explore
+from dominoproof.proofs.search.statespace import explore
 
 Key = tuple[object, ...]
 Transition = tuple[Move, Key]

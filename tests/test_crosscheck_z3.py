@@ -20,12 +20,12 @@ from helpers import awaiting_z3_twin, variant, with_z3_twin
 
 from dominoproof.model.outcome import outcome
 from dominoproof.model.rules import Rules, engine_for
-from dominoproof.model.system import Init
+from dominoproof.model.system import Init, seeded_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict
-from dominoproof.proofs.search.judge import verify
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import verify
 from dominoproof.proofs.z3.encoding import Encoding
 from dominoproof.proofs.z3.encoding_faults import twin_prover
 from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness

@@ -24,19 +24,20 @@ from helpers import variant
 
 from dominoproof.model.rules import engine_for
 from dominoproof.model.state import Status
-from dominoproof.model.system import Init
+from dominoproof.model.system import Init, seeded_deal
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, Fault
 from dominoproof.proofs.properties import BY_ID
-from dominoproof.proofs.search import judge as graphcheck
-from dominoproof.proofs.search.judge import check_properties
+from dominoproof.proofs.search import check as graphcheck
+from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.plans import small_variant
-from dominoproof.proofs.search.statespace import SearchResult, explore, seeded_deal
+from dominoproof.proofs.search.result import SearchResult
+from dominoproof.proofs.search.statespace import explore
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
 if kernel.available():
-    from dominoproof.proofs.kernel import judge as kj
+    from dominoproof.proofs.kernel import screen as kj
     from dominoproof.proofs.kernel.codec import int_key
     from dominoproof.proofs.kernel.rules import move_code
     from dominoproof.proofs.kernel.tables import tables_for

@@ -28,11 +28,10 @@ from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import LINE, Access, LayoutKind, Slot, SlotLayout, layout_of
 from dominoproof.model.moves import LEAD, MoveKind
-from dominoproof.model.system import Init
+from dominoproof.model.system import Init, seeded_deal
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.search.judge import verify
-from dominoproof.proofs.search.statespace import seeded_deal
+from dominoproof.proofs.search.verification import verify
 from dominoproof.render.graph import graph_scene, highlight_for
 from dominoproof.render.table import (
     LINE_REACH,

@@ -27,11 +27,11 @@ from dominoproof import api
 from dominoproof.cli import main
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import MoveKind
-from dominoproof.model.system import Init
+from dominoproof.model.rules import system_under_test
+from dominoproof.model.system import Init, seeded_deal
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.search.judge import verify
-from dominoproof.proofs.search.statespace import seeded_deal, system_under_test
+from dominoproof.proofs.search.verification import verify
 from dominoproof.verify import CAUGHT, OK, Report, Row
 
 try:

@@ -12,8 +12,8 @@ import z3  # type: ignore[import-untyped]
 from helpers import variant
 
 from dominoproof.model.outcome import outcome
-from dominoproof.model.system import Init
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.model.system import Init, seeded_deal
+from dominoproof.proofs.search.statespace import explore
 from dominoproof.proofs.z3.encoding import Encoding
 from dominoproof.proofs.z3.scoring import Classifier, ScoreReader, TermReader
 

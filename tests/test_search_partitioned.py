@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from dominoproof.bench.partitioned import GLOBAL, verify_partitioned
-from dominoproof.model.system import Init
+from dominoproof.model.system import Init, seeded_deal
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.search.judge import check_properties
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.check import check_properties
+from dominoproof.proofs.search.statespace import explore
 
 LOCAL = [p.id for p in CATALOGUE if p.id not in GLOBAL]
 

@@ -32,13 +32,14 @@ from dominoproof.model.system import (
     every_deal,
     init_states,
     next_states,
+    seeded_deal,
     terminal_kind,
     type_ok,
 )
 from dominoproof.model.tiles import Tile, bits, tile_count
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.mutants import ConfirmResets
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore
 
 SMALL = [
     ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}, Init.every()),

@@ -73,9 +73,9 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
 
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.rules import engine_for
-    from dominoproof.model.system import Init
+    from dominoproof.model.system import Init, seeded_deal
     from dominoproof.proofs import conformance as c
-    from dominoproof.proofs.search.statespace import explore, feasibility, seeded_deal
+    from dominoproof.proofs.search.statespace import explore, feasibility
 
     if seed is not None and all_deals:
         raise DominoproofError("--seed and --all-deals exclude each other: one deal, or all")

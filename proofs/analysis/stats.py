@@ -61,7 +61,8 @@ from dominoproof.proofs.runner import Runner
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Deal
-    from dominoproof.proofs.search.statespace import Scorer, SearchResult
+    from dominoproof.model.outcome import Scorer
+    from dominoproof.proofs.search.result import SearchResult
 
 __all__ = [
     "DEFAULT_MAX_STATES",

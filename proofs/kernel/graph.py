@@ -15,7 +15,7 @@ Every array is made by the caller (the kernel allocates nothing: ``_jit._OPTIONS
 
 from __future__ import annotations
 
-from dominoproof.proofs.search.statespace import relax_longest
+from dominoproof.proofs.search.result import relax_longest
 
 from ._jit import njit
 

@@ -462,17 +462,23 @@ def ends_unplayable(K, f, reading):  # type: ignore[no-untyped-def]
     return True
 
 
+@njit_inline
+def boneyard_supplies_nothing(K, f):  # type: ignore[no-untyped-def]
+    """R3: the boneyard is empty (tiles set aside are not part of it)."""
+    return empty(K, f, K[F_BONE])
+
+
 @njit
 def is_blocked(K, f):  # type: ignore[no-untyped-def]
     """R1.1 with R3.3: not a domino, every hand non-empty (R1.2), R2 (the variant's reading)
-    and an empty boneyard."""
+    and R3."""
     if f[K[F_STATUS]] == DOMINO:
         return False
     mw = K[MW]
     for q in range(K[P]):
         if empty(K, f, q * mw):
             return False
-    return ends_unplayable(K, f, K[READING]) and empty(K, f, K[F_BONE])
+    return ends_unplayable(K, f, K[READING]) and boneyard_supplies_nothing(K, f)
 
 
 @njit

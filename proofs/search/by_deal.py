@@ -38,14 +38,14 @@ from dominoproof.model.rules import Rules, system_under_test
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.runner import LocalPool, Runner
-from dominoproof.proofs.search.statespace import (
+from dominoproof.proofs.search.result import (
     Figures,
     SearchResult,
-    explore,
     kind_code,
     kind_label,
     peak_rss_mb,
 )
+from dominoproof.proofs.search.statespace import explore
 
 __all__ = ["Part", "PartSummary", "explore_by_deal", "map_parts"]
 
