@@ -44,21 +44,17 @@ import numpy as np
 
 from ._jit import njit
 from .codec import unpack
+from .layout import canonical, empty, led, meets_suit, pending_mask
 from .rules import (
     CONFIRM,
     DRAW_M,
     ESTABLISH,
     PLAY,
     boneyard_supplies_nothing,
-    canonical,
-    empty,
     ends_unplayable,
     gen_moves,
     is_blocked,
-    led,
-    meets_suit,
     opening,
-    pending_mask,
     playable_any,
 )
 from .tables import (
