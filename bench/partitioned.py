@@ -135,7 +135,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
         transitions_checked = bool(judge.transition_ids)
         visited: set[bytes] = set()
         sent: set[bytes] = set()  # codes already sent to their owners: sent once only
-        # by kind, as the graph search counts them (statespace.kind_label): a round over
+        # by kind, as the graph search counts them (result.kind_label): a round over
         # when discovered, a stuck round (still being played, no move) when expanded;
         # and the shortest round to each kind, the BFS level where it was first met
         terminals: dict[str, int] = {}

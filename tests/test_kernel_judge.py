@@ -1,4 +1,4 @@
-"""The kernel's screen (``proofs/kernel/judge.py``, ``proofs/search/screen.py``) reads a search's
+"""The kernel's screen (``proofs/kernel/screen.py``, ``proofs/search/compiled.py``) reads a search's
 states still being played as the catalogue's judge does.
 
 The screen tells the judge which of those states to read: for each local property, the
@@ -41,7 +41,7 @@ if kernel.available():
     from dominoproof.proofs.kernel.codec import int_key
     from dominoproof.proofs.kernel.rules import move_code
     from dominoproof.proofs.kernel.tables import tables_for
-    from dominoproof.proofs.search import screen as sc
+    from dominoproof.proofs.search import compiled as sc
     from dominoproof.proofs.search.compiled import KernelCodec, _spec
 
 #: the properties the screen reads, and the two that need R2.3's readings

@@ -1,26 +1,15 @@
 """The judge's accelerator, compiled: the catalogue's local checks on a search's key array.
 
-The catalogue's judge (:class:`~dominoproof.proofs.search.judge.Judge`) reads states as
-:class:`~dominoproof.model.state.State` values, in Python. :func:`screen` reads the same
-states on a kernel search's own key array, in one compiled pass, and for each local
-property of the catalogue finds the **first state that fails it** (in id order, the order
-the judge scans in), with the successor that completes a failing transition. It also
-lists the states where R2 and R3 hold in a round still being played (blocked-complete's
-premise) and counts the states where the two readings of R2.3 are compared and where
-they differ.
-
-It screens the states still being played (and their moves); the round's ends (a block, a
-domino) are few, and the judge reads every one of them, with the declarative scoring.
-The judge then reads, besides, the one state :func:`screen` names for each property and
-words the failure itself: a verdict and its counterexample always come from the judge,
-and a state the screen names where the judge finds nothing is an error between two
-readings, never a verdict (:mod:`dominoproof.proofs.search.screen`). The conformance
-suite holds the screen to the judge on every state of the small configurations, the
-variant's own rules and deliberately broken kernel tables
-(``tests/test_kernel_judge.py``).
-
-What it checks, as the judge does, every rule read from :mod:`.rules` (the kernel's
-reading):
+:func:`screen` reads the states of a kernel search still being played, in one compiled
+pass, and finds for each local property of the catalogue the **first state that fails
+it** (in id order, the judge's), with the successor that completes a failing transition;
+it lists blocked-complete's premise states and counts where R2.3's readings are compared
+and where they differ. The judge (:mod:`dominoproof.proofs.search.check`) then reads only
+those states and the round's ends, and words every failure itself; a state named where
+the judge finds nothing is an error between two readings, never a verdict
+(:mod:`dominoproof.proofs.search.compiled`). ``tests/test_kernel_judge.py`` holds it to the
+judge on every state of small configurations, under the variant's own rules and broken
+ones. Every rule is read from :mod:`.rules` and :mod:`.layout` (the kernel's reading):
 
 * **conservation** (the type invariant): hands, boneyard, set-aside tiles and the table
   partition the set; the turn, the confirmations, the fouls and the marks in range; a
@@ -31,9 +20,9 @@ reading):
 * the **transition properties**: boneyard-monotone, opening, no-false-confirmation and
   procedure (R4.2-R4.5), on every move of every expanded state.
 
-Layout properties (markers, doubles, a spinner's arms) are not screened: where they are
-wanted, the judge reads every state. :func:`judge_blocked` is blocked-sound's statement
-at one established block, for the searches that keep no graph (``bench/lean.py``).
+Layout properties are not screened: where they are wanted, the judge reads every state.
+:func:`judge_blocked` is blocked-sound's statement at one established block, for the
+searches that keep no graph (``bench/lean.py``).
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class PartSummary:
         return self.file, self.bounds[b], self.bounds[b + 1]
 
 
-_REC = struct.Struct("<IB")  # out-degree, kind (statespace.kind_code), or:
+_REC = struct.Struct("<IB")  # out-degree, kind (result.kind_code), or:
 _UNEXPANDED = 128  # the kind of a state the part discovered but did not expand
 
 

@@ -19,7 +19,7 @@ catalogue (``dominoproof.proofs.properties``):
 
 One pass over the graph (:func:`_scan`) has :class:`~dominoproof.proofs.search.judge.Judge`
 check every state invariant, transition property and terminal property at once. On a
-kernel search the judge's accelerator, the kernel's screen (:mod:`.screen`), reads the
+kernel search the judge's accelerator, the kernel's screen (:mod:`.compiled`), reads the
 states still being played on the key array and names the few the judge must read; the
 judge reads those and the round's ends, so its verdicts are the same with or without it.
 The liveness properties use the graph analyses of the search (a cycle, a topological
@@ -52,7 +52,7 @@ from dominoproof.proofs.search.result import Figures, SearchResult, kind_code
 from dominoproof.proofs.z3.scoring import score_reader
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.search.screen import Screen
+    from dominoproof.proofs.search.compiled import Screen
 
 __all__ = ["blocked_sound_detail", "check_properties", "checked_verdict", "partial_detail",
            "round_bound", "screen_search", "selected", "unjudged"]
@@ -101,20 +101,20 @@ class _Context(Findings):
 
 def screen_search(result: SearchResult, wanted: set[str], readings: bool,
                   layout_wanted: bool) -> Screen | None:
-    """The judge's accelerator on ``result`` (:func:`.screen.screen_search`), or ``None``
+    """The judge's accelerator on ``result`` (:func:`.compiled.screen_search`), or ``None``
     where the judge reads every state itself (not a kernel search, and see there)."""
     if not result.on_kernel:
         return None
     # numba (optional): the accelerator is compiled, loaded only for a kernel search
-    from dominoproof.proofs.search import screen
+    from dominoproof.proofs.search import compiled
 
-    return screen.screen_search(result, wanted, readings, layout_wanted)
+    return compiled.screen_search(result, wanted, readings, layout_wanted)
 
 
 def _scan(ctx: _Context) -> None:
     """One pass over the graph: state invariants, transition and terminal properties.
     On a kernel search the kernel's screen reads the states still being played
-    (:mod:`.screen`), and the judge reads the rest and each state the screen names."""
+    (:mod:`.compiled`), and the judge reads the rest and each state the screen names."""
     r = ctx.result
     judge = Judge(ctx, r.variant, ctx.oracle, r.scorer)
     scr = screen_search(r, ctx.wanted, judge.readings, judge.layout is not None)

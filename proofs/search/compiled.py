@@ -9,6 +9,18 @@ trace, replayable in the engine. Only the keys differ: the kernel's packed keys
 :class:`KernelCodes` and :class:`KernelIndex`. It is reached through
 :func:`~dominoproof.proofs.search.statespace.explore`, which says when it runs
 (``kernel_reason``); importing it loads numba.
+
+It is also the judge's accelerator on such a search (:func:`screen_search`, below): the
+judge (:class:`~dominoproof.proofs.search.judge.Judge`) reads states as
+:class:`~dominoproof.model.state.State` values, in Python; the kernel's screen
+(:mod:`dominoproof.proofs.kernel.screen`) reads the states still being played on the key
+array instead, and returns a :class:`Screen`: the ids the judge must still read -- every
+state where the round is over (the terminal properties and blocked-sound, with the
+declarative scoring), and for each local property the first state the screen finds
+failing it -- and, for the states still being played, blocked-complete's premise and
+the census of R2.3's readings. The judge words every failure itself; where it finds
+nothing at a state the screen names, the two readings disagree and the run stops
+(:class:`ScreenDisagrees`), never a verdict.
 """
 
 from __future__ import annotations
@@ -16,13 +28,14 @@ from __future__ import annotations
 import time
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.layout import layout_of
 from dominoproof.model.outcome import Scorer, outcome
 from dominoproof.model.rules import Rules, engine_for
 from dominoproof.model.state import Ending, State
@@ -30,6 +43,7 @@ from dominoproof.model.system import Init, init_states
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import CHUNK_UNTIMED, CLOCK_EVERY
 from dominoproof.proofs.kernel import graph as kgraph
+from dominoproof.proofs.kernel import screen as kj
 from dominoproof.proofs.kernel import search as ks
 from dominoproof.proofs.kernel.codec import (
     KeySpec,
@@ -46,8 +60,9 @@ from dominoproof.proofs.search.result import SearchResult, kind_code
 
 AnyArray = npt.NDArray[Any]
 
-__all__ = ["KernelCodec", "KernelCodes", "KernelIndex", "KernelSearchResult",
-           "compiled_longest", "compiled_order", "explore_kernel", "run_search"]
+__all__ = ["KernelCodec", "KernelCodes", "KernelIndex", "KernelSearchResult", "Screen",
+           "ScreenDisagrees", "compiled_longest", "compiled_order", "explore_kernel",
+           "run_search", "screen_keys", "screen_search"]
 
 
 class KernelCodec(Codec):
@@ -192,7 +207,7 @@ class KernelSearchResult(SearchResult):
 
 
 def compiled_order(r: SearchResult) -> tuple[AnyArray | None, list[int] | None]:
-    """:meth:`SearchResult._order <dominoproof.proofs.search.statespace.SearchResult._order>`
+    """:meth:`SearchResult._order <dominoproof.proofs.search.result.SearchResult._order>`
     compiled: (topological order, None) or (None, the same first cycle), the order as
     an array (a list of tens of millions of ids would take a gigabyte)."""
     size = r.size
@@ -210,7 +225,7 @@ def compiled_order(r: SearchResult) -> tuple[AnyArray | None, list[int] | None]:
 
 def compiled_longest(r: SearchResult, order: AnyArray) -> list[int]:
     """:meth:`SearchResult.longest_from_roots
-    <dominoproof.proofs.search.statespace.SearchResult.longest_from_roots>` compiled, along
+    <dominoproof.proofs.search.result.SearchResult.longest_from_roots>` compiled, along
     ``order`` (:func:`compiled_order`'s)."""
     ptr, to = _csr(r)
     dist = np.zeros(r.size, dtype=np.int64)
@@ -428,3 +443,94 @@ def _arr(code: str, a: Array) -> array[Any]:
     out.frombytes(np.ascontiguousarray(a).tobytes())
     return out
 
+
+# ---------------------------------------------------------------------------
+# The judge's accelerator: the kernel's screen
+# ---------------------------------------------------------------------------
+
+
+class ScreenDisagrees(AssertionError):
+    """The kernel's screen names a state failing a property where the judge finds it
+    holding (or a state whose moves are not its edges): a bug in one of the readings,
+    never bad input, so it is not a :class:`DominoproofError` (those are the user's)."""
+
+
+@dataclass
+class Screen:
+    """What the screen found: the ids the judge reads, the first failure it found of each
+    screened property (id, and the successor of a failing move or -1), the premise states
+    of blocked-complete, and the readings' census."""
+
+    ids: list[int]
+    first: dict[str, tuple[int, int]] = field(default_factory=dict)
+    premise: list[int] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    screened: int = 0  #: states read by the screen (those still being played)
+
+    def check(self, found: dict[str, int]) -> None:
+        """Raise :class:`ScreenDisagrees` unless the judge failed each property the screen
+        named, at that state or an earlier one (``found``: property -> the judge's
+        first failing id)."""
+        for pid, (at, _then) in self.first.items():
+            if found.get(pid, at + 1) > at:
+                raise ScreenDisagrees(
+                    f"the kernel's screen finds {pid} failing at state {at}, the judge "
+                    "does not: the two readings of the rules disagree")
+
+
+def screen_search(result: SearchResult, wanted: Iterable[str], readings: bool,
+                  layout_wanted: bool) -> Screen | None:
+    """Screen a kernel search's states still being played (see the module docstring), or
+    ``None`` where the judge must read every state: not a kernel search, a layout
+    property wanted, or neither a screened property nor R2.3's readings (the judge's
+    ``readings``) wanted."""
+    if not isinstance(result, KernelSearchResult) or layout_wanted:
+        return None
+    wanted = set(wanted)
+    if not (readings or set(kj.IDS) & wanted):
+        return None
+    codec = result.codec
+    assert isinstance(codec, KernelCodec)
+    return screen_keys(result.variant, codec.tb, codec.spec, result.keys, result.expanded,
+                       np.frombuffer(result.edge_ptr, dtype=np.int64),
+                       np.frombuffer(result.edge_to, dtype=np.int32), wanted, readings)
+
+
+def screen_keys(variant: Variant, tb: Tables, spec: KeySpec, keys: Array, n_exp: int,
+                edge_ptr: Array, edge_to: Array, wanted: set[str], readings: bool,
+                edge_move: Array | None = None) -> Screen:
+    """Screen the states of a search given as the kernel's keys (``spec``: their codec,
+    ``tb``: the table the search ran on) and its edges, by the rules of the variant's own
+    table. ``edge_move``: each edge's move as the kernel codes it, for a search under
+    another rule book (a fault's); by default the moves of ``tb``, in the search's order."""
+    own = tables_for(variant)
+    n = int(keys.shape[0])
+    lay = layout_of(variant)
+    frame = np.zeros(own.frame, dtype=np.int64)
+    job = kj.ScreenJob(
+        K=own.k, KS=tb.k, KC=spec.kc, codes=keys, n=n, n_exp=n_exp, edge_ptr=edge_ptr,
+        edge_to=edge_to,
+        edge_move=edge_move if edge_move is not None else np.zeros(0, dtype=np.int64),
+        want=sum(1 << k for k, pid in enumerate(kj.IDS) if pid in wanted),
+        readings=readings, mark_bits=lay.fields.width, parity=bool(lay.lines),
+        f=frame, g=frame.copy(), c=frame.copy(), scr=own.scratch(),
+        moves=np.zeros(own.max_moves, dtype=np.int64),
+        first=np.full(len(kj.IDS), -1, dtype=np.int64),
+        then=np.full(len(kj.IDS), -1, dtype=np.int64),
+        premise=np.zeros(n, dtype=np.int8), counts=np.zeros(2, dtype=np.int64))
+    got = kj.screen(job)
+    first, then = job.first, job.then
+    if got == kj.EDGES_DIFFER:
+        raise ScreenDisagrees(f"the kernel's moves at state {int(first[0])} are not the "
+                              "search's edges")
+    out = Screen([], screened=int(got))
+    out.first = {pid: (int(first[k]), int(then[k])) for k, pid in enumerate(kj.IDS)
+                 if first[k] >= 0}
+    out.premise = np.flatnonzero(job.premise == 1).tolist()
+    census = {"R2.3 readings compared": int(job.counts[kj.COMPARED]),
+              "R2.3 readings differ": int(job.counts[kj.DIFFER])}
+    out.counts = {k: n for k, n in census.items() if n}  # as the judge counts: none, no key
+    # the round's ends (the screen reads none), and each state it names
+    rest = np.flatnonzero(job.premise == kj.OVER).tolist()
+    out.ids = sorted(set(rest) | {at for at, _ in out.first.values()})
+    return out

@@ -196,7 +196,7 @@ class SearchResult:
     _topo: tuple[list[int] | None, list[int] | None] | None = field(default=None, repr=False)
 
     # -- states ----------------------------------------------------------------
-    #: the compiled kernel's search made this graph (:mod:`.search_kernel`)
+    #: the compiled kernel's search made this graph (:mod:`.compiled`)
     on_kernel = False
 
     @property
@@ -273,7 +273,7 @@ class SearchResult:
         With the variant's own rules the trace is replayed, with every legality check,
         by the engine. With a mutant rule book (the faults) the engine would reject the
         mutant's moves, so the trace carries the states the mutant made; replay it with
-        :func:`dominoproof.proofs.search.judge.replay` and that rule book.
+        :func:`dominoproof.proofs.search.rounds.replay` and that rule book.
         """
         path = self.path_to(i) + list(then)
         moves = tuple(self.move_between(a, b) for a, b in itertools.pairwise(path))
@@ -296,7 +296,7 @@ class SearchResult:
     def _order(self) -> tuple[list[int] | None, list[int] | None]:
         """(topological order, None) or (None, a cycle), by iterative DFS over the CSR:
         the one analysis of every graph, small or large (a kernel search runs the same
-        loops compiled, ``search_kernel.compiled_order``)."""
+        loops compiled, ``compiled.compiled_order``)."""
         if self._topo is not None:
             return self._topo
         n, ptr, to = self.expanded, self.edge_ptr, self.edge_to

@@ -23,7 +23,7 @@ kinds and edges): the compiled kernel's (:mod:`.compiled`), where it runs
 
 The search over every deal in a process pool is :mod:`dominoproof.proofs.search.by_deal`;
 the property catalogue is checked on a result by
-:func:`dominoproof.proofs.search.judge.check_properties`::
+:func:`dominoproof.proofs.search.check.check_properties`::
 
     from dominoproof.model.system import Init, seeded_deal
     from dominoproof.proofs.search.statespace import explore
