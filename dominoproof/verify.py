@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
+from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.runner import Runner
 from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
@@ -140,7 +141,10 @@ class Row:
 
     @staticmethod
     def crashed(subject: str, part: str, what: str, error: BaseException) -> Row:
-        """A check that raised: a failed check whose detail is the error and where."""
+        """A check that raised: a failed check whose detail is the error and where; two
+        readings that disagree are named as such, not as a crash."""
+        if isinstance(error, ReadingsDisagree):
+            return Row(subject, part, what, ERROR, OK, "", "", str(error))
         where = traceback.extract_tb(error.__traceback__)[-1:] if error.__traceback__ else []
         at = f" (at {os.path.basename(where[0].filename)}:{where[0].lineno})" if where else ""
         return Row(subject, part, what, ERROR, OK, "", "",

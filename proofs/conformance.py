@@ -59,7 +59,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from dominoproof.model.engine import Deal, Trace, dealt_state, initial_state
 from dominoproof.model.errors import DominoproofError
@@ -70,7 +70,11 @@ from dominoproof.model.state import State
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.kernel import reason as kernel_reason
 from dominoproof.proofs.search.statespace import explore
+
+if TYPE_CHECKING:
+    from dominoproof.proofs.kernel.tables import Tables
 
 Key = tuple[object, ...]
 Transition = tuple[Move, Key]
@@ -195,16 +199,17 @@ class KernelOracle:
 
     name = "kernel"
 
-    def __init__(self, variant: Variant) -> None:
-        from dominoproof.proofs.kernel import reason
-
-        why = reason(variant)
+    def __init__(self, variant: Variant, tables: Tables | None = None) -> None:
+        """``tables``: the kernel table to read (default: the variant's own; a kernel
+        search's own, to ask again the very reading that made its graph)."""
+        why = kernel_reason(variant)
         if why:
             raise OracleUnavailable(why)
+        # numba (optional): the kernel's rule book is compiled
         from dominoproof.proofs.kernel.book import KernelBook
 
         self.variant = variant
-        self.book = KernelBook(variant)
+        self.book = KernelBook(variant, tables)
 
     def successors(self, state: State) -> set[Transition]:
         return {(m, s.key()) for m, s in self.book.successors(state)}

@@ -24,6 +24,12 @@ states still being played on the key array and names the few the judge must read
 judge reads those and the round's ends, so its verdicts are the same with or without it.
 The liveness properties use the graph analyses of the search (a cycle, a topological
 order, bounded walks from every state where R2 and R3 hold).
+
+On a kernel search the graph is the kernel's reading and the judge's is the
+specification's. Where the two could differ -- the states on the way to each failure,
+and the state where the screen, or the engine's moves, do not match the graph -- both
+readings are asked again (:func:`_readings_agree`); where they differ the check stops
+with :class:`~dominoproof.proofs.readings.ReadingsDisagree` naming them, never a verdict.
 """
 
 from __future__ import annotations
@@ -33,10 +39,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dominoproof.model.constants import constants_of
-from dominoproof.model.rules import Rules, spec_for
+from dominoproof.model.rules import Rules, is_own, spec_for
 from dominoproof.model.state import Ending, Status
 from dominoproof.model.variant import DrawRule, FoulRule, Variant
 from dominoproof.proofs.bounds import move_count_measure
+from dominoproof.proofs.conformance import KernelOracle, compare, spec_oracle
 from dominoproof.proofs.properties import (
     BY_ID,
     CATALOGUE,
@@ -46,6 +53,7 @@ from dominoproof.proofs.properties import (
     Verdict,
     find_property,
 )
+from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.search.coverage import of_init
 from dominoproof.proofs.search.judge import Findings, Judge
 from dominoproof.proofs.search.result import Figures, SearchResult, kind_code
@@ -146,12 +154,33 @@ def _scan(ctx: _Context) -> None:
         elif judge.state(i, s):
             ctx.r2_r3.append(i)
         if i < n_exp and transitions:
-            for e, m in zip(range(ptr[i], ptr[i + 1]), moves_of(s), strict=True):
+            moves = moves_of(s)
+            if len(moves) != ptr[i + 1] - ptr[i]:
+                raise r.edges_differ(i, len(moves))
+            for e, m in zip(range(ptr[i], ptr[i + 1]), moves, strict=True):
                 j = to[e]
                 judge.transition(i, s, m, j, state(j))
     if scr is not None:
         scr.check({pid: f.at for pid, f in ctx.found.items()})
 
+
+
+def _readings_agree(r: SearchResult, ids: list[int],
+                    thens: list[tuple[int, ...]] | None = None) -> None:
+    """On a kernel search under the variant's own rules: the kernel that made the graph
+    and the specification agree on every state of the shortest path to each of ``ids``
+    (then along ``thens``): the same moves, successors and terminal verdict; else
+    :class:`ReadingsDisagree`, naming the first state (root first) where they differ."""
+    kernel = KernelOracle(r.variant, getattr(r.codec, "tb", None))
+    spec = spec_oracle(r.variant)
+    for k, at in enumerate(ids):
+        path = r.path_to(at) + list(thens[k] if thens else ())
+        cmp = compare(r.variant, (r.state(i) for i in path), kernel, spec, keep=1)
+        if not cmp.ok:
+            m = cmp.mismatches[0]
+            what = m.kind.replace(" A", " the kernel").replace(" B", " the specification")
+            raise ReadingsDisagree("kernel", "specification", f"{what}: {m.detail}",
+                                   state=m.state)
 
 
 def _bounded_walk(r: SearchResult, start: int, budget: int) -> tuple[bool | None, list[int]]:
@@ -267,8 +296,16 @@ def check_properties(result: SearchResult,
     cannot = unjudged(v, wanted)
     wanted -= set(cannot)
     ctx = _Context(result, spec_for(v), wanted)
-    _scan(ctx)
-    _check_liveness(ctx)
+    try:
+        _scan(ctx)
+        _check_liveness(ctx)
+    except ReadingsDisagree as e:  # the graph's edges, or the screen, not the judge's
+        if result.on_kernel and is_own(result.rules) and e.at is not None:
+            _readings_agree(result, [e.at])
+        raise
+    if result.on_kernel and is_own(result.rules):
+        _readings_agree(result, [f.at for f in ctx.found.values()],
+                        [f.then for f in ctx.found.values()])
     figures = result.counts()
     seconds = time.perf_counter() - start
     method = of_init(v, result.init).method()  # exhaustive only over every deal

@@ -55,6 +55,7 @@ from dominoproof.proofs.kernel.codec import (
     unpack,
 )
 from dominoproof.proofs.kernel.tables import Array, Tables, frame_of, state_of, tables_for
+from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.search.codec import Codec
 from dominoproof.proofs.search.result import SearchResult, kind_code
 
@@ -449,10 +450,12 @@ def _arr(code: str, a: Array) -> array[Any]:
 # ---------------------------------------------------------------------------
 
 
-class ScreenDisagrees(AssertionError):
-    """The kernel's screen names a state failing a property where the judge finds it
-    holding (or a state whose moves are not its edges): a bug in one of the readings,
-    never bad input, so it is not a :class:`DominoproofError` (those are the user's)."""
+class ScreenDisagrees(ReadingsDisagree):
+    """The kernel's screen names a state failing a property where the judge (which reads
+    the specification) finds it holding, or a state whose moves are not its edges."""
+
+    def __init__(self, what: str, at: int) -> None:
+        super().__init__("kernel", "specification", what, at=at)
 
 
 @dataclass
@@ -475,7 +478,7 @@ class Screen:
             if found.get(pid, at + 1) > at:
                 raise ScreenDisagrees(
                     f"the kernel's screen finds {pid} failing at state {at}, the judge "
-                    "does not: the two readings of the rules disagree")
+                    "does not", at)
 
 
 def screen_search(result: SearchResult, wanted: Iterable[str], readings: bool,
@@ -522,7 +525,7 @@ def screen_keys(variant: Variant, tb: Tables, spec: KeySpec, keys: Array, n_exp:
     first, then = job.first, job.then
     if got == kj.EDGES_DIFFER:
         raise ScreenDisagrees(f"the kernel's moves at state {int(first[0])} are not the "
-                              "search's edges")
+                              "search's edges", int(first[0]))
     out = Screen([], screened=int(got))
     out.first = {pid: (int(first[k]), int(then[k])) for k, pid in enumerate(kj.IDS)
                  if first[k] >= 0}

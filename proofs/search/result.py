@@ -40,6 +40,7 @@ from dominoproof.model.state import Ending, State
 from dominoproof.model.system import Init, deal_of
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import NX_LIMIT
+from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.search.codec import Codec
 
 __all__ = ["ENDINGS", "KINDS", "Figures", "SearchResult", "figures_of", "kind_code",
@@ -234,9 +235,18 @@ class SearchResult:
             return []
         a, b = self.edge_ptr[i], self.edge_ptr[i + 1]
         moves = self.rules.moves(self.state(i))
-        if len(moves) != b - a:  # pragma: no cover - Rules.moves is a pure function
-            raise AssertionError(f"state {i}: {len(moves)} moves now, {b - a} when explored")
+        if len(moves) != b - a:
+            raise self.edges_differ(i, len(moves))
         return list(zip(moves, self.edge_to[a:b], strict=True))
+
+    def edges_differ(self, i: int, moves: int) -> ReadingsDisagree:
+        """State ``i`` has ``moves`` moves by the rule book and another number of edges:
+        the reading that made the graph (on a kernel search, the kernel) and the rule
+        book disagree there (on the Python path, one rule book made both)."""
+        edges = self.edge_ptr[i + 1] - self.edge_ptr[i]
+        return ReadingsDisagree("kernel" if self.on_kernel else "search", "engine",
+                                f"{edges} move(s) in the graph, {moves} by the engine",
+                                state=self.state(i), at=i)
 
     def edges(self) -> Iterator[tuple[int, Move, int]]:
         """Every explored transition ``(i, move, j)``, by source id."""
