@@ -31,7 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from dominoproof.proofs.budgets import (
+    CROSSCHECK_STATES,
+    DEFAULT_RLIMIT,
+    DEFAULT_SEED,
+    DEFAULT_TIMEOUT_MS,
+    EXPLORE_MAX_STATES,
+)
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Deal, Trace
@@ -59,7 +65,7 @@ def variant(spec: Variant | str | Path, overrides: Mapping[str, Any] | None = No
 
 def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bool = True,
            seed: int = DEFAULT_SEED, rlimit: int = DEFAULT_RLIMIT,
-           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = CROSSCHECK_STATES,
            workers: int | None = None,
            progress: Callable[[str, list[Any]], None] | None = None,
            runner: Runner | None = None) -> Report:
@@ -203,7 +209,7 @@ def play(spec: Variant | str | Path, *, seed: int = 0,
 
 def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = False,
             free_draw: bool = False, properties: Sequence[str] | None = None,
-            max_states: int | None = 5_000_000, max_seconds: float | None = None,
+            max_states: int | None = EXPLORE_MAX_STATES, max_seconds: float | None = None,
             overrides: Mapping[str, Any] | None = None, workers: int = 1,
             deal: Deal | Mapping[str, Any] | str | Path | None = None,
             runner: Runner | None = None, parts: int | None = None) -> Verification:

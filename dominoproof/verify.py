@@ -53,6 +53,12 @@ from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.budgets import (
+    CROSSCHECK_STATES,
+    FAULT_STATES,
+    VERIFY_SEARCH_SECONDS,
+    VERIFY_SEARCH_STATES,
+)
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.runner import Runner
@@ -232,7 +238,8 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     todo = plan.searches()
     while todo:
         variant, init, budget = todo.pop(0)
-        r = explore(variant, init, max_states=budget or 2_000_000, max_seconds=120)
+        r = explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES,
+                    max_seconds=VERIFY_SEARCH_SECONDS)
         if budget is not None and r.stop_reason.startswith("state budget"):
             # every deal is beyond the budget: the sampled deals instead, and it says so
             plan = plan.fallback()
@@ -330,7 +337,7 @@ def _fresh_rule_books() -> None:
 
 
 def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                   crosscheck: int = 40, rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
+                   crosscheck: int = CROSSCHECK_STATES, rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
     """Every part of the verification for one variant (see the module docstring). A part
     that crashes is one ERROR row; the other parts still run."""
     from dominoproof.expected import z3_deferred, z3_unstated
@@ -426,7 +433,7 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
     try:
         init = f.init()
         cover = of_init(v, init, how="the demo deal" if init.deal is not None else None)
-        r = explore(v, init, rules=f.engine_for(v), scorer=f.scorer, max_states=2_000_000)
+        r = explore(v, init, rules=f.engine_for(v), scorer=f.scorer, max_states=FAULT_STATES)
         for res in check_properties(r, f.catches, inapplicable=True):
             if res.verdict is Verdict.NOT_APPLICABLE:  # checked anyway (parity's premise)
                 res.verdict = Verdict(res.stats.get("checked anyway", res.verdict.value))
@@ -535,7 +542,7 @@ def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connect
 
 
 def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
-           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = CROSSCHECK_STATES,
            workers: int | None = None, rlimit: int = DEFAULT_RLIMIT,
            progress: Callable[[str, list[Row]], None] | None = None,
            runner: Runner | None = None) -> Report:

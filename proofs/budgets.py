@@ -102,7 +102,7 @@ CORNER_STATES = 50_000
 # ---------------------------------------------------------------------------
 # Elsewhere: the figures, the cross-check, the app's defaults
 # ---------------------------------------------------------------------------
-# Stated here once; the modules named still hold their own literal until they read it.
+# Stated here once; a module that gives one its own name reads it from here.
 
 #: ``stats --exact`` refuses a configuration of more deals (``--max-deals``): an exact
 #: run holds every deal's graph, and beyond this the sampled figures are the way.
@@ -132,6 +132,12 @@ EXPLORE_MAX_STATES = 5_000_000
 #: Below this many deals ``explore --all-deals`` runs in one process: a pool costs more
 #: than it saves (``dominoproof/commands/explore.py``'s ``POOL_FROM``).
 EXPLORE_POOL_FROM = 20_000
+#: ``verify``'s search of one init its plan gives no state budget of its own (a deal, or
+#: every deal of a configuration the plan found within reach) stops at this many states
+#: or after this many seconds, whichever comes first (UNKNOWN, saying so): room for the
+#: searches the plans choose, within a laptop's memory and a verify of minutes.
+VERIFY_SEARCH_STATES = 2_000_000
+VERIFY_SEARCH_SECONDS = 120
 #: ``verify``'s search of a fault's demo configuration stops at this many states
 #: (``dominoproof/verify.py``): a fault's counterexample is short, its graph small.
 FAULT_STATES = 2_000_000

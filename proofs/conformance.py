@@ -70,6 +70,7 @@ from dominoproof.model.state import State
 from dominoproof.model.system import Init
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.budgets import REACHABLE_STATES
 from dominoproof.proofs.kernel import reason as kernel_reason
 from dominoproof.proofs.search.statespace import explore
 
@@ -452,7 +453,7 @@ class Reachable:
 
 
 def reachable_states(variant: Variant, inits: Init | Iterable[Init],
-                     rules: Rules | None = None, limit: int = 1_000_000) -> Reachable:
+                     rules: Rules | None = None, limit: int = REACHABLE_STATES) -> Reachable:
     """Every state reachable under ``rules`` (at most ``limit``) from ``inits``: an
     :class:`~dominoproof.model.system.Init` configuration (every deal, one deal) or
     several of them, through the project's exhaustive search

@@ -41,6 +41,7 @@ from dominoproof.options import (
     verbosity,
     verbosity_options,
 )
+from dominoproof.proofs.budgets import EXPLORE_MAX_STATES, EXPLORE_POOL_FROM
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from dominoproof.proofs.search.verification import Verification
 
 #: Below this many deals, --all-deals runs in one process (a pool costs more than it saves).
-POOL_FROM = 20_000
+POOL_FROM = EXPLORE_POOL_FROM
 
 
 @click.command("explore", short_help="Exhaustive search of a small configuration: figures "
@@ -72,7 +73,7 @@ POOL_FROM = 20_000
 @click.option("--all-deals", is_flag=True, help="Every deal of the set (small sets only).")
 @click.option("--free-draw", is_flag=True,
               help="Every draw order: a draw may take any boneyard tile.")
-@click.option("--max-states", type=click.IntRange(min=1), default=5_000_000,
+@click.option("--max-states", type=click.IntRange(min=1), default=EXPLORE_MAX_STATES,
               show_default=True, help="State budget: beyond it the search stops, UNKNOWN.")
 @click.option("--max-seconds", type=PositiveNumber(), default=None,
               help="Time budget in seconds: beyond it the search stops, UNKNOWN.")
