@@ -73,6 +73,8 @@ from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import REACHABLE_STATES
 from dominoproof.proofs.kernel import reason as kernel_reason
 from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.z3.scoring import z3_classify
+from dominoproof.proofs.z3.successors import z3_successors
 
 if TYPE_CHECKING:
     from dominoproof.proofs.kernel.tables import Tables
@@ -161,13 +163,9 @@ class Z3Oracle:
         self.variant = variant
 
     def successors(self, state: State) -> set[Transition]:
-        from dominoproof.proofs.z3.successors import z3_successors
-
         return z3_successors(self.variant, state)
 
     def classify(self, state: State) -> Classification:
-        from dominoproof.proofs.z3.scoring import z3_classify
-
         return z3_classify(self.variant, state)
 
 
