@@ -38,6 +38,7 @@ from dominoproof.model.rules import Rules, system_under_test
 from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.runner import LocalPool, Runner
+from dominoproof.proofs.search import statespace  # explore read at each call: patchable
 from dominoproof.proofs.search.result import (
     Figures,
     SearchResult,
@@ -45,7 +46,6 @@ from dominoproof.proofs.search.result import (
     kind_label,
     peak_rss_mb,
 )
-from dominoproof.proofs.search.statespace import explore
 
 __all__ = ["Part", "PartSummary", "explore_by_deal", "map_parts"]
 
@@ -212,9 +212,10 @@ class Part(Generic[R]):
     check: Callable[[SearchResult], R] | None = None
 
     def explore(self) -> SearchResult:
-        return explore(self.variant, self.init, rules=system_under_test(self.variant, self.engine),
-                       scorer=self.scorer, max_states=self.max_states,
-                       max_seconds=self.max_seconds)
+        return statespace.explore(self.variant, self.init,
+                                  rules=system_under_test(self.variant, self.engine),
+                                  scorer=self.scorer, max_states=self.max_states,
+                                  max_seconds=self.max_seconds)
 
     def run(self) -> tuple[PartSummary, R | None]:
         """Explore the part, run ``check`` on its graph, and write its buckets (the one

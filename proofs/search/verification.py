@@ -18,6 +18,7 @@ from dominoproof.model.system import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict
 from dominoproof.proofs.runner import Runner
+from dominoproof.proofs.search import statespace  # explore read at each call: patchable
 from dominoproof.proofs.search.by_deal import explore_by_deal
 from dominoproof.proofs.search.check import (
     check_properties,
@@ -27,7 +28,6 @@ from dominoproof.proofs.search.check import (
 )
 from dominoproof.proofs.search.coverage import Coverage, of_init
 from dominoproof.proofs.search.result import Figures, SearchResult
-from dominoproof.proofs.search.statespace import explore
 
 __all__ = ["Verification", "verify"]
 
@@ -151,8 +151,8 @@ def _verify(variant: Variant, init: Init, engine: type[Rules] | None, scorer: Sc
         per_part = cast("list[list[Result]]", got)  # the check ran on every part
         spent = sum(part[0].seconds for part in per_part if part)
         return Verification(figures, _merge_results(per_part, figures), None, spent)
-    r = explore(variant, init, rules=system_under_test(variant, engine), scorer=scorer,
-                max_states=max_states, max_seconds=max_seconds)
+    r = statespace.explore(variant, init, rules=system_under_test(variant, engine),
+                           scorer=scorer, max_states=max_states, max_seconds=max_seconds)
     results = check_properties(r, ids, inapplicable=inapplicable)
     return Verification(r.figures, results, r, results[0].seconds if results else 0.0)
 
