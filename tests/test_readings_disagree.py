@@ -26,14 +26,16 @@ if kernel.available():
     from dominoproof.proofs.search import compiled
 
 
+def no_draw(v: Any) -> Any:
+    """The kernel's table of ``v``, but read as if the game did not draw."""
+    tb = kt.tables_for(v)
+    k = tb.k.copy()
+    k[kt.DRAW] = kt.DRAW_NONE
+    return dataclasses.replace(tb, k=k)
+
+
 def test_a_slip_in_the_kernel_is_an_internal_disagreement_kernel_vs_specification(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_draw(v: Any) -> Any:
-        tb = kt.tables_for(v)
-        k = tb.k.copy()
-        k[kt.DRAW] = kt.DRAW_NONE
-        return dataclasses.replace(tb, k=k)
-
     monkeypatch.setattr(compiled, "tables_for", no_draw)
     res = CliRunner().invoke(main, ["verify", "tiny-2p-d3", "--no-faults", "--crosscheck",
                                     "0", "--workers", "1"])
@@ -43,3 +45,12 @@ def test_a_slip_in_the_kernel_is_an_internal_disagreement_kernel_vs_specificatio
     assert "Move." in line  # the move they disagree on
     assert "crashed" not in res.output
     assert "VIOLATED" not in res.output  # no verdict about the variant
+
+
+def test_explore_names_the_disagreement_in_one_line_and_exits_1(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled, "tables_for", no_draw)
+    res = CliRunner().invoke(main, ["explore", "tiny-2p-d3"])
+    assert res.exit_code == 1, res.output
+    assert "dominoproof: internal disagreement: kernel vs specification on [" in res.output
+    assert "Traceback" not in res.output
