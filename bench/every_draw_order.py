@@ -21,12 +21,12 @@ import sys
 import time
 from pathlib import Path
 
+from dominoproof.bench.lean import explore_lean, explore_sweep
 from dominoproof.bench.promela import deal_for, load_deal, model_path, variant_for
 from dominoproof.bench.spin import parse_pan
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.search.compiled import explore_lean, explore_sweep
-from dominoproof.proofs.search.statespace import peak_rss_mb
+from dominoproof.proofs.search.result import peak_rss_mb
 
 DRAW = "  :: d_step { (status==PLAYING && !CANPLAY && top < NB) -> loc[stk[top]] = turn; " \
        "cnt[turn]++; top++ }\n"

@@ -15,8 +15,8 @@ single state or a single transition decides -- on one configuration with
   level; the owner deduplicates it and expands it at the next level. The search
   is level-synchronous, so it is a breadth-first search split by state, and every
   state is counted once, by its owner.
-* The :class:`~dominoproof.proofs.search.judge.Judge` (the same checks as the graph
-  search) runs on every state a worker discovers and every transition it takes.
+* The :class:`~dominoproof.proofs.search.judge.Judge` (the one judge, as the graph
+  search's) runs on every state a worker discovers and every transition it takes.
 * A property that fails is searched again with :func:`explore` (one process,
   with its BFS tree) to report the shortest counterexample as a replayable trace.
   Properties that need the whole graph (``blocked-complete``: bounded paths;
@@ -44,30 +44,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.fast import engine_for, system_under_test
+from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.spec import Init, Rules, init_states
+from dominoproof.model.spec import Init, Rules, init_states, spec_for
 from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict
-from dominoproof.proofs.search.codec import Codec
-from dominoproof.proofs.search.judge import (
-    METHOD,
-    Judge,
+from dominoproof.proofs.search.check import (
     blocked_sound_detail,
     check_properties,
     partial_detail,
     selected,
     unjudged,
 )
-from dominoproof.proofs.search.statespace import (
+from dominoproof.proofs.search.codec import Codec
+from dominoproof.proofs.search.coverage import METHOD
+from dominoproof.proofs.search.judge import Findings, Judge
+from dominoproof.proofs.search.result import (
     Figures,
-    explore,
     kind_code,
     kind_label,
     over_kind,
     peak_rss_mb,
 )
+from dominoproof.proofs.search.statespace import explore
 
 __all__ = ["GLOBAL", "PartitionedFigures", "verify_partitioned"]
 
@@ -103,22 +103,6 @@ class _Done:
     visited_bytes: int  #: estimated size of its sets of codes
 
 
-class _Local:
-    """The context a Judge reports to inside a worker: first failure per property."""
-
-    def __init__(self, wanted: set[str]) -> None:
-        self.wanted = wanted
-        self.found: dict[str, str] = {}
-        self.counts: dict[str, int] = {}
-
-    def fail(self, pid: str, at: Any, why: str, then: tuple[Any, ...] = ()) -> None:
-        if pid in self.wanted and pid not in self.found:
-            self.found[pid] = why
-
-    def count(self, key: str, n: int = 1) -> None:
-        self.counts[key] = self.counts.get(key, 0) + n
-
-
 _MIX = 0x9E3779B97F4A7C15  # Fibonacci hashing: codes' low bits are far from uniform
 
 
@@ -146,12 +130,12 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
         encode, decode = codec.pack, codec.unpack  # packed records: bytes cache their hash
         moves_of, step = rules.moves, rules.step
         playing = Status.PLAYING
-        local = _Local(wanted)
-        judge = Judge(local, variant, engine_for(variant), scorer or outcome)
+        local = Findings(wanted)
+        judge = Judge(local, variant, spec_for(variant), scorer or outcome)
         transitions_checked = bool(judge.transition_ids)
         visited: set[bytes] = set()
         sent: set[bytes] = set()  # codes already sent to their owners: sent once only
-        # by kind, as the graph search counts them (statespace.kind_label): a round over
+        # by kind, as the graph search counts them (result.kind_label): a round over
         # when discovered, a stuck round (still being played, no move) when expanded;
         # and the shortest round to each kind, the BFS level where it was first met
         terminals: dict[str, int] = {}
@@ -224,7 +208,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
                         discover(c, decode(c))
         report.put(("done", w, _Done(
             deals, len(visited), len(visited) - len(frontier_next), transitions, terminals,
-            shortest, local.found, local.counts, peak_rss_mb(),
+            shortest, {k: f.why for k, f in local.found.items()}, local.counts, peak_rss_mb(),
             _set_bytes(visited) + _set_bytes(sent))))
     except BaseException:
         report.put(("error", w, traceback.format_exc()))

@@ -253,8 +253,9 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     ``verdict_wall``: from the launch to the verdict, start-up and imports included,
     the counting after it excluded; ``verdict_rss_mb`` is the peak memory up to then."""
     from dominoproof.model.spec import Init
-    from dominoproof.proofs.search.judge import check_properties
-    from dominoproof.proofs.search.statespace import explore, peak_rss_mb
+    from dominoproof.proofs.search.check import check_properties
+    from dominoproof.proofs.search.result import peak_rss_mb
+    from dominoproof.proofs.search.statespace import explore
 
     v = variant_for(deal, overrides)
     init = Init.one(deal_for(deal))
@@ -262,7 +263,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
     blocks = None
     loaded = 0.0
     from dominoproof.proofs.kernel import status as kernel_status
-    from dominoproof.proofs.search.compiled import kernel_reason
+    from dominoproof.proofs.search.statespace import kernel_reason
 
     on_kernel = workers == 1 and not kernel_reason(v)
     if on_kernel:
@@ -270,7 +271,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
         # at a time, judging blocked-sound as it goes, and where it fails the breadth-first
         # search for the shortest trace (the verdict, timed); the graph for the same-game
         # counts and the catalogue's own verdict afterwards, untimed
-        from dominoproof.proofs.search.compiled import check_blocks
+        from dominoproof.bench.lean import check_blocks
 
         # the machine code loaded from numba's cache (or compiled) by a sweep of the
         # first level, timed apart: pan's states/s leaves gcc out, ours leaves this out;
@@ -629,7 +630,7 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
     other_seconds: float | None = None
     with tempfile.TemporaryDirectory(prefix="dominoproof-spin-") as tmp:
         cache = None
-        from dominoproof.proofs.search.compiled import kernel_reason
+        from dominoproof.proofs.search.statespace import kernel_reason
 
         if cold and workers == 1 and not kernel_reason(variant_for(deal)):
             # once with an empty cache: the kernel compiled in the timed run; the runs

@@ -31,7 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from dominoproof.proofs.budgets import (
+    CROSSCHECK_STATES,
+    DEFAULT_RLIMIT,
+    DEFAULT_SEED,
+    DEFAULT_TIMEOUT_MS,
+    EXPLORE_MAX_STATES,
+)
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
@@ -44,7 +50,7 @@ if TYPE_CHECKING:
     from dominoproof.proofs.analysis.stats import RoundFigures
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.runner import Runner
-    from dominoproof.proofs.search.judge import Verification
+    from dominoproof.proofs.search.verification import Verification
     from dominoproof.proofs.z3.queries import Prover, SanityCheck
     from dominoproof.verify import Report
 
@@ -60,7 +66,7 @@ def variant(spec: Variant | str | Path, overrides: Mapping[str, Any] | None = No
 
 def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bool = True,
            seed: int = DEFAULT_SEED, rlimit: int = DEFAULT_RLIMIT,
-           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = CROSSCHECK_STATES,
            workers: int | None = None,
            progress: Callable[[str, list[Any]], None] | None = None,
            runner: Runner | None = None) -> Report:
@@ -205,7 +211,7 @@ def play(spec: Variant | str | Path, *, seed: int = 0,
 
 def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = False,
             free_draw: bool = False, properties: Sequence[str] | None = None,
-            max_states: int | None = 5_000_000, max_seconds: float | None = None,
+            max_states: int | None = EXPLORE_MAX_STATES, max_seconds: float | None = None,
             overrides: Mapping[str, Any] | None = None, workers: int = 1,
             deal: Deal | Mapping[str, Any] | str | Path | None = None,
             runner: Runner | None = None, parts: int | None = None) -> Verification:
@@ -214,10 +220,11 @@ def explore(spec: Variant | str | Path, *, seed: int = 0, all_deals: bool = Fals
     the graph (HOLDS only when every state was examined; a budget is UNKNOWN). Every
     deal with ``workers > 1`` or a ``runner`` (a cluster,
     :mod:`dominoproof.proofs.runner`) is searched by deal, in ``parts``."""
+    from dominoproof.model.engine import seeded_deal
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.spec import Init
-    from dominoproof.proofs.search.judge import verify as check
-    from dominoproof.proofs.search.statespace import feasibility, seeded_deal
+    from dominoproof.proofs.search.statespace import feasibility
+    from dominoproof.proofs.search.verification import verify as check
 
     v = variant(spec, overrides)
     if all_deals and deal is not None:

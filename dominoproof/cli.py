@@ -17,6 +17,7 @@ import click
 
 from dominoproof import __version__, commands
 from dominoproof.model.errors import DominoproofError
+from dominoproof.proofs.readings import ReadingsDisagree
 
 #: Exit codes: 0 success; 1 a property is violated (or not as expected); 2 bad input;
 #: 3 a verdict is UNKNOWN (budget or timeout), where the command reports verdicts.
@@ -31,7 +32,8 @@ def one_line(text: str) -> str:
 
 class _Group(click.Group):
     """Turns every DominoproofError, and every usage error click finds (a bad option
-    value, an unknown option or command), into one line and exit code 2."""
+    value, an unknown option or command), into one line and exit code 2; two readings
+    of the rules that disagree into one line naming them and exit code 1."""
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
@@ -52,6 +54,9 @@ class _Group(click.Group):
         except DominoproofError as e:
             click.echo(f"dominoproof: error: {one_line(str(e))}", err=True)
             ctx.exit(EXIT_USAGE)
+        except ReadingsDisagree as e:  # a defect of the tool, named: never a traceback
+            click.echo(f"dominoproof: {one_line(str(e))}", err=True)
+            ctx.exit(EXIT_VIOLATED)
 
 
 def _usage(e: click.UsageError, path: str) -> NoReturn:

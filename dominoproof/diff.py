@@ -37,7 +37,7 @@ from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE
-from dominoproof.render.evidence import Failure, judge_round
+from dominoproof.proofs.search.rounds import Failure, judge_round
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
            "Separation", "diff", "gather_figures", "judge_under", "pair", "parameter_changes",

@@ -53,7 +53,14 @@ from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.budgets import (
+    CROSSCHECK_STATES,
+    FAULT_STATES,
+    VERIFY_SEARCH_SECONDS,
+    VERIFY_SEARCH_STATES,
+)
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
+from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.runner import Runner
 from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
@@ -140,7 +147,10 @@ class Row:
 
     @staticmethod
     def crashed(subject: str, part: str, what: str, error: BaseException) -> Row:
-        """A check that raised: a failed check whose detail is the error and where."""
+        """A check that raised: a failed check whose detail is the error and where; two
+        readings that disagree are named as such, not as a crash."""
+        if isinstance(error, ReadingsDisagree):
+            return Row(subject, part, what, ERROR, OK, "", "", str(error))
         where = traceback.extract_tb(error.__traceback__)[-1:] if error.__traceback__ else []
         at = f" (at {os.path.basename(where[0].filename)}:{where[0].lineno})" if where else ""
         return Row(subject, part, what, ERROR, OK, "", "",
@@ -214,7 +224,7 @@ def _noted(row: Row, why: str) -> Row:
 
 def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     from dominoproof.expected import findings_of
-    from dominoproof.proofs.search.judge import check_properties
+    from dominoproof.proofs.search.check import check_properties
     from dominoproof.proofs.search.plans import search_plan, shape
     from dominoproof.proofs.search.statespace import explore
 
@@ -228,7 +238,8 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     todo = plan.searches()
     while todo:
         variant, init, budget = todo.pop(0)
-        r = explore(variant, init, max_states=budget or 2_000_000, max_seconds=120)
+        r = explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES,
+                    max_seconds=VERIFY_SEARCH_SECONDS)
         if budget is not None and r.stop_reason.startswith("state budget"):
             # every deal is beyond the budget: the sampled deals instead, and it says so
             plan = plan.fallback()
@@ -326,7 +337,7 @@ def _fresh_rule_books() -> None:
 
 
 def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                   crosscheck: int = 40, rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
+                   crosscheck: int = CROSSCHECK_STATES, rlimit: int = DEFAULT_RLIMIT) -> list[Row]:
     """Every part of the verification for one variant (see the module docstring). A part
     that crashes is one ERROR row; the other parts still run."""
     from dominoproof.expected import z3_deferred, z3_unstated
@@ -408,8 +419,8 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
     """A fault must be caught by every property it names, by every method that models it."""
     from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
     from dominoproof.proofs.faults import FAULTS_BY_ID
+    from dominoproof.proofs.search.check import check_properties
     from dominoproof.proofs.search.coverage import of_init
-    from dominoproof.proofs.search.judge import check_properties
     from dominoproof.proofs.search.statespace import explore
     from dominoproof.proofs.z3.encoding_faults import twin_prover
 
@@ -422,7 +433,7 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
     try:
         init = f.init()
         cover = of_init(v, init, how="the demo deal" if init.deal is not None else None)
-        r = explore(v, init, rules=f.engine_for(v), scorer=f.scorer, max_states=2_000_000)
+        r = explore(v, init, rules=f.engine_for(v), scorer=f.scorer, max_states=FAULT_STATES)
         for res in check_properties(r, f.catches, inapplicable=True):
             if res.verdict is Verdict.NOT_APPLICABLE:  # checked anyway (parity's premise)
                 res.verdict = Verdict(res.stats.get("checked anyway", res.verdict.value))
@@ -531,7 +542,7 @@ def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connect
 
 
 def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
-           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = 40,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, crosscheck: int = CROSSCHECK_STATES,
            workers: int | None = None, rlimit: int = DEFAULT_RLIMIT,
            progress: Callable[[str, list[Row]], None] | None = None,
            runner: Runner | None = None) -> Report:

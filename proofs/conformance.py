@@ -59,18 +59,25 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move
-from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.outcome import Outcome, Scorer, outcome
 from dominoproof.model.spec import Init, Rules, VoidDeal, dealt_state, spec_for
 from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.search.statespace import Scorer, explore
+from dominoproof.proofs.budgets import REACHABLE_STATES
+from dominoproof.proofs.kernel import reason as kernel_reason
+from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.z3.scoring import z3_classify
+from dominoproof.proofs.z3.successors import z3_successors
+
+if TYPE_CHECKING:
+    from dominoproof.proofs.kernel.tables import Tables
 
 Key = tuple[object, ...]
 Transition = tuple[Move, Key]
@@ -156,13 +163,9 @@ class Z3Oracle:
         self.variant = variant
 
     def successors(self, state: State) -> set[Transition]:
-        from dominoproof.proofs.z3.successors import z3_successors
-
         return z3_successors(self.variant, state)
 
     def classify(self, state: State) -> Classification:
-        from dominoproof.proofs.z3.scoring import z3_classify
-
         return z3_classify(self.variant, state)
 
 
@@ -195,16 +198,17 @@ class KernelOracle:
 
     name = "kernel"
 
-    def __init__(self, variant: Variant) -> None:
-        from dominoproof.proofs.kernel import reason
-
-        why = reason(variant)
+    def __init__(self, variant: Variant, tables: Tables | None = None) -> None:
+        """``tables``: the kernel table to read (default: the variant's own; a kernel
+        search's own, to ask again the very reading that made its graph)."""
+        why = kernel_reason(variant)
         if why:
             raise OracleUnavailable(why)
+        # numba (optional): the kernel's rule book is compiled
         from dominoproof.proofs.kernel.book import KernelBook
 
         self.variant = variant
-        self.book = KernelBook(variant)
+        self.book = KernelBook(variant, tables)
 
     def successors(self, state: State) -> set[Transition]:
         return {(m, s.key()) for m, s in self.book.successors(state)}
@@ -447,7 +451,7 @@ class Reachable:
 
 
 def reachable_states(variant: Variant, inits: Init | Iterable[Init],
-                     rules: Rules | None = None, limit: int = 1_000_000) -> Reachable:
+                     rules: Rules | None = None, limit: int = REACHABLE_STATES) -> Reachable:
     """Every state reachable under ``rules`` (at most ``limit``) from ``inits``: an
     :class:`~dominoproof.model.spec.Init` configuration (every deal, one deal) or
     several of them, through the project's exhaustive search

@@ -18,14 +18,15 @@ from typing import Any
 import pytest
 from helpers import awaiting_z3_twin, variant, with_z3_twin
 
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.fast import engine_for
 from dominoproof.model.outcome import outcome
 from dominoproof.model.spec import Init, Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict
-from dominoproof.proofs.search.judge import verify
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import verify
 from dominoproof.proofs.z3.encoding import Encoding
 from dominoproof.proofs.z3.encoding_faults import twin_prover
 from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness

@@ -34,10 +34,11 @@ from dominoproof.proofs import allsizes
 from dominoproof.proofs.allsizes import AbstractCounterexample, prove_all_sizes
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.search.plans import search_plan
+from dominoproof.proofs.search.rounds import judge_round
 from dominoproof.proofs.z3.lemmas import BY_ID as LEMMAS
 from dominoproof.proofs.z3.queries import TYPE_OK, Prover, Run
 from dominoproof.render.concrete import concretise, describe
-from dominoproof.render.evidence import judge_round, of_result
+from dominoproof.render.evidence import of_result
 from dominoproof.report import write_traces
 from dominoproof.verify import Report, Row, _search_rows, verify_fault
 
@@ -170,7 +171,7 @@ def test_a_play_the_layout_would_not_offer_replays_under_the_rule_book_allowing_
     from dominoproof.model.layout import layout_of
     from dominoproof.model.moves import move_json, read_move, resolve
     from dominoproof.proofs.faults import FAULTS_BY_ID
-    from dominoproof.proofs.search.judge import verify
+    from dominoproof.proofs.search.verification import verify
 
     fault = FAULTS_BY_ID["double-left-uncovered"]
     v = fault.variant()

@@ -23,19 +23,16 @@ from helpers import variant
 from dominoproof.cli import main
 from dominoproof.model import Status, Trace, engine_for, find_variant
 from dominoproof.model.dealtext import parse_deal
+from dominoproof.model.engine import init_for, seeded_deal
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.search.judge import (
-    check_properties,
-    checked_verdict,
-    replay,
-    round_bound,
-    verify,
-)
-from dominoproof.proofs.search.statespace import explore, init_for, seeded_deal
+from dominoproof.proofs.search.check import check_properties, checked_verdict, round_bound
+from dominoproof.proofs.search.rounds import replay
+from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import verify
 from dominoproof.render.graph import check_tiny, to_dot, to_svg, write_graphml
 
 

@@ -34,17 +34,19 @@ from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.search.judge import check_properties, checked_verdict
-from dominoproof.proofs.search.statespace import SearchResult, explore
+from dominoproof.proofs.search.check import check_properties, checked_verdict
+from dominoproof.proofs.search.result import SearchResult
+from dominoproof.proofs.search.statespace import explore
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
 if kernel.available():
+    from dominoproof.bench.lean import check_blocks, explore_lean, explore_sweep
     from dominoproof.proofs.kernel import tables as kt
     from dominoproof.proofs.kernel.book import KernelBook
     from dominoproof.proofs.kernel.playout import KernelRounds, kernel_random_rounds
     from dominoproof.proofs.search import compiled as search_kernel
-    from dominoproof.proofs.search.compiled import explore_kernel, explore_lean, explore_sweep
+    from dominoproof.proofs.search.compiled import explore_kernel
 
 SMALL = {"set.max": 3, "deal.hand_size": 3}
 
@@ -162,7 +164,7 @@ def test_the_kernel_refuses_what_it_cannot_read_and_the_python_path_runs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     v = variant("draw-10p-d18")
     assert kernel.reason(v) == ""  # 190 tiles: its rules and play-outs run
-    from dominoproof.proofs.search.compiled import kernel_reason
+    from dominoproof.proofs.search.statespace import kernel_reason
 
     assert "63 tiles" in kernel_reason(v)  # its search keys do not hold them
     small, (init,) = sampled("line", 1)
@@ -359,16 +361,16 @@ def test_the_block_check_decides_by_the_sweep_and_traces_breadth_first() -> None
     over the lean search's states, no second search; on a broken kernel VIOLATED, with
     the lean search's shortest trace; a budget that stops the sweep is UNKNOWN."""
     v, (init,) = sampled("line", 1)
-    good = search_kernel.check_blocks(v, init)
+    good = check_blocks(v, init)
     assert good.verdict == "HOLDS" and good.traced is None
     assert good.sweep.states == explore_lean(v, init).states == explore(v, init).size
     assert 0 < good.sweep.peak_states <= good.sweep.states
-    bad = search_kernel.check_blocks(v, init, tables=broken(v, "C", 0))
+    bad = check_blocks(v, init, tables=broken(v, "C", 0))
     lean = explore_lean(v, init, tables=broken(v, "C", 0))
     assert bad.verdict == "VIOLATED" and bad.traced is not None
     assert bad.traced.path == lean.path and bad.traced.path[-1] == lean.failed
     assert bad.sweep.failed is not None and bad.sweep.why & 2
-    stopped = search_kernel.check_blocks(v, init, max_held=1)
+    stopped = check_blocks(v, init, max_held=1)
     assert stopped.verdict == "UNKNOWN" and stopped.traced is None
 
 

@@ -1,4 +1,4 @@
-"""The kernel's screen (``proofs/kernel/judge.py``, ``proofs/search/screen.py``) reads a search's
+"""The kernel's screen (``proofs/kernel/screen.py``, ``proofs/search/compiled.py``) reads a search's
 states still being played as the catalogue's judge does.
 
 The screen tells the judge which of those states to read: for each local property, the
@@ -22,25 +22,27 @@ import numpy as np
 import pytest
 from helpers import variant
 
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.fast import engine_for
 from dominoproof.model.spec import Init
 from dominoproof.model.state import Status
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, Fault
 from dominoproof.proofs.properties import BY_ID
-from dominoproof.proofs.search import judge as graphcheck
-from dominoproof.proofs.search.judge import check_properties
+from dominoproof.proofs.search import check as graphcheck
+from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.plans import small_variant
-from dominoproof.proofs.search.statespace import SearchResult, explore, seeded_deal
+from dominoproof.proofs.search.result import SearchResult
+from dominoproof.proofs.search.statespace import explore
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
 if kernel.available():
-    from dominoproof.proofs.kernel import judge as kj
+    from dominoproof.proofs.kernel import screen as kj
     from dominoproof.proofs.kernel.codec import int_key
     from dominoproof.proofs.kernel.rules import move_code
     from dominoproof.proofs.kernel.tables import tables_for
-    from dominoproof.proofs.search import screen as sc
+    from dominoproof.proofs.search import compiled as sc
     from dominoproof.proofs.search.compiled import KernelCodec, _spec
 
 #: the properties the screen reads, and the two that need R2.3's readings

@@ -309,7 +309,7 @@ def test_each_layout_fault_s_counterexample_is_told_arm_by_arm(fault_id: str) ->
     """The round of each layout fault's counterexample, replayed under the fault's rule
     book, is told arm by arm (every table true to the state it follows) and drawn."""
     from dominoproof.proofs.faults import FAULTS_BY_ID
-    from dominoproof.proofs.search.judge import verify
+    from dominoproof.proofs.search.verification import verify
 
     fault = FAULTS_BY_ID[fault_id]
     v = fault.variant()

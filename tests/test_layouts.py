@@ -31,7 +31,8 @@ from dominoproof.model.spec import Init
 from dominoproof.model.tiles import tile_index
 from dominoproof.model.variant import ExtendReading, Variant, presets
 from dominoproof.proofs.properties import BY_ID, LAYOUT_PROPERTIES, Verdict
-from dominoproof.proofs.search.judge import Judge, verify
+from dominoproof.proofs.search.judge import Judge
+from dominoproof.proofs.search.verification import verify
 
 D3 = {"set.max": 3, "deal.hand_size": 2, "lead.rule": "highest-double"}
 CONFIGS: dict[str, dict[str, Any]] = {
@@ -85,7 +86,7 @@ def test_on_the_one_line_every_layout_property_is_not_applicable_saying_why() ->
 
 
 def rules_for_deal(v: Variant) -> Any:
-    from dominoproof.proofs.search.statespace import seeded_deal
+    from dominoproof.model.engine import seeded_deal
 
     return seeded_deal(v, 0)
 

@@ -27,13 +27,14 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from helpers import variant
 
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.fast import engine_for
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict
-from dominoproof.proofs.search.judge import verify
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import verify
 from dominoproof.proofs.z3 import lemmas
 from dominoproof.proofs.z3.bmc import Run
 from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS

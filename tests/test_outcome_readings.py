@@ -21,7 +21,7 @@ from helpers import outcome_module, side_index_penalties, stride_totals, variant
 from dominoproof.cli import main
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.conformance import compare, get_oracle
-from dominoproof.proofs.search.judge import check_properties
+from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.plans import search_plan
 from dominoproof.proofs.search.statespace import explore
 from dominoproof.verify import verify
@@ -224,7 +224,7 @@ def test_the_plan_searches_every_deal_of_every_two_player_and_the_pool_preset() 
     3-player pool's; beyond it (the 4-player analogues' 113,400) sampled deals, and the
     plan says so."""
     from dominoproof.model.variant import presets
-    from dominoproof.proofs.search.plans import PLAN_DEALS
+    from dominoproof.proofs.budgets import PLAN_DEALS
 
     every = {n for n, v in presets().items() if not search_plan(v, kernel=False).sampled}
     assert {n for n, v in presets().items() if v.players == 2} | {"pool-3p-d6"} <= every
@@ -241,7 +241,7 @@ def test_the_plan_searches_every_deal_of_every_two_player_and_the_pool_preset() 
 def test_on_the_kernel_the_plan_tries_every_deal_of_the_four_player_presets() -> None:
     """Up to PLAN_DEALS_KERNEL deals, within PLAN_STATES states: the plan is every deal,
     with the state budget, and its fallback the sampled deals, saying why."""
-    from dominoproof.proofs.search.plans import PLAN_DEALS_KERNEL, PLAN_STATES
+    from dominoproof.proofs.budgets import PLAN_DEALS_KERNEL, PLAN_STATES
 
     plan = search_plan(variant("block-4p-d6"), kernel=True)
     assert not plan.sampled and "every deal (113,400)" in plan.description
@@ -256,7 +256,8 @@ def test_on_the_kernel_the_plan_tries_every_deal_of_the_four_player_presets() ->
 def test_on_the_kernel_a_two_player_block_game_is_planned_on_double_4_first() -> None:
     """Every deal of double-4 (3 tiles each) within PLAN_STATES, its fallback every deal
     of double-3 saying why; on the Python path double-3 as before."""
-    from dominoproof.proofs.search.plans import PLAN_STATES, small_variant
+    from dominoproof.proofs.budgets import PLAN_STATES
+    from dominoproof.proofs.search.plans import small_variant
 
     v = variant("block-2p-d6")
     plan = search_plan(v, kernel=True)
@@ -284,7 +285,7 @@ def test_on_the_kernel_a_two_player_draw_game_is_searched_on_double_4_as_well() 
     plan searched beside it (its boneyard draws up to four times) and its fallback;
     beyond PLAN_DEALS_KERNEL deals (2 set aside: 1,261,260) double-3 alone, saying why;
     on the Python path, on other layouts and with hands under 3, double-3 alone."""
-    from dominoproof.proofs.search.plans import PLAN_DEALS_KERNEL, PLAN_STATES_LARGER_DRAW
+    from dominoproof.proofs.budgets import PLAN_DEALS_KERNEL, PLAN_STATES_LARGER_DRAW
 
     v = variant("draw-2p-d6")
     small = search_plan(v, kernel=False)

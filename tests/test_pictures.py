@@ -24,15 +24,14 @@ from helpers import variant
 
 from dominoproof.cli import main
 from dominoproof.model import random_round
-from dominoproof.model.engine import Trace
+from dominoproof.model.engine import Trace, seeded_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import LINE, Access, LayoutKind, Slot, SlotLayout, layout_of
 from dominoproof.model.moves import LEAD, MoveKind
 from dominoproof.model.spec import Init
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.search.judge import verify
-from dominoproof.proofs.search.statespace import seeded_deal
+from dominoproof.proofs.search.verification import verify
 from dominoproof.render.graph import graph_scene, highlight_for
 from dominoproof.render.table import (
     LINE_REACH,

@@ -199,7 +199,7 @@ def test_the_ranking_bound_and_the_move_count_bound_are_one_count(
     draw rule is not draw-one."""
     from dominoproof.model.constants import constants_of
     from dominoproof.model.variant import DrawRule, FoulRule
-    from dominoproof.proofs.search.judge import round_bound
+    from dominoproof.proofs.search.check import round_bound
     from dominoproof.proofs.z3.encoding import Encoding
 
     v = variant(name, overrides)

@@ -33,15 +33,16 @@ from helpers import variant
 
 from dominoproof.cli import main
 from dominoproof.model import Status, Trace
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.search.judge import Verification, replay, verify
 from dominoproof.proofs.search.layout_judge import readings_gap
-from dominoproof.proofs.search.statespace import seeded_deal
+from dominoproof.proofs.search.rounds import replay
+from dominoproof.proofs.search.verification import Verification, verify
 
 #: Mexican Train's rules (model/presets: trains, draw one, "can be extended" read as a
 #: legal move) on double-4, two players with four tiles, seven in the boneyard

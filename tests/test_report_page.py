@@ -25,13 +25,14 @@ from helpers import variant
 
 from dominoproof import api
 from dominoproof.cli import main
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import system_under_test
 from dominoproof.model.moves import MoveKind
 from dominoproof.model.spec import Init
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.search.judge import verify
-from dominoproof.proofs.search.statespace import seeded_deal, system_under_test
+from dominoproof.proofs.search.verification import verify
 from dominoproof.verify import CAUGHT, OK, Report, Row
 
 try:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import z3  # type: ignore[import-untyped]
 from helpers import variant
 
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.outcome import outcome
 from dominoproof.model.spec import Init
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore
 from dominoproof.proofs.z3.encoding import Encoding
 from dominoproof.proofs.z3.scoring import Classifier, ScoreReader, TermReader
 

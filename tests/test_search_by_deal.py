@@ -11,7 +11,8 @@ from dominoproof.model import find_variant
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.search.by_deal import explore_by_deal
-from dominoproof.proofs.search.statespace import SearchResult, explore
+from dominoproof.proofs.search.result import SearchResult
+from dominoproof.proofs.search.statespace import explore
 
 
 def variant(name: str, **overrides: Any) -> Variant:

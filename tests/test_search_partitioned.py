@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from dominoproof.bench.partitioned import GLOBAL, verify_partitioned
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.search.judge import check_properties
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.check import check_properties
+from dominoproof.proofs.search.statespace import explore
 
 LOCAL = [p.id for p in CATALOGUE if p.id not in GLOBAL]
 

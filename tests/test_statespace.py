@@ -25,28 +25,25 @@ import pytest
 
 from dominoproof.model import engine_for, find_variant
 from dominoproof.model.dealtext import parse_deal
-from dominoproof.model.engine import Trace
+from dominoproof.model.engine import Trace, init_for, seeded_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import is_own
 from dominoproof.model.spec import Init, init_states
 from dominoproof.model.state import Ending, Status
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.budgets import NX_LIMIT
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
+from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.codec import Codec
-from dominoproof.proofs.search.judge import check_properties
-from dominoproof.proofs.search.statespace import (
+from dominoproof.proofs.search.result import (
     KINDS,
-    NX_LIMIT,
     SearchResult,
-    explore,
-    feasibility,
-    init_for,
     kind_code,
     kind_ending,
     kind_label,
-    seeded_deal,
 )
+from dominoproof.proofs.search.statespace import explore, feasibility
 
 DATA = Path(__file__).parent / "data" / "statespace.toml"
 

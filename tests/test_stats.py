@@ -53,7 +53,8 @@ from dominoproof.proofs.analysis.stats import (
     search_graph,
 )
 from dominoproof.proofs.mutants import ConfirmResets
-from dominoproof.proofs.search.statespace import SearchResult, explore
+from dominoproof.proofs.search.result import SearchResult
+from dominoproof.proofs.search.statespace import explore
 
 BLOCK_D2 = variant("block-2p-d6", {"set.max": 2, "deal.hand_size": 2})
 #: A block game with every tile in play: double-3, five tiles each (252 deals).

@@ -1,4 +1,4 @@
-"""The transition system (``dominoproof.model.system``): Init, the named actions, Next.
+"""The transition system (``dominoproof.model.spec``): Init, the named actions, Next.
 
 The system adds no rule of its own: ``Next`` is exactly ``Rules.successors``, every
 enabled move belongs to exactly one named action, and ``Init`` is every deal (or the
@@ -31,13 +31,14 @@ from dominoproof.model.spec import (
     every_deal,
     init_states,
     next_states,
+    seeded_deal,
     terminal_kind,
     type_ok,
 )
 from dominoproof.model.tiles import Tile, bits, tile_count
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.mutants import ConfirmResets
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore
 
 SMALL = [
     ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}, Init.every()),

@@ -24,12 +24,13 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from reference_rules import ReferenceOracle
 
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.spec import Init
 from dominoproof.model.tiles import Tile, tile_count
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.conformance import compare, get_oracle
-from dominoproof.proofs.search.statespace import explore, seeded_deal
+from dominoproof.proofs.search.statespace import explore
 
 #: how many variants the slow tier draws (each explored and compared state by state)
 EXAMPLES = int(os.environ.get("DOMINOPROOF_VARIANT_EXAMPLES", "300"))

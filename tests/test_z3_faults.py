@@ -14,7 +14,7 @@ from helpers import AWAITING_Z3, awaiting_z3_twin, with_z3_twin
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.search.judge import replay
+from dominoproof.proofs.search.rounds import replay
 from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS, twin_prover
 from dominoproof.proofs.z3.queries import Prover, Run
 

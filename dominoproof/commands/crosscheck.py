@@ -33,6 +33,7 @@ import click
 
 from dominoproof.jsonout import emit, text_too
 from dominoproof.options import json_option, overrides_option, resolve_variant, variant_argument
+from dominoproof.proofs.budgets import CROSSCHECK_MAX_STATES, CROSSCHECK_REPLAYS
 
 EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
 
@@ -51,13 +52,14 @@ EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
                    "deal's fixed order.")
 @click.option("--with", "oracles", multiple=True, metavar="ORACLE",
               help="Also compare with this oracle (repeatable): z3.")
-@click.option("--max-states", type=click.IntRange(min=1), default=200_000, show_default=True,
+@click.option("--max-states", type=click.IntRange(min=1), default=CROSSCHECK_MAX_STATES,
+              show_default=True,
               help="Stop the search after this many states (the result is then partial, "
                    "exit 3).")
 @click.option("--fault", "fault_id", default=None, metavar="ID",
               help="Run an engine mutant of proofs/faults.py instead of the engine "
                    "(the check must then fail).")
-@click.option("--replays", "traces", type=click.IntRange(min=0), default=200,
+@click.option("--replays", "traces", type=click.IntRange(min=0), default=CROSSCHECK_REPLAYS,
               show_default=True, metavar="N",
               help="Replay at most this many witness traces (one per terminal state); "
                    "--traces DIR, elsewhere, is a folder to write traces into.")
@@ -71,11 +73,12 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
     the plain reference implementation is compared by the test suite. Exit 1 on a
     mismatch, 3 when --max-states cut the search short."""
 
+    from dominoproof.model.engine import seeded_deal
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.fast import engine_for
     from dominoproof.model.spec import Init
     from dominoproof.proofs import conformance as c
-    from dominoproof.proofs.search.statespace import explore, feasibility, seeded_deal
+    from dominoproof.proofs.search.statespace import explore, feasibility
 
     if seed is not None and all_deals:
         raise DominoproofError("--seed and --all-deals exclude each other: one deal, or all")

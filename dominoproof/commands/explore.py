@@ -41,16 +41,17 @@ from dominoproof.options import (
     verbosity,
     verbosity_options,
 )
+from dominoproof.proofs.budgets import EXPLORE_MAX_STATES, EXPLORE_POOL_FROM
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
     from dominoproof.model.spec import Init
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.properties import Result
-    from dominoproof.proofs.search.judge import Verification
+    from dominoproof.proofs.search.verification import Verification
 
 #: Below this many deals, --all-deals runs in one process (a pool costs more than it saves).
-POOL_FROM = 20_000
+POOL_FROM = EXPLORE_POOL_FROM
 
 
 @click.command("explore", short_help="Exhaustive search of a small configuration: figures "
@@ -72,7 +73,7 @@ POOL_FROM = 20_000
 @click.option("--all-deals", is_flag=True, help="Every deal of the set (small sets only).")
 @click.option("--free-draw", is_flag=True,
               help="Every draw order: a draw may take any boneyard tile.")
-@click.option("--max-states", type=click.IntRange(min=1), default=5_000_000,
+@click.option("--max-states", type=click.IntRange(min=1), default=EXPLORE_MAX_STATES,
               show_default=True, help="State budget: beyond it the search stops, UNKNOWN.")
 @click.option("--max-seconds", type=PositiveNumber(), default=None,
               help="Time budget in seconds: beyond it the search stops, UNKNOWN.")
@@ -136,12 +137,14 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     from pathlib import Path
 
     from dominoproof.model.dealtext import parse_deal
+    from dominoproof.model.engine import seeded_deal
     from dominoproof.model.errors import DominoproofError
     from dominoproof.model.spec import Init, count_deals
+    from dominoproof.proofs.budgets import FEASIBLE_DEALS
     from dominoproof.proofs.properties import Verdict, find_property
     from dominoproof.proofs.runner import cluster_spec
-    from dominoproof.proofs.search.judge import verify
-    from dominoproof.proofs.search.statespace import FEASIBLE_DEALS, feasibility, seeded_deal
+    from dominoproof.proofs.search.statespace import feasibility
+    from dominoproof.proofs.search.verification import verify
 
     chosen = sum(x is not None and x is not False for x in (seed, deal_text, all_deals or None))
     if chosen > 1:
@@ -254,7 +257,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                     # a fault's round names its rule book, so `dominoproof replay` replays it
                     import dataclasses
 
-                    from dominoproof.proofs.search.statespace import system_under_test
+                    from dominoproof.model.fast import system_under_test
 
                     trace = dataclasses.replace(trace, rules=system_under_test(v, engine))
                 path = folder / f"{r.property}.json"
@@ -356,7 +359,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     from dominoproof.model.dealtext import format_deal
     from dominoproof.options import width
     from dominoproof.proofs.properties import BY_ID
-    from dominoproof.proofs.search.judge import checked_verdict, round_bound
+    from dominoproof.proofs.search.check import checked_verdict, round_bound
     from dominoproof.render.text import table_text
 
     f = ver.figures

@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from dominoproof.options import budget_options
+from dominoproof.proofs.budgets import CROSSCHECK_STATES
 
 
 @click.command("report", short_help="One self-contained HTML page: verdicts, counterexamples "
@@ -24,7 +25,8 @@ from dominoproof.options import budget_options
 @click.option("--faults/--no-faults", default=False, show_default=True,
               help="Also run the tool's self-test: every deliberately broken rule set "
                    "caught, its counterexamples drawn.")
-@click.option("--crosscheck", type=click.IntRange(min=0), default=40, show_default=True,
+@click.option("--crosscheck", type=click.IntRange(min=0), default=CROSSCHECK_STATES,
+              show_default=True,
               metavar="N", help="States on which the engine and the Z3 relation are "
                                 "compared, per variant.")
 @budget_options

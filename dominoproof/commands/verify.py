@@ -17,6 +17,7 @@ from dominoproof.options import (
     resolve_variant,
     verbosity_options,
 )
+from dominoproof.proofs.budgets import CROSSCHECK_STATES
 
 
 @click.command("verify")
@@ -26,7 +27,8 @@ from dominoproof.options import (
               help="Also run the tool's self-test: every deliberately broken rule set must "
                    "be caught [default: when no VARIANT is named; a user's `verify my.toml` "
                    "checks the user's variant only].")
-@click.option("--crosscheck", type=click.IntRange(min=0), default=40, show_default=True,
+@click.option("--crosscheck", type=click.IntRange(min=0), default=CROSSCHECK_STATES,
+              show_default=True,
               metavar="N",
               help="States of the small search on which the engine and the Z3 relation "
                    "are compared, per variant (0: none).")

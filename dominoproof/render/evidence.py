@@ -5,58 +5,41 @@ A VIOLATED verdict, whoever found it (the graph search or Z3's bounded model che
 whose run :meth:`~dominoproof.proofs.z3.queries.Prover.decode_run` decodes and the engine
 replays), carries a round: its deal, every move with its rule ID and the line as it
 lies on the table (:func:`dominoproof.render.text.render_round`), then **where it fails**:
-the move or the state at which the property breaks, judged again here by the same
-judge the search uses (:class:`~dominoproof.proofs.search.judge.Judge`: the variant's own
-rule book as the oracle, the declarative scoring for R5), and what fails, in words.
+the move or the state at which the property breaks, judged again by the same
+judge the search uses (:func:`~dominoproof.proofs.search.rounds.judge_round`: the
+specification's rule book as the oracle, the declarative scoring for R5), and what fails,
+in words; this module only presents what the judge finds.
 
 A NOT INDUCTIVE verdict per instance (:class:`~dominoproof.proofs.z3.queries.CTI`) shows its
 state before, the move and the state after, with tiles as ``[a|b]``, seats ``P0 ..``
 and the ends by the number they show; the all-sizes model's counterexample is read on
 a concrete small table by :mod:`dominoproof.render.concrete`.
 
-:func:`of_result` gives the :class:`Evidence` of any result; :func:`judge_round` judges a
-round under a variant (``dominoproof diff`` uses it to show that the round separating
-two variants is judged differently under each).
+:func:`of_result` gives the :class:`Evidence` of any result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from dominoproof.model.engine import Trace
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.outcome import Outcome
 from dominoproof.model.spec import Rules
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
-from dominoproof.proofs.properties import BY_ID, Kind, Result, Verdict
+from dominoproof.proofs.properties import BY_ID, Result, Verdict
+from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 
-__all__ = ["Evidence", "Failure", "judge_round", "move_text", "of_result", "round_of",
-           "state_lines"]
+__all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
 
 Scorer = Callable[[Variant, State], "Outcome | None"]
-
-
-@dataclass(frozen=True)
-class Failure:
-    """Where a round breaks a property: after ``move`` moves (0: at the deal), or at
-    move number ``move`` for a transition; and why, in words."""
-
-    move: int
-    why: str
-    transition: bool = False
-
-    def where(self) -> str:
-        if self.transition:
-            return f"at move {self.move}"
-        return "at the deal" if self.move == 0 else f"after move {self.move}"
 
 
 @dataclass(frozen=True)
@@ -163,95 +146,6 @@ def move_text(variant: Variant, rules: Rules, s: State, m: Move) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Judging a round
-# ---------------------------------------------------------------------------
-
-
-class _Found:
-    """A :class:`~dominoproof.proofs.search.judge.Judge`'s context for one round: the
-    first failure of each wanted property."""
-
-    def __init__(self, wanted: set[str]) -> None:
-        self.wanted = wanted
-        self.found: dict[str, tuple[Any, str]] = {}
-        self.counts: dict[str, int] = {}
-
-    def fail(self, pid: str, at: Any, why: str, then: tuple[Any, ...] = ()) -> None:
-        if pid in self.wanted and pid not in self.found:
-            self.found[pid] = (at, why)
-
-    def count(self, key: str, n: int = 1) -> None:
-        self.counts[key] = self.counts.get(key, 0) + n
-
-
-def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
-                states: Sequence[State] | None = None) -> Failure | None:
-    """The first place ``trace`` breaks ``pid``, judged under its variant's own rules
-    (the oracle) and the declarative scoring; the round's states are the trace's (made
-    by its rule book: a fault's, for a fault's round). None if it breaks nothing there.
-
-    State, transition and terminal properties are judged state by state and move by
-    move; termination by a state that comes back (or a round stuck unfinished);
-    blocked-complete by a state where R2 and R3 hold followed by more moves than a
-    block needs."""
-    from dominoproof.proofs.search.judge import Judge
-
-    v = trace.variant
-    oracle = engine_for(v)
-    seq = list(states) if states is not None else trace.states()
-    kind = BY_ID[pid].kind
-    if pid == "termination":
-        return _termination(seq)
-    if pid == "blocked-complete":
-        return _blocked_complete(v, oracle, seq)
-    if kind not in (Kind.STATE, Kind.TRANSITION, Kind.TERMINAL):
-        return None
-    ctx = _Found({pid})
-    judge = Judge(ctx, v, oracle, scorer or outcome)
-    for i, s in enumerate(seq):
-        judge.state(i, s)
-        if pid in ctx.found:
-            return Failure(i, ctx.found[pid][1])
-        if i < len(trace.moves):
-            judge.transition(i + 1, s, trace.moves[i], i + 1, seq[i + 1])
-            if pid in ctx.found:
-                return Failure(i + 1, ctx.found[pid][1], transition=True)
-    return None
-
-
-def _termination(seq: Sequence[State]) -> Failure | None:
-    seen: dict[tuple[object, ...], int] = {}
-    for i, s in enumerate(seq):
-        k = s.key()
-        if k in seen:
-            j = seen[k]
-            return Failure(i, f"the state after move {i} is the state after move {j}: moves "
-                           f"{j + 1} to {i} can repeat for ever, so the round need not end "
-                           "(R1.2, R5.1)")
-        seen[k] = i
-    last = seq[-1]
-    if last.status is Status.PLAYING:
-        return Failure(len(seq) - 1, "the round is still being played, yet no move is "
-                       "enabled: it can never end (R1.2, R5.1)")
-    return None
-
-
-def _blocked_complete(v: Variant, oracle: Rules, seq: Sequence[State]) -> Failure | None:
-    bound = v.players + 1
-    for i, s in enumerate(seq):
-        if s.status is Status.PLAYING and oracle.is_blocked(s):
-            later = seq[i + 1:i + 1 + bound]
-            if len(later) >= bound and all(x.status is not Status.BLOCKED for x in later):
-                ends = " and ".join(map(str, s.open_ends))
-                return Failure(i, f"after move {i} R2 and R3 hold (no hand holds a tile "
-                               f"matching the ends {ends}, the boneyard is empty), but "
-                               f"{bound} moves later the block is still not established "
-                               f"(R4.4: at most {v.players} confirmations and the "
-                               "establishment)")
-    return None
-
-
-# ---------------------------------------------------------------------------
 # The evidence of a result
 # ---------------------------------------------------------------------------
 
@@ -301,18 +195,10 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
 
 def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evidence:
     """Two states and a move (a counterexample to induction per instance), judged."""
-    from dominoproof.proofs.search.judge import Judge
-
     cti = res.trace
     rules = engine_for(variant)
-    ctx = _Found({res.property})
-    judge = Judge(ctx, variant, rules, scorer or outcome)
-    if BY_ID[res.property].kind is Kind.TRANSITION:
-        judge.transition(1, cti.pre, cti.move, 1, cti.post)
-    else:
-        judge.state(1, cti.post)
-    fails = ctx.found[res.property][1] if res.property in ctx.found else (
-        f"{res.property} fails after the move ({res.detail})")
+    why = judge_step(variant, res.property, cti.pre, cti.move, cti.post, scorer=scorer)
+    fails = why if why is not None else f"{res.property} fails after the move ({res.detail})"
     out = _wrap(f"A counterexample to induction of {res.property} (action "
                         f"{cti.action}): a state the proved lemmas allow, a move, and the "
                         "state it leads to, which breaks the property; no real round is "

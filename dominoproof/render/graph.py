@@ -34,12 +34,12 @@ from dominoproof.model.moves import Move, MoveKind, said
 from dominoproof.model.state import State
 from dominoproof.model.tiles import show_tiles
 from dominoproof.proofs.properties import Result, Verdict
-from dominoproof.proofs.search.statespace import SearchResult
+from dominoproof.proofs.search.result import SearchResult
 from dominoproof.render.scene import Scene
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
-    from dominoproof.proofs.search.judge import Verification
+    from dominoproof.proofs.search.verification import Verification
 
 __all__ = ["HIGHLIGHTS", "TINY", "Highlight", "check_tiny", "graph_scene", "highlight_for",
            "path_of_trace", "state_label", "to_dot", "to_png", "to_svg", "write_graphml"]

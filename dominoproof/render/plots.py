@@ -37,6 +37,7 @@ from dominoproof.model.tiles import MAX_SET, tile_count
 from dominoproof.model.variant import DrawRule, Sizes, Variant
 from dominoproof.proofs.analysis.policies import POLICIES, policy_named, policy_rounds
 from dominoproof.proofs.analysis.simulate import wilson
+from dominoproof.proofs.budgets import PLOT_EXACT_DEALS
 from dominoproof.render.scene import require_matplotlib
 
 __all__ = [
@@ -60,7 +61,7 @@ T = TypeVar("T")
 #: The axes a sweep can follow.
 AXES = ("set-size", "players")
 #: Configurations with at most this many deals get exact figures; larger ones sampled.
-MAX_EXACT_DEALS = 5_000
+MAX_EXACT_DEALS = PLOT_EXACT_DEALS
 #: Line colours and markers per policy (the same in every plot).
 _COLOURS = {"random": "#1f77b4", "greedy": "#d62728", "block-seeking": "#2ca02c"}
 

@@ -57,11 +57,13 @@ from dominoproof.proofs.analysis.simulate import (
     run_batches,
     wilson,
 )
+from dominoproof.proofs.budgets import STATS_EXACT_DEALS, STATS_EXACT_STATES
 from dominoproof.proofs.runner import Runner
 
 if TYPE_CHECKING:
     from dominoproof.model.state import Deal
-    from dominoproof.proofs.search.statespace import Scorer, SearchResult
+    from dominoproof.model.outcome import Scorer
+    from dominoproof.proofs.search.result import SearchResult
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -82,11 +84,9 @@ __all__ = [
     "terminal_masses",
 ]
 
-#: Above this many deals an exact run is refused (--max-deals): the sampled figures are
-#: the way for larger configurations.
-MAX_EXACT_DEALS = 250_000
-#: The exact run's state budget (--max-states): beyond it the answer is UNKNOWN.
-DEFAULT_MAX_STATES = 3_000_000
+#: the budgets of an exact run (why their values: ``proofs/budgets.py``)
+MAX_EXACT_DEALS = STATS_EXACT_DEALS
+DEFAULT_MAX_STATES = STATS_EXACT_STATES
 
 
 class FiguresUnknown(Exception):

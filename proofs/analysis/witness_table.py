@@ -42,6 +42,7 @@ from dominoproof.proofs.analysis.witness_search import (
     search,
     warm,
 )
+from dominoproof.proofs.budgets import WITNESS_SEARCH_SHARE
 
 if TYPE_CHECKING:
     from dominoproof.proofs.z3.witnesses import WitnessSearch
@@ -53,10 +54,9 @@ __all__ = ["QUESTION_ORDER", "Answer", "Invariants", "answer", "answer_all", "ex
 QUESTION_ORDER = ("shortest-block", "max-residual", "tie", "block-before-empty-boneyard")
 
 
-#: The share of the budget the search takes (Z3 runs beside it for the whole budget): a
-#: maximum's Z3 side starts its hardest query from the play-outs' best, so they end
-#: early; a question of existence is settled by the first round found.
-SEARCH_SHARE = {"min": 0.5, "max": 0.3, "exists": 0.25}
+#: The share of the budget the search takes, by the question's sense (why:
+#: ``proofs/budgets.py``).
+SEARCH_SHARE = WITNESS_SEARCH_SHARE
 
 
 @dataclass

@@ -15,7 +15,13 @@ runs compiled by numba:
 * :mod:`.playout` -- seeded deals and uniformly random rounds, draw for draw the
   engine's (the same ``random.Random`` stream: the same seed gives the same rounds);
 * :mod:`.book` -- the kernel as a rule book for one state at a time (the conformance
-  suite's "kernel" oracle).
+  suite's "kernel" oracle);
+* :mod:`.screen` -- the judge's accelerator: the catalogue's local checks on a search's
+  key array.
+
+This package's own module loads no numba: asking whether the kernel runs
+(:func:`available`, :func:`reason`) is cheap, and numba is loaded with the first
+compiled module imported (:mod:`._jit`).
 
 Where numba is not installed (or ``DOMINOPROOF_KERNEL=0``), :func:`available` is False
 and every caller runs the Python path, and says so (:func:`status`). numba is an extra
@@ -25,16 +31,30 @@ path gives the same answers, slower.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib.metadata
+import importlib.util
+import os
 
-from ._jit import ENV, NUMBA_VERSION, disabled_by_env, numba_installed
+from dominoproof.model.variant import Variant
 
-if TYPE_CHECKING:
-    from dominoproof.model.variant import Variant
+from .tables import unsupported
 
-__all__ = ["ENV", "available", "reason", "status"]
+__all__ = ["ENV", "available", "numba_installed", "reason", "status"]
 
 INSTALL = "pip install 'dominoproof[kernel]'"
+#: set to "0" (or "no", "off", "false") to run the Python path even where numba is installed
+ENV = "DOMINOPROOF_KERNEL"
+
+_HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+
+
+def numba_installed() -> bool:
+    return _HAVE_NUMBA
+
+
+def disabled_by_env() -> bool:
+    """The user turned the kernel off (``DOMINOPROOF_KERNEL=0``)."""
+    return os.environ.get(ENV, "").strip().lower() in ("0", "no", "off", "false")
 
 
 def available() -> bool:
@@ -48,14 +68,13 @@ def status() -> str:
         return f"kernel: off ({ENV}=0): the Python path runs, slower"
     if not numba_installed():
         return f"kernel: numba is not installed: the Python path runs, slower ({INSTALL})"
-    return f"kernel: compiled by numba {NUMBA_VERSION} (machine code cached across runs)"
+    version = importlib.metadata.version("numba")
+    return f"kernel: compiled by numba {version} (machine code cached across runs)"
 
 
 def reason(variant: Variant) -> str:
     """Why the kernel does not run ``variant`` (``""``: it does)."""
     if not available():
         return status()
-    from .tables import unsupported
-
     why = unsupported(variant)
     return f"kernel: cannot read {why}: the Python path runs" if why else ""

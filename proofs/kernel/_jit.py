@@ -2,26 +2,27 @@
 identity and the kernel's functions are plain Python.
 
 Nothing runs the kernel as plain Python in use -- it would be far slower than the
-engine's own rule book -- so every caller asks :func:`available` first and takes the
-Python path when it says no. The identity decorator only lets the modules import (and
-mypy read them) on an installation without the ``kernel`` extra.
+engine's own rule book -- so every caller asks :func:`~dominoproof.proofs.kernel.available`
+first and takes the Python path when it says no. The identity decorator only lets the
+modules import (and mypy read them) on an installation without the ``kernel`` extra.
+
+This is the one module that imports numba, the optional dependency (at import, where it
+is installed: the decorators compile as the kernel's modules load); every compiled
+module imports it, and nothing outside the kernel imports a compiled module before it
+knows the kernel runs.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from . import numba_installed
+
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: set to "0" (or "no", "off", "false") to run the Python path even where numba is installed
-ENV = "DOMINOPROOF_KERNEL"
-
-_HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 
 def cache_dir(numba_version: str) -> str:
@@ -40,7 +41,7 @@ def cache_dir(numba_version: str) -> str:
     return os.path.join(base, "dominoproof", f"kernel-{digest.hexdigest()[:16]}")
 
 
-if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
+if numba_installed():  # pragma: no branch - the test environment has the extra
     import numba
 
     _config: Any = numba.config  # a module of settings numba reads at decoration time
@@ -50,11 +51,10 @@ if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
     #: numba's options for every kernel function. ``_nrt=False``: no reference counting
     #: of arrays. The kernel allocates nothing (every array is made by its Python caller
     #: and outlives the call), so numba's runtime has nothing to free, and counting
-    #: references cost the most of all: an atomic increment and decrement around every
-    #: array passed or viewed, twice the time of a random round and half that of a
-    #: searched state (docs/KERNEL.md, "Where a state's time goes"). A kernel function
-    #: that allocated would not compile ("NRT required but not enabled"), so the rule
-    #: holds itself.
+    #: references -- an atomic increment and decrement around every array passed or
+    #: viewed -- cost the most of all (docs/KERNEL.md, "Where a state's time goes"). A
+    #: kernel function that allocated would not compile ("NRT required but not
+    #: enabled"), so the rule holds itself.
     _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True,
                                 "error_model": "numpy",  # no zero checks
                                 "_nrt": False}
@@ -69,21 +69,9 @@ if _HAVE_NUMBA:  # pragma: no branch - the test environment has the extra
         no arrays passed): for the small steps called most often (the random number
         generator, a state's key)."""
         return cast(F, numba.njit(inline="always", **_OPTIONS)(fn))
-
-    NUMBA_VERSION: str = numba.__version__
 else:  # pragma: no cover - exercised by the tests that hide numba
     def njit(fn: F) -> F:
         return fn
 
     njit_inline = njit
 
-    NUMBA_VERSION = ""
-
-
-def disabled_by_env() -> bool:
-    """The user turned the kernel off (``DOMINOPROOF_KERNEL=0``)."""
-    return os.environ.get(ENV, "").strip().lower() in ("0", "no", "off", "false")
-
-
-def numba_installed() -> bool:
-    return _HAVE_NUMBA

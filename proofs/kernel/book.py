@@ -74,7 +74,7 @@ class KernelBook:
         return bool(kr.is_blocked(self.tb.k, self.frame(s)))
 
     def boneyard_supplies_nothing(self, s: State) -> bool:
-        return s.boneyard == 0
+        return bool(kr.boneyard_supplies_nothing(self.tb.k, self.frame(s)))
 
     def has_play(self, s: State, player: int) -> bool:
         return bool(kr.playable_any(self.tb.k, self.frame(s), player))

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dominoproof.model.layout import layout_of
+
 from ._jit import njit, njit_inline
 from .tables import (
     BITS,
@@ -45,7 +47,9 @@ from .tables import (
     F_STATUS,
     F_TABLE,
     F_TURN,
+    KASIDE,
     Array,
+    B,
     Tables,
 )
 
@@ -97,12 +101,12 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
         raise ValueError(f"{v.name}: the kernel's search keys hold sets of up to {BITS} "
                          f"tiles; double-{v.n} has {tb.tiles}")
     k = tb.k
-    p, t, b = tb.players, tb.tiles, int(k[k_index("B")])
+    p, t, b = tb.players, tb.tiles, int(k[B])
     places = 1 + p
     bone_loc = aside_loc = -1
     if free_draw and b:
         bone_loc, places = places, places + 1
-    kaside = int(k[k_index("KASIDE")])
+    kaside = int(k[KASIDE])
     if kaside and not one_deal:
         aside_loc, places = places, places + 1
     stack_mode = STACK_FREE if free_draw else STACK_SUFFIX if one_deal else STACK_EXPLICIT
@@ -122,7 +126,7 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
         items.append((_bits_for(places ** cnt - 1), "group", gi, 0))
     c = v.needed_confirmations
     fields = [(FK_END, i, _bits_for(v.n + 1)) for i in range(tb.width)]
-    fields += [(FK_MARKS, 0, int(_marks_width(tb))), (FK_TURN, 0, _bits_for(p - 1)),
+    fields += [(FK_MARKS, 0, layout_of(tb.variant).fields.width), (FK_TURN, 0, _bits_for(p - 1)),
                (FK_CONF, 0, _bits_for(max(p, c))), (FK_STATUS, 0, 2)]
     if v.draw.rule.value == "one":
         fields.append((FK_DREW, 0, 1))
@@ -206,18 +210,6 @@ def _signed(x: int) -> int:
     """A word's 64 bits as the int64 holding them."""
     x &= (1 << 64) - 1
     return x - (1 << 64) if x >> 63 else x
-
-
-def _marks_width(tb: Tables) -> int:
-    from dominoproof.model.layout import layout_of
-
-    return layout_of(tb.variant).fields.width
-
-
-def k_index(name: str) -> int:
-    from . import tables
-
-    return int(getattr(tables, name))
 
 
 @njit

@@ -1,21 +1,19 @@
 """The graph analyses of a kernel search, compiled: the same iterative depth-first search
-as :meth:`SearchResult._order <dominoproof.proofs.search.statespace.SearchResult._order>`, over
+as :meth:`SearchResult._order <dominoproof.proofs.search.result.SearchResult._order>`, over
 the same CSR arrays, step for step (with arrays for its stack), and the longest paths of
-:meth:`~dominoproof.proofs.search.statespace.SearchResult.longest_from_roots`, whose loop is
+:meth:`~dominoproof.proofs.search.result.SearchResult.longest_from_roots`, whose loop is
 compiled as it is written there.
 
-They read no rule: a graph of tens of millions of states (every deal and every draw
-order of a double-4 draw game, about 33 million) took 40 s and more in the Python loops,
-against a second here. The Python analyses stay the reading of record; the tests hold
-these to them on acyclic and cyclic graphs (the same order, the same cycle, the same
-distances).
+They read no rule: on graphs of tens of millions of states the Python loops take many
+times longer (docs/KERNEL.md). The Python analyses stay the reading of record; the tests
+hold these to them on acyclic and cyclic graphs (the same order, cycle and distances).
 
 Every array is made by the caller (the kernel allocates nothing: ``_jit._OPTIONS``).
 """
 
 from __future__ import annotations
 
-from dominoproof.proofs.search.statespace import relax_longest
+from dominoproof.proofs.search.result import relax_longest
 
 from ._jit import njit
 
@@ -63,7 +61,7 @@ def dfs_order(ptr, to, n, size, colour, post, stack_v, stack_e):  # type: ignore
     return count, -1, -1
 
 
-#: ``SearchResult.longest_from_roots``'s own loop (``statespace.relax_longest``),
+#: ``SearchResult.longest_from_roots``'s own loop (``result.relax_longest``),
 #: compiled: one source, read by the interpreter on the Python path and by numba here
 longest_from_roots = njit(relax_longest)
 

@@ -15,13 +15,10 @@ edges undone, as the Python search does), or after ``chunk`` expansions (the cal
 reads the clock: the time budget).
 
 With ``graph`` false the search keeps only the keys, the table and the BFS parents (the
-traces): what a search that keeps no graph needs (the every-draw-order benchmark),
-and it judges each state as it is expanded (:func:`bfs`'s ``judge``: R1.1's conditions
-at every established block, the one property such a search checks).
-
-:func:`sweep` is that search two levels at a time, for state spaces beyond memory: a
-play or a draw leads to the next level and nothing leads back, so only the level being
-expanded and the next one are kept (``proofs/search/compiled.py``'s ``explore_sweep``).
+traces) and judges each established block as it is met
+(:func:`~dominoproof.proofs.kernel.screen.judge_blocked`: blocked-sound, the one
+property such a search checks): the benchmarks' lean search (``bench/lean.py``, where
+the sweep, the same search two levels at a time, is written too).
 """
 
 from __future__ import annotations
@@ -30,21 +27,15 @@ import numpy as np
 
 from ._jit import njit, njit_inline
 from .codec import KW_, key_hash, successor_key, unpack
-from .rules import (
-    DRAW_M,
-    PLAY,
-    ends_unplayable,
-    gen_moves,
-    step,
-)
-from .tables import BLOCKED, F_BONE, F_STATUS, F_TURN, MAXMOVES, MW, PLAYING
+from .rules import gen_moves, step
+from .screen import judge_blocked
+from .tables import BLOCKED, F_STATUS, F_TURN, MAXMOVES, PLAYING
 
-(DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE, FOUND, GROW_NEXT,
- GROW_NEXT_TABLE) = range(10)
+(DONE, GROW_STATES, GROW_EDGES, GROW_TABLE, BUDGET, CHUNK, UNENCODABLE, FOUND) = range(8)
 
 
 @njit_inline
-def _find(table, codes, key, kw, h):  # type: ignore[no-untyped-def]
+def find_key(table, codes, key, kw, h):  # type: ignore[no-untyped-def]
     """(slot, id) of ``key`` in the table from its hash ``h``: id -1 and the empty slot
     where it would go when it is absent.
 
@@ -80,7 +71,7 @@ def _tagged(mask, j, h):  # type: ignore[no-untyped-def]
 
 
 @njit_inline
-def _keyed(K, KC, f, m, g, scr, parent_key, key):  # type: ignore[no-untyped-def]
+def keyed_successor(K, KC, f, m, g, scr, parent_key, key):  # type: ignore[no-untyped-def]
     """``key`` := the key of the successor of ``f`` (keyed ``parent_key``) by the move
     ``m`` (``g``: its frame); False when it does not fit the codec."""
     step(K, f, m, g, scr)
@@ -89,9 +80,9 @@ def _keyed(K, KC, f, m, g, scr, parent_key, key):  # type: ignore[no-untyped-def
 
 
 @njit_inline
-def _add(table, codes, n, key, kw, h):  # type: ignore[no-untyped-def]
+def add_key(table, codes, n, key, kw, h):  # type: ignore[no-untyped-def]
     """Add ``key`` (hash ``h``) as id ``n`` unless the set holds it; the next free id."""
-    slot, j = _find(table, codes, key, kw, h)
+    slot, j = find_key(table, codes, key, kw, h)
     if j >= 0:
         return n
     for w in range(kw):
@@ -109,7 +100,7 @@ def add_roots(KC, codes, table, parent, depth, ctr, keys, max_states,  # type: i
     n = ctr[0]
     for r in range(keys.shape[0]):
         key = keys[r]
-        slot, j = _find(table, codes, key, kw, key_hash(key, kw))
+        slot, j = find_key(table, codes, key, kw, key_hash(key, kw))
         if j >= 0:
             continue
         if n >= max_states:
@@ -133,24 +124,8 @@ def rehash(KC, codes, n, table):  # type: ignore[no-untyped-def]
     mask = len(table) - 1
     for j in range(n):
         h = key_hash(codes[j], kw)
-        slot, _ = _find(table, codes, codes[j], kw, h)
+        slot, _ = find_key(table, codes, codes[j], kw, h)
         table[slot] = _tagged(mask, j, h)
-
-
-@njit
-def judge_blocked(K, f):  # type: ignore[no-untyped-def]
-    """At an established block: 0 when R1.1's conditions hold; else a bit per condition
-    that fails (1 the boneyard holds tiles, 2 a hand holds a matching tile, 4 a player
-    has a legal move) -- blocked-sound's three reasons (R2.1-R2.3, R3.2)."""
-    why = 0
-    bone = K[F_BONE]
-    for w in range(K[MW]):
-        if f[bone + w]:
-            why |= 1
-    for reading in range(2):  # a variable: one compiled ends_unplayable, not one per literal
-        if not ends_unplayable(K, f, reading):
-            why |= 2 << reading
-    return why
 
 
 @njit
@@ -202,7 +177,7 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
         # table's cache misses then overlap instead of following one another
         touch = np.int64(0)
         for x in range(nm):
-            if not _keyed(K, KC, f, moves[x], g, scr, parent_key, keys[x]):
+            if not keyed_successor(K, KC, f, moves[x], g, scr, parent_key, keys[x]):
                 ctr[0], ctr[1], ctr[2] = n, head, start
                 return UNENCODABLE
             h = key_hash(keys[x], kw)
@@ -212,7 +187,7 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
         for x in range(nm):
             key = keys[x]
             h = hashes[x]
-            slot, j = _find(table, codes, key, kw, h)
+            slot, j = find_key(table, codes, key, kw, h)
             if j < 0:
                 if n >= max_states:
                     ctr[0], ctr[1], ctr[2] = n, head, start
@@ -237,71 +212,7 @@ def bfs(K, KC, codes, table, parent, depth, kind, edge_ptr, edge_to, ctr,  # typ
     return DONE
 
 
-@njit
-def sweep(K, KC, cur, ctab, nxt, ntab, ctr, chunk, f, g, moves, keys, hashes,  # type: ignore[no-untyped-def]
-          scr):
-    """One level of the sweep-line search: expand the states of the current level
-    (``cur``, its set ``ctab``) from ``ctr[1]`` on. A play or a draw leads to the next
-    level (``nxt``, ``ntab``): it adds a tile to the table or takes one from the
-    boneyard, so a state's level -- tiles on the table plus tiles drawn -- is a function
-    of the state, and no state is in two levels. Every other move stays in the level,
-    and is searched breadth-first with it. ``ctr``: the level's states, the expanded
-    ones, the transitions, the next level's states, and when a block fails R1.1's
-    conditions, its id and why. Returns DONE (the level is expanded), GROW_STATES /
-    GROW_TABLE (the current level's arrays), GROW_NEXT / GROW_NEXT_TABLE, CHUNK,
-    UNENCODABLE or FOUND."""
-    kw = KC[KW_]
-    n, head, ne, nn = ctr[0], ctr[1], ctr[2], ctr[3]
-    maxm = K[MAXMOVES]
-    status_at = K[F_STATUS]
-    done = 0
-    st = DONE
-    while head < n:
-        if done >= chunk:
-            st = CHUNK
-        elif n + maxm > cur.shape[0]:
-            st = GROW_STATES
-        elif 4 * (n + maxm) > 3 * ctab.shape[0]:
-            st = GROW_TABLE
-        elif nn + maxm > nxt.shape[0]:
-            st = GROW_NEXT
-        elif 4 * (nn + maxm) > 3 * ntab.shape[0]:
-            st = GROW_NEXT_TABLE
-        if st != DONE:
-            break
-        unpack(KC, K, cur[head], f)
-        s = f[status_at]
-        if s != PLAYING:
-            if s == BLOCKED:
-                why = judge_blocked(K, f)
-                if why:
-                    ctr[4], ctr[5] = head, why
-                    st = FOUND
-                    break
-            head += 1
-            done += 1
-            continue
-        nm = gen_moves(K, f, moves)
-        for x in range(nm):
-            if not _keyed(K, KC, f, moves[x], g, scr, cur[head], keys[x]):
-                st = UNENCODABLE
-                break
-            hashes[x] = key_hash(keys[x], kw)
-        if st != DONE:
-            break
-        for x in range(nm):
-            kind = moves[x] & 7
-            if kind in (PLAY, DRAW_M):  # one more tile placed or drawn
-                nn = _add(ntab, nxt, nn, keys[x], kw, hashes[x])
-            else:
-                n = _add(ctab, cur, n, keys[x], kw, hashes[x])
-        ne += nm
-        head += 1
-        done += 1
-    ctr[0], ctr[1], ctr[2], ctr[3] = n, head, ne, nn
-    return st
 
-
-__all__ = ["BUDGET", "CHUNK", "DONE", "FOUND", "GROW_EDGES", "GROW_NEXT", "GROW_NEXT_TABLE",
-           "GROW_STATES", "GROW_TABLE", "UNENCODABLE", "add_roots", "bfs", "judge_blocked",
-           "rehash", "sweep"]
+__all__ = ["BUDGET", "CHUNK", "DONE", "FOUND", "GROW_EDGES", "GROW_STATES", "GROW_TABLE",
+           "UNENCODABLE", "add_key", "add_roots", "bfs", "find_key", "keyed_successor",
+           "rehash"]

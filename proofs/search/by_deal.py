@@ -38,10 +38,10 @@ from dominoproof.model.outcome import Scorer
 from dominoproof.model.spec import Init, Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.runner import LocalPool, Runner
-from dominoproof.proofs.search.statespace import (
+from dominoproof.proofs.search import statespace  # explore read at each call: patchable
+from dominoproof.proofs.search.result import (
     Figures,
     SearchResult,
-    explore,
     kind_code,
     kind_label,
     peak_rss_mb,
@@ -77,7 +77,7 @@ class PartSummary:
         return self.file, self.bounds[b], self.bounds[b + 1]
 
 
-_REC = struct.Struct("<IB")  # out-degree, kind (statespace.kind_code), or:
+_REC = struct.Struct("<IB")  # out-degree, kind (result.kind_code), or:
 _UNEXPANDED = 128  # the kind of a state the part discovered but did not expand
 
 
@@ -212,9 +212,10 @@ class Part(Generic[R]):
     check: Callable[[SearchResult], R] | None = None
 
     def explore(self) -> SearchResult:
-        return explore(self.variant, self.init, rules=system_under_test(self.variant, self.engine),
-                       scorer=self.scorer, max_states=self.max_states,
-                       max_seconds=self.max_seconds)
+        return statespace.explore(self.variant, self.init,
+                                  rules=system_under_test(self.variant, self.engine),
+                                  scorer=self.scorer, max_states=self.max_states,
+                                  max_seconds=self.max_seconds)
 
     def run(self) -> tuple[PartSummary, R | None]:
         """Explore the part, run ``check`` on its graph, and write its buckets (the one

@@ -1,42 +1,49 @@
-"""The exhaustive search on the compiled kernel: the same graph as ``statespace``'s, faster.
+"""The kernel backend of the search: the same graph as the Python search's, faster.
 
-:func:`explore_kernel` runs :func:`dominoproof.proofs.kernel.search.bfs` and returns the same
-:class:`~dominoproof.proofs.search.statespace.SearchResult` the Python search returns -- the same
-ids (BFS order), parents, depths, kinds and CSR edges, so every property of the catalogue
-is judged by :mod:`~dominoproof.proofs.search.judge` exactly as before and every
-counterexample is the same shortest trace, replayable in the engine. Only the keys
-differ: the kernel's packed keys (:mod:`dominoproof.proofs.kernel.codec`), read through
-:class:`KernelCodec`, :class:`KernelCodes` and :class:`KernelIndex`.
+:func:`explore_kernel` runs :func:`dominoproof.proofs.kernel.search.bfs` and returns the
+same :class:`~dominoproof.proofs.search.result.SearchResult` the Python search returns --
+the same ids (BFS order), parents, depths, kinds and CSR edges, so every property of the
+catalogue is judged exactly as before and every counterexample is the same shortest
+trace, replayable in the engine. Only the keys differ: the kernel's packed keys
+(:mod:`dominoproof.proofs.kernel.codec`), read through :class:`KernelCodec`,
+:class:`KernelCodes` and :class:`KernelIndex`. It is reached through
+:func:`~dominoproof.proofs.search.statespace.explore`, which says when it runs
+(``kernel_reason``); importing it loads numba.
 
-:func:`kernel_reason` says when the kernel does not run a search (numba absent or turned
-off, a rule book that is not the variant's own -- a fault's mutant -- or a set too large
-for its keys); :func:`~dominoproof.proofs.search.statespace.explore` then runs the Python search.
-
-:func:`explore_lean` is the search that keeps no graph (keys, visited set and BFS
-parents only) and judges blocked-sound as it goes: the every-draw-order benchmark's.
-:func:`explore_sweep` is the same search keeping two levels at a time (the sweep-line
-method): exact, for a state space larger than memory, at the price of the traces.
+It is also the judge's accelerator on such a search (:func:`screen_search`, below): the
+judge (:class:`~dominoproof.proofs.search.judge.Judge`) reads states as
+:class:`~dominoproof.model.state.State` values, in Python; the kernel's screen
+(:mod:`dominoproof.proofs.kernel.screen`) reads the states still being played on the key
+array instead, and returns a :class:`Screen`: the ids the judge must still read -- every
+state where the round is over (the terminal properties and blocked-sound, with the
+declarative scoring), and for each local property the first state the screen finds
+failing it -- and, for the states still being played, blocked-complete's premise and
+the census of R2.3's readings. The judge words every failure itself; where it finds
+nothing at a state the screen names, the two readings disagree and the run stops
+(:class:`ScreenDisagrees`), never a verdict.
 """
 
 from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.fast import engine_for, is_own
+from dominoproof.model.fast import engine_for
+from dominoproof.model.layout import layout_of
 from dominoproof.model.outcome import Scorer, outcome
 from dominoproof.model.spec import Init, Rules, init_states
 from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.budgets import CHUNK_UNTIMED, CLOCK_EVERY
 from dominoproof.proofs.kernel import graph as kgraph
-from dominoproof.proofs.kernel import reason as kernel_status
+from dominoproof.proofs.kernel import screen as kj
 from dominoproof.proofs.kernel import search as ks
 from dominoproof.proofs.kernel.codec import (
     KeySpec,
@@ -48,31 +55,15 @@ from dominoproof.proofs.kernel.codec import (
     unpack,
 )
 from dominoproof.proofs.kernel.tables import Array, Tables, frame_of, state_of, tables_for
+from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.search.codec import Codec
-from dominoproof.proofs.search.statespace import SearchResult, kind_code
+from dominoproof.proofs.search.result import SearchResult, kind_code
 
 AnyArray = npt.NDArray[Any]
 
-__all__ = ["BlockCheck", "KernelCodec", "LeanResult", "SweepResult", "check_blocks",
-           "compiled_longest", "compiled_order", "explore_kernel", "explore_lean",
-           "explore_sweep", "kernel_reason"]
-
-#: expansions per call into the kernel between two looks at the clock (the Python
-#: search looks every 1024 expansions, from the first on); without a time budget, more
-CHUNK, CHUNK_UNTIMED = 1 << 10, 1 << 16
-
-
-def kernel_reason(variant: Variant, rules: Rules | None = None) -> str:
-    """Why the kernel does not search ``variant`` under ``rules`` (``""``: it does)."""
-    why = kernel_status(variant)
-    if why:
-        return why
-    if rules is not None and not (is_own(rules) and rules.variant == variant):
-        return f"kernel: the rule book {type(rules).__name__} is not the variant's own"
-    if variant.tiles.count > 63:
-        return (f"kernel: its search keys hold sets of up to 63 tiles, double-{variant.n} "
-                f"has {variant.tiles.count}")
-    return ""
+__all__ = ["KernelCodec", "KernelCodes", "KernelIndex", "KernelSearchResult", "Screen",
+           "ScreenDisagrees", "compiled_longest", "compiled_order", "explore_kernel",
+           "run_search", "screen_keys", "screen_search"]
 
 
 class KernelCodec(Codec):
@@ -156,7 +147,7 @@ class KernelIndex(Mapping[int, int]):
 
     def __getitem__(self, code: int) -> int:
         key = int_key(code, self.kw)
-        _, j = ks._find(self.table, self._keys, key, self.kw, key_hash(key, self.kw))
+        _, j = ks.find_key(self.table, self._keys, key, self.kw, key_hash(key, self.kw))
         if j < 0:
             raise KeyError(code)
         return int(j)
@@ -217,7 +208,7 @@ class KernelSearchResult(SearchResult):
 
 
 def compiled_order(r: SearchResult) -> tuple[AnyArray | None, list[int] | None]:
-    """:meth:`SearchResult._order <dominoproof.proofs.search.statespace.SearchResult._order>`
+    """:meth:`SearchResult._order <dominoproof.proofs.search.result.SearchResult._order>`
     compiled: (topological order, None) or (None, the same first cycle), the order as
     an array (a list of tens of millions of ids would take a gigabyte)."""
     size = r.size
@@ -235,7 +226,7 @@ def compiled_order(r: SearchResult) -> tuple[AnyArray | None, list[int] | None]:
 
 def compiled_longest(r: SearchResult, order: AnyArray) -> list[int]:
     """:meth:`SearchResult.longest_from_roots
-    <dominoproof.proofs.search.statespace.SearchResult.longest_from_roots>` compiled, along
+    <dominoproof.proofs.search.result.SearchResult.longest_from_roots>` compiled, along
     ``order`` (:func:`compiled_order`'s)."""
     ptr, to = _csr(r)
     dist = np.zeros(r.size, dtype=np.int64)
@@ -272,7 +263,7 @@ class _Arrays:
         small = np.zeros(1, dtype=np.int32)
         room = max(states, reserve)
         return _Arrays(
-            np.zeros((room, kw), dtype=np.int64), _new_table(states),
+            np.zeros((room, kw), dtype=np.int64), new_table(states),
             np.zeros(room, dtype=np.int32),
             np.zeros(states, dtype=np.int32) if graph else small,
             np.zeros(states, dtype=np.int8) if graph else np.zeros(1, dtype=np.int8),
@@ -281,33 +272,33 @@ class _Arrays:
 
     def grow_states(self, graph: bool) -> None:
         n = self.codes.shape[0] * 2
-        self.codes = _grown(self.codes, n)
-        self.parent = _grown(self.parent, n)
+        self.codes = grown(self.codes, n)
+        self.parent = grown(self.parent, n)
         if graph:
-            self.depth = _grown(self.depth, n)
-            self.kind = _grown(self.kind, n)
-            self.edge_ptr = _grown(self.edge_ptr, n + 1)
+            self.depth = grown(self.depth, n)
+            self.kind = grown(self.kind, n)
+            self.edge_ptr = grown(self.edge_ptr, n + 1)
 
     def grow_edges(self) -> None:
-        self.edge_to = _grown(self.edge_to, self.edge_to.shape[0] * 2)
+        self.edge_to = grown(self.edge_to, self.edge_to.shape[0] * 2)
 
     def grow_table(self, kc: Array, n: int) -> None:
-        self.table = _doubled_table(kc, self.codes, n, self.table)
+        self.table = doubled_table(kc, self.codes, n, self.table)
 
 
-def _new_table(states: int) -> Array:
+def new_table(states: int) -> Array:
     """An empty visited set with room for ``states`` states (load at most 1/2)."""
     return np.full(1 << max(10, (2 * states - 1).bit_length()), -1, dtype=np.int32)
 
 
-def _doubled_table(kc: Array, codes: Array, n: int, table: Array) -> Array:
+def doubled_table(kc: Array, codes: Array, n: int, table: Array) -> Array:
     """The visited set of ids 0..n-1 of ``codes`` in a table twice the size of ``table``."""
     out = np.full(2 * table.shape[0], -1, dtype=np.int32)
     ks.rehash(kc, codes, n, out)
     return out
 
 
-def _grown(a: AnyArray, n: int) -> AnyArray:
+def grown(a: AnyArray, n: int) -> AnyArray:
     out = np.zeros((n, *a.shape[1:]), dtype=a.dtype)
     out[:a.shape[0]] = a
     return out
@@ -332,7 +323,7 @@ def _kinds() -> Array:
                      - kind_code(Ending.DOMINO, 0)], dtype=np.int64)
 
 
-def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: float | None,
+def run_search(variant: Variant, init: Init, max_states: int | None, max_seconds: float | None,
          graph: bool, rules: Rules, tables: Tables | None = None, reserve: int = 0) -> _Run:
     if max_states is not None and max_states < 1:
         raise DominoproofError(f"--max-states must be at least 1, not {max_states}")
@@ -342,21 +333,21 @@ def _run(variant: Variant, init: Init, max_states: int | None, max_seconds: floa
     spec = _spec(tb, init)
     kc = spec.kc
     cap = max_states if max_states is not None else (1 << 31) - 1
-    root_keys = _root_keys(variant, init, init_states(variant, init, rules), tb, spec)
-    first = max(1024, 4 * len(root_keys))
+    roots = root_keys(variant, init, init_states(variant, init, rules), tb, spec)
+    first = max(1024, 4 * len(roots))
     # a reserve holds the budget and one more state's successors: the search stops at
     # the budget (BUDGET) before it asks for room beyond it (GROW_STATES)
     arrays = _Arrays.new(spec.words, first, 2 * first, graph,
                          reserve + tb.max_moves if reserve else 0)
-    while (4 * len(root_keys) > 3 * arrays.table.shape[0]
-           or len(root_keys) > arrays.codes.shape[0]):
+    while (4 * len(roots) > 3 * arrays.table.shape[0]
+           or len(roots) > arrays.codes.shape[0]):
         arrays.grow_states(graph)
         arrays.grow_table(kc, 0)
     ctr = np.zeros(8, dtype=np.int64)
     used = ks.add_roots(kc, arrays.codes, arrays.table, arrays.parent, arrays.depth, ctr,
-                        root_keys, cap, graph)
+                        roots, cap, graph)
     stop = ""
-    if used < len(root_keys):
+    if used < len(roots):
         stop = f"state budget of {max_states:,} states reached while listing the deals"
     run = _Run(tb, spec, arrays, ctr, int(ctr[0]), stop)
     if not stop:
@@ -372,7 +363,7 @@ def _spec(tb: Tables, init: Init) -> KeySpec:
                     set_aside=deal.set_aside if deal is not None else 0)
 
 
-def _root_keys(variant: Variant, init: Init, states: Iterable[State], tb: Tables,
+def root_keys(variant: Variant, init: Init, states: Iterable[State], tb: Tables,
                spec: KeySpec) -> Array:
     """The keys of ``init``'s initial ``states``, one row each."""
     keys: list[Array] = []
@@ -398,7 +389,7 @@ def _search(run: _Run, cap: int, max_states: int | None, max_seconds: float | No
     scr = tb.scratch()
     kinds = _kinds()
     deadline = time.perf_counter() + max_seconds if max_seconds is not None else None
-    chunk = CHUNK if deadline is not None else CHUNK_UNTIMED
+    chunk = CLOCK_EVERY if deadline is not None else CHUNK_UNTIMED
     st = ks.CHUNK
     while True:
         if st == ks.CHUNK and deadline is not None and time.perf_counter() > deadline:
@@ -433,7 +424,7 @@ def explore_kernel(variant: Variant, init: Init, *, scorer: Scorer | None = None
     to read (default: the variant's own; the tests break one)."""
     start = time.perf_counter()
     rules = engine_for(variant)
-    run = _run(variant, init, max_states, max_seconds, True, rules, tables)
+    run = run_search(variant, init, max_states, max_seconds, True, rules, tables)
     a, ctr = run.arrays, run.ctr
     n, head, ne = int(ctr[0]), int(ctr[1]), int(ctr[2])
     keys = a.codes[:n]
@@ -454,226 +445,95 @@ def _arr(code: str, a: Array) -> array[Any]:
     return out
 
 
+# ---------------------------------------------------------------------------
+# The judge's accelerator: the kernel's screen
+# ---------------------------------------------------------------------------
+
+
+class ScreenDisagrees(ReadingsDisagree):
+    """The kernel's screen names a state failing a property where the judge (which reads
+    the specification) finds it holding, or a state whose moves are not its edges."""
+
+    def __init__(self, what: str, at: int) -> None:
+        super().__init__("kernel", "specification", what, at=at)
+
+
 @dataclass
-class LeanResult:
-    """A search that kept no graph: how far it went, and the first block that fails
-    R1.1's conditions (with the trace to it)."""
+class Screen:
+    """What the screen found: the ids the judge reads, the first failure it found of each
+    screened property (id, and the successor of a failing move or -1), the premise states
+    of blocked-complete, and the readings' census."""
 
-    variant: Variant
-    init: Init
-    states: int
-    expanded: int
-    transitions: int
-    complete: bool
-    stop_reason: str
-    seconds: float
-    visited_bytes: int  #: keys, hash table and BFS parents
-    key_words: int
-    failed: State | None = None
-    why: int = 0
-    path: tuple[State, ...] = ()
+    ids: list[int]
+    first: dict[str, tuple[int, int]] = field(default_factory=dict)
+    premise: list[int] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    screened: int = 0  #: states read by the screen (those still being played)
+
+    def check(self, found: dict[str, int]) -> None:
+        """Raise :class:`ScreenDisagrees` unless the judge failed each property the screen
+        named, at that state or an earlier one (``found``: property -> the judge's
+        first failing id)."""
+        for pid, (at, _then) in self.first.items():
+            if found.get(pid, at + 1) > at:
+                raise ScreenDisagrees(
+                    f"the kernel's screen finds {pid} failing at state {at}, the judge "
+                    "does not", at)
 
 
-def explore_lean(variant: Variant, init: Init, *, max_states: int | None = None,
-                 max_seconds: float | None = None,
-                 tables: Tables | None = None, reserve: int = 0) -> LeanResult:
-    """Every state reachable from ``init``, keeping no graph; each established block judged
-    as it is met (blocked-sound's conditions). Stops at the first failure. ``tables``:
-    the kernel's table to read (default: the variant's own; the tests break one).
-    ``reserve``: room for that many states' keys and parents taken at the start
-    (address space; the memory as it is used), for a search that would otherwise need
-    its old and its doubled arrays at once near the machine's memory (the every-draw-order
-    benchmark); the same search, the same result."""
-    start = time.perf_counter()
-    run = _run(variant, init, max_states, max_seconds, False, engine_for(variant), tables,
-               reserve)
-    a, ctr = run.arrays, run.ctr
-    n, head, ne = int(ctr[0]), int(ctr[1]), int(ctr[2])
-    out = LeanResult(variant, init, n, head, ne, not run.stop and head == n
-                     and run.status != ks.FOUND, run.stop, time.perf_counter() - start,
-                     int(a.codes[:n].nbytes + a.table.nbytes + a.parent[:n].nbytes),
-                     run.spec.words)
-    if run.status == ks.FOUND:
-        codec = KernelCodec(run.tb, run.spec)
-        i = int(ctr[3])
-        path = [i]
-        while a.parent[path[-1]] >= 0:
-            path.append(int(a.parent[path[-1]]))
-        out.path = tuple(codec.decode_row(a.codes[j]) for j in reversed(path))
-        out.failed, out.why = out.path[-1], int(ctr[4])
+def screen_search(result: SearchResult, wanted: Iterable[str], readings: bool,
+                  layout_wanted: bool) -> Screen | None:
+    """Screen a kernel search's states still being played (see the module docstring), or
+    ``None`` where the judge must read every state: not a kernel search, a layout
+    property wanted, or neither a screened property nor R2.3's readings (the judge's
+    ``readings``) wanted."""
+    if not isinstance(result, KernelSearchResult) or layout_wanted:
+        return None
+    wanted = set(wanted)
+    if not (readings or set(kj.IDS) & wanted):
+        return None
+    codec = result.codec
+    assert isinstance(codec, KernelCodec)
+    return screen_keys(result.variant, codec.tb, codec.spec, result.keys, result.expanded,
+                       np.frombuffer(result.edge_ptr, dtype=np.int64),
+                       np.frombuffer(result.edge_to, dtype=np.int32), wanted, readings)
+
+
+def screen_keys(variant: Variant, tb: Tables, spec: KeySpec, keys: Array, n_exp: int,
+                edge_ptr: Array, edge_to: Array, wanted: set[str], readings: bool,
+                edge_move: Array | None = None) -> Screen:
+    """Screen the states of a search given as the kernel's keys (``spec``: their codec,
+    ``tb``: the table the search ran on) and its edges, by the rules of the variant's own
+    table. ``edge_move``: each edge's move as the kernel codes it, for a search under
+    another rule book (a fault's); by default the moves of ``tb``, in the search's order."""
+    own = tables_for(variant)
+    n = int(keys.shape[0])
+    lay = layout_of(variant)
+    frame = np.zeros(own.frame, dtype=np.int64)
+    job = kj.ScreenJob(
+        K=own.k, KS=tb.k, KC=spec.kc, codes=keys, n=n, n_exp=n_exp, edge_ptr=edge_ptr,
+        edge_to=edge_to,
+        edge_move=edge_move if edge_move is not None else np.zeros(0, dtype=np.int64),
+        want=sum(1 << k for k, pid in enumerate(kj.IDS) if pid in wanted),
+        readings=readings, mark_bits=lay.fields.width, parity=bool(lay.lines),
+        f=frame, g=frame.copy(), c=frame.copy(), scr=own.scratch(),
+        moves=np.zeros(own.max_moves, dtype=np.int64),
+        first=np.full(len(kj.IDS), -1, dtype=np.int64),
+        then=np.full(len(kj.IDS), -1, dtype=np.int64),
+        premise=np.zeros(n, dtype=np.int8), counts=np.zeros(2, dtype=np.int64))
+    got = kj.screen(job)
+    first, then = job.first, job.then
+    if got == kj.EDGES_DIFFER:
+        raise ScreenDisagrees(f"the kernel's moves at state {int(first[0])} are not the "
+                              "search's edges", int(first[0]))
+    out = Screen([], screened=int(got))
+    out.first = {pid: (int(first[k]), int(then[k])) for k, pid in enumerate(kj.IDS)
+                 if first[k] >= 0}
+    out.premise = np.flatnonzero(job.premise == 1).tolist()
+    census = {"R2.3 readings compared": int(job.counts[kj.COMPARED]),
+              "R2.3 readings differ": int(job.counts[kj.DIFFER])}
+    out.counts = {k: n for k, n in census.items() if n}  # as the judge counts: none, no key
+    # the round's ends (the screen reads none), and each state it names
+    rest = np.flatnonzero(job.premise == kj.OVER).tolist()
+    out.ids = sorted(set(rest) | {at for at, _ in out.first.values()})
     return out
-
-
-@dataclass
-class SweepResult:
-    """A sweep-line search: every level's number of states, and the first block that
-    fails R1.1's conditions (the state alone: a sweep keeps no trace)."""
-
-    variant: Variant
-    init: Init
-    levels: list[int]  #: distinct states of each level, the level of the initial states first
-    transitions: int
-    complete: bool
-    stop_reason: str
-    seconds: float
-    peak_bytes: int  #: the most the two levels' keys and hash tables held at once
-    key_words: int
-    failed: State | None = None
-    why: int = 0
-    peak_states: int = 0  #: the states the two levels held when they held ``peak_bytes``
-
-    @property
-    def states(self) -> int:
-        """Distinct states: the levels' sum (no state is in two levels)."""
-        return sum(self.levels)
-
-
-class _Level:
-    """One level's keys (its queue, in BFS order) and its exact visited set."""
-
-    def __init__(self, kw: int, room: int) -> None:
-        self.codes = np.zeros((room, kw), dtype=np.int64)
-        self.table = _new_table(room)
-
-    def grow_states(self) -> None:
-        self.codes = _grown(self.codes, 2 * self.codes.shape[0])
-
-    def grow_table(self, kc: Array, n: int) -> None:
-        self.table = _doubled_table(kc, self.codes, n, self.table)
-
-    def nbytes(self, n: int) -> int:
-        return int(self.codes[:n].nbytes + self.table.nbytes)
-
-
-def explore_sweep(variant: Variant, init: Init, *, max_seconds: float | None = None,
-                  max_held: int | None = None, tables: Tables | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> SweepResult:
-    """Every state reachable from ``init``, level by level (tiles on the table plus tiles
-    drawn: every play and every draw leads one level on, nothing leads back), keeping
-    only the level being expanded and the next one; each established block judged as it
-    is met, as :func:`explore_lean` does. The same states, counted exactly (a state's
-    level is a function of it, so no state is in two levels), in the memory of the two
-    widest neighbouring levels instead of all of them; no trace (a failing block is
-    reported alone: :func:`explore_lean` gives its shortest trace). ``progress(level,
-    states)`` is told each level as it is done. ``max_held``: the memory budget, as the
-    states the two levels hold at once (about 26 bytes a state with keys of two words);
-    the search stops, incomplete, as soon as they hold more (it looks between chunks of
-    expansions) rather than run out of memory."""
-    if max_held is not None and max_held < 1:
-        raise DominoproofError(f"a sweep's state budget must be at least 1, not {max_held}")
-    start = time.perf_counter()
-    deadline = start + max_seconds if max_seconds is not None else None
-    tb = tables if tables is not None else tables_for(variant)
-    spec = _spec(tb, init)
-    kc, k, kw = spec.kc, tb.k, spec.words
-    placed: set[int] = set()
-
-    def noted() -> Iterator[State]:  # each initial state's level, as they are packed
-        for s in init_states(variant, init, engine_for(variant)):
-            placed.add(_level_of(s))
-            yield s
-
-    roots = _root_keys(variant, init, noted(), tb, spec)
-    if len(placed) > 1:
-        raise DominoproofError(f"{variant.name}: {init.describe()}: the initial states are "
-                               f"on {len(placed)} levels; a sweep starts from one")
-    cur, nxt = _Level(kw, max(1024, 4 * len(roots))), _Level(kw, 1024)
-    ctr = np.zeros(8, dtype=np.int64)
-    # the roots' parents and depths are a graph search's, written and dropped here
-    ks.add_roots(kc, cur.codes, cur.table, np.zeros(len(roots), dtype=np.int32),
-                 np.zeros(1, dtype=np.int32), ctr, roots, len(roots), False)
-    f = np.zeros(tb.frame, dtype=np.int64)
-    g = np.zeros(tb.frame, dtype=np.int64)
-    moves = np.zeros(tb.max_moves, dtype=np.int64)
-    keys = np.zeros((tb.max_moves, kw), dtype=np.int64)
-    hashes = np.zeros(tb.max_moves, dtype=np.int64)
-    scr = tb.scratch()
-    levels: list[int] = []
-    peak, held, stop, failed, why = 0, 0, "", None, 0
-    while True:
-        if deadline is not None and time.perf_counter() > deadline:
-            stop = f"time budget of {max_seconds:g} s reached"
-            break
-        st = ks.sweep(k, kc, cur.codes, cur.table, nxt.codes, nxt.table, ctr,
-                      CHUNK if deadline is not None else CHUNK_UNTIMED, f, g, moves, keys,
-                      hashes, scr)
-        n, nn = int(ctr[0]), int(ctr[3])
-        now = cur.nbytes(n) + nxt.nbytes(nn)
-        if now > peak:
-            peak, held = now, n + nn
-        if max_held is not None and n + nn > max_held:
-            stop = f"state budget of {max_held:,} states held at once reached"
-            break
-        if st == ks.GROW_STATES:
-            cur.grow_states()
-        elif st == ks.GROW_TABLE:
-            cur.grow_table(kc, n)
-        elif st == ks.GROW_NEXT:
-            nxt.grow_states()
-        elif st == ks.GROW_NEXT_TABLE:
-            nxt.grow_table(kc, nn)
-        elif st == ks.FOUND:
-            failed = KernelCodec(tb, spec).decode_row(cur.codes[int(ctr[4])])
-            why = int(ctr[5])
-            break
-        elif st == ks.UNENCODABLE:  # pragma: no cover - the correct rules fit their codec
-            raise AssertionError("a successor does not fit the kernel's key")
-        elif st == ks.DONE:
-            levels.append(n)
-            if progress is not None:
-                progress(len(levels) - 1, n)
-            if nn == 0:
-                break
-            # the next level becomes the current one; the old one's arrays are reused
-            cur, nxt = nxt, cur
-            nxt.table.fill(-1)
-            ctr[0], ctr[1], ctr[3] = nn, 0, 0
-    complete = not stop and failed is None
-    if not complete and failed is None:
-        levels.append(int(ctr[0]))  # the level being expanded, as far as it got
-    return SweepResult(variant, init, levels, int(ctr[2]), complete, stop,
-                       time.perf_counter() - start, peak, kw, failed, why, held)
-
-
-@dataclass
-class BlockCheck:
-    """blocked-sound (R1.1 at every established block) on every reachable state: decided
-    by the sweep, and where it fails, traced by the breadth-first search."""
-
-    sweep: SweepResult
-    #: the breadth-first search run for the shortest trace to a failing block (None:
-    #: the sweep met none)
-    traced: LeanResult | None = None
-
-    @property
-    def verdict(self) -> str:
-        """HOLDS, VIOLATED or UNKNOWN (a budget stopped the sweep before it met a failure)."""
-        if self.sweep.failed is not None:
-            return "VIOLATED"
-        return "HOLDS" if self.sweep.complete else "UNKNOWN"
-
-
-def check_blocks(variant: Variant, init: Init, *, max_seconds: float | None = None,
-                 max_held: int | None = None, tables: Tables | None = None) -> BlockCheck:
-    """Every state reachable from ``init``, each established block judged against R1.1's
-    conditions, the fastest way the kernel has: the sweep (:func:`explore_sweep`), whose
-    visited sets are two levels' and stay small, so its lookups mostly hit the cache
-    (about a fifth less time than :func:`explore_lean` on the double-6 deal). The sweep
-    keeps no trace; where it meets a failing block, :func:`explore_lean` searches again
-    breadth-first for the shortest trace to one, so the counterexample is the same as a
-    breadth-first search's. The budgets are the sweep's; the trace's search has none."""
-    sweep = explore_sweep(variant, init, max_seconds=max_seconds, max_held=max_held,
-                          tables=tables)
-    if sweep.failed is None:
-        return BlockCheck(sweep)
-    traced = explore_lean(variant, init, tables=tables)
-    if traced.failed is None:  # pragma: no cover - a kernel bug: the searches disagree
-        raise AssertionError("the sweep met a block that fails R1.1's conditions, the "
-                             "breadth-first search of the same states none")
-    return BlockCheck(sweep, traced)
-
-
-def _level_of(s: State) -> int:
-    """Tiles on the table less tiles in the boneyard: what every play and every draw
-    adds one to and nothing else changes (a sweep's levels, up to a constant)."""
-    return s.table.bit_count() - s.boneyard.bit_count()

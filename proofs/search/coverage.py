@@ -19,7 +19,10 @@ from typing import Any
 from dominoproof.model.spec import Init, count_deals
 from dominoproof.model.variant import Variant
 
-__all__ = ["Coverage", "deals_text", "of_init"]
+__all__ = ["METHOD", "Coverage", "deals_text", "of_init"]
+
+#: the method of a search of every deal (one of some deals says "sampled")
+METHOD = "exhaustive search"
 
 
 def deals_text(n: int) -> str:
@@ -53,7 +56,7 @@ class Coverage:
         """The search as a method name for a verdict: exhaustive only over every deal."""
         orders = ", every draw order" if self.every_draw_order and self.boneyard else ""
         if not self.sampled:
-            text = f"exhaustive search: every deal ({deals_text(self.total)}){orders}"
+            text = f"{METHOD}: every deal ({deals_text(self.total)}){orders}"
             if self.fixed_order:
                 text += (f"; the fixed draw order on {self.fixed_order} sampled deal"
                          f"{'s' if self.fixed_order != 1 else ''}")

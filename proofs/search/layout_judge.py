@@ -36,7 +36,7 @@ from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import ExtendReading, Variant
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.search.statespace import SearchResult
+    from dominoproof.proofs.search.result import SearchResult
 
 __all__ = ["LayoutJudge", "covered_slots", "markers_out", "pending_slots", "readings_gap"]
 
@@ -75,9 +75,10 @@ def _slots(idx: Iterable[int], s: State, names: tuple[str, ...]) -> str:
 class LayoutJudge:
     """The local checks of the layout properties (see the module docstring).
 
-    ``want`` are the property ids to check; ``oracle`` is the variant's own rule book,
-    read for R2.3 (who has a legal move), as :class:`~dominoproof.proofs.search.judge.Judge`
-    reads it for blocked-sound.
+    ``want`` are the property ids to check; ``oracle`` is the specification's rule book,
+    asked what R2.1 and R2.3 mean (a matching tile, who has a legal move), as
+    :class:`~dominoproof.proofs.search.judge.Judge` asks it for blocked-sound: a part of
+    that judge, which builds it where a layout property is wanted.
     """
 
     TRANSITION = frozenset({"markers", "doubles-covered", "spinner-arms"})
@@ -259,10 +260,14 @@ class LayoutJudge:
         if not pending:
             return
         self.ctx.count("blocks with a double left uncovered")
-        numbers = {s.ends[i] for i in pending}
+        suit = self.oracle.suit  # R2.1: the tiles carrying a number
+        covering = 0
+        for i in pending:
+            if 0 <= s.ends[i] < len(suit):  # (a broken rule set may leave it closed)
+                covering |= suit[s.ends[i]]
         why = []
         for p, hand in enumerate(s.hands):
-            cover = [t for t in bits(hand) if set(self.halves[t]) & numbers]
+            cover = list(bits(hand & covering))
             if cover:
                 why.append(f"P{p} holds " + "".join(Tile.from_index(t).show() for t in cover))
         if s.boneyard:
@@ -279,10 +284,10 @@ class LayoutJudge:
         legal = not o.ends_unplayable(s, ExtendReading.HAS_LEGAL_MOVE)
         if holds == legal:
             return
-        numbers = {v for v in s.ends if v != CLOSED}
+        held = o.matching_mask(s)  # R2.1: the tiles in hand matching an open end
         matching = []
         for p, hand in enumerate(s.hands):
-            hit = [t for t in bits(hand) if set(self.halves[t]) & numbers]
+            hit = list(bits(hand & held))
             if hit:
                 matching.append(f"P{p} holds "
                                 + "".join(Tile.from_index(t).show() for t in hit))

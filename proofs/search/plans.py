@@ -25,45 +25,26 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.layout import LINE, Opens
 from dominoproof.model.outcome import outcome
 from dominoproof.model.spec import Init, count_deals
 from dominoproof.model.state import Deal, Status
 from dominoproof.model.tiles import tile_count
 from dominoproof.model.variant import DrawRule, LeadFallback, LeadRule, Sizes, Variant
+from dominoproof.proofs.budgets import (
+    CANDIDATES,
+    CORNER_STATES,
+    LARGER_SET,
+    LEAD_SCAN,
+    PLAN_DEALS,
+    PLAN_DEALS_KERNEL,
+    PLAN_STATES,
+    PLAN_STATES_LARGER_DRAW,
+    SEEDS,
+)
 from dominoproof.proofs.search.coverage import Coverage
-from dominoproof.proofs.search.statespace import explore, seeded_deal
-
-#: every-deal searches are planned up to this many deals on the Python path: 30,000 takes
-#: every deal of the 2-player presets' analogues (25,200 with tiles set aside: some
-#: 300,000 states) and of the 3-player pool's (18,900)
-PLAN_DEALS = 30_000
-#: on the compiled kernel, up to this many deals: the 4-player analogues' 113,400 too,
-#: each tried within PLAN_STATES
-PLAN_DEALS_KERNEL = 120_000
-#: a search of every deal beyond PLAN_DEALS stops at this many states and gives way to
-#: sampled deals (the plan's ``fallback``): the budget of verify's search of one preset.
-#: Every deal of the 4-player block analogue is 878,344 states, about 11 s to search and
-#: judge on the kernel; with fouls penalised it is 7,192,356
-PLAN_STATES = 1_500_000
-#: on the compiled kernel, the set a 2-player analogue without a boneyard is searched on
-#: first: every deal of the block game's on double-4 (3 tiles each, 100,100 deals) is
-#: 1,450,920 states, within PLAN_STATES. With a boneyard, every draw order of double-4 is
-#: 6.9 to 71.4 million states in the smallest shapes that can draw (measured): a draw
-#: game starts at :func:`_size`'s set, and is searched on double-4 as well where its deals
-#: are few enough (:func:`_larger_draw_size`)
-LARGER_SET = 4
-#: on the compiled kernel, the budget of a 2-player draw game's search of every deal of
-#: double-4 in every draw order (:func:`_larger_draw_size`, up to PLAN_DEALS_KERNEL deals):
-#: hands of 7 and a boneyard of 1 are 6,876,428 states under draw-2p-d6's rules (16.6 s
-#: of verify, 0.8 GB); the budget leaves room for rules that add states (fouls, a bonus)
-PLAN_STATES_LARGER_DRAW = 16_000_000
-#: seeded deals searched when every deal is out of reach
-SEEDS = 10
-#: candidate deals explored for the corners they reach (beyond the seeded ones)
-CANDIDATES = 300
-#: further deals looked at (not explored) for a lead case no candidate has
-LEAD_SCAN = 5_000
+from dominoproof.proofs.search.statespace import explore, kernel_reason
 
 
 def _size(v: Variant) -> tuple[int, int, int, int]:
@@ -146,9 +127,9 @@ def _larger_draw_size(v: Variant) -> Sizes | None:
     and at least 3). Hands of 7 and a boneyard of 1, or of 6 with 2 set aside: a round
     draws at most once there, so the double-3 configuration, whose boneyard draws up to
     four times, is searched as well (:attr:`Plan.also`). The line only: on other layouts
-    the judge reads every state in Python for the layout's properties (about 30
-    microseconds a state), and all-fives-2p-d6's spinner on double-4 is 14,602,664
-    states."""
+    the judge reads every state in Python for the layout's properties, and a spinner's
+    double-4 configuration is many times larger (docs/KERNEL.md, "The budgets,
+    measured")."""
     if (v.slot_layout != LINE or min(v.players, 4) != 2 or v.draw.rule is DrawRule.NONE
             or v.n < LARGER_SET):
         return None
@@ -209,7 +190,7 @@ def round_cases(v: Variant, deal: Deal) -> set[str]:
     """How the rounds of one deal end (every draw order): a domino, a block with one
     winner, a tied block; and whether a foul is ever made."""
     free = v.boneyard_size > 0
-    r = explore(v, Init.one(deal, free_draw=free), max_states=50_000)
+    r = explore(v, Init.one(deal, free_draw=free), max_states=CORNER_STATES)
     found: set[str] = set()
     for s in r.states():
         if s.fouls:
@@ -351,8 +332,6 @@ def search_plan(v: Variant, seeds: int = SEEDS, kernel: bool | None = None) -> P
     (:attr:`Plan.also`) and its fallback."""
     small = small_variant(v)
     if kernel is None:
-        from dominoproof.proofs.search.compiled import kernel_reason
-
         kernel = not kernel_reason(small)
     plan = _plan(small, seeds, kernel)
     if not kernel:

@@ -1,9 +1,13 @@
 """Exhaustive search of a round's state space: every reachable state of a configuration.
 
-The search walks the transition system of :mod:`dominoproof.model.spec` (``Init``,
-``Next``, built on one :class:`~dominoproof.model.spec.Rules`) breadth first, so
-the BFS tree holds a *shortest* path to every state and the first violation a
-checker finds in state order has a shortest counterexample.
+:func:`explore` is the one search: it walks the transition system of
+:mod:`dominoproof.model.spec` (``Init``, ``Next``, built on one
+:class:`~dominoproof.model.spec.Rules`) breadth first, so the BFS tree holds a
+*shortest* path to every state and the first violation a checker finds in state order
+has a shortest counterexample. Two backends run it and return the same
+:class:`~dominoproof.proofs.search.result.SearchResult` (the same ids, parents, depths,
+kinds and edges): the compiled kernel's (:mod:`.compiled`), where it runs
+(:func:`kernel_reason`), and the Python search here, everywhere.
 
 * States are integers (:class:`~dominoproof.proofs.search.codec.Codec`): hands,
   boneyard, set-aside tiles, table, each slot of the layout and its markers, turn,
@@ -16,451 +20,61 @@ checker finds in state order has a shortest counterexample.
 * Budgets: ``max_states`` (states discovered) and ``max_seconds`` stop the search
   early; the result is then *partial* (``complete = False``), and every verdict
   drawn from it is UNKNOWN unless it is a concrete counterexample.
-* The graph is kept as plain arrays (CSR: ``edge_ptr``, ``edge_to``; an edge's move
-  is not stored: the edges of a state follow the order of ``Rules.moves``, a pure
-  function, so :meth:`SearchResult.successors` recomputes the labels on demand),
-  and analysed on those arrays only (iterative DFS: acyclicity, a topological
-  order or the first cycle met; dynamic programming on the DAG: the longest round,
-  the number of distinct complete rounds by how they end), whatever the graph's
-  size: the cycle a report shows never depends on how big the graph is.
-  :meth:`SearchResult.to_networkx` builds a ``networkx.DiGraph`` only on request,
-  for small graphs: the teaching export (``dominoproof.render.graph``) and the
-  tests' cross-checks of the array analyses.
-* Each expanded state's kind (:attr:`SearchResult.kind`) is a small int derived
-  from :class:`~dominoproof.model.state.Ending` (:func:`kind_code`).
 
-Two other searches use several processes: :mod:`dominoproof.proofs.search.by_deal`
-(every deal, split into parts each explored by this search in a process pool) and
-:mod:`dominoproof.bench.partitioned` (one configuration's states spread
-over every core by hash, no graph).
+The search over every deal in a process pool is :mod:`dominoproof.proofs.search.by_deal`;
+the property catalogue is checked on a result by
+:func:`dominoproof.proofs.search.check.check_properties`::
 
-Public API (used by the conformance and Z3 checks, the CLI and the benchmarks)::
-
+    from dominoproof.model.engine import seeded_deal
     from dominoproof.model.spec import Init
-    from dominoproof.proofs.search.statespace import explore, seeded_deal
+    from dominoproof.proofs.search.statespace import explore
 
     result = explore(variant, Init.one(seeded_deal(variant, 0)),
                      rules=None, scorer=None, max_states=None, max_seconds=None)
     result.complete              # False when a budget stopped the search
     result.figures               # Figures: states, transitions, terminals, sequences, ...
-    result.states()              # every visited State, decoded, in BFS order
     result.state(i), result.successors(i), result.depth[i], result.kind_of(i)
-    result.ending_of(i)          # an Ending (blocked, domino, stuck), None while played
     result.trace_to(i)           # a replayable Trace from the deal to state i
-    result.topological_order()   # None when the graph has a cycle (result.find_cycle())
-    result.to_networkx()         # small graphs only
-
-and :func:`dominoproof.proofs.search.judge.check_properties` checks the property
-catalogue on a result.
 """
 
 from __future__ import annotations
 
 import gc
-import itertools
-import resource
 import time
 from array import array
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from dominoproof.model.engine import Trace, deal_of, init_for, seeded_deal
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.fast import engine_for, is_own, system_under_test
-from dominoproof.model.moves import Move
+from dominoproof.model.fast import engine_for, is_own
 from dominoproof.model.outcome import Scorer, outcome
 from dominoproof.model.spec import Init, Rules, count_deals, init_states
 from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.variant import Variant
+from dominoproof.proofs import kernel as kernel_package
+from dominoproof.proofs.budgets import CLOCK_EVERY, FEASIBLE_DEALS
 from dominoproof.proofs.search.codec import Codec
+from dominoproof.proofs.search.result import SearchResult, kind_code, over_kind
 
-if TYPE_CHECKING:
-    import networkx as nx
+__all__ = ["explore", "feasibility", "kernel_reason"]
 
-__all__ = [
-    "ENDINGS",
-    "KINDS",
-    "NX_LIMIT",
-    "Figures",
-    "Scorer",
-    "SearchResult",
-    "explore",
-    "feasibility",
-    "init_for",
-    "kind_code",
-    "kind_ending",
-    "kind_label",
-    "over_kind",
-    "peak_rss_mb",
-    "seeded_deal",
-    "system_under_test",
-]
+#: the keys of the kernel's search hold sets of up to this many tiles (one word)
+KERNEL_TILES = 63
 
 
-#: :meth:`SearchResult.to_networkx` builds graphs of at most this many transitions.
-NX_LIMIT = 20_000
+def kernel_reason(variant: Variant, rules: Rules | None = None) -> str:
+    """Why the kernel does not search ``variant`` under ``rules`` (``""``: it does): numba
+    absent or turned off, a rule book that is not the variant's own (a fault's mutant), or
+    a set too large for its keys."""
+    why = kernel_package.reason(variant)
+    if why:
+        return why
+    if rules is not None and not (is_own(rules) and rules.variant == variant):
+        return f"kernel: the rule book {type(rules).__name__} is not the variant's own"
+    if variant.tiles.count > KERNEL_TILES:
+        return (f"kernel: its search keys hold sets of up to {KERNEL_TILES} tiles, "
+                f"double-{variant.n} has {variant.tiles.count}")
+    return ""
 
-#: Above this many initial states, :func:`feasibility` calls a configuration infeasible.
-FEASIBLE_DEALS = 2_000_000
-
-
-# ---------------------------------------------------------------------------
-# Kinds of states: small ints derived from Ending
-# ---------------------------------------------------------------------------
-
-#: The endings in the order their kinds number them (1, 2, ...; 0 is "being played").
-ENDINGS: tuple[Ending, ...] = tuple(Ending)
-#: How many kinds a player's domino steps over: "being played" and one per ending.
-KINDS = len(ENDINGS) + 1
-
-
-def kind_code(ending: Ending | None, player: int = 0) -> int:
-    """A state's kind as the search stores it (``SearchResult.kind``): 0 while the round
-    is played, else 1 + the ending's position in :class:`Ending`, plus ``KINDS * player``
-    for a domino by ``player``."""
-    if ending is None:
-        return 0
-    code = ENDINGS.index(ending) + 1
-    return code + KINDS * player if ending is Ending.DOMINO else code
-
-
-def kind_ending(k: int) -> Ending | None:
-    """The :class:`Ending` of a kind (``None``: the round is being played)."""
-    return ENDINGS[k % KINDS - 1] if k else None
-
-
-def kind_label(k: int) -> str:
-    """The name of a kind: ``playing``, or the ending's label (``blocked``, ``stuck``,
-    ``domino P<i>``)."""
-    ending = kind_ending(k)
-    return "playing" if ending is None else ending.label(k // KINDS)
-
-
-def over_kind(s: State) -> int:
-    """The kind of a state whose round is over: blocked, or a domino by the player to move.
-    (A state still being played is of kind 0, or stuck when no move is enabled: the rules
-    say which, not the state.)"""
-    return kind_code(s.status.ending, s.turn)
-
-
-# ---------------------------------------------------------------------------
-# Figures
-# ---------------------------------------------------------------------------
-
-
-@dataclass
-class Figures:
-    """What a run measured. ``None`` where a partial search cannot say."""
-
-    configuration: str
-    complete: bool
-    stop_reason: str  #: why a partial search stopped ("" when complete)
-    deals: int  #: initial states (deals the lead rule does not void)
-    states: int  #: distinct states discovered
-    expanded: int  #: states whose successors were generated
-    transitions: int
-    terminals: dict[str, int]  #: terminal states by kind: "blocked", "domino P0", ...
-    sequences: dict[str, int] | None  #: distinct complete rounds (paths) by how they end
-    shortest: dict[str, int]  #: shortest round (moves) by how it ends
-    longest: dict[str, int] | None  #: longest round (moves) by how it ends
-    depth: int  #: BFS levels: the largest shortest distance from a deal
-    acyclic: bool | None
-    seconds: float  #: time spent searching (summed over the parts of a search by deal)
-    peak_rss_mb: float  #: peak resident memory of the process (of the largest worker)
-    visited_mb: float  #: estimated size of the visited set and the graph arrays
-    workers: int = 1
-    parts: int = 1
-    states_in_parts: int | None = None  #: sum of the parts' states (shared states repeated)
-    wall_seconds: float | None = None  #: a search by deal from start to merge, checks included
-    search: str = "python"  #: which search ran: "kernel" (compiled) or "python"
-
-    @property
-    def states_per_second(self) -> float:
-        return self.states / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def sequences_total(self) -> int | None:
-        return None if self.sequences is None else sum(self.sequences.values())
-
-    @property
-    def round_lengths(self) -> tuple[int | None, int | None]:
-        """(shortest, longest) complete round over every kind of end."""
-        short = min(self.shortest.values()) if self.shortest else None
-        long = max(self.longest.values()) if self.longest else None
-        return short, long
-
-    def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in self.__dict__.items()}
-        out["states_per_second"] = round(self.states_per_second, 1)
-        out["seconds"] = round(self.seconds, 3)
-        if self.wall_seconds is not None:
-            out["wall_seconds"] = round(self.wall_seconds, 3)
-        out["peak_rss_mb"] = round(self.peak_rss_mb, 1)
-        out["visited_mb"] = round(self.visited_mb, 1)
-        return out
-
-
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process, in MiB (``ru_maxrss`` is KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-# ---------------------------------------------------------------------------
-# The search
-# ---------------------------------------------------------------------------
-
-
-def relax_longest(order: Any, ptr: Any, to: Any, n: int, dist: Any) -> None:
-    """``dist`` (zeros on entry): per state, the most moves on a path from a state with
-    no predecessor, relaxing the edges of each state in topological ``order`` (states
-    ``>= n`` were not expanded). Plain Python over lists or arrays; the kernel compiles
-    this same function for its searches (``kernel/graph.py``)."""
-    for v in order:
-        if v < n:
-            d = dist[v] + 1
-            for e in range(ptr[v], ptr[v + 1]):
-                w = to[e]
-                if dist[w] < d:
-                    dist[w] = d
-
-
-@dataclass(eq=False)
-class SearchResult:
-    """The explored graph of one configuration: states by id (BFS order), edges as CSR.
-
-    State ``i`` has the code ``codes[i]``, the BFS parent ``parent[i]`` (-1 for an
-    initial state) and the BFS depth ``depth[i]``. The first ``expanded`` states
-    had their successors generated; the edges of state ``i < expanded`` are
-    ``edge_to[edge_ptr[i]:edge_ptr[i + 1]]``, in the order ``rules.moves`` gives the
-    moves that label them (recomputed on demand: a pure function of the state).
-    """
-
-    variant: Variant
-    init: Init
-    rules: Rules
-    scorer: Scorer
-    codec: Codec
-    index: Mapping[int, int]  #: code -> id (a dict; the kernel's search: its hash table)
-    codes: Sequence[int]  #: code by id (a list; the kernel's search: its key array)
-    parent: array[int]
-    depth: array[int]
-    kind: array[int]  #: per expanded state, its kind (:func:`kind_code`)
-    edge_ptr: array[int]
-    edge_to: array[int]
-    roots: int  #: states 0 .. roots-1 are the initial states
-    complete: bool
-    stop_reason: str
-    seconds: float
-    _figures: Figures | None = field(default=None, repr=False)
-    _topo: tuple[list[int] | None, list[int] | None] | None = field(default=None, repr=False)
-
-    # -- states ----------------------------------------------------------------
-    #: the compiled kernel's search made this graph (:mod:`.search_kernel`)
-    on_kernel = False
-
-    @property
-    def size(self) -> int:
-        return len(self.codes)
-
-    @property
-    def expanded(self) -> int:
-        return len(self.edge_ptr) - 1
-
-    def state(self, i: int) -> State:
-        return self.codec.decode(self.codes[i])
-
-    def states(self) -> Iterator[State]:
-        """Every discovered state, decoded, in BFS order (ids 0, 1, ...)."""
-        decode = self.codec.decode
-        return (decode(c) for c in self.codes)
-
-    def id_of(self, s: State) -> int | None:
-        """The id of ``s`` if the search reached it."""
-        return self.index.get(self.codec.encode(s))
-
-    def kind_of(self, i: int) -> str:
-        """``playing``, ``blocked``, ``domino P<i>``, ``stuck``, or ``unexplored``."""
-        return kind_label(self.kind[i]) if i < self.expanded else "unexplored"
-
-    def ending_of(self, i: int) -> Ending | None:
-        """How the round ends at state ``i`` (``stuck`` included), ``None`` while it is
-        played or when ``i`` was not expanded."""
-        return kind_ending(self.kind[i]) if i < self.expanded else None
-
-    def successors(self, i: int) -> list[tuple[Move, int]]:
-        """The labelled edges out of state ``i`` (empty if terminal or unexpanded)."""
-        if i >= self.expanded:
-            return []
-        a, b = self.edge_ptr[i], self.edge_ptr[i + 1]
-        moves = self.rules.moves(self.state(i))
-        if len(moves) != b - a:  # pragma: no cover - Rules.moves is a pure function
-            raise AssertionError(f"state {i}: {len(moves)} moves now, {b - a} when explored")
-        return list(zip(moves, self.edge_to[a:b], strict=True))
-
-    def edges(self) -> Iterator[tuple[int, Move, int]]:
-        """Every explored transition ``(i, move, j)``, by source id."""
-        for i in range(self.expanded):
-            for m, j in self.successors(i):
-                yield i, m, j
-
-    def arcs(self) -> Iterator[tuple[int, int]]:
-        """Every explored transition ``(i, j)``, by source id (no labels: fast)."""
-        ptr, to = self.edge_ptr, self.edge_to
-        for i in range(self.expanded):
-            for e in range(ptr[i], ptr[i + 1]):
-                yield i, to[e]
-
-    # -- traces ----------------------------------------------------------------
-    def path_to(self, i: int) -> list[int]:
-        """A shortest path (BFS tree) from an initial state to ``i``: ids, root first."""
-        path = [i]
-        while self.parent[path[-1]] >= 0:
-            path.append(self.parent[path[-1]])
-        path.reverse()
-        return path
-
-    def move_between(self, i: int, j: int) -> Move:
-        for m, k in self.successors(i):
-            if k == j:
-                return m
-        raise ValueError(f"no edge {i} -> {j}")
-
-    def trace_to(self, i: int, then: Sequence[int] = ()) -> Trace:
-        """The round from its deal to state ``i`` (then along the ids ``then``), as a
-        :class:`~dominoproof.model.engine.Trace`.
-
-        With the variant's own rules the trace is replayed, with every legality check,
-        by the engine. With a mutant rule book (the faults) the engine would reject the
-        mutant's moves, so the trace carries the states the mutant made; replay it with
-        :func:`dominoproof.proofs.search.judge.replay` and that rule book.
-        """
-        path = self.path_to(i) + list(then)
-        moves = tuple(self.move_between(a, b) for a, b in itertools.pairwise(path))
-        root = self.state(path[0])
-        deal = deal_of(root)
-        free = self.init.free_draw
-        if is_own(self.rules) and self.rules.variant == self.variant:
-            return Trace(self.variant, deal, moves, free_draw=free)
-        states = tuple(self.state(k) for k in path)
-        return Trace(self.variant, deal, moves, free_draw=free, _states=states)
-
-    def visited_bytes(self) -> int:
-        """Estimated bytes of the visited set: the dict's slots and the codes (int objects,
-        each in a list slot)."""
-        sample = self.codes[:1000]
-        code_bytes = sum(c.bit_length() for c in sample) / max(1, len(sample)) / 8
-        return int(self.index.__sizeof__() + self.size * (28 + code_bytes + 8))
-
-    # -- graph analyses ----------------------------------------------------------
-    def _order(self) -> tuple[list[int] | None, list[int] | None]:
-        """(topological order, None) or (None, a cycle), by iterative DFS over the CSR:
-        the one analysis of every graph, small or large (a kernel search runs the same
-        loops compiled, ``search_kernel.compiled_order``)."""
-        if self._topo is not None:
-            return self._topo
-        n, ptr, to = self.expanded, self.edge_ptr, self.edge_to
-        colour = bytearray(self.size)  # 0 white, 1 on the stack, 2 done
-        post: list[int] = []
-        for root in range(self.size):
-            if colour[root]:
-                continue
-            colour[root] = 1
-            stack = [(root, ptr[root] if root < n else 0)]
-            while stack:
-                v, e = stack[-1]
-                end = ptr[v + 1] if v < n else 0
-                if e < end:
-                    stack[-1] = (v, e + 1)
-                    w = to[e]
-                    c = colour[w]
-                    if c == 0:
-                        colour[w] = 1
-                        stack.append((w, ptr[w] if w < n else 0))
-                    elif c == 1:
-                        ids = [u for u, _ in stack]
-                        cycle = ids[ids.index(w):]
-                        self._topo = (None, cycle)
-                        return self._topo
-                else:
-                    colour[v] = 2
-                    post.append(v)
-                    stack.pop()
-        post.reverse()
-        self._topo = (post, None)
-        return self._topo
-
-    def topological_order(self) -> list[int] | None:
-        """The states in an order where every edge goes forward; ``None`` if cyclic."""
-        return self._order()[0]
-
-    def find_cycle(self) -> list[int] | None:
-        """The ids of a cycle ``[a, b, ..., z]`` (``z -> a`` closes it), or ``None``: the
-        first cycle the DFS meets, from the states in id order and the edges of each in
-        move order (so the same graph always gives the same cycle)."""
-        return self._order()[1]
-
-    def longest_from_roots(self) -> list[int] | None:
-        """Per state, the most moves on a path from an initial state (``None`` if cyclic)."""
-        order = self.topological_order()
-        if order is None:
-            return None
-        dist = [0] * self.size
-        relax_longest(order, self.edge_ptr, self.edge_to, self.expanded, dist)
-        return dist
-
-    def paths_from_roots(self) -> list[int] | None:
-        """Per state, the number of distinct paths from the initial states (``None`` if
-        cyclic): at a terminal state, the number of distinct rounds that end there."""
-        order = self.topological_order()
-        if order is None:
-            return None
-        ways = [0] * self.size
-        for r in range(self.roots):
-            ways[r] = 1
-        ptr, to, n = self.edge_ptr, self.edge_to, self.expanded
-        for v in order:
-            if v < n and ways[v]:
-                k = ways[v]
-                for e in range(ptr[v], ptr[v + 1]):
-                    ways[to[e]] += k
-        return ways
-
-    @property
-    def figures(self) -> Figures:
-        if self._figures is None:
-            self._figures = _figures(self)
-        return self._figures
-
-    def counts(self) -> Figures:
-        """The figures without the graph analyses (path counts, longest rounds,
-        acyclicity): cheap, for verdicts that need only the counts."""
-        return self._figures if self._figures is not None else _figures(self, analyses=False)
-
-    # -- networkx ----------------------------------------------------------------
-    def to_networkx(self, limit: int | None = NX_LIMIT, labels: bool = True) -> nx.DiGraph[int]:
-        """The explored graph as a ``networkx.DiGraph`` (nodes: state ids, with
-        ``state``, ``kind``, ``depth``; edges: ``move``). Refuses graphs of more than
-        ``limit`` transitions: the search never builds one for a large space."""
-        import networkx as nx
-
-        if limit is not None and len(self.edge_to) > limit:
-            raise DominoproofError(
-                f"the graph has {len(self.edge_to):,} transitions; a networkx graph is built "
-                f"only for at most {limit:,}")
-        g: nx.DiGraph[int] = nx.DiGraph()
-        for i in range(self.size):
-            if labels:
-                g.add_node(i, state=self.state(i), kind=self.kind_of(i), depth=self.depth[i])
-            else:
-                g.add_node(i)
-        if labels:
-            for i, m, j in self.edges():
-                g.add_edge(i, j, move=m)
-        else:
-            g.add_edges_from(self.arcs())
-        return g
 
 
 def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
@@ -478,15 +92,16 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
     garbage collector, which would walk every live state again and again, is paused
     while it runs.
 
-    ``kernel``: run the compiled kernel's search (:mod:`.search_kernel`; the same graph,
-    ids and all), ``None`` (the default) where it can -- numba installed, the variant's
-    own rules, a set its keys hold -- ``False`` never, ``True`` or refuse, saying why.
+    ``kernel``: run the compiled kernel's search (:mod:`.compiled`; the same graph, ids
+    and all), ``None`` (the default) where it can (:func:`kernel_reason`), ``False``
+    never, ``True`` or refuse, saying why.
     """
     if kernel is not False:
-        from dominoproof.proofs.search.compiled import explore_kernel, kernel_reason
-
         why = kernel_reason(variant, rules)
         if not why:
+            # numba (optional) is loaded with the kernel's backend, only where it runs
+            from dominoproof.proofs.search.compiled import explore_kernel
+
             return explore_kernel(variant, init, scorer=scorer, max_states=max_states,
                                   max_seconds=max_seconds)
         if kernel:
@@ -548,9 +163,10 @@ def _explore(variant: Variant, init: Init, *, rules: Rules | None,
     lookup, add_code, add_parent = index.get, codes.append, parent.append
     add_depth, push, pop, add_edge = depth.append, queue.append, queue.popleft, edge_to.append
     n_codes = len(codes)
+    tick = CLOCK_EVERY - 1  # a power of two: i & tick == i % CLOCK_EVERY
     i = 0
     while queue and not stop:
-        if deadline is not None and not i & 1023 and time.perf_counter() > deadline:
+        if deadline is not None and not i & tick and time.perf_counter() > deadline:
             stop = f"time budget of {max_seconds:g} s reached"
             break
         s = pop()
@@ -588,52 +204,6 @@ def _explore(variant: Variant, init: Init, *, rules: Rules | None,
         variant, init, rules, scorer or outcome, codec, index, codes, parent, depth, kind,
         edge_ptr, edge_to, roots, not queue and not stop, stop,
         time.perf_counter() - start)
-
-
-def _figures(r: SearchResult, analyses: bool = True) -> Figures:
-    """The figures of one search (graph analyses only when it is complete, and only
-    with ``analyses``: without them, sequences, longest rounds and acyclicity are
-    None)."""
-    n = r.expanded
-    terminals: dict[str, int] = {}
-    shortest: dict[str, int] = {}
-    depth = r.depth
-    being_played = kind_code(None)
-    for i in range(n):
-        k = r.kind[i]
-        if k != being_played:
-            label = kind_label(k)
-            terminals[label] = terminals.get(label, 0) + 1
-            if depth[i] < shortest.get(label, 1 << 30):
-                shortest[label] = depth[i]
-    sequences: dict[str, int] | None = None
-    longest: dict[str, int] | None = None
-    acyclic: bool | None = None
-    if r.complete and analyses:
-        acyclic = r.topological_order() is not None
-        ways = r.paths_from_roots()
-        dist = r.longest_from_roots()
-        if ways is not None and dist is not None:
-            sequences, longest = {}, {}
-            for i in range(n):
-                k = r.kind[i]
-                if k != being_played:
-                    label = kind_label(k)
-                    sequences[label] = sequences.get(label, 0) + ways[i]
-                    longest[label] = max(longest.get(label, 0), dist[i])
-    # Estimated memory of the visited set and the graph's arrays.
-    visited = r.visited_bytes() + sum(a.itemsize * len(a) for a in (
-        r.parent, r.depth, r.kind, r.edge_ptr, r.edge_to))
-    return Figures(
-        configuration=f"{r.variant.name}: {r.init.describe()}",
-        complete=r.complete, stop_reason=r.stop_reason, deals=r.roots, states=r.size,
-        expanded=n, transitions=len(r.edge_to), terminals=dict(sorted(terminals.items())),
-        sequences=dict(sorted(sequences.items())) if sequences is not None else None,
-        shortest=dict(sorted(shortest.items())),
-        longest=dict(sorted(longest.items())) if longest is not None else None,
-        depth=max(depth) if len(depth) else 0, acyclic=acyclic, seconds=r.seconds,
-        peak_rss_mb=peak_rss_mb(), visited_mb=visited / 2**20,
-        search="kernel" if r.on_kernel else "python")
 
 
 # ---------------------------------------------------------------------------

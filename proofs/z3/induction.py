@@ -23,6 +23,7 @@ from dominoproof.model.moves import Move, move_json
 from dominoproof.model.state import State
 from dominoproof.model.tiles import show_tiles
 from dominoproof.model.variant import FoulRule
+from dominoproof.proofs.budgets import CTI_MINIMISE_SHARE
 from dominoproof.proofs.properties import Property, Result, Verdict
 from dominoproof.proofs.z3.bmc import BMCResult, BoundedSearch
 from dominoproof.proofs.z3.encoding import (
@@ -102,9 +103,9 @@ class CTI:
                 "post": st(self.post), "assumed": self.assumed}
 
 
-#: The optimiser that makes a CTI small gets this share of the resource limit: its model is
-#: only an illustration, kept even when the optimum is not reached.
-MINIMISE_SHARE = 10
+#: The optimiser that makes a CTI small gets 1/MINIMISE_SHARE of the resource limit
+#: (why: ``proofs/budgets.py``).
+MINIMISE_SHARE = CTI_MINIMISE_SHARE
 
 
 # ---------------------------------------------------------------------------

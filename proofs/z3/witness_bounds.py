@@ -35,6 +35,7 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from dominoproof.proofs.budgets import WITNESS_EVERY_ROUND
 from dominoproof.proofs.z3.encoding import BLOCKED, Bool
 from dominoproof.proofs.z3.lemmas import BY_ID, Lemma, prove_relative
 from dominoproof.proofs.z3.terms import Or
@@ -184,8 +185,8 @@ def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
 
 
 #: The longest rounds (termination's bound) over which the residual is bounded by
-#: bounded model checking: beyond it, one query is too large for a minute.
-EVERY_ROUND_LIMIT = 60
+#: bounded model checking (why: ``proofs/budgets.py``).
+EVERY_ROUND_LIMIT = WITNESS_EVERY_ROUND
 
 
 def _every_round(prover: WitnessSearch, floor: Callable[[], int | None]

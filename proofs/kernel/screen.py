@@ -1,26 +1,15 @@
-"""The catalogue's local checks on the kernel: which states of a search the judge must read.
+"""The judge's accelerator, compiled: the catalogue's local checks on a search's key array.
 
-:class:`~dominoproof.proofs.search.judge.Judge` reads every state of a search as a
-:class:`~dominoproof.model.state.State`, in Python: some 30 microseconds a state, so a
-search of every deal of a 4-player small configuration (close to a million states) took
-half a minute to judge and a second to search. :func:`screen` reads the same states on
-the search's own key array, in one compiled pass, and for each local property of the
-catalogue finds the **first state that fails it** (in id order, the order the judge scans
-in), with the successor that completes a failing transition. It also lists the states
-where R2 and R3 hold in a round still being played (blocked-complete's premise) and
-counts the states where the two readings of R2.3 are compared and where they differ.
-
-It screens the states still being played (and their moves); the round's ends (a block, a
-domino) are few, and the judge reads every one of them, with the declarative scoring.
-The judge then reads, besides, the one state :func:`screen` names for each property, and
-words the failure itself: a verdict and its counterexample always come from the Python
-judge, and a state the screen names where the judge finds nothing is an error, never a
-verdict (``proofs/search/judge.py``, ``_scan``). So a screen that misses a failure would
-weaken a verdict, and one that invents a failure stops the run; the conformance suite
-holds it to the judge on every state of the small configurations, the variant's own
-rules and deliberately broken kernel tables (``tests/test_kernel_judge.py``).
-
-What it checks, as :class:`~dominoproof.proofs.search.judge.Judge` does:
+:func:`screen` reads the states of a kernel search still being played, in one compiled
+pass, and finds for each local property of the catalogue the **first state that fails
+it** (in id order, the judge's), with the successor that completes a failing transition;
+it lists blocked-complete's premise states and counts where R2.3's readings are compared
+and where they differ. The judge (:mod:`dominoproof.proofs.search.check`) then reads only
+those states and the round's ends, and words every failure itself; a state named where
+the judge finds nothing is an error between two readings, never a verdict
+(:mod:`dominoproof.proofs.search.compiled`). ``tests/test_kernel_judge.py`` holds it to the
+judge on every state of small configurations, under the variant's own rules and broken
+ones. Every rule is read from :mod:`.rules` and :mod:`.layout` (the kernel's reading):
 
 * **conservation** (the type invariant): hands, boneyard, set-aside tiles and the table
   partition the set; the turn, the confirmations, the fouls and the marks in range; a
@@ -31,30 +20,30 @@ What it checks, as :class:`~dominoproof.proofs.search.judge.Judge` does:
 * the **transition properties**: boneyard-monotone, opening, no-false-confirmation and
   procedure (R4.2-R4.5), on every move of every expanded state.
 
-Layout properties (markers, doubles, a spinner's arms) are not screened: where they are
-wanted, the judge reads every state (``graphcheck``).
+Layout properties are not screened: where they are wanted, the judge reads every state.
+:func:`judge_blocked` is blocked-sound's statement at one established block, for the
+searches that keep no graph (``bench/lean.py``).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from ._jit import njit
 from .codec import unpack
+from .layout import canonical, empty, led, meets_suit, pending_mask
 from .rules import (
     CONFIRM,
     DRAW_M,
     ESTABLISH,
     PLAY,
-    canonical,
-    empty,
+    boneyard_supplies_nothing,
     ends_unplayable,
     gen_moves,
     is_blocked,
-    led,
-    meets_suit,
     opening,
-    pending_mask,
     playable_any,
 )
 from .tables import (
@@ -77,6 +66,7 @@ from .tables import (
     O_LO,
     PLAYING,
     READING,
+    Array,
     N,
     P,
     T,
@@ -93,6 +83,56 @@ COMPARED, DIFFER = range(2)
 OVER = 2
 #: ``screen``'s answer when its moves and the search's edges disagree (not a verdict)
 EDGES_DIFFER = -2
+
+
+class ScreenJob(NamedTuple):
+    """What :func:`screen` reads and writes, by name (numba passes it as one tuple).
+
+    ``codes``: the search's keys (``n`` of them, ``KC`` their codec); ``n_exp``: the
+    expanded states, whose edges are ``edge_to[edge_ptr[i]:edge_ptr[i + 1]]`` in the
+    order of their moves -- the codes in ``edge_move``, or where it is empty the moves of
+    ``KS``, the table the search ran on. ``K``: the variant's own table, the rules the
+    screen judges by. ``want``: a bit per screened property; ``readings``: compare R2.3's
+    readings (the census, and blocked-complete's premise). ``mark_bits``: the width of
+    the marks; ``parity``: a layout of lines. ``f``, ``g``, ``c``, ``scr``, ``moves``:
+    scratch. ``first``, ``then``, ``premise``, ``counts``: what the screen finds
+    (:func:`screen`)."""
+
+    K: Array
+    KS: Array
+    KC: Array
+    codes: Array
+    n: int
+    n_exp: int
+    edge_ptr: Array
+    edge_to: Array
+    edge_move: Array
+    want: int
+    readings: bool
+    mark_bits: int
+    parity: bool
+    f: Array
+    g: Array
+    c: Array
+    scr: Array
+    moves: Array
+    first: Array
+    then: Array
+    premise: Array
+    counts: Array
+
+
+@njit
+def judge_blocked(K, f):  # type: ignore[no-untyped-def]
+    """blocked-sound at an established block: 0 when R1.1's conditions hold; else a bit
+    per condition that fails (1 the boneyard supplies a tile (R3.2), 2 a hand holds a
+    matching tile (R2.1, reading holds-matching-tile), 4 a player has a legal move (R2.3,
+    reading has-legal-move))."""
+    why = 0 if boneyard_supplies_nothing(K, f) else 1
+    for reading in range(2):  # a variable: one compiled ends_unplayable, not one per literal
+        if not ends_unplayable(K, f, reading):
+            why |= 2 << reading
+    return why
 
 
 @njit
@@ -216,21 +256,16 @@ def _transition(K, f, m, g, want, fouls_possible):  # type: ignore[no-untyped-de
                                            or g[turn] != (f[turn] + 1) % K[P]):
             bad |= 1 << PROCEDURE
     elif procedure and ((kind == PLAY and g[conf] != 0) or (
-            kind == ESTABLISH and (f[conf] < K[P] or not empty(K, f, bone)
+            kind == ESTABLISH and (f[conf] < K[P] or not boneyard_supplies_nothing(K, f)
                                    or not is_blocked(K, f)))):
         bad |= 1 << PROCEDURE
     return bad
 
 
 @njit
-def screen(K, KS, KC, codes, n, n_exp, edge_ptr, edge_to, edge_move, want, readings,  # type: ignore[no-untyped-def]
-           mark_bits, parity, f, g, c, scr, moves, first, then, premise, counts):
-    """Screen ids ``0 .. n-1`` of a search by the rules of ``K``, the variant's own table.
-
-    ``codes``: the search's keys; ``n_exp``: the expanded states, whose edges are
-    ``edge_to[edge_ptr[i]:edge_ptr[i + 1]]`` in the order of their moves -- the codes in
-    ``edge_move``, or where it is empty the moves of ``KS``, the table the search ran on.
-    ``want``: a bit per screened property. Only the states still being played are read.
+def screen(job):  # type: ignore[no-untyped-def]
+    """Screen ids ``0 .. job.n-1`` of a search (:class:`ScreenJob`) by the rules of
+    ``job.K``, the variant's own table. Only the states still being played are read.
 
     ``first[k]`` := the first id failing property ``k`` (-1: none); ``then[k]`` := the
     successor of its failing move (-1: the state itself fails). ``premise[i]`` := OVER
@@ -239,9 +274,15 @@ def screen(K, KS, KC, codes, n, n_exp, edge_ptr, edge_to, edge_move, want, readi
     tiles, and ``counts`` the states where R2.3's readings are compared and where they
     differ. Returns the number of states screened, or EDGES_DIFFER (the state in
     ``first[0]``) when a state's moves are not its edges: then nothing was judged."""
-    status_at, bone, turn = K[F_STATUS], K[F_BONE], K[F_TURN]
+    K, KS, KC, codes, n, n_exp = job.K, job.KS, job.KC, job.codes, job.n, job.n_exp
+    edge_ptr, edge_to, edge_move = job.edge_ptr, job.edge_to, job.edge_move
+    readings, mark_bits, parity = job.readings, job.mark_bits, job.parity
+    f, g, c, scr, moves = job.f, job.g, job.c, job.scr, job.moves
+    first, then, premise, counts = job.first, job.then, job.premise, job.counts
+    turn = K[F_TURN]
     fouls_possible = K[FOULS] == 1
-    open_ = want
+    open_ = job.want
+    status_at = K[F_STATUS]
     screened = 0
     for i in range(n):
         unpack(KC, K, codes[i], f)
@@ -258,7 +299,8 @@ def screen(K, KS, KC, codes, n, n_exp, edge_ptr, edge_to, edge_move, want, readi
             counts[COMPARED] += 1
             if a != b:
                 counts[DIFFER] += 1
-            premise[i] = (empty(K, f, bone) and not empty(K, f, f[turn] * K[MW])
+            premise[i] = (boneyard_supplies_nothing(K, f)
+                          and not empty(K, f, f[turn] * K[MW])
                           and (b if K[READING] else a))
         if i >= n_exp or not open_ & ~(1 << CONSERVATION):
             continue
