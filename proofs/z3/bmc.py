@@ -194,7 +194,8 @@ class BoundedSearch(ProofSession):
         return stock - tail if sv.check().unsat else 0
 
     def _prove_stock_floor(self) -> int:
-        enc, b = self.enc, self.variant.boneyard_size
+        enc = self.enc
+        b = enc.B
         if b <= 0:
             return 0
         led = Ledger()

@@ -495,7 +495,7 @@ class InductionProofs(BoundedSearch):
             what = "at every finished state of the invariant"
         else:
             res = [z3.BitVec(f"residual{p}", SCORE_BITS) for p in range(enc.P)]
-            total = sum(self.variant.tile_value)
+            total = sum(enc.VALUE)
             wide = [z3.ZeroExt(8, r) for r in res]
             hyps += [z3.ULE(z3.Sum(wide), total),
                      *[z3.Implies(s.status == BLOCKED, z3.Not(enc.hand_empty(s, p)))

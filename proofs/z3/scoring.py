@@ -66,8 +66,8 @@ class Scoring:
         self.e = enc
         v = enc.variant
         self.v = v
-        self.sides: tuple[tuple[int, ...], ...] = v.teams
-        self.value: tuple[int, ...] = v.tile_value
+        self.sides: tuple[tuple[int, ...], ...] = enc.SIDES
+        self.value: tuple[int, ...] = enc.VALUE
         self._cache: dict[str, ScoreTerms] = {}
 
     @staticmethod

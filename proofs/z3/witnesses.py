@@ -165,7 +165,7 @@ class WitnessSearch(BoundedSearch):
                                                      f"({c.reason})"), None
         model = c.model
         lo = int(model.eval(value, True).as_long())
-        hi = sum(self.variant.tile_value)
+        hi = sum(self.enc.VALUE)
         optimal = True
         stop = ""
         while lo < hi:
