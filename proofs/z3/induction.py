@@ -41,8 +41,9 @@ from dominoproof.proofs.z3.encoding import (
     Step,
     popcount,
 )
+from dominoproof.proofs.z3.houdini import violations
 from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
-from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma, violations
+from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma
 from dominoproof.proofs.z3.scoring import SCORE_BITS
 from dominoproof.proofs.z3.solver import Check, Ledger, Optimizer
 from dominoproof.proofs.z3.symmetry import breaks_symmetry

@@ -29,7 +29,8 @@ from dominoproof.model.rules import Rules, engine_for
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.encoding import BLOCKED, PLAYING, Bool, Encoding, StateVars
-from dominoproof.proofs.z3.lemmas import HoudiniResult, Lemma, candidates_for, houdini
+from dominoproof.proofs.z3.houdini import HoudiniResult, houdini
+from dominoproof.proofs.z3.lemmas import Lemma, candidates_for
 from dominoproof.proofs.z3.scoring import Scoring
 from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
 from dominoproof.proofs.z3.symmetry import asymmetric, network_sorts, quotient, reduces

@@ -36,7 +36,8 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.proofs.z3.encoding import BLOCKED, Bool
-from dominoproof.proofs.z3.lemmas import BY_ID, Lemma, prove_relative
+from dominoproof.proofs.z3.houdini import prove_relative
+from dominoproof.proofs.z3.lemmas import BY_ID, Lemma
 from dominoproof.proofs.z3.terms import Or
 from dominoproof.proofs.z3.witnesses import WitnessSearch
 
@@ -119,7 +120,7 @@ def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:
 
 def hand_size_lemmas(prover: WitnessSearch) -> tuple[list[Lemma], str]:
     """hand-size (a hand grows only by drawing), proved relative to the invariant
-    (:func:`~dominoproof.proofs.z3.lemmas.prove_relative`): ``[lemma]`` and the words, or
+    (:func:`~dominoproof.proofs.z3.houdini.prove_relative`): ``[lemma]`` and the words, or
     ``[]`` and why not (not inductive, or a query UNKNOWN)."""
     lem = BY_ID["hand-size"]
     got, c, action = prove_relative(prover.enc, lem, prover.strengthening(),
