@@ -15,12 +15,14 @@ description and its rule book in ``faults.py``, not from ``model/rules.py``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.variant import FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID, Fault
 from dominoproof.proofs.z3.encoding import (
     BV,
@@ -94,8 +96,6 @@ class ConfirmWhilePlayableZ3(Encoding):
 
 def foul_guard_any(enc: Encoding, s: StateVars) -> Bool:
     """A false declaration is already a legal move (fouls penalised, none yet by ``p``)."""
-    from dominoproof.model.variant import FoulRule
-
     if enc.FOULS is not FoulRule.PENALISED:
         return z3.BoolVal(False)
     return And(enc.boneyard_empty(s), (s.fouls & enc.seat_bit(s.turn)) == 0)
@@ -348,8 +348,6 @@ class ScoresIgnorePenaltiesZ3(Scoring):
 
 
 def _with(sc: ScoreTerms, **changes: Any) -> ScoreTerms:
-    import dataclasses
-
     return dataclasses.replace(sc, **changes)
 
 

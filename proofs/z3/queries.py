@@ -34,6 +34,8 @@ The names the CLI, the API and the tests use are importable from here.
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import pickle
 from collections.abc import Sequence
 from typing import Any
 
@@ -99,8 +101,6 @@ class Prover(TerminationProof, WitnessSearch):
             if sanity:
                 self.last_sanity = self.sanity()
             return out
-        import multiprocessing as mp
-
         self.invariant()  # shared by every proof: found once, inherited by the workers
         jobs: list[str] = (["<sanity>"] if sanity else []) + pids
         global _FORKED
@@ -125,8 +125,6 @@ _FORKED: Prover | None = None  #: the prover a forked worker of prove_all inheri
 def _prove_forked(job: str) -> Any:  # pragma: no cover - runs in a forked worker
     """One job of :meth:`Prover.prove_all` in a worker: a property's Result (its trace
     made plain data where it holds solver objects), or the sanity checks."""
-    import pickle
-
     prover = _FORKED
     assert prover is not None
     prover.ledger = Ledger()  # this job's queries only, merged by the parent
