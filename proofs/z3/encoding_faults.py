@@ -186,24 +186,33 @@ class MarkerStaysInZ3(Encoding):
         return guard, self.update(post, "marker-in", marks=s.marks)
 
 
+def _play_ignores_pending(self: Encoding, s: StateVars, seat: BV | int, i: int) -> Bool:
+    """While slots are pending, play may go on any slot the mover may play on."""
+    return self.may_play(s, seat, i)
+
+
+def _distinct_ignores_pending(self: Encoding, s: StateVars, j: int, i: int) -> Bool:
+    """Two slots of a group showing one number are one move whether pending or not
+    (the mutant offers the slots as if nothing were pending)."""
+    return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+
+
 class DoubleLeftUncoveredZ3(Encoding):
     """Twin of ``double-left-uncovered`` (R2.2): while slots are pending, play may go on any
     slot the mover may play on, pending or not (the pending slots restrict nothing; a double
     still makes its slots pending)."""
 
-    def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
-        return self.may_play(s, seat, i)
-
-    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
-        """Two slots of a group showing one number are one move whether pending or not
-        (the mutant offers the slots as if nothing were pending)."""
-        return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+    may_play_now = _play_ignores_pending
+    distinct = _distinct_ignores_pending
 
 
-class DoublesPileUpZ3(DoubleLeftUncoveredZ3):
+class DoublesPileUpZ3(Encoding):
     """Twin of ``doubles-pile-up`` (R2.2): play may go on any slot while slots are pending
     (as ``double-left-uncovered``), and a double laid there makes its slot pending too,
     beside the others."""
+
+    may_play_now = _play_ignores_pending
+    distinct = _distinct_ignores_pending
 
     def starts_wait(self, rest: list[Bool]) -> Bool:
         return z3.BoolVal(True)
