@@ -78,3 +78,6 @@ def test_a_slip_in_the_lead_tile_is_a_disagreement(slip: Any) -> None:
     res = _crosscheck(v, terminal=False, k=1)
     assert not res.ok
     assert any(m.kind.startswith("move only in") for m in res.mismatches), res.describe()
+    d = next(d for d in res.disagreements() if d.move is not None)
+    assert (d.first, d.second) == ("engine", "z3")
+    assert str(d).startswith(f"internal disagreement: engine vs z3 on {d.state!r} {d.move!r}")
