@@ -16,6 +16,7 @@ import pytest
 from helpers import variant
 
 from dominoproof.model.constants import constants_of
+from dominoproof.model.layout import Shape, SlotLayout, topology
 from dominoproof.model.rules import engine_for, spec_for
 from dominoproof.model.state import Status
 from dominoproof.model.system import Init, every_deal
@@ -81,3 +82,18 @@ def test_a_slip_in_the_lead_tile_is_a_disagreement(slip: Any) -> None:
     d = next(d for d in res.disagreements() if d.move is not None)
     assert (d.first, d.second) == ("engine", "z3")
     assert str(d).startswith(f"internal disagreement: engine vs z3 on {d.state!r} {d.move!r}")
+
+
+def test_a_slip_in_the_layouts_slots_is_a_disagreement(slip: Any) -> None:
+    v = variant("all-fives-2p-d6", {"set.max": 3, "deal.hand_size": 3, "lead.tile": "3-3"})
+    assert v.layout.spinner_sides_first
+    assert _crosscheck(v, terminal=False, k=1).ok
+
+    def arms_never_wait(self: Variant) -> SlotLayout:
+        lay = self.layout
+        return topology(Shape(lay.kind, self.deal.players, self.set.max, False,
+                              lay.lead_double_takes, lay.double_takes, lay.double_again))
+
+    slip("slot_layout", arms_never_wait)
+    res = _crosscheck(v, terminal=False, k=1)
+    assert not res.ok and "internal disagreement: engine vs z3" in res.describe()

@@ -6,14 +6,17 @@ reading (``Variant.teams``, ``Variant.tile_value``, ``Variant.lead_tile_index``,
 ``Variant.needed_confirmations``, ``constants_of``) to decide one, so a slip in such a
 helper shows up as a disagreement of the engine and this reading. What is shared is
 representation only: the tile numbering (``tile_index``, ``TileSet.halves``) by which
-states are bitmasks, and the layout's slot data (SEMANTICS' constant "the layout").
+states are bitmasks, and the bit layout of ``State.marks``. The layout's slots (which
+slot the lead opens, who may play on it, what it waits for, what a double laid there
+takes) are stated here from ``[layout]`` too (:func:`slots_of`), not taken from
+``Variant.slot_layout``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dominoproof.model.layout import SlotLayout
+from dominoproof.model.layout import Access, LayoutKind, Opens, Slot, SlotLayout
 from dominoproof.model.params import Compare
 from dominoproof.model.tiles import Tile, tile_index
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, LeadRule, Variant
@@ -59,6 +62,39 @@ def read_constants(v: Variant) -> Z3Constants:
     return Z3Constants(
         N=n, T=t, P=p, H=h, K=k, B=t - p * h - k, C=c,
         EMPTY=v.block.boneyard_must_be_empty, DRAW=v.draw.rule, FOULS=v.fouls.rule,
-        READING=v.layout.extend, LAYOUT=v.slot_layout, LEAD_TILE=lead,
+        READING=v.layout.extend, LAYOUT=slots_of(v), LEAD_TILE=lead,
         VALUE=tuple(special.get(i, a + b) for i, (a, b) in enumerate(halves)),
         SIDES=sides, halves=halves)
+
+
+def slots_of(v: Variant) -> SlotLayout:
+    """The layout's slots as SEMANTICS "Constants" describes each topology, from the
+    variant's ``[layout]`` and ``[deal] players`` (Terms "Layout", R2.2)."""
+    lay, p = v.layout, v.deal.players
+    takes = lay.double_takes
+    extra = {"lead_takes": lay.lead_double_takes, "again": lay.double_again}
+    if lay.kind is LayoutKind.LINE:  # two ends, the lead's low and high half
+        if not takes and not extra["lead_takes"]:  # no double takes tiles: none plays on
+            extra["again"] = False
+        return SlotLayout(lay.kind, (Slot("left", half=0, double_takes=takes),
+                                     Slot("right", half=1, double_takes=takes)),
+                          symmetric=((0, 1),), **extra)  # type: ignore[arg-type]
+    if lay.kind is LayoutKind.SPINNER:  # the arms wait for both sides when sides go first
+        after = (0, 1) if lay.spinner_sides_first else ()
+        return SlotLayout(lay.kind, (
+            Slot("west", half=0, double_takes=takes), Slot("east", half=1, double_takes=takes),
+            Slot("north", Opens.SPINNER, after=after, double_takes=takes),
+            Slot("south", Opens.SPINNER, after=after, double_takes=takes),
+        ), symmetric=((0, 1), (2, 3)), **extra)  # type: ignore[arg-type]
+    if lay.kind is LayoutKind.TRAINS:  # a train per seat, its owner's (or anyone's while
+        # the owner's marker is out), and a public train open to everyone
+        trains = tuple(Slot(f"train P{q}", owner=q, access=Access.OWNER_OR_MARKER,
+                            double_takes=takes) for q in range(p))
+        return SlotLayout(lay.kind, (*trains, Slot("public", double_takes=takes)),
+                          markers=True, **extra)  # type: ignore[arg-type]
+    # chicken foot: the opening double's four arms; each later double opens takes-1 toes
+    arms = tuple(Slot(f"arm {i + 1}", half=0, double_takes=takes) for i in range(4))
+    toes = tuple(Slot(f"toe {i + 1}", Opens.TOE, double_takes=takes)
+                 for i in range(max(0, takes - 1) * v.set.max))
+    every = tuple(range(len(arms) + len(toes)))
+    return SlotLayout(lay.kind, arms + toes, symmetric=(every,), **extra)  # type: ignore[arg-type]
