@@ -287,17 +287,40 @@ def _tiles(mask: int) -> str:
 
 
 @dataclass(frozen=True)
+class ReadingsDisagree:
+    """Two readings of the rules answer differently on one state (and move): an internal
+    disagreement of the toolkit, never a verdict about the variant."""
+
+    first: str  #: the reading compared (e.g. "engine")
+    second: str  #: the reading it was compared with (e.g. "z3", "spec", "kernel")
+    state: State
+    move: Move | None  #: the move they disagree on; None: the state's classification
+    detail: str
+
+    def __str__(self) -> str:
+        on = repr(self.state) + ("" if self.move is None else f" {self.move!r}")
+        return f"internal disagreement: {self.first} vs {self.second} on {on}: {self.detail}"
+
+
+@dataclass(frozen=True)
 class Mismatch:
     """One disagreement between two oracles in one state."""
 
     state: State
     kind: str  #: "move only in A", "move only in B", "successor differs", "classification"
     detail: str
+    move: Move | None = None  #: the move in question (None: a classification)
+
+    def disagreement(self, a: str, b: str) -> ReadingsDisagree:
+        """This mismatch as the internal disagreement of readings ``a`` and ``b``."""
+        return ReadingsDisagree(a, b, self.state, self.move, self.detail)
 
     def describe(self, a: str = "A", b: str = "B") -> str:
         kind = self.kind.replace(" A", f" {a}").replace(" B", f" {b}")
         state = "\n".join("    " + line for line in self.state.describe().splitlines())
-        return f"{kind}: {self.detail}\n  in the state {self.state!r}\n{state}"
+        head = "internal disagreement: " + f"{a} vs {b} on {self.state!r}" + (
+            "" if self.move is None else f" {self.move!r}")
+        return f"{head}\n{kind}: {self.detail}\n  in the state {self.state!r}\n{state}"
 
 
 @dataclass
@@ -322,6 +345,10 @@ class Comparison:
             f"in {self.mismatched_states} states)"
         return (f"{self.a} vs {self.b}: {self.states} states, {self.transitions} transitions, "
                 f"{self.terminal} terminal states compared; {verdict}")
+
+    def disagreements(self) -> list[ReadingsDisagree]:
+        """The kept mismatches, each as the internal disagreement of the two readings."""
+        return [m.disagreement(self.a, self.b) for m in self.mismatches]
 
     def describe(self, limit: int = 5) -> str:
         lines = [self.summary()]
@@ -358,9 +385,9 @@ def compare_answers(state: State, sa: set[Transition], ca: Classification | None
     for m, k in sb:
         by_move_b.setdefault(m, set()).add(k)
     for m in sorted(by_move_a.keys() - by_move_b.keys()):
-        out.append(Mismatch(state, "move only in A", f"{m!r} ({m})"))
+        out.append(Mismatch(state, "move only in A", f"{m!r} ({m})", m))
     for m in sorted(by_move_b.keys() - by_move_a.keys()):
-        out.append(Mismatch(state, "move only in B", f"{m!r} ({m})"))
+        out.append(Mismatch(state, "move only in B", f"{m!r} ({m})", m))
     for m in sorted(by_move_a.keys() & by_move_b.keys()):
         ka, kb = by_move_a[m], by_move_b[m]
         if ka != kb:
@@ -368,7 +395,7 @@ def compare_answers(state: State, sa: set[Transition], ca: Classification | None
                 diff = describe_key_difference(next(iter(ka)), next(iter(kb)))
             else:
                 diff = f"{len(ka)} successor(s) | {len(kb)} successor(s)"
-            out.append(Mismatch(state, "successor differs", f"after {m!r}: {diff}"))
+            out.append(Mismatch(state, "successor differs", f"after {m!r}: {diff}", m))
     terminal = not sa and not sb
     if ca is not None and cb is not None:
         for name in sorted(ca.keys() & cb.keys()):

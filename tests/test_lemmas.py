@@ -24,14 +24,8 @@ from dominoproof.proofs.properties import CATALOGUE, Verdict
 from dominoproof.proofs.z3 import lemmas
 from dominoproof.proofs.z3.encoding import Encoding
 from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS
-from dominoproof.proofs.z3.lemmas import (
-    BY_ID,
-    LEMMAS,
-    Lemma,
-    candidates_for,
-    houdini,
-    prove_relative,
-)
+from dominoproof.proofs.z3.houdini import houdini, prove_relative
+from dominoproof.proofs.z3.lemmas import BY_ID, LEMMAS, Lemma, candidates_for
 
 #: Lemmas that both provers state (the same sentence, two formulas): kept as data.
 SHARED = ("conservation", "no-pending-draw", "confirmed-after-lead", "confirmed-hold-nothing",

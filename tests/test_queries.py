@@ -17,8 +17,9 @@ from dominoproof.model.spec import Init
 from dominoproof.model.state import Status
 from dominoproof.model.variant import preset_names
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Kind, Verdict
+from dominoproof.proofs.z3.houdini import check_inductive
 from dominoproof.proofs.z3.lemmas import BY_ID as LEMMA
-from dominoproof.proofs.z3.lemmas import LEMMAS, candidates_for, check_inductive
+from dominoproof.proofs.z3.lemmas import LEMMAS, candidates_for
 from dominoproof.proofs.z3.parity import prove_parity
 from dominoproof.proofs.z3.queries import CTI, TYPE_OK, Prover, ranking_for
 

@@ -16,7 +16,8 @@ from dominoproof.model.outcome import outcome
 from dominoproof.model.spec import Init
 from dominoproof.proofs.search.statespace import explore
 from dominoproof.proofs.z3.encoding import Encoding
-from dominoproof.proofs.z3.scoring import Classifier, ScoreReader, TermReader
+from dominoproof.proofs.z3.scoring import Classifier, ScoreReader
+from dominoproof.proofs.z3.term_reader import TermReader
 
 
 def reader_of(v, make):  # type: ignore[no-untyped-def]

@@ -17,8 +17,9 @@ from test_layouts_z3 import analogue
 
 from dominoproof.proofs.z3 import session
 from dominoproof.proofs.z3.encoding import CLOSED_CODE, Encoding
+from dominoproof.proofs.z3.houdini import houdini
 from dominoproof.proofs.z3.layout_terms import insertion_network
-from dominoproof.proofs.z3.lemmas import Lemma, candidates_for, houdini
+from dominoproof.proofs.z3.lemmas import Lemma, candidates_for
 from dominoproof.proofs.z3.queries import Prover
 from dominoproof.proofs.z3.symmetry import asymmetric, generators, network_sorts, quotient, reduces
 

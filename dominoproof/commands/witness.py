@@ -101,7 +101,7 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
     from dominoproof.progress import progress
 
     with progress(f"witness {question}: searching rounds with Z3", quiet=quiet):
-        w = witness(prover, question, depth=depth)
+        w = witness(prover.search, question, depth=depth)
     if trace_out is not None and w.run is not None:
         with open(trace_out, "w", encoding="utf-8") as fh:
             fh.write(w.run.trace.dumps() if w.run.replayed and fault is None

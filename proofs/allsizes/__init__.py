@@ -22,7 +22,7 @@ checks this for every query and records it. The invariant's candidates are the
 lemmas of :mod:`dominoproof.proofs.z3.lemmas`, shared with the per-instance proofs. The
 model and its invariant are explained for a teacher in ``docs/ALLSIZES.md``.
 
-The rule *parameters* that are not sizes (``constants_of(variant)``) select the
+The rule *parameters* that are not sizes (the variant's own values) select the
 actions and guards: ``DRAW`` (R3.1), ``C`` and ``EMPTY`` (R4.4), ``FOULS`` (R4.5),
 ``READING`` (R2.3); the layout's slots (``LAYOUT``) become rigid relations and
 axioms. ``"all"`` confirmations is ``forall p. confirmed(p)``; ``"all-others"`` is

@@ -2,9 +2,9 @@
 
 Sizes (N, P, hand size, tiles set aside, deal order) are not parameters: they are the
 sizes of the sorts and the initial partition, and every model of the axioms is one of
-them. The rule parameters that are not sizes come from the variant's constants
-(:func:`~dominoproof.model.constants.constants_of`: ``DRAW``, ``C``, ``EMPTY``,
-``FOULS``, ``READING``) and select the actions (:mod:`.actions`) and their guards; the
+them. The rule parameters that are not sizes are read from the variant's own
+``[section] key`` values (``DRAW``, ``C``, ``EMPTY``, ``FOULS``, ``READING``), never
+through a helper of another reading, and select the actions (:mod:`.actions`) and their guards; the
 layout's slots (``LAYOUT``) become rigid relations and axioms (:mod:`.layout`).
 """
 
@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.constants import constants_of
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
 from dominoproof.proofs.z3.lemmas import Lemma, abstract_candidates
 
@@ -73,27 +72,29 @@ class AbstractModel:
             variant = variant.with_overrides(twin.overrides, source=f"fault {fault}")
         self.variant = variant
         self.fault = fault
-        c = constants_of(variant)
-        self.DRAW: DrawRule = c.DRAW
-        self.EMPTY: bool = c.EMPTY
-        self.C: int = c.C
-        self.P: int = c.P
+        self.DRAW: DrawRule = variant.draw.rule
+        self.EMPTY: bool = variant.block.boneyard_must_be_empty
+        self.P: int = variant.deal.players
+        conf = variant.block.confirmations
+        # R4.4 at this P: every seat, every seat but the proposer, or a number
+        self.C: int = (self.P if conf.rule == "all" else self.P - 1
+                       if conf.rule == "all-others" else conf.count)
         #: R4.4 as first-order logic: "all" and "all-others" are statements about every
         #: seat; a number of confirmations ("count") means a different rule at each P (so
         #: it is read from the variant's rule, not from C, which is this P's number)
         self.confirmations = variant.block.confirmations.rule
-        self.fouls_possible = c.FOULS is FoulRule.PENALISED
-        self.READING: ExtendReading = c.READING
+        self.fouls_possible = variant.fouls.rule is FoulRule.PENALISED
+        self.READING: ExtendReading = variant.layout.extend
         #: R4.4: the establishment requires an empty boneyard (a twin may break it)
-        self.ready_checks_boneyard = c.EMPTY
+        self.ready_checks_boneyard = self.EMPTY
         self.v = Vocabulary.declare()
-        data = c.LAYOUT
+        data = variant.slot_layout  # the layout's slots: SEMANTICS' constant, as data
         self.pre = AState.declare(
             self.v, covered=any(sl.after for sl in data.slots),
             pending=data.lead_takes > 0 or any(sl.double_takes for sl in data.slots))
         self.layout = SlotRelations.declare(data, self.v)
         #: why the layout's slots cannot be stated here (None: they can)
-        self.layout_problem = unstatable(c.LAYOUT)
+        self.layout_problem = unstatable(data)
         #: the layout's marks the model keeps: covered slots (arms that wait for them),
         #: pending slots (doubles that take tiles)
         self.waits = self.layout.waits

@@ -45,7 +45,7 @@ from dominoproof.proofs.analysis.witness_search import (
 from dominoproof.proofs.budgets import WITNESS_SEARCH_SHARE
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.z3.witnesses import WitnessSearch
+    from dominoproof.proofs.z3.queries import Prover
 
 __all__ = ["QUESTION_ORDER", "Answer", "Invariants", "answer", "answer_all", "exit_code"]
 
@@ -115,7 +115,7 @@ class Answer:
 
 
 #: Makes the Z3 side's prover from (Z3's seed, each query's wall-clock safety net in ms).
-ProverFactory = Callable[[int, int], "WitnessSearch"]
+ProverFactory = Callable[[int, int], "Prover"]
 #: The invariants proved so far, by (variant, Z3 seed): the ids of Houdini's lemmas.
 Invariants = dict[tuple[Variant, int], tuple[str, ...]]
 
@@ -145,7 +145,7 @@ def _z3_child(variant: Variant, question: str, seed: int, timeout_ms: int,
             got: int | None = hint.recv()
             return got
 
-        for msg in z3_bounds(prover, question, floor):
+        for msg in z3_bounds(prover.search, question, floor):
             run = msg.pop("round", None)
             if run is not None:
                 msg["trace"] = run.trace.dumps() if run.replayed else None

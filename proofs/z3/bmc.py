@@ -26,6 +26,7 @@ from dominoproof.model.moves import Move, MoveKind, move_json
 from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import bits
 from dominoproof.proofs.properties import Result, Verdict
+from dominoproof.proofs.z3.constants import read_constants
 from dominoproof.proofs.z3.encoding import (
     PLAYING,
     STUTTER,
@@ -136,9 +137,15 @@ class BMCResult:
                 "drawn empty, a tile a move)")
 
 
-class BoundedSearch(ProofSession):
+class BoundedSearch:
     """Bounded model checking for a proof session: the paths it unrolls, the searches
     along them, and the verdicts a search settles."""
+
+    def __init__(self, session: ProofSession) -> None:
+        self.session = session
+        self.variant = session.variant
+        self.enc = session.enc
+        self.result = session.result  #: a verdict with its time and solver statistics
 
     def unroll(self, prefix: str, steps: int = 0, *, ledger: Ledger | None = None,
                deal: Deal | None = None, stutter: bool = True,
@@ -147,10 +154,10 @@ class BoundedSearch(ProofSession):
         each state after the first constrained by the proved invariant when
         ``strengthen`` (it holds in every reachable state, so no real round is lost)."""
         x0 = self.enc.state(f"{prefix}0")
-        sv = self.solver(ledger=ledger)
+        sv = self.session.solver(ledger=ledger)
         sv.add(self.enc.init(x0, deal))
         path = Unrolling(self.enc, sv, prefix, stutter,
-                         self.strengthening() if strengthen else [], [x0])
+                         self.session.strengthening() if strengthen else [], [x0])
         path.extend(steps)
         return path
 
@@ -163,11 +170,11 @@ class BoundedSearch(ProofSession):
         confirmation -- is at least ``B`` moves deep (:meth:`goal_floor`), a counting
         argument the solver would otherwise have to rediscover at every depth. 0 when
         ``B`` is 0 or a query is not UNSAT (nothing is claimed then)."""
-        if self._stock_floor is None:
-            self._stock_floor = self._prove_stock_floor()
-        if not self._stock_floor:
+        if self.session._stock_floor is None:
+            self.session._stock_floor = self._prove_stock_floor()
+        if not self.session._stock_floor:
             return 0
-        return self._stock_floor if deal is None else len(deal.stack)
+        return self.session._stock_floor if deal is None else len(deal.stack)
 
     def goal_floor(self, goal: Goal, window: int, *, tail: int = 0, stutter: bool = False,
                    deal: Deal | None = None, ledger: Ledger | None = None) -> int:
@@ -181,10 +188,10 @@ class BoundedSearch(ProofSession):
         if stock <= tail or window < 1:
             return 0
         enc = self.enc
-        inv = self.strengthening()
+        inv = self.session.strengthening()
         ws = [enc.state(f"w{i}") for i in range(window)]
         ms = [enc.move(f"wm{i}") for i in range(window - 1)]
-        sv = self.solver(ledger=ledger)
+        sv = self.session.solver(ledger=ledger)
         for x in ws:
             sv.add(*[lem(enc, x) for lem in inv])
         for a, m, b in zip(ws, ms, ws[1:], strict=False):
@@ -194,21 +201,22 @@ class BoundedSearch(ProofSession):
         return stock - tail if sv.check().unsat else 0
 
     def _prove_stock_floor(self) -> int:
-        enc, b = self.enc, self.variant.boneyard_size
+        # the session's variant's B: a twin encoding that deals otherwise fails the facts
+        enc, b = self.enc, read_constants(self.variant).B
         if b <= 0:
             return 0
         led = Ledger()
         s, m = enc.state("f0"), enc.move("fm")
-        sv = self.solver(ledger=led)
+        sv = self.session.solver(ledger=led)
         sv.add(enc.init(s), stock_count(enc, s) != b)
         ok = sv.check().unsat
         for guard, post in enc.steps(s, m).values() if ok else ():
             # a tile leaves the boneyard only as the move's tile: at most one a move
-            sv = self.solver(ledger=led)
+            sv = self.session.solver(ledger=led)
             sv.add(guard, Or([And(enc.in_boneyard(s, t), z3.Not(enc.in_boneyard(post, t)),
                                   m.tile != t) for t in range(enc.T)]))
             ok = ok and sv.check().unsat
-        self.ledger.merge(led)
+        self.session.ledger.merge(led)
         return b if ok else 0
 
     def bmc(self, goal: Goal, *,
@@ -228,9 +236,9 @@ class BoundedSearch(ProofSession):
         ``window``: ``goal`` reads only the path's last ``window`` states (and the moves
         between them); then the depths below :meth:`goal_floor` are proved to hold no
         such round and are not queried (None: every depth is queried)."""
-        led = ledger if ledger is not None else self.ledger
-        max_depth = self.bmc_depth if max_depth is None else max_depth
-        deadline = time.perf_counter() + (self.bmc_seconds if seconds is None else seconds)
+        led = ledger if ledger is not None else self.session.ledger
+        max_depth = self.session.bmc_depth if max_depth is None else max_depth
+        deadline = time.perf_counter() + (self.session.bmc_seconds if seconds is None else seconds)
         t0 = time.perf_counter()
         floor = 0 if window is None else self.goal_floor(
             goal, window, tail=tail, stutter=stutter, deal=deal, ledger=led)
@@ -313,16 +321,16 @@ class BoundedSearch(ProofSession):
         order = [mv.tile for mv in ms if mv.kind is MoveKind.DRAW and s0.boneyard >> mv.tile & 1]
         rest = [t for t in bits(s0.boneyard) if t not in order]
         deal = Deal(s0.hands, tuple(order + rest), s0.set_aside)
-        own = is_own(self.rules)  # else a fault's rule book: the trace carries it
-        trace = Trace(self.variant, deal, tuple(ms), rules=None if own else self.rules)
+        own = is_own(self.session.rules)  # else a fault's rule book: the trace carries it
+        trace = Trace(self.variant, deal, tuple(ms), rules=None if own else self.session.rules)
         replayed, why = True, ""
         try:
-            s = initial_state(self.variant, deal, rules=self.rules)
+            s = initial_state(self.variant, deal, rules=self.session.rules)
             if s.turn != s0.turn:
                 raise DominoproofError(f"the engine's leader is P{s.turn}, Z3's P{s0.turn}")
             got = [s]
             for mv in ms:
-                s = self.rules.apply(s, mv)
+                s = self.session.rules.apply(s, mv)
                 got.append(s)
             for i, (a, b) in enumerate(zip(got, ds, strict=True)):
                 if a.key()[:-1] != b.key()[:-1]:
@@ -335,7 +343,7 @@ class BoundedSearch(ProofSession):
         """Every round ends within this many moves: the ranking function's value at Init
         (:meth:`~dominoproof.proofs.z3.ranking.Ranking.bound`), or None when termination is
         not PROVED."""
-        r = self.prove("termination")
+        r = self.session.prove("termination")
         return int(r.trace["bound"]) if r.verdict is Verdict.PROVED else None
 
     def exhaust(self, bad: Goal, *, ledger: Ledger | None = None) -> BMCResult | None:
@@ -344,9 +352,9 @@ class BoundedSearch(ProofSession):
         ``R`` steps (finished rounds idle) decides whether any round reaches ``bad``
         (given every state and real move of the unrolling). None when not applicable."""
         bound = self.ranking_bound()
-        if bound is None or bound > self.exhaust_limit:
+        if bound is None or bound > self.session.exhaust_limit:
             return None
-        led = ledger if ledger is not None else self.ledger
+        led = ledger if ledger is not None else self.session.ledger
         t0 = time.perf_counter()
         path = self.unroll("x", bound, ledger=led)
         sv, states, moves = path.sv, path.states, path.moves
@@ -373,7 +381,7 @@ class BoundedSearch(ProofSession):
         its counterexample to induction, as the caller states it)."""
         found = self.bmc(goal, min_depth=min_depth, ledger=led, window=min_depth + 1)
         if found.run is not None:
-            return self._violated(pid, found, t0, led, what)
+            return self.violated(pid, found, t0, led, what)
         done = self._exhausted(pid, self.exhaust(anywhere, ledger=led), t0, led, what)
         if done is not None:
             return done
@@ -385,20 +393,20 @@ class BoundedSearch(ProofSession):
         if res is None or not res.complete:
             return None
         if res.run is not None:
-            return self._violated(pid, res, t0, led, what)
-        return self._result(pid, Verdict.PROVED, f"bounded to depth {res.depth} (complete)",
-                            f"not inductive with the lemmas found, but no round of up to "
-                            f"{res.depth} moves breaks it, and termination (PROVED) bounds "
-                            f"every round by {res.depth} moves", t0, led)
+            return self.violated(pid, res, t0, led, what)
+        return self.result(pid, Verdict.PROVED, f"bounded to depth {res.depth} (complete)",
+                           f"not inductive with the lemmas found, but no round of up to "
+                           f"{res.depth} moves breaks it, and termination (PROVED) bounds "
+                           f"every round by {res.depth} moves", t0, led)
 
-    def _violated(self, pid: str, found: BMCResult, t0: float, led: Ledger, what: str) -> Result:
+    def violated(self, pid: str, found: BMCResult, t0: float, led: Ledger, what: str) -> Result:
         """VIOLATED by the round ``found``, which reaches a ``what`` violating ``pid``."""
         run = found.run
         assert run is not None
         why = "" if run.replayed else f" (engine replay differs: {run.mismatch})"
-        return self._result(pid, Verdict.VIOLATED, f"bounded to depth {found.depth}",
-                            f"a real round reaches a {what} violating it in {found.depth} "
-                            f"moves{why}", t0, led, run)
+        return self.result(pid, Verdict.VIOLATED, f"bounded to depth {found.depth}",
+                           f"a real round reaches a {what} violating it in {found.depth} "
+                           f"moves{why}", t0, led, run)
 
 
 __all__ = ["BMCResult", "BoundedSearch", "Goal", "Run", "Unrolling"]

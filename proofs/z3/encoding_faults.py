@@ -15,12 +15,14 @@ description and its rule book in ``faults.py``, not from ``model/rules.py``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.variant import FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID, Fault
 from dominoproof.proofs.z3.encoding import (
     BV,
@@ -94,8 +96,6 @@ class ConfirmWhilePlayableZ3(Encoding):
 
 def foul_guard_any(enc: Encoding, s: StateVars) -> Bool:
     """A false declaration is already a legal move (fouls penalised, none yet by ``p``)."""
-    from dominoproof.model.variant import FoulRule
-
     if enc.FOULS is not FoulRule.PENALISED:
         return z3.BoolVal(False)
     return And(enc.boneyard_empty(s), (s.fouls & enc.seat_bit(s.turn)) == 0)
@@ -186,24 +186,33 @@ class MarkerStaysInZ3(Encoding):
         return guard, self.update(post, "marker-in", marks=s.marks)
 
 
+def _play_ignores_pending(self: Encoding, s: StateVars, seat: BV | int, i: int) -> Bool:
+    """While slots are pending, play may go on any slot the mover may play on."""
+    return self.may_play(s, seat, i)
+
+
+def _distinct_ignores_pending(self: Encoding, s: StateVars, j: int, i: int) -> Bool:
+    """Two slots of a group showing one number are one move whether pending or not
+    (the mutant offers the slots as if nothing were pending)."""
+    return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+
+
 class DoubleLeftUncoveredZ3(Encoding):
     """Twin of ``double-left-uncovered`` (R2.2): while slots are pending, play may go on any
     slot the mover may play on, pending or not (the pending slots restrict nothing; a double
     still makes its slots pending)."""
 
-    def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
-        return self.may_play(s, seat, i)
-
-    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
-        """Two slots of a group showing one number are one move whether pending or not
-        (the mutant offers the slots as if nothing were pending)."""
-        return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+    may_play_now = _play_ignores_pending
+    distinct = _distinct_ignores_pending
 
 
-class DoublesPileUpZ3(DoubleLeftUncoveredZ3):
+class DoublesPileUpZ3(Encoding):
     """Twin of ``doubles-pile-up`` (R2.2): play may go on any slot while slots are pending
     (as ``double-left-uncovered``), and a double laid there makes its slot pending too,
     beside the others."""
+
+    may_play_now = _play_ignores_pending
+    distinct = _distinct_ignores_pending
 
     def starts_wait(self, rest: list[Bool]) -> Bool:
         return z3.BoolVal(True)
@@ -348,8 +357,6 @@ class ScoresIgnorePenaltiesZ3(Scoring):
 
 
 def _with(sc: ScoreTerms, **changes: Any) -> ScoreTerms:
-    import dataclasses
-
     return dataclasses.replace(sc, **changes)
 
 

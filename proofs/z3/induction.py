@@ -42,9 +42,11 @@ from dominoproof.proofs.z3.encoding import (
     Step,
     popcount,
 )
+from dominoproof.proofs.z3.houdini import violations
 from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
-from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma, violations
+from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma
 from dominoproof.proofs.z3.scoring import SCORE_BITS
+from dominoproof.proofs.z3.session import ProofSession
 from dominoproof.proofs.z3.solver import Check, Ledger, Optimizer
 from dominoproof.proofs.z3.symmetry import breaks_symmetry
 from dominoproof.proofs.z3.terms import And, Or
@@ -181,8 +183,16 @@ class StepCase:
     unknown: str = ""  #: which action's query was UNKNOWN ("" when every one was answered)
 
 
-class InductionProofs(BoundedSearch):
-    """The proofs from the inductive invariant, and their counterexamples to induction."""
+class InductionProofs:
+    """The proofs from the inductive invariant, and their counterexamples to induction;
+    the verdicts they cannot settle alone (a real violation) are the bounded search's."""
+
+    def __init__(self, session: ProofSession, search: BoundedSearch) -> None:
+        self.session = session
+        self.search = search
+        self.variant = session.variant
+        self.enc = session.enc
+        self.result = session.result  #: a verdict with its time and solver statistics
 
     # -- the step case, action by action -------------------------------------------
     def per_action(self, hyps: list[Bool], s: StateVars, m: MoveVars, holds: Obligation,
@@ -196,8 +206,9 @@ class InductionProofs(BoundedSearch):
         for a, (guard, post) in steps.items():
             if a in quotient_steps and self.symmetric_after(hyps, guard, holds, led):
                 guard, post = quotient_steps[a]  # modulo symmetry (proofs/z3/symmetry.py)
-            bad, c = violations(hyps, guard, {a: holds(post)}, seed=self.seed,
-                                timeout_ms=self.timeout_ms, rlimit=self.rlimit, ledger=led)
+            ses = self.session
+            bad, c = violations(hyps, guard, {a: holds(post)}, seed=ses.seed,
+                                timeout_ms=ses.timeout_ms, rlimit=ses.rlimit, ledger=led)
             if bad is None:
                 return StepCase(failed, f"the query for action {a} was UNKNOWN ({c.reason})")
             if bad:
@@ -210,7 +221,7 @@ class InductionProofs(BoundedSearch):
         real one (``real``: its steps from ``s`` by ``m``; a play, the lead: the ones that
         sort a large group of slots), with the quotient's step; none where the layout has
         no such group."""
-        q = self.quotient
+        q = self.session.quotient
         if q is None:
             return {}
         return {a: (g, post) for a, (g, post) in q.steps(s, m).items()
@@ -223,10 +234,10 @@ class InductionProofs(BoundedSearch):
         post-state, for a pre-state of ``hyps`` and a move of ``guard``? Then its step
         may be proved on the quotient's post-state, whose canonical form is the real
         one's (``proofs/z3/symmetry.py``). Checked for the group's two generators."""
-        q = self.quotient
+        q = self.session.quotient
         assert q is not None
         return breaks_symmetry(q, self.enc.state("sym_post"), holds, [*hyps, guard],
-                               lambda: self.solver(ledger=led)) is None
+                               lambda: self.session.solver(ledger=led)) is None
 
     def decoded_cti(self, pid: str, action: str, model: Any, s: StateVars, m: MoveVars,
                     assumed: list[str], post: StateVars | None = None) -> CTI:
@@ -237,7 +248,7 @@ class InductionProofs(BoundedSearch):
         if post is None:
             post = enc.steps(s, m)[action][1]
         return CTI(pid, action, enc.decode_state(model, s), enc.decode_move(model, s, m),
-                   enc.decode_state(model, post), assumed, self.layout)
+                   enc.decode_state(model, post), assumed, self.session.layout)
 
     # -- state properties ------------------------------------------------------------
     def prove_state(self, prop: Property) -> Result:
@@ -245,18 +256,19 @@ class InductionProofs(BoundedSearch):
         violation; else NOT_INDUCTIVE with the CTI relative to the kept lemmas."""
         t0 = time.perf_counter()
         led = Ledger()
-        h = self.invariant()
-        lem = next((c for c in self.candidates if c.property == prop.id), None)
+        h = self.session.invariant()
+        lem = next((c for c in self.session.candidates if c.property == prop.id), None)
         assert lem is not None, prop.id
         if h.unknown:
-            return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
-                                h.incomplete, t0, h.ledger)
+            return self.result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
+                               h.incomplete, t0, h.ledger)
         if lem in h.kept:
             detail = (f"Init => Inv, Inv and each action => Inv', Inv => property; "
-                      f"{self._lemmas_text(h, prop.id)} (Houdini: {h.ledger.checks} queries, "
-                      f"{self._inv_seconds:.2f}s, shared by the state properties; the "
+                      f"{self.session.lemmas_text(h, prop.id)} (Houdini: {h.ledger.checks} "
+                      f"queries, {self.session.invariant_seconds:.2f}s, shared by the state "
+                      f"properties; the "
                       f"statistics are Houdini's)")
-            r = self._result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
+            r = self.result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
             r.stats = h.ledger.as_dict()
             return r
         enc = self.enc
@@ -266,14 +278,14 @@ class InductionProofs(BoundedSearch):
             depth = (f"no violation in rounds of up to {found.depth} moves{found.floor_note}"
                      + ("" if found.complete else " (search incomplete)"))
             if cti is None:
-                return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
-                                    f"not kept by Houdini, but no CTI found; {depth}", t0, led)
-            return self._result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
-                                f"{depth}; CTI on action {cti.action}", t0, led, cti)
+                return self.result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
+                                   f"not kept by Houdini, but no CTI found; {depth}", t0, led)
+            return self.result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
+                               f"{depth}; CTI on action {cti.action}", t0, led, cti)
 
-        return self.refute(prop.id, "state", lambda ss, ms: z3.Not(lem(enc, ss[-1])),
-                           lambda ss, ms: Or([z3.Not(lem(enc, x)) for x in ss]),
-                           t0, led, not_inductive)
+        return self.search.refute(prop.id, "state", lambda ss, ms: z3.Not(lem(enc, ss[-1])),
+                                  lambda ss, ms: Or([z3.Not(lem(enc, x)) for x in ss]),
+                                  t0, led, not_inductive)
 
     def cti(self, lem: Lemma, kept: list[Lemma], *, ledger: Ledger | None = None
             ) -> CTI | None:
@@ -283,7 +295,7 @@ class InductionProofs(BoundedSearch):
         s, m = enc.state("c0"), enc.move("cm")
         hyps = [x(enc, s) for x in kept if x is not lem] + [lem(enc, s)]
         for a, (guard, post) in enc.steps(s, m).items():
-            sv = self.solver(ledger=ledger)
+            sv = self.session.solver(ledger=ledger)
             sv.add(*hyps, guard, z3.Not(lem(enc, post)))
             c = sv.check()
             if not c.sat:
@@ -297,7 +309,7 @@ class InductionProofs(BoundedSearch):
     def holds_at(self, lem: Lemma, state: State) -> bool:
         """Does ``lem`` hold in the concrete ``state``?"""
         s = self.enc.state("h")
-        sv = self.solver(ledger=Ledger())
+        sv = self.session.solver(ledger=Ledger())
         sv.add(*self.enc.equals(s, state), z3.Not(lem(self.enc, s)))
         return bool(sv.check().unsat)
 
@@ -306,8 +318,8 @@ class InductionProofs(BoundedSearch):
         (minimised) counterexample to induction of the property, and the first lemma of
         the proved invariant that rules its pre-state out; that lemma is assumed and the
         next CTI sought, until none is left. Each step is a CTI no real round reaches."""
-        lem = next(c for c in self.candidates if c.property == pid)
-        kept = [x for x in self.invariant().kept if x is not lem]
+        lem = next(c for c in self.session.candidates if c.property == pid)
+        kept = [x for x in self.session.invariant().kept if x is not lem]
         assumed = [x for x in kept if x.id in TYPE_OK]
         out: list[tuple[CTI, str | None]] = []
         for _ in range(limit):
@@ -325,8 +337,8 @@ class InductionProofs(BoundedSearch):
     def _minimise(self, s: StateVars, fs: list[Bool], ledger: Ledger | None) -> Any:
         """A model of ``fs`` with as few tiles on the table, then in hands, as the
         optimiser finds within its share of the resource limit (None if it finds nothing)."""
-        opt = Optimizer(seed=self.seed, timeout_ms=self.timeout_ms,
-                        rlimit=max(1, self.rlimit // MINIMISE_SHARE), ledger=ledger)
+        opt = Optimizer(seed=self.session.seed, timeout_ms=self.session.timeout_ms,
+                        rlimit=max(1, self.session.rlimit // MINIMISE_SHARE), ledger=ledger)
         opt.add(*fs)
         enc = self.enc
         opt.minimize(popcount([enc.on_table(s, t) for t in range(enc.T)]))
@@ -339,7 +351,7 @@ class InductionProofs(BoundedSearch):
         """A transition property: Inv and each action's step imply it."""
         t0 = time.perf_counter()
         led = Ledger()
-        h = self.invariant()
+        h = self.session.invariant()
         enc = self.enc
         f = TRANSITION[prop.id]
         s, m = enc.state("t0"), enc.move("tm")
@@ -347,23 +359,23 @@ class InductionProofs(BoundedSearch):
         case = self.per_action(hyps, s, m, lambda post: f(enc, s, m, post), led)
         failed = case.failed
         if case.unknown:
-            return self._result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION, case.unknown, t0,
-                                led)
+            return self.result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION, case.unknown, t0,
+                               led)
         if not failed:
-            detail = (f"Inv and each action => property; Inv {self._lemmas_text(h)}"
+            detail = (f"Inv and each action => property; Inv {self.session.lemmas_text(h)}"
                       + ("" if not h.unknown else f" ({h.incomplete})"))
             verdict = Verdict.PROVED if not h.unknown else Verdict.UNKNOWN
-            return self._result(prop.id, verdict, METHOD_INDUCTION, detail, t0, led)
+            return self.result(prop.id, verdict, METHOD_INDUCTION, detail, t0, led)
 
         def not_inductive(found: BMCResult) -> Result:
             a, c = failed[0]
             cti = self.decoded_cti(prop.id, a, c.model, s, m, [lem.id for lem in h.kept])
-            return self._result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
-                                f"no violation in rounds of up to {found.depth} moves"
-                                f"{found.floor_note}; CTI on action(s) "
-                                f"{', '.join(x for x, _ in failed)}", t0, led, cti)
+            return self.result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
+                               f"no violation in rounds of up to {found.depth} moves"
+                               f"{found.floor_note}; CTI on action(s) "
+                               f"{', '.join(x for x, _ in failed)}", t0, led, cti)
 
-        return self.refute(
+        return self.search.refute(
             prop.id, "transition", lambda ss, ms: z3.Not(f(enc, ss[-2], ms[-1], ss[-1])),
             lambda ss, ms: Or([And(m.kind != STUTTER, z3.Not(f(enc, a_, m, b_)))
                                for a_, m, b_ in zip(ss, ms, ss[1:], strict=False)]),
@@ -377,30 +389,30 @@ class InductionProofs(BoundedSearch):
         NOT_INDUCTIVE with the blocked state of the invariant that breaks it."""
         t0 = time.perf_counter()
         led = Ledger()
-        h = self.invariant()
+        h = self.session.invariant()
         enc = self.enc
         f = AT_BLOCK[prop.id]
         s = enc.state("k0")
-        sv = self.solver(ledger=led)
+        sv = self.session.solver(ledger=led)
         sv.add(*[lem(enc, s) for lem in h.kept], s.status == BLOCKED, z3.Not(f(enc, s)))
         c = sv.check()
         method = METHOD_INDUCTION
         if c.unsat and not h.unknown:
-            return self._result(prop.id, Verdict.PROVED, method,
-                                f"Inv and an established block => property; Inv "
-                                f"{self._lemmas_text(h)}", t0, led)
+            return self.result(prop.id, Verdict.PROVED, method,
+                               f"Inv and an established block => property; Inv "
+                               f"{self.session.lemmas_text(h)}", t0, led)
         if c.unknown or h.unknown:
             why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
-            return self._result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
+            return self.result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
 
         def not_inductive(found: BMCResult) -> Result:
-            return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
-                                f"a blocked state of the invariant breaks it; none reached "
-                                f"in {found.depth} moves{found.floor_note}", t0, led)
+            return self.result(prop.id, Verdict.NOT_INDUCTIVE, method,
+                               f"a blocked state of the invariant breaks it; none reached "
+                               f"in {found.depth} moves{found.floor_note}", t0, led)
 
-        return self.refute(prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
-                           lambda ss, ms: Or([z3.Not(f(enc, x)) for x in ss]),
-                           t0, led, not_inductive)
+        return self.search.refute(prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
+                                  lambda ss, ms: Or([z3.Not(f(enc, x)) for x in ss]),
+                                  t0, led, not_inductive)
 
     # -- blocked-complete: progress ----------------------------------------------------
     def prove_blocked_complete(self) -> Result:
@@ -410,7 +422,7 @@ class InductionProofs(BoundedSearch):
         moves. Checked per action; refuted by BMC when it fails."""
         t0 = time.perf_counter()
         led = Ledger()
-        h = self.invariant()
+        h = self.session.invariant()
         enc = self.enc
         s, m = enc.state("l0"), enc.move("lm")
 
@@ -427,19 +439,19 @@ class InductionProofs(BoundedSearch):
             ok = Or(And(m.kind == ESTABLISH, post.status == BLOCKED),
                     And(m.kind == CONFIRM, premise(post),
                         post.confirmed == s.confirmed + 1))
-            found = violations(hyps, guard, {a: ok}, seed=self.seed,
-                               timeout_ms=self.timeout_ms, rlimit=self.rlimit,
+            found = violations(hyps, guard, {a: ok}, seed=self.session.seed,
+                               timeout_ms=self.session.timeout_ms, rlimit=self.session.rlimit,
                                ledger=led)
             if found[0] is None:
-                return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
-                                    f"the query for action {a} was UNKNOWN "
-                                    f"({found[1].reason})", t0, led)
+                return self.result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
+                                   f"the query for action {a} was UNKNOWN "
+                                   f"({found[1].reason})", t0, led)
             if found[0]:
                 failed.append(a)
-        sv = self.solver(ledger=led)
+        sv = self.session.solver(ledger=led)
         sv.add(*hyps, z3.Not(enc.enabled(s)))
         stuck = sv.check()
-        sv = self.solver(ledger=led)
+        sv = self.session.solver(ledger=led)
         sv.add(*hyps, z3.UGT(s.confirmed, enc.C))
         over = sv.check()
         within = enc.C + 1
@@ -449,24 +461,24 @@ class InductionProofs(BoundedSearch):
             (f"the bound query was UNKNOWN ({over.reason})", over.unknown)) if bad]
         if not failed and unknown and not stuck.sat and not over.sat:
             # nothing failed, but not everything was shown: UNKNOWN, never NOT INDUCTIVE
-            return self._result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
-                                "; ".join(unknown), t0, led)
+            return self.result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
+                               "; ".join(unknown), t0, led)
         if not failed and stuck.unsat and over.unsat and within <= enc.P + 1 and not h.unknown:
-            return self._result(
+            return self.result(
                 "blocked-complete", Verdict.PROVED, "induction + progress (C - confirmed)",
                 f"from R2 and R3 with every hand holding tiles, each move confirms (one more) "
                 f"or establishes, and confirmations stay <= {enc.C}: the block is "
                 f"established within {within} move(s) (<= P + 1 = {enc.P + 1})", t0, led)
         k = enc.P + 1
-        found_run = self.bmc(lambda ss, ms: self._no_block_ahead(ss, ms, k, premise),
-                             ledger=led, tail=k, window=k + 1)
+        found_run = self.search.bmc(lambda ss, ms: self._no_block_ahead(ss, ms, k, premise),
+                                    ledger=led, tail=k, window=k + 1)
         if found_run.run is not None:
-            return self._violated("blocked-complete", found_run, t0, led,
-                                  f"state where R2 and R3 hold but no block within {k} moves")
-        return self._result("blocked-complete", Verdict.NOT_INDUCTIVE, "induction + progress",
-                            f"progress fails on {', '.join(failed) or 'the bound'}; no real "
-                            f"violation within {found_run.depth} moves{found_run.floor_note}",
-                            t0, led)
+            return self.search.violated("blocked-complete", found_run, t0, led,
+                                        f"state where R2 and R3 hold but no block within {k} moves")
+        return self.result("blocked-complete", Verdict.NOT_INDUCTIVE, "induction + progress",
+                           f"progress fails on {', '.join(failed) or 'the bound'}; no real "
+                           f"violation within {found_run.depth} moves{found_run.floor_note}",
+                           t0, led)
 
     def _no_block_ahead(self, ss: list[StateVars], ms: list[MoveVars], k: int,
                         premise: Callable[[StateVars], Bool]) -> Bool:
@@ -485,9 +497,9 @@ class InductionProofs(BoundedSearch):
         domino)."""
         t0 = time.perf_counter()
         led = Ledger()
-        h = self.invariant()
+        h = self.session.invariant()
         enc = self.enc
-        scoring = self.scoring()
+        scoring = self.session.scoring()
         s = enc.state("s0")
         hyps = [*[lem(enc, s) for lem in h.kept], s.status != PLAYING]
         method = "declarative R5 scoring"
@@ -496,7 +508,7 @@ class InductionProofs(BoundedSearch):
             what = "at every finished state of the invariant"
         else:
             res = [z3.BitVec(f"residual{p}", SCORE_BITS) for p in range(enc.P)]
-            total = sum(self.variant.tile_value)
+            total = sum(enc.VALUE)
             wide = [z3.ZeroExt(8, r) for r in res]
             hyps += [z3.ULE(z3.Sum(wide), total),
                      *[z3.Implies(s.status == BLOCKED, z3.Not(enc.hand_empty(s, p)))
@@ -505,30 +517,30 @@ class InductionProofs(BoundedSearch):
             what = "for every vector of residuals, at every finished state of the invariant"
         c = Check("unsat", 0.0)
         for premises, conclusion in cases:
-            sv = self.solver(ledger=led)
+            sv = self.session.solver(ledger=led)
             sv.add(*hyps, *premises, z3.Not(conclusion))
             c = sv.check()
             if not c.unsat:
                 break
         if c.unsat and not h.unknown:
-            return self._result(prop.id, Verdict.PROVED, method,
-                                f"{scoring.describe(prop.id)}, {what}; Inv "
-                                f"{self._lemmas_text(h)}; the engine's outcome is compared "
-                                "with this scoring on terminal states "
-                                "(tests/test_crosscheck_z3.py)", t0, led)
+            return self.result(prop.id, Verdict.PROVED, method,
+                               f"{scoring.describe(prop.id)}, {what}; Inv "
+                               f"{self.session.lemmas_text(h)}; the engine's outcome is compared "
+                               "with this scoring on terminal states "
+                               "(tests/test_crosscheck_z3.py)", t0, led)
         if c.unknown or h.unknown:
             why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
-            return self._result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
+            return self.result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
 
         def broken(ss: list[StateVars], ms: list[MoveVars]) -> Bool:
             return And(ss[-1].status != PLAYING, z3.Not(scoring.property(prop.id, ss[-1])))
 
         def not_inductive(found: BMCResult) -> Result:
-            return self._result(prop.id, Verdict.NOT_INDUCTIVE, method,
-                                f"a finished state of the invariant breaks it; none reached in "
-                                f"{found.depth} moves{found.floor_note}", t0, led)
+            return self.result(prop.id, Verdict.NOT_INDUCTIVE, method,
+                               f"a finished state of the invariant breaks it; none reached in "
+                               f"{found.depth} moves{found.floor_note}", t0, led)
 
-        return self.refute(prop.id, "terminal state", broken, broken, t0, led, not_inductive)
+        return self.search.refute(prop.id, "terminal state", broken, broken, t0, led, not_inductive)
 
 
 __all__ = [

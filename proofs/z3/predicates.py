@@ -287,7 +287,7 @@ class Predicates(Vocabulary):
     # -- the lead (SEMANTICS "Init") ---------------------------------------------
     def heaviest_order(self) -> list[int]:
         """Tiles by (value, index), heaviest first (value: the variant's tile value)."""
-        value = self.variant.tile_value
+        value = self.VALUE
         return sorted(range(self.T), key=lambda t: (value[t], t), reverse=True)
 
     def lead_order(self) -> tuple[list[int], bool]:
@@ -309,7 +309,7 @@ class Predicates(Vocabulary):
         if v.lead.rule is LeadRule.PLAYER:
             order, void = [], False
         elif v.lead.rule is LeadRule.TILE:
-            lt = v.lead_tile_index
+            lt = self.LEAD_TILE
             assert lt is not None
             order, void = [lt, *fallback[0]], fallback[1]
         else:

@@ -34,12 +34,18 @@ The names the CLI, the API and the tests use are importable from here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import multiprocessing as mp
+import pickle
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Generic, TypeVar, cast
 
+from dominoproof.model.rules import Rules
+from dominoproof.model.state import State
 from dominoproof.model.variant import Variant, find_variant
-from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
-from dominoproof.proofs.z3.bmc import BMCResult, Run
+from dominoproof.proofs.properties import BY_ID, CATALOGUE, Property, Result, Verdict
+from dominoproof.proofs.z3.bmc import BMCResult, Run, Unrolling
+from dominoproof.proofs.z3.encoding import Bool, Encoding, StateVars
+from dominoproof.proofs.z3.houdini import HoudiniResult
 from dominoproof.proofs.z3.induction import (
     CTI,
     METHOD_INDUCTION,
@@ -48,24 +54,106 @@ from dominoproof.proofs.z3.induction import (
     TYPE_OK,
 )
 from dominoproof.proofs.z3.layout_properties import AT_BLOCK
+from dominoproof.proofs.z3.lemmas import Lemma
 from dominoproof.proofs.z3.ranking import Ranking, TerminationProof, ranking_for
-from dominoproof.proofs.z3.session import SanityCheck
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger
+from dominoproof.proofs.z3.scoring import Scoring
+from dominoproof.proofs.z3.session import ProofSession, SanityCheck
+from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
 from dominoproof.proofs.z3.witnesses import QUESTIONS, Witness, WitnessSearch, witness
 
+T = TypeVar("T")
 
-class Prover(TerminationProof, WitnessSearch):
+
+class _Part(Generic[T]):
+    """A name of the prover that belongs to one of its parts: read and set there."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, prover: Any, owner: type | None = None) -> T:
+        if prover is None:  # read on the class (documentation tools)
+            return cast(T, self)
+        return cast(T, getattr(getattr(prover, self.part), self.name))
+
+    def __set__(self, prover: Any, value: T) -> None:
+        setattr(getattr(prover, self.part), self.name, value)
+
+
+class Prover:
     """Z3 queries on one variant (or on a fault's twin encoding): every property of the
     catalogue by the method that fits its kind, and the witnesses.
 
     ``encoding``: default the variant's own; ``rules``: the engine rule book that
     must replay the runs found (default the variant's; a fault's mutant with its twin).
-    The layers: :class:`~dominoproof.proofs.z3.session.ProofSession` (settings, solvers,
-    invariant, sanity), :class:`~dominoproof.proofs.z3.bmc.BoundedSearch`,
-    :class:`~dominoproof.proofs.z3.induction.InductionProofs`,
-    :class:`~dominoproof.proofs.z3.ranking.TerminationProof`,
-    :class:`~dominoproof.proofs.z3.witnesses.WitnessSearch`.
+    A prover *has* a :class:`~dominoproof.proofs.z3.session.ProofSession` (settings,
+    solvers, invariant, sanity) and the parts that work on it: a
+    :class:`~dominoproof.proofs.z3.witnesses.WitnessSearch` (bounded model checking
+    and the witnesses) and a :class:`~dominoproof.proofs.z3.ranking.TerminationProof`
+    (the inductive proofs and termination); the names below are theirs.
     """
+
+    def __init__(self, variant: Variant, **settings: Any) -> None:
+        self.session = ProofSession(variant, **settings)
+        self.search = WitnessSearch(self.session)
+        self.proofs = TerminationProof(self.session, self.search)
+        self.session.method = self._prove
+
+    # the session's
+    variant: _Part[Variant] = _Part("session")
+    enc: _Part[Encoding] = _Part("session")
+    rules: _Part[Rules] = _Part("session")
+    seed: _Part[int] = _Part("session")
+    timeout_ms: _Part[int] = _Part("session")
+    rlimit: _Part[int] = _Part("session")
+    bmc_depth: _Part[int] = _Part("session")
+    bmc_seconds: _Part[float] = _Part("session")
+    label: _Part[str] = _Part("session")
+    candidates: _Part[list[Lemma]] = _Part("session")
+    ledger: _Part[Ledger] = _Part("session")
+    last_sanity: _Part[list[SanityCheck]] = _Part("session")
+    _inv: _Part[HoudiniResult | None] = _Part("session")
+    invariant_seconds: _Part[float] = _Part("session")
+    prove: _Part[Callable[[str], Result]] = _Part("session")
+    solver: _Part[Callable[..., Solver]] = _Part("session")
+    configuration: _Part[Callable[[], str]] = _Part("session")
+    scoring: _Part[Callable[[], Scoring]] = _Part("session")
+    invariant: _Part[Callable[[], HoudiniResult]] = _Part("session")
+    adopt_invariant: _Part[Callable[[Sequence[str]], None]] = _Part("session")
+    strengthening: _Part[Callable[[], list[Lemma]]] = _Part("session")
+    inv: _Part[Callable[[StateVars], list[Bool]]] = _Part("session")
+    # the bounded search's and the witnesses'
+    unroll: _Part[Callable[..., Unrolling]] = _Part("search")
+    stock_floor: _Part[Callable[..., int]] = _Part("search")
+    goal_floor: _Part[Callable[..., int]] = _Part("search")
+    bmc: _Part[Callable[..., BMCResult]] = _Part("search")
+    lasso: _Part[Callable[..., BMCResult]] = _Part("search")
+    decode_run: _Part[Callable[..., Run]] = _Part("search")
+    ranking_bound: _Part[Callable[[], int | None]] = _Part("search")
+    exhaust: _Part[Callable[..., BMCResult | None]] = _Part("search")
+    block_lower_bound: _Part[Callable[[], tuple[int, str]]] = _Part("search")
+    block_lower_bounds: _Part[Callable[[], Iterator[tuple[int, str]]]] = _Part("search")
+    fewest_on_table_at_block: _Part[Callable[[], tuple[int, str]]] = _Part("search")
+    fewest_on_table_at_blocks: _Part[Callable[[], Iterator[tuple[int, str]]]] = _Part("search")
+    shortest_block: _Part[Callable[..., BMCResult]] = _Part("search")
+    max_residual: _Part[Callable[..., tuple[BMCResult, Any]]] = _Part("search")
+    # the inductive proofs'
+    cti: _Part[Callable[..., Any]] = _Part("proofs")
+    holds_at: _Part[Callable[[Lemma, State], bool]] = _Part("proofs")
+    explain: _Part[Callable[..., list[tuple[CTI, str | None]]]] = _Part("proofs")
+    prove_state: _Part[Callable[[Property], Result]] = _Part("proofs")
+    prove_transition: _Part[Callable[[Property], Result]] = _Part("proofs")
+    prove_at_block: _Part[Callable[[Property], Result]] = _Part("proofs")
+    prove_blocked_complete: _Part[Callable[[], Result]] = _Part("proofs")
+    prove_terminal: _Part[Callable[[Property], Result]] = _Part("proofs")
+    prove_termination: _Part[Callable[[], Result]] = _Part("proofs")
+
+    def sanity(self) -> list[SanityCheck]:
+        """The session's sanity checks (a method of its own: tests replace it)."""
+        return self.session.sanity()
 
     def _prove(self, pid: str) -> Result:
         prop = BY_ID[pid]
@@ -99,8 +187,6 @@ class Prover(TerminationProof, WitnessSearch):
             if sanity:
                 self.last_sanity = self.sanity()
             return out
-        import multiprocessing as mp
-
         self.invariant()  # shared by every proof: found once, inherited by the workers
         jobs: list[str] = (["<sanity>"] if sanity else []) + pids
         global _FORKED
@@ -125,8 +211,6 @@ _FORKED: Prover | None = None  #: the prover a forked worker of prove_all inheri
 def _prove_forked(job: str) -> Any:  # pragma: no cover - runs in a forked worker
     """One job of :meth:`Prover.prove_all` in a worker: a property's Result (its trace
     made plain data where it holds solver objects), or the sanity checks."""
-    import pickle
-
     prover = _FORKED
     assert prover is not None
     prover.ledger = Ledger()  # this job's queries only, merged by the parent

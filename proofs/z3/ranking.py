@@ -123,7 +123,7 @@ class TerminationProof(InductionProofs):
         """A ranking function that every action decreases, and its bound at Init."""
         t0 = time.perf_counter()
         led = Ledger()
-        h = self.invariant()
+        h = self.session.invariant()
         enc = self.enc
         rank = ranking_for(enc)
         s, m = enc.state("r0"), enc.move("rm")
@@ -132,14 +132,14 @@ class TerminationProof(InductionProofs):
         case = self.per_action(hyps, s, m, lambda post: rank.decreases(enc, s, m, post), led)
         failed = case.failed
         if case.unknown:
-            return self._result("termination", Verdict.UNKNOWN, "ranking function",
-                                case.unknown, t0, led)
+            return self.result("termination", Verdict.UNKNOWN, "ranking function",
+                               case.unknown, t0, led)
         # Every deal has the same counts (Init fixes them), so r is the same at every
         # initial state; evaluate it on one (a universal query over the deal's cardinality
         # constraints and the adder trees of r is needlessly hard for the SAT solver).
         bound = rank.bound(enc)
-        sv = self.solver(ledger=led)
-        sv.add(enc.init(s, shuffled_deal(self.variant, random.Random(self.seed))))
+        sv = self.session.solver(ledger=led)
+        sv.add(enc.init(s, shuffled_deal(self.variant, random.Random(self.session.seed))))
         c = sv.check()
         at_init = int(c.model.eval(r0, True).as_long()) if c.sat else None
         if at_init != bound:
@@ -147,23 +147,24 @@ class TerminationProof(InductionProofs):
         else:
             failed_bound = ""
         if not failed and not failed_bound and not h.unknown:
-            detail = (f"{rank.describe()}; every action decreases it (Inv {self._lemmas_text(h)})"
-                      f"; at Init r = {bound}, so every round ends within {bound} moves")
-            return self._result("termination", Verdict.PROVED, "ranking function", detail, t0,
-                                led, {"bound": bound, "ranking": rank.describe()})
+            detail = (f"{rank.describe()}; every action decreases it "
+                      f"(Inv {self.session.lemmas_text(h)}); at Init r = {bound}, "
+                      f"so every round ends within {bound} moves")
+            return self.result("termination", Verdict.PROVED, "ranking function", detail, t0,
+                               led, {"bound": bound, "ranking": rank.describe()})
         if not failed:
-            return self._result("termination", Verdict.UNKNOWN, "ranking function",
-                                failed_bound or h.incomplete, t0, led)
-        lasso = self.lasso(ledger=led)
+            return self.result("termination", Verdict.UNKNOWN, "ranking function",
+                               failed_bound or h.incomplete, t0, led)
+        lasso = self.search.lasso(ledger=led)
         if lasso.run is not None:
-            return self._violated("termination", lasso, t0, led, "repeated state (a round "
-                                  "that can go on for ever)")
+            return self.search.violated("termination", lasso, t0, led, "repeated state (a round "
+                                        "that can go on for ever)")
         a, c = failed[0]
         cti = self.decoded_cti("termination", a, c.model, s, m, [lem.id for lem in h.kept])
-        return self._result("termination", Verdict.NOT_INDUCTIVE, "ranking function",
-                            f"{rank.describe()} does not decrease on "
-                            f"{', '.join(x for x, _ in failed)}; no cycle within "
-                            f"{lasso.depth} moves", t0, led, cti)
+        return self.result("termination", Verdict.NOT_INDUCTIVE, "ranking function",
+                           f"{rank.describe()} does not decrease on "
+                           f"{', '.join(x for x, _ in failed)}; no cycle within "
+                           f"{lasso.depth} moves", t0, led, cti)
 
 
 __all__ = ["Ranking", "TerminationProof", "ranking_for"]

@@ -21,7 +21,7 @@ import z3  # type: ignore[import-untyped]
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.params import LayoutSpec
 from dominoproof.model.state import Ending, State
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import Award, TieRule, Variant
 from dominoproof.proofs.z3.encoding import (
     BLOCKED,
     BV,
@@ -33,6 +33,7 @@ from dominoproof.proofs.z3.encoding import (
     StateVars,
     popcount,
 )
+from dominoproof.proofs.z3.term_reader import TermReader
 from dominoproof.proofs.z3.terms import And, Or
 
 SCORE_BITS = 20  #: wide enough for any sum of residuals (190 tiles, 10 players)
@@ -66,8 +67,8 @@ class Scoring:
         self.e = enc
         v = enc.variant
         self.v = v
-        self.sides: tuple[tuple[int, ...], ...] = v.teams
-        self.value: tuple[int, ...] = v.tile_value
+        self.sides: tuple[tuple[int, ...], ...] = enc.SIDES
+        self.value: tuple[int, ...] = enc.VALUE
         self._cache: dict[str, ScoreTerms] = {}
 
     @staticmethod
@@ -111,8 +112,6 @@ class Scoring:
 
     def award(self, rule: Any, totals: Sequence[BV], winners: Sequence[Bool]) -> BV:
         """R5.4: what a winner of ``winners`` is awarded under ``rule``, before sharing."""
-        from dominoproof.model.variant import Award
-
         if rule is Award.NOTHING:  # no pips change hands
             return self.k(0)
         others = z3.Sum([z3.If(w, self.k(0), t) for t, w in zip(totals, winners, strict=True)])
@@ -139,8 +138,6 @@ class Scoring:
         """R5.5: the seat a clockwise tie rule counts from: the proposer (R4.1) under
         "first-from-proposer", the seat that led (``lead.player``, la mano) under
         "leader"."""
-        from dominoproof.model.variant import TieRule
-
         if self.v.scoring.tie is TieRule.LEADER:
             return z3.BitVecVal(self.v.lead.player, SEAT_BITS)
         return self.proposer_or_turn(s)
@@ -165,8 +162,6 @@ class Scoring:
         key = s.name + ("" if residuals is None else "|" + ",".join(map(str, residuals)))
         if key in self._cache:
             return self._cache[key]
-        from dominoproof.model.variant import TieRule
-
         e, v, k = self.e, self.v, self.k
         n = len(self.sides)
         residuals = tuple(residuals) if residuals is not None else tuple(
@@ -217,8 +212,6 @@ class Scoring:
     def _tie_winner(self, s: StateVars, rule: Any, residuals: Sequence[BV],
                     lowest: Sequence[Bool]) -> BV:
         """The one tied side that wins under ``rule`` (``len(sides)``: nobody)."""
-        from dominoproof.model.variant import TieRule
-
         e = self.e
         nobody = z3.BitVecVal(len(self.sides), SEAT_BITS)
 
@@ -293,8 +286,6 @@ class Scoring:
         R5.4's formula applied to the winners (:meth:`award`, one definition): the property
         checks that the variant's award rule is the one applied, and how it is shared.
         """
-        from dominoproof.model.variant import TieRule
-
         e, v, k = self.e, self.v, self.k
         sc = self.terms(s, residuals)
         n = len(self.sides)
@@ -431,133 +422,6 @@ class Scored:
         return {"termination": self.termination.value, "residuals": self.residuals,
                 "totals": self.totals, "winners": self.winners, "awards": self.awards,
                 "penalties": self.penalties, "scores": self.scores}
-
-
-class TermReader:
-    """Terms over one copy of the state variables, evaluated on concrete states.
-
-    The terms are packed into one bit-vector; a concrete state is read by putting its
-    values (:meth:`Encoding.values`) into a model and evaluating the packed term there.
-    Results are remembered by the values of exactly the variables the terms contain
-    (found by walking them), so states that differ only where the terms do not look
-    are read once. Where Z3 proves that the terms see of a tile only *whether it is in a
-    hand* (and whose) -- not whether it lies in the boneyard, aside or on the table --
-    those places are one value in the key: at a block the score depends on the hands,
-    the turn, the confirmations, the fouls and the status, not on the table. The proof
-    is one query per reader (:meth:`_hands_only`); without it, nothing is collapsed.
-    """
-
-    def __init__(self, enc: Encoding, s: StateVars, terms: Sequence[tuple[BV, int]]) -> None:
-        self.enc, self.s = enc, s
-        self.widths = [w for _, w in terms]
-        parts = [z3.Extract(w - 1, 0, t) if t.size() > w else z3.ZeroExt(w - t.size(), t)
-                 if t.size() < w else t for t, w in terms]
-        self.packed = z3.Concat(*parts) if len(parts) > 1 else parts[0]
-        self._free = _free_names(self.packed)
-        self._read: list[int] | None = None  #: positions in Encoding.values of the free ones
-        self._memo: dict[tuple[int | bool, ...], tuple[int, ...]] = {}
-        self._locs = frozenset(str(x) for x in s.loc) & self._free
-        self.hands_only = bool(self._locs) and self._hands_only()
-        self._collapse: list[bool] = []  #: per read position: a place to collapse
-        self._model = z3.Model()
-        self._values: dict[tuple[int, int], Any] = {}  #: (value, width) -> Z3 constant
-        self._decls: dict[int, tuple[Any, int]] = {}  #: variable id -> (declaration, width)
-        self._ctx = self.packed.ctx_ref()
-
-    def _hands_only(self) -> bool:
-        """Whether the terms see each tile's place only through atoms that cannot tell the
-        places that are not hands apart: ``loc[t] == k`` with a constant seat ``k < P``, or
-        ``loc[t] < k`` with a constant ``k <= P``. A syntactic check of every occurrence,
-        sufficient for moving a tile between boneyard, aside, table and nowhere never to
-        change the terms; any other use of a place, and nothing is collapsed."""
-        P = self.enc.P
-        seen: set[int] = set()
-        todo = [self.packed]
-        while todo:
-            t = todo.pop()
-            if t.get_id() in seen:
-                continue
-            seen.add(t.get_id())
-            kids = t.children()
-            for k, c in enumerate(kids):
-                if z3.is_const(c) and str(c) in self._locs:
-                    other = kids[1 - k] if len(kids) == 2 else None
-                    if other is None or not z3.is_bv_value(other):
-                        return False
-                    val = other.as_long()
-                    if z3.is_eq(t) and val < P:
-                        continue
-                    if t.decl().kind() == z3.Z3_OP_ULT and k == 0 and val <= P:
-                        continue
-                    return False
-            todo.extend(c for c in kids if not (z3.is_const(c) and str(c) in self._locs))
-        return True
-
-    def read(self, state: State) -> tuple[int, ...]:
-        """The terms' values in ``state``, in order (unsigned, each of its width)."""
-        pairs = self.enc.values(self.s, state)
-        if self._read is None:
-            self._read = [i for i, (x, _) in enumerate(pairs) if str(x) in self._free]
-            self._collapse = [self.hands_only and str(pairs[i][0]) in self._locs
-                              for i in self._read]
-        P = self.enc.P
-        key = tuple(min(pairs[i][1], P) if c else pairs[i][1]
-                    for i, c in zip(self._read, self._collapse, strict=True))
-        got = self._memo.get(key)
-        if got is None:
-            # one model, every free variable's value set again each time (the terms
-            # contain no other); the values' ASTs made once each
-            m = self._model
-            for i in self._read:  # Model.update_value, its checks made once (_variable)
-                x, w = pairs[i]
-                decl, size = self._variable(x)
-                z3.Z3_add_const_interp(self._ctx, m.model, decl, self._value(size, w))
-            n = m.eval(self.packed, model_completion=True).as_long()
-            out = []
-            for w in reversed(self.widths):
-                out.append(n & ((1 << w) - 1))
-                n >>= w
-            got = self._memo[key] = tuple(reversed(out))
-        return got
-
-
-    def _variable(self, x: Any) -> tuple[Any, int]:
-        """The declaration of the state variable ``x`` (a constant), as a pointer, and its
-        bit-vector width (-1: a Boolean), read from Z3 once per variable."""
-        got = self._decls.get(x.get_id())
-        if got is None:
-            d = x.decl()
-            assert d.arity() == 0  # a constant: what update_value requires
-            got = self._decls[x.get_id()] = (d, x.size() if z3.is_bv(x) else -1)
-        return got[0].ast, got[1]
-
-    def _value(self, size: int, w: int | bool) -> Any:
-        """The constant ``w`` of a width (-1: a Boolean) as an AST pointer, made once per
-        width and value."""
-        key = (int(w), size)
-        got = self._values.get(key)
-        if got is None:
-            got = self._values[key] = (z3.BoolVal(bool(w)) if size < 0
-                                       else z3.BitVecVal(w, size))
-        return got.as_ast()
-
-
-def _free_names(term: Any) -> frozenset[str]:
-    """The names of the uninterpreted constants (state variables) in ``term``."""
-    seen: set[int] = set()
-    names: set[str] = set()
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        k = t.get_id()
-        if k in seen:
-            continue
-        seen.add(k)
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            names.add(str(t))
-        else:
-            todo.extend(t.children())
-    return frozenset(names)
 
 
 def scoring_encoding(variant: Variant) -> tuple[Encoding, bool]:

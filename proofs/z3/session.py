@@ -18,7 +18,7 @@ into :class:`~dominoproof.proofs.z3.queries.Prover`.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,8 @@ from dominoproof.model.spec import Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.encoding import BLOCKED, PLAYING, Bool, Encoding, StateVars
-from dominoproof.proofs.z3.lemmas import HoudiniResult, Lemma, candidates_for, houdini
+from dominoproof.proofs.z3.houdini import HoudiniResult, houdini
+from dominoproof.proofs.z3.lemmas import Lemma, candidates_for
 from dominoproof.proofs.z3.scoring import Scoring
 from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
 from dominoproof.proofs.z3.symmetry import asymmetric, network_sorts, quotient, reduces
@@ -108,6 +109,9 @@ class ProofSession:
         self._stock_floor: int | None = None
         self._proved: dict[str, Result] = {}
         self.last_sanity: list[SanityCheck] = []
+        #: the proof of one property by the method that fits it (the prover's, which
+        #: owns this session: the parts ask for termination or blocked-sound again)
+        self.method: Callable[[str], Result] | None = None
         #: the relation modulo the symmetry of large groups of interchangeable slots, where
         #: the layout has one (``proofs/z3/symmetry.py``)
         self.quotient: Encoding | None = quotient(self.enc) if reduces(self.enc) else None
@@ -123,7 +127,7 @@ class ProofSession:
     def scoring(self) -> Scoring:
         return self.scoring_class(self.enc)
 
-    def _result(self, pid: str, verdict: Verdict, method: str, detail: str, t0: float,
+    def result(self, pid: str, verdict: Verdict, method: str, detail: str, t0: float,
                 ledger: Ledger, trace: Any = None) -> Result:
         """A result with the time and the solver statistics of its own queries (they are
         also added to the session's total)."""
@@ -138,12 +142,10 @@ class ProofSession:
         per session: the witness bounds and refutations ask for termination and
         blocked-sound again)."""
         if pid not in self._proved:
-            self._proved[pid] = self._prove(pid)
+            if self.method is None:
+                raise RuntimeError("a session proves through the prover it belongs to")
+            self._proved[pid] = self.method(pid)
         return self._proved[pid]
-
-    def _prove(self, pid: str) -> Result:
-        """The proof of ``pid`` (the composed prover chooses the method)."""
-        raise NotImplementedError
 
     # -- the invariant -------------------------------------------------------------
     def invariant(self) -> HoudiniResult:
@@ -211,7 +213,7 @@ class ProofSession:
     def inv(self, s: StateVars) -> list[Bool]:
         return [lem(self.enc, s) for lem in self.invariant().kept]
 
-    def _lemmas_text(self, h: HoudiniResult, pid: str | None = None) -> str:
+    def lemmas_text(self, h: HoudiniResult, pid: str | None = None) -> str:
         kept = [lem.id for lem in h.kept if pid is None or lem.property != pid]
         return (f"with {len(kept)} lemma(s): " + ", ".join(kept)
                 + (f" ({h.note})" if h.note else ""))

@@ -48,12 +48,12 @@ from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.constants import constants_of
 from dominoproof.model.layout import CLOSED, Access, MarkFields, Opens, layout_for
 from dominoproof.model.moves import LEAD, NO_TILE, Move, MoveKind
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
+from dominoproof.proofs.z3.constants import read_constants
 from dominoproof.proofs.z3.terms import And, Or
 
 #: z3 ships without type stubs: its terms are ``Any`` to mypy, named here by role.
@@ -193,7 +193,7 @@ class Vocabulary:
 
     # -- constants (from the variant) -------------------------------------------
     def __post_init__(self) -> None:
-        c = constants_of(self.variant)
+        c = read_constants(self.variant)
         self.N: int = c.N
         self.T: int = c.T
         self.P: int = c.P
@@ -205,7 +205,10 @@ class Vocabulary:
         self.DRAW: DrawRule = c.DRAW
         self.FOULS: FoulRule = c.FOULS
         self.READING: ExtendReading = c.READING
-        self.halves: tuple[tuple[int, int], ...] = c.tiles.halves
+        self.halves: tuple[tuple[int, int], ...] = c.halves
+        self.VALUE: tuple[int, ...] = c.VALUE
+        self.SIDES: tuple[tuple[int, ...], ...] = c.SIDES
+        self.LEAD_TILE: int | None = c.LEAD_TILE
         self.BONEYARD, self.ASIDE, self.TABLE = self.P, self.P + 1, self.P + 2
         # the layout's slots (SEMANTICS "Constants": the layout)
         lay = c.LAYOUT

@@ -37,7 +37,8 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.proofs.budgets import WITNESS_EVERY_ROUND
 from dominoproof.proofs.z3.encoding import BLOCKED, Bool
-from dominoproof.proofs.z3.lemmas import BY_ID, Lemma, prove_relative
+from dominoproof.proofs.z3.houdini import prove_relative
+from dominoproof.proofs.z3.lemmas import BY_ID, Lemma
 from dominoproof.proofs.z3.terms import Or
 from dominoproof.proofs.z3.witnesses import WitnessSearch
 
@@ -54,14 +55,14 @@ def z3_bounds(prover: WitnessSearch, question: str,
     nothing more to ask) and ``stop`` (a query UNKNOWN: the bounds reached stand).
     ``floor()``: the best residual known from elsewhere (the search's), asked for when
     Z3 can bound every round (max-residual, where termination's bound is small)."""
-    lemmas = prover.strengthening()
+    lemmas = prover.session.strengthening()
     yield {"invariant": len(lemmas)}
     if question == "shortest-block":
         yield from _shortest(prover)
     elif question == "max-residual":
         yield from _ceiling(prover, floor or (lambda: None))
     elif question == "tie":
-        yield from _none_at_block(prover, lambda s: prover.scoring().terms(s).tie,
+        yield from _none_at_block(prover, lambda s: prover.session.scoring().terms(s).tie,
                                   "is tied for the lowest total (R5.5)")
     elif question == "block-before-empty-boneyard":
         yield from _none_at_block(prover, lambda s: z3.Not(prover.enc.boneyard_empty(s)),
@@ -103,13 +104,13 @@ def _shortest(prover: WitnessSearch) -> Iterator[dict[str, Any]]:
 def _at_least(prover: WitnessSearch, s: Any, k: int) -> Bool:
     """Some hand of ``s`` holds at least ``k`` (R5.3 values; pseudo-Boolean, which the
     SAT pipeline reasons on natively)."""
-    w = prover.scoring().value
+    w = prover.session.scoring().value
     return Or([z3.PbGe([(x == p, w[t]) for t, x in enumerate(s.loc)], k)
                for p in range(prover.enc.P)])
 
 
 def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:
-    w = prover.scoring().value
+    w = prover.session.scoring().value
     held = [0] * prover.enc.P
     for t, x in enumerate(s.loc):
         p = model.eval(x, True).as_long()
@@ -120,12 +121,12 @@ def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:
 
 def hand_size_lemmas(prover: WitnessSearch) -> tuple[list[Lemma], str]:
     """hand-size (a hand grows only by drawing), proved relative to the invariant
-    (:func:`~dominoproof.proofs.z3.lemmas.prove_relative`): ``[lemma]`` and the words, or
+    (:func:`~dominoproof.proofs.z3.houdini.prove_relative`): ``[lemma]`` and the words, or
     ``[]`` and why not (not inductive, or a query UNKNOWN)."""
     lem = BY_ID["hand-size"]
-    got, c, action = prove_relative(prover.enc, lem, prover.strengthening(),
-                                    seed=prover.seed, timeout_ms=prover.timeout_ms,
-                                    rlimit=prover.rlimit, ledger=prover.ledger)
+    got, c, action = prove_relative(prover.enc, lem, prover.session.strengthening(),
+                                    seed=prover.session.seed, timeout_ms=prover.session.timeout_ms,
+                                    rlimit=prover.session.rlimit, ledger=prover.session.ledger)
     if got == "ok":
         return [lem], "with hand-size (proved inductive relative to the invariant)"
     where = f" ({action})" if action else ""
@@ -138,8 +139,8 @@ def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
     proved relative to the invariant (it may take long: the ceiling reached first
     stands), bisection again below that ceiling; then every round, where it is small."""
     s = prover.enc.state("wc")
-    sv = prover.solver()
-    sv.add(*prover.inv(s), s.status == BLOCKED)
+    sv = prover.session.solver()
+    sv.add(*prover.session.inv(s), s.status == BLOCKED)
     c = sv.check()
     if c.unsat:
         yield {"none": True, "why": "no blocked state satisfies the invariant",
@@ -148,7 +149,7 @@ def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
     if not c.sat:
         yield {"stop": f"the first query was UNKNOWN ({c.reason})"}
         return
-    lo, hi = _largest_hand(prover, c.model, s), sum(prover.scoring().value)
+    lo, hi = _largest_hand(prover, c.model, s), sum(prover.session.scoring().value)
     yield {"ceiling": hi, "why": "every tile's value (no query answered yet)"}
     for phase in (0, 1):
         if phase == 1:
@@ -227,8 +228,8 @@ def _none_at_block(prover: WitnessSearch, pred: Callable[[Any], Bool],
     """No blocked state of the invariant satisfies ``pred`` (none, proved); else, where
     termination's bound is small, one query over every round: none, or Z3's round."""
     s = prover.enc.state("wn")
-    sv = prover.solver()
-    sv.add(*prover.inv(s), s.status == BLOCKED, pred(s))
+    sv = prover.session.solver()
+    sv.add(*prover.session.inv(s), s.status == BLOCKED, pred(s))
     c = sv.check()
     if c.unsat:
         yield {"none": True, "complete": True,

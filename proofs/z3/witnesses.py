@@ -48,7 +48,7 @@ class WitnessSearch(BoundedSearch):
         asked of Z3 (:meth:`fewest_on_table_at_blocks`): no state of the proved invariant
         is blocked with fewer. Yields 0 alone when blocked-sound is not proved (a broken
         rule set)."""
-        if self.prove("blocked-sound").verdict is not Verdict.PROVED:
+        if self.session.prove("blocked-sound").verdict is not Verdict.PROVED:
             yield 0, "blocked-sound not proved: no lower bound"
             return
         enc = self.enc
@@ -82,12 +82,12 @@ class WitnessSearch(BoundedSearch):
         proved. For a one-line double-6 game with every tile in play: 10 tiles, not the 7
         of the suit alone (three of its joints need a connecting tile each)."""
         enc = self.enc
-        inv = self.strengthening()
+        inv = self.session.strengthening()
         if not inv:
             yield 1, "the lead; Houdini gave no invariant to count from"
             return
         s = enc.state("lb")
-        sv = self.solver()
+        sv = self.session.solver()
         sv.add(*[lem(enc, s) for lem in inv], s.status == BLOCKED)
         table = [enc.on_table(s, t) for t in range(enc.T)]
 
@@ -126,7 +126,7 @@ class WitnessSearch(BoundedSearch):
         """The shortest blocked round: the first depth, from ``start`` (a proved lower
         bound), at which BLOCKED is reachable."""
         if max_depth is None:
-            max_depth = start + self.bmc_depth
+            max_depth = start + self.session.bmc_depth
         return self.bmc(lambda ss, ms: ss[-1].status == BLOCKED, max_depth=max_depth,
                         min_depth=start, past_unknown=True)
 
@@ -140,16 +140,16 @@ class WitnessSearch(BoundedSearch):
         timeout); the last unsat step proves the bound. (``z3.Optimize`` runs on Z3's SMT
         core, far slower on these formulas.) The result is optimal when ``complete``."""
         enc = self.enc
-        led = self.ledger
+        led = self.session.ledger
         t0 = time.perf_counter()
-        deadline = t0 + (seconds if seconds is not None else self.bmc_seconds)
+        deadline = t0 + (seconds if seconds is not None else self.session.bmc_seconds)
         path = self.unroll("o", depth, ledger=led)
         sv, states, moves = path.sv, path.states, path.moves
         last = states[-1]
         who = z3.BitVec("who", SEAT_BITS)
         sv.add(last.status == BLOCKED, z3.ULT(who, enc.P))
-        value = self.scoring().residual(last, who)
-        weights = self.scoring().value
+        value = self.session.scoring().residual(last, who)
+        weights = self.session.scoring().value
 
         def at_least(k: int) -> Bool:
             """Some player holds at least ``k`` (pseudo-Boolean: the SAT solver reasons on
@@ -165,7 +165,7 @@ class WitnessSearch(BoundedSearch):
                                                      f"({c.reason})"), None
         model = c.model
         lo = int(model.eval(value, True).as_long())
-        hi = sum(self.variant.tile_value)
+        hi = sum(self.enc.VALUE)
         optimal = True
         stop = ""
         while lo < hi:
@@ -248,13 +248,13 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
         raise DominoproofError(f"no question {question!r}; ask one of: {', '.join(QUESTIONS)}")
     t0 = time.perf_counter()
     enc = prover.enc
-    before = prover.ledger.as_dict()
+    before = prover.session.ledger.as_dict()
     figures: dict[str, Any] = {}
     note = ""
 
     def done(res: BMCResult) -> Witness:
-        stats = {k: v - before.get(k, 0.0) for k, v in prover.ledger.as_dict().items()}
-        return Witness(question, prover.configuration(), res.run, res.depth, res.complete,
+        stats = {k: v - before.get(k, 0.0) for k, v in prover.session.ledger.as_dict().items()}
+        return Witness(question, prover.session.configuration(), res.run, res.depth, res.complete,
                        time.perf_counter() - t0, figures, note, stats, res.stop)
 
     if question in ("shortest-block", "max-residual"):
@@ -285,7 +285,7 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
         res, best = prover.max_residual(horizon)
         if res.run is not None and best is not None:
             final = res.run.states[-1]
-            scored = prover.scoring().evaluate(final)
+            scored = prover.session.scoring().evaluate(final)
             assert scored is not None  # a blocked round is over
             who = max(range(enc.P), key=lambda p: (scored.residuals[p], -p))
             figures.update(residual=best, player=who, horizon=horizon, moves=len(res.run.moves),
@@ -296,7 +296,7 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
                                                "lower bound)"))
         return done(res)
     if question == "tie":
-        sc = prover.scoring()
+        sc = prover.session.scoring()
         res = prover.bmc(lambda ss, ms: And(ss[-1].status == BLOCKED,
                                             sc.terms(ss[-1]).tie), max_depth=depth)
         if res.run:

@@ -1,0 +1,100 @@
+"""SEMANTICS "Constants", read by the Z3 relation from the variant's own parameters.
+
+The Z3 relation is an independent reading of the rules: it states each rule from the
+variant's ``[section] key`` values itself and never asks a helper of the engine's
+reading (``Variant.teams``, ``Variant.tile_value``, ``Variant.lead_tile_index``,
+``Variant.needed_confirmations``, ``constants_of``) to decide one, so a slip in such a
+helper shows up as a disagreement of the engine and this reading. What is shared is
+representation only: the tile numbering (``tile_index``, ``TileSet.halves``) by which
+states are bitmasks, and the bit layout of ``State.marks``. The layout's slots (which
+slot the lead opens, who may play on it, what it waits for, what a double laid there
+takes) are stated here from ``[layout]`` too (:func:`slots_of`), not taken from
+``Variant.slot_layout``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dominoproof.model.layout import Access, LayoutKind, Opens, Slot, SlotLayout
+from dominoproof.model.params import Compare
+from dominoproof.model.tiles import Tile, tile_index
+from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, LeadRule, Variant
+
+
+@dataclass(frozen=True)
+class Z3Constants:
+    """SEMANTICS' constants table, as this reading states it."""
+
+    N: int  #: the set is double-N [set.max]
+    T: int  #: tiles in the set, (N+1)(N+2)/2
+    P: int  #: players [deal.players]
+    H: int  #: tiles dealt to each player [deal.hand_size]
+    K: int  #: tiles set aside [deal.set_aside]
+    B: int  #: tiles in the boneyard after the deal, T - P*H - K
+    C: int  #: R4.4: confirmations that establish a block [block.confirmations]
+    EMPTY: bool  #: R4.4 [block.boneyard_must_be_empty]
+    DRAW: DrawRule  #: R3.1 [draw.rule]
+    FOULS: FoulRule  #: R4.5 [fouls.rule]
+    READING: ExtendReading  #: R2.3 [layout.extend]
+    LAYOUT: SlotLayout  #: the layout's slots
+    LEAD_TILE: int | None  #: the tile of lead rule "tile" [lead.tile]
+    VALUE: tuple[int, ...]  #: R5.3: a tile's value, a+b or [scoring.tile_values]
+    SIDES: tuple[tuple[int, ...], ...]  #: R5.2: the teams, or one side per seat
+    halves: tuple[tuple[int, int], ...]  #: each tile's halves a <= b (the numbering)
+
+
+def read_constants(v: Variant) -> Z3Constants:
+    """The constants of ``v``, each stated from the variant's parameters (see the module
+    docstring)."""
+    n, p = v.set.max, v.deal.players
+    t = (n + 1) * (n + 2) // 2
+    h, k = v.deal.hand_size, v.deal.set_aside
+    conf = v.block.confirmations
+    # R4.4: "all" seats confirm, "all-others" all but the one who proposed, or a number
+    c = p if conf.rule == "all" else p - 1 if conf.rule == "all-others" else conf.count
+    halves = v.tiles.halves
+    special = dict(v.scoring.tile_values)
+    # R5.2: the sides that score are the teams when teams compare totals, else each seat
+    sides = (tuple(tuple(team) for team in v.partnerships.teams)
+             if v.partnerships.compare is Compare.TEAM else tuple((q,) for q in range(p)))
+    lead = tile_index(*Tile.parse(v.lead.tile)) if v.lead.rule is LeadRule.TILE else None
+    return Z3Constants(
+        N=n, T=t, P=p, H=h, K=k, B=t - p * h - k, C=c,
+        EMPTY=v.block.boneyard_must_be_empty, DRAW=v.draw.rule, FOULS=v.fouls.rule,
+        READING=v.layout.extend, LAYOUT=slots_of(v), LEAD_TILE=lead,
+        VALUE=tuple(special.get(i, a + b) for i, (a, b) in enumerate(halves)),
+        SIDES=sides, halves=halves)
+
+
+def slots_of(v: Variant) -> SlotLayout:
+    """The layout's slots as SEMANTICS "Constants" describes each topology, from the
+    variant's ``[layout]`` and ``[deal] players`` (Terms "Layout", R2.2)."""
+    lay, p = v.layout, v.deal.players
+    takes = lay.double_takes
+    extra = {"lead_takes": lay.lead_double_takes, "again": lay.double_again}
+    if lay.kind is LayoutKind.LINE:  # two ends, the lead's low and high half
+        if not takes and not extra["lead_takes"]:  # no double takes tiles: none plays on
+            extra["again"] = False
+        return SlotLayout(lay.kind, (Slot("left", half=0, double_takes=takes),
+                                     Slot("right", half=1, double_takes=takes)),
+                          symmetric=((0, 1),), **extra)  # type: ignore[arg-type]
+    if lay.kind is LayoutKind.SPINNER:  # the arms wait for both sides when sides go first
+        after = (0, 1) if lay.spinner_sides_first else ()
+        return SlotLayout(lay.kind, (
+            Slot("west", half=0, double_takes=takes), Slot("east", half=1, double_takes=takes),
+            Slot("north", Opens.SPINNER, after=after, double_takes=takes),
+            Slot("south", Opens.SPINNER, after=after, double_takes=takes),
+        ), symmetric=((0, 1), (2, 3)), **extra)  # type: ignore[arg-type]
+    if lay.kind is LayoutKind.TRAINS:  # a train per seat, its owner's (or anyone's while
+        # the owner's marker is out), and a public train open to everyone
+        trains = tuple(Slot(f"train P{q}", owner=q, access=Access.OWNER_OR_MARKER,
+                            double_takes=takes) for q in range(p))
+        return SlotLayout(lay.kind, (*trains, Slot("public", double_takes=takes)),
+                          markers=True, **extra)  # type: ignore[arg-type]
+    # chicken foot: the opening double's four arms; each later double opens takes-1 toes
+    arms = tuple(Slot(f"arm {i + 1}", half=0, double_takes=takes) for i in range(4))
+    toes = tuple(Slot(f"toe {i + 1}", Opens.TOE, double_takes=takes)
+                 for i in range(max(0, takes - 1) * v.set.max))
+    every = tuple(range(len(arms) + len(toes)))
+    return SlotLayout(lay.kind, arms + toes, symmetric=(every,), **extra)  # type: ignore[arg-type]

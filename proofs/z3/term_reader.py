@@ -1,0 +1,142 @@
+"""Z3 terms over one copy of the state variables, evaluated on concrete states.
+
+The declarative scoring (:mod:`~dominoproof.proofs.z3.scoring`) reads its terms on every
+terminal state a search or a cross-check meets through :class:`TermReader`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from dominoproof.model.state import State
+from dominoproof.proofs.z3.encoding import BV, Encoding, StateVars
+
+
+class TermReader:
+    """Terms over one copy of the state variables, evaluated on concrete states.
+
+    The terms are packed into one bit-vector; a concrete state is read by putting its
+    values (:meth:`Encoding.values`) into a model and evaluating the packed term there.
+    Results are remembered by the values of exactly the variables the terms contain
+    (found by walking them), so states that differ only where the terms do not look
+    are read once. Where Z3 proves that the terms see of a tile only *whether it is in a
+    hand* (and whose) -- not whether it lies in the boneyard, aside or on the table --
+    those places are one value in the key: at a block the score depends on the hands,
+    the turn, the confirmations, the fouls and the status, not on the table. The proof
+    is one query per reader (:meth:`_hands_only`); without it, nothing is collapsed.
+    """
+
+    def __init__(self, enc: Encoding, s: StateVars, terms: Sequence[tuple[BV, int]]) -> None:
+        self.enc, self.s = enc, s
+        self.widths = [w for _, w in terms]
+        parts = [z3.Extract(w - 1, 0, t) if t.size() > w else z3.ZeroExt(w - t.size(), t)
+                 if t.size() < w else t for t, w in terms]
+        self.packed = z3.Concat(*parts) if len(parts) > 1 else parts[0]
+        self._free = _free_names(self.packed)
+        self._read: list[int] | None = None  #: positions in Encoding.values of the free ones
+        self._memo: dict[tuple[int | bool, ...], tuple[int, ...]] = {}
+        self._locs = frozenset(str(x) for x in s.loc) & self._free
+        self.hands_only = bool(self._locs) and self._hands_only()
+        self._collapse: list[bool] = []  #: per read position: a place to collapse
+        self._model = z3.Model()
+        self._values: dict[tuple[int, int], Any] = {}  #: (value, width) -> Z3 constant
+        self._decls: dict[int, tuple[Any, int]] = {}  #: variable id -> (declaration, width)
+        self._ctx = self.packed.ctx_ref()
+
+    def _hands_only(self) -> bool:
+        """Whether the terms see each tile's place only through atoms that cannot tell the
+        places that are not hands apart: ``loc[t] == k`` with a constant seat ``k < P``, or
+        ``loc[t] < k`` with a constant ``k <= P``. A syntactic check of every occurrence,
+        sufficient for moving a tile between boneyard, aside, table and nowhere never to
+        change the terms; any other use of a place, and nothing is collapsed."""
+        P = self.enc.P
+        seen: set[int] = set()
+        todo = [self.packed]
+        while todo:
+            t = todo.pop()
+            if t.get_id() in seen:
+                continue
+            seen.add(t.get_id())
+            kids = t.children()
+            for k, c in enumerate(kids):
+                if z3.is_const(c) and str(c) in self._locs:
+                    other = kids[1 - k] if len(kids) == 2 else None
+                    if other is None or not z3.is_bv_value(other):
+                        return False
+                    val = other.as_long()
+                    if z3.is_eq(t) and val < P:
+                        continue
+                    if t.decl().kind() == z3.Z3_OP_ULT and k == 0 and val <= P:
+                        continue
+                    return False
+            todo.extend(c for c in kids if not (z3.is_const(c) and str(c) in self._locs))
+        return True
+
+    def read(self, state: State) -> tuple[int, ...]:
+        """The terms' values in ``state``, in order (unsigned, each of its width)."""
+        pairs = self.enc.values(self.s, state)
+        if self._read is None:
+            self._read = [i for i, (x, _) in enumerate(pairs) if str(x) in self._free]
+            self._collapse = [self.hands_only and str(pairs[i][0]) in self._locs
+                              for i in self._read]
+        P = self.enc.P
+        key = tuple(min(pairs[i][1], P) if c else pairs[i][1]
+                    for i, c in zip(self._read, self._collapse, strict=True))
+        got = self._memo.get(key)
+        if got is None:
+            # one model, every free variable's value set again each time (the terms
+            # contain no other); the values' ASTs made once each
+            m = self._model
+            for i in self._read:  # Model.update_value, its checks made once (_variable)
+                x, w = pairs[i]
+                decl, size = self._variable(x)
+                z3.Z3_add_const_interp(self._ctx, m.model, decl, self._value(size, w))
+            n = m.eval(self.packed, model_completion=True).as_long()
+            out = []
+            for w in reversed(self.widths):
+                out.append(n & ((1 << w) - 1))
+                n >>= w
+            got = self._memo[key] = tuple(reversed(out))
+        return got
+
+
+    def _variable(self, x: Any) -> tuple[Any, int]:
+        """The declaration of the state variable ``x`` (a constant), as a pointer, and its
+        bit-vector width (-1: a Boolean), read from Z3 once per variable."""
+        got = self._decls.get(x.get_id())
+        if got is None:
+            d = x.decl()
+            assert d.arity() == 0  # a constant: what update_value requires
+            got = self._decls[x.get_id()] = (d, x.size() if z3.is_bv(x) else -1)
+        return got[0].ast, got[1]
+
+    def _value(self, size: int, w: int | bool) -> Any:
+        """The constant ``w`` of a width (-1: a Boolean) as an AST pointer, made once per
+        width and value."""
+        key = (int(w), size)
+        got = self._values.get(key)
+        if got is None:
+            got = self._values[key] = (z3.BoolVal(bool(w)) if size < 0
+                                       else z3.BitVecVal(w, size))
+        return got.as_ast()
+
+
+def _free_names(term: Any) -> frozenset[str]:
+    """The names of the uninterpreted constants (state variables) in ``term``."""
+    seen: set[int] = set()
+    names: set[str] = set()
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        k = t.get_id()
+        if k in seen:
+            continue
+        seen.add(k)
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            names.add(str(t))
+        else:
+            todo.extend(t.children())
+    return frozenset(names)

@@ -1,0 +1,99 @@
+"""The Z3 relation states each rule from the variant's parameters itself (issue 29, §6).
+
+A slip planted in a helper of ``Variant`` that the engine reads its rules through (the
+teams, the tile values, the lead tile) must show up as a disagreement of the engine and
+the Z3 relation in the cross-check ``verify`` runs -- it would not if the Z3 side read
+the rule through the same helper.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from helpers import variant
+
+from dominoproof.model.constants import constants_of
+from dominoproof.model.layout import Shape, SlotLayout, topology
+from dominoproof.model.rules import engine_for, spec_for
+from dominoproof.model.state import Status
+from dominoproof.model.system import Init, every_deal
+from dominoproof.model.variant import Variant
+from dominoproof.proofs import conformance as c
+from dominoproof.proofs.z3 import scoring, successors
+
+
+def _forget() -> None:
+    for f in (constants_of, engine_for, spec_for, successors._oracle,
+              scoring._classifier, scoring.score_reader):
+        f.cache_clear()
+
+
+@pytest.fixture
+def slip(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, Any], None]]:
+    """Plant ``Variant.<name>`` as the property ``wrong(variant)``."""
+    def plant(name: str, wrong: Any) -> None:
+        monkeypatch.setattr(Variant, name, property(wrong))
+        _forget()
+
+    _forget()
+    yield plant
+    monkeypatch.undo()
+    _forget()
+
+
+def _crosscheck(v: Variant, *, terminal: bool, k: int = 2) -> c.Comparison:
+    """The engine against the Z3 relation (the comparison ``verify`` runs) on the
+    states of ``k`` deals (only their finished states when ``terminal``)."""
+    rng = random.Random(5)
+    deals = rng.sample(list(every_deal(v, True)), k)
+    states = c.reachable_states(v, [Init.one(d) for d in deals]).states
+    if terminal:
+        states = [s for s in states if s.status is not Status.PLAYING][:40]
+    return c.compare(v, states, c.get_oracle("engine", v), c.get_oracle("z3", v))
+
+
+def test_a_slip_in_the_tile_values_is_a_disagreement(slip: Any) -> None:
+    v = variant("tiny-2p-d3")
+    assert _crosscheck(v, terminal=True).ok
+    slip("tile_value", lambda self: tuple(p + (t == 0) for t, p in
+                                          enumerate(self.tiles.pips)))
+    res = _crosscheck(v, terminal=True)
+    assert not res.ok
+    assert any(m.kind == "classification" for m in res.mismatches), res.describe()
+
+
+def test_a_slip_in_the_teams_is_a_disagreement(slip: Any) -> None:
+    v = variant("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"})
+    assert _crosscheck(v, terminal=True, k=4).ok
+    slip("teams", lambda self: ((0, 1), (2, 3)))
+    res = _crosscheck(v, terminal=True, k=4)
+    assert not res.ok and "internal disagreement: engine vs z3" in res.describe()
+
+
+def test_a_slip_in_the_lead_tile_is_a_disagreement(slip: Any) -> None:
+    v = variant("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"})
+    slip("lead_tile_index", lambda self: 0)
+    res = _crosscheck(v, terminal=False, k=1)
+    assert not res.ok
+    assert any(m.kind.startswith("move only in") for m in res.mismatches), res.describe()
+    d = next(d for d in res.disagreements() if d.move is not None)
+    assert (d.first, d.second) == ("engine", "z3")
+    assert str(d).startswith(f"internal disagreement: engine vs z3 on {d.state!r} {d.move!r}")
+
+
+def test_a_slip_in_the_layouts_slots_is_a_disagreement(slip: Any) -> None:
+    v = variant("all-fives-2p-d6", {"set.max": 3, "deal.hand_size": 3, "lead.tile": "3-3"})
+    assert v.layout.spinner_sides_first
+    assert _crosscheck(v, terminal=False, k=1).ok
+
+    def arms_never_wait(self: Variant) -> SlotLayout:
+        lay = self.layout
+        return topology(Shape(lay.kind, self.deal.players, self.set.max, False,
+                              lay.lead_double_takes, lay.double_takes, lay.double_again))
+
+    slip("slot_layout", arms_never_wait)
+    res = _crosscheck(v, terminal=False, k=1)
+    assert not res.ok and "internal disagreement: engine vs z3" in res.describe()
