@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from dominoproof.proofs.analysis.witness_search import (
     search,
     warm,
 )
+from dominoproof.proofs.runner import fork_process, pipe
 
 if TYPE_CHECKING:
     from dominoproof.proofs.z3.witnesses import WitnessSearch
@@ -163,15 +163,11 @@ class _Z3:
     def __init__(self, variant: Variant, question: str, seed: int, deadline: float,
                  make: ProverFactory | None = None,
                  known: tuple[str, ...] | None = None) -> None:
-        ctx = multiprocessing.get_context("fork")
-        self.here, there = ctx.Pipe(duplex=False)
-        hint, self.hint = ctx.Pipe(duplex=False)
+        self.here, there = pipe()
+        hint, self.hint = pipe()
         ms = max(1, int((deadline - time.perf_counter()) * 1000))
-        self.proc = ctx.Process(target=_z3_child,
-                                args=(variant, question, seed, ms, there, hint, make,
-                                      known),
-                                daemon=True)
-        self.proc.start()
+        self.proc = fork_process(_z3_child, variant, question, seed, ms, there, hint, make,
+                                 known)
         there.close()
         hint.close()
         self.state: dict[str, Any] = {}

@@ -39,6 +39,7 @@ from typing import Any
 
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
+from dominoproof.proofs.runner import fork_each
 from dominoproof.proofs.z3.bmc import BMCResult, Run
 from dominoproof.proofs.z3.induction import (
     CTI,
@@ -99,15 +100,12 @@ class Prover(TerminationProof, WitnessSearch):
             if sanity:
                 self.last_sanity = self.sanity()
             return out
-        import multiprocessing as mp
-
         self.invariant()  # shared by every proof: found once, inherited by the workers
         jobs: list[str] = (["<sanity>"] if sanity else []) + pids
         global _FORKED
         _FORKED = self
         try:
-            with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-                answers = pool.map(_prove_forked, jobs, chunksize=1)
+            answers = fork_each(min(workers, len(jobs))).map(_prove_forked, jobs)
         finally:
             _FORKED = None
         done: dict[str, Any] = {}
