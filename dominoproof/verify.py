@@ -51,9 +51,9 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 from dominoproof.proofs.runner import Runner, fork_each
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
 if TYPE_CHECKING:  # the prover is imported by the jobs that prove (verify_variant)
     from dominoproof.proofs.z3.queries import Prover

@@ -31,8 +31,13 @@ from typing import Any
 
 import click
 
-from dominoproof.jsonout import emit, text_too
-from dominoproof.options import json_option, overrides_option, resolve_variant, variant_argument
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.rules import engine_for
+from dominoproof.model.system import Init
+from dominoproof.options import overrides_option, resolve_variant, variant_argument
+from dominoproof.proofs import conformance as c
+from dominoproof.proofs.faults import FAULTS_BY_ID
 
 EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
 
@@ -71,10 +76,6 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
     the plain reference implementation is compared by the test suite. Exit 1 on a
     mismatch, 3 when --max-states cut the search short."""
 
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.rules import engine_for
-    from dominoproof.model.system import Init
-    from dominoproof.proofs import conformance as c
     from dominoproof.proofs.search.statespace import explore, feasibility, seeded_deal
 
     if seed is not None and all_deals:
@@ -83,8 +84,6 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
     rules = engine_for(v)
     engine_name = "engine"
     if fault_id is not None:
-        from dominoproof.proofs.faults import FAULTS_BY_ID
-
         fault = FAULTS_BY_ID.get(fault_id)
         if fault is None:
             raise DominoproofError(f"--fault {fault_id!r}: no such fault; known: "

@@ -8,9 +8,16 @@ matplotlib (the plots extra) the page is written without the plots and says so.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
 
-from dominoproof.options import budget_options
+from dominoproof.model.errors import DominoproofError
+from dominoproof.options import budget_options, check_output_path, resolve_variant
+from dominoproof.progress import progress
+from dominoproof.render.html import gather, page, verdict_line
+from dominoproof.render.scene import PLOTS_EXTRA, require_matplotlib
 
 
 @click.command("report", short_help="One self-contained HTML page: verdicts, counterexamples "
@@ -53,21 +60,11 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
     residual at a block). The page is self-contained: pictures inline, no network.
     Exit codes: those of verify (0 every verdict as expected, 1 a violation, 3 only
     UNKNOWN) once the page is written; 2 bad input, before any work."""
-    import sys
-    from pathlib import Path
-
     from dominoproof.api import verify
-    from dominoproof.options import check_output_path, resolve_variant
-    from dominoproof.progress import progress
-    from dominoproof.render.html import gather, page, verdict_line
-
     check_output_path(output, "-o/--output")
     chosen = [resolve_variant(v, overrides) for v in variants]
     notes = []
     if plots:
-        from dominoproof.model.errors import DominoproofError
-        from dominoproof.render.scene import PLOTS_EXTRA, require_matplotlib
-
         try:
             require_matplotlib("plots")
         except DominoproofError:

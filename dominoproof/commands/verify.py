@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.variant import presets
 from dominoproof.options import (
     budget_options,
     check_output_folder,
@@ -17,6 +18,11 @@ from dominoproof.options import (
     resolve_variant,
     verbosity_options,
 )
+from dominoproof.progress import progress
+from dominoproof.proofs.faults import FAULTS
+from dominoproof.proofs.runner import cluster_spec
+from dominoproof.report import print_report, write_junit, write_traces
+from dominoproof.verify import Row
 
 
 @click.command("verify")
@@ -71,11 +77,6 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     Dask cluster (--cluster local:N starts one here, --scheduler ADDRESS joins one).
     """
     from dominoproof.api import verify
-    from dominoproof.model.variant import presets
-    from dominoproof.proofs.runner import cluster_spec
-    from dominoproof.report import print_report, write_junit, write_traces
-    from dominoproof.verify import Row
-
     spec = cluster_spec(cluster, scheduler)
     check_output_path(junit_path, "--junit")
     check_output_folder(trace_dir, "--traces")
@@ -83,8 +84,6 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
         faults = not variants  # the self-test is the tool's, not the user's variant's
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
               else [resolve_variant(name, overrides) for name in presets()])
-    from dominoproof.progress import progress
-
     out = console()
     err = console(stderr=True)
     jobs = len(chosen) + (len(_faults()) if faults else 0)
@@ -118,6 +117,4 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
 
 
 def _faults() -> list[object]:
-    from dominoproof.proofs.faults import FAULTS
-
     return list(FAULTS)

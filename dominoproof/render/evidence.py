@@ -35,7 +35,12 @@ from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
+from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Kind, Result, Verdict
+from dominoproof.proofs.search.judge import Judge
+from dominoproof.proofs.z3.queries import CTI, Run
+from dominoproof.render.concrete import describe
+from dominoproof.render.text import render_round
 
 __all__ = ["Evidence", "Failure", "judge_round", "move_text", "of_result", "round_of",
            "state_lines"]
@@ -193,8 +198,6 @@ def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
     move; termination by a state that comes back (or a round stuck unfinished);
     blocked-complete by a state where R2 and R3 hold followed by more moves than a
     block needs."""
-    from dominoproof.proofs.search.judge import Judge
-
     v = trace.variant
     oracle = engine_for(v)
     seq = list(states) if states is not None else trace.states()
@@ -258,8 +261,6 @@ def _blocked_complete(v: Variant, oracle: Rules, seq: Sequence[State]) -> Failur
 def round_of(res: Result) -> Trace | None:
     """The round of a VIOLATED result: the search's trace, or the Z3 run's when the engine
     (or the fault's rule book) replays it; None otherwise."""
-    from dominoproof.proofs.z3.queries import Run
-
     ev = res.trace
     if isinstance(ev, Trace):
         return ev
@@ -269,8 +270,6 @@ def round_of(res: Result) -> Trace | None:
 
 
 def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidence:
-    from dominoproof.render.text import render_round
-
     at = judge_round(trace, res.property, scorer=scorer)
     fails = at.why if at is not None else res.detail
     moves = len(trace.moves)
@@ -300,8 +299,6 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
 
 def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evidence:
     """Two states and a move (a counterexample to induction per instance), judged."""
-    from dominoproof.proofs.search.judge import Judge
-
     cti = res.trace
     rules = engine_for(variant)
     ctx = _Found({res.property})
@@ -337,9 +334,6 @@ def of_result(res: Result, variant: Variant | None = None, *,
     counterexample that cannot be shown). ``variant`` is the one a per-instance CTI
     belongs to; ``scorer`` the scoring under test (a fault's), judged against the
     declarative reading of R5."""
-    from dominoproof.proofs.allsizes import AbstractCounterexample
-    from dominoproof.proofs.z3.queries import CTI
-
     if res.verdict is Verdict.VIOLATED:
         trace = round_of(res)
         return _round_evidence(res, trace, scorer) if trace is not None else None
@@ -348,8 +342,6 @@ def of_result(res: Result, variant: Variant | None = None, *,
     if isinstance(res.trace, CTI) and variant is not None:
         return _cti_evidence(res, variant, scorer)
     if isinstance(res.trace, AbstractCounterexample):
-        from dominoproof.render.concrete import describe
-
         text, fails = describe(res.trace, res.property)
         return Evidence(res.property, "all sizes", text, fails)
     return None

@@ -17,6 +17,7 @@ and a ``title`` (a tooltip): what a test, or a person hovering, reads back.
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 from collections.abc import Mapping, Sequence
@@ -214,8 +215,6 @@ class Scene:
 
 def data_uri(content: str | bytes, mime: str) -> str:
     """``content`` as a ``data:`` URI (base64): a picture inside an HTML page."""
-    import base64
-
     raw = content.encode("utf-8") if isinstance(content, str) else content
     return f"data:{mime};base64,{base64.b64encode(raw).decode('ascii')}"
 

@@ -42,6 +42,8 @@ from dominoproof.proofs.analysis.witness_search import (
     warm,
 )
 from dominoproof.proofs.runner import fork_process, pipe
+from dominoproof.proofs.z3.queries import Prover
+from dominoproof.proofs.z3.witness_bounds import z3_bounds
 
 if TYPE_CHECKING:
     from dominoproof.proofs.z3.witnesses import WitnessSearch
@@ -128,9 +130,6 @@ def _z3_child(variant: Variant, question: str, seed: int, timeout_ms: int,
     earlier question of this variant (its lemmas' ids), taken instead of running
     Houdini again; without it, the invariant Houdini proves here is sent
     (``{"houdini": ids}``) for the next questions."""
-    from dominoproof.proofs.z3.queries import Prover
-    from dominoproof.proofs.z3.witness_bounds import z3_bounds
-
     try:
         prover = (make(seed, timeout_ms) if make is not None
                   else Prover(variant, seed=seed, timeout_ms=timeout_ms))
