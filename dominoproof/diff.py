@@ -45,6 +45,7 @@ from dominoproof.proofs.properties import BY_ID, CATALOGUE
 from dominoproof.proofs.search.plans import at_sizes, sizes_of
 from dominoproof.render.evidence import Failure, judge_round
 from dominoproof.render.text import table_text
+from dominoproof.verify import verify
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
            "Separation", "diff", "gather_figures", "judge_under", "pair", "parameter_changes",
@@ -389,8 +390,6 @@ def diff(a: Variant, b: Variant, *, stats: bool = True, rounds: int = 10_000,
          progress: Callable[[str, list[Any]], None] | None = None) -> DiffReport:
     """Compare ``a`` and ``b``: parameters, verdicts (with the separating rounds) and,
     with ``stats``, statistics from ``rounds`` random rounds of each (``seed``)."""
-    from dominoproof.verify import verify
-
     t0 = time.perf_counter()
     a, b = _distinct(a, b)
     variants = {"A": a, "B": b}

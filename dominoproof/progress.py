@@ -28,6 +28,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from dominoproof.options import console
+
 
 class Bar:
     """What a command tells the display: a step done, or what it is doing now. A
@@ -71,8 +73,6 @@ def progress(what: str, *, total: float | None = None, quiet: bool = False) -> I
     if quiet or not on_terminal():
         yield Bar()
         return
-    from dominoproof.options import console
-
     columns: list[Any] = [SpinnerColumn(), TextColumn("{task.description}")]
     if total is not None:
         columns += [BarColumn(), MofNCompleteColumn()]

@@ -8,9 +8,9 @@ For each variant:
    size and players), with the Houdini strengthening, the ranking function and the
    declarative scoring (:mod:`dominoproof.proofs.z3.queries`); then the sanity checks of
    the premises every proof assumes (Init and the invariant satisfiable, successors
-   from the invariant, no state of it stuck): a proof from an unsatisfiable premise
-   would pass trivially, so where one fails no proof of the variant stands
-   (:func:`_unsound_premises`);
+   from the invariant, no unfinished state of it without a move): a proof from an
+   unsatisfiable premise would pass trivially, so where one fails no proof of the
+   variant stands (:func:`_unsound_premises`);
 3. **all sizes** -- the core block properties, and the layout's properties where the
    fragment states the layout, for every set size and every number of players under the
    variant's rules (:mod:`dominoproof.proofs.allsizes`);
@@ -382,9 +382,9 @@ def _unsound_premises(subject: str, checks: Sequence[SanityCheck], rows: list[Ro
                       ) -> list[Row]:
     """Where a sanity check of the premises fails, no proof of the variant stands: each
     PROVED row becomes UNKNOWN (a check Z3 did not answer: a budget ran out) or ERROR (a
-    check answered wrongly: the premise is unsatisfiable, or a state of the invariant is
-    stuck), saying which check; and one row ``(sanity)`` names them. Nothing when every
-    check passes."""
+    check answered wrongly: the premise is unsatisfiable, or an unfinished state of the
+    invariant has no move), saying which check; and one row ``(sanity)`` names them.
+    Nothing when every check passes."""
     from dominoproof.proofs.z3.session import premises
 
     bad = [c for c in checks if not c.ok]

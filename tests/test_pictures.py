@@ -34,6 +34,7 @@ from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.search.judge import verify
 from dominoproof.proofs.search.statespace import seeded_deal
 from dominoproof.render.graph import graph_scene, highlight_for
+from dominoproof.render.narrate import LineOfPlay
 from dominoproof.render.table import (
     LINE_REACH,
     Arms,
@@ -44,7 +45,6 @@ from dominoproof.render.table import (
     round_scene,
     table_scene,
 )
-from dominoproof.render.text import LineOfPlay
 
 SVG = "{http://www.w3.org/2000/svg}"
 

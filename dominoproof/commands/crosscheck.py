@@ -38,6 +38,7 @@ from dominoproof.model.system import Init
 from dominoproof.options import overrides_option, resolve_variant, variant_argument
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.search.statespace import explore, feasibility, seeded_deal
 
 EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
 
@@ -75,8 +76,6 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
     Compares with the search graph always and with the Z3 relation with --with z3;
     the plain reference implementation is compared by the test suite. Exit 1 on a
     mismatch, 3 when --max-states cut the search short."""
-
-    from dominoproof.proofs.search.statespace import explore, feasibility, seeded_deal
 
     if seed is not None and all_deals:
         raise DominoproofError("--seed and --all-deals exclude each other: one deal, or all")

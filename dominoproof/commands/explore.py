@@ -60,7 +60,7 @@ from dominoproof.progress import progress
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import BY_ID, Verdict, find_property
 from dominoproof.proofs.runner import cluster_spec
-from dominoproof.proofs.search.judge import checked_verdict, round_bound
+from dominoproof.proofs.search.judge import checked_verdict, round_bound, verify
 from dominoproof.proofs.search.statespace import (
     FEASIBLE_DEALS,
     feasibility,
@@ -80,7 +80,6 @@ from dominoproof.render.text import final_table, table_text
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
-    from dominoproof.model.system import Init
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.search.judge import Verification
@@ -169,7 +168,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     --scheduler ADDRESS joins one (docs/CLUSTER.md).
     """
 
-    from dominoproof.proofs.search.judge import verify
     chosen = sum(x is not None and x is not False for x in (seed, deal_text, all_deals or None))
     if chosen > 1:
         raise DominoproofError("--seed, --deal and --all-deals exclude each other: one deal "

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from dominoproof import api
 from dominoproof.model.errors import DominoproofError
 from dominoproof.options import budget_options, check_output_path, resolve_variant
 from dominoproof.progress import progress
@@ -60,7 +61,6 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
     residual at a block). The page is self-contained: pictures inline, no network.
     Exit codes: those of verify (0 every verdict as expected, 1 a violation, 3 only
     UNKNOWN) once the page is written; 2 bad input, before any work."""
-    from dominoproof.api import verify
     check_output_path(output, "-o/--output")
     chosen = [resolve_variant(v, overrides) for v in variants]
     notes = []
@@ -72,7 +72,7 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
             click.echo(f"dominoproof: note: {msg}", err=True)
             notes.append(msg[0].upper() + msg[1:] + ".")
     with progress(f"verifying {len(chosen)} variant(s)") as bar:
-        report = verify(chosen, faults=faults, seed=0, rlimit=rlimit, timeout_ms=timeout_ms,
+        report = api.verify(chosen, faults=faults, seed=0, rlimit=rlimit, timeout_ms=timeout_ms,
                         crosscheck=crosscheck, workers=workers)
         sections = gather(chosen, rounds=rounds, seed=seed, max_exact_deals=max_exact_deals,
                           stats=stats, plots=plots, progress=lambda what: bar.update(what))

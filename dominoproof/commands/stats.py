@@ -25,6 +25,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.options import (
     PositiveNumber,
     cluster_options,
+    console,
     lists_in_help,
     overrides_option,
     policy_option,
@@ -38,7 +39,7 @@ from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import table_text
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.analysis.stats import Estimate, RoundFigures
+    from dominoproof.proofs.analysis.figures import Estimate, RoundFigures
     from dominoproof.proofs.runner import Runner
 
 #: Options of one mode only, with the mode they belong to.
@@ -149,7 +150,6 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
 
 
 def _sampled(v: Any, chosen: Any, rounds: int, seed: int, runner: Runner) -> RoundFigures:
-    from dominoproof.options import console
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console(stderr=True),
                   transient=True, disable=not sys.stderr.isatty()) as bar:

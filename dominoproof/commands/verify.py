@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from dominoproof import api
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.variant import presets
 from dominoproof.options import (
@@ -76,7 +77,6 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     is a job: in a forked process of this machine, --workers at a time, or a task of a
     Dask cluster (--cluster local:N starts one here, --scheduler ADDRESS joins one).
     """
-    from dominoproof.api import verify
     spec = cluster_spec(cluster, scheduler)
     check_output_path(junit_path, "--junit")
     check_output_folder(trace_dir, "--traces")
@@ -96,7 +96,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
 
         runner = spec.open() if spec.distributed else None
         try:
-            report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
+            report = api.verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
                             rlimit=rlimit, crosscheck=crosscheck, workers=workers,
                             progress=done, runner=runner)
         finally:

@@ -57,7 +57,7 @@ from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness
 from dominoproof.render.text import final_table, render_round
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.z3.queries import Prover, Witness
+    from dominoproof.proofs.z3.queries import Witness
 
 
 def _questions() -> tuple[str, list[tuple[str, str]]]:

@@ -171,7 +171,7 @@ def move_text(variant: Variant, rules: Rules, s: State, m: Move) -> str:
 # ---------------------------------------------------------------------------
 
 
-class _Found:
+class _RoundFailures:
     """A :class:`~dominoproof.proofs.search.judge.Judge`'s context for one round: the
     first failure of each wanted property."""
 
@@ -195,7 +195,7 @@ def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
     by its rule book: a fault's, for a fault's round). None if it breaks nothing there.
 
     State, transition and terminal properties are judged state by state and move by
-    move; termination by a state that comes back (or a round stuck unfinished);
+    move; termination by a state that comes back (or an unfinished round with no move);
     blocked-complete by a state where R2 and R3 hold followed by more moves than a
     block needs."""
     v = trace.variant
@@ -208,7 +208,7 @@ def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
         return _blocked_complete(v, oracle, seq)
     if kind not in (Kind.STATE, Kind.TRANSITION, Kind.TERMINAL):
         return None
-    ctx = _Found({pid})
+    ctx = _RoundFailures({pid})
     judge = Judge(ctx, v, oracle, scorer or outcome)
     for i, s in enumerate(seq):
         judge.state(i, s)
@@ -301,7 +301,7 @@ def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evide
     """Two states and a move (a counterexample to induction per instance), judged."""
     cti = res.trace
     rules = engine_for(variant)
-    ctx = _Found({res.property})
+    ctx = _RoundFailures({res.property})
     judge = Judge(ctx, variant, rules, scorer or outcome)
     if BY_ID[res.property].kind is Kind.TRANSITION:
         judge.transition(1, cti.pre, cti.move, 1, cti.post)

@@ -43,9 +43,9 @@ from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import POLICIES
 from dominoproof.proofs.properties import CATALOGUE, Verdict
 from dominoproof.render import plots as pl
+from dominoproof.render.narrate import narrate
 from dominoproof.render.scene import PLOTS_EXTRA, data_uri, require_matplotlib
 from dominoproof.render.table import round_scene
-from dominoproof.render.text import narrate
 from dominoproof.verify import PARTS, Report, Row
 
 __all__ = ["Picture", "Section", "counterexample_rounds", "gather", "page", "verdict_line"]

@@ -120,7 +120,7 @@ class Point:
     value: int
     what: str  #: the configuration, in words
     policy: str
-    figures: Any  #: a :class:`dominoproof.stats.RoundFigures`
+    figures: Any  #: a :class:`dominoproof.proofs.analysis.figures.RoundFigures`
 
     @property
     def exact(self) -> bool:
@@ -311,7 +311,7 @@ def figure_bytes(fig: Any, fmt: str, close: bool = True) -> bytes:
     """A figure as ``png`` or ``svg`` bytes (the SVG's fonts drawn as paths, so it is
     self-contained), then closed unless ``close`` is false."""
     plt = require_matplotlib("plots")
-    import matplotlib
+    import matplotlib  # optional (the plots extra): present once require_matplotlib passed
 
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "dominoproof"}):

@@ -39,12 +39,12 @@ def require_matplotlib(what: str) -> Any:
     """matplotlib's ``pyplot`` on the non-interactive Agg backend, or a located error
     naming the extra to install."""
     try:
-        import matplotlib
+        import matplotlib  # optional: the plots extra
     except ImportError:
         raise DominoproofError(f"{what} needs matplotlib, which is not installed: "
                                f"{PLOTS_EXTRA}") from None
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # after choosing the backend, which must come first
 
     return plt
 
@@ -157,7 +157,7 @@ class Scene:
     def png(self, margin: float = 8.0, scale: float = 1.0) -> bytes:
         """The same picture as PNG, drawn by matplotlib (the ``plots`` extra)."""
         plt = require_matplotlib("a PNG picture")
-        from matplotlib import patches
+        from matplotlib import patches  # optional (the plots extra), checked just above
         from matplotlib.lines import Line2D
 
         x0, y0, w, h = self.bounds(margin)

@@ -225,6 +225,7 @@ def batch_rounds(variant: Variant, chosen: Policy, rounds: int, seed: int, *,
     if not chosen.uniform:
         played = policy_rounds(variant, chosen, rounds, seed)
     elif kernel is not False and not _kernel_refuses(variant, kernel):
+        # the compiled kernel (numba, optional) is loaded only when it plays
         from dominoproof.proofs.kernel.playout import kernel_random_rounds
 
         played = kernel_random_rounds(variant, rounds, seed)
