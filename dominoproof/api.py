@@ -45,9 +45,9 @@ if TYPE_CHECKING:
     from dominoproof.model.state import Deal
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.analysis.checklog import LogCheck
+    from dominoproof.proofs.analysis.figures import RoundFigures
     from dominoproof.proofs.analysis.policies import Policy
     from dominoproof.proofs.analysis.simulate import Statistics
-    from dominoproof.proofs.analysis.stats import RoundFigures
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.runner import Runner
     from dominoproof.proofs.search.verification import Verification

@@ -1,6 +1,8 @@
 """The ``dominoproof`` command line.
 
-Every command lives in ``dominoproof/commands/<name>.py`` and is found here.
+Every command lives in ``dominoproof/commands/<name>.py`` (``check-log`` in
+``check_log.py``) and is loaded by name when it runs, so one command loads only the
+modules it needs.
 Errors a user can cause (a bad variant file, an unknown preset, an illegal
 move in a trace) are printed as one located message with exit code 2 and no
 traceback; nothing is written when the input is bad.
@@ -31,9 +33,22 @@ def one_line(text: str) -> str:
 
 
 class _Group(click.Group):
-    """Turns every DominoproofError, and every usage error click finds (a bad option
-    value, an unknown option or command), into one line and exit code 2; two readings
-    of the rules that disagree into one line naming them and exit code 1."""
+    """The commands of ``dominoproof/commands/``, each module loaded when its command
+    runs (or when ``--help`` lists it); turns every DominoproofError, and every usage
+    error click finds (a bad option value, an unknown option or command), into one line
+    and exit code 2; two readings of the rules that disagree into one line naming them
+    and exit code 1."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(info.name.replace("_", "-")
+                      for info in pkgutil.iter_modules(commands.__path__))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.list_commands(ctx):
+            return None
+        module = importlib.import_module(f"{commands.__name__}.{cmd_name.replace('-', '_')}")
+        command: click.Command = module.command
+        return command
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
@@ -71,13 +86,6 @@ def _usage(e: click.UsageError, path: str) -> NoReturn:
 def main() -> None:
     """Make the rules of a domino round, above all how it ends blocked, executable,
     checkable and provable (rule IDs refer to RULES.md)."""
-
-
-for _info in pkgutil.iter_modules(commands.__path__):
-    _module = importlib.import_module(f"{commands.__name__}.{_info.name}")
-    _cmd = getattr(_module, "command", None)
-    if isinstance(_cmd, click.Command):
-        main.add_command(_cmd)
 
 
 if __name__ == "__main__":  # pragma: no cover

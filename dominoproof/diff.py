@@ -30,14 +30,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.variant import Variant, find_variant, toml_value
-from dominoproof.options import WIDTH
+from dominoproof.options import WIDTH, resolve_variant
 from dominoproof.options import wrap as _wrap
+from dominoproof.proofs.analysis.simulate import simulate, wilson
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE
+from dominoproof.proofs.search.plans import at_sizes, sizes_of
 from dominoproof.proofs.search.rounds import Failure, judge_round
+from dominoproof.render.text import table_text
+from dominoproof.verify import verify
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
            "Separation", "diff", "gather_figures", "judge_under", "pair", "parameter_changes",
@@ -61,8 +69,6 @@ def pair(first: str, second: str | None, overrides: Sequence[str] = ()) -> tuple
     ``first`` with the ``-o`` overrides against ``first`` as it is, else a file against
     the preset it names as its ``base``. Bad input is a located
     :class:`~dominoproof.model.errors.DominoproofError`."""
-    from dominoproof.options import resolve_variant
-
     if second is not None:
         return resolve_variant(first), resolve_variant(second, overrides)
     if overrides:
@@ -148,7 +154,7 @@ def _round_under(trace: Trace, variant: Variant) -> Trace:
 
 def judge_under(trace: Trace, variant: Variant, pid: str) -> Judgement:
     """The round ``trace`` judged under ``variant``: is it one of its rounds, and does
-    ``pid`` break in it (:func:`dominoproof.render.evidence.judge_round`, the search's judge)?"""
+    ``pid`` break in it (:func:`dominoproof.proofs.search.rounds.judge_round`, the search's judge)?"""
     try:
         t = _round_under(trace, variant)
     except TraceError as e:
@@ -219,8 +225,6 @@ def _separation(pid: str, side: str, row: Any, variants: dict[str, Variant]) -> 
     """The round of ``row`` (``side``'s violation of ``pid``) judged under both variants:
     the search's round under both variants at the sizes of the configuration it was
     found in (the search's plan), Z3's under both variants themselves."""
-    from dominoproof.proofs.search.plans import at_sizes, sizes_of
-
     if not row.replayable or row.trace is None:
         return None
     try:
@@ -311,8 +315,6 @@ def gather_figures(variant: Variant, *, rounds: int, seed: int) -> list[Figure]:
     mean residual at a block and the mean length with normal intervals. Exact figures
     (and figures under play policies) belong here too, appended with their own ``source``
     and ids, so that the report shows them side by side without other changes."""
-    from dominoproof.proofs.analysis.simulate import simulate, wilson
-
     st = simulate(variant, rounds, seed, top=0)
     how = f"Monte-Carlo: {rounds:,} uniformly random rounds, seed {seed}"
     n = st.rounds
@@ -388,8 +390,6 @@ def diff(a: Variant, b: Variant, *, stats: bool = True, rounds: int = 10_000,
          progress: Callable[[str, list[Any]], None] | None = None) -> DiffReport:
     """Compare ``a`` and ``b``: parameters, verdicts (with the separating rounds) and,
     with ``stats``, statistics from ``rounds`` random rounds of each (``seed``)."""
-    from dominoproof.verify import verify
-
     t0 = time.perf_counter()
     a, b = _distinct(a, b)
     variants = {"A": a, "B": b}
@@ -436,11 +436,6 @@ def _indent(text: str, prefix: str) -> list[str]:
 
 def render(r: DiffReport) -> str:
     """The report as text, :data:`~dominoproof.options.WIDTH` columns."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    from dominoproof.render.text import table_text
 
     out = [f"diff  A: {r.a.name}   B: {r.b.name}"]
     for s, v in (("A", r.a), ("B", r.b)):

@@ -32,6 +32,8 @@ from importlib import resources
 
 from dominoproof.model.layout import Opens, SlotLayout
 from dominoproof.model.variant import Variant, presets
+from dominoproof.proofs.properties import BY_ID, Verdict
+from dominoproof.verify import ERROR, PARTS
 
 __all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "layout_features",
            "z3_deferred", "z3_unstated"]
@@ -100,9 +102,6 @@ class Finding:
 def findings() -> tuple[Finding, ...]:
     """Every finding of ``expected.toml``, each checked against the catalogue and the
     presets (a typo there is an error, never a silently unused entry)."""
-    from dominoproof.proofs.properties import BY_ID, Verdict
-    from dominoproof.verify import ERROR, PARTS
-
     text = resources.files(__package__).joinpath("expected.toml").read_text("utf-8")
     known = presets()
     out = []

@@ -18,6 +18,9 @@ from typing import Any, TypeVar
 
 import click
 
+from dominoproof.model.errors import DominoproofError
+from dominoproof.options import check_output_path
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The version of every document's layout: raised when a key changes meaning or goes.
@@ -67,9 +70,6 @@ def text_too(dest: str | Path | None) -> bool:
 def _check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None or value == "-":
         return value
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.options import check_output_path
-
     try:
         check_output_path(value, "--json")
     except DominoproofError as e:

@@ -35,19 +35,22 @@ import math
 import os
 import pathlib
 import re
+import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterable
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
+from rich.console import Console
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.reading import read_toml
 from dominoproof.model.variant import Variant, find_variant
-
-if TYPE_CHECKING:  # rich is imported where used, not when the CLI starts
-    from rich.console import Console
+from dominoproof.proofs.analysis.policies import POLICIES
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from dominoproof.proofs.faults import FAULTS
+from dominoproof.proofs.properties import CATALOGUE
 
 __all__ = [
     "WIDTH",
@@ -55,7 +58,6 @@ __all__ = [
     "check_output_folder",
     "check_output_path",
     "console",
-    "json_option",
     "overrides_option",
     "parse_override",
     "parse_overrides",
@@ -85,8 +87,6 @@ def width(stream: IO[str] | None = None) -> int:
     out = stream if stream is not None else sys.stdout
     if not getattr(out, "isatty", lambda: False)():
         return WIDTH
-    import shutil
-
     return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
 
 
@@ -164,8 +164,6 @@ def budget_options(f: F) -> F:
     ``timeout_ms: int``: Z3's deterministic resource limit per query (the budget that
     decides; the same verdict on a loaded machine) and the wall-clock safety net per query.
     Both must be positive (zero would mean *no limit* to Z3)."""
-    from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
-
     f = click.option("--timeout-ms", type=click.IntRange(min=1), default=DEFAULT_TIMEOUT_MS,
                      show_default=True, metavar="MS",
                      help="Wall-clock safety net of each Z3 query, only for a machine "
@@ -179,48 +177,39 @@ def budget_options(f: F) -> F:
                         )(f)
 
 
+HelpList = Callable[[], tuple[str, list[tuple[str, str]]]]
+
+
 class ListsInHelp(click.Command):
     """A command whose ``--help`` ends with the lists a user picks from (the property
     ids, the questions, the faults), computed when help is asked for, from the catalogue
-    itself (importing it at start-up would slow every command)."""
+    itself."""
 
-    lists: tuple[str, ...] = ()
+    lists: tuple[str | HelpList, ...] = ()
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_epilog(ctx, formatter)
         for name in self.lists:
-            title, items = _HELP_LISTS[name]()
+            title, items = _HELP_LISTS[name]() if isinstance(name, str) else name()
             with formatter.section(title):
                 formatter.write_dl(items)
 
 
 def _properties() -> tuple[str, list[tuple[str, str]]]:
-    from dominoproof.proofs.properties import CATALOGUE
-
     return "Properties (--property ID)", [(p.id, f"[{', '.join(p.rules)}] {p.statement}")
                                          for p in CATALOGUE]
 
 
-def _questions() -> tuple[str, list[tuple[str, str]]]:
-    from dominoproof.proofs.z3.queries import QUESTIONS
-
-    return "Questions (QUESTION)", list(QUESTIONS.items())
-
-
 def _faults() -> tuple[str, list[tuple[str, str]]]:
-    from dominoproof.proofs.faults import FAULTS
-
     return "Faults (--fault ID)", [(f.id, f.description) for f in FAULTS]
 
 
 def _policies() -> tuple[str, list[tuple[str, str]]]:
-    from dominoproof.proofs.analysis.policies import POLICIES
-
     return "Policies (--policy NAME)", [(p.name, p.summary) for p in POLICIES.values()]
 
 
-_HELP_LISTS = {"properties": _properties, "questions": _questions, "faults": _faults,
-               "policies": _policies}
+_HELP_LISTS: dict[str, HelpList] = {"properties": _properties, "faults": _faults,
+                                    "policies": _policies}
 
 
 def policy_option(f: F) -> F:
@@ -233,9 +222,9 @@ def policy_option(f: F) -> F:
              "below; chance steps, the deal and the tile drawn, stay uniform).")(f)
 
 
-def lists_in_help(*names: str) -> type[ListsInHelp]:
-    """A :class:`ListsInHelp` command class listing ``names`` (properties, questions,
-    faults, policies) at the end of its help."""
+def lists_in_help(*names: str | HelpList) -> type[ListsInHelp]:
+    """A :class:`ListsInHelp` command class listing ``names`` (properties, faults,
+    policies, or a command's own list) at the end of its help."""
     return type("ListsInHelp", (ListsInHelp,), {"lists": names})
 
 
@@ -299,14 +288,6 @@ def check_output_folder(path: str | os.PathLike[str] | None, option: str) -> Non
 def _plain(text: str) -> str:
     """Text for a one-line message: control characters (a newline) shown escaped."""
     return text if text.isprintable() else repr(text)[1:-1]
-
-
-def json_option(f: F) -> F:
-    """``--json [FILE|-]``, passed as ``as_json: str | None``
-    (:func:`dominoproof.jsonout.json_option`)."""
-    from dominoproof.jsonout import json_option as versioned
-
-    return versioned(f)
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -385,8 +366,6 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False,
     everywhere.
     ``markup=False`` prints text as it is (rich would read ``[has drawn]`` as a tag).
     """
-    from rich.console import Console
-
     out = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     tty = bool(getattr(out, "isatty", lambda: False)())
     colour = tty and not os.environ.get("NO_COLOR")  # https://no-color.org

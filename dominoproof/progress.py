@@ -18,6 +18,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import click
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from dominoproof.options import console
+
 
 class Bar:
     """What a command tells the display: a step done, or what it is doing now. A
@@ -61,17 +73,6 @@ def progress(what: str, *, total: float | None = None, quiet: bool = False) -> I
     if quiet or not on_terminal():
         yield Bar()
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    from dominoproof.options import console
-
     columns: list[Any] = [SpinnerColumn(), TextColumn("{task.description}")]
     if total is not None:
         columns += [BarColumn(), MofNCompleteColumn()]
@@ -87,8 +88,6 @@ def steps(what: str, *, total: float | None = None, quiet: bool = False,
     step shows in the progress display (a bar counting the steps when ``total`` is
     known, else a spinner) on a terminal, and with ``verbose`` is also printed as a line
     on standard error, piped or not; ``quiet`` shows nothing."""
-    import click
-
     with progress(what, total=total, quiet=quiet) as bar:
         seen = 0
 

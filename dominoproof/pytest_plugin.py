@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from dominoproof.api import prover
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.variant import load_variant
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT
+from dominoproof.proofs.properties import BY_ID, CATALOGUE, Verdict
+from dominoproof.proofs.z3.queries import Run
+from dominoproof.proofs.z3.session import premises
+from dominoproof.render.evidence import of_result
 
 if TYPE_CHECKING:
     from dominoproof.model.variant import Variant
@@ -78,10 +85,6 @@ class VariantFile(pytest.File):
     _sanity: list[SanityCheck] | None = None
 
     def collect(self) -> Iterator[PropertyItem]:
-        from dominoproof.model.errors import DominoproofError
-        from dominoproof.model.variant import load_variant
-        from dominoproof.proofs.properties import CATALOGUE
-
         try:
             self.variant = load_variant(self.path)
         except DominoproofError as e:
@@ -100,8 +103,6 @@ class VariantFile(pytest.File):
     def prover(self) -> Prover:
         """The file's prover (made once), with the run's resource limit."""
         if self._prover is None:
-            from dominoproof.api import prover
-
             self._prover = prover(self.variant,
                                   rlimit=self.config.getoption("dominoproof_rlimit"))
         return self._prover
@@ -127,9 +128,6 @@ class PropertyItem(pytest.Item):
         return self.parent
 
     def runtest(self) -> None:
-        from dominoproof.proofs.properties import Verdict
-        from dominoproof.proofs.z3.session import premises
-
         strict = self.config.getoption("dominoproof_strict")
         result = self.file.prover().prove(self.prop.id)
         if result.verdict is Verdict.NOT_APPLICABLE:
@@ -161,10 +159,6 @@ def _failure(r: Result, variant: Variant | None = None) -> str:
     """A failed property told for a rules designer: the verdict, the rules, the detail and
     the evidence (:mod:`dominoproof.render.evidence`: the counterexample round and where it
     fails, or the counterexample to induction in domino terms)."""
-    from dominoproof.proofs.properties import BY_ID
-    from dominoproof.proofs.z3.queries import Run
-    from dominoproof.render.evidence import of_result
-
     prop = BY_ID[r.property]
     lines = [f"{r.property} {r.verdict.value} ({r.method}), rules {', '.join(prop.rules)}",
              f"  {prop.statement}", f"  {r.detail}"]

@@ -8,9 +8,9 @@ For each variant:
    size and players), with the Houdini strengthening, the ranking function and the
    declarative scoring (:mod:`dominoproof.proofs.z3.queries`); then the sanity checks of
    the premises every proof assumes (Init and the invariant satisfiable, successors
-   from the invariant, no state of it stuck): a proof from an unsatisfiable premise
-   would pass trivially, so where one fails no proof of the variant stands
-   (:func:`_unsound_premises`);
+   from the invariant, no unfinished state of it without a move): a proof from an
+   unsatisfiable premise would pass trivially, so where one fails no proof of the
+   variant stands (:func:`_unsound_premises`);
 3. **all sizes** -- the core block properties, and the layout's properties where the
    fragment states the layout, for every set size and every number of players under the
    variant's rules (:mod:`dominoproof.proofs.allsizes`);
@@ -43,26 +43,25 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import multiprocessing
 import os
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import (
     CROSSCHECK_STATES,
+    DEFAULT_RLIMIT,
+    DEFAULT_TIMEOUT_MS,
     FAULT_STATES,
     VERIFY_SEARCH_SECONDS,
     VERIFY_SEARCH_STATES,
 )
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 from dominoproof.proofs.readings import ReadingsDisagree
-from dominoproof.proofs.runner import Runner
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from dominoproof.proofs.runner import Runner, fork_each
 
 if TYPE_CHECKING:  # the prover is imported by the jobs that prove (verify_variant)
     from dominoproof.proofs.z3.queries import Prover
@@ -395,9 +394,9 @@ def _unsound_premises(subject: str, checks: Sequence[SanityCheck], rows: list[Ro
                       ) -> list[Row]:
     """Where a sanity check of the premises fails, no proof of the variant stands: each
     PROVED row becomes UNKNOWN (a check Z3 did not answer: a budget ran out) or ERROR (a
-    check answered wrongly: the premise is unsatisfiable, or a state of the invariant is
-    stuck), saying which check; and one row ``(sanity)`` names them. Nothing when every
-    check passes."""
+    check answered wrongly: the premise is unsatisfiable, or an unfinished state of the
+    invariant has no move), saying which check; and one row ``(sanity)`` names them.
+    Nothing when every check passes."""
     from dominoproof.proofs.z3.session import premises
 
     bad = [c for c in checks if not c.ok]
@@ -492,53 +491,14 @@ def _timed(job: Job) -> tuple[list[Row], float]:
     return rows, time.perf_counter() - t0
 
 
-def _child(job: Job, conn: Connection) -> None:  # pragma: no cover - a forked process
+def _guarded(job: Job) -> tuple[list[Row], float]:  # pragma: no cover - a forked process
+    """:func:`_timed` in a job's own process: not even an Exception (a SystemExit) goes
+    unanswered."""
     t0 = time.perf_counter()
     try:
-        answer = _timed(job)
-    except BaseException as e:  # not even an Exception (a SystemExit): still an answer
-        answer = [Row.crashed(job[0], "job", "(job)", e)], time.perf_counter() - t0
-    conn.send(answer)
-    conn.close()
-
-
-def _run_forked(jobs: list[Job], workers: int,
-                report: Callable[[str, list[Row], float], None]) -> None:
-    """Run each job in a process of its own, forked from this one, ``workers`` at a time;
-    a process that dies without an answer gives one ERROR row."""
-    ctx = multiprocessing.get_context("fork")
-    todo = list(jobs)
-    running: dict[Any, tuple[str, Any, Connection, float]] = {}
-    try:
-        _drive(ctx, todo, running, workers, report)
-    finally:  # interrupted: no check outlives the job
-        for _, proc, _, _ in running.values():
-            proc.terminate()
-
-
-def _drive(ctx: Any, todo: list[Job], running: dict[Any, tuple[str, Any, Connection, float]],
-           workers: int, report: Callable[[str, list[Row], float], None]) -> None:
-    while todo or running:
-        while todo and len(running) < workers:
-            job = todo.pop(0)
-            recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(job, send))
-            started = time.perf_counter()
-            proc.start()
-            send.close()
-            running[recv] = (job[0], proc, recv, started)
-        for conn in wait(list(running)):
-            name, proc, recv, started = running.pop(conn)
-            try:
-                rows, seconds = recv.recv()
-            except EOFError:
-                proc.join()
-                rows = [Row(name, "job", "(job)", ERROR, OK, "", "",
-                            f"the check's process died (exit code {proc.exitcode})")]
-                seconds = time.perf_counter() - started
-            recv.close()
-            proc.join()
-            report(name, rows, seconds)
+        return _timed(job)
+    except BaseException as e:
+        return [Row.crashed(job[0], "job", "(job)", e)], time.perf_counter() - t0
 
 
 def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
@@ -570,16 +530,17 @@ def verify(variants: Iterable[Variant], *, faults: bool = True, seed: int = 0,
         if progress:
             progress(name, rows)
 
-    if runner is not None:
-        def landed(i: int, answer: tuple[list[Row], float]) -> None:
-            finished(jobs[i][0], *answer)
+    def landed(i: int, answer: tuple[list[Row], float]) -> None:
+        finished(jobs[i][0], *answer)
 
+    def died(i: int, code: int | None, seconds: float) -> tuple[list[Row], float]:
+        return [Row(jobs[i][0], "job", "(job)", ERROR, OK, "", "",
+                    f"the check's process died (exit code {code})")], seconds
+
+    if runner is not None:
         runner.map(_timed, jobs, done=landed)
-    elif "fork" in multiprocessing.get_all_start_methods():
-        _run_forked(jobs, workers, finished)
-    else:  # pragma: no cover - no fork: one process, the caches cleared before each job
-        for job in jobs:
-            finished(job[0], *_timed(job))
+    else:
+        fork_each(workers, died).map(_guarded, jobs, done=landed)
     for name, _, _ in jobs:
         report.rows.extend(done[name])
     report.seconds = time.perf_counter() - start

@@ -9,6 +9,10 @@ part and returns the results in the parts' order, whatever order they finished i
 
 * :class:`LocalPool`: this process (one worker) or a process pool of this machine
   (the default everywhere);
+* :class:`ForkEach`: each part in a process of its own, forked from this one, so
+  nothing a part caches (a memo table, a rule book, a solver) reaches another part,
+  and a part inherits what this process prepared for it (``verify``'s variants and
+  faults, the proofs of :meth:`~dominoproof.proofs.z3.queries.Prover.prove_all`);
 * :class:`DaskCluster`: a Dask distributed cluster -- one started here
   (``--cluster local:N``: N worker processes on this machine, ``LocalCluster``) or
   one already running (``--scheduler ADDRESS``: workers started by dask-jobqueue on
@@ -28,17 +32,22 @@ is lost and nothing counted twice.
 
 from __future__ import annotations
 
+import importlib
+import logging
+import multiprocessing
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing.connection import Connection, wait
 from types import TracebackType
 from typing import Any, TypeVar
 
 from dominoproof.model.errors import DominoproofError
 
-__all__ = ["EXTRA", "ClusterSpec", "DaskCluster", "LocalPool", "Runner", "cluster_spec",
-           "open_runner"]
+__all__ = ["EXTRA", "ClusterSpec", "DaskCluster", "ForkEach", "LocalPool", "Runner",
+           "cluster_spec", "fork_each", "fork_process", "open_runner", "pipe"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -104,6 +113,101 @@ class LocalPool(Runner):
                 if done is not None:
                     done(i, results[i])
         return [results[i] for i in range(len(items))]
+
+
+class ForkEach(Runner):
+    """Each part in a process of its own, forked from this one, ``workers`` at a time.
+
+    The job is not pickled (the child inherits it), only its result. A part whose job
+    raises raises here; a process that dies without an answer gives
+    ``died(i, exit_code, seconds)`` as part ``i``'s result (without ``died``, an
+    error). An interrupted map leaves no part running."""
+
+    def __init__(self, workers: int,
+                 died: Callable[[int, int | None, float], Any] | None = None) -> None:
+        self.workers = max(1, workers)
+        self.died = died
+
+    def describe(self) -> str:
+        return f"a forked process per part, {self.workers} at a time"
+
+    def map(self, job: Callable[[T], R], items: Sequence[T], *,
+            done: Callable[[int, R], None] | None = None) -> list[R]:
+        ctx = multiprocessing.get_context("fork")
+        todo = list(enumerate(items))
+        running: dict[Connection, tuple[int, Any, float]] = {}
+        results: dict[int, R] = {}
+        try:
+            while todo or running:
+                while todo and len(running) < self.workers:
+                    i, item = todo.pop(0)
+                    recv, send = ctx.Pipe(duplex=False)
+                    proc = ctx.Process(target=_child, args=(job, item, send))
+                    started = time.perf_counter()
+                    proc.start()
+                    send.close()
+                    running[recv] = (i, proc, started)
+                for conn in wait(list(running)):
+                    assert isinstance(conn, Connection)
+                    i, proc, started = running.pop(conn)
+                    results[i] = self._answer(i, conn, proc, started)
+                    if done is not None:
+                        done(i, results[i])
+        finally:  # interrupted, or a part raised: no part outlives the map
+            for _, proc, _ in running.values():
+                proc.terminate()
+        return [results[i] for i in range(len(items))]
+
+    def _answer(self, i: int, conn: Connection, proc: Any, started: float) -> Any:
+        try:
+            ok, answer = conn.recv()
+        except EOFError:
+            proc.join()
+            if self.died is None:
+                raise RuntimeError(f"part {i}'s process died (exit code {proc.exitcode})"
+                                   ) from None
+            return self.died(i, proc.exitcode, time.perf_counter() - started)
+        finally:
+            conn.close()
+        proc.join()
+        if not ok:
+            raise answer
+        return answer
+
+
+def _child(job: Callable[[Any], Any], item: Any,
+           conn: Connection) -> None:  # pragma: no cover - runs in a forked process
+    try:
+        answer = (True, job(item))
+    except Exception as e:  # raised again in the parent
+        answer = (False, e)
+    conn.send(answer)
+    conn.close()
+
+
+def fork_each(workers: int,
+              died: Callable[[int, int | None, float], Any] | None = None) -> Runner:
+    """A :class:`ForkEach` where processes fork (POSIX); elsewhere this process alone."""
+    if "fork" in multiprocessing.get_all_start_methods():
+        return ForkEach(workers, died)
+    return LocalPool(1)  # pragma: no cover - no fork on this system
+
+
+def fork_process(target: Callable[..., None], *args: Any) -> Any:
+    """``target(*args)`` started in a daemon process forked from this one (it inherits
+    this process's state; ``args`` are not pickled): a part that talks to its parent
+    while it runs, through pipes it is given (:func:`pipe`)."""
+    proc = multiprocessing.get_context("fork").Process(target=target, args=args,
+                                                       daemon=True)
+    proc.start()
+    return proc
+
+
+def pipe() -> tuple[Connection, Connection]:
+    """A one-way pipe between this process and one :func:`fork_process` starts: (the
+    end that receives, the end that sends)."""
+    recv, send = multiprocessing.get_context("fork").Pipe(duplex=False)
+    return recv, send
 
 
 class DaskCluster(Runner):
@@ -214,8 +318,6 @@ def open_runner(workers: int | None = None, cluster: str | None = None,
 def _local_cluster(n: int) -> DaskCluster:
     """A Dask cluster of ``n`` worker processes on this machine, one thread each (the
     search is pure Python: threads would share one interpreter lock)."""
-    import logging
-
     dask = _dask()
     # no dashboard; the scheduler's HTTP endpoints on a free port (not 8787, which another
     # cluster on this machine may hold)
@@ -250,6 +352,4 @@ def _join(address: str) -> DaskCluster:
 def _dask() -> Any:
     """Dask distributed (the cluster extra), imported when a cluster is asked for. Typed
     as Any: the extra is optional, and the type checker runs without it too."""
-    import importlib
-
     return importlib.import_module("distributed")

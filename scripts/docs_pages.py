@@ -335,14 +335,15 @@ def property_reference() -> str:
 
 def writer_of(fmt: str) -> str:
     """Which command writes documents of format ``dominoproof.<fmt>``."""
+    import click
+
     from dominoproof.cli import main
 
     if fmt == "trace":
         return ("`dominoproof play --json`, `verify --traces DIR`, `explore --traces DIR`; "
                 "read by `dominoproof replay` and `check-log --format trace`")
     words = fmt.split("-", 1) if fmt.startswith("bench-") else [fmt]
-    commands = getattr(main, "commands", {})
-    if words[0] not in commands:
+    if main.get_command(click.Context(main), words[0]) is None:
         raise AssertionError(f"schema {fmt}: no command {words[0]!r} writes it")
     return f"`dominoproof {' '.join(words)} --json`"
 

@@ -28,7 +28,8 @@ from dominoproof.model import (
 from dominoproof.model.errors import DominoproofError, VariantError
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.options import parse_override, parse_overrides, resolve_variant
-from dominoproof.render.text import LineOfPlay, narrate, render_round
+from dominoproof.render.narrate import LineOfPlay, narrate
+from dominoproof.render.text import render_round
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Result:

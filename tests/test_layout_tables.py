@@ -32,8 +32,9 @@ from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
+from dominoproof.render.narrate import ArmRow, narrate
 from dominoproof.render.table import geometry, round_arms, round_scene
-from dominoproof.render.text import ArmRow, narrate, render_round
+from dominoproof.render.text import render_round
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -376,7 +377,8 @@ def test_prove_and_witness_draw_the_table_of_a_round_told_state_by_state(
     from dominoproof.commands import prove, witness
     from dominoproof.proofs.properties import Result, Verdict
     from dominoproof.proofs.z3.witnesses import Witness
-    from dominoproof.render.text import rows_text, table_rows
+    from dominoproof.render.narrate import table_rows
+    from dominoproof.render.text import rows_text
 
     run = _unreplayed_run()
     v = run.trace.variant

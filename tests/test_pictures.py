@@ -33,6 +33,7 @@ from dominoproof.model.tiles import Tile, bits
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.search.verification import verify
 from dominoproof.render.graph import graph_scene, highlight_for
+from dominoproof.render.narrate import LineOfPlay
 from dominoproof.render.table import (
     LINE_REACH,
     Arms,
@@ -43,7 +44,6 @@ from dominoproof.render.table import (
     round_scene,
     table_scene,
 )
-from dominoproof.render.text import LineOfPlay
 
 SVG = "{http://www.w3.org/2000/svg}"
 

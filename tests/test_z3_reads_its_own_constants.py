@@ -16,10 +16,10 @@ import pytest
 from helpers import variant
 
 from dominoproof.model.constants import constants_of
+from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Shape, SlotLayout, topology
-from dominoproof.model.rules import engine_for, spec_for
+from dominoproof.model.spec import Init, every_deal, spec_for
 from dominoproof.model.state import Status
-from dominoproof.model.system import Init, every_deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs.z3 import scoring, successors

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from dominoproof.api import check_log
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import (
     overrides_option,
@@ -44,8 +45,6 @@ def command(fmt: str, log_file: str, variant: str, overrides: tuple[str, ...], q
     prints the summary only, -v the moves inserted in each round and every legal move.
     Exit code: 0 every round agrees, 1 one deviates, 2 bad input.
     """
-    from dominoproof.api import check_log
-
     report = check_log(log_file, resolve_variant(variant, overrides), format=fmt)
     if as_json:
         emit("check-log", report.to_json(), as_json)

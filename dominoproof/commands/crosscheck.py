@@ -31,9 +31,16 @@ from typing import Any
 
 import click
 
-from dominoproof.jsonout import emit, text_too
-from dominoproof.options import json_option, overrides_option, resolve_variant, variant_argument
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.engine import seeded_deal
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import engine_for
+from dominoproof.model.spec import Init
+from dominoproof.options import overrides_option, resolve_variant, variant_argument
+from dominoproof.proofs import conformance as c
 from dominoproof.proofs.budgets import CROSSCHECK_MAX_STATES, CROSSCHECK_REPLAYS
+from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.search.statespace import explore, feasibility
 
 EXIT_OK, EXIT_MISMATCH, EXIT_UNKNOWN = 0, 1, 3
 
@@ -73,21 +80,12 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
     the plain reference implementation is compared by the test suite. Exit 1 on a
     mismatch, 3 when --max-states cut the search short."""
 
-    from dominoproof.model.engine import seeded_deal
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.fast import engine_for
-    from dominoproof.model.spec import Init
-    from dominoproof.proofs import conformance as c
-    from dominoproof.proofs.search.statespace import explore, feasibility
-
     if seed is not None and all_deals:
         raise DominoproofError("--seed and --all-deals exclude each other: one deal, or all")
     v = resolve_variant(variant, overrides)
     rules = engine_for(v)
     engine_name = "engine"
     if fault_id is not None:
-        from dominoproof.proofs.faults import FAULTS_BY_ID
-
         fault = FAULTS_BY_ID.get(fault_id)
         if fault is None:
             raise DominoproofError(f"--fault {fault_id!r}: no such fault; known: "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from dominoproof.diff import diff, pair, render
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import budget_options, console, overrides_option
 
@@ -40,8 +41,6 @@ def command(first: str, second: str | None, overrides: tuple[str, ...], stats: b
     size), run here on both variants. Exit code: 0 answered (whatever the verdicts),
     2 bad input.
     """
-    from dominoproof.diff import diff, pair, render
-
     a, b = pair(first, second, overrides)
     err = console(stderr=True)
 

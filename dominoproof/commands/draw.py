@@ -11,9 +11,21 @@ it shows.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from dominoproof.options import overrides_option
+from dominoproof.api import play, replay
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.moves import MoveKind
+from dominoproof.options import (
+    check_output_folder,
+    check_output_path,
+    overrides_option,
+    resolve_variant,
+)
+from dominoproof.render.scene import require_matplotlib
+from dominoproof.render.table import round_scene
 
 
 @click.command("draw", short_help="The layout of a round (a trace, or a seeded round) as "
@@ -40,38 +52,24 @@ def command(source: str, overrides: tuple[str, ...], seed: int | None, upto: int
     every legality check) or a variant (a preset, an alias or a TOML file) whose seeded
     round is drawn. Exit codes: 0 drawn, 2 bad input (a trace that does not replay, a
     move beyond the round, a missing output folder)."""
-    from pathlib import Path
-
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.options import check_output_folder, check_output_path
-    from dominoproof.render.table import round_scene
 
     for out, option in ((svg_file, "--svg"), (png_file, "--png")):
         check_output_path(out, option)
     check_output_folder(steps_dir, "--steps")
     if png_file is not None:
-        from dominoproof.render.scene import require_matplotlib
-
         require_matplotlib("--png")
     if source.endswith(".json"):
         if overrides or seed is not None:
             raise DominoproofError(f"{source}: a trace is drawn as it is (-o and --seed "
                                    "apply to a variant's seeded round)")
-        from dominoproof.api import replay
-
         trace = replay(source)
     else:
-        from dominoproof.api import play
-        from dominoproof.options import resolve_variant
-
         trace = play(resolve_variant(source, overrides), seed=seed or 0)
     if upto is not None and upto > len(trace.moves):
         raise DominoproofError(f"--move {upto}: the round has {len(trace.moves)} moves "
                                f"(allowed: 0..{len(trace.moves)})")
     scene = round_scene(trace, upto)
     if steps_dir is not None:
-        from dominoproof.model.moves import MoveKind
-
         folder = Path(steps_dir)
         pictures = [(n, round_scene(trace, n).svg()) for n, m in
                     enumerate(trace.moves, 1) if m.kind is MoveKind.PLAY]

@@ -26,26 +26,59 @@ is UNKNOWN (a budget stopped the search).
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import textwrap
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich import box
+from rich.table import Table
+from rich.text import Text
 
-from dominoproof.jsonout import emit, text_too
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.dealtext import format_deal, parse_deal
+from dominoproof.model.engine import seeded_deal
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import system_under_test
+from dominoproof.model.layout import layout_of
+from dominoproof.model.moves import MoveKind
+from dominoproof.model.spec import Init, count_deals
+from dominoproof.model.tiles import Tile, tile_count
+from dominoproof.model.variant import DrawRule, Sizes
 from dominoproof.options import (
     PositiveNumber,
     check_output_path,
     cluster_options,
-    json_option,
     overrides_option,
+    resolve_variant,
     variant_argument,
     verbosity,
     verbosity_options,
+    width,
 )
-from dominoproof.proofs.budgets import EXPLORE_MAX_STATES, EXPLORE_POOL_FROM
+from dominoproof.progress import progress
+from dominoproof.proofs.budgets import EXPLORE_MAX_STATES, EXPLORE_POOL_FROM, FEASIBLE_DEALS
+from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.properties import BY_ID, Verdict, find_property
+from dominoproof.proofs.runner import cluster_spec
+from dominoproof.proofs.search.check import checked_verdict, round_bound
+from dominoproof.proofs.search.statespace import feasibility
+from dominoproof.proofs.search.verification import verify
+from dominoproof.render.graph import (
+    HIGHLIGHTS,
+    check_tiny,
+    graph_scene,
+    highlight_for,
+    to_dot,
+    write_graphml,
+)
+from dominoproof.render.scene import require_matplotlib
+from dominoproof.render.text import final_table, table_text
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
-    from dominoproof.model.spec import Init
     from dominoproof.model.variant import Variant
     from dominoproof.proofs.properties import Result
     from dominoproof.proofs.search.verification import Verification
@@ -133,18 +166,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     process pool (--workers), or on a Dask cluster: --cluster local:N starts one here,
     --scheduler ADDRESS joins one (docs/CLUSTER.md).
     """
-    import os
-    from pathlib import Path
-
-    from dominoproof.model.dealtext import parse_deal
-    from dominoproof.model.engine import seeded_deal
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.spec import Init, count_deals
-    from dominoproof.proofs.budgets import FEASIBLE_DEALS
-    from dominoproof.proofs.properties import Verdict, find_property
-    from dominoproof.proofs.runner import cluster_spec
-    from dominoproof.proofs.search.statespace import feasibility
-    from dominoproof.proofs.search.verification import verify
 
     chosen = sum(x is not None and x is not False for x in (seed, deal_text, all_deals or None))
     if chosen > 1:
@@ -161,8 +182,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     v, notes = _variant(variant, overrides, set_max, players, hand_size)
     engine = scorer = None
     if fault_id is not None:
-        from dominoproof.proofs.faults import FAULTS_BY_ID
-
         fault = FAULTS_BY_ID.get(fault_id)
         if fault is None:
             raise DominoproofError(f"--fault {fault_id!r}: no such fault; known: "
@@ -177,18 +196,11 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     for out_file, option in ((dot_file, "--dot"), (svg_file, "--svg"), (png_file, "--png"),
                              (graphml_file, "--graphml")):
         check_output_path(out_file, option)
-    from dominoproof.render.graph import HIGHLIGHTS
-
-    if highlight not in HIGHLIGHTS:
-        from dominoproof.proofs.properties import BY_ID
-
-        if highlight not in BY_ID:
-            raise DominoproofError(f"--highlight {highlight}: no such choice (allowed: "
-                                   f"{', '.join(HIGHLIGHTS)} or a property ID: "
-                                   f"{', '.join(BY_ID)})")
+    if highlight not in HIGHLIGHTS and highlight not in BY_ID:
+        raise DominoproofError(f"--highlight {highlight}: no such choice (allowed: "
+                               f"{', '.join(HIGHLIGHTS)} or a property ID: "
+                               f"{', '.join(BY_ID)})")
     if png_file is not None:
-        from dominoproof.render.scene import require_matplotlib
-
         require_matplotlib("--png")
     if trace_dir is not None and Path(trace_dir).exists() and not Path(trace_dir).is_dir():
         raise DominoproofError(f"--traces {trace_dir}: not a folder")
@@ -212,8 +224,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
     if workers == 0:
         many = init.deal is None and count_deals(v, free_draw) >= POOL_FROM
         workers = (os.cpu_count() or 1) if many and not drawing else 1
-    from dominoproof.progress import progress
-
     chosen_by = ("the deal given" if deal_text is not None else
                  None if all_deals else f"the deal of seed {seed or 0}")
     runner = spec.open() if spec.distributed else None
@@ -255,9 +265,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                 trace = r.trace
                 if engine is not None and trace.rules is None:
                     # a fault's round names its rule book, so `dominoproof replay` replays it
-                    import dataclasses
-
-                    from dominoproof.model.fast import system_under_test
 
                     trace = dataclasses.replace(trace, rules=system_under_test(v, engine))
                 path = folder / f"{r.property}.json"
@@ -283,10 +290,6 @@ def _variant(name: str, overrides: tuple[str, ...], set_max: int | None,
     """The variant with -o applied, then resized by the shorthands: every parameter that
     depends on the sizes follows them as its own metadata says (a lead tile the smaller
     set lacks becomes its highest double, ...), each change a note."""
-    from dominoproof.model.tiles import tile_count
-    from dominoproof.model.variant import DrawRule, Sizes
-    from dominoproof.options import resolve_variant
-
     v = resolve_variant(name, list(overrides))
     if set_max is None and players is None and hand_size is None:
         return v, []
@@ -300,16 +303,6 @@ def _variant(name: str, overrides: tuple[str, ...], set_max: int | None,
 
 def _draw(ver: Verification, highlight: str, dot_file: str | None, svg_file: str | None,
           png_file: str | None, graphml_file: str | None) -> list[str]:
-    from pathlib import Path
-
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.render.graph import (
-        check_tiny,
-        graph_scene,
-        highlight_for,
-        to_dot,
-        write_graphml,
-    )
 
     result = ver.result
     if result is None:  # pragma: no cover - drawing runs in one process
@@ -350,17 +343,6 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     verdicts only, 1 each verdict's figures too."""
     if level < 0:
         return "\n".join(f"{r.property}: {r.verdict.value}" for r in ver.results)
-    import textwrap
-
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    from dominoproof.model.dealtext import format_deal
-    from dominoproof.options import width
-    from dominoproof.proofs.properties import BY_ID
-    from dominoproof.proofs.search.check import checked_verdict, round_bound
-    from dominoproof.render.text import table_text
 
     f = ver.figures
     out = [f"{v.name}: {init.describe()}{how}"]
@@ -433,12 +415,6 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
 
 
 def _counterexample(r: Result, trace: Trace) -> list[str]:
-    import textwrap
-
-    from dominoproof.model.dealtext import format_deal
-    from dominoproof.options import width
-    from dominoproof.render.text import final_table
-
     states = trace.states()
     lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]
     lines += textwrap.wrap(format_deal(trace.deal), width(), initial_indent="  deal: ",
@@ -456,10 +432,6 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
 
 def _move_said(trace: Trace, s: Any, m: Any) -> str:
     """A move of a layout of several lines: a play names its slot and the number shown."""
-    from dominoproof.model.layout import layout_of
-    from dominoproof.model.moves import MoveKind
-    from dominoproof.model.tiles import Tile
-
     if m.kind is not MoveKind.PLAY or m.end < 0:
         return str(m)
     name = trace.variant.slot_layout.slots[m.end].name

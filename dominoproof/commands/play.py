@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import click
 
-from dominoproof.jsonout import emit, text_too
+from dominoproof.api import play
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.errors import DominoproofError
 from dominoproof.options import (
-    json_option,
     overrides_option,
     resolve_variant,
     seed_option,
     variant_argument,
 )
+from dominoproof.render.text import render_round
 
 
 @click.command("play", short_help="One seeded random round, told move by move with rule IDs.")
@@ -32,10 +34,6 @@ def command(variant: str, seed: int, overrides: tuple[str, ...], deal_text: str 
     scoring table (R5). With --json, writes the trace (a dominoproof.trace document;
     replay it with `dominoproof replay`).
     """
-    from dominoproof.api import play
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.render.text import render_round
-
     v = resolve_variant(variant, overrides)
     try:
         trace = play(v, seed=seed, deal=deal_text)

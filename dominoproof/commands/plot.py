@@ -10,9 +10,20 @@ See :mod:`dominoproof.render.plots` for how the configurations along an axis are
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from dominoproof.options import lists_in_help, overrides_option, variant_argument
+from dominoproof.model.errors import DominoproofError
+from dominoproof.options import (
+    check_output_path,
+    lists_in_help,
+    overrides_option,
+    resolve_variant,
+    variant_argument,
+)
+from dominoproof.render import plots
+from dominoproof.render.scene import require_matplotlib
 
 
 def _values(ctx: click.Context, param: click.Parameter, value: str | None) -> list[int] | None:
@@ -61,12 +72,6 @@ def command(variant: str, overrides: tuple[str, ...], by: str, values: list[int]
     interval), or the distribution of the residual at a block. Prints what it plotted.
     Needs matplotlib (pip install 'dominoproof[plots]'). Exit codes: 0 plotted, 2 bad
     input (matplotlib missing, a configuration that cannot be dealt, no output file)."""
-    from pathlib import Path
-
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.options import check_output_path, resolve_variant
-    from dominoproof.render import plots
-    from dominoproof.render.scene import require_matplotlib
 
     if svg_file is None and png_file is None:
         raise DominoproofError("plot: say where to write it: --svg FILE and/or --png FILE")

@@ -32,19 +32,28 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich.table import Table
 
-from dominoproof.jsonout import emit, text_too
+from dominoproof.api import prove
+from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import (
     budget_options,
     console,
-    json_option,
     lists_in_help,
     overrides_option,
+    resolve_variant,
     variant_argument,
     verbosity,
     verbosity_options,
     width,
 )
+from dominoproof.progress import progress
+from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.properties import CATALOGUE, Verdict, find_property
+from dominoproof.proofs.z3.queries import STATE_PROPERTIES, Run
+from dominoproof.proofs.z3.session import premises
+from dominoproof.render.evidence import of_result
+from dominoproof.render.text import final_table
 
 if TYPE_CHECKING:
     from dominoproof.proofs.properties import Result
@@ -86,16 +95,9 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
             quiet: bool, verbose: bool, as_json: str | None) -> None:
     """Prove the property catalogue for VARIANT|FILE with Z3. On a terminal a progress
     display shows the phase; -q prints the verdicts only, -v each verdict's detail too."""
-    from dominoproof.api import prove
-    from dominoproof.options import resolve_variant
-    from dominoproof.proofs.properties import CATALOGUE, find_property
-    from dominoproof.proofs.z3.queries import STATE_PROPERTIES
-
     for pid in properties:
         find_property(pid)
     ids = list(properties) or [p.id for p in CATALOGUE]
-    from dominoproof.progress import progress
-
     t0 = time.perf_counter()
     spec = variant if fault is not None else resolve_variant(variant, overrides)
     with progress("prove", quiet=quiet) as bar:
@@ -120,10 +122,6 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
 def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_note: str,
            checks: list[Any], chains: dict[str, Any], total: float, level: int = 0,
            fault: str | None = None) -> None:
-    from rich.table import Table
-
-    from dominoproof.proofs.properties import Verdict
-    from dominoproof.proofs.z3.session import premises
 
     out = console(markup=False)  # lemmas and CTIs are data, not rich markup
     v = prover.variant
@@ -198,14 +196,8 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
     """The counterexample, in domino terms (:mod:`dominoproof.render.evidence`): the round that
     breaks the property and where, or the two states and the move of a counterexample to
     induction (the all-sizes one read on a small table)."""
-    from dominoproof.proofs.z3.queries import Run
-    from dominoproof.render.evidence import of_result
-    from dominoproof.render.text import final_table
-
     scorer = None
     if fault is not None:
-        from dominoproof.proofs.faults import FAULTS_BY_ID
-
         scorer = FAULTS_BY_ID[fault].scorer
     ev = of_result(r, prover.variant, scorer=scorer)
     if ev is not None:

@@ -6,7 +6,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from dominoproof.api import replay
 from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.errors import TraceError
+from dominoproof.render.text import render_round
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
@@ -27,10 +30,6 @@ def command(trace_file: str, as_json: str | None) -> None:
     reached. A trace that does not replay is
     bad input: one located message, exit code 2.
     """
-    from dominoproof.api import replay
-    from dominoproof.model.errors import TraceError
-    from dominoproof.render.text import render_round
-
     try:
         trace = replay(trace_file)  # the deal is the variant's, every move legal
     except (ValueError, KeyError, TypeError, IndexError) as e:

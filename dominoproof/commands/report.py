@@ -8,10 +8,18 @@ matplotlib (the plots extra) the page is written without the plots and says so.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
 
-from dominoproof.options import budget_options
+from dominoproof import api
+from dominoproof.model.errors import DominoproofError
+from dominoproof.options import budget_options, check_output_path, resolve_variant
+from dominoproof.progress import progress
 from dominoproof.proofs.budgets import CROSSCHECK_STATES
+from dominoproof.render.html import gather, page, verdict_line
+from dominoproof.render.scene import PLOTS_EXTRA, require_matplotlib
 
 
 @click.command("report", short_help="One self-contained HTML page: verdicts, counterexamples "
@@ -55,21 +63,10 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
     residual at a block). The page is self-contained: pictures inline, no network.
     Exit codes: those of verify (0 every verdict as expected, 1 a violation, 3 only
     UNKNOWN) once the page is written; 2 bad input, before any work."""
-    import sys
-    from pathlib import Path
-
-    from dominoproof.api import verify
-    from dominoproof.options import check_output_path, resolve_variant
-    from dominoproof.progress import progress
-    from dominoproof.render.html import gather, page, verdict_line
-
     check_output_path(output, "-o/--output")
     chosen = [resolve_variant(v, overrides) for v in variants]
     notes = []
     if plots:
-        from dominoproof.model.errors import DominoproofError
-        from dominoproof.render.scene import PLOTS_EXTRA, require_matplotlib
-
         try:
             require_matplotlib("plots")
         except DominoproofError:
@@ -77,7 +74,7 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
             click.echo(f"dominoproof: note: {msg}", err=True)
             notes.append(msg[0].upper() + msg[1:] + ".")
     with progress(f"verifying {len(chosen)} variant(s)") as bar:
-        report = verify(chosen, faults=faults, seed=0, rlimit=rlimit, timeout_ms=timeout_ms,
+        report = api.verify(chosen, faults=faults, seed=0, rlimit=rlimit, timeout_ms=timeout_ms,
                         crosscheck=crosscheck, workers=workers)
         sections = gather(chosen, rounds=rounds, seed=seed, max_exact_deals=max_exact_deals,
                           stats=stats, plots=plots, progress=lambda what: bar.update(what))

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 import click
+from rich import box
+from rich.table import Table
+from rich.text import Text
 
 from dominoproof.jsonout import emit, json_option, text_too
-from dominoproof.options import overrides_option, variant_argument
+from dominoproof.model.variant import find_variant, toml_value
+from dominoproof.options import overrides_option, resolve_variant, variant_argument
+from dominoproof.options import width as columns
+from dominoproof.render.text import side_name, table_text
 
 if TYPE_CHECKING:
     from dominoproof.model.variant import Variant
@@ -29,16 +36,6 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     overrides on a preset, the changes from the preset), explained under the table;
     `dominoproof diff FILE` compares the two in full.
     """
-    import textwrap
-
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    from dominoproof.model.variant import toml_value
-    from dominoproof.options import resolve_variant
-    from dominoproof.options import width as columns
-    from dominoproof.render.text import side_name, table_text
 
     v = resolve_variant(variant, overrides)
     if as_toml:
@@ -125,9 +122,6 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
 def _reference(v: Variant, name: str, overrides: tuple[str, ...]) -> tuple[Variant | None, str]:
     """What the shown variant's changes are marked against: the preset a file names as its
     ``base``, else (with -o overrides) the variant as named; None when neither."""
-    from dominoproof.model.variant import find_variant
-    from dominoproof.options import resolve_variant
-
     if v.base:
         return find_variant(v.base), f"the base preset {v.base}"
     if overrides:

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import click
+from rich import box
+from rich.table import Table
+from rich.text import Text
 
-from dominoproof.jsonout import emit, text_too
+from dominoproof.api import simulate
+from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.options import (
     cluster_options,
-    json_option,
     lists_in_help,
     overrides_option,
     policy_option,
@@ -19,6 +22,11 @@ from dominoproof.options import (
     variant_argument,
     verbosity_options,
 )
+from dominoproof.progress import progress
+from dominoproof.proofs.analysis.policies import policy_named
+from dominoproof.proofs.analysis.simulate import Distribution
+from dominoproof.proofs.runner import cluster_spec
+from dominoproof.render.text import side_name, table_text
 
 if TYPE_CHECKING:
     from dominoproof.proofs.analysis.simulate import Statistics
@@ -54,11 +62,6 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
     this process, on --workers processes, or on a Dask cluster (--cluster local:N,
     --scheduler ADDRESS): the figures are the same wherever the batches ran.
     """
-    from dominoproof.api import simulate
-    from dominoproof.progress import progress
-    from dominoproof.proofs.analysis.policies import policy_named
-    from dominoproof.proofs.runner import cluster_spec
-
     spec = cluster_spec(cluster, scheduler, workers)
     v = resolve_variant(variant, overrides)
     chosen = policy_named(policy)
@@ -76,12 +79,6 @@ def command(variant: str, rounds: int, seed: int, overrides: tuple[str, ...], to
 def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
     """The statistics as text tables (no colour); ``brief``: the share of blocks and
     dominoes only."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    from dominoproof.proofs.analysis.simulate import Distribution
-    from dominoproof.render.text import side_name, table_text
 
     s = stats
     n = s.rounds
@@ -113,8 +110,6 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
     if s.policy == "random":
         how = "uniformly random legal moves"
     else:
-        from dominoproof.proofs.analysis.policies import policy_named
-
         how = f"the {s.policy} policy ({policy_named(s.policy).summary})"
     out = [f"Simulation of {s.variant}: {n} rounds of {how}, seed {s.seed}", ""]
     out.append(f"  blocked (R1.1, R4.4)  {s.blocked:>9} rounds  {pct(s.block_share):>7}   "

@@ -9,23 +9,37 @@ out is UNKNOWN, exit 3, and no figure is printed). ``--sampled``: the same figur
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
 
-from dominoproof.jsonout import emit, text_too
+from dominoproof.cli import EXIT_UNKNOWN
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.dealtext import parse_deal
+from dominoproof.model.errors import DominoproofError
 from dominoproof.options import (
     PositiveNumber,
     cluster_options,
-    json_option,
+    console,
     lists_in_help,
     overrides_option,
     policy_option,
+    resolve_variant,
     variant_argument,
 )
+from dominoproof.proofs.analysis import stats
+from dominoproof.proofs.analysis.policies import policy_named
+from dominoproof.proofs.analysis.stats import sampled_figures
+from dominoproof.proofs.runner import cluster_spec
+from dominoproof.render.text import table_text
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.analysis.stats import Estimate, RoundFigures
+    from dominoproof.proofs.analysis.figures import Estimate, RoundFigures
     from dominoproof.proofs.runner import Runner
 
 #: Options of one mode only, with the mode they belong to.
@@ -90,20 +104,12 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     --sampled plays its rounds in batches, here, on --workers processes or on a Dask
     cluster (--cluster local:N, --scheduler ADDRESS): the same figures wherever.
     """
-    from dominoproof.cli import EXIT_UNKNOWN
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.options import resolve_variant
-    from dominoproof.proofs.analysis import stats
-    from dominoproof.proofs.analysis.policies import policy_named
-
     given = [n for n in (*_EXACT_ONLY, *_SAMPLED_ONLY)
              if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
     wrong = [n for n in given if n in (_SAMPLED_ONLY if exact else _EXACT_ONLY)]
     if wrong:
         raise DominoproofError(f"{_option_name(wrong[0])}: applies to "
                                f"{'--sampled' if exact else '--exact'} only")
-    from dominoproof.proofs.runner import cluster_spec
-
     spec = cluster_spec(cluster, scheduler, workers)
     v = resolve_variant(variant, overrides)
     chosen = policy_named(policy)
@@ -113,8 +119,6 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     if exact:
         deal = None
         if deal_text is not None:
-            from dominoproof.model.dealtext import parse_deal
-
             deal = parse_deal(v, deal_text, free_draw=free)
         try:
             figures = stats.exact_figures(
@@ -146,13 +150,6 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
 
 
 def _sampled(v: Any, chosen: Any, rounds: int, seed: int, runner: Runner) -> RoundFigures:
-    import sys
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from dominoproof.options import console
-    from dominoproof.proofs.analysis.stats import sampled_figures
-
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console(stderr=True),
                   transient=True, disable=not sys.stderr.isatty()) as bar:
@@ -168,12 +165,6 @@ _FRACTION_WIDTH = 21
 
 def render_figures(f: RoundFigures, top: int = 10) -> str:
     """The figures as text tables (fixed width, no colour)."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    from dominoproof.proofs.analysis.policies import policy_named
-    from dominoproof.render.text import table_text
 
     def num(e: Estimate, digits: int = 6) -> str:
         return "-" if e.value is None else f"{e.value:.{digits}f}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.variant import LeadRule, Variant, presets
+from dominoproof.options import width
 
 
 @click.command("variants", short_help="The built-in variants (presets).")
@@ -17,9 +19,6 @@ def command(as_json: str | None) -> None:
     Any of them, by name or alias, is a VARIANT for the other commands;
     `dominoproof show NAME` prints every parameter, `--toml` a file to start from.
     """
-    from dominoproof.model.variant import LeadRule, Variant, presets
-    from dominoproof.options import width
-
     def lead(v: Variant) -> str:
         if v.lead.rule is LeadRule.PLAYER:
             return f"P{v.lead.player}, any tile"

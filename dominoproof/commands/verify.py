@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
+from dominoproof import api
 from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.variant import presets
 from dominoproof.options import (
     budget_options,
     check_output_folder,
@@ -17,7 +19,12 @@ from dominoproof.options import (
     resolve_variant,
     verbosity_options,
 )
+from dominoproof.progress import progress
 from dominoproof.proofs.budgets import CROSSCHECK_STATES
+from dominoproof.proofs.faults import FAULTS
+from dominoproof.proofs.runner import cluster_spec
+from dominoproof.report import print_report, write_junit, write_traces
+from dominoproof.verify import Row
 
 
 @click.command("verify")
@@ -72,12 +79,6 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     is a job: in a forked process of this machine, --workers at a time, or a task of a
     Dask cluster (--cluster local:N starts one here, --scheduler ADDRESS joins one).
     """
-    from dominoproof.api import verify
-    from dominoproof.model.variant import presets
-    from dominoproof.proofs.runner import cluster_spec
-    from dominoproof.report import print_report, write_junit, write_traces
-    from dominoproof.verify import Row
-
     spec = cluster_spec(cluster, scheduler)
     check_output_path(junit_path, "--junit")
     check_output_folder(trace_dir, "--traces")
@@ -85,8 +86,6 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
         faults = not variants  # the self-test is the tool's, not the user's variant's
     chosen = ([resolve_variant(v, overrides) for v in variants] if variants
               else [resolve_variant(name, overrides) for name in presets()])
-    from dominoproof.progress import progress
-
     out = console()
     err = console(stderr=True)
     jobs = len(chosen) + (len(_faults()) if faults else 0)
@@ -99,7 +98,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
 
         runner = spec.open() if spec.distributed else None
         try:
-            report = verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
+            report = api.verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
                             rlimit=rlimit, crosscheck=crosscheck, workers=workers,
                             progress=done, runner=runner)
         finally:
@@ -120,6 +119,4 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
 
 
 def _faults() -> list[object]:
-    from dominoproof.proofs.faults import FAULTS
-
     return list(FAULTS)

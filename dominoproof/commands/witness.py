@@ -36,25 +36,35 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dominoproof.jsonout import emit, text_too
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.errors import DominoproofError
 from dominoproof.options import (
     PositiveNumber,
     budget_options,
     check_output_path,
     console,
-    json_option,
     lists_in_help,
     overrides_option,
+    resolve_variant,
     variant_argument,
     verbosity,
     verbosity_options,
 )
+from dominoproof.progress import progress
+from dominoproof.proofs.faults import FAULTS_BY_ID
+from dominoproof.proofs.z3.encoding_faults import twin_prover
+from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness
+from dominoproof.render.text import final_table, render_round
 
 if TYPE_CHECKING:
-    from dominoproof.proofs.z3.queries import Prover, Witness
+    from dominoproof.proofs.z3.queries import Witness
 
 
-@click.command("witness", cls=lists_in_help("questions", "faults"),
+def _questions() -> tuple[str, list[tuple[str, str]]]:
+    return "Questions (QUESTION)", list(QUESTIONS.items())
+
+
+@click.command("witness", cls=lists_in_help(_questions, "faults"),
                short_help="Answer a question about a variant with a round Z3 "
                "finds (shortest block, largest residual, tie, ...).")
 @variant_argument
@@ -80,10 +90,6 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
     """Answer QUESTION about VARIANT|FILE with a round found by Z3. On a terminal a
     progress display runs while Z3 searches; -q prints the answer only, -v the solver's
     statistics too."""
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.options import resolve_variant
-    from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness
-
     if question not in QUESTIONS:
         raise DominoproofError(
             f"no question {question!r}; ask one of: {', '.join(QUESTIONS)}")
@@ -93,13 +99,9 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
                           "bmc_depth": depth if depth is not None else 40}
     prover: Prover
     if fault is not None:
-        from dominoproof.proofs.z3.encoding_faults import twin_prover
-
         prover = twin_prover(fault, **kw)
     else:
         prover = Prover(resolve_variant(variant, overrides), **kw)
-    from dominoproof.progress import progress
-
     with progress(f"witness {question}: searching rounds with Z3", quiet=quiet):
         w = witness(prover.search, question, depth=depth)
     if trace_out is not None and w.run is not None:
@@ -132,8 +134,6 @@ def _answer(w: Witness) -> str:
 
 def _print(prover: Prover, question: str, w: Witness, fault: str | None,
            level: int = 0) -> None:
-    from dominoproof.proofs.z3.queries import QUESTIONS
-
     out = console()
     if level < 0:
         out.print(f"witness {question} for {prover.label}: {_answer(w)}", markup=False)
@@ -166,21 +166,15 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None,
                         else f"NO: {run.mismatch}"))
     plain = fault is None
     if fault is not None:
-        from dominoproof.proofs.faults import FAULTS_BY_ID
-
         f = FAULTS_BY_ID[fault]
         plain = f.scorer is None  # the trace carries a broken rule book; not a scorer
     if run.replayed and plain:
-        from dominoproof.render.text import render_round
-
         out.print()
         out.print(render_round(run.trace, title=f"A round of {prover.variant.name} answering "
                                f"{question}"), end="")
         return
     # a broken rule set: the engine of the correct rules would refuse the round, so tell
     # it from the decoded states, and the table at the last
-    from dominoproof.render.text import final_table
-
     out.print(f"\ndeal: {run.trace.deal.to_json()}")
     for i, (m, s) in enumerate(zip(run.moves, run.states[1:], strict=True), 1):
         out.print(f"  {i:3}. {m}")

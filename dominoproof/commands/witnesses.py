@@ -21,16 +21,22 @@ from typing import TYPE_CHECKING
 
 import click
 
-from dominoproof.jsonout import emit, text_too
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.errors import DominoproofError
+from dominoproof.model.fast import system_under_test
+from dominoproof.model.variant import Variant, preset_names
 from dominoproof.options import (
     PositiveNumber,
     check_output_folder,
     console,
-    json_option,
     overrides_option,
+    resolve_variant,
     verbosity,
     verbosity_options,
 )
+from dominoproof.progress import progress
+from dominoproof.proofs.analysis.witness_table import QUESTION_ORDER, answer, exit_code
+from dominoproof.proofs.faults import FAULTS_BY_ID
 
 if TYPE_CHECKING:
     from dominoproof.proofs.analysis.witness_table import Answer, Invariants
@@ -66,21 +72,12 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
     proved optimal, and the gap between the bounds from search and from Z3 when it is
     not. -v prints how each answer was reached, and each answer on standard error as it
     lands."""
-    from dominoproof.model.errors import DominoproofError
-    from dominoproof.model.fast import system_under_test
-    from dominoproof.model.variant import Variant, preset_names
-    from dominoproof.options import resolve_variant
-    from dominoproof.progress import progress
-    from dominoproof.proofs.analysis.witness_table import QUESTION_ORDER, answer, exit_code
-
     for q in questions:
         if q not in QUESTION_ORDER:
             raise DominoproofError(f"--question {q}: no such question (allowed: "
                                    f"{', '.join(QUESTION_ORDER)})")
     engine = None
     if fault is not None:
-        from dominoproof.proofs.faults import FAULTS_BY_ID
-
         f = FAULTS_BY_ID.get(fault)
         if f is None or f.engine is None:
             with_engine = ", ".join(k for k, x in FAULTS_BY_ID.items() if x.engine)

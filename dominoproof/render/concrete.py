@@ -219,7 +219,7 @@ def _slot(s: ConcreteState, i: int) -> str:
     return f"{name} {shown}" + (f" ({', '.join(marks)})" if marks else "")
 
 
-def state_lines(s: ConcreteState) -> list[str]:
+def decoded_state_lines(s: ConcreteState) -> list[str]:
     """A decoded state in a few lines (seats, tiles, ends by number, R4's run)."""
     status = "blocked" if s.blocked else "domino" if s.domino else "being played"
     run = (f"confirmed in succession: {_seats(s.confirmed)} (proposed by P{s.proposer})"
@@ -443,15 +443,15 @@ def describe(cex: Any, pid: str) -> tuple[str, str]:
         out += _wrap(f"note: the model found no such table with every tile distinct; "
                              f"{', '.join(t.duplicates)} appear more than once", WIDTH,
                              initial_indent="  ", subsequent_indent="  ")
-    out.append("  before  " + state_lines(t.before)[0])
-    out += ["          " + line for line in state_lines(t.before)[1:]]
+    out.append("  before  " + decoded_state_lines(t.before)[0])
+    out += ["          " + line for line in decoded_state_lines(t.before)[1:]]
     act = action_text(t)
     if act:
         out += _wrap(act, WIDTH, initial_indent="  move    ",
                              subsequent_indent="          ")
     if t.after is not None:
-        out.append("  after   " + state_lines(t.after)[0])
-        out += ["          " + line for line in state_lines(t.after)[1:]]
+        out.append("  after   " + decoded_state_lines(t.after)[0])
+        out += ["          " + line for line in decoded_state_lines(t.after)[1:]]
     out += _wrap(what, WIDTH, initial_indent="  fails   ",
                          subsequent_indent="          ")
     return "\n".join(out) + "\n", what

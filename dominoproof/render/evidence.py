@@ -34,8 +34,12 @@ from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
+from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
+from dominoproof.proofs.z3.queries import CTI, Run
+from dominoproof.render.concrete import describe
+from dominoproof.render.text import render_round
 
 __all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
 
@@ -153,8 +157,6 @@ def move_text(variant: Variant, rules: Rules, s: State, m: Move) -> str:
 def round_of(res: Result) -> Trace | None:
     """The round of a VIOLATED result: the search's trace, or the Z3 run's when the engine
     (or the fault's rule book) replays it; None otherwise."""
-    from dominoproof.proofs.z3.queries import Run
-
     ev = res.trace
     if isinstance(ev, Trace):
         return ev
@@ -164,8 +166,6 @@ def round_of(res: Result) -> Trace | None:
 
 
 def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidence:
-    from dominoproof.render.text import render_round
-
     at = judge_round(trace, res.property, scorer=scorer)
     fails = at.why if at is not None else res.detail
     moves = len(trace.moves)
@@ -224,9 +224,6 @@ def of_result(res: Result, variant: Variant | None = None, *,
     counterexample that cannot be shown). ``variant`` is the one a per-instance CTI
     belongs to; ``scorer`` the scoring under test (a fault's), judged against the
     declarative reading of R5."""
-    from dominoproof.proofs.allsizes import AbstractCounterexample
-    from dominoproof.proofs.z3.queries import CTI
-
     if res.verdict is Verdict.VIOLATED:
         trace = round_of(res)
         return _round_evidence(res, trace, scorer) if trace is not None else None
@@ -235,8 +232,6 @@ def of_result(res: Result, variant: Variant | None = None, *,
     if isinstance(res.trace, CTI) and variant is not None:
         return _cti_evidence(res, variant, scorer)
     if isinstance(res.trace, AbstractCounterexample):
-        from dominoproof.render.concrete import describe
-
         text, fails = describe(res.trace, res.property)
         return Evidence(res.property, "all sizes", text, fails)
     return None

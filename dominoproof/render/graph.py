@@ -28,12 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import networkx as nx
+
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import layout_of
 from dominoproof.model.moves import Move, MoveKind, said
 from dominoproof.model.state import State
 from dominoproof.model.tiles import show_tiles
-from dominoproof.proofs.properties import Result, Verdict
+from dominoproof.proofs.properties import Result, Verdict, find_property
 from dominoproof.proofs.search.result import SearchResult
 from dominoproof.render.scene import Scene
 
@@ -144,8 +146,6 @@ def to_dot(result: SearchResult, limit: int = TINY, highlight: Highlight | None 
 def write_graphml(result: SearchResult, path: str | Path, limit: int = TINY) -> None:
     """The explored graph as GraphML (node attributes: label, kind, depth, initial;
     edge attributes: move, kind)."""
-    import networkx as nx
-
     check_tiny(result, limit)
     g = result.to_networkx(limit=None)
     for i, data in g.nodes(data=True):
@@ -200,8 +200,6 @@ def highlight_for(ver: Verification, choice: str = "auto") -> Highlight | None:
     if result is None or choice == "none":
         return None
     if choice not in HIGHLIGHTS:
-        from dominoproof.proofs.properties import find_property
-
         find_property(choice)  # an unknown id: a located error listing the known ones
         for r in ver.results:
             if r.property == choice and r.trace is not None:

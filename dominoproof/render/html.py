@@ -33,11 +33,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominoproof.api import replay
+from dominoproof.model.dealtext import format_deal
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.spec import count_deals
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.analysis import stats
+from dominoproof.proofs.analysis.policies import POLICIES
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.render.scene import PLOTS_EXTRA, data_uri
+from dominoproof.render import plots as pl
+from dominoproof.render.narrate import narrate
+from dominoproof.render.scene import PLOTS_EXTRA, data_uri, require_matplotlib
+from dominoproof.render.table import round_scene
 from dominoproof.verify import PARTS, Report, Row
 
 __all__ = ["Picture", "Section", "counterexample_rounds", "gather", "page", "verdict_line"]
@@ -84,14 +92,9 @@ def gather(variants: Sequence[Variant], *, rounds: int, seed: int, max_exact_dea
     """Each variant's figures under every policy and its plots (exact where the
     configuration has at most ``max_exact_deals`` deals, else ``rounds`` sampled rounds
     from ``seed``). ``plots`` without matplotlib: a note instead of the plots."""
-    from dominoproof.proofs.analysis.policies import POLICIES
-    from dominoproof.render import plots as pl
-
     have_mpl = True
     if plots:
         try:
-            from dominoproof.render.scene import require_matplotlib
-
             require_matplotlib("plots")
         except DominoproofError:
             have_mpl = False
@@ -132,9 +135,6 @@ def gather(variants: Sequence[Variant], *, rounds: int, seed: int, max_exact_dea
 
 def _figures(v: Variant, policies: list[str], rounds: int, seed: int,
              max_exact_deals: int) -> list[Any]:
-    from dominoproof.model.spec import count_deals
-    from dominoproof.proofs.analysis import stats
-
     if count_deals(v, True) <= max_exact_deals:
         try:
             graph = stats.search_graph(v, free_draw=True, max_deals=max_exact_deals)
@@ -166,8 +166,6 @@ def counterexample_rounds(report: Report) -> list[tuple[list[Row], Trace | None,
     """Each distinct counterexample round of ``report`` (VIOLATED checks with a trace),
     with the checks it breaks, replayed (a fault's under its rule book); a round that
     does not replay comes with the reason instead."""
-    from dominoproof.api import replay
-
     groups: dict[str, list[Row]] = {}
     for r in report.rows:
         if r.verdict == Verdict.VIOLATED.value and r.trace is not None and "variant" in r.trace:
@@ -182,10 +180,6 @@ def counterexample_rounds(report: Report) -> list[tuple[list[Row], Trace | None,
 
 
 def _round_html(rows: list[Row], trace: Trace | None, why: str) -> str:
-    from dominoproof.model.dealtext import format_deal
-    from dominoproof.render.table import round_scene
-    from dominoproof.render.text import narrate
-
     head = rows[0]
     checks = ", ".join(f"{r.property} ({r.part})" for r in rows)
     expected = "as expected" if all(r.ok for r in rows) else "not as expected"

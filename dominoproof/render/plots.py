@@ -35,6 +35,7 @@ from dominoproof.model.spec import count_deals
 from dominoproof.model.state import Ending
 from dominoproof.model.tiles import MAX_SET, tile_count
 from dominoproof.model.variant import DrawRule, Sizes, Variant
+from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import POLICIES, policy_named, policy_rounds
 from dominoproof.proofs.analysis.simulate import wilson
 from dominoproof.proofs.budgets import PLOT_EXACT_DEALS
@@ -120,7 +121,7 @@ class Point:
     value: int
     what: str  #: the configuration, in words
     policy: str
-    figures: Any  #: a :class:`dominoproof.stats.RoundFigures`
+    figures: Any  #: a :class:`dominoproof.proofs.analysis.figures.RoundFigures`
 
     @property
     def exact(self) -> bool:
@@ -143,8 +144,6 @@ def sweep(v: Variant, axis: str, values: Sequence[int], policies: Sequence[str],
           progress: Callable[[str], None] | None = None) -> list[Point]:
     """The figures of ``v`` at each value of ``axis`` under each policy. Every
     configuration is built (and any bad one reported) before any is computed."""
-    from dominoproof.proofs.analysis import stats
-
     check_axis(axis, values)
     pols = [policy_named(p) for p in policies]
     configs = [(x, *configuration(v, **{"set_max" if axis == "set-size" else "players": x}))
@@ -184,8 +183,6 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
     """The distribution of the residual at a block: exact over every deal when there
     are at most ``max_exact_deals`` (``graph``: a search to reuse), else measured on
     ``rounds`` rounds from ``seed`` with 95% Wilson intervals."""
-    from dominoproof.proofs.analysis import stats
-
     pol = policy_named(policy)
     if graph is None and count_deals(v, True) <= max_exact_deals:
         try:
@@ -222,8 +219,6 @@ def residual_distributions(v: Variant, policies: Sequence[str], *, rounds: int =
                            seed: int = 0, max_exact_deals: int = MAX_EXACT_DEALS
                            ) -> list[Residuals]:
     """:func:`residual_distribution` under each policy (one search serves them all)."""
-    from dominoproof.proofs.analysis import stats
-
     graph = None
     if count_deals(v, True) <= max_exact_deals:
         try:
@@ -317,7 +312,7 @@ def figure_bytes(fig: Any, fmt: str, close: bool = True) -> bytes:
     """A figure as ``png`` or ``svg`` bytes (the SVG's fonts drawn as paths, so it is
     self-contained), then closed unless ``close`` is false."""
     plt = require_matplotlib("plots")
-    import matplotlib
+    import matplotlib  # optional (the plots extra): present once require_matplotlib passed
 
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "dominoproof"}):

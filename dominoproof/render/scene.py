@@ -17,6 +17,7 @@ and a ``title`` (a tooltip): what a test, or a person hovering, reads back.
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 from collections.abc import Mapping, Sequence
@@ -38,12 +39,12 @@ def require_matplotlib(what: str) -> Any:
     """matplotlib's ``pyplot`` on the non-interactive Agg backend, or a located error
     naming the extra to install."""
     try:
-        import matplotlib
+        import matplotlib  # optional: the plots extra
     except ImportError:
         raise DominoproofError(f"{what} needs matplotlib, which is not installed: "
                                f"{PLOTS_EXTRA}") from None
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # after choosing the backend, which must come first
 
     return plt
 
@@ -156,7 +157,7 @@ class Scene:
     def png(self, margin: float = 8.0, scale: float = 1.0) -> bytes:
         """The same picture as PNG, drawn by matplotlib (the ``plots`` extra)."""
         plt = require_matplotlib("a PNG picture")
-        from matplotlib import patches
+        from matplotlib import patches  # optional (the plots extra), checked just above
         from matplotlib.lines import Line2D
 
         x0, y0, w, h = self.bounds(margin)
@@ -214,8 +215,6 @@ class Scene:
 
 def data_uri(content: str | bytes, mime: str) -> str:
     """``content`` as a ``data:`` URI (base64): a picture inside an HTML page."""
-    import base64
-
     raw = content.encode("utf-8") if isinstance(content, str) else content
     return f"data:{mime};base64,{base64.b64encode(raw).decode('ascii')}"
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from dominoproof.model.errors import TraceError, brief
+from dominoproof.model.errors import DominoproofError, TraceError, brief
 from dominoproof.model.moves import Move, MoveKind, read_move
 from dominoproof.model.reading import read_json
 from dominoproof.model.tiles import Tile
@@ -103,8 +103,6 @@ def documents(text: str, source: str) -> Iterator[tuple[str, Any]]:
 
 def read_log(text: str, source: str, fmt: str) -> list[LoggedRound]:
     """Every round of a log written in ``fmt`` (a :data:`FORMATS` name)."""
-    from dominoproof.model.errors import DominoproofError
-
     readers = {"trace": _trace_round, "openspiel": _openspiel_round,
                "dominoes": _dominoes_round}
     if fmt not in readers:

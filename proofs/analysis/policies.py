@@ -146,9 +146,9 @@ class BlockSeeking(Policy):
     def score(self, rules: Rules, s: State, m: Move) -> tuple[int, int]:
         """The play ``m``'s score: (opponents unable to play, -tiles matching an end)."""
         after = rules.step(s, m)
-        stuck = sum(1 for q in self.opponents(rules.variant)[m.player]
-                    if not rules.playable_mask(after, q))
-        return stuck, -rules.matching_mask(after).bit_count()
+        unable = sum(1 for q in self.opponents(rules.variant)[m.player]
+                     if not rules.playable_mask(after, q))
+        return unable, -rules.matching_mask(after).bit_count()
 
     def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
         scores = [self.score(rules, s, m) if m.kind is PLAY else None for m in moves]

@@ -38,6 +38,7 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.policies import Policy, policy_named, policy_rounds
+from dominoproof.proofs.kernel import reason
 from dominoproof.proofs.runner import Runner
 
 __all__ = ["BATCH", "Distribution", "Statistics", "Tally", "TileRisk", "batch_rounds",
@@ -224,6 +225,7 @@ def batch_rounds(variant: Variant, chosen: Policy, rounds: int, seed: int, *,
     if not chosen.uniform:
         played = policy_rounds(variant, chosen, rounds, seed)
     elif kernel is not False and not _kernel_refuses(variant, kernel):
+        # the compiled kernel (numba, optional) is loaded only when it plays
         from dominoproof.proofs.kernel.playout import kernel_random_rounds
 
         played = kernel_random_rounds(variant, rounds, seed)
@@ -241,8 +243,6 @@ def batch_rounds(variant: Variant, chosen: Policy, rounds: int, seed: int, *,
 def _kernel_refuses(variant: Variant, kernel: bool | None) -> bool:
     """Whether the kernel cannot play ``variant`` (a ``ValueError`` saying why when it
     was asked for: ``kernel`` True)."""
-    from dominoproof.proofs.kernel import reason
-
     why = reason(variant)
     if why and kernel:
         raise ValueError(why)

@@ -33,21 +33,31 @@ figure; a configuration with more deals than ``max_deals`` is refused up front
 
 from __future__ import annotations
 
-import math
-import statistics
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.spec import Init, count_deals, init_states
 from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, bits
-from dominoproof.model.variant import DrawRule, Variant, find_variant
+from dominoproof.model.variant import Variant
+from dominoproof.proofs.analysis.figures import (
+    AwardShare,
+    Estimate,
+    RoundFigures,
+    TileCost,
+    award_order,
+    by_risk,
+    comparisons,
+    disagreements,
+    draws_from_boneyard,
+    variant_of,
+    z_of,
+)
 from dominoproof.proofs.analysis.policies import Policy, move_distribution, policy_named
 from dominoproof.proofs.analysis.simulate import (
     BATCH,
@@ -55,14 +65,14 @@ from dominoproof.proofs.analysis.simulate import (
     batch_rounds,
     batches,
     run_batches,
-    wilson,
 )
 from dominoproof.proofs.budgets import STATS_EXACT_DEALS, STATS_EXACT_STATES
 from dominoproof.proofs.runner import Runner
+from dominoproof.proofs.search.statespace import explore
 
 if TYPE_CHECKING:
-    from dominoproof.model.state import Deal
     from dominoproof.model.outcome import Scorer
+    from dominoproof.model.state import Deal
     from dominoproof.proofs.search.result import SearchResult
 
 __all__ = [
@@ -99,184 +109,6 @@ class FiguresUnknown(Exception):
 
 
 # ---------------------------------------------------------------------------
-# The record
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """One figure: its value and an interval (sampled), or its exact rational (exact).
-
-    ``value`` is ``None`` when the figure is undefined (a mean at a block when no round
-    blocks). ``low``/``high`` bound the interval of a sampled figure (``None`` when too
-    few observations give none); for an exact figure both equal ``value``. ``n``: the
-    observations a sampled figure rests on."""
-
-    value: float | None
-    low: float | None = None
-    high: float | None = None
-    exact: Fraction | None = None
-    n: int | None = None
-
-    @staticmethod
-    def of(x: Fraction | None) -> Estimate:
-        """An exact figure (``None``: undefined)."""
-        if x is None:
-            return Estimate(None)
-        f = float(x)
-        return Estimate(f, f, f, x)
-
-    @staticmethod
-    def share(k: int, n: int, z: float) -> Estimate:
-        """``k`` of ``n``, with its Wilson interval."""
-        if n == 0:
-            return Estimate(None, n=0)
-        lo, hi = wilson(k, n, z)
-        return Estimate(k / n, lo, hi, n=n)
-
-    @staticmethod
-    def mean(total: int, squares: int, n: int, z: float) -> Estimate:
-        """The mean of ``n`` whole numbers from their sum and sum of squares, with a normal
-        interval (sample standard deviation); no interval below two observations."""
-        if n == 0:
-            return Estimate(None, n=0)
-        m = total / n
-        if n < 2:
-            return Estimate(m, n=n)
-        var = max(0, squares * n - total * total) / (n * (n - 1))  # exact in integers
-        half = z * math.sqrt(var / n)
-        return Estimate(m, m - half, m + half, n=n)
-
-    def scaled(self, k: int) -> Estimate:
-        """This figure times the whole number ``k``."""
-        def times(x: float | None) -> float | None:
-            return None if x is None else x * k
-
-        return Estimate(times(self.value), times(self.low), times(self.high),
-                        None if self.exact is None else self.exact * k, self.n)
-
-    @property
-    def is_exact(self) -> bool:
-        return self.exact is not None
-
-    def contains(self, x: Fraction) -> bool | None:
-        """Whether ``x`` lies in the interval (``None``: there is no interval)."""
-        if self.low is None or self.high is None:
-            return None
-        eps = 1e-9 * max(1.0, abs(self.high))
-        return self.low - eps <= float(x) <= self.high + eps
-
-    def to_json(self) -> dict[str, Any]:
-        return {"value": _r(self.value),
-                "interval": None if self.low is None or self.high is None
-                else [_r(self.low), _r(self.high)],
-                "exact": None if self.exact is None else str(self.exact),
-                "n": self.n}
-
-
-def _r(x: float | None) -> float | None:
-    return None if x is None else round(x, 9)
-
-
-@dataclass(frozen=True)
-class AwardShare:
-    """How likely a round ends with a winning side awarded ``award`` (R5.4; a shared win
-    gives every winner the same award, R5.5); ``award`` ``None``: nobody scores."""
-
-    award: int | None
-    probability: Estimate
-
-    def to_json(self) -> dict[str, Any]:
-        return {"award": self.award, "probability": self.probability.to_json()}
-
-
-@dataclass(frozen=True)
-class TileCost:
-    """R5.6 for one tile, per blocked round: ``held``, the probability some hand still
-    holds it at the block; ``cost``, its expected cost: its value (R5.3) when its holder's
-    side did not win (its pips count against that side and feed the winner's award,
-    R5.4; a tie where nobody scores counts as not winning), 0 otherwise."""
-
-    tile: Tile
-    value: int
-    double: bool
-    held: Estimate
-    cost: Estimate
-
-    def to_json(self) -> dict[str, Any]:
-        return {"tile": str(self.tile), "value": self.value, "double": self.double,
-                "held": self.held.to_json(), "cost": self.cost.to_json()}
-
-
-@dataclass(frozen=True)
-class RoundFigures:
-    """The figures of one variant under one policy, exact or sampled.
-
-    Probabilities are over rounds; ``residual``, ``winner_residual`` and the risk table
-    are per blocked round (conditional on a block); ``award_mean`` is per round where
-    some side scores."""
-
-    variant: str
-    policy: str
-    method: str  #: "exact" or "sampled"
-    configuration: str  #: which deals and draw orders, or which rounds
-    level: float  #: the intervals' confidence (1.0: exact figures, no interval needed)
-    deals: int | None  #: exact: deals enumerated (each equally likely)
-    states: int | None  #: exact: states of the graph
-    rounds: int | None  #: sampled: rounds played
-    seed: int | None  #: sampled: the seed of the rounds
-    blocked: Estimate  #: P(the round ends blocked), R1.1 and R4.4
-    tie: Estimate  #: P(it ends blocked with sides tied for the lowest total), R5.5
-    residual: Estimate  #: E(pips left in all hands | blocked), R5.3
-    winner_residual: Estimate  #: E(the lowest side total | blocked), R5.2
-    length: Estimate  #: E(moves in the round), R4 confirmations included
-    award_mean: Estimate  #: E(the winner's award | some side scores), R5.4
-    awards: tuple[AwardShare, ...]  #: the award's distribution; ``None`` (nobody) first
-    risk: tuple[TileCost, ...]  #: R5.6: every tile, by expected cost at a block
-
-    @property
-    def exact(self) -> bool:
-        return self.method == "exact"
-
-    def scalars(self) -> list[tuple[str, Estimate]]:
-        """The single-number figures, named."""
-        return [("blocked", self.blocked), ("tie", self.tie), ("residual", self.residual),
-                ("winner_residual", self.winner_residual), ("length", self.length),
-                ("award_mean", self.award_mean)]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant, "policy": self.policy, "method": self.method,
-            "configuration": self.configuration, "level": self.level, "deals": self.deals,
-            "states": self.states, "rounds": self.rounds, "seed": self.seed,
-            **{name: e.to_json() for name, e in self.scalars()},
-            "awards": [a.to_json() for a in self.awards],
-            "risk": [t.to_json() for t in self.risk],
-        }
-
-
-def _variant(v: Variant | str) -> Variant:
-    return v if isinstance(v, Variant) else find_variant(v)
-
-
-def _draws(v: Variant) -> bool:
-    """Whether a round of ``v`` can draw from a boneyard (R3.1)."""
-    return bool(v.boneyard_size) and v.draw.rule is not DrawRule.NONE
-
-
-def _z(level: float) -> float:
-    if not 0.0 < level < 1.0:
-        raise DominoproofError(f"level = {level!r}: a confidence strictly between 0 and 1")
-    return statistics.NormalDist().inv_cdf((1.0 + level) / 2.0)
-
-
-def _order_risk(costs: Iterable[TileCost]) -> tuple[TileCost, ...]:
-    """Highest expected cost first; then heavier, then higher index (deterministic)."""
-    return tuple(sorted(costs, key=lambda c: (-(c.cost.value or 0.0), -c.value,
-                                             -c.tile.idx)))
-
-
-# ---------------------------------------------------------------------------
 # Exact figures: dynamic programming over the state graph
 # ---------------------------------------------------------------------------
 
@@ -287,7 +119,7 @@ def check_enumerable(variant: Variant, free_draw: bool, max_deals: int = MAX_EXA
     :class:`DominoproofError` when there are more than ``max_deals``."""
     n = count_deals(variant, free_draw)
     if n > max_deals:
-        order = ("" if not _draws(variant) else
+        order = ("" if not draws_from_boneyard(variant) else
                  " (each boneyard tile equally likely to be drawn)" if free_draw
                  else " (each draw order a deal of its own)")
         raise DominoproofError(
@@ -304,9 +136,7 @@ def search_graph(variant: Variant | str, *, free_draw: bool = True, deal: Deal |
     """The complete state graph the exact figures are computed on: every deal (or the one
     ``deal``), every state reachable under any policy. :class:`FiguresUnknown` when a
     budget stops the search. One graph serves every policy (:func:`figures_on_graph`)."""
-    from dominoproof.proofs.search.statespace import explore
-
-    v = _variant(variant)
+    v = variant_of(variant)
     if deal is None:
         check_enumerable(v, free_draw, max_deals)
         init = Init.every(free_draw)
@@ -449,7 +279,7 @@ def _exact_record(graph: SearchResult, pol: Policy, deals: int, ends: _Ends,
                      Estimate.of(at_block(value[t] * ends.lost[t])))
             for t in range(v.tiles.count)]
     init = graph.init
-    draw = ("" if not _draws(v) else
+    draw = ("" if not draws_from_boneyard(v) else
             "; each boneyard tile equally likely to be drawn" if init.free_draw
             else "; the boneyard drawn in the deal's own order")
     what = (f"every deal ({deals:,}), each equally likely" if init.deal is None
@@ -462,12 +292,8 @@ def _exact_record(graph: SearchResult, pol: Policy, deals: int, ends: _Ends,
         winner_residual=Estimate.of(at_block(ends.winner)),
         length=Estimate.of(length), award_mean=Estimate.of(award_mean),
         awards=tuple(AwardShare(a, Estimate.of(p)) for a, p in
-                     sorted(ends.awards.items(), key=lambda kv: _award_key(kv[0]))),
-        risk=_order_risk(risk))
-
-
-def _award_key(a: int | None) -> tuple[int, int]:
-    return (0, 0) if a is None else (1, a)
+                     sorted(ends.awards.items(), key=lambda kv: award_order(kv[0]))),
+        risk=by_risk(risk))
 
 
 def exact_figures(variant: Variant | str, policy: str | Policy, *, free_draw: bool = True,
@@ -572,9 +398,9 @@ def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, s
     a cluster), the uniform policy's on the compiled kernel where it runs (``kernel``:
     ``None`` where available, ``False`` never, ``True`` or a ``ValueError``; the same
     seed gives the same rounds). Same arguments, same record, wherever the batches ran."""
-    v = _variant(variant)
+    v = variant_of(variant)
     pol = policy_named(policy)
-    z = _z(level)
+    z = z_of(level)
     if rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
     tally = _Tally(v)
@@ -598,49 +424,5 @@ def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, s
         length=Estimate.mean(tally.length, tally.length2, n, z),
         award_mean=Estimate.mean(tally.award, tally.award2, tally.scored, z),
         awards=tuple(AwardShare(a, Estimate.share(k, n, z)) for a, k in
-                     sorted(tally.awards.items(), key=lambda kv: _award_key(kv[0]))),
-        risk=_order_risk(risk))
-
-
-# ---------------------------------------------------------------------------
-# Exact against sampled
-# ---------------------------------------------------------------------------
-
-
-def comparisons(exact: RoundFigures, sampled: RoundFigures
-                ) -> list[tuple[str, Fraction, Estimate]]:
-    """Every figure both records define, as (name, exact value, sampled estimate): the
-    single-number figures, the probability of every award either record met (0 where the
-    other has none), and each tile's probability of being held and cost at a block."""
-    if not exact.exact or sampled.exact:
-        raise ValueError("compare an exact record with a sampled one")
-    out: list[tuple[str, Fraction, Estimate]] = []
-    for (name, e), (_, s) in zip(exact.scalars(), sampled.scalars(), strict=True):
-        if e.exact is not None and s.value is not None:
-            out.append((name, e.exact, s))
-    if sampled.rounds:
-        mine = {a.award: a.probability.exact for a in exact.awards}
-        theirs = {a.award: a.probability for a in sampled.awards}
-        z = _z(sampled.level)
-        for key in sorted(set(mine) | set(theirs), key=_award_key):
-            out.append((f"award {'nobody' if key is None else key}",
-                        mine.get(key) or Fraction(0),
-                        theirs.get(key) or Estimate.share(0, sampled.rounds, z)))
-    by_tile = {c.tile: c for c in sampled.risk}
-    for c in exact.risk:
-        other = by_tile[c.tile]
-        for name, e, s in (("held", c.held, other.held), ("cost", c.cost, other.cost)):
-            if e.exact is not None and s.value is not None:
-                out.append((f"{name} {c.tile}", e.exact, s))
-    return out
-
-
-def disagreements(exact: RoundFigures, sampled: RoundFigures) -> list[str]:
-    """The figures whose exact value lies outside the sampled interval, one line each
-    (an empty list: they agree)."""
-    out = []
-    for name, x, est in comparisons(exact, sampled):
-        if est.contains(x) is False:
-            out.append(f"{name}: exact {float(x):.6f} outside the sampled interval "
-                       f"[{est.low:.6f}, {est.high:.6f}] (sampled {est.value:.6f})")
-    return out
+                     sorted(tally.awards.items(), key=lambda kv: award_order(kv[0]))),
+        risk=by_risk(risk))

@@ -44,7 +44,9 @@ from dominoproof.model.spec import Rules
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant
+from dominoproof.proofs import kernel
 from dominoproof.proofs.analysis.policies import BlockSeeking, Greedy, Policy, UniformRandom, pick
+from dominoproof.proofs.kernel.guided import POLICY_CODES, GuidedRounds
 
 __all__ = ["KERNEL", "OBJECTIVES", "Found", "Lightest", "Objective", "Round", "Rounds",
            "best_in_deal", "play_rounds", "played_on", "python_rounds", "search"]
@@ -82,8 +84,6 @@ def play_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
     the compiled kernel where it plays them (:func:`played_on`), else the engine's own
     loop (:func:`python_rounds`): the same seed and policy give the same rounds."""
     if played_on(variant, rules, policy) == KERNEL:
-        from dominoproof.proofs.kernel.guided import POLICY_CODES, GuidedRounds
-
         yield from GuidedRounds(variant, POLICY_CODES[policy.name], seed).play(count)
         return
     yield from python_rounds(variant, rules, policy, seed, count)
@@ -130,8 +130,6 @@ def played_on(variant: Variant, rules: Rules | None = None,
     """Who plays :func:`play_rounds`' rounds: :data:`KERNEL`, or why the Python path
     does (numba absent or turned off, a rule book that is not the variant's own -- a
     fault's mutant --, a policy the kernel does not know)."""
-    from dominoproof.proofs import kernel
-
     why = kernel.reason(variant)
     if why:
         return why

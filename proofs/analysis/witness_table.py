@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +42,9 @@ from dominoproof.proofs.analysis.witness_search import (
     warm,
 )
 from dominoproof.proofs.budgets import WITNESS_SEARCH_SHARE
+from dominoproof.proofs.runner import fork_process, pipe
+from dominoproof.proofs.z3.queries import Prover
+from dominoproof.proofs.z3.witness_bounds import z3_bounds
 
 if TYPE_CHECKING:
     from dominoproof.proofs.z3.queries import Prover
@@ -128,9 +130,6 @@ def _z3_child(variant: Variant, question: str, seed: int, timeout_ms: int,
     earlier question of this variant (its lemmas' ids), taken instead of running
     Houdini again; without it, the invariant Houdini proves here is sent
     (``{"houdini": ids}``) for the next questions."""
-    from dominoproof.proofs.z3.queries import Prover
-    from dominoproof.proofs.z3.witness_bounds import z3_bounds
-
     try:
         prover = (make(seed, timeout_ms) if make is not None
                   else Prover(variant, seed=seed, timeout_ms=timeout_ms))
@@ -163,15 +162,11 @@ class _Z3:
     def __init__(self, variant: Variant, question: str, seed: int, deadline: float,
                  make: ProverFactory | None = None,
                  known: tuple[str, ...] | None = None) -> None:
-        ctx = multiprocessing.get_context("fork")
-        self.here, there = ctx.Pipe(duplex=False)
-        hint, self.hint = ctx.Pipe(duplex=False)
+        self.here, there = pipe()
+        hint, self.hint = pipe()
         ms = max(1, int((deadline - time.perf_counter()) * 1000))
-        self.proc = ctx.Process(target=_z3_child,
-                                args=(variant, question, seed, ms, there, hint, make,
-                                      known),
-                                daemon=True)
-        self.proc.start()
+        self.proc = fork_process(_z3_child, variant, question, seed, ms, there, hint, make,
+                                 known)
         there.close()
         hint.close()
         self.state: dict[str, Any] = {}

@@ -34,15 +34,15 @@ The names the CLI, the API and the tests use are importable from here.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar, cast
 
-from dominoproof.model.rules import Rules
+from dominoproof.model.spec import Rules
 from dominoproof.model.state import State
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Property, Result, Verdict
+from dominoproof.proofs.runner import fork_each
 from dominoproof.proofs.z3.bmc import BMCResult, Run, Unrolling
 from dominoproof.proofs.z3.encoding import Bool, Encoding, StateVars
 from dominoproof.proofs.z3.houdini import HoudiniResult
@@ -192,8 +192,7 @@ class Prover:
         global _FORKED
         _FORKED = self
         try:
-            with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-                answers = pool.map(_prove_forked, jobs, chunksize=1)
+            answers = fork_each(min(workers, len(jobs))).map(_prove_forked, jobs)
         finally:
             _FORKED = None
         done: dict[str, Any] = {}
