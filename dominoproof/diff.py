@@ -154,7 +154,8 @@ def _round_under(trace: Trace, variant: Variant) -> Trace:
 
 def judge_under(trace: Trace, variant: Variant, pid: str) -> Judgement:
     """The round ``trace`` judged under ``variant``: is it one of its rounds, and does
-    ``pid`` break in it (:func:`dominoproof.proofs.search.rounds.judge_round`, the search's judge)?"""
+    ``pid`` break in it (:func:`dominoproof.proofs.search.rounds.judge_round`, the
+    search's judge)?"""
     try:
         t = _round_under(trace, variant)
     except TraceError as e:

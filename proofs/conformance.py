@@ -72,6 +72,7 @@ from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import REACHABLE_STATES
 from dominoproof.proofs.kernel import reason as kernel_reason
+from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.search.statespace import explore
 from dominoproof.proofs.z3.scoring import z3_classify
 from dominoproof.proofs.z3.successors import z3_successors
@@ -287,22 +288,6 @@ def _tiles(mask: int) -> str:
 
 
 @dataclass(frozen=True)
-class ReadingsDisagree:
-    """Two readings of the rules answer differently on one state (and move): an internal
-    disagreement of the toolkit, never a verdict about the variant."""
-
-    first: str  #: the reading compared (e.g. "engine")
-    second: str  #: the reading it was compared with (e.g. "z3", "spec", "kernel")
-    state: State
-    move: Move | None  #: the move they disagree on; None: the state's classification
-    detail: str
-
-    def __str__(self) -> str:
-        on = repr(self.state) + ("" if self.move is None else f" {self.move!r}")
-        return f"internal disagreement: {self.first} vs {self.second} on {on}: {self.detail}"
-
-
-@dataclass(frozen=True)
 class Mismatch:
     """One disagreement between two oracles in one state."""
 
@@ -313,14 +298,12 @@ class Mismatch:
 
     def disagreement(self, a: str, b: str) -> ReadingsDisagree:
         """This mismatch as the internal disagreement of readings ``a`` and ``b``."""
-        return ReadingsDisagree(a, b, self.state, self.move, self.detail)
+        return ReadingsDisagree(a, b, self.detail, state=self.state, move=self.move)
 
     def describe(self, a: str = "A", b: str = "B") -> str:
         kind = self.kind.replace(" A", f" {a}").replace(" B", f" {b}")
         state = "\n".join("    " + line for line in self.state.describe().splitlines())
-        head = "internal disagreement: " + f"{a} vs {b} on {self.state!r}" + (
-            "" if self.move is None else f" {self.move!r}")
-        return f"{head}\n{kind}: {self.detail}\n  in the state {self.state!r}\n{state}"
+        return f"{self.disagreement(a, b)}\n{kind}\n  in the state\n{state}"
 
 
 @dataclass

@@ -11,6 +11,7 @@ code 1, never as a crashed check or a verdict about the variant.
 
 from __future__ import annotations
 
+from dominoproof.model.moves import Move
 from dominoproof.model.state import State
 
 __all__ = ["ReadingsDisagree", "state_text"]
@@ -23,13 +24,14 @@ def state_text(s: State) -> str:
 
 class ReadingsDisagree(AssertionError):
     """``first`` and ``second`` (readings, by name: "kernel", "specification", ...) answer
-    differently on ``state`` (``at``: its id in a search, where known); ``what`` says how,
-    naming the move. A defect of the tool, never bad input: not a
+    differently on ``state`` (``at``: its id in a search, where known), at ``move`` where
+    they differ on one; ``what`` says how. A defect of the tool, never bad input: not a
     :class:`~dominoproof.model.errors.DominoproofError` (those are the user's)."""
 
     def __init__(self, first: str, second: str, what: str, *, state: State | None = None,
-                 at: int | None = None) -> None:
+                 at: int | None = None, move: Move | None = None) -> None:
         self.first, self.second, self.what = first, second, what
-        self.state, self.at = state, at
+        self.state, self.at, self.move = state, at, move
         on = f" on {state_text(state)}" if state is not None else ""
-        super().__init__(f"internal disagreement: {first} vs {second}{on}: {what}")
+        by = f" at the move {move}" if move is not None else ""
+        super().__init__(f"internal disagreement: {first} vs {second}{on}{by}: {what}")
