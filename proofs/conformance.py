@@ -303,7 +303,9 @@ class Mismatch:
     def describe(self, a: str = "A", b: str = "B") -> str:
         kind = self.kind.replace(" A", f" {a}").replace(" B", f" {b}")
         state = "\n".join("    " + line for line in self.state.describe().splitlines())
-        return f"{self.disagreement(a, b)}\n{kind}\n  in the state\n{state}"
+        head = f"internal disagreement: {a} vs {b} on {self.state!r}" + (
+            "" if self.move is None else f" {self.move!r}")
+        return f"{head}\n{kind}: {self.detail}\n  in the state {self.state!r}\n{state}"
 
 
 @dataclass

@@ -18,7 +18,7 @@ from helpers import variant
 
 from dominoproof.model import Deal, DominoproofError, MoveKind, Status, engine_for, find_variant
 from dominoproof.model.dealtext import format_deal, parse_deal
-from dominoproof.model.engine import deal_of, random_round
+from dominoproof.model.engine import deal_of, random_round, seeded_deal
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.spec import (
     ACTIONS,
@@ -31,7 +31,6 @@ from dominoproof.model.spec import (
     every_deal,
     init_states,
     next_states,
-    seeded_deal,
     terminal_kind,
     type_ok,
 )

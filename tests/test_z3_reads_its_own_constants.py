@@ -1,13 +1,15 @@
 """The Z3 relation states each rule from the variant's parameters itself (issue 29, §6).
 
-A slip planted in a helper of ``Variant`` that the engine reads its rules through (the
-teams, the tile values, the lead tile) must show up as a disagreement of the engine and
-the Z3 relation in the cross-check ``verify`` runs -- it would not if the Z3 side read
-the rule through the same helper.
+A slip planted in the specification's table of constants, which the engine reads its
+rules through (the sides that score, the tile values, the lead tile, the layout's slots),
+must show up as a disagreement of the engine and the Z3 relation in the cross-check
+``verify`` runs -- it would not if the Z3 side read the rule through the same table.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 import pytest
 from helpers import variant
 
-from dominoproof.model.constants import constants_of
+from dominoproof.model.constants import Constants, constants_of
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Shape, SlotLayout, topology
 from dominoproof.model.spec import Init, every_deal, spec_for
@@ -33,9 +35,13 @@ def _forget() -> None:
 
 @pytest.fixture
 def slip(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, Any], None]]:
-    """Plant ``Variant.<name>`` as the property ``wrong(variant)``."""
+    """Plant the constant ``name`` of the specification's table as ``wrong(variant)``."""
     def plant(name: str, wrong: Any) -> None:
-        monkeypatch.setattr(Variant, name, property(wrong))
+        def slipped(v: Variant) -> Constants:
+            return dataclasses.replace(constants_of(v), **{name: wrong(v)})
+        for module in map(importlib.import_module, ("dominoproof.model.spec",
+                                                    "dominoproof.model.outcome")):
+            monkeypatch.setattr(module, "constants_of", slipped)
         _forget()
 
     _forget()
@@ -58,8 +64,7 @@ def _crosscheck(v: Variant, *, terminal: bool, k: int = 2) -> c.Comparison:
 def test_a_slip_in_the_tile_values_is_a_disagreement(slip: Any) -> None:
     v = variant("tiny-2p-d3")
     assert _crosscheck(v, terminal=True).ok
-    slip("tile_value", lambda self: tuple(p + (t == 0) for t, p in
-                                          enumerate(self.tiles.pips)))
+    slip("VALUE", lambda v: tuple(p + (t == 0) for t, p in enumerate(v.tiles.pips)))
     res = _crosscheck(v, terminal=True)
     assert not res.ok
     assert any(m.kind == "classification" for m in res.mismatches), res.describe()
@@ -68,14 +73,14 @@ def test_a_slip_in_the_tile_values_is_a_disagreement(slip: Any) -> None:
 def test_a_slip_in_the_teams_is_a_disagreement(slip: Any) -> None:
     v = variant("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"})
     assert _crosscheck(v, terminal=True, k=4).ok
-    slip("teams", lambda self: ((0, 1), (2, 3)))
+    slip("SIDES", lambda v: ((0, 1), (2, 3)))
     res = _crosscheck(v, terminal=True, k=4)
     assert not res.ok and "internal disagreement: engine vs z3" in res.describe()
 
 
 def test_a_slip_in_the_lead_tile_is_a_disagreement(slip: Any) -> None:
     v = variant("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"})
-    slip("lead_tile_index", lambda self: 0)
+    slip("LEAD_TILE", lambda v: 0)
     res = _crosscheck(v, terminal=False, k=1)
     assert not res.ok
     assert any(m.kind.startswith("move only in") for m in res.mismatches), res.describe()
@@ -90,11 +95,11 @@ def test_a_slip_in_the_layouts_slots_is_a_disagreement(slip: Any) -> None:
     assert v.layout.spinner_sides_first
     assert _crosscheck(v, terminal=False, k=1).ok
 
-    def arms_never_wait(self: Variant) -> SlotLayout:
-        lay = self.layout
-        return topology(Shape(lay.kind, self.deal.players, self.set.max, False,
+    def arms_never_wait(v: Variant) -> SlotLayout:
+        lay = v.layout
+        return topology(Shape(lay.kind, v.deal.players, v.set.max, False,
                               lay.lead_double_takes, lay.double_takes, lay.double_again))
 
-    slip("slot_layout", arms_never_wait)
+    slip("LAYOUT", arms_never_wait)
     res = _crosscheck(v, terminal=False, k=1)
     assert not res.ok and "internal disagreement: engine vs z3" in res.describe()
