@@ -46,7 +46,8 @@ from typing import Any
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.spec import Init, Rules, init_states, spec_for
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init, init_states, spec_for
 from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict

@@ -1,6 +1,6 @@
 """The executable round: seeded deals, random play, traces that replay exactly.
 
-The engine is a loop over :meth:`Rules.legal_moves` and :meth:`Rules.apply`;
+The engine is a loop over :meth:`RuleBook.legal_moves` and :meth:`RuleBook.apply`;
 it holds no rule logic of its own (STYLE 2). Dealing is the one chance step:
 a seeded shuffle of the set, dealt as the variant says.
 """
@@ -19,7 +19,8 @@ from .layout import Layout, layout_of
 from .moves import LEAD, TILE_LIMIT, Move, MoveKind, WrittenMove, move_json, read_move, resolve
 from .outcome import Outcome, outcome
 from .reading import read_json
-from .spec import Init, Rules, VoidDeal, dealt_state
+from .rulebook import RuleBook
+from .spec import Init, VoidDeal, dealt_state
 from .state import Deal, State, Status
 from .tiles import MAX_SET, Tile, bits
 from .variant import Variant, load_variant_data
@@ -28,6 +29,8 @@ TRACE_FORMAT = "dominoproof.trace"
 TRACE_VERSION = 1
 #: the format name of version 1 before documents were named dominoproof.<command>
 _LEGACY_FORMAT = "dominoproof-trace/1"
+#: a budget, not a rule of dealing: under fallback "redeal" a lead tile that is seldom
+#: dealt (many tiles set aside) must not redeal for ever; after this many, an error
 _MAX_REDEALS = 1000
 
 
@@ -148,7 +151,7 @@ def shuffled_deal(variant: Variant, rng: random.Random) -> Deal:
     return _deal_and_lead(variant, engine_for(variant), rng)[0]
 
 
-def _deal_and_lead(variant: Variant, rules: Rules, rng: random.Random) -> tuple[Deal, int]:
+def _deal_and_lead(variant: Variant, rules: RuleBook, rng: random.Random) -> tuple[Deal, int]:
     """A shuffled deal and its leader (the lead rule is looked up once per deal)."""
     tiles = range(variant.tiles.count)
     rnd = rng.random
@@ -165,19 +168,19 @@ def _deal_and_lead(variant: Variant, rules: Rules, rng: random.Random) -> tuple[
 
 
 def initial_state(variant: Variant, deal: Deal, *, free_draw: bool = False,
-                  rules: Rules | None = None) -> State:
+                  rules: RuleBook | None = None) -> State:
     """Init: the state right after ``deal``. With ``free_draw`` the draw order is not
     fixed: a draw may take any boneyard tile (the model's "every draw order")."""
     rules = rules or engine_for(variant)
     return dealt_state(variant, deal, rules.opening(deal.hands)[0], free_draw)
 
 
-def playout(rules: Rules, s: State, rnd: Callable[[], float],
+def playout(rules: RuleBook, s: State, rnd: Callable[[], float],
             record: list[Move] | None = None) -> tuple[State, int]:
     """Play uniformly random legal moves from ``s`` to the end of the round.
 
     Each move is drawn from ``legal_moves(s)``, so it is legal by construction and
-    the loop takes the transition with :meth:`Rules.step` (``apply`` without its
+    the loop takes the transition with :meth:`RuleBook.step` (``apply`` without its
     membership check). Returns the final state and the number of moves, and
     appends the moves to ``record``.
     """
@@ -211,10 +214,10 @@ class Trace:
     seed: int | None = None
     free_draw: bool = False
     _states: tuple[State, ...] = field(default=(), compare=False, repr=False)
-    rules: Rules | None = field(default=None, compare=False, repr=False)
+    rules: RuleBook | None = field(default=None, compare=False, repr=False)
 
     @property
-    def rule_book(self) -> Rules:
+    def rule_book(self) -> RuleBook:
         return self.rules if self.rules is not None else engine_for(self.variant)
 
     def initial(self) -> State:
@@ -281,7 +284,7 @@ class Trace:
 
     @staticmethod
     def from_json(data: dict[str, Any], source: str = "<trace>", *,
-                  rules: Callable[[Variant], Rules] | None = None) -> Trace:
+                  rules: Callable[[Variant], RuleBook] | None = None) -> Trace:
         """Read a trace and replay it; the recorded final state must be reproduced.
 
         ``rules`` builds the rule book to replay with (default: the variant's own); a
@@ -342,12 +345,12 @@ class Trace:
 
     @staticmethod
     def loads(text: str, source: str = "<trace>", *,
-              rules: Callable[[Variant], Rules] | None = None) -> Trace:
+              rules: Callable[[Variant], RuleBook] | None = None) -> Trace:
         return Trace.from_json(read_json(text, source, TraceError), source, rules=rules)
 
 
 def replay_written(variant: Variant, deal: Deal, written: Sequence[WrittenMove], *,
-                   free_draw: bool = False, rules: Rules | None = None) -> tuple[Move, ...]:
+                   free_draw: bool = False, rules: RuleBook | None = None) -> tuple[Move, ...]:
     """The moves ``written`` names, each read in the state the moves before it reach
     (a play's end by the number it shows); a move that names no open end, or does not
     replay, raises :class:`TraceError` naming it."""
@@ -365,7 +368,7 @@ def replay_written(variant: Variant, deal: Deal, written: Sequence[WrittenMove],
     return tuple(out)
 
 
-def _named(book: Rules, layout: Layout, s: State, w: WrittenMove) -> Move:
+def _named(book: RuleBook, layout: Layout, s: State, w: WrittenMove) -> Move:
     """The move ``w`` names in ``s``. A play on an open end is one of the replaying rule
     book's own legal plays -- a broken one's (a fault's) too, where it allows what the
     layout would not offer -- of the written tile by the written player on a slot
@@ -380,7 +383,7 @@ def _named(book: Rules, layout: Layout, s: State, w: WrittenMove) -> Move:
     return resolve(layout, s, w)
 
 
-def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Trace:
+def random_round(variant: Variant, seed: int, rules: RuleBook | None = None) -> Trace:
     """One round: a seeded deal, then uniformly random legal moves (same seed, same round).
     ``rules``: the rule book to play by (default: the variant's own); the trace keeps it."""
     book = rules or engine_for(variant)
@@ -392,7 +395,7 @@ def random_round(variant: Variant, seed: int, rules: Rules | None = None) -> Tra
 
 
 def random_rounds(variant: Variant, n: int, seed: int,
-                  rules: Rules | None = None) -> Iterator[tuple[State, int]]:
+                  rules: RuleBook | None = None) -> Iterator[tuple[State, int]]:
     """``n`` random rounds from one seeded stream: (final state, number of moves) each."""
     rules = rules or engine_for(variant)
     rng = random.Random(seed)

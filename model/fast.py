@@ -12,18 +12,21 @@ so speed can never change the rules unseen.
 The inlined successor code is written for the layout whose slot data is the one
 line's (two slots opened by the lead, open to everyone, one symmetric group); any
 other layout runs the specification's reading of its slots (:meth:`Rules.moves`,
-:meth:`Rules.step`), unchanged.
+:meth:`Rules.step`), unchanged. The constants, the predicates and the lead are the
+specification's own methods, read against this rule book (and a mutant's overrides).
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from .layout import CLOSED, LINE
+from .constants import Constants
+from .layout import CLOSED, LINE, Layout
 from .moves import LEAD, Move, MoveKind
+from .rulebook import RuleBook
 from .spec import Rules
 from .state import State, Status
-from .tiles import bits
+from .tiles import TileSet, bits
 from .variant import DrawRule, Variant
 
 __all__ = ["FastRules", "engine_for", "is_own", "system_under_test"]
@@ -34,11 +37,45 @@ _PLAY_CACHE_LIMIT = 1 << 14
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
 
-class FastRules(Rules):
+class FastRules:
     """The rule book the engine, the search and the simulations play with."""
 
+    variant: Variant
+    constants: Constants
+    layout: Layout
+    tiles: TileSet
+    suit: tuple[int, ...]
+    halves: tuple[tuple[int, int], ...]
+    players: int
+    next_seat: tuple[int, ...]
+    C: int
+    fouls_possible: bool
+    value: tuple[int, ...]
+    _memo_state: State | None = None
+    _memo_moves: tuple[Move, ...] = ()
+
+    # the specification's predicates, lead and bookkeeping, stated there once
+    playable_mask = Rules.playable_mask
+    has_play = Rules.has_play
+    matching_mask = Rules.matching_mask
+    ends_unplayable = Rules.ends_unplayable
+    boneyard_supplies_nothing = Rules.boneyard_supplies_nothing
+    is_blocked = Rules.is_blocked
+    block_ready = Rules.block_ready
+    is_false_confirmation = Rules.is_false_confirmation
+    heaviest = Rules.heaviest
+    lightest = Rules.lightest
+    opening = Rules.opening
+    legal_moves = Rules.legal_moves
+    action_of = Rules.action_of
+    apply = Rules.apply
+    successors = Rules.successors
+    why_illegal = Rules.why_illegal
+    _spec_moves = Rules.moves
+    _spec_step = Rules.step
+
     def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
+        Rules.__init__(self, variant)
         ts = self.tiles
         p_count = self.players
         self.draw_rule = self.constants.DRAW
@@ -75,7 +112,7 @@ class FastRules(Rules):
     # ------------------------------------------------------------------
     def moves(self, s: State) -> tuple[Move, ...]:
         if not self._line:
-            return super().moves(s)
+            return self._spec_moves(s)
         if s.status is not PLAYING:
             return ()
         p = s.turn
@@ -147,7 +184,7 @@ class FastRules(Rules):
         States are built with ``tuple.__new__`` (what ``State._make`` does) to keep
         the engine's hot loop short; the field order is ``State``'s."""
         if not self._line:
-            return super().step(s, m)
+            return self._spec_step(s, m)
         kind, p, t, e = m
         hands, bone, aside, table, ends, _, conf, _, fouls, _, stack, marks = s
         if kind is PLAY:
@@ -189,18 +226,19 @@ class FastRules(Rules):
 
 
 @cache
-def engine_for(variant: Variant) -> Rules:
+def engine_for(variant: Variant) -> RuleBook:
     """The (cached) engine rule book of ``variant``: what code that wants speed plays with."""
     return FastRules(variant)
 
 
-def system_under_test(variant: Variant, engine: type[Rules] | None = None) -> Rules:
+def system_under_test(variant: Variant,
+                      engine: type[RuleBook] | None = None) -> RuleBook:
     """The rule book of ``engine`` (a rule book class, e.g. a fault's mutant) for
     ``variant``; without one, the variant's own (:func:`engine_for`)."""
     return engine(variant) if engine is not None else engine_for(variant)
 
 
-def is_own(rules: Rules) -> bool:
+def is_own(rules: RuleBook) -> bool:
     """``rules`` is a rule book of the rules themselves -- the specification's or the
     engine's -- not a deliberately broken one (a fault's mutant)."""
     return type(rules) is Rules or type(rules) is FastRules

@@ -38,7 +38,7 @@ from .tiles import Tile, tile_count
 
 if TYPE_CHECKING:
     from .layout import Layout
-    from .spec import Rules
+    from .rulebook import RuleBook
 
 
 class MoveKind(enum.IntEnum):
@@ -270,7 +270,7 @@ def _whole(x: Any) -> bool:
 
 
 
-def why_illegal(r: Rules, s: State, m: Move) -> IllegalMoveError:
+def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
     """The :class:`IllegalMoveError` saying which rule ``m`` breaks in ``s`` (the rule
     book ``r`` answers what is enabled; this only names the rule a move breaks)."""
     PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind

@@ -28,6 +28,7 @@ from .constants import Constants, constants_of
 from .errors import DominoproofError, IllegalMoveError
 from .layout import Layout, layout_for, layout_of
 from .moves import LEAD, Move, MoveKind, why_illegal
+from .rulebook import RuleBook
 from .state import Deal, Ending, State, StateFlaw, Status, state_status
 from .tiles import bits, mask_of, show_tiles
 from .variant import DrawRule, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
@@ -149,7 +150,8 @@ def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = Fal
                         False, 0, Status.PLAYING, None if free_draw else deal.stack, 0))
 
 
-def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Iterator[State]:
+def init_states(variant: Variant, init: Init,
+                rules: RuleBook | None = None) -> Iterator[State]:
     """``Init``: the state right after each deal of ``init`` [Terms, lead rules]: ``turn``
     = the leader the lead rule names (read through ``rules``: a mutant's ``Init`` is the
     mutant's). A deal the lead rule voids (fallback ``redeal``) has no initial state."""
@@ -170,9 +172,14 @@ def init_states(variant: Variant, init: Init, rules: Rules | None = None) -> Ite
 class Rules:
     """The rule book of one variant (R1-R4): named actions, ``Next`` and the predicates.
     Every method is pure. The only thing kept across calls is the last ``legal_moves``
-    answer, which ``apply`` uses to check legality without recomputing it."""
+    answer, which ``apply`` uses to check legality without recomputing it. The engine
+    (:class:`~.fast.FastRules`) reads its constants and predicates through these methods
+    (``self: RuleBook``), so each is stated once."""
 
-    def __init__(self, variant: Variant) -> None:
+    _memo_state: State | None = None
+    _memo_moves: tuple[Move, ...] = ()
+
+    def __init__(self: RuleBook, variant: Variant) -> None:
         self.variant = variant
         self.constants: Constants = constants_of(variant)
         c = self.constants
@@ -185,11 +192,9 @@ class Rules:
         self.C = c.C  #: R4.4: the confirmations that establish the block
         self.fouls_possible = c.FOULS is FoulRule.PENALISED
         self.value = c.VALUE
-        self._memo_state: State | None = None
-        self._memo_moves: tuple[Move, ...] = ()
 
     # -- R2, R3, R1.1: the conditions of a blocked game ---------------------------
-    def playable_mask(self, s: State, player: int) -> int:
+    def playable_mask(self: RuleBook, s: State, player: int) -> int:
         """Tiles of ``player`` that extend an open end ``player`` may play on (R2.1, R2.3);
         before the lead, every tile of the hand."""
         if not s.led:
@@ -256,7 +261,7 @@ class Rules:
         value = self.value
         return min(bits(mask), key=lambda t: (value[t], t))
 
-    def opening(self, hands: tuple[int, ...]) -> tuple[int, int | None]:
+    def opening(self: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None]:
         """The leader and the tile they must lead with (``None``: any tile).
 
         Raises :class:`VoidDeal` when the named tile is held by nobody and the
@@ -266,8 +271,8 @@ class Rules:
         rule = c.LEAD
         if rule is LeadRule.PLAYER:
             return c.LEADER, None
-        found = (self._holder(hands, c.LEAD_TILE) if rule is LeadRule.TILE
-                 else self._highest_double(hands))
+        found = (_holder(hands, c.LEAD_TILE) if rule is LeadRule.TILE
+                 else _highest_double(self, hands))
         if found is not None:
             return found
         fallback = c.FALLBACK
@@ -276,30 +281,14 @@ class Rules:
         if fallback is LeadFallback.PLAYER:
             return c.LEADER, None
         if fallback is LeadFallback.HIGHEST_DOUBLE:
-            found = self._highest_double(hands)
+            found = _highest_double(self, hands)
             if found is not None:
                 return found
         held = 0
         for h in hands:
             held |= h
         t = self.heaviest(held)
-        return self._holder(hands, t) or (c.LEADER, None)
-
-    @staticmethod
-    def _holder(hands: tuple[int, ...], t: int | None) -> tuple[int, int | None] | None:
-        if t is None:
-            return None
-        for p, h in enumerate(hands):
-            if h >> t & 1:
-                return p, t
-        return None
-
-    def _highest_double(self, hands: tuple[int, ...]) -> tuple[int, int | None] | None:
-        for t in reversed(self.tiles.doubles()):
-            found = self._holder(hands, t)
-            if found is not None:
-                return found
-        return None
+        return _holder(hands, t) or (c.LEADER, None)
 
     # -- Next -------------------------------------------------------------------------
     def legal_moves(self, s: State) -> tuple[Move, ...]:
@@ -309,7 +298,7 @@ class Rules:
         self._memo_moves = moves
         return moves
 
-    def moves(self, s: State) -> tuple[Move, ...]:
+    def moves(self: RuleBook, s: State) -> tuple[Move, ...]:
         """``Next``: the moves of the actions of the first guard case that holds in ``s``
         (``legal_moves`` without remembering the answer for ``apply``)."""
         for case in CASES:
@@ -343,13 +332,30 @@ class Rules:
         step = self.step
         return [(m, step(s, m)) for m in self.legal_moves(s)]
 
-    def step(self, s: State, m: Move) -> State:
+    def step(self: RuleBook, s: State, m: Move) -> State:
         """The transition for a move already known to be legal: its action's effect."""
         return self.action_of(s, m).effect(self, s, m)
 
     def why_illegal(self, s: State, m: Move) -> IllegalMoveError:
         """Why ``m`` is not a move of ``s``: the typed error names the rule."""
         return why_illegal(self, s, m)
+
+
+def _holder(hands: tuple[int, ...], t: int | None) -> tuple[int, int | None] | None:
+    if t is None:
+        return None
+    for p, h in enumerate(hands):
+        if h >> t & 1:
+            return p, t
+    return None
+
+
+def _highest_double(r: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None] | None:
+    for t in reversed(r.tiles.doubles()):
+        found = _holder(hands, t)
+        if found is not None:
+            return found
+    return None
 
 
 # ---- The actions: each a guard case and an effect (SEMANTICS.md "Actions") ---
@@ -366,8 +372,8 @@ class Action:
     kind: MoveKind
     rules: tuple[str, ...]
     doc: str
-    moves: Callable[[Rules, State], Iterator[Move]]
-    effect: Callable[[Rules, State, Move], State]
+    moves: Callable[[RuleBook, State], Iterator[Move]]
+    effect: Callable[[RuleBook, State, Move], State]
 
     def __repr__(self) -> str:
         return f"<action {self.name}>"
@@ -379,7 +385,7 @@ class Case:
 
     number: int
     text: str
-    guard: Callable[[Rules, State], bool]
+    guard: Callable[[RuleBook, State], bool]
     actions: tuple[Action, ...]
 
 
@@ -387,7 +393,7 @@ def _with_hand(s: State, p: int, hand: int) -> tuple[int, ...]:
     return (*s.hands[:p], hand, *s.hands[p + 1:])
 
 
-def _laid(r: Rules, s: State, m: Move, ends: tuple[int, ...], marks: int) -> State:
+def _laid(r: RuleBook, s: State, m: Move, ends: tuple[int, ...], marks: int) -> State:
     """A tile leaves the mover's hand for the table and the layout is ``ends``, ``marks``;
     the run of confirmations ends, ``drew' = false``, and the turn passes clockwise
     unless the hand is now empty (a Domino follows) or the mover laid a double that
@@ -401,17 +407,17 @@ def _laid(r: Rules, s: State, m: Move, ends: tuple[int, ...], marks: int) -> Sta
                       confirmed=0, drew=False)
 
 
-def _domino(r: Rules, s: State, m: Move) -> State:
+def _domino(r: RuleBook, s: State, m: Move) -> State:
     """``status' = DOMINO``."""
     return s._replace(status=Status.DOMINO)
 
 
-def _establish(r: Rules, s: State, m: Move) -> State:
+def _establish(r: RuleBook, s: State, m: Move) -> State:
     """``status' = BLOCKED`` [R5.1]."""
     return s._replace(status=Status.BLOCKED)
 
 
-def _lead_moves(r: Rules, s: State) -> Iterator[Move]:
+def _lead_moves(r: RuleBook, s: State) -> Iterator[Move]:
     """The tile(s) the lead rule allows, if the mover is the leader it names."""
     leader, tile = r.opening(s.hands)
     if leader != s.turn:
@@ -420,14 +426,14 @@ def _lead_moves(r: Rules, s: State) -> Iterator[Move]:
         yield Move(PLAY, leader, t, LEAD)
 
 
-def _lead(r: Rules, s: State, m: Move) -> State:
+def _lead(r: RuleBook, s: State, m: Move) -> State:
     """The slots opened by the lead show the halves of ``t = a-b`` (a double also opens
     a spinner's arms, and takes its tiles where the layout says so)."""
     a, b = r.halves[m.tile]
     return _laid(r, s, m, *r.layout.open(a, b, s.marks))
 
 
-def _play_moves(r: Rules, s: State) -> Iterator[Move]:
+def _play_moves(r: RuleBook, s: State) -> Iterator[Move]:
     """Every playable tile on every slot the mover may play on that it matches [R2.1]."""
     p, hand, ends = s.turn, s.hands[s.turn], s.ends
     for slot in r.layout.targets(ends, p, s.marks):
@@ -435,7 +441,7 @@ def _play_moves(r: Rules, s: State) -> Iterator[Move]:
             yield Move(PLAY, p, t, slot)
 
 
-def _play(r: Rules, s: State, m: Move) -> State:
+def _play(r: RuleBook, s: State, m: Move) -> State:
     """The slot played on shows the tile's other half, ``other(t, x)``; the slot is
     covered; a double that takes tiles waits there (and opens its toes); a play on
     one's own train takes one's marker in."""
@@ -443,7 +449,7 @@ def _play(r: Rules, s: State, m: Move) -> State:
                                            m.player))
 
 
-def _foul_moves(r: Rules, s: State) -> Iterator[Move]:
+def _foul_moves(r: RuleBook, s: State) -> Iterator[Move]:
     """Where fouls are penalised, the boneyard is empty and the mover has no foul yet:
     a false declaration of inability [R4.5]."""
     p = s.turn
@@ -451,7 +457,7 @@ def _foul_moves(r: Rules, s: State) -> Iterator[Move]:
         yield Move.confirm(p)
 
 
-def _foul(r: Rules, s: State, m: Move) -> State:
+def _foul(r: RuleBook, s: State, m: Move) -> State:
     """``fouls' = fouls + p``, the run ends, the turn passes, ``drew' = false``, and the
     player's marker goes out (they declared they cannot play)."""
     return s._replace(fouls=s.fouls | 1 << m.player, confirmed=0,
@@ -459,13 +465,13 @@ def _foul(r: Rules, s: State, m: Move) -> State:
                       marks=r.layout.put_marker_out(s.marks, m.player))
 
 
-def _draw_moves(r: Rules, s: State) -> Iterator[Move]:
+def _draw_moves(r: RuleBook, s: State) -> Iterator[Move]:
     """The top of the stack, or any boneyard tile when the draw order is free."""
     for t in (s.stack[:1] if s.stack is not None else bits(s.boneyard)):
         yield Move.draw(s.turn, t)
 
 
-def _draw(r: Rules, s: State, m: Move) -> State:
+def _draw(r: RuleBook, s: State, m: Move) -> State:
     """The tile goes from the boneyard to the hand; ``drew' = (DRAW = one)``."""
     bit = 1 << m.tile
     return s._replace(hands=_with_hand(s, m.player, s.hands[m.player] | bit),
@@ -473,7 +479,7 @@ def _draw(r: Rules, s: State, m: Move) -> State:
                       stack=s.stack[1:] if s.stack is not None else None)
 
 
-def _pass(r: Rules, s: State, m: Move) -> State:
+def _pass(r: RuleBook, s: State, m: Move) -> State:
     """The turn passes; ``confirmed' = 0`` if confirmations need an empty boneyard, else
     one more; the player's marker goes out (trains)."""
     return s._replace(turn=r.next_seat[m.player], drew=False,
@@ -481,7 +487,7 @@ def _pass(r: Rules, s: State, m: Move) -> State:
                       marks=r.layout.put_marker_out(s.marks, m.player))
 
 
-def _confirm(r: Rules, s: State, m: Move) -> State:
+def _confirm(r: RuleBook, s: State, m: Move) -> State:
     """One more confirmation in the run (the first proposes the block), the turn passes,
     the player's marker goes out (trains: their train is open to everyone)."""
     return s._replace(confirmed=s.confirmed + 1, turn=r.next_seat[m.player], drew=False,
@@ -538,19 +544,19 @@ ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
 # ---- Next and the terminal states --------------------------------------------
 
 
-def action_of(rules: Rules, s: State, m: Move) -> Action:
+def action_of(rules: RuleBook, s: State, m: Move) -> Action:
     """The one action an enabled move ``m`` of ``s`` belongs to."""
     return rules.action_of(s, m)
 
 
-def next_states(rules: Rules, s: State) -> list[tuple[Action, Move, State]]:
+def next_states(rules: RuleBook, s: State) -> list[tuple[Action, Move, State]]:
     """``Next``: every transition ``s -> s'``, each labelled by its action and move.
 
     Exactly :meth:`Rules.successors`, in the same order; ``[]`` in a terminal state."""
     return [(rules.action_of(s, m), m, t) for m, t in rules.successors(s)]
 
 
-def terminal_kind(rules: Rules, s: State) -> str | None:
+def terminal_kind(rules: RuleBook, s: State) -> str | None:
     """How ``s`` ends the round (:class:`~dominoproof.model.state.Ending`, by its label):
     ``"blocked"``, ``"domino P<i>"``, or ``"stuck"`` for a state still being played with
     no enabled action; ``None`` while play goes on."""

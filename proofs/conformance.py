@@ -66,7 +66,8 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, Scorer, outcome
-from dominoproof.model.spec import Init, Rules, VoidDeal, dealt_state, spec_for
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init, VoidDeal, dealt_state, spec_for
 from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant

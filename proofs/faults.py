@@ -1,22 +1,16 @@
 """Deliberately broken rule sets: every property must catch at least one of them.
 
-A check that cannot fail is a defect. Each :class:`Fault` is one record: its id,
-what it breaks (rule IDs) and in words, the properties that must catch it, and a
-small configuration on which the violation is reachable. It breaks the rules, the
-scoring, or the variant (overrides that a validated variant may legally take but
-that break a guarantee). Each reading of the rules registers its own patch beside
-itself, keyed by the fault's id: the engine's in :mod:`.mutants`, the Z3
-encoding's in :mod:`.encoding_faults`, the all-sizes model's beside that model. A
-variant fault needs no patch: every reading reads the override. This module is
-data; it imports neither the search nor the prover.
-
-Each fault names the properties expected to catch it and a small configuration
-on which the violation is reachable: a preset, overrides, and which deals
-(:attr:`Fault.demo_deals`: every deal, or one seeded deal, with the deal's draw
-order or every draw order). ``tests/test_faults_graph.py`` explores each demo
-exhaustively under the fault and asserts that every property listed in
-``catches`` finds a counterexample, that the correct rules pass on the same
-configuration, and that every property of the catalogue catches some fault.
+A check that cannot fail is a defect. Each :class:`Fault` is one record: its id, what it
+breaks (rule IDs, and in words), the properties that must catch it, and a small
+configuration on which the violation is reachable (a preset, overrides, and which deals:
+:attr:`Fault.demo_deals`). It breaks the rules, the scoring, or the variant (an override
+a validated variant may take that breaks a guarantee; every reading reads it, so it
+needs no patch). Each reading registers its own patch beside itself, keyed by the
+fault's id: the engine's in :mod:`.mutants`, the Z3 encoding's in
+:mod:`.encoding_faults`, the all-sizes model's beside that model. This module is data.
+``tests/test_faults_graph.py`` explores each demo under the fault: every property in
+``catches`` finds a counterexample, the correct rules pass, every property catches some
+fault.
 """
 
 from __future__ import annotations
@@ -28,14 +22,11 @@ from typing import Any
 from dominoproof.model.engine import init_for
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Outcome, Scorer, outcome
-from dominoproof.model.spec import Init, Rules
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init
 from dominoproof.model.state import State
 from dominoproof.model.variant import Award, Variant, find_variant
 from dominoproof.proofs.mutants import ENGINE_MUTANTS, SCORING_MUTANTS
-
-# ---------------------------------------------------------------------------
-# The registry
-# ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

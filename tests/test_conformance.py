@@ -25,7 +25,8 @@ from reference_rules import ReferenceOracle
 
 from dominoproof.model import MoveKind, State, Status, random_round
 from dominoproof.model.fast import engine_for
-from dominoproof.model.spec import Init, Rules, every_deal
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init, every_deal
 from dominoproof.model.state import Deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import conformance as c

@@ -21,7 +21,8 @@ from helpers import awaiting_z3_twin, variant, with_z3_twin
 from dominoproof.model.engine import seeded_deal
 from dominoproof.model.fast import engine_for
 from dominoproof.model.outcome import outcome
-from dominoproof.model.spec import Init, Rules
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.properties import LAYOUT_PROPERTIES, Verdict

@@ -15,7 +15,8 @@ import pytest
 from helpers import unseen_successors, variant
 
 from dominoproof.model.fast import engine_for
-from dominoproof.model.spec import Rules, every_deal
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import every_deal
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.allsizes import AbstractModel, prove_model

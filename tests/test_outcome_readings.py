@@ -183,7 +183,7 @@ def test_no_memo_is_carried_from_one_variant_to_the_next(
     """A memo shared between rule books (a module-level table keyed by the state, as a
     planted bug) cannot leak from one variant's check into another's: each job runs in
     a process of its own, forked from a parent that runs no check."""
-    from dominoproof.model.spec import Rules
+    from dominoproof.model.fast import FastRules as Rules
 
     shared: dict[Any, Any] = {}
     original = Rules.legal_moves

@@ -15,7 +15,7 @@ from helpers import play, position, variant
 from dominoproof.model import Move, Variant, engine_for, initial_state, random_rounds, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import LEAD, said
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
 from dominoproof.proofs.analysis.policies import (

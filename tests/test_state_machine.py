@@ -63,7 +63,7 @@ from dominoproof.model import (
     random_rounds,
     state_status,
 )
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID
 

@@ -32,7 +32,8 @@ from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import outcome
-from dominoproof.model.spec import Init, Rules, init_states
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init, init_states
 from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.proofs.analysis.policies import (

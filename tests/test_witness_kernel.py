@@ -34,7 +34,7 @@ from helpers import variant
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import TraceError
 from dominoproof.model.fast import engine_for
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import kernel
 from dominoproof.proofs.analysis.policies import BlockSeeking, Greedy, Policy, UniformRandom

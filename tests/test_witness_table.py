@@ -29,7 +29,8 @@ from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for, system_under_test
 from dominoproof.model.outcome import outcome
-from dominoproof.model.spec import Rules, every_deal
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import every_deal
 from dominoproof.model.state import Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.policies import Policy

@@ -28,7 +28,7 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from dominoproof.model.engine import Trace
 from dominoproof.model.layout import Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import (

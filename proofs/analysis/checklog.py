@@ -24,7 +24,8 @@ from dominoproof.model.errors import IllegalMoveError, TraceError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, resolve, said
 from dominoproof.model.outcome import outcome, side_of
-from dominoproof.model.spec import Rules, VoidDeal
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import VoidDeal
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant

@@ -39,7 +39,7 @@ from dominoproof.model.engine import initial_state, random_rounds, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move, MoveKind
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
 

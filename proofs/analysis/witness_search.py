@@ -40,7 +40,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for, is_own
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.outcome import outcome
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant

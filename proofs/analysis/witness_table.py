@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError, TraceError
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.witness_search import (
     OBJECTIVES,

@@ -35,7 +35,8 @@ from typing import Generic, TypeVar
 
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer
-from dominoproof.model.spec import Init, Rules
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.runner import LocalPool, Runner
 from dominoproof.proofs.search import statespace  # explore read at each call: patchable

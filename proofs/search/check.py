@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING
 
 from dominoproof.model.constants import constants_of
 from dominoproof.model.fast import is_own
-from dominoproof.model.spec import Rules, spec_for
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import spec_for
 from dominoproof.model.state import Ending, Status
 from dominoproof.model.variant import DrawRule, FoulRule, Variant
 from dominoproof.proofs.bounds import move_count_measure

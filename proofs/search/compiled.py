@@ -38,7 +38,8 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import layout_of
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.spec import Init, Rules, init_states
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init, init_states
 from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import CHUNK_UNTIMED, CLOCK_EVERY

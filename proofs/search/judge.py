@@ -28,7 +28,7 @@ from typing import Any
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import ExtendReading, Variant

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.layout import CLOSED, MarkFields, Opens, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import ExtendReading, Variant

@@ -36,7 +36,8 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import is_own
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Scorer
-from dominoproof.model.spec import Init, Rules
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init
 from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import NX_LIMIT

@@ -19,7 +19,8 @@ from dominoproof.model.errors import TraceError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.spec import Rules, spec_for
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import spec_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import BY_ID, Kind

@@ -47,7 +47,8 @@ from collections import deque
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for, is_own
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.spec import Init, Rules, count_deals, init_states
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init, count_deals, init_states
 from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import kernel as kernel_package

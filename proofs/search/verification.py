@@ -14,7 +14,8 @@ from typing import Any, cast
 
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer
-from dominoproof.model.spec import Init, Rules
+from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict
 from dominoproof.proofs.runner import Runner

@@ -38,7 +38,7 @@ import pickle
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar, cast
 
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Property, Result, Verdict

@@ -26,7 +26,7 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import layout_of
-from dominoproof.model.spec import Rules
+from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.encoding import BLOCKED, PLAYING, Bool, Encoding, StateVars
