@@ -1,20 +1,13 @@
-"""The engine's reading of the deliberately broken rule sets: a patch per fault.
-
-A fault is a record (:mod:`.faults`: its id, the properties that must catch it, its
-demo configuration). Each reading of the rules registers its own patch for it, keyed
-by the fault's id, beside that reading: here the engine's -- a mutant rule book (a
-:class:`~dominoproof.model.fast.FastRules` subclass, played by the engine and the
-search) or a mutant scoring (a :data:`~dominoproof.model.outcome.Scorer`); the Z3
-encoding's in :mod:`.encoding_faults`; the all-sizes model's beside that model. A
-fault whose broken rule is a variant override needs no patch: every reading reads
-the override.
+"""The engine's patch for each deliberately broken rule set of :mod:`.faults`, keyed by
+the fault's id: a mutant rule book (a :class:`~dominoproof.model.fast.FastRules`
+subclass, played by the engine and the search) or a mutant scoring (a
+:data:`~dominoproof.model.outcome.Scorer`). The other readings keep their patches beside
+themselves; a fault that is a variant override needs none.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import TypeVar
 
 from dominoproof.model.fast import FastRules
 from dominoproof.model.layout import Access, Layout, SlotLayout
@@ -24,40 +17,13 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant
 
-__all__ = ["ENGINE_MUTANTS", "SCORING_MUTANTS", "engine_mutant", "scoring_mutant"]
+__all__ = ["ENGINE_MUTANTS", "SCORING_MUTANTS"]
 
 PLAYING = Status.PLAYING
 
-#: fault id -> the engine's mutant rule book
-ENGINE_MUTANTS: dict[str, type[FastRules]] = {}
-#: fault id -> the engine's mutant scoring
-SCORING_MUTANTS: dict[str, Scorer] = {}
-
-R = TypeVar("R", bound=type[FastRules])
+# ---- Engine mutants (the imperative rules, broken one way each) ----------------
 
 
-def engine_mutant(fault: str) -> Callable[[R], R]:
-    """Register the decorated rule book as the engine's patch for ``fault``."""
-    def register(cls: R) -> R:
-        ENGINE_MUTANTS[fault] = cls
-        return cls
-    return register
-
-
-def scoring_mutant(fault: str) -> Callable[[Scorer], Scorer]:
-    """Register the decorated scoring as the engine's patch for ``fault``."""
-    def register(fn: Scorer) -> Scorer:
-        SCORING_MUTANTS[fault] = fn
-        return fn
-    return register
-
-
-# ---------------------------------------------------------------------------
-# Engine mutants (the imperative rules, broken one way each)
-# ---------------------------------------------------------------------------
-
-
-@engine_mutant("establish-without-boneyard-check")
 class EstablishWithoutBoneyardCheck(FastRules):
     """R4.1/R4.4 broken: a stuck player may confirm instead of drawing, and the
     establishment does not look at the boneyard."""
@@ -72,7 +38,6 @@ class EstablishWithoutBoneyardCheck(FastRules):
         return got
 
 
-@engine_mutant("confirm-while-playable")
 class ConfirmWhilePlayable(FastRules):
     """R4.3/R4.5 broken: a player holding a playable tile may confirm inability,
     and the confirmation counts (no foul is recorded)."""
@@ -91,7 +56,6 @@ class ConfirmWhilePlayable(FastRules):
         return super().step(s, m)
 
 
-@engine_mutant("draw-loses-tile")
 class DrawLosesTile(FastRules):
     """Conservation broken: the drawn tile leaves the boneyard but never reaches the hand."""
 
@@ -104,7 +68,6 @@ class DrawLosesTile(FastRules):
         return nxt
 
 
-@engine_mutant("lead-ignores-variant")
 class LeadIgnoresVariant(FastRules):
     """The opening broken: whoever is to move leads with any tile they hold."""
 
@@ -117,7 +80,6 @@ class LeadIgnoresVariant(FastRules):
         return (leader + 1) % self.players, None
 
 
-@engine_mutant("extra-confirmation")
 class ExtraConfirmation(FastRules):
     """R4.4 broken: the block needs one confirmation more than the variant says."""
 
@@ -126,7 +88,6 @@ class ExtraConfirmation(FastRules):
         self.C += 1
 
 
-@engine_mutant("confirm-resets")
 class ConfirmResets(FastRules):
     """R4.2 broken: each confirmation restarts the count, so no block is ever
     established and a blocked round goes round the table for ever."""
@@ -138,7 +99,6 @@ class ConfirmResets(FastRules):
         return nxt
 
 
-@engine_mutant("draw-from-empty-boneyard")
 class DrawFromEmptyBoneyard(FastRules):
     """R3.1 broken: with the boneyard empty, a stuck player draws a set-aside tile."""
 
@@ -158,7 +118,6 @@ class DrawFromEmptyBoneyard(FastRules):
         return super().step(s, m)
 
 
-@engine_mutant("play-keeps-end")
 class PlayKeepsEnd(FastRules):
     """The layout broken: a tile laid on an end leaves that end showing the same number."""
 
@@ -169,11 +128,9 @@ class PlayKeepsEnd(FastRules):
         return nxt
 
 
-# ---------------------------------------------------------------------------
-# Layouts of several lines: markers, doubles that take tiles, a spinner's arms
-# (these layouts run the named actions, whose layout operations are Layout's: a
-# mutant reads the slot data through a broken Layout of its own)
-# ---------------------------------------------------------------------------
+# ---- Layouts of several lines: markers, doubles that take tiles, a spinner's arms ----
+# (these run the named actions, whose layout operations are Layout's: a mutant reads
+# the slot data through a broken Layout of its own)
 
 
 class _PendingIgnored(Layout):
@@ -205,7 +162,6 @@ class _SidesIgnored(Layout):
                 and self.marker_out(marks, sl.owner))
 
 
-@engine_mutant("marker-stays-in")
 class MarkerStaysIn(FastRules):
     """R3.1/R4.2 broken on trains: a pass or a confirmation leaves the player's marker
     in, so their train stays closed to the others."""
@@ -218,7 +174,6 @@ class MarkerStaysIn(FastRules):
         return nxt
 
 
-@engine_mutant("double-left-uncovered")
 class DoubleLeftUncovered(FastRules):
     """R2.2 broken: while a double waits to be covered, play may go elsewhere."""
 
@@ -227,7 +182,6 @@ class DoubleLeftUncovered(FastRules):
         self.layout = _PendingIgnored(self.layout.data, self.players)  # the mutant's own
 
 
-@engine_mutant("doubles-pile-up")
 class DoublesPileUp(FastRules):
     """R2.2 broken: while a double waits to be covered, play may go elsewhere, and a double
     laid there waits too (two doubles wait at once)."""
@@ -237,7 +191,6 @@ class DoublesPileUp(FastRules):
         self.layout = _PendingIgnored(self.layout.data, self.players, piles_up=True)
 
 
-@engine_mutant("arms-open-early")
 class ArmsOpenEarly(FastRules):
     """Terms/R2.2 broken: a spinner's arms may be played on before its sides are
     covered."""
@@ -247,7 +200,6 @@ class ArmsOpenEarly(FastRules):
         self.layout = _SidesIgnored(self.layout.data, self.players)
 
 
-@engine_mutant("confirm-past-double")
 class ConfirmPastDouble(FastRules):
     """R1.1/R4.4 broken: a player holding a tile that covers a pending slot may confirm
     inability anyway (the boneyard supplying nothing), and the confirmation counts."""
@@ -271,12 +223,9 @@ class ConfirmPastDouble(FastRules):
         return super().step(s, m)
 
 
-# ---------------------------------------------------------------------------
-# Scoring mutants
-# ---------------------------------------------------------------------------
+# ---- Scoring mutants -----------------------------------------------------------
 
 
-@scoring_mutant("tie-wrong")
 def _tie_wrong(variant: Variant, s: State) -> Outcome | None:
     """R5.5 broken: a tie is always won by the tied side last in seat order."""
     res = outcome(variant, s)
@@ -288,7 +237,6 @@ def _tie_wrong(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, winners=(w,), awards=tuple(awards))
 
 
-@scoring_mutant("highest-wins")
 def _highest_wins(variant: Variant, s: State) -> Outcome | None:
     """R5.2 broken: at a block the side with the *highest* total wins."""
     res = outcome(variant, s)
@@ -301,7 +249,6 @@ def _highest_wins(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, winners=(w,), tied=(), awards=tuple(awards))
 
 
-@scoring_mutant("award-ignores-variant")
 def _award_ignores_variant(variant: Variant, s: State) -> Outcome | None:
     """R5.4 broken: the award is always the sum of the others' totals."""
     res = outcome(variant, s)
@@ -313,7 +260,6 @@ def _award_ignores_variant(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, awards=tuple(awards))
 
 
-@scoring_mutant("doubles-count-once")
 def _doubles_count_once(variant: Variant, s: State) -> Outcome | None:
     """R5.3 broken: a double a-a counts a, not 2a."""
     res = outcome(variant, s)
@@ -325,7 +271,6 @@ def _doubles_count_once(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, residuals=residuals)
 
 
-@scoring_mutant("team-stride")
 def _team_stride(variant: Variant, s: State) -> Outcome | None:
     """R5.2 broken: side totals summed over a seat stride (seats i, i+n, ...) instead of
     the teams the variant lists: right for [[0, 2], [1, 3]], wrong for [[0, 1], [2, 3]]."""
@@ -337,7 +282,6 @@ def _team_stride(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, totals=totals)
 
 
-@scoring_mutant("penalty-to-side-index")
 def _penalty_to_side_index(variant: Variant, s: State) -> Outcome | None:
     """R4.5 broken: a foul's penalty is charged to the seat numbered like its author's
     side (a side index used as a seat); the side scores stay the sum of what its seats
@@ -354,10 +298,37 @@ def _penalty_to_side_index(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, penalties=tuple(penalties), scores=scores)
 
 
-@scoring_mutant("scores-ignore-penalties")
 def _scores_ignore_penalties(variant: Variant, s: State) -> Outcome | None:
     """R4.5 broken at scoring: a side's final score is its award, its fouls forgotten."""
     res = outcome(variant, s)
     if res is None:
         return res
     return dataclasses.replace(res, scores=res.awards)
+
+
+#: fault id -> the engine's mutant rule book
+ENGINE_MUTANTS: dict[str, type[FastRules]] = {
+    "establish-without-boneyard-check": EstablishWithoutBoneyardCheck,
+    "confirm-while-playable": ConfirmWhilePlayable,
+    "draw-loses-tile": DrawLosesTile,
+    "lead-ignores-variant": LeadIgnoresVariant,
+    "extra-confirmation": ExtraConfirmation,
+    "confirm-resets": ConfirmResets,
+    "draw-from-empty-boneyard": DrawFromEmptyBoneyard,
+    "play-keeps-end": PlayKeepsEnd,
+    "marker-stays-in": MarkerStaysIn,
+    "double-left-uncovered": DoubleLeftUncovered,
+    "doubles-pile-up": DoublesPileUp,
+    "arms-open-early": ArmsOpenEarly,
+    "confirm-past-double": ConfirmPastDouble,
+}
+#: fault id -> the engine's mutant scoring
+SCORING_MUTANTS: dict[str, Scorer] = {
+    "tie-wrong": _tie_wrong,
+    "highest-wins": _highest_wins,
+    "award-ignores-variant": _award_ignores_variant,
+    "doubles-count-once": _doubles_count_once,
+    "team-stride": _team_stride,
+    "penalty-to-side-index": _penalty_to_side_index,
+    "scores-ignore-penalties": _scores_ignore_penalties,
+}
