@@ -1,19 +1,13 @@
 """The engine's rule book: the rules of :mod:`.spec` with memo tables and inlined paths.
 
 :class:`FastRules` gives the same moves, in the same order, and the same successor
-states as the specification's :class:`~dominoproof.model.spec.Rules` -- only
-faster: every move is a precomputed value (the hot loop allocates none), the plays
-of a hand on an end are memoised by the hand's tiles of that end's suit, and the
-guard cases and effects of the one-line layout are inlined. It is an oracle of the
-conformance suite (``tests/test_conformance.py``: both inclusions of the successor
-sets on every state of the small configurations, and random rounds move by move),
-so speed can never change the rules unseen.
-
-The inlined successor code is written for the layout whose slot data is the one
-line's (two slots opened by the lead, open to everyone, one symmetric group); any
-other layout runs the specification's reading of its slots (:meth:`Rules.moves`,
-:meth:`Rules.step`), unchanged. The constants, the predicates and the lead are the
-specification's own methods, read against this rule book (and a mutant's overrides).
+states as the specification's :class:`~dominoproof.model.spec.Rules`, faster: every move
+is a precomputed value, the plays of a hand on an end are memoised by the hand's tiles
+of that end's suit, and the guard cases and effects of the one-line layout are inlined.
+It is an oracle of the conformance suite (``tests/test_conformance.py``), so speed can
+never change the rules unseen. Any other layout runs the specification's ``Next`` and
+effects, unchanged; the constants, the predicates and the lead are the specification's
+own methods, read against this rule book (and a mutant's overrides).
 """
 
 from __future__ import annotations

@@ -14,35 +14,10 @@ shows, or :data:`CLOSED` -- kept in ``State.ends``, plus the layout's **marks** 
 * pending (doubles that take tiles): one bit per slot that must take a tile before
   play moves elsewhere -- the slots a double just laid occupies or opened.
 
-Every part of dominoproof reads the same :class:`SlotLayout` data, each with one
-function of its own: the engine through :class:`Layout` (this module) and the
-actions of :mod:`.spec`, the Z3 encoding, the all-sizes model, the search's
-codec, the renderers and the plain reference rules of the tests. ``docs/LAYOUTS.md``
-lists them, with the slot data of each topology.
-
-The topologies (:func:`topology`):
-
-* **line** -- two slots opened by the lead, one showing each half of the opening
-  tile, open to everyone. Its left and right are cosmetic, a **symmetry**: the two
-  slots form one symmetric group, whose values the layout keeps sorted (its
-  canonical form, STYLE 1), and of two slots of a group showing the same number
-  only the first is offered to a player (a tile laid on either gives the same
-  canonical layout).
-* **spinner** -- the line's two slots (the spinner's sides) and two arms that open
-  when the opening tile is a double (the spinner), showing its number; they may be
-  played on at once, or once both sides are covered (``layout.spinner_sides_first``);
-  sides and arms are two symmetric groups. An opening tile that is no double opens
-  the sides only: the round is played on a line.
-* **trains** -- one train per seat (its owner may play on it, anyone else while the
-  owner's marker is out) and a public train open to everyone, all opened by the hub
-  (the opening tile, a double); no symmetry.
-* **chicken-foot** -- the arms of the opening double and, for each further double,
-  the toes it opens; every slot open to everyone, all one symmetric group.
-
-Doubles: the opening double takes ``layout.lead_double_takes`` tiles on the slots it
-opened before play moves elsewhere; a double laid later takes
-``layout.double_takes`` (1: it must be covered; more: it opens that many toes, the
-slot it was laid on being one).
+Every reading of the rules reads the same :class:`SlotLayout` data, each with one function
+of its own (the engine and the actions of :mod:`.spec` through :class:`Layout`).
+``docs/LAYOUTS.md`` lists them, and the topologies (:func:`topology`: line, spinner,
+trains, chicken-foot) with their slot data and their rules for doubles.
 
 A :class:`~dominoproof.model.moves.Move`'s ``end`` names a slot by its index; people
 and logs name it by the number it shows (:meth:`Layout.slot_showing`).

@@ -138,7 +138,6 @@ class Confirmations:
 
     ALL: ClassVar[Confirmations]
     ALL_OTHERS: ClassVar[Confirmations]
-    ALLOWED: ClassVar[str] = '"all", "all-others", or a number 1..players'
 
     @staticmethod
     def of(value: Any) -> Confirmations:

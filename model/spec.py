@@ -8,12 +8,9 @@ draw order or every draw order), the predicates of R1-R4 (:class:`Rules`), the n
 actions (:data:`CASES`, :data:`ACTIONS`: each a guard case and an effect), ``Next``
 (:meth:`Rules.moves`, :func:`next_states`) and the terminal states.
 
-This is the *imperative* reading of RULES.md. The Z3 relation
-(``dominoproof.proofs.z3``) is the declarative one, written independently; the
-engine (:mod:`.fast`) is the same rules with memo tables and inlined paths. The
-conformance check ties them together. The public functions at the end
-(:func:`legal_moves`, :func:`apply`, ...) run this specification; code that wants
-speed asks for the engine by name (:func:`~dominoproof.model.fast.engine_for`).
+The *imperative* reading of RULES.md; the Z3 relation (``dominoproof.proofs.z3``) is the
+declarative one, the engine (:func:`~dominoproof.model.fast.engine_for`) the same rules
+inlined; the conformance check ties them. The public functions at the end run this one.
 """
 
 from __future__ import annotations
@@ -173,8 +170,7 @@ class Rules:
     """The rule book of one variant (R1-R4): named actions, ``Next`` and the predicates.
     Every method is pure. The only thing kept across calls is the last ``legal_moves``
     answer, which ``apply`` uses to check legality without recomputing it. The engine
-    (:class:`~.fast.FastRules`) reads its constants and predicates through these methods
-    (``self: RuleBook``), so each is stated once."""
+    borrows these methods (``self: RuleBook``): each is stated once."""
 
     _memo_state: State | None = None
     _memo_moves: tuple[Move, ...] = ()
@@ -342,20 +338,16 @@ class Rules:
 
 
 def _holder(hands: tuple[int, ...], t: int | None) -> tuple[int, int | None] | None:
+    """Who holds tile ``t``, with it (``None``: nobody, or no tile)."""
     if t is None:
         return None
-    for p, h in enumerate(hands):
-        if h >> t & 1:
-            return p, t
-    return None
+    return next(((p, t) for p, h in enumerate(hands) if h >> t & 1), None)
 
 
 def _highest_double(r: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None] | None:
-    for t in reversed(r.tiles.doubles()):
-        found = _holder(hands, t)
-        if found is not None:
-            return found
-    return None
+    """The holder of the highest double dealt, with it."""
+    held = (_holder(hands, t) for t in reversed(r.tiles.doubles()))
+    return next((found for found in held if found is not None), None)
 
 
 # ---- The actions: each a guard case and an effect (SEMANTICS.md "Actions") ---
