@@ -1,11 +1,9 @@
 """The compiled kernel: one more reading of the rules, for speed (the ``kernel`` extra).
 
 The rules' specification stays the Python rule book (``model/rules.py``'s named
-actions, ``model/fast.py``'s fast path). The kernel reads the same variant constants
-(:func:`~dominoproof.model.constants.constants_of`) and slot data
-(:class:`~dominoproof.model.layout.SlotLayout`, the marks' :attr:`Layout.fields
-<dominoproof.model.layout.Layout.fields>`) as a table of integers (:mod:`.tables`) and
-runs compiled by numba:
+actions, ``model/fast.py``'s fast path). The kernel states the variant's constants
+from its parameters itself and reads the slot data (:class:`~dominoproof.model.layout.SlotLayout`,
+the marks' bit fields) as a table of integers (:mod:`.tables`), compiled by numba:
 
 * :mod:`.rules` -- ``Next`` and its effects, move for move the rule book's;
 * :mod:`.codec` -- a state as a fixed-width key of 64-bit words;

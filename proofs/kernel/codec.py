@@ -50,6 +50,7 @@ from .tables import (
     KASIDE,
     Array,
     B,
+    C,
     Tables,
 )
 
@@ -124,7 +125,7 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
     items: list[tuple[int, str, int, int]] = []  # bits, what, kind/group, index
     for gi, (_, cnt) in enumerate(groups):
         items.append((_bits_for(places ** cnt - 1), "group", gi, 0))
-    c = v.needed_confirmations
+    c = int(k[C])  # R4.4 as the kernel's table states it
     fields = [(FK_END, i, _bits_for(v.n + 1)) for i in range(tb.width)]
     fields += [(FK_MARKS, 0, layout_of(tb.variant).fields.width), (FK_TURN, 0, _bits_for(p - 1)),
                (FK_CONF, 0, _bits_for(max(p, c))), (FK_STATUS, 0, 2)]
