@@ -66,7 +66,7 @@ from dominoproof.proofs.analysis.simulate import (
     batches,
     run_batches,
 )
-from dominoproof.proofs.budgets import STATS_EXACT_DEALS, STATS_EXACT_STATES
+from dominoproof.proofs.budgets import CLOCK_EVERY, STATS_EXACT_DEALS, STATS_EXACT_STATES
 from dominoproof.proofs.runner import Runner
 from dominoproof.proofs.search.statespace import explore
 
@@ -235,7 +235,7 @@ def terminal_masses(graph: SearchResult, policy: str | Policy, *,
     length = Fraction(0)
     ptr, to = graph.edge_ptr, graph.edge_to
     for done, i in enumerate(order):
-        if deadline is not None and not done & 4095 and time.perf_counter() > deadline:
+        if deadline is not None and not done % CLOCK_EVERY and time.perf_counter() > deadline:
             raise FiguresUnknown("the time budget ran out during the dynamic programme")
         m = mass[i]
         if not m:

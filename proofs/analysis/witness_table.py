@@ -209,7 +209,7 @@ class _Z3:
         self.hint.close()
 
 
-def answer(variant: Variant, question: str, seconds: float = 60.0, *,
+def answer(variant: Variant, question: str, seconds: float, *,
            rules: Rules | None = None, seed: int = 0, z3_seed: int = 0,
            rounds: Rounds = play_rounds, search_share: float | None = None,
            prover: ProverFactory | None = None,

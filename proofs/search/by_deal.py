@@ -266,10 +266,15 @@ def explore_by_deal(variant: Variant, init: Init, *, engine: type[Rules] | None 
     if init.deal is not None:
         raise ValueError("explore_by_deal splits every deal; use explore for one deal")
     own = runner is None
-    workers = runner.workers if runner is not None else workers or os.cpu_count() or 1
-    n = parts or workers
+    if runner is not None:
+        workers = runner.workers
+    elif workers is None:
+        workers = os.cpu_count() or 1
+    n = parts if parts is not None else workers
+    if n < 1 or workers < 1:  # zero is not "the default": there is no part to run
+        raise ValueError(f"parts and workers must be positive, not {n} and {workers}")
     wanted = _parts_wanted(n, only)
-    b = buckets or len(wanted)
+    b = buckets if buckets is not None else len(wanted)
     per_part = -(-max_states // n) if max_states is not None else None
     start = time.perf_counter()
     pool = runner if runner is not None else LocalPool(workers)
