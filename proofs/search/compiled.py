@@ -445,9 +445,7 @@ def _arr(code: str, a: Array) -> array[Any]:
     return out
 
 
-# ---------------------------------------------------------------------------
-# The judge's accelerator: the kernel's screen
-# ---------------------------------------------------------------------------
+# -- The judge's accelerator: the kernel's screen --------------------------------------
 
 
 class ScreenDisagrees(ReadingsDisagree):
