@@ -31,7 +31,7 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from dominoproof.model.layout import CLOSED, Access, Opens, layout_of
+from dominoproof.model.layout import Access, Opens, layout_of
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
@@ -277,17 +277,5 @@ def state_of(tb: Tables, frame: Array) -> State:
                  f[k[F_MARKS]])
 
 
-def deal_frame(tb: Tables, hands: tuple[int, ...], stack: tuple[int, ...], set_aside: int,
-               leader: int, free_draw: bool) -> Array:
-    """Init's frame for a deal (``dealt_state``'s): nothing on the table, every slot
-    closed, ``leader`` to move."""
-    bone = 0
-    for x in stack:
-        bone |= 1 << x
-    s = State(hands, bone, set_aside, 0, (CLOSED,) * tb.width, leader, 0, False, 0,
-              Status.PLAYING, None if free_draw else stack)
-    return frame_of(tb, s)
-
-
-__all__ = ["BITS", "Tables", "bits", "deal_frame", "frame_of", "state_of", "tables_for",
+__all__ = ["BITS", "Tables", "bits", "frame_of", "state_of", "tables_for",
            "unsupported", "words"]

@@ -28,7 +28,7 @@ import os
 import struct
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -47,17 +47,9 @@ from dominoproof.proofs.search.result import (
     peak_rss_mb,
 )
 
-__all__ = ["Part", "PartSummary", "explore_by_deal", "map_parts"]
+__all__ = ["Part", "PartSummary", "explore_by_deal"]
 
-T = TypeVar("T")
 R = TypeVar("R")
-
-
-def map_parts(job: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
-    """Run ``job`` on every part, in a process pool of ``workers`` (in this process when
-    ``workers == 1``). Jobs and results must pickle: module-level functions, data."""
-    with LocalPool(workers) as pool:
-        return pool.map(job, list(parts))
 
 
 @dataclass(frozen=True)
