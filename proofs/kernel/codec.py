@@ -19,9 +19,6 @@ A field never straddles two words; the items are laid out largest first in the f
 word with room. The codec is exact on every state of its configuration: a state whose
 value does not fit (a field the configuration never uses, a draw order that is not a
 suffix) is refused (:func:`pack` returns False), never folded onto another.
-
-The double-6 deal of ``bench spin`` (fixed draw order) takes one word: 45 bits for the
-tiles (3 places), 15 for the rest. In every draw order it takes two.
 """
 
 from __future__ import annotations
