@@ -53,8 +53,9 @@ def check_budget(rlimit: int, timeout_ms: int) -> None:
 # The exhaustive search (proofs/search/)
 # ---------------------------------------------------------------------------
 
-#: Expansions between two looks at the clock, on either backend: often enough that a
-#: time budget is overrun by a fraction of a second, rarely enough that reading the clock
+#: Expansions between two looks at the clock, on either backend (and steps of the exact
+#: figures' dynamic programme, nodes of the witness search): often enough that a time
+#: budget is overrun by a fraction of a second, rarely enough that reading the clock
 #: costs nothing measurable.
 CLOCK_EVERY = 1 << 10
 #: The kernel's expansions per call when there is no time budget: large, so that the

@@ -103,9 +103,7 @@ class Oracle(Protocol):
     def classify(self, state: State) -> Classification | None: ...
 
 
-# ---------------------------------------------------------------------------
-# The oracles known by name
-# ---------------------------------------------------------------------------
+# -- The oracles known by name ---------------------------------------------------------
 
 
 def outcome_fields(res: Outcome | None) -> dict[str, Any] | None:
@@ -255,9 +253,7 @@ def get_oracle(name: str, variant: Variant) -> Oracle:
     return factory(variant)
 
 
-# ---------------------------------------------------------------------------
-# Reports
-# ---------------------------------------------------------------------------
+# -- Reports ---------------------------------------------------------------------------
 
 
 def describe_key_difference(a: Key, b: Key) -> str:
@@ -353,9 +349,7 @@ class Comparison:
         self.mismatches.extend(other.mismatches[: max(0, keep - len(self.mismatches))])
 
 
-# ---------------------------------------------------------------------------
-# The check
-# ---------------------------------------------------------------------------
+# -- The check -------------------------------------------------------------------------
 
 
 def compare_answers(state: State, sa: set[Transition], ca: Classification | None,
@@ -364,12 +358,7 @@ def compare_answers(state: State, sa: set[Transition], ca: Classification | None
     """Compare two oracles' answers in ``state`` (their successors and classifications):
     (mismatches, transitions compared, terminal?)."""
     out: list[Mismatch] = []
-    by_move_a: dict[Move, set[Key]] = {}
-    by_move_b: dict[Move, set[Key]] = {}
-    for m, k in sa:
-        by_move_a.setdefault(m, set()).add(k)
-    for m, k in sb:
-        by_move_b.setdefault(m, set()).add(k)
+    by_move_a, by_move_b = _by_move(sa), _by_move(sb)
     for m in sorted(by_move_a.keys() - by_move_b.keys()):
         out.append(Mismatch(state, "move only in A", f"{m!r} ({m})", m))
     for m in sorted(by_move_b.keys() - by_move_a.keys()):
@@ -389,6 +378,13 @@ def compare_answers(state: State, sa: set[Transition], ca: Classification | None
                 out.append(Mismatch(state, "classification",
                                     f"{name}: {ca[name]!r} | {cb[name]!r}"))
     return out, len(by_move_a.keys() | by_move_b.keys()), terminal
+
+
+def _by_move(transitions: set[Transition]) -> dict[Move, set[Key]]:
+    out: dict[Move, set[Key]] = {}
+    for m, k in transitions:
+        out.setdefault(m, set()).add(k)
+    return out
 
 
 def compare(variant: Variant, states: Iterable[State], oracle_a: Oracle, oracle_b: Oracle,
@@ -449,9 +445,7 @@ def compare_initial(variant: Variant, deals: Iterable[Deal], oracle_a: Any, orac
     return res
 
 
-# ---------------------------------------------------------------------------
-# States to compare on
-# ---------------------------------------------------------------------------
+# -- States to compare on --------------------------------------------------------------
 
 
 @dataclass
@@ -477,11 +471,6 @@ def reachable_states(variant: Variant, inits: Init | Iterable[Init],
     for x in configs:
         if not isinstance(x, Init):
             raise TypeError(f"reachable_states takes Init configurations, not {x!r}")
-    return _explore_all(variant, configs, rules, limit)
-
-
-def _explore_all(variant: Variant, configs: list[Init], rules: Rules,
-                 limit: int) -> Reachable:
     seen: dict[Key, State] = {}
     complete = True
     for init in configs:
@@ -510,9 +499,7 @@ def graph_oracle(result: Any, name: str = "graph") -> tuple[GraphOracle, list[St
     return GraphOracle(edges, name), states
 
 
-# ---------------------------------------------------------------------------
-# Traces
-# ---------------------------------------------------------------------------
+# -- Traces ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

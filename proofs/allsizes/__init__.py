@@ -14,45 +14,14 @@ with quantifiers, whose three obligations are unsatisfiable::
                                  failure names both)
     Inv & ~Prop   or   Inv & T_a & ~Prop(pre, post)     (it implies the property)
 
-Every query lies in many-sorted EPR (the Bernays-Schönfinkel-Ramsey class with
-a stratified sort graph): after negation and Skolemisation, the only functions
-are constants and ``Tile -> Player``, ``Tile -> Value``, ``End -> Value``
-(acyclic), so Z3's model-based instantiation decides them. :func:`fragment_of`
-checks this for every query and records it. The invariant's candidates are the
-lemmas of :mod:`dominoproof.proofs.z3.lemmas`, shared with the per-instance proofs. The
-model and its invariant are explained for a teacher in ``docs/ALLSIZES.md``.
-
-The rule *parameters* that are not sizes (the variant's own values) select the
-actions and guards: ``DRAW`` (R3.1), ``C`` and ``EMPTY`` (R4.4), ``FOULS`` (R4.5),
-``READING`` (R2.3); the layout's slots (``LAYOUT``) become rigid relations and
-axioms. ``"all"`` confirmations is ``forall p. confirmed(p)``; ``"all-others"`` is
-``forall p. p != turn -> confirmed(p)`` (and is shown unsound); a numeric count
-is not first-order over an uninterpreted sort of players, so the properties
-that depend on it are N/A here and proved per instance (``dominoproof prove``).
-
-Honesty: every query has a resource limit, a timeout and a fixed seed; ``unknown``
-gives UNKNOWN, never PROVED; ``Init``, ``Inv`` and every action are checked
-satisfiable (a proof from an empty premise is a defect), and every live state
-of ``Inv`` enables some action. Each result records the solver's time and
-statistics of the queries it rests on.
-
-The modules, along the model's seams:
-
-=======================  ==========================================================================
-``vocabulary``           the sorts, the rigid relations, one state, an action
-``layout``               the variant's slot data as rigid relations, generated axioms and
-                         formulas over the slot constants (a spinner's waiting arms, pending
-                         slots); what the fragment cannot state (trains, toes), and why
-``model``                :class:`AbstractModel`: one variant's rules, axioms, Init, predicates
-``actions``              the actions, guards 1-8 of SEMANTICS.md
-``twins``                the abstract twins of the faults, registered by fault id
-``catalogue``            which properties are stated here, the transition properties
-``layout_properties``    the layout's properties (doubles-covered, spinner-arms,
-                         uncoverable-double, readings-agree)
-``fragment``             :func:`fragment_of`: is a query in EPR?
-``prove``                Houdini, the sanity checks, :func:`prove_model`, :func:`prove_all_sizes`
-``decode``               counterexamples decoded into a small state of the round
-=======================  ==========================================================================
+Every query lies in many-sorted EPR, which Z3's model-based instantiation decides;
+:func:`fragment_of` checks this for every query and records it. The invariant's
+candidates are the lemmas of :mod:`dominoproof.proofs.z3.lemmas`, shared with the
+per-instance proofs. The rule parameters that are not sizes select the actions and
+guards; the layout's slots become rigid relations and axioms. ``docs/ALLSIZES.md``
+explains the model, the fragment, the rule matrix, the sanity checks (``unknown`` is
+UNKNOWN, never PROVED) and the faults' abstract twins for a teacher; each module's
+docstring says its part.
 """
 
 from __future__ import annotations

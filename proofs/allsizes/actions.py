@@ -89,9 +89,7 @@ def build(m: AbstractModel) -> list[Action]:
     return acts
 
 
-# ---------------------------------------------------------------------------
-# Pieces shared by several actions (and by the fault twins)
-# ---------------------------------------------------------------------------
+# -- Pieces shared by several actions (and by the fault twins) -------------------------
 
 
 def next_seat(m: AbstractModel, s: AState, tag: str) -> tuple[Formula, Expr]:
@@ -150,9 +148,7 @@ def confirm_effect(m: AbstractModel) -> Effect:
     return effect
 
 
-# ---------------------------------------------------------------------------
-# The guards and effects of single actions
-# ---------------------------------------------------------------------------
+# -- The guards and effects of single actions ------------------------------------------
 
 
 def _lead_guard(m: AbstractModel) -> Guard:

@@ -3,7 +3,7 @@
 The layout is data (``model/layout.py``): a fixed list of slots, each with when it
 opens, which half of the opening tile it shows, who may play on it, which slots it waits
 for, and whether a double laid on it must be covered. This module reads that data
-(``variant.slot_layout``) and states it over the sort ``End``, so a layout
+(``model.layout.layout_data``) and states it over the sort ``End``, so a layout
 whose rules fit the fragment needs no new code:
 
 * a constant of sort ``End`` per slot; the axiom ``layout-slots`` says the ends are

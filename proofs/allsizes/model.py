@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import z3  # type: ignore[import-untyped]
 
+from dominoproof.model.layout import layout_data
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
 from dominoproof.proofs.z3.lemmas import Lemma, abstract_candidates
 
@@ -88,7 +89,9 @@ class AbstractModel:
         #: R4.4: the establishment requires an empty boneyard (a twin may break it)
         self.ready_checks_boneyard = self.EMPTY
         self.v = Vocabulary.declare()
-        data = variant.slot_layout  # the layout's slots: SEMANTICS' constant, as data
+        # the layout's slots as data, from [layout] (shared geometry: a second copy of
+        # each topology's slots would add nothing; the rules on them are stated here)
+        data = layout_data(variant)
         self.pre = AState.declare(
             self.v, covered=any(sl.after for sl in data.slots),
             pending=data.lead_takes > 0 or any(sl.double_takes for sl in data.slots))

@@ -95,9 +95,7 @@ def _replace(m: AbstractModel, name: str, **changes: Any) -> None:
                     for a in m.actions]
 
 
-# ---------------------------------------------------------------------------
-# The twins
-# ---------------------------------------------------------------------------
+# -- The twins -------------------------------------------------------------------------
 
 @twin("confirm-while-playable", "an extra action confirm_playable: a player holding a "
                                 "playable tile confirms, and it counts")

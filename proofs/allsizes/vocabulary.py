@@ -173,9 +173,7 @@ class Action:
         return z3.And(common, z3.Exists(xs, pick) if xs else pick)
 
 
-# ---------------------------------------------------------------------------
-# Formulas over one state shared by Init, the lemmas and the properties
-# ---------------------------------------------------------------------------
+# -- Formulas over one state shared by Init, the lemmas and the properties -------------
 
 
 def placed(s: AState, v: Vocabulary, q: Expr, t: Expr) -> Formula:
@@ -199,9 +197,7 @@ def one_holder(s: AState, v: Vocabulary) -> Formula:
     return z3.ForAll([p, q, t], z3.Implies(z3.And(s.holds(p, t), s.holds(q, t)), p == q))
 
 
-# ---------------------------------------------------------------------------
-# Relation updates: quantifier-free definitions over the state before
-# ---------------------------------------------------------------------------
+# -- Relation updates: quantifier-free definitions over the state before ---------------
 
 
 def add1(r: Callable[..., Formula], a: Expr) -> Callable[..., Formula]:

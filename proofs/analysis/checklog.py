@@ -150,11 +150,6 @@ class LogCheck:
                             "implicit": dict(sorted(self.implicit.items()))}}
 
 
-def read_rounds(text: str, source: str, fmt: str = "trace") -> list[LoggedRound]:
-    """The rounds of a log written in ``fmt`` (:data:`FORMATS`)."""
-    return read_log(text, source, fmt)
-
-
 def _score_deviation(v: Variant, s: State, logged: LoggedRound) -> tuple[str, str, Any,
                                                                           Any] | None:
     """The rule a logged score departs from, a message, and both scores; None if equal.
@@ -290,4 +285,4 @@ def check_log(v: Variant, text: str, source: str, fmt: str = "trace") -> LogChec
 
 
 __all__ = ["FORMATS", "Deviation", "LogCheck", "RoundCheck", "check_log", "check_round",
-           "open_ends", "pass_of", "play_of", "read_rounds"]
+           "open_ends", "pass_of", "play_of"]

@@ -21,9 +21,7 @@ __all__ = ["AwardShare", "Estimate", "RoundFigures", "TileCost", "award_order", 
            "comparisons", "disagreements", "draws_from_boneyard", "variant_of", "z_of"]
 
 
-# ---------------------------------------------------------------------------
-# The record
-# ---------------------------------------------------------------------------
+# -- The record ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -204,9 +202,7 @@ def award_order(a: int | None) -> tuple[int, int]:
     return (0, 0) if a is None else (1, a)
 
 
-# ---------------------------------------------------------------------------
-# Exact against sampled
-# ---------------------------------------------------------------------------
+# -- Exact against sampled -------------------------------------------------------------
 
 
 def comparisons(exact: RoundFigures, sampled: RoundFigures

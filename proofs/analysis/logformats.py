@@ -142,9 +142,7 @@ def _names(tiles: list[int]) -> list[str]:
     return [str(Tile.from_index(t)) for t in tiles]
 
 
-# ---------------------------------------------------------------------------
-# dominoproof's own traces
-# ---------------------------------------------------------------------------
+# -- dominoproof's own traces ----------------------------------------------------------
 def _trace_round(data: Any, where: str) -> LoggedRound:
     if not isinstance(data, dict) or "deal" not in data or not isinstance(data.get("moves"),
                                                                           list):
@@ -172,9 +170,7 @@ def _trace_round(data: Any, where: str) -> LoggedRound:
                        written=written)
 
 
-# ---------------------------------------------------------------------------
-# OpenSpiel: python_block_dominoes, python_team_dominoes
-# ---------------------------------------------------------------------------
+# -- OpenSpiel: python_block_dominoes, python_team_dominoes ----------------------------
 @dataclass(frozen=True)
 class OpenSpielGame:
     """What check-log needs of one of OpenSpiel's dominoes games."""
@@ -303,9 +299,7 @@ def _openspiel_round(data: Any, where: str) -> LoggedRound:
     return LoggedRound(game.deal_of(dealt), steps, where, game.name, scores, written=written)
 
 
-# ---------------------------------------------------------------------------
-# The dominoes package: dominoes.Game (4 players, teams 0+2 and 1+3, double-6)
-# ---------------------------------------------------------------------------
+# -- The dominoes package: dominoes.Game (4 players, teams 0+2 and 1+3, double-6) ------
 def _pair(x: Any) -> tuple[int, int] | None:
     if (isinstance(x, list) and len(x) == 2 and all(_whole(v) and 0 <= v <= 6 for v in x)):
         return int(x[0]), int(x[1])

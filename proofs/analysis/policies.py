@@ -55,6 +55,7 @@ __all__ = [
     "policy_named",
     "policy_playout",
     "policy_rounds",
+    "side_of_seat",
 ]
 
 PLAY, DRAW = MoveKind.PLAY, MoveKind.DRAW
@@ -110,6 +111,12 @@ class Greedy(Policy):
         return tuple(int(m.kind is PLAY and value[m.tile] == best) for m in moves)
 
 
+def side_of_seat(variant: Variant) -> list[int]:
+    """Per seat, the index of its side in ``variant.teams`` (R5.2)."""
+    side = {p: i for i, team in enumerate(variant.teams) for p in team}
+    return [side[p] for p in range(variant.players)]
+
+
 class BlockSeeking(Policy):
     """``block-seeking``: play towards a block (R1.1) that the opponents suffer.
 
@@ -137,7 +144,7 @@ class BlockSeeking(Policy):
         """Per seat, the seats of the other sides."""
         got = self._opponents.get(variant)
         if got is None:
-            side = {p: i for i, team in enumerate(variant.teams) for p in team}
+            side = side_of_seat(variant)
             got = tuple(tuple(q for q in range(variant.players) if side[q] != side[p])
                         for p in range(variant.players))
             self._opponents[variant] = got

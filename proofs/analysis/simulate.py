@@ -37,7 +37,7 @@ from dominoproof.model.outcome import outcome
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.analysis.policies import Policy, policy_named, policy_rounds
+from dominoproof.proofs.analysis.policies import Policy, policy_named, policy_rounds, side_of_seat
 from dominoproof.proofs.kernel import reason
 from dominoproof.proofs.runner import Runner
 
@@ -409,12 +409,8 @@ def _play(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: Tell, 
           every: int, kernel: bool | None = None) -> Tally:
     """Play the ``rounds`` rounds of one batch (:func:`batch_rounds`) and count them."""
     value = variant.tile_value
-    sides = variant.teams
-    side_of = [0] * variant.players
-    for i, side in enumerate(sides):
-        for p in side:
-            side_of[p] = i
-    nsides = len(sides)
+    side_of = side_of_seat(variant)
+    nsides = len(variant.teams)
     t = Tally.empty(variant)
     length, plays, res_total, res_winner = t.length, t.plays, t.res_total, t.res_winner
     wins_blocked, wins_domino, held, lost, settled = (t.wins_blocked, t.wins_domino, t.held,

@@ -58,7 +58,12 @@ from dominoproof.proofs.analysis.figures import (
     variant_of,
     z_of,
 )
-from dominoproof.proofs.analysis.policies import Policy, move_distribution, policy_named
+from dominoproof.proofs.analysis.policies import (
+    Policy,
+    move_distribution,
+    policy_named,
+    side_of_seat,
+)
 from dominoproof.proofs.analysis.simulate import (
     BATCH,
     Tell,
@@ -66,7 +71,7 @@ from dominoproof.proofs.analysis.simulate import (
     batches,
     run_batches,
 )
-from dominoproof.proofs.budgets import STATS_EXACT_DEALS, STATS_EXACT_STATES
+from dominoproof.proofs.budgets import CLOCK_EVERY, STATS_EXACT_DEALS, STATS_EXACT_STATES
 from dominoproof.proofs.runner import Runner
 from dominoproof.proofs.search.statespace import explore
 
@@ -108,9 +113,7 @@ class FiguresUnknown(Exception):
         self.reason = reason
 
 
-# ---------------------------------------------------------------------------
-# Exact figures: dynamic programming over the state graph
-# ---------------------------------------------------------------------------
+# -- Exact figures: dynamic programming over the state graph ---------------------------
 
 
 def check_enumerable(variant: Variant, free_draw: bool, max_deals: int = MAX_EXACT_DEALS
@@ -166,8 +169,7 @@ class _Ends:
     def __init__(self, variant: Variant, scorer: Scorer) -> None:
         self.variant = variant
         self.scorer = scorer
-        side = {p: i for i, team in enumerate(variant.teams) for p in team}
-        self.side = [side[p] for p in range(variant.players)]
+        self.side = side_of_seat(variant)
         n = variant.tiles.count
         self.blocked = self.tie = self.residual = self.winner = Fraction(0)
         self.awards: dict[int | None, Fraction] = {}
@@ -235,7 +237,7 @@ def terminal_masses(graph: SearchResult, policy: str | Policy, *,
     length = Fraction(0)
     ptr, to = graph.edge_ptr, graph.edge_to
     for done, i in enumerate(order):
-        if deadline is not None and not done & 4095 and time.perf_counter() > deadline:
+        if deadline is not None and not done % CLOCK_EVERY and time.perf_counter() > deadline:
             raise FiguresUnknown("the time budget ran out during the dynamic programme")
         m = mass[i]
         if not m:
@@ -315,9 +317,7 @@ def exact_figures(variant: Variant | str, policy: str | Policy, *, free_draw: bo
     return figures_on_graph(graph, policy, deadline=deadline)
 
 
-# ---------------------------------------------------------------------------
-# Sampled figures: rounds played by the engine
-# ---------------------------------------------------------------------------
+# -- Sampled figures: rounds played by the engine --------------------------------------
 
 
 class _Tally:
@@ -325,8 +325,7 @@ class _Tally:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        side = {p: i for i, team in enumerate(variant.teams) for p in team}
-        self.side = [side[p] for p in range(variant.players)]
+        self.side = side_of_seat(variant)
         n = variant.tiles.count
         self.rounds = self.blocked = self.ties = 0
         self.length = self.length2 = 0

@@ -46,6 +46,7 @@ from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import kernel
 from dominoproof.proofs.analysis.policies import BlockSeeking, Greedy, Policy, UniformRandom, pick
+from dominoproof.proofs.budgets import CLOCK_EVERY
 from dominoproof.proofs.kernel.guided import POLICY_CODES, GuidedRounds
 
 __all__ = ["KERNEL", "OBJECTIVES", "Found", "Lightest", "Objective", "Round", "Rounds",
@@ -325,7 +326,7 @@ def best_in_deal(variant: Variant, rules: Rules, deal: Deal, obj: Objective,
     def visit(s: State) -> None:
         nonlocal best, best_path, nodes, stopped
         nodes += 1
-        if nodes & 1023 == 0 and time.perf_counter() > deadline:
+        if nodes % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
             stopped = True
         if stopped:
             return

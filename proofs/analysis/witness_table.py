@@ -49,7 +49,7 @@ from dominoproof.proofs.z3.witness_bounds import z3_bounds
 if TYPE_CHECKING:
     from dominoproof.proofs.z3.queries import Prover
 
-__all__ = ["QUESTION_ORDER", "Answer", "Invariants", "answer", "answer_all", "exit_code"]
+__all__ = ["QUESTION_ORDER", "Answer", "Invariants", "answer", "exit_code"]
 
 #: The questions of the table, in its column order (``parity-refuted`` is not one: it
 #: asks about a theorem, not a round a designer looks for).
@@ -209,7 +209,7 @@ class _Z3:
         self.hint.close()
 
 
-def answer(variant: Variant, question: str, seconds: float = 60.0, *,
+def answer(variant: Variant, question: str, seconds: float, *,
            rules: Rules | None = None, seed: int = 0, z3_seed: int = 0,
            rounds: Rounds = play_rounds, search_share: float | None = None,
            prover: ProverFactory | None = None,
@@ -343,24 +343,6 @@ def _judge(variant: Variant, question: str, sense: str, found: Found, z: dict[st
         f"no blocked round in {found.rounds:,} play-outs", z_why,
         f"Z3 stopped: {stop}" if stop and a.status != "optimal" else "") if x)
     return a
-
-
-def answer_all(variants: Sequence[Variant], questions: Sequence[str] = QUESTION_ORDER,
-               seconds: float = 60.0, *, seed: int = 0, z3_seed: int = 0,
-               rules: Callable[[Variant], Rules | None] | None = None,
-               done: Callable[[Answer], None] | None = None) -> list[Answer]:
-    """Every question for every variant, each within ``seconds``; ``done`` is called as
-    each answer lands (a progress display)."""
-    out = []
-    invariants: Invariants = {}  # Houdini once per variant, across its questions
-    for v in variants:
-        for q in questions:
-            a = answer(v, q, seconds, rules=rules(v) if rules else None, seed=seed,
-                       z3_seed=z3_seed, invariants=invariants)
-            out.append(a)
-            if done is not None:
-                done(a)
-    return out
 
 
 def exit_code(answers: Sequence[Answer]) -> int:

@@ -1,23 +1,9 @@
 """The compiled kernel: one more reading of the rules, for speed (the ``kernel`` extra).
 
-The rules' specification stays the Python rule book (``model/rules.py``'s named
-actions, ``model/fast.py``'s fast path). The kernel reads the same variant constants
-(:func:`~dominoproof.model.constants.constants_of`) and slot data
-(:class:`~dominoproof.model.layout.SlotLayout`, the marks' :attr:`Layout.fields
-<dominoproof.model.layout.Layout.fields>`) as a table of integers (:mod:`.tables`) and
-runs compiled by numba:
-
-* :mod:`.rules` -- ``Next`` and its effects, move for move the rule book's;
-* :mod:`.codec` -- a state as a fixed-width key of 64-bit words;
-* :mod:`.search` -- breadth-first search with an exact visited set;
-* :mod:`.graph` -- the search graph's depth-first order, first cycle and longest
-  paths (no rule read: the Python analyses' loops, compiled);
-* :mod:`.playout` -- seeded deals and uniformly random rounds, draw for draw the
-  engine's (the same ``random.Random`` stream: the same seed gives the same rounds);
-* :mod:`.book` -- the kernel as a rule book for one state at a time (the conformance
-  suite's "kernel" oracle);
-* :mod:`.screen` -- the judge's accelerator: the catalogue's local checks on a search's
-  key array.
+The rules' specification stays the Python rule book (``model/spec.py``). The kernel
+states the variant's constants from its parameters itself, reads the slot data as a
+table of integers (:mod:`.tables`) and runs compiled by numba. ``docs/ARCHITECTURE.md``
+lists its modules, ``docs/KERNEL.md`` explains them.
 
 This package's own module loads no numba: asking whether the kernel runs
 (:func:`available`, :func:`reason`) is cheap, and numba is loaded with the first

@@ -19,9 +19,6 @@ A field never straddles two words; the items are laid out largest first in the f
 word with room. The codec is exact on every state of its configuration: a state whose
 value does not fit (a field the configuration never uses, a draw order that is not a
 suffix) is refused (:func:`pack` returns False), never folded onto another.
-
-The double-6 deal of ``bench spin`` (fixed draw order) takes one word: 45 bits for the
-tiles (3 places), 15 for the rest. In every draw order it takes two.
 """
 
 from __future__ import annotations
@@ -50,6 +47,7 @@ from .tables import (
     KASIDE,
     Array,
     B,
+    C,
     Tables,
 )
 
@@ -124,7 +122,7 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
     items: list[tuple[int, str, int, int]] = []  # bits, what, kind/group, index
     for gi, (_, cnt) in enumerate(groups):
         items.append((_bits_for(places ** cnt - 1), "group", gi, 0))
-    c = v.needed_confirmations
+    c = int(k[C])  # R4.4 as the kernel's table states it
     fields = [(FK_END, i, _bits_for(v.n + 1)) for i in range(tb.width)]
     fields += [(FK_MARKS, 0, layout_of(tb.variant).fields.width), (FK_TURN, 0, _bits_for(p - 1)),
                (FK_CONF, 0, _bits_for(max(p, c))), (FK_STATUS, 0, 2)]

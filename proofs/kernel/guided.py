@@ -13,7 +13,7 @@ draw
   and the move whose weight interval holds ``x``.
 
 The weights are the policies' own definitions, read from the same table (tile values
-are the variant's R5.3 values, ``constants_of(variant).VALUE``):
+are the variant's R5.3 values as the kernel's table states them):
 
 =================  ====================================================================
 :data:`UNIFORM`    every legal move 1 (``random``)
@@ -39,6 +39,7 @@ import numpy as np
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
+from dominoproof.model.params import Compare
 from dominoproof.model.state import Deal, State
 from dominoproof.model.variant import Variant
 
@@ -204,7 +205,9 @@ class GuidedRounds:
         self.variant, self.policy = variant, policy
         self.tb = tb = tables_for(variant)
         self.mt = mt_state(random.Random(seed))
-        side_of = {q: i for i, team in enumerate(variant.teams) for q in team}
+        pt = variant.partnerships  # R5.2: the sides are the teams, or one per seat
+        sides = pt.teams if pt.compare is Compare.TEAM else [(q,) for q in range(tb.players)]
+        side_of = {q: i for i, team in enumerate(sides) for q in team}
         self.side = np.array([side_of[q] for q in range(variant.players)], dtype=np.int64)
         self.room = room
         fr = tb.frame

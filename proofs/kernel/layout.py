@@ -56,9 +56,7 @@ def ctz(x):  # type: ignore[no-untyped-def]
     return _CTZ[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
-# ---------------------------------------------------------------------------
-# Tile masks (words of BITS bits)
-# ---------------------------------------------------------------------------
+# -- Tile masks (words of BITS bits) ---------------------------------------------------
 
 
 @njit_inline
@@ -85,9 +83,7 @@ def meets_suit(K, f, off, v):  # type: ignore[no-untyped-def]
     return False
 
 
-# ---------------------------------------------------------------------------
-# The layout (model/layout.py's Layout)
-# ---------------------------------------------------------------------------
+# -- The layout (model/layout.py's Layout) ---------------------------------------------
 
 
 @njit

@@ -60,9 +60,7 @@ MAX_REDEALS = 1000
 #: MT19937's words of state, and the slot of its index in the state array
 MT_N = 624
 
-# --------------------------------------------------------------------------------------
-# Python's random.Random (MT19937, random_random of Modules/_randommodule.c)
-# --------------------------------------------------------------------------------------
+# -- Python's random.Random (MT19937, random_random of Modules/_randommodule.c) --------
 
 
 def mt_state(rng: random.Random) -> Array:
@@ -101,9 +99,7 @@ def rand(mt):  # type: ignore[no-untyped-def]
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-# --------------------------------------------------------------------------------------
-# The deal (_deal_and_lead, Deal.from_order, dealt_state)
-# --------------------------------------------------------------------------------------
+# -- The deal (_deal_and_lead, Deal.from_order, dealt_state) ---------------------------
 
 
 @njit
@@ -153,9 +149,7 @@ def deal(K, mt, f, keys, order):  # type: ignore[no-untyped-def]
     return False
 
 
-# --------------------------------------------------------------------------------------
-# Rounds (playout, random_rounds)
-# --------------------------------------------------------------------------------------
+# -- Rounds (playout, random_rounds) ---------------------------------------------------
 
 
 @njit

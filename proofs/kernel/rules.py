@@ -92,9 +92,7 @@ def move_code(kind: int, player: int, tile: int, end: int) -> int:
     return kind | player << 3 | (tile + 1) << 8 | (end + 1) << 16
 
 
-# ---------------------------------------------------------------------------
-# R2, R3, R1.1, R4.4 (model/rules.py's predicates)
-# ---------------------------------------------------------------------------
+# -- R2, R3, R1.1, R4.4 (model/rules.py's predicates) ----------------------------------
 
 
 @njit
@@ -223,9 +221,7 @@ def opening(K, f):  # type: ignore[no-untyped-def]
     return _holder(K, f, best), best
 
 
-# ---------------------------------------------------------------------------
-# Next: the guard cases in SEMANTICS's order, and the actions' effects
-# ---------------------------------------------------------------------------
+# -- Next: the guard cases in SEMANTICS's order, and the actions' effects --------------
 
 
 @njit

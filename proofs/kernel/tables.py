@@ -1,10 +1,16 @@
 """The kernel's data: one variant's rules as a flat table of integers, and its frames.
 
 The compiled kernel (:mod:`.rules`) is written once for every variant: it reads the
-variant's constants (SEMANTICS.md's table, :func:`~dominoproof.model.constants.constants_of`)
-and its layout's slot data (:class:`~dominoproof.model.layout.SlotLayout`, the marks'
-fields of :class:`~dominoproof.model.layout.Layout`) from one ``int64`` array built
-here, :func:`tables_for`. Nothing in the kernel is written for one topology or one size:
+variant's constants (SEMANTICS.md's table) and its layout's slot data from one ``int64``
+array built here, :func:`tables_for`. The kernel is an independent reading: the constants
+are stated here from the variant's ``[section] key`` parameters (C, the tile values, the
+lead tile, the boneyard's size), never taken from the specification's
+:func:`~dominoproof.model.constants.constants_of`, so a slip there shows up as a
+disagreement of the kernel with the specification. What is shared is representation and
+geometry: the tile numbering (``Variant.tiles``), the slots of each topology as data
+(:func:`~dominoproof.model.layout.layout_of`: restating them would be a second copy of
+pure geometry; who may play on a slot is read from that data here) and the marks' bit
+fields. Nothing in the kernel is written for one topology or one size:
 a spinner, trains with markers, doubles that take tiles, toes and playing again are rows
 of this table, as they are data of the slot layout.
 
@@ -25,10 +31,9 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from dominoproof.model.constants import constants_of
-from dominoproof.model.layout import CLOSED, Access, Opens, layout_of
+from dominoproof.model.layout import Access, Opens, layout_of
 from dominoproof.model.state import State, Status
-from dominoproof.model.tiles import bits
+from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
     DealOrder,
     DrawRule,
@@ -135,10 +140,16 @@ def tables_for(v: Variant) -> Tables:
     why = unsupported(v)
     if why:
         raise ValueError(f"{v.name}: the kernel cannot read {why}")
-    c = constants_of(v)
-    lay = layout_of(v)
+    lay = layout_of(v)  # the slots as data, and the marks' bit fields (shared geometry)
     data = lay.data
-    p, t, n, w = c.P, c.T, c.N, lay.width
+    tiles, p, n, w = v.tiles, v.deal.players, v.set.max, lay.width
+    t, h, aside = tiles.count, v.deal.hand_size, v.deal.set_aside
+    b = t - p * h - aside  # the boneyard after the deal
+    conf = v.block.confirmations  # R4.4: every seat, every seat but the proposer, a number
+    c = p if conf.rule == "all" else p - 1 if conf.rule == "all-others" else conf.count
+    special = dict(v.scoring.tile_values)  # R5.3: a tile's pips, or its special value
+    value = [special.get(i, lo + hi) for i, (lo, hi) in enumerate(tiles.halves)]
+    lead_tile = tile_index(*Tile.parse(v.lead.tile)) if v.lead.rule is LeadRule.TILE else -1
     mw = words(t)
     f = lay.fields
     # the frame: hands, boneyard, set aside, table, slots, scalars, the stack
@@ -148,7 +159,7 @@ def tables_for(v: Variant) -> Tables:
     f_ends = f_table + mw
     f_turn = f_ends + w
     f_stack = f_turn + 7
-    f_size = f_stack + max(1, c.B)
+    f_size = f_stack + max(1, b)
     # the symmetric groups
     group = [-1] * w
     gstart = [0]
@@ -159,11 +170,13 @@ def tables_for(v: Variant) -> Tables:
         gslots.extend(g)
         gstart.append(len(gslots))
     toes = [i for i, sl in enumerate(data.slots) if sl.opens is Opens.TOE]
-    allowed = [sum(1 << i for i in range(w) if lay.may_play(i, q, 0)) for q in range(p)]
-    doubles = c.tiles.doubles()
+    # R2.3 with no marks: a slot that waits for none, open to everyone or owned by q
+    allowed = [sum(1 << i for i, sl in enumerate(data.slots) if not sl.after
+                   and (sl.access is Access.EVERYONE or sl.owner == q)) for q in range(p)]
+    doubles = tiles.doubles()
     arrays: list[list[int]] = [
-        list(c.tiles.lo), list(c.tiles.hi), list(c.VALUE),
-        [x for v_ in range(n + 1) for x in _mask_words(c.tiles.suit[v_], mw)],
+        list(tiles.lo), list(tiles.hi), value,
+        [x for v_ in range(n + 1) for x in _mask_words(tiles.suit[v_], mw)],
         [_OPENS[sl.opens] for sl in data.slots], [sl.half for sl in data.slots],
         [sum(1 << j for j in sl.after) for sl in data.slots],
         [-1 if sl.owner is None else sl.owner for sl in data.slots],
@@ -173,13 +186,12 @@ def tables_for(v: Variant) -> Tables:
         [i // BITS for i in range(t)], [i % BITS for i in range(t)],
     ]
     header = [0] * HEADER
-    lead_tile = c.LEAD_TILE if c.LEAD_TILE is not None else -1
-    max_moves = max(t * w + 2, c.B + 2, t + 2)
+    max_moves = max(t * w + 2, b + 2, t + 2)
     header[:F_SIZE + 1] = [
-        p, t, n, mw, w, _DRAW[c.DRAW], c.C, int(c.EMPTY), int(c.FOULS is FoulRule.PENALISED),
-        _LEAD[c.LEAD], c.LEADER, lead_tile, _FALLBACK[c.FALLBACK],
-        int(c.READING is ExtendReading.HAS_LEGAL_MOVE), f.markers, f.pending,
-        data.lead_takes, int(data.again), c.B, c.K, c.H,
+        p, t, n, mw, w, _DRAW[v.draw.rule], c, int(v.block.boneyard_must_be_empty),
+        int(v.fouls.rule is FoulRule.PENALISED), _LEAD[v.lead.rule], v.lead.player, lead_tile,
+        _FALLBACK[v.lead.fallback], int(v.layout.extend is ExtendReading.HAS_LEGAL_MOVE),
+        f.markers, f.pending, data.lead_takes, int(data.again), b, aside, h,
         int(v.deal.order is DealOrder.ROUND_ROBIN), len(data.symmetric), len(toes), max_moves,
         f_bone, f_aside, f_table, f_ends, f_turn, f_turn + 1, f_turn + 2, f_turn + 3,
         f_turn + 4, f_turn + 5, f_turn + 6, f_stack, f_size,
@@ -265,17 +277,5 @@ def state_of(tb: Tables, frame: Array) -> State:
                  f[k[F_MARKS]])
 
 
-def deal_frame(tb: Tables, hands: tuple[int, ...], stack: tuple[int, ...], set_aside: int,
-               leader: int, free_draw: bool) -> Array:
-    """Init's frame for a deal (``dealt_state``'s): nothing on the table, every slot
-    closed, ``leader`` to move."""
-    bone = 0
-    for x in stack:
-        bone |= 1 << x
-    s = State(hands, bone, set_aside, 0, (CLOSED,) * tb.width, leader, 0, False, 0,
-              Status.PLAYING, None if free_draw else stack)
-    return frame_of(tb, s)
-
-
-__all__ = ["BITS", "Tables", "bits", "deal_frame", "frame_of", "state_of", "tables_for",
+__all__ = ["BITS", "Tables", "bits", "frame_of", "state_of", "tables_for",
            "unsupported", "words"]

@@ -28,7 +28,7 @@ import os
 import struct
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -48,17 +48,9 @@ from dominoproof.proofs.search.result import (
     peak_rss_mb,
 )
 
-__all__ = ["Part", "PartSummary", "explore_by_deal", "map_parts"]
+__all__ = ["Part", "PartSummary", "explore_by_deal"]
 
-T = TypeVar("T")
 R = TypeVar("R")
-
-
-def map_parts(job: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
-    """Run ``job`` on every part, in a process pool of ``workers`` (in this process when
-    ``workers == 1``). Jobs and results must pickle: module-level functions, data."""
-    with LocalPool(workers) as pool:
-        return pool.map(job, list(parts))
 
 
 @dataclass(frozen=True)
@@ -267,10 +259,15 @@ def explore_by_deal(variant: Variant, init: Init, *, engine: type[Rules] | None 
     if init.deal is not None:
         raise ValueError("explore_by_deal splits every deal; use explore for one deal")
     own = runner is None
-    workers = runner.workers if runner is not None else workers or os.cpu_count() or 1
-    n = parts or workers
+    if runner is not None:
+        workers = runner.workers
+    elif workers is None:
+        workers = os.cpu_count() or 1
+    n = parts if parts is not None else workers
+    if n < 1 or workers < 1:  # zero is not "the default": there is no part to run
+        raise ValueError(f"parts and workers must be positive, not {n} and {workers}")
     wanted = _parts_wanted(n, only)
-    b = buckets or len(wanted)
+    b = buckets if buckets is not None else len(wanted)
     per_part = -(-max_states // n) if max_states is not None else None
     start = time.perf_counter()
     pool = runner if runner is not None else LocalPool(workers)

@@ -68,9 +68,7 @@ __all__ = ["blocked_sound_detail", "check_properties", "checked_verdict", "parti
            "round_bound", "screen_search", "selected", "unjudged"]
 
 
-# ---------------------------------------------------------------------------
-# The termination bound
-# ---------------------------------------------------------------------------
+# -- The termination bound -------------------------------------------------------------
 
 
 def round_bound(variant: Variant) -> tuple[int, str]:
@@ -269,9 +267,7 @@ def _longest_path_to(r: SearchResult, dist: list[int], target: int) -> list[int]
     return path
 
 
-# ---------------------------------------------------------------------------
-# check_properties
-# ---------------------------------------------------------------------------
+# -- check_properties ------------------------------------------------------------------
 
 
 def selected(properties: Iterable[str | Property] | None) -> list[Property]:

@@ -446,9 +446,7 @@ def _arr(code: str, a: Array) -> array[Any]:
     return out
 
 
-# ---------------------------------------------------------------------------
-# The judge's accelerator: the kernel's screen
-# ---------------------------------------------------------------------------
+# -- The judge's accelerator: the kernel's screen --------------------------------------
 
 
 class ScreenDisagrees(ReadingsDisagree):

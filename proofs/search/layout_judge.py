@@ -43,9 +43,7 @@ __all__ = ["LayoutJudge", "covered_slots", "markers_out", "pending_slots", "read
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
 
-# ---------------------------------------------------------------------------
-# The marks, read through their field layout
-# ---------------------------------------------------------------------------
+# -- The marks, read through their field layout ----------------------------------------
 
 
 def markers_out(f: MarkFields, marks: int, players: int) -> frozenset[int]:
@@ -305,9 +303,7 @@ class LayoutJudge:
         return [i for i in range(self.width) if s.ends[i] != CLOSED]
 
 
-# ---------------------------------------------------------------------------
-# The two readings of R2.3 apart, anywhere in a round
-# ---------------------------------------------------------------------------
+# -- The two readings of R2.3 apart, anywhere in a round -------------------------------
 
 
 def readings_gap(result: SearchResult) -> int | None:

@@ -157,9 +157,7 @@ def sizes_of(v: Variant) -> Sizes:
     return Sizes(v.n, v.players, v.deal.hand_size, v.deal.set_aside)
 
 
-# ---------------------------------------------------------------------------
-# Corners of a variant: the cases a search should reach
-# ---------------------------------------------------------------------------
+# -- Corners of a variant: the cases a search should reach -----------------------------
 
 
 def lead_case(v: Variant, hands: tuple[int, ...]) -> str:

@@ -47,9 +47,7 @@ from dominoproof.proofs.search.codec import Codec
 __all__ = ["ENDINGS", "KINDS", "Figures", "SearchResult", "figures_of", "kind_code",
            "kind_ending", "kind_label", "over_kind", "peak_rss_mb", "relax_longest"]
 
-# ---------------------------------------------------------------------------
-# Kinds of states: small ints derived from Ending
-# ---------------------------------------------------------------------------
+# -- Kinds of states: small ints derived from Ending -----------------------------------
 
 #: The endings in the order their kinds number them (1, 2, ...; 0 is "being played").
 ENDINGS: tuple[Ending, ...] = tuple(Ending)
@@ -86,9 +84,7 @@ def over_kind(s: State) -> int:
     return kind_code(s.status.ending, s.turn)
 
 
-# ---------------------------------------------------------------------------
-# Figures
-# ---------------------------------------------------------------------------
+# -- Figures ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -148,9 +144,7 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-# ---------------------------------------------------------------------------
-# The search
-# ---------------------------------------------------------------------------
+# -- The search ------------------------------------------------------------------------
 
 
 def relax_longest(order: Any, ptr: Any, to: Any, n: int, dist: Any) -> None:

@@ -207,9 +207,7 @@ def _explore(variant: Variant, init: Init, *, rules: Rules | None,
         time.perf_counter() - start)
 
 
-# ---------------------------------------------------------------------------
-# Configurations
-# ---------------------------------------------------------------------------
+# -- Configurations --------------------------------------------------------------------
 
 
 def feasibility(variant: Variant, init: Init) -> tuple[bool, str]:

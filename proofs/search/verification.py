@@ -141,7 +141,8 @@ def _verify(variant: Variant, init: Init, engine: type[Rules] | None, scorer: Sc
             on_parts: Callable[[int], None] | None, by: _ByParts) -> Verification:
     ids = tuple(p.id for p in selected(properties)) if properties is not None else None
     if init.deal is None and (workers > 1 or by.runner is not None or by.parts is not None):
-        n = by.parts or (by.runner.workers if by.runner is not None else workers)
+        n = by.parts if by.parts is not None else (
+            by.runner.workers if by.runner is not None else workers)
         if on_parts is not None:
             on_parts(n)
         figures, got = explore_by_deal(
