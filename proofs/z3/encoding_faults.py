@@ -3,7 +3,8 @@
 A fault breaks the rules one way: in the engine (a :class:`Rules` subclass), in the
 scoring (a mutant scorer) or in the variant (overrides). Its twin breaks the
 declarative reading the same way: an :class:`Encoding` subclass that changes one
-action, a :class:`Scoring` subclass, or nothing but the fault's variant.
+action or is built with another part (its predicates or layout terms), a
+:class:`Scoring` subclass, or nothing but the fault's variant.
 :func:`twin_prover` builds the :class:`~dominoproof.proofs.z3.queries.Prover` of a fault:
 its variant, its twin encoding and scoring, and the fault's own engine to replay the
 rounds Z3 finds (``tests/test_z3_faults.py`` checks that every property a fault is
@@ -41,6 +42,8 @@ from dominoproof.proofs.z3.encoding import (
     StateVars,
     Step,
 )
+from dominoproof.proofs.z3.layout_terms import LayoutTerms
+from dominoproof.proofs.z3.predicates import Predicates
 from dominoproof.proofs.z3.queries import Prover
 from dominoproof.proofs.z3.scoring import SCORE_BITS, ScoreTerms, Scoring
 from dominoproof.proofs.z3.terms import And, Or
@@ -127,7 +130,7 @@ class ExtraConfirmationZ3(Encoding):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.C += 1
+        self.vocab.C += 1
 
 
 class ConfirmResetsZ3(Encoding):
@@ -186,15 +189,28 @@ class MarkerStaysInZ3(Encoding):
         return guard, self.update(post, "marker-in", marks=s.marks)
 
 
-def _play_ignores_pending(self: Encoding, s: StateVars, seat: BV | int, i: int) -> Bool:
+class PendingIgnored(Predicates):
     """While slots are pending, play may go on any slot the mover may play on."""
-    return self.may_play(s, seat, i)
+
+    def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        return self.may_play(s, seat, i)
 
 
-def _distinct_ignores_pending(self: Encoding, s: StateVars, j: int, i: int) -> Bool:
+def _distinct_ignores_pending(self: LayoutTerms, s: StateVars, j: int, i: int) -> Bool:
     """Two slots of a group showing one number are one move whether pending or not
     (the mutant offers the slots as if nothing were pending)."""
-    return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+    return Or(s.ends[j] != s.ends[i], self.preds.covered(s, j) != self.preds.covered(s, i))
+
+
+class PendingAlike(LayoutTerms):
+    distinct = _distinct_ignores_pending
+
+
+class PendingAlikePileUp(LayoutTerms):
+    distinct = _distinct_ignores_pending
+
+    def starts_wait(self, rest: list[Bool]) -> Bool:
+        return z3.BoolVal(True)
 
 
 class DoubleLeftUncoveredZ3(Encoding):
@@ -202,8 +218,8 @@ class DoubleLeftUncoveredZ3(Encoding):
     slot the mover may play on, pending or not (the pending slots restrict nothing; a double
     still makes its slots pending)."""
 
-    may_play_now = _play_ignores_pending
-    distinct = _distinct_ignores_pending
+    predicates = PendingIgnored
+    layout_terms = PendingAlike
 
 
 class DoublesPileUpZ3(Encoding):
@@ -211,11 +227,13 @@ class DoublesPileUpZ3(Encoding):
     (as ``double-left-uncovered``), and a double laid there makes its slot pending too,
     beside the others."""
 
-    may_play_now = _play_ignores_pending
-    distinct = _distinct_ignores_pending
+    predicates = PendingIgnored
+    layout_terms = PendingAlikePileUp
 
-    def starts_wait(self, rest: list[Bool]) -> Bool:
-        return z3.BoolVal(True)
+
+class ArmsWaitForNothing(Predicates):
+    def waits_for(self, s: StateVars, i: int) -> list[Bool]:
+        return []
 
 
 class ArmsOpenEarlyZ3(Encoding):
@@ -223,8 +241,7 @@ class ArmsOpenEarlyZ3(Encoding):
     as they open, before the sides they wait for are covered (their covered marks are
     still kept)."""
 
-    def waits_for(self, s: StateVars, i: int) -> list[Bool]:
-        return []
+    predicates = ArmsWaitForNothing
 
 
 class ConfirmPastDoubleZ3(Encoding):

@@ -137,11 +137,11 @@ def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
 
 
 def has_marks(e: Encoding) -> bool:
-    return e.fields.width > 0
+    return e.vocab.fields.width > 0
 
 
 def has_markers(e: Encoding) -> bool:
-    return e.fields.markers >= 0
+    return e.vocab.fields.markers >= 0
 
 
 def has_waiting_arms(e: Encoding) -> bool:
@@ -153,7 +153,7 @@ def has_waiting_pending(e: Encoding) -> bool:
 
 
 def has_double_rules(e: Encoding) -> bool:
-    return e.double_rules
+    return e.vocab.double_rules
 
 
 def has_single_pending(e: Encoding) -> bool:

@@ -63,7 +63,7 @@ def reduces(enc: Encoding) -> bool:
 
 def quotient(enc: Encoding) -> Encoding:
     """The same relation (the same class: a fault's twin stays one) modulo symmetry."""
-    return dataclasses.replace(enc, quotient=True, _cache={})
+    return dataclasses.replace(enc, quotient=True)
 
 
 def permuted(enc: Encoding, s: StateVars, source: dict[int, int]) -> StateVars:
