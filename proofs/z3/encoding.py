@@ -35,7 +35,7 @@ import z3  # type: ignore[import-untyped]
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.variant import DrawRule, FoulRule, Variant
 from dominoproof.proofs.z3.layout_terms import LayoutTerms
-from dominoproof.proofs.z3.predicates import LeadChoice, Predicates
+from dominoproof.proofs.z3.predicates import Predicates
 from dominoproof.proofs.z3.terms import And, Or
 from dominoproof.proofs.z3.vocabulary import (
     BLOCKED,
@@ -46,13 +46,9 @@ from dominoproof.proofs.z3.vocabulary import (
     DOMINO,
     DOMINO_MOVE,
     DRAW,
-    DRAWN_BITS,
-    END_BITS,
     ESTABLISH,
-    KIND_BITS,
     LEAD_CODE,
     LOC_BITS,
-    NO_TILE_CODE,
     NOWHERE,
     PASS,
     PLAY,
@@ -62,7 +58,6 @@ from dominoproof.proofs.z3.vocabulary import (
     STUTTER,
     TILE_BITS,
     Bool,
-    Model,
     MoveVars,
     StateVars,
     Vocabulary,
@@ -222,10 +217,6 @@ class Encoding:
                     self.lead_allowed(s, m)),
                 self.after_play(s, m, "lead", ends, marks))
 
-    def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, ...]:
-        """The slot values after the play ``m`` (:meth:`played`)."""
-        return self.layout.played(s, m)[0]
-
     def step_play(self, s: StateVars, m: MoveVars) -> Step:
         """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on now
         whose number ``t`` carries [R2.1, R4.3]; the layout's effect is :meth:`played`."""
@@ -289,9 +280,14 @@ class Encoding:
     def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
         """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]."""
         return (And(self.cases(s)["confirm"], m.kind == CONFIRM, self.preds.no_tile(m)),
-                self.update(s, f"confirm.{m.name}", confirmed=s.confirmed + 1,
-                            turn=self.preds.next_seat(s.turn), drew=z3.BoolVal(False),
-                            **self.marker_change(s)))
+                self.counted(s, m, "confirm"))
+
+    def counted(self, s: StateVars, m: MoveVars, tag: str, marker: bool = True) -> StateVars:
+        """A confirmation that counts: ``confirmed' = confirmed + 1``, the turn passes,
+        ``drew' = false``, and (``marker``) the mover's marker goes out."""
+        return self.update(s, f"{tag}.{m.name}", confirmed=s.confirmed + 1,
+                           turn=self.preds.next_seat(s.turn), drew=z3.BoolVal(False),
+                           **(self.marker_change(s) if marker else {}))
 
     def marker_change(self, s: StateVars) -> dict[str, Any]:
         """A pass, a confirmation or a foul puts the mover's marker out [R3.1, R4.2, R4.5]:
@@ -342,40 +338,7 @@ class Encoding:
                   c["play"], c["draw"], c["pass"], c["confirm"])
 
 
-__all__ = [
-    "BLOCKED",
-    "BV",
-    "CLOSED_CODE",
-    "CONFIRM",
-    "COUNT_BITS",
-    "DOMINO",
-    "DOMINO_MOVE",
-    "DRAW",
-    "DRAWN_BITS",
-    "END_BITS",
-    "ESTABLISH",
-    "KIND_BITS",
-    "LEAD_CODE",
-    "LOC_BITS",
-    "NOWHERE",
-    "NO_TILE_CODE",
-    "PASS",
-    "PLAY",
-    "PLAYING",
-    "SEAT_BITS",
-    "STATUS_BITS",
-    "STUTTER",
-    "TILE_BITS",
-    "Bool",
-    "Encoding",
-    "LeadChoice",
-    "Model",
-    "MoveVars",
-    "Predicates",
-    "StateVars",
-    "Step",
-    "Vocabulary",
-    "count_is",
-    "popcount",
-    "xor_all",
-]
+__all__ = ["BLOCKED", "BV", "CLOSED_CODE", "CONFIRM", "COUNT_BITS", "DOMINO", "DOMINO_MOVE",
+           "DRAW", "ESTABLISH", "LEAD_CODE", "LOC_BITS", "NOWHERE", "PASS", "PLAY", "PLAYING",
+           "SEAT_BITS", "STATUS_BITS", "STUTTER", "TILE_BITS", "Bool", "Encoding", "MoveVars",
+           "Predicates", "StateVars", "Step", "Vocabulary", "count_is", "popcount", "xor_all"]

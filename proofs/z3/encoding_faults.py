@@ -73,8 +73,7 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
         out["confirm-not-draw"] = (
             And(stock, z3.Not(early), self.cases(s)["draw"], m.kind == CONFIRM,
                 self.no_tile(m)),
-            self.update(s, f"confirm-not-draw.{m.name}", confirmed=s.confirmed + 1,
-                        turn=self.next_seat(s.turn), drew=z3.BoolVal(False)))
+            self.counted(s, m, "confirm-not-draw", marker=False))
         return out
 
 
@@ -83,17 +82,14 @@ class ConfirmWhilePlayableZ3(Encoding):
     empty, a player holding a playable tile may confirm, and every confirmation counts
     (none is recorded as a foul)."""
 
-    def counted(self, s: StateVars, m: MoveVars, tag: str) -> StateVars:
-        return self.update(s, f"{tag}.{m.name}", confirmed=s.confirmed + 1,
-                           turn=self.next_seat(s.turn), drew=z3.BoolVal(False))
-
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         out = dict(super().steps(s, m, top))
         foul_guard, _ = out["foul"]
-        out["foul"] = (foul_guard, self.counted(s, m, "foul-counted"))
+        out["foul"] = (foul_guard, self.counted(s, m, "foul-counted", marker=False))
         extra = And(self.cases(s)["play"], self.boneyard_empty(s), z3.Not(foul_guard_any(
             self, s)), m.kind == CONFIRM, self.no_tile(m))
-        out["confirm-while-playable"] = (extra, self.counted(s, m, "confirm-playable"))
+        out["confirm-while-playable"] = (
+            extra, self.counted(s, m, "confirm-playable", marker=False))
         return out
 
 
@@ -176,17 +172,12 @@ class MarkerStaysInZ3(Encoding):
     player's marker as it was (in, unless it was already out) -- a foul too, a false
     confirmation (the engine's mutant reads every move of kind CONFIRM so)."""
 
-    def step_pass(self, s: StateVars, m: MoveVars) -> Step:
-        guard, post = super().step_pass(s, m)
-        return guard, self.update(post, "marker-in", marks=s.marks)
-
-    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
-        guard, post = super().step_confirm(s, m)
-        return guard, self.update(post, "marker-in", marks=s.marks)
-
-    def step_foul(self, s: StateVars, m: MoveVars) -> Step:
-        guard, post = super().step_foul(s, m)
-        return guard, self.update(post, "marker-in", marks=s.marks)
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        out = dict(super().steps(s, m, top))
+        for a in ("pass", "confirm", "foul"):
+            guard, post = out[a]
+            out[a] = guard, self.update(post, "marker-in", marks=s.marks)
+        return out
 
 
 class PendingIgnored(Predicates):
@@ -252,13 +243,10 @@ class ConfirmPastDoubleZ3(Encoding):
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         out = dict(super().steps(s, m, top))
         past = And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
-        counted = self.update(s, f"confirm-past.{m.name}", confirmed=s.confirmed + 1,
-                              turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
-                              **self.marker_change(s))
         foul_guard, foul_post = out["foul"]
         out["foul"] = (And(foul_guard, z3.Not(past)), foul_post)
         out["confirm-past-double"] = (And(past, m.kind == CONFIRM, self.no_tile(m)),
-                                      counted)
+                                      self.counted(s, m, "confirm-past"))
         return out
 
 
@@ -282,7 +270,7 @@ class TieWrongZ3(Scoring):
         winners = tuple(z3.If(blocked_tie, last[i], sc.winners[i]) for i in range(n))
         awards = tuple(z3.If(blocked_tie, z3.If(last[i], others[i], self.k(0)), sc.awards[i])
                        for i in range(n))
-        return _with(sc, winners=winners, awards=awards)
+        return dataclasses.replace(sc, winners=winners, awards=awards)
 
 
 class HighestWinsZ3(Scoring):
@@ -304,7 +292,7 @@ class HighestWinsZ3(Scoring):
         winners = tuple(z3.If(blocked, first[i], sc.winners[i]) for i in range(n))
         awards = tuple(z3.If(blocked, z3.If(first[i], given, self.k(0)), sc.awards[i])
                        for i in range(n))
-        return _with(sc, winners=winners, awards=awards)
+        return dataclasses.replace(sc, winners=winners, awards=awards)
 
 
 class AwardIgnoresVariantZ3(Scoring):
@@ -318,7 +306,7 @@ class AwardIgnoresVariantZ3(Scoring):
         others = [z3.Sum([sc.totals[j] for j in range(n) if j != i]) for i in range(n)]
         awards = tuple(z3.If(And(one, sc.winners[i]), others[i], sc.awards[i])
                        for i in range(n))
-        return _with(sc, awards=awards)
+        return dataclasses.replace(sc, awards=awards)
 
 
 class DoublesCountOnceZ3(Scoring):
@@ -336,7 +324,7 @@ class DoublesCountOnceZ3(Scoring):
                                                       == e.halves[t][1] else self.value[t]),
                                  self.k(0)) for t in range(e.T)])
 
-        return _with(sc, residuals=tuple(once(p) for p in range(e.P)))
+        return dataclasses.replace(sc, residuals=tuple(once(p) for p in range(e.P)))
 
 
 class TeamStrideZ3(Scoring):
@@ -347,7 +335,7 @@ class TeamStrideZ3(Scoring):
         n, P = len(self.sides), self.e.P
         totals = tuple(z3.Sum([sc.residuals[p] for p in range(i, P, n)] + [self.k(0)])
                        for i in range(n))
-        return _with(sc, totals=totals)
+        return dataclasses.replace(sc, totals=totals)
 
 
 class PenaltyToSideIndexZ3(Scoring):
@@ -362,7 +350,7 @@ class PenaltyToSideIndexZ3(Scoring):
                                  + [self.k(0)]) for q in range(P))
         scores = tuple(sc.awards[i] - z3.Sum([penalties[p] for p in seats] + [self.k(0)])
                        for i, seats in enumerate(self.sides))
-        return _with(sc, penalties=penalties, scores=scores)
+        return dataclasses.replace(sc, penalties=penalties, scores=scores)
 
 
 class ScoresIgnorePenaltiesZ3(Scoring):
@@ -370,11 +358,7 @@ class ScoresIgnorePenaltiesZ3(Scoring):
 
     def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
         sc = super().terms(s, residuals)
-        return _with(sc, scores=sc.awards)
-
-
-def _with(sc: ScoreTerms, **changes: Any) -> ScoreTerms:
-    return dataclasses.replace(sc, **changes)
+        return dataclasses.replace(sc, scores=sc.awards)
 
 
 # ---------------------------------------------------------------------------

@@ -543,12 +543,5 @@ class InductionProofs:
         return self.search.refute(prop.id, "terminal state", broken, broken, t0, led, not_inductive)
 
 
-__all__ = [
-    "CTI",
-    "METHOD_INDUCTION",
-    "STATE_PROPERTIES",
-    "TRANSITION",
-    "TYPE_OK",
-    "InductionProofs",
-    "StepCase",
-]
+__all__ = ["CTI", "METHOD_INDUCTION", "STATE_PROPERTIES", "TRANSITION", "TYPE_OK",
+           "InductionProofs", "StepCase"]

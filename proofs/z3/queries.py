@@ -231,19 +231,5 @@ def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
     return Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit).prove_all(ids)
 
 
-__all__ = [
-    "CTI",
-    "QUESTIONS",
-    "STATE_PROPERTIES",
-    "TRANSITION",
-    "TYPE_OK",
-    "BMCResult",
-    "Prover",
-    "Ranking",
-    "Run",
-    "SanityCheck",
-    "Witness",
-    "prove_catalogue",
-    "ranking_for",
-    "witness",
-]
+__all__ = ["CTI", "QUESTIONS", "STATE_PROPERTIES", "TRANSITION", "TYPE_OK", "BMCResult", "Prover",
+           "Ranking", "Run", "SanityCheck", "Witness", "prove_catalogue", "ranking_for", "witness"]
