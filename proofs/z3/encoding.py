@@ -1,8 +1,9 @@
 """The round as a Z3 transition system: the declarative reading of docs/SEMANTICS.md.
 
-This module and the two it is built on -- ``proofs/z3/vocabulary.py`` (the variables, the
-constants, concrete states in and out) and ``proofs/z3/predicates.py`` (the sets, the
-predicates of RULES.md, the lead) -- are written from SEMANTICS.md alone, independently
+This module and its parts -- ``proofs/z3/vocabulary.py`` (the variables, the constants,
+concrete states in and out), ``proofs/z3/predicates.py`` (the sets, the predicates of
+RULES.md, the lead) and ``proofs/z3/layout_terms.py`` (the layout's part of the actions)
+-- are written from SEMANTICS.md alone, independently
 of the engine's code (``model/rules.py``): the two readings of the rules catch each
 other's mistakes (``tests/test_crosscheck_z3.py``, ``proofs/conformance.py``, whose "z3"
 oracle is ``proofs/z3/successors.py``). They use the model's data types (tile numbering,
@@ -20,8 +21,8 @@ decodes into a real deal whose stack is the order the tiles were drawn in. With
 a fixed order (:class:`Encoding` built with ``stack=``), the state counts the
 tiles drawn and only the top of the stack may be drawn.
 
-The vocabulary's and the predicates' names are importable from here too (the relation's
-names, one import for the modules built on it).
+The vocabulary's names are importable from here too (one import for the modules that
+use the relation).
 """
 
 from __future__ import annotations

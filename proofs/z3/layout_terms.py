@@ -2,10 +2,11 @@
 markers, and the canonical form (docs/SEMANTICS.md "The layout" and "Actions").
 
 Part of the declarative reading of docs/SEMANTICS.md (``proofs/z3/encoding.py`` is the
-relation, built on this module, ``proofs/z3/predicates.py`` and ``proofs/z3/vocabulary.py``),
-written from SEMANTICS.md and the slot data (:class:`~dominoproof.model.layout.SlotLayout`)
-alone: nothing here reads the engine's ``Layout`` but the bit layout of ``State.marks``
-(``Layout.fields``, the state's representation).
+relation, whose parts are this module, ``proofs/z3/predicates.py`` and
+``proofs/z3/vocabulary.py``), written from SEMANTICS.md and the slot data
+(:class:`~dominoproof.model.layout.SlotLayout`) alone: nothing here reads the engine's
+``Layout`` but the bit layout of ``State.marks`` (``Layout.fields``, the state's
+representation).
 
 The layout's part of a state is the slot values (``end[i]``, 31 while closed) and the
 marks (``marks``, one bit-vector; here a list of its bits while a move's effect is

@@ -177,7 +177,7 @@ class MoveVars:
 class Vocabulary:
     """The variables of one variant's transition system (SEMANTICS.md), the constants they
     are read with, and concrete states in and out; the relation
-    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) is built on it."""
+    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) has it as a part."""
 
     variant: Variant
     stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
