@@ -28,13 +28,19 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import layout_of
 from dominoproof.model.spec import Rules
 from dominoproof.model.variant import Variant
-from dominoproof.proofs.budgets import BMC_DEPTH, BMC_SECONDS, EXHAUST_LIMIT
+from dominoproof.proofs.budgets import (
+    BMC_DEPTH,
+    BMC_SECONDS,
+    DEFAULT_RLIMIT,
+    DEFAULT_TIMEOUT_MS,
+    EXHAUST_LIMIT,
+)
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.encoding import BLOCKED, PLAYING, Bool, Encoding, StateVars
 from dominoproof.proofs.z3.houdini import HoudiniResult, houdini
 from dominoproof.proofs.z3.lemmas import Lemma, candidates_for
 from dominoproof.proofs.z3.scoring import Scoring
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
+from dominoproof.proofs.z3.solver import Ledger, Solver
 from dominoproof.proofs.z3.symmetry import asymmetric, network_sorts, quotient, reduces
 
 
