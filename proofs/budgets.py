@@ -147,3 +147,30 @@ FAULT_STATES = 2_000_000
 #: play-outs' best, and a question of existence is settled by the first round found.
 #: (``proofs/analysis/witness_table.py``'s ``SEARCH_SHARE``.)
 WITNESS_SEARCH_SHARE = {"min": 0.5, "max": 0.3, "exists": 0.25}
+
+
+# ---------------------------------------------------------------------------
+# Z3
+# ---------------------------------------------------------------------------
+
+#: Houdini's joint query (every lemma at once after one step) gets 1/this of the
+#: resource limit: when it runs out, one query per lemma with the whole limit still
+#: decides, so the joint query only needs enough to settle the easy steps at once.
+HOUDINI_JOINT_SHARE = 5
+#: Houdini re-checks the surviving lemmas with one query over all actions together up
+#: to double-this (double-9, 55 tiles); above it that query is slower than the checks
+#: per action it repeats, so those alone decide.
+HOUDINI_TOGETHER_MAX_N = 9
+#: A bounded search's default depth (moves): enough for the counterexamples of every
+#: fault's demo variant, whose rounds are short.
+BMC_DEPTH = 12
+#: A bounded search's default wall-clock budget (seconds), checked between depths: a
+#: verify of minutes, with room for the deepest query of the presets.
+BMC_SECONDS = 60.0
+#: The largest termination bound (moves) a bounded search may exhaust to prove a
+#: property that induction does not: one query over every round up to it stays within
+#: the resource limit; beyond it the proof is left NOT_INDUCTIVE.
+EXHAUST_LIMIT = 40
+#: ``prove --explain`` explains at most this many counterexamples to induction, each a
+#: query of its own: enough to see the pattern, few enough to read.
+EXPLAIN_CTIS = 12

@@ -1,8 +1,9 @@
 """The round as a Z3 transition system: the declarative reading of docs/SEMANTICS.md.
 
-This module and the two it is built on -- ``proofs/z3/vocabulary.py`` (the variables, the
-constants, concrete states in and out) and ``proofs/z3/predicates.py`` (the sets, the
-predicates of RULES.md, the lead) -- are written from SEMANTICS.md alone, independently
+This module and its parts -- ``proofs/z3/vocabulary.py`` (the variables, the constants,
+concrete states in and out), ``proofs/z3/predicates.py`` (the sets, the predicates of
+RULES.md, the lead) and ``proofs/z3/layout_terms.py`` (the layout's part of the actions)
+-- are written from SEMANTICS.md alone, independently
 of the engine's code (``model/rules.py``): the two readings of the rules catch each
 other's mistakes (``tests/test_crosscheck_z3.py``, ``proofs/conformance.py``, whose "z3"
 oracle is ``proofs/z3/successors.py``). They use the model's data types (tile numbering,
@@ -20,21 +21,22 @@ decodes into a real deal whose stack is the order the tiles were drawn in. With
 a fixed order (:class:`Encoding` built with ``stack=``), the state counts the
 tiles drawn and only the top of the stack may be drawn.
 
-The vocabulary's and the predicates' names are importable from here too (the relation's
-names, one import for the modules built on it).
+The vocabulary's names are importable from here too (one import for the modules that
+use the relation).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeAlias
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
 
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.state import Deal, State, Status
-from dominoproof.model.variant import DrawRule, FoulRule
+from dominoproof.model.variant import DrawRule, FoulRule, Variant
 from dominoproof.proofs.z3.layout_terms import LayoutTerms
-from dominoproof.proofs.z3.predicates import LeadChoice, Predicates
+from dominoproof.proofs.z3.predicates import Predicates
 from dominoproof.proofs.z3.terms import And, Or
 from dominoproof.proofs.z3.vocabulary import (
     BLOCKED,
@@ -45,13 +47,9 @@ from dominoproof.proofs.z3.vocabulary import (
     DOMINO,
     DOMINO_MOVE,
     DRAW,
-    DRAWN_BITS,
-    END_BITS,
     ESTABLISH,
-    KIND_BITS,
     LEAD_CODE,
     LOC_BITS,
-    NO_TILE_CODE,
     NOWHERE,
     PASS,
     PLAY,
@@ -61,7 +59,6 @@ from dominoproof.proofs.z3.vocabulary import (
     STUTTER,
     TILE_BITS,
     Bool,
-    Model,
     MoveVars,
     StateVars,
     Vocabulary,
@@ -73,21 +70,45 @@ from dominoproof.proofs.z3.vocabulary import (
 Step: TypeAlias = tuple[Any, StateVars]  #: (guard, post-state terms) of an action
 
 
-class Encoding(LayoutTerms):
+@dataclass
+class Encoding:
     """The transition system of one variant (SEMANTICS.md), as Z3 formulas: Init, the
-    named actions, ``T`` (built on :class:`~dominoproof.proofs.z3.layout_terms.LayoutTerms`,
-    :class:`~dominoproof.proofs.z3.predicates.Predicates` and
-    :class:`~dominoproof.proofs.z3.vocabulary.Vocabulary`).
+    named actions, ``T``. It has three parts: its :class:`Vocabulary` (``vocab``), the
+    :class:`Predicates` over it (``preds``) and the :class:`LayoutTerms` (``layout``);
+    their names read through the encoding too (``enc.P``, ``enc.in_hand(...)``), the one
+    import of the modules built on it.
 
-    Subclasses (``proofs/z3/encoding_faults.py``) override single actions to make
-    the Z3 twins of the engine's faults.
+    The fault twins (``proofs/z3/encoding_faults.py``) override single actions, or build
+    the encoding with another part (:attr:`predicates`, :attr:`layout_terms`).
     """
+
+    variant: Variant
+    stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
+    #: the relation modulo symmetry (``proofs/z3/symmetry.py``)
+    quotient: bool = False
+    predicates: ClassVar[type[Predicates]] = Predicates
+    layout_terms: ClassVar[type[LayoutTerms]] = LayoutTerms
+    may_draw_aside: ClassVar[bool] = False  #: a twin that draws set-aside tiles
+
+    def __post_init__(self) -> None:
+        self.vocab = Vocabulary(self.variant, self.stack, self.quotient)
+        self.preds = self.predicates(self.vocab)
+        self.layout = self.layout_terms(self.vocab, self.preds)
+
+    def __getattr__(self, name: str) -> Any:
+        """The parts' names, read through (only called where the encoding has no ``name``)."""
+        if name in ("vocab", "preds", "layout"):  # not built yet (copying, unpickling)
+            raise AttributeError(name)
+        for part in (self.vocab, self.preds, self.layout):
+            if hasattr(part, name):
+                return getattr(part, name)
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
     # -- Init -------------------------------------------------------------------
     def conservation(self, s: StateVars) -> Bool:
         """Every tile is in a hand, the boneyard, set aside or on the table (the partition of
         the set is structural: one place per tile)."""
-        return And([self.somewhere(s, t) for t in range(self.T)])
+        return And([self.preds.somewhere(s, t) for t in range(self.vocab.T)])
 
     def init(self, s: StateVars, deal: Deal | None = None) -> Bool:
         """Init: the state right after a deal (any deal, or ``deal``) [SEMANTICS "Init"]."""
@@ -96,25 +117,25 @@ class Encoding(LayoutTerms):
         if s.marks is not None:
             cs.append(s.marks == 0)
         if deal is None:
-            cs += [self.conservation(s), self.nothing_on_table(s)]
-            for place, k in [*((p, self.H) for p in range(self.P)),
-                             (self.BONEYARD, self.B), (self.ASIDE, self.K)]:
+            cs += [self.conservation(s), self.preds.nothing_on_table(s)]
+            for place, k in [*((p, self.vocab.H) for p in range(self.vocab.P)),
+                             (self.vocab.BONEYARD, self.vocab.B), (self.vocab.ASIDE, self.vocab.K)]:
                 cs.append(count_is([x == place for x in s.loc], k))
         else:
             stock = 0
             for t in deal.stack:
                 stock |= 1 << t
-            places = self.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
+            places = self.vocab.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
                                        0, Status.PLAYING, None))
             cs += [x == w for x, w in zip(s.loc, places, strict=True)]
         if s.drawn is not None:
             cs.append(s.drawn == 0)
-        cs += [z3.Not(self.lead_choice(s).void), self.initial_turn(s)]
+        cs += [z3.Not(self.preds.lead_choice(s).void), self.initial_turn(s)]
         return And(cs)
 
     def initial_turn(self, s: StateVars) -> Bool:
         """Init's ``turn``: the leader of the hands of ``s``."""
-        return self.is_leader(s, s.turn)
+        return self.preds.is_leader(s, s.turn)
 
     # -- the actions (SEMANTICS "Actions") ---------------------------------------
     def cases(self, s: StateVars) -> dict[str, Bool]:
@@ -123,15 +144,15 @@ class Encoding(LayoutTerms):
         Keys: ``domino``, ``establish``, ``lead``, ``play``, ``draw``, ``pass``,
         ``confirm`` (2..8 of the list; 1, a finished round, has no move)."""
         key = ("cases", s.name)
-        if key in self._cache:
-            return self._cache[key]  # type: ignore[no-any-return]
-        bone = z3.Not(self.boneyard_empty(s))
+        if key in self.vocab._cache:
+            return self.vocab._cache[key]  # type: ignore[no-any-return]
+        bone = z3.Not(self.preds.boneyard_empty(s))
         guards = [
-            ("domino", self.hand_empty(s, s.turn)),
-            ("establish", self.block_ready(s)),
+            ("domino", self.preds.hand_empty(s, s.turn)),
+            ("establish", self.preds.block_ready(s)),
             ("lead", z3.Not(s.led)),
-            ("play", self.can_play(s, s.turn)),
-            ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
+            ("play", self.preds.can_play(s, s.turn)),
+            ("draw", And(bone, z3.Not(s.drew)) if self.vocab.DRAW is not DrawRule.NONE
              else z3.BoolVal(False)),
             ("pass", bone),
             ("confirm", z3.BoolVal(True)),
@@ -141,7 +162,7 @@ class Encoding(LayoutTerms):
         for name, g in guards:
             out[name] = And(*earlier, g)
             earlier.append(z3.Not(g))
-        self._cache[key] = out
+        self.vocab._cache[key] = out
         return out
 
     def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
@@ -158,13 +179,13 @@ class Encoding(LayoutTerms):
 
     def step_domino(self, s: StateVars, m: MoveVars) -> Step:
         """2. The player to move has emptied their hand: Domino(p), ``status' = DOMINO``."""
-        return (And(self.cases(s)["domino"], m.kind == DOMINO_MOVE, self.no_tile(m)),
+        return (And(self.cases(s)["domino"], m.kind == DOMINO_MOVE, self.preds.no_tile(m)),
                 self.update(s, f"domino.{m.name}",
                             status=z3.BitVecVal(DOMINO, STATUS_BITS)))
 
     def step_establish(self, s: StateVars, m: MoveVars) -> Step:
         """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]."""
-        return (And(self.cases(s)["establish"], m.kind == ESTABLISH, self.no_tile(m)),
+        return (And(self.cases(s)["establish"], m.kind == ESTABLISH, self.preds.no_tile(m)),
                 self.update(s, f"establish.{m.name}",
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 
@@ -175,40 +196,37 @@ class Encoding(LayoutTerms):
         for the table, ``confirmed' = 0``, ``drew' = false``, and the turn stays with a
         player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2]."""
         p = s.turn
-        emptied = And([Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
+        emptied = And([Or(m.tile == t, s.loc[t] != p) for t in range(self.vocab.T)])
         stays = emptied if again is None else Or(emptied, again)
         extra: dict[str, Any] = {} if marks is None else {"marks": marks}
         return self.update(
-            s, f"{tag}.{m.name}", loc=self.moved(s, m, self.TABLE), ends=tuple(ends),
+            s, f"{tag}.{m.name}", loc=self.preds.moved(s, m, self.vocab.TABLE), ends=tuple(ends),
             confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
-            turn=z3.If(stays, p, self.next_seat(p)), **extra)
+            turn=z3.If(stays, p, self.preds.next_seat(p)), **extra)
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         """The lead rule allows ``m.tile``: the named tile, or any tile if none is named."""
-        lead = self.lead_choice(s)
+        lead = self.preds.lead_choice(s)
         return And([z3.Implies(c, m.tile == t) for t, c in lead.chosen.items()])
 
     def step_lead(self, s: StateVars, m: MoveVars) -> Step:
         """4. no slot open: Play(p, t, LEAD) for the tile(s) the lead rule allows; the slots
         the lead opens show the halves of ``t = a-b`` (:meth:`opening`)."""
-        ends, marks = self.opening(s, m)
+        ends, marks = self.layout.opening(s, m)
         return (And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
-                    self.tile_ok(m), self.tile_at(s, m, s.turn), self.lead_allowed(s, m)),
+                    self.preds.tile_ok(m), self.preds.tile_at(s, m, s.turn),
+                    self.lead_allowed(s, m)),
                 self.after_play(s, m, "lead", ends, marks))
-
-    def new_ends(self, s: StateVars, m: MoveVars) -> tuple[BV, ...]:
-        """The slot values after the play ``m`` (:meth:`played`)."""
-        return self.played(s, m)[0]
 
     def step_play(self, s: StateVars, m: MoveVars) -> Step:
         """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on now
         whose number ``t`` carries [R2.1, R4.3]; the layout's effect is :meth:`played`."""
-        x = self.shown(s, m.end)
-        ends, marks = self.played(s, m)
-        return (And(self.cases(s)["play"], m.kind == PLAY, self.tile_ok(m),
-                    self.offered(s, m), Or(m.a == x, m.b == x),
-                    self.tile_at(s, m, s.turn)),
-                self.after_play(s, m, "play", ends, marks, self.plays_again(m)))
+        x = self.layout.shown(s, m.end)
+        ends, marks = self.layout.played(s, m)
+        return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
+                    self.layout.offered(s, m), Or(m.a == x, m.b == x),
+                    self.preds.tile_at(s, m, s.turn)),
+                self.after_play(s, m, "play", ends, marks, self.layout.plays_again(m)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:
         """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
@@ -220,23 +238,23 @@ class Encoding(LayoutTerms):
         cross-check with the engine found the difference; ``drew`` means "the player to
         move has drawn this turn", and every other move that passes the turn clears it,
         so this reading clears it too (SEMANTICS should say so)."""
-        bit = self.seat_bit(s.turn)
+        bit = self.preds.seat_bit(s.turn)
         post = self.update(s, f"foul.{m.name}", fouls=s.fouls | bit,
-                           confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.next_seat(s.turn),
+                           confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.preds.next_seat(s.turn),
                            drew=z3.BoolVal(False), **self.marker_change(s))
-        if self.FOULS is not FoulRule.PENALISED:
+        if self.vocab.FOULS is not FoulRule.PENALISED:
             return z3.BoolVal(False), post
-        return (And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
-                    m.kind == CONFIRM, self.no_tile(m)), post)
+        return (And(self.cases(s)["play"], self.preds.boneyard_empty(s), (s.fouls & bit) == 0,
+                    m.kind == CONFIRM, self.preds.no_tile(m)), post)
 
     def draw_top(self, s: StateVars) -> BV | None:
         """The tile a fixed draw order allows (the top of the stack), or None (free)."""
-        if self.stack is None or not self.stack:
+        if self.vocab.stack is None or not self.vocab.stack:
             return None
         assert s.drawn is not None
-        top = z3.BitVecVal(self.stack[-1], TILE_BITS)
-        for i in range(len(self.stack) - 2, -1, -1):
-            top = z3.If(s.drawn == i, z3.BitVecVal(self.stack[i], TILE_BITS), top)
+        top = z3.BitVecVal(self.vocab.stack[-1], TILE_BITS)
+        for i in range(len(self.vocab.stack) - 2, -1, -1):
+            top = z3.If(s.drawn == i, z3.BitVecVal(self.vocab.stack[i], TILE_BITS), top)
         return top
 
     def step_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
@@ -246,31 +264,36 @@ class Encoding(LayoutTerms):
         extra: dict[str, Any] = {}
         if s.drawn is not None:
             extra["drawn"] = s.drawn + 1
-        return (And(self.cases(s)["draw"], m.kind == DRAW, self.tile_ok(m),
-                    m.end == LEAD_CODE, self.tile_at(s, m, self.BONEYARD),
+        return (And(self.cases(s)["draw"], m.kind == DRAW, self.preds.tile_ok(m),
+                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.vocab.BONEYARD),
                     m.tile == top if top is not None else z3.BoolVal(True)),
-                self.update(s, f"draw.{m.name}", loc=self.moved(s, m, s.turn),
-                            drew=z3.BoolVal(self.DRAW is DrawRule.ONE), **extra))
+                self.update(s, f"draw.{m.name}", loc=self.preds.moved(s, m, s.turn),
+                            drew=z3.BoolVal(self.vocab.DRAW is DrawRule.ONE), **extra))
 
     def step_pass(self, s: StateVars, m: MoveVars) -> Step:
         """7. Stock left, but this player has drawn (draw-one): Pass(p) [R3.1];
         ``confirmed' = 0`` if confirmations need an empty boneyard, else ``+1``."""
-        count = z3.BitVecVal(0, COUNT_BITS) if self.EMPTY else s.confirmed + 1
-        return (And(self.cases(s)["pass"], m.kind == PASS, self.no_tile(m)),
-                self.update(s, f"pass.{m.name}", turn=self.next_seat(s.turn),
+        count = z3.BitVecVal(0, COUNT_BITS) if self.vocab.EMPTY else s.confirmed + 1
+        return (And(self.cases(s)["pass"], m.kind == PASS, self.preds.no_tile(m)),
+                self.update(s, f"pass.{m.name}", turn=self.preds.next_seat(s.turn),
                             drew=z3.BoolVal(False), confirmed=count, **self.marker_change(s)))
 
     def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
         """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]."""
-        return (And(self.cases(s)["confirm"], m.kind == CONFIRM, self.no_tile(m)),
-                self.update(s, f"confirm.{m.name}", confirmed=s.confirmed + 1,
-                            turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
-                            **self.marker_change(s)))
+        return (And(self.cases(s)["confirm"], m.kind == CONFIRM, self.preds.no_tile(m)),
+                self.counted(s, m, "confirm"))
+
+    def counted(self, s: StateVars, m: MoveVars, tag: str, marker: bool = True) -> StateVars:
+        """A confirmation that counts: ``confirmed' = confirmed + 1``, the turn passes,
+        ``drew' = false``, and (``marker``) the mover's marker goes out."""
+        return self.update(s, f"{tag}.{m.name}", confirmed=s.confirmed + 1,
+                           turn=self.preds.next_seat(s.turn), drew=z3.BoolVal(False),
+                           **(self.marker_change(s) if marker else {}))
 
     def marker_change(self, s: StateVars) -> dict[str, Any]:
         """A pass, a confirmation or a foul puts the mover's marker out [R3.1, R4.2, R4.5]:
         the ``marks`` change, where the layout has markers."""
-        return {"marks": self.markers_out(s)} if self.fields.markers >= 0 else {}
+        return {"marks": self.layout.markers_out(s)} if self.vocab.fields.markers >= 0 else {}
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         """Every named action as (guard, post-state terms): the functional form of ``T``.
@@ -278,8 +301,8 @@ class Encoding(LayoutTerms):
         Every action is deterministic given its move, so the post-state is a term over
         ``s`` and ``m``; proofs substitute it directly (no frame equalities to solve)."""
         key = (f"steps.{m.name}", s.name)
-        if top is None and key in self._cache:
-            return self._cache[key]  # type: ignore[no-any-return]
+        if top is None and key in self.vocab._cache:
+            return self.vocab._cache[key]  # type: ignore[no-any-return]
         out = {
             "domino": self.step_domino(s, m),
             "establish": self.step_establish(s, m),
@@ -291,7 +314,7 @@ class Encoding(LayoutTerms):
             "confirm": self.step_confirm(s, m),
         }
         if top is None:
-            self._cache[key] = out
+            self.vocab._cache[key] = out
         return out
 
     def actions(self, s: StateVars, m: MoveVars, s2: StateVars,
@@ -307,49 +330,16 @@ class Encoding(LayoutTerms):
 
     def stutter(self, s: StateVars, m: MoveVars, s2: StateVars) -> Bool:
         """BMC padding: a finished round stays as it is (not a move of the model)."""
-        return And(s.status != PLAYING, m.kind == STUTTER, self.no_tile(m), self.same(s, s2))
+        return And(s.status != PLAYING, m.kind == STUTTER, self.preds.no_tile(m), self.same(s, s2))
 
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
-        return Or(c["domino"], c["establish"], And(c["lead"], self.lead_tile_held(s)),
+        return Or(c["domino"], c["establish"], And(c["lead"], self.preds.lead_tile_held(s)),
                   c["play"], c["draw"], c["pass"], c["confirm"])
 
 
-__all__ = [
-    "BLOCKED",
-    "BV",
-    "CLOSED_CODE",
-    "CONFIRM",
-    "COUNT_BITS",
-    "DOMINO",
-    "DOMINO_MOVE",
-    "DRAW",
-    "DRAWN_BITS",
-    "END_BITS",
-    "ESTABLISH",
-    "KIND_BITS",
-    "LEAD_CODE",
-    "LOC_BITS",
-    "NOWHERE",
-    "NO_TILE_CODE",
-    "PASS",
-    "PLAY",
-    "PLAYING",
-    "SEAT_BITS",
-    "STATUS_BITS",
-    "STUTTER",
-    "TILE_BITS",
-    "Bool",
-    "Encoding",
-    "LeadChoice",
-    "Model",
-    "MoveVars",
-    "Predicates",
-    "StateVars",
-    "Step",
-    "Vocabulary",
-    "count_is",
-    "popcount",
-    "xor_all",
-]
+__all__ = ["BLOCKED", "BV", "CLOSED_CODE", "CONFIRM", "COUNT_BITS", "DOMINO", "DOMINO_MOVE",
+           "DRAW", "ESTABLISH", "LEAD_CODE", "LOC_BITS", "NOWHERE", "PASS", "PLAY", "PLAYING",
+           "SEAT_BITS", "STATUS_BITS", "STUTTER", "TILE_BITS", "Bool", "Encoding", "MoveVars",
+           "Predicates", "StateVars", "Step", "Vocabulary", "count_is", "popcount", "xor_all"]

@@ -3,7 +3,8 @@
 A fault breaks the rules one way: in the engine (a :class:`Rules` subclass), in the
 scoring (a mutant scorer) or in the variant (overrides). Its twin breaks the
 declarative reading the same way: an :class:`Encoding` subclass that changes one
-action, a :class:`Scoring` subclass, or nothing but the fault's variant.
+action or is built with another part (its predicates or layout terms), a
+:class:`Scoring` subclass, or nothing but the fault's variant.
 :func:`twin_prover` builds the :class:`~dominoproof.proofs.z3.queries.Prover` of a fault:
 its variant, its twin encoding and scoring, and the fault's own engine to replay the
 rounds Z3 finds (``tests/test_z3_faults.py`` checks that every property a fault is
@@ -41,6 +42,8 @@ from dominoproof.proofs.z3.encoding import (
     StateVars,
     Step,
 )
+from dominoproof.proofs.z3.layout_terms import LayoutTerms
+from dominoproof.proofs.z3.predicates import Predicates
 from dominoproof.proofs.z3.queries import Prover
 from dominoproof.proofs.z3.scoring import SCORE_BITS, ScoreTerms, Scoring
 from dominoproof.proofs.z3.terms import And, Or
@@ -70,8 +73,7 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
         out["confirm-not-draw"] = (
             And(stock, z3.Not(early), self.cases(s)["draw"], m.kind == CONFIRM,
                 self.no_tile(m)),
-            self.update(s, f"confirm-not-draw.{m.name}", confirmed=s.confirmed + 1,
-                        turn=self.next_seat(s.turn), drew=z3.BoolVal(False)))
+            self.counted(s, m, "confirm-not-draw", marker=False))
         return out
 
 
@@ -80,17 +82,14 @@ class ConfirmWhilePlayableZ3(Encoding):
     empty, a player holding a playable tile may confirm, and every confirmation counts
     (none is recorded as a foul)."""
 
-    def counted(self, s: StateVars, m: MoveVars, tag: str) -> StateVars:
-        return self.update(s, f"{tag}.{m.name}", confirmed=s.confirmed + 1,
-                           turn=self.next_seat(s.turn), drew=z3.BoolVal(False))
-
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         out = dict(super().steps(s, m, top))
         foul_guard, _ = out["foul"]
-        out["foul"] = (foul_guard, self.counted(s, m, "foul-counted"))
+        out["foul"] = (foul_guard, self.counted(s, m, "foul-counted", marker=False))
         extra = And(self.cases(s)["play"], self.boneyard_empty(s), z3.Not(foul_guard_any(
             self, s)), m.kind == CONFIRM, self.no_tile(m))
-        out["confirm-while-playable"] = (extra, self.counted(s, m, "confirm-playable"))
+        out["confirm-while-playable"] = (
+            extra, self.counted(s, m, "confirm-playable", marker=False))
         return out
 
 
@@ -127,7 +126,7 @@ class ExtraConfirmationZ3(Encoding):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.C += 1
+        self.vocab.C += 1
 
 
 class ConfirmResetsZ3(Encoding):
@@ -173,28 +172,36 @@ class MarkerStaysInZ3(Encoding):
     player's marker as it was (in, unless it was already out) -- a foul too, a false
     confirmation (the engine's mutant reads every move of kind CONFIRM so)."""
 
-    def step_pass(self, s: StateVars, m: MoveVars) -> Step:
-        guard, post = super().step_pass(s, m)
-        return guard, self.update(post, "marker-in", marks=s.marks)
-
-    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
-        guard, post = super().step_confirm(s, m)
-        return guard, self.update(post, "marker-in", marks=s.marks)
-
-    def step_foul(self, s: StateVars, m: MoveVars) -> Step:
-        guard, post = super().step_foul(s, m)
-        return guard, self.update(post, "marker-in", marks=s.marks)
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        out = dict(super().steps(s, m, top))
+        for a in ("pass", "confirm", "foul"):
+            guard, post = out[a]
+            out[a] = guard, self.update(post, "marker-in", marks=s.marks)
+        return out
 
 
-def _play_ignores_pending(self: Encoding, s: StateVars, seat: BV | int, i: int) -> Bool:
+class PendingIgnored(Predicates):
     """While slots are pending, play may go on any slot the mover may play on."""
-    return self.may_play(s, seat, i)
+
+    def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        return self.may_play(s, seat, i)
 
 
-def _distinct_ignores_pending(self: Encoding, s: StateVars, j: int, i: int) -> Bool:
+def _distinct_ignores_pending(self: LayoutTerms, s: StateVars, j: int, i: int) -> Bool:
     """Two slots of a group showing one number are one move whether pending or not
     (the mutant offers the slots as if nothing were pending)."""
-    return Or(s.ends[j] != s.ends[i], self.covered(s, j) != self.covered(s, i))
+    return Or(s.ends[j] != s.ends[i], self.preds.covered(s, j) != self.preds.covered(s, i))
+
+
+class PendingAlike(LayoutTerms):
+    distinct = _distinct_ignores_pending
+
+
+class PendingAlikePileUp(LayoutTerms):
+    distinct = _distinct_ignores_pending
+
+    def starts_wait(self, rest: list[Bool]) -> Bool:
+        return z3.BoolVal(True)
 
 
 class DoubleLeftUncoveredZ3(Encoding):
@@ -202,8 +209,8 @@ class DoubleLeftUncoveredZ3(Encoding):
     slot the mover may play on, pending or not (the pending slots restrict nothing; a double
     still makes its slots pending)."""
 
-    may_play_now = _play_ignores_pending
-    distinct = _distinct_ignores_pending
+    predicates = PendingIgnored
+    layout_terms = PendingAlike
 
 
 class DoublesPileUpZ3(Encoding):
@@ -211,11 +218,13 @@ class DoublesPileUpZ3(Encoding):
     (as ``double-left-uncovered``), and a double laid there makes its slot pending too,
     beside the others."""
 
-    may_play_now = _play_ignores_pending
-    distinct = _distinct_ignores_pending
+    predicates = PendingIgnored
+    layout_terms = PendingAlikePileUp
 
-    def starts_wait(self, rest: list[Bool]) -> Bool:
-        return z3.BoolVal(True)
+
+class ArmsWaitForNothing(Predicates):
+    def waits_for(self, s: StateVars, i: int) -> list[Bool]:
+        return []
 
 
 class ArmsOpenEarlyZ3(Encoding):
@@ -223,8 +232,7 @@ class ArmsOpenEarlyZ3(Encoding):
     as they open, before the sides they wait for are covered (their covered marks are
     still kept)."""
 
-    def waits_for(self, s: StateVars, i: int) -> list[Bool]:
-        return []
+    predicates = ArmsWaitForNothing
 
 
 class ConfirmPastDoubleZ3(Encoding):
@@ -235,13 +243,10 @@ class ConfirmPastDoubleZ3(Encoding):
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         out = dict(super().steps(s, m, top))
         past = And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
-        counted = self.update(s, f"confirm-past.{m.name}", confirmed=s.confirmed + 1,
-                              turn=self.next_seat(s.turn), drew=z3.BoolVal(False),
-                              **self.marker_change(s))
         foul_guard, foul_post = out["foul"]
         out["foul"] = (And(foul_guard, z3.Not(past)), foul_post)
         out["confirm-past-double"] = (And(past, m.kind == CONFIRM, self.no_tile(m)),
-                                      counted)
+                                      self.counted(s, m, "confirm-past"))
         return out
 
 
@@ -265,7 +270,7 @@ class TieWrongZ3(Scoring):
         winners = tuple(z3.If(blocked_tie, last[i], sc.winners[i]) for i in range(n))
         awards = tuple(z3.If(blocked_tie, z3.If(last[i], others[i], self.k(0)), sc.awards[i])
                        for i in range(n))
-        return _with(sc, winners=winners, awards=awards)
+        return dataclasses.replace(sc, winners=winners, awards=awards)
 
 
 class HighestWinsZ3(Scoring):
@@ -287,7 +292,7 @@ class HighestWinsZ3(Scoring):
         winners = tuple(z3.If(blocked, first[i], sc.winners[i]) for i in range(n))
         awards = tuple(z3.If(blocked, z3.If(first[i], given, self.k(0)), sc.awards[i])
                        for i in range(n))
-        return _with(sc, winners=winners, awards=awards)
+        return dataclasses.replace(sc, winners=winners, awards=awards)
 
 
 class AwardIgnoresVariantZ3(Scoring):
@@ -301,7 +306,7 @@ class AwardIgnoresVariantZ3(Scoring):
         others = [z3.Sum([sc.totals[j] for j in range(n) if j != i]) for i in range(n)]
         awards = tuple(z3.If(And(one, sc.winners[i]), others[i], sc.awards[i])
                        for i in range(n))
-        return _with(sc, awards=awards)
+        return dataclasses.replace(sc, awards=awards)
 
 
 class DoublesCountOnceZ3(Scoring):
@@ -319,7 +324,7 @@ class DoublesCountOnceZ3(Scoring):
                                                       == e.halves[t][1] else self.value[t]),
                                  self.k(0)) for t in range(e.T)])
 
-        return _with(sc, residuals=tuple(once(p) for p in range(e.P)))
+        return dataclasses.replace(sc, residuals=tuple(once(p) for p in range(e.P)))
 
 
 class TeamStrideZ3(Scoring):
@@ -330,7 +335,7 @@ class TeamStrideZ3(Scoring):
         n, P = len(self.sides), self.e.P
         totals = tuple(z3.Sum([sc.residuals[p] for p in range(i, P, n)] + [self.k(0)])
                        for i in range(n))
-        return _with(sc, totals=totals)
+        return dataclasses.replace(sc, totals=totals)
 
 
 class PenaltyToSideIndexZ3(Scoring):
@@ -345,7 +350,7 @@ class PenaltyToSideIndexZ3(Scoring):
                                  + [self.k(0)]) for q in range(P))
         scores = tuple(sc.awards[i] - z3.Sum([penalties[p] for p in seats] + [self.k(0)])
                        for i, seats in enumerate(self.sides))
-        return _with(sc, penalties=penalties, scores=scores)
+        return dataclasses.replace(sc, penalties=penalties, scores=scores)
 
 
 class ScoresIgnorePenaltiesZ3(Scoring):
@@ -353,11 +358,7 @@ class ScoresIgnorePenaltiesZ3(Scoring):
 
     def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
         sc = super().terms(s, residuals)
-        return _with(sc, scores=sc.awards)
-
-
-def _with(sc: ScoreTerms, **changes: Any) -> ScoreTerms:
-    return dataclasses.replace(sc, **changes)
+        return dataclasses.replace(sc, scores=sc.awards)
 
 
 # ---------------------------------------------------------------------------

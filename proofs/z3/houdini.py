@@ -15,9 +15,15 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.moves import Move
 from dominoproof.model.state import State
+from dominoproof.proofs.budgets import (
+    DEFAULT_RLIMIT,
+    DEFAULT_TIMEOUT_MS,
+    HOUDINI_JOINT_SHARE,
+    HOUDINI_TOGETHER_MAX_N,
+)
 from dominoproof.proofs.z3.encoding import Bool, Encoding
 from dominoproof.proofs.z3.lemmas import Lemma
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
+from dominoproof.proofs.z3.solver import Check, Ledger, Solver
 from dominoproof.proofs.z3.terms import And, Or
 
 
@@ -120,7 +126,7 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
             if unknown:
                 break
     if together is None:
-        together = enc.N <= 9  # double-9 (55 tiles): above it, per action only
+        together = enc.N <= HOUDINI_TOGETHER_MAX_N
     if alive and not unknown and together:
         sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
         sv.add(*[pre[lem.id] for lem in alive], enc.trans(s, m, s2),
@@ -136,13 +142,13 @@ def violations(hyps: list[Bool], guard: Bool, goals: dict[str, Bool], *, seed: i
                timeout_ms: int, rlimit: int = DEFAULT_RLIMIT,
                ledger: Ledger | None) -> tuple[set[str] | None, Check]:
     """Which of ``goals`` can fail after a step from a state satisfying ``hyps`` and
-    ``guard``? One query for all of them (with a fifth of the resource limit), then one
+    ``guard``? One query for all of them (with a share of the resource limit), then one
     per goal, each with the whole limit, if that one runs out. Returns the
     failing ids with the check holding their model (empty: all preserved), or None with the
     unknown check (its reason names the budget) when a query stays unknown."""
     if not goals:
         return set(), Check("unsat", 0.0)
-    first = max(1, rlimit // 5) if len(goals) > 1 else rlimit
+    first = max(1, rlimit // HOUDINI_JOINT_SHARE) if len(goals) > 1 else rlimit
     sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=first, ledger=ledger)
     sv.add(*hyps, guard, Or([z3.Not(g) for g in goals.values()]))
     c = sv.check()

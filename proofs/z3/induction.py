@@ -23,7 +23,7 @@ from dominoproof.model.moves import Move, move_json
 from dominoproof.model.state import State
 from dominoproof.model.tiles import show_tiles
 from dominoproof.model.variant import FoulRule
-from dominoproof.proofs.budgets import CTI_MINIMISE_SHARE
+from dominoproof.proofs.budgets import CTI_MINIMISE_SHARE, EXPLAIN_CTIS
 from dominoproof.proofs.properties import Property, Result, Verdict
 from dominoproof.proofs.z3.bmc import BMCResult, BoundedSearch
 from dominoproof.proofs.z3.encoding import (
@@ -313,7 +313,7 @@ class InductionProofs:
         sv.add(*self.enc.equals(s, state), z3.Not(lem(self.enc, s)))
         return bool(sv.check().unsat)
 
-    def explain(self, pid: str, *, limit: int = 12) -> list[tuple[CTI, str | None]]:
+    def explain(self, pid: str, *, limit: int = EXPLAIN_CTIS) -> list[tuple[CTI, str | None]]:
         """Why ``pid`` needs its lemmas: starting from the type invariant alone, the
         (minimised) counterexample to induction of the property, and the first lemma of
         the proved invariant that rules its pre-state out; that lemma is assumed and the
@@ -543,12 +543,5 @@ class InductionProofs:
         return self.search.refute(prop.id, "terminal state", broken, broken, t0, led, not_inductive)
 
 
-__all__ = [
-    "CTI",
-    "METHOD_INDUCTION",
-    "STATE_PROPERTIES",
-    "TRANSITION",
-    "TYPE_OK",
-    "InductionProofs",
-    "StepCase",
-]
+__all__ = ["CTI", "METHOD_INDUCTION", "STATE_PROPERTIES", "TRANSITION", "TYPE_OK",
+           "InductionProofs", "StepCase"]

@@ -137,11 +137,11 @@ def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
 
 
 def has_marks(e: Encoding) -> bool:
-    return e.fields.width > 0
+    return e.vocab.fields.width > 0
 
 
 def has_markers(e: Encoding) -> bool:
-    return e.fields.markers >= 0
+    return e.vocab.fields.markers >= 0
 
 
 def has_waiting_arms(e: Encoding) -> bool:
@@ -153,7 +153,7 @@ def has_waiting_pending(e: Encoding) -> bool:
 
 
 def has_double_rules(e: Encoding) -> bool:
-    return e.double_rules
+    return e.vocab.double_rules
 
 
 def has_single_pending(e: Encoding) -> bool:
@@ -170,24 +170,8 @@ def has_pending_trains(e: Encoding) -> bool:
         for sl in e.slots)
 
 
-__all__ = [
-    "arms",
-    "confirmed_cannot_cover",
-    "confirmed_markers_out",
-    "has_double_rules",
-    "has_markers",
-    "has_marks",
-    "has_pending_trains",
-    "has_single_pending",
-    "has_waiting_arms",
-    "has_waiting_pending",
-    "in_canonical_order",
-    "marks_typed",
-    "pending_one_double",
-    "pending_one_slot",
-    "pending_owner_access",
-    "shows_a_number",
-    "slot_key",
-    "uncovered_pending",
-    "waiting_arms",
-]
+__all__ = ["arms", "confirmed_cannot_cover", "confirmed_markers_out", "has_double_rules",
+           "has_markers", "has_marks", "has_pending_trains", "has_single_pending",
+           "has_waiting_arms", "has_waiting_pending", "in_canonical_order", "marks_typed",
+           "pending_one_double", "pending_one_slot", "pending_owner_access", "shows_a_number",
+           "slot_key", "uncovered_pending", "waiting_arms"]

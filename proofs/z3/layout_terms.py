@@ -2,10 +2,11 @@
 markers, and the canonical form (docs/SEMANTICS.md "The layout" and "Actions").
 
 Part of the declarative reading of docs/SEMANTICS.md (``proofs/z3/encoding.py`` is the
-relation, built on this module, ``proofs/z3/predicates.py`` and ``proofs/z3/vocabulary.py``),
-written from SEMANTICS.md and the slot data (:class:`~dominoproof.model.layout.SlotLayout`)
-alone: nothing here reads the engine's ``Layout`` but the bit layout of ``State.marks``
-(``Layout.fields``, the state's representation).
+relation, whose parts are this module, ``proofs/z3/predicates.py`` and
+``proofs/z3/vocabulary.py``), written from SEMANTICS.md and the slot data
+(:class:`~dominoproof.model.layout.SlotLayout`) alone: nothing here reads the engine's
+``Layout`` but the bit layout of ``State.marks`` (``Layout.fields``, the state's
+representation).
 
 The layout's part of a state is the slot values (``end[i]``, 31 while closed) and the
 marks (``marks``, one bit-vector; here a list of its bits while a move's effect is
@@ -37,7 +38,15 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.proofs.z3.predicates import Predicates
 from dominoproof.proofs.z3.terms import And, Or
-from dominoproof.proofs.z3.vocabulary import BV, CLOSED_CODE, END_BITS, Bool, MoveVars, StateVars
+from dominoproof.proofs.z3.vocabulary import (
+    BV,
+    CLOSED_CODE,
+    END_BITS,
+    Bool,
+    MoveVars,
+    StateVars,
+    Vocabulary,
+)
 
 #: The layout's part of a post-state: the slot values, and the marks' bits (None: the
 #: layout has no marks).
@@ -48,16 +57,20 @@ Layer: TypeAlias = "tuple[tuple[BV, ...], BV | None]"
 TOE_COUNT_BITS = 8
 
 
-class LayoutTerms(Predicates):
+class LayoutTerms:
     """The layout's effects as terms over a pre-state and a move (see the module
-    docstring); :class:`~dominoproof.proofs.z3.encoding.Encoding` builds the actions on it."""
+    docstring), over the vocabulary ``v`` and its predicates ``preds``;
+    :class:`~dominoproof.proofs.z3.encoding.Encoding` builds the actions with it."""
+
+    def __init__(self, v: Vocabulary, preds: Predicates) -> None:
+        self.v, self.preds = v, preds
 
     # -- the marks as bits -----------------------------------------------------------
     def mark_bits(self, s: StateVars) -> Bits:
         """Every bit of ``s.marks``, low first (None: the layout has no marks)."""
         if s.marks is None:
             return None
-        return [self.mark(s, k) for k in range(self.fields.width)]
+        return [self.preds.mark(s, k) for k in range(self.v.fields.width)]
 
     def word(self, bits: Bits) -> BV | None:
         """The marks bit-vector of ``bits`` (low first)."""
@@ -70,12 +83,12 @@ class LayoutTerms(Predicates):
     def markers_out(self, s: StateVars) -> BV | None:
         """The marks after the player to move passes, confirms or fouls: their marker goes
         out (R3.1, R4.2, R4.5); unchanged where the layout has no markers."""
-        if self.fields.markers < 0:
+        if self.v.fields.markers < 0:
             return s.marks
-        seat = self.seat_bit(s.turn)
-        width = self.fields.width
-        wide = z3.ZeroExt(width - self.P, seat) if width > self.P else seat
-        return s.marks | (wide << self.fields.markers if self.fields.markers else wide)
+        seat = self.preds.seat_bit(s.turn)
+        width = self.v.fields.width
+        wide = z3.ZeroExt(width - self.v.P, seat) if width > self.v.P else seat
+        return s.marks | (wide << self.v.fields.markers if self.v.fields.markers else wide)
 
     # -- the opening -------------------------------------------------------------------
     def opening(self, s: StateVars, m: MoveVars) -> Layer:
@@ -85,23 +98,23 @@ class LayoutTerms(Predicates):
         other slot is closed. Then the canonical form."""
         double = m.a == m.b
         closed = z3.BitVecVal(CLOSED_CODE, END_BITS)
-        ends: list[BV] = [closed] * self.W
-        opened: list[Bool] = [z3.BoolVal(False)] * self.W
-        for i, half in self.lead_halves:
+        ends: list[BV] = [closed] * self.v.W
+        opened: list[Bool] = [z3.BoolVal(False)] * self.v.W
+        for i, half in self.v.lead_halves:
             ends[i] = m.b if half else m.a
             opened[i] = z3.BoolVal(True)
-        for i in self.spinner_slots:
+        for i in self.v.spinner_slots:
             ends[i] = z3.If(double, m.a, closed)
             opened[i] = double
         bits = self.mark_bits(s)
-        if bits is None or not (self.lead_takes and self.fields.pending >= 0):
-            if self.lead_sorted:
+        if bits is None or not (self.v.lead_takes and self.v.fields.pending >= 0):
+            if self.v.lead_sorted:
                 return tuple(ends), s.marks
         else:
-            p = self.fields.pending
-            for i in range(self.W):
+            p = self.v.fields.pending
+            for i in range(self.v.W):
                 bits[p + i] = z3.If(double, opened[i], bits[p + i])
-        if self.lead_sorted:
+        if self.v.lead_sorted:
             return tuple(ends), self.word(bits)
         return self.canonical(ends, bits)
 
@@ -109,18 +122,18 @@ class LayoutTerms(Predicates):
     def shown(self, s: StateVars, slot: BV) -> BV:
         """The number the slot ``slot`` (a move's end field) shows."""
         out = s.ends[-1]
-        for i in range(self.W - 2, -1, -1):
+        for i in range(self.v.W - 2, -1, -1):
             out = z3.If(slot == i, s.ends[i], out)
         return out
 
     def takes_tiles(self, m: MoveVars) -> Bool:
         """The slot ``m.end`` is one whose doubles take tiles (``double_takes > 0``)."""
-        return Or([m.end == i for i, sl in enumerate(self.slots) if sl.double_takes])
+        return Or([m.end == i for i, sl in enumerate(self.v.slots) if sl.double_takes])
 
     def plays_again(self, m: MoveVars) -> Bool | None:
         """The mover plays again: a double laid on a slot whose doubles take tiles, where
         the layout says its player plays on [R2.2] (None: never)."""
-        if not self.again or not self.double_rules:
+        if not self.v.again or not self.v.double_rules:
             return None
         return And(m.a == m.b, self.takes_tiles(m))
 
@@ -129,29 +142,29 @@ class LayoutTerms(Predicates):
         module docstring), in the canonical form."""
         x = self.shown(s, m.end)
         other = z3.If(m.a == x, m.b, m.a)
-        at = [m.end == i for i in range(self.W)]
+        at = [m.end == i for i in range(self.v.W)]
         ends = [z3.If(at[i], other, e) for i, e in enumerate(s.ends)]
         bits = self.mark_bits(s)
         if bits is None:
             return self.canonical(ends, None)
-        f = self.fields
-        for i in range(self.W):  # the slot played on is covered
+        f = self.v.fields
+        for i in range(self.v.W):  # the slot played on is covered
             if f.covered[i] >= 0:
                 bits[f.covered[i]] = Or(bits[f.covered[i]], at[i])
         if f.pending >= 0:
-            rest = [And(self.pending(s, i), z3.Not(at[i])) for i in range(self.W)]
+            rest = [And(self.preds.pending(s, i), z3.Not(at[i])) for i in range(self.v.W)]
             # a double on a slot that takes tiles, nothing else pending: its slot and the
             # toes it opens take the next tiles
             new = And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
             toe = self.toes_opened(s, m, new)
-            for i in self.toe_slots:
+            for i in self.v.toe_slots:
                 ends[i] = z3.If(toe[i], m.a, ends[i])
-            for i in range(self.W):
+            for i in range(self.v.W):
                 made = Or(at[i], toe.get(i, z3.BoolVal(False)))
                 bits[f.pending + i] = Or(rest[i], And(new, made))
         if f.markers >= 0:  # a play on one's own train takes one's marker in
-            for q in range(self.P):
-                own = [at[i] for i, sl in enumerate(self.slots) if sl.owner == q]
+            for q in range(self.v.P):
+                own = [at[i] for i, sl in enumerate(self.v.slots) if sl.owner == q]
                 if own:
                     k = f.markers + q
                     bits[k] = And(bits[k], z3.Not(And(s.turn == q, Or(own))))
@@ -166,16 +179,16 @@ class LayoutTerms(Predicates):
         """For each toe slot: the double of ``m`` opens it -- ``new`` holds, the toe is
         closed, and fewer than ``takes - 1`` closed toes come before it (``takes`` the
         double rule of the slot played on)."""
-        if not self.toe_slots:
+        if not self.v.toe_slots:
             return {}
         w = TOE_COUNT_BITS
         left = z3.BitVecVal(0, w)
-        for i, sl in enumerate(self.slots):
+        for i, sl in enumerate(self.v.slots):
             if sl.double_takes > 1:
                 left = z3.If(m.end == i, z3.BitVecVal(sl.double_takes - 1, w), left)
         out: dict[int, Bool] = {}
         before: list[Bool] = []
-        for i in self.toe_slots:
+        for i in self.v.toe_slots:
             closed = s.ends[i] == CLOSED_CODE
             out[i] = And(new, closed, z3.ULT(_count(before, w), left))
             before.append(closed)
@@ -187,18 +200,18 @@ class LayoutTerms(Predicates):
         symmetric group shows the same number with the same marks (the same move, up to
         the symmetry)."""
         cases = []
-        for i in range(self.W):
-            earlier = [self.distinct(s, j, i) for j in self.group[i] if j < i]
+        for i in range(self.v.W):
+            earlier = [self.distinct(s, j, i) for j in self.v.group[i] if j < i]
             cases.append(And(m.end == i, s.ends[i] != CLOSED_CODE,
-                             self.may_play_now(s, s.turn, i), *earlier))
+                             self.preds.may_play_now(s, s.turn, i), *earlier))
         return Or(cases)
 
     def distinct(self, s: StateVars, j: int, i: int) -> Bool:
         """Slots ``j`` and ``i`` of one group differ: in the number shown, or in a mark."""
-        if not self.slot_marked(i) and not self.slot_marked(j):
+        if not self.v.slot_marked(i) and not self.v.slot_marked(j):
             return s.ends[j] != s.ends[i]
-        return Or(s.ends[j] != s.ends[i], self.pending(s, j) != self.pending(s, i),
-                  self.covered(s, j) != self.covered(s, i))
+        return Or(s.ends[j] != s.ends[i], self.preds.pending(s, j) != self.preds.pending(s, i),
+                  self.preds.covered(s, j) != self.preds.covered(s, i))
 
     # -- the canonical form --------------------------------------------------------------
     def canonical(self, ends: Sequence[BV], bits: Bits = None) -> Layer:
@@ -207,11 +220,11 @@ class LayoutTerms(Predicates):
         moving with it (see the module docstring)."""
         out = list(ends)
         bits = list(bits) if bits is not None else None
-        f = self.fields
-        for g in self.symmetric:
-            if g in self.unsorted:  # the relation modulo symmetry (proofs/z3/symmetry.py)
+        f = self.v.fields
+        for g in self.v.symmetric:
+            if g in self.v.unsorted:  # the relation modulo symmetry (proofs/z3/symmetry.py)
                 continue
-            if not any(self.slot_marked(i) for i in g) and len(g) == 2:
+            if not any(self.v.slot_marked(i) for i in g) and len(g) == 2:
                 i, j = g
                 u, w = out[i], out[j]
                 out[i], out[j] = z3.If(z3.ULE(u, w), u, w), z3.If(z3.ULE(u, w), w, u)

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from dominoproof.model.tiles import tile_count
 from dominoproof.model.variant import Variant, find_variant
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import Result
 from dominoproof.proofs.z3.queries import Prover
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
 
 def parity_variant(n: int) -> Variant:

@@ -55,89 +55,92 @@ class LeadChoice:
 
 
 
-class Predicates(Vocabulary):
+class Predicates:
     """The views, helpers, predicates and lead choice of one variant, as Z3 formulas over
-    its vocabulary (formulas of one state are cached by the state's name)."""
+    its vocabulary ``v`` (formulas of one state are cached by the state's name)."""
+
+    def __init__(self, v: Vocabulary) -> None:
+        self.v = v
 
     # -- views: the sets of SEMANTICS -----------------------------------------------
     def in_hand(self, s: StateVars, t: int, seat: BV | int) -> Bool:
         """Tile ``t`` is in ``hand[seat]`` (built once per state, tile and constant seat:
         the lemmas ask it for every tile and seat, again and again)."""
         if isinstance(seat, int):
-            out: Bool = self.memo(("in_hand", t, seat, s.name), lambda: s.loc[t] == seat)
+            out: Bool = self.v.memo(("in_hand", t, seat, s.name), lambda: s.loc[t] == seat)
             return out
         return s.loc[t] == seat
 
     def held(self, s: StateVars, t: int) -> Bool:
         """Tile ``t`` is in some hand."""
-        return z3.ULT(s.loc[t], self.P)
+        return z3.ULT(s.loc[t], self.v.P)
 
     def in_boneyard(self, s: StateVars, t: int) -> Bool:
-        return s.loc[t] == self.BONEYARD
+        return s.loc[t] == self.v.BONEYARD
 
     def on_table(self, s: StateVars, t: int) -> Bool:
-        return s.loc[t] == self.TABLE
+        return s.loc[t] == self.v.TABLE
 
     def somewhere(self, s: StateVars, t: int) -> Bool:
         """Tile ``t`` is in a hand, the boneyard, set aside or on the table."""
-        return z3.ULE(s.loc[t], self.TABLE)
+        return z3.ULE(s.loc[t], self.v.TABLE)
 
     def hand_empty(self, s: StateVars, seat: BV | int) -> Bool:
-        return And([s.loc[t] != seat for t in range(self.T)])
+        return And([s.loc[t] != seat for t in range(self.v.T)])
 
     def boneyard_empty(self, s: StateVars) -> Bool:
-        return And([s.loc[t] != self.BONEYARD for t in range(self.T)])
+        return And([s.loc[t] != self.v.BONEYARD for t in range(self.v.T)])
 
     def nothing_on_table(self, s: StateVars) -> Bool:
-        return And([s.loc[t] != self.TABLE for t in range(self.T)])
+        return And([s.loc[t] != self.v.TABLE for t in range(self.v.T)])
 
     def carries(self, t: int, x: BV) -> Bool:
         """Tile ``t`` carries the number ``x`` (``t in suit(x)``)."""
-        a, b = self.halves[t]
+        a, b = self.v.halves[t]
         return x == a if a == b else Or(x == a, x == b)
 
     def carries_at(self, s: StateVars, t: int, i: int) -> Bool:
         """Tile ``t`` carries the number slot ``i`` of ``s`` shows (:meth:`carries`, built
         once per state: the lemmas ask it for every tile, slot and seat)."""
-        out: Bool = self.memo(("carries", t, i, s.name), lambda: self.carries(t, s.ends[i]))
+        out: Bool = self.v.memo(("carries", t, i, s.name), lambda: self.carries(t, s.ends[i]))
         return out
 
     def matches(self, s: StateVars, t: int) -> Bool:
         """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
         no tile carries)."""
-        out: Bool = self.memo((f"matches{t}", s.name), lambda: Or(
-            [self.carries_at(s, t, i) for i in range(self.W)]))
+        out: Bool = self.v.memo((f"matches{t}", s.name), lambda: Or(
+            [self.carries_at(s, t, i) for i in range(self.v.W)]))
         return out
 
     # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
     def mark(self, s: StateVars, k: int) -> Bool:
         """Bit ``k`` of ``marks`` is set (built once per state and bit)."""
-        out: Bool = self.memo(("mark", k, s.name), lambda: z3.Extract(k, k, s.marks) == 1)
+        out: Bool = self.v.memo(("mark", k, s.name), lambda: z3.Extract(k, k, s.marks) == 1)
         return out
 
     def marker_out(self, s: StateVars, q: int) -> Bool:
         """Seat ``q``'s marker is out (layouts with markers; else never)."""
-        if self.fields.markers < 0:
+        if self.v.fields.markers < 0:
             return z3.BoolVal(False)
-        return self.mark(s, self.fields.markers + q)
+        return self.mark(s, self.v.fields.markers + q)
 
     def covered(self, s: StateVars, i: int) -> Bool:
         """A tile has been laid on slot ``i`` (tracked for the slots another waits for)."""
-        b = self.fields.covered[i]
+        b = self.v.fields.covered[i]
         return self.mark(s, b) if b >= 0 else z3.BoolVal(False)
 
     def pending(self, s: StateVars, i: int) -> Bool:
         """Slot ``i`` must take a tile before play moves elsewhere (doubles that take tiles)."""
-        p = self.fields.pending
+        p = self.v.fields.pending
         return self.mark(s, p + i) if p >= 0 else z3.BoolVal(False)
 
     def any_pending(self, s: StateVars) -> Bool:
         """Some slot is pending: play goes on the pending slots only [R2.2]."""
-        p = self.fields.pending
+        p = self.v.fields.pending
         if p < 0:
             return z3.BoolVal(False)
-        out: Bool = self.memo(("any_pending", s.name),
-                              lambda: z3.Extract(p + self.W - 1, p, s.marks) != 0)
+        out: Bool = self.v.memo(("any_pending", s.name),
+                              lambda: z3.Extract(p + self.v.W - 1, p, s.marks) != 0)
         return out
 
     # -- who may play where (R2.3) ---------------------------------------------------
@@ -145,7 +148,7 @@ class Predicates(Vocabulary):
         """R2.3: ``seat`` may play on slot ``i``: the slots it waits for are covered (a
         spinner's arms), and its access rule lets ``seat`` in (everyone; its owner; its
         owner, or anyone while the owner's marker is out)."""
-        sl = self.slots[i]
+        sl = self.v.slots[i]
         waits = self.waits_for(s, i)
         if sl.access is Access.EVERYONE:
             access = z3.BoolVal(True)
@@ -162,13 +165,13 @@ class Predicates(Vocabulary):
     def waits_for(self, s: StateVars, i: int) -> list[Bool]:
         """What slot ``i`` waits for before anyone may play on it: each slot of its
         ``after`` covered (a spinner's arms wait for its sides)."""
-        return [self.covered(s, j) for j in self.slots[i].after]
+        return [self.covered(s, j) for j in self.v.slots[i].after]
 
     def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
         """``seat`` may play on slot ``i`` in ``s``: :meth:`may_play`, and while slots are
         pending, ``i`` is one of them [R2.2]."""
         def build() -> Bool:
-            if self.fields.pending < 0:
+            if self.v.fields.pending < 0:
                 return self.may_play(s, seat, i)
             return And(self.may_play(s, seat, i),
                        Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
@@ -177,40 +180,40 @@ class Predicates(Vocabulary):
 
     def matches_for(self, s: StateVars, t: int, seat: BV | int) -> Bool:
         """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
-        if self.readings_coincide:
+        if self.v.readings_coincide:
             return self.matches(s, t)
         return self._per_seat(("matches_for", t, seat, s.name), seat, lambda: Or(
             [And(self.may_play_now(s, seat, i), self.carries_at(s, t, i))
-             for i in range(self.W)]))
+             for i in range(self.v.W)]))
 
     def _per_seat(self, key: tuple[Any, ...], seat: BV | int,
                   build: Callable[[], Bool]) -> Bool:
         """:meth:`memo` for a concrete seat; a symbolic seat's term is built each time
         (z3's ``==`` is not Python's: a term cannot be part of a key)."""
-        out: Bool = self.memo(key, build) if isinstance(seat, int) else build()
+        out: Bool = self.v.memo(key, build) if isinstance(seat, int) else build()
         return out
 
     # -- small helpers ----------------------------------------------------------
     def next_seat(self, seat: BV) -> BV:
         """Clockwise order ``p -> (p+1) mod P``."""
-        return z3.If(seat == self.P - 1, z3.BitVecVal(0, SEAT_BITS), seat + 1)
+        return z3.If(seat == self.v.P - 1, z3.BitVecVal(0, SEAT_BITS), seat + 1)
 
     def seat_bit(self, seat: BV) -> BV:
         """The one-seat mask of ``fouls`` for a symbolic seat."""
-        out = z3.BitVecVal(1 << (self.P - 1), self.P)
-        for p in range(self.P - 2, -1, -1):
-            out = z3.If(seat == p, z3.BitVecVal(1 << p, self.P), out)
+        out = z3.BitVecVal(1 << (self.v.P - 1), self.v.P)
+        for p in range(self.v.P - 2, -1, -1):
+            out = z3.If(seat == p, z3.BitVecVal(1 << p, self.v.P), out)
         return out
 
     def tile_ok(self, m: MoveVars) -> Bool:
         """The move's tile is a tile of the set, ``a-b`` with its halves ``a <= b``."""
-        return And(z3.ULT(m.tile, self.T), *[
+        return And(z3.ULT(m.tile, self.v.T), *[
             z3.Implies(m.tile == t, And(m.a == a, m.b == b))
-            for t, (a, b) in enumerate(self.halves)])
+            for t, (a, b) in enumerate(self.v.halves)])
 
     def tile_at(self, s: StateVars, m: MoveVars, place: BV | int) -> Bool:
         """The move's tile is at ``place`` (e.g. in the mover's hand)."""
-        return And([z3.Implies(m.tile == t, s.loc[t] == place) for t in range(self.T)])
+        return And([z3.Implies(m.tile == t, s.loc[t] == place) for t in range(self.v.T)])
 
     def no_tile(self, m: MoveVars) -> Bool:
         return And(m.tile == NO_TILE_CODE, m.end == LEAD_CODE, m.a == 0, m.b == 0)
@@ -225,28 +228,28 @@ class Predicates(Vocabulary):
         seat may play on; before the lead, any tile."""
         return Or([And(self.in_hand(s, t, seat),
                        Or(z3.Not(s.led), self.matches_for(s, t, seat)))
-                   for t in range(self.T)])
+                   for t in range(self.v.T)])
 
     def holds_matching_tile(self, s: StateVars) -> Bool:
         """R2.3 "holds a matching tile": some hand holds a tile carrying the number of an open
         slot, whoever may play there, waiting or not, pending or not (R2.1)."""
-        return Or([And(self.held(s, t), self.matches(s, t)) for t in range(self.T)])
+        return Or([And(self.held(s, t), self.matches(s, t)) for t in range(self.v.T)])
 
     def has_legal_move(self, s: StateVars) -> Bool:
         """R2.3 "has a legal move": some seat holds a tile carrying the number of a slot it
         may play on now (its access, the slots it waits for covered, pending slots only
         while there are any)."""
         return Or([And(self.held(s, t), Or([
-            And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.P)]))
-            for t in range(self.T)])
+            And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.v.P)]))
+            for t in range(self.v.T)])
 
     def ends_unplayable(self, s: StateVars, reading: ExtendReading | None = None) -> Bool:
         """R2 (R2.1, R2.2): the layout is open and no open end can be extended, in R2.3's
         ``reading`` (default: the variant's). Where every slot is open to everyone, waits
         for no other and no double restricts play, the two readings are one formula (a tile
         a hand holds is one its holder may play)."""
-        reading = reading or self.READING
-        if self.readings_coincide or reading is ExtendReading.HOLDS_MATCHING_TILE:
+        reading = reading or self.v.READING
+        if self.v.readings_coincide or reading is ExtendReading.HOLDS_MATCHING_TILE:
             return And(s.led, z3.Not(self.holds_matching_tile(s)))
         return And(s.led, z3.Not(self.has_legal_move(s)))
 
@@ -263,38 +266,38 @@ class Predicates(Vocabulary):
     def is_blocked(self, s: StateVars) -> Bool:
         """R1.1: not a domino, every hand non-empty (R1.2: no domino is due), R2 and R3."""
         return And(self.conditions_hold(s),
-                   *[z3.Not(self.hand_empty(s, p)) for p in range(self.P)])
+                   *[z3.Not(self.hand_empty(s, p)) for p in range(self.v.P)])
 
     def block_ready(self, s: StateVars) -> Bool:
         """R4.4: ``confirmed >= C`` and, where the variant says so, an empty boneyard."""
-        ready = z3.UGE(s.confirmed, self.C)
-        return And(ready, self.boneyard_empty(s)) if self.EMPTY else ready
+        ready = z3.UGE(s.confirmed, self.v.C)
+        return And(ready, self.boneyard_empty(s)) if self.v.EMPTY else ready
 
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:
         """Seat ``q`` is among the last ``confirmed`` players to move (those who confirmed):
         it sits ``d`` seats back from ``turn``, ``d`` in ``1..P``, and ``d <= confirmed``."""
         def build() -> Bool:
-            back = z3.BitVecVal(self.P, COUNT_BITS)  # q is to move: P seats back
-            for t in range(self.P):
-                d = (t - q) % self.P
+            back = z3.BitVecVal(self.v.P, COUNT_BITS)  # q is to move: P seats back
+            for t in range(self.v.P):
+                d = (t - q) % self.v.P
                 if d:
                     back = z3.If(s.turn == t, z3.BitVecVal(d, COUNT_BITS), back)
             return z3.ULE(back, s.confirmed)
 
-        out: Bool = self.memo((f"confirmed_seat{q}", s.name), build)
+        out: Bool = self.v.memo((f"confirmed_seat{q}", s.name), build)
         return out
 
     # -- the lead (SEMANTICS "Init") ---------------------------------------------
     def heaviest_order(self) -> list[int]:
         """Tiles by (value, index), heaviest first (value: the variant's tile value)."""
-        value = self.VALUE
-        return sorted(range(self.T), key=lambda t: (value[t], t), reverse=True)
+        value = self.v.VALUE
+        return sorted(range(self.v.T), key=lambda t: (value[t], t), reverse=True)
 
     def lead_order(self) -> tuple[list[int], bool]:
         """The tiles the lead rule tries, in order (the first held one leads), and whether
         the deal is void when none is held (else ``lead.player`` leads with any tile)."""
-        v = self.variant
-        doubles = [tile_index(d, d) for d in range(self.N, -1, -1)]
+        v = self.v.variant
+        doubles = [tile_index(d, d) for d in range(self.v.N, -1, -1)]
         heaviest = self.heaviest_order()
         fb = v.lead.fallback
         fallback: tuple[list[int], bool]
@@ -309,7 +312,7 @@ class Predicates(Vocabulary):
         if v.lead.rule is LeadRule.PLAYER:
             order, void = [], False
         elif v.lead.rule is LeadRule.TILE:
-            lt = self.LEAD_TILE
+            lt = self.v.LEAD_TILE
             assert lt is not None
             order, void = [lt, *fallback[0]], fallback[1]
         else:
@@ -320,8 +323,8 @@ class Predicates(Vocabulary):
         """The lead the variant names for the hands of ``s``: one Boolean per tile ("this
         tile is the first held in the lead rule's order")."""
         key = ("lead", s.name)
-        if key in self._cache:
-            return self._cache[key]  # type: ignore[no-any-return]
+        if key in self.v._cache:
+            return self.v._cache[key]  # type: ignore[no-any-return]
         order, void_at_end = self.lead_order()
         chosen: dict[int, Bool] = {}
         none_yet = z3.BoolVal(True)
@@ -331,14 +334,14 @@ class Predicates(Vocabulary):
             none_yet = And(none_yet, z3.Not(h))
         out = LeadChoice(chosen, z3.Not(none_yet),
                          none_yet if void_at_end else z3.BoolVal(False))
-        self._cache[key] = out
+        self.v._cache[key] = out
         return out
 
     def is_leader(self, s: StateVars, seat: BV) -> Bool:
         """``seat`` is the leader of the hands of ``s``: the holder of the named tile, or
         ``lead.player`` when none is named."""
         lead = self.lead_choice(s)
-        return And(z3.Implies(z3.Not(lead.named), seat == self.variant.lead.player),
+        return And(z3.Implies(z3.Not(lead.named), seat == self.v.variant.lead.player),
                    *[z3.Implies(c, s.loc[t] == seat) for t, c in lead.chosen.items()])
 
     def lead_tile_held(self, s: StateVars) -> Bool:

@@ -41,6 +41,7 @@ from typing import Any, Generic, TypeVar, cast
 from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.state import State
 from dominoproof.model.variant import Variant, find_variant
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Property, Result, Verdict
 from dominoproof.proofs.runner import fork_each
 from dominoproof.proofs.z3.bmc import BMCResult, Run, Unrolling
@@ -58,7 +59,7 @@ from dominoproof.proofs.z3.lemmas import Lemma
 from dominoproof.proofs.z3.ranking import Ranking, TerminationProof, ranking_for
 from dominoproof.proofs.z3.scoring import Scoring
 from dominoproof.proofs.z3.session import ProofSession, SanityCheck
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
+from dominoproof.proofs.z3.solver import Ledger, Solver
 from dominoproof.proofs.z3.witnesses import QUESTIONS, Witness, WitnessSearch, witness
 
 T = TypeVar("T")
@@ -231,19 +232,5 @@ def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
     return Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit).prove_all(ids)
 
 
-__all__ = [
-    "CTI",
-    "QUESTIONS",
-    "STATE_PROPERTIES",
-    "TRANSITION",
-    "TYPE_OK",
-    "BMCResult",
-    "Prover",
-    "Ranking",
-    "Run",
-    "SanityCheck",
-    "Witness",
-    "prove_catalogue",
-    "ranking_for",
-    "witness",
-]
+__all__ = ["CTI", "QUESTIONS", "STATE_PROPERTIES", "TRANSITION", "TYPE_OK", "BMCResult", "Prover",
+           "Ranking", "Run", "SanityCheck", "Witness", "prove_catalogue", "ranking_for", "witness"]

@@ -113,7 +113,7 @@ def ranking_for(e: Encoding) -> Ranking:
     """The ranking function of ``e``'s rules: the weights that make every action
     decrease ``r`` (:func:`~dominoproof.proofs.bounds.ranking_measure`)."""
     return Ranking(**asdict(ranking_measure(
-        e.C, e.DRAW, e.FOULS, aside_drawable=getattr(e, "may_draw_aside", False))))
+        e.C, e.DRAW, e.FOULS, aside_drawable=e.may_draw_aside)))
 
 
 class TerminationProof(InductionProofs):

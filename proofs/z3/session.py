@@ -28,12 +28,19 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import layout_of
 from dominoproof.model.rulebook import RuleBook as Rules
 from dominoproof.model.variant import Variant
+from dominoproof.proofs.budgets import (
+    BMC_DEPTH,
+    BMC_SECONDS,
+    DEFAULT_RLIMIT,
+    DEFAULT_TIMEOUT_MS,
+    EXHAUST_LIMIT,
+)
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.encoding import BLOCKED, PLAYING, Bool, Encoding, StateVars
 from dominoproof.proofs.z3.houdini import HoudiniResult, houdini
 from dominoproof.proofs.z3.lemmas import Lemma, candidates_for
 from dominoproof.proofs.z3.scoring import Scoring
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Ledger, Solver
+from dominoproof.proofs.z3.solver import Ledger, Solver
 from dominoproof.proofs.z3.symmetry import asymmetric, network_sorts, quotient, reduces
 
 
@@ -84,10 +91,10 @@ class ProofSession:
     def __init__(self, variant: Variant, *, encoding: Encoding | None = None,
                  rules: Rules | None = None, seed: int = 0,
                  timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
-                 bmc_depth: int = 12, bmc_seconds: float = 60.0,
+                 bmc_depth: int = BMC_DEPTH, bmc_seconds: float = BMC_SECONDS,
                  candidates: Sequence[Lemma] | None = None,
                  together: bool | None = None, label: str = "",
-                 scoring: type[Scoring] | None = None, exhaust_limit: int = 40) -> None:
+                 scoring: type[Scoring] | None = None, exhaust_limit: int = EXHAUST_LIMIT) -> None:
         self.variant = variant
         self.enc = encoding or Encoding(variant)
         self.rules = rules or engine_for(variant)

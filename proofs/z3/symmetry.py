@@ -46,10 +46,11 @@ from functools import cache, partial
 import numpy as np
 import z3  # type: ignore[import-untyped]
 
+from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.z3.encoding import Bool, Encoding, StateVars
 from dominoproof.proofs.z3.layout_terms import insertion_network
 from dominoproof.proofs.z3.lemmas import Lemma
-from dominoproof.proofs.z3.solver import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Check, Ledger, Solver
+from dominoproof.proofs.z3.solver import Check, Ledger, Solver
 
 __all__ = ["asymmetric", "breaks_symmetry", "generators", "network_sorts", "permuted", "quotient",
            "reduces"]
@@ -63,7 +64,7 @@ def reduces(enc: Encoding) -> bool:
 
 def quotient(enc: Encoding) -> Encoding:
     """The same relation (the same class: a fault's twin stays one) modulo symmetry."""
-    return dataclasses.replace(enc, quotient=True, _cache={})
+    return dataclasses.replace(enc, quotient=True)
 
 
 def permuted(enc: Encoding, s: StateVars, source: dict[int, int]) -> StateVars:

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
@@ -99,13 +100,17 @@ def popcount(bools: Sequence[Bool], width: int = 16) -> BV:
 
 
 def count_is(bools: Sequence[Bool], k: int) -> Bool:
-    """Exactly ``k`` of ``bools`` hold: a balanced adder tree compared with ``k``. (Z3's
-    pseudo-Boolean ``PbEq`` is heavy-tailed here: finding a deal of double-12 for 8 players
-    takes 0.1 s with most seeds and seconds or a timeout with some.)"""
+    """Exactly ``k`` of ``bools`` hold: a balanced adder tree compared with ``k`` (Z3's
+    pseudo-Boolean ``PbEq`` is heavy-tailed here: with some seeds a deal takes seconds)."""
     if not bools:
         return z3.BoolVal(k == 0)
     width = max(k, len(bools)).bit_length() + 1
     return popcount(bools, width) == k
+
+
+def _num(model: Model, x: BV) -> int:
+    """The model's value of the bit-vector ``x``."""
+    return int(model.eval(x, model_completion=True).as_long())
 
 
 def xor_all(bools: Sequence[Bool]) -> Bool:
@@ -114,7 +119,6 @@ def xor_all(bools: Sequence[Bool]) -> Bool:
     for b in bools:
         out = z3.Xor(out, b)
     return out
-
 
 
 @dataclass(frozen=True)
@@ -173,7 +177,7 @@ class MoveVars:
 class Vocabulary:
     """The variables of one variant's transition system (SEMANTICS.md), the constants they
     are read with, and concrete states in and out; the relation
-    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) is built on it."""
+    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) has it as a part."""
 
     variant: Variant
     stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
@@ -321,8 +325,7 @@ class Vocabulary:
     # -- decoding: a model, as concrete states and moves -----------------------------
     def decode_state(self, model: Model, s: StateVars) -> State:
         """The model's values of ``s`` as a model :class:`State` (a tile nowhere is in no set)."""
-        def num(x: Any) -> int:
-            return int(model.eval(x, model_completion=True).as_long())
+        num = partial(_num, model)
 
         def flag(x: Any) -> bool:
             return bool(z3.is_true(model.eval(x, model_completion=True)))
@@ -345,9 +348,7 @@ class Vocabulary:
 
     def decode_move(self, model: Model, s: StateVars, m: MoveVars) -> Move:
         """The model's move ``m`` (made by ``turn`` of ``s``) as a model :class:`Move`."""
-        def num(x: Any) -> int:
-            return int(model.eval(x, model_completion=True).as_long())
-
+        num = partial(_num, model)
         tile = num(m.tile)
         end = num(m.end)
         return Move(MoveKind(num(m.kind)), num(s.turn),

@@ -77,10 +77,9 @@ class WitnessSearch(BoundedSearch):
         bisection between the proved bound and the count in a blocked state Z3
         exhibits, until the two meet (the bound is then the best the invariant gives)
         or a query is UNKNOWN (the bound proved so far stands). The queries near the
-        answer are the hard ones (double-18, 10 players: at most 22 tiles is refuted in
-        a second, 25 runs for minutes), so each bound is yielded as soon as it is
-        proved. For a one-line double-6 game with every tile in play: 10 tiles, not the 7
-        of the suit alone (three of its joints need a connecting tile each)."""
+        answer are the hard ones, so each bound is yielded as soon as it is proved. For a
+        one-line double-6 game with every tile in play: 10 tiles, not the 7 of the suit
+        alone (three of its joints need a connecting tile each)."""
         enc = self.enc
         inv = self.session.strengthening()
         if not inv:
