@@ -128,10 +128,6 @@ def _evidence_text(r: Row) -> str:
     return f"\n\n{shown}" if shown else (f"\nfails: {r.fails}" if r.fails else "")
 
 
-def write_json(report: Report, path: Path) -> None:
-    path.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
-
-
 def junit_cases(subject: str, rows: list[Row]) -> list[tuple[str, str, float, list[Row]]]:
     """The test cases of one subject, each with the time measured for it: the search is
     one case (one pass over each graph judges every property at once, so its properties
