@@ -437,13 +437,12 @@ def _indent(text: str, prefix: str) -> list[str]:
 
 def render(r: DiffReport) -> str:
     """The report as text, :data:`~dominoproof.options.WIDTH` columns."""
-
     out = [f"diff  A: {r.a.name}   B: {r.b.name}"]
     for s, v in (("A", r.a), ("B", r.b)):
         base = f", base {v.base}" if v.base else ""
         out += _wrap(f"{s}: {v.name} ({v.source}{base})"
-                             + (f": {v.description}" if v.description else ""), WIDTH,
-                             initial_indent="  ", subsequent_indent="     ")
+                     + (f": {v.description}" if v.description else ""), WIDTH,
+                     initial_indent="  ", subsequent_indent="     ")
     out += [f"  note: {n}" for n in r.notes]
     total = len(r.a.parameters())
     out += ["", f"Parameters that differ: {len(r.parameters)} of {total}"]
@@ -481,22 +480,21 @@ def render(r: DiffReport) -> str:
     for d in r.differing:
         out.append("")
         out += _wrap(f"{d.property} ({', '.join(d.rules)}): A "
-                             f"{_verdict_text(d.a)}; B {_verdict_text(d.b)}", WIDTH,
-                             initial_indent="  ", subsequent_indent="    ")
+                     f"{_verdict_text(d.a)}; B {_verdict_text(d.b)}", WIDTH,
+                     initial_indent="  ", subsequent_indent="    ")
         if d.note:
-            out += _wrap(d.note, WIDTH, initial_indent="    ",
-                                 subsequent_indent="    ")
+            out += _wrap(d.note, WIDTH, initial_indent="    ", subsequent_indent="    ")
         sep = d.separating
         if sep is None:
             continue
         where = "its small configuration's search" if sep.part == "search" else "Z3"
         out += _wrap(f"the round that separates them: {sep.violated_in}'s "
-                             f"counterexample (found by {where}), {len(sep.trace.moves)} "
-                             "moves, judged under both variants:", WIDTH,
-                             initial_indent="    ", subsequent_indent="    ")
+                     f"counterexample (found by {where}), {len(sep.trace.moves)} "
+                     "moves, judged under both variants:", WIDTH,
+                     initial_indent="    ", subsequent_indent="    ")
         for s in SIDES:
             out += _wrap(f"under {s}: {sep.judged[s].text}", WIDTH,
-                                 initial_indent="      ", subsequent_indent="        ")
+                         initial_indent="      ", subsequent_indent="        ")
         out += _indent(sep.round, "    | ")
     if r.figures is not None:
         out += ["", f"Statistics, side by side with 95% intervals "

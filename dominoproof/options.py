@@ -251,16 +251,9 @@ def check_output_path(path: str | os.PathLike[str] | None, option: str) -> None:
     ``-`` (standard output) and None pass."""
     if path is None or str(path) == "-":
         return
-    p = pathlib.Path(path)
-    folder = p.parent if str(p.parent) else pathlib.Path(".")
-    if p.is_dir():
+    if pathlib.Path(path).is_dir():
         raise DominoproofError(f"{option} {_plain(str(path))}: is a folder, not a file")
-    if not folder.is_dir():
-        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
-                               f"{_plain(str(folder))} does not exist (create it first)")
-    if not os.access(folder, os.W_OK):
-        raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
-                               f"{_plain(str(folder))} is not writable")
+    _check_parent(path, option)
 
 
 def check_output_folder(path: str | os.PathLike[str] | None, option: str) -> None:
@@ -276,13 +269,19 @@ def check_output_folder(path: str | os.PathLike[str] | None, option: str) -> Non
             raise DominoproofError(f"{option} {_plain(str(path))}: the folder is not "
                                    "writable")
         return
-    parent = p.parent if str(p.parent) else pathlib.Path(".")
-    if not parent.is_dir():
+    _check_parent(path, option)
+
+
+def _check_parent(path: str | os.PathLike[str], option: str) -> None:
+    """The folder ``path`` is to be written in exists and is writable."""
+    p = pathlib.Path(path)
+    folder = p.parent if str(p.parent) else pathlib.Path(".")
+    if not folder.is_dir():
         raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
-                               f"{_plain(str(parent))} does not exist (create it first)")
-    if not os.access(parent, os.W_OK):
+                               f"{_plain(str(folder))} does not exist (create it first)")
+    if not os.access(folder, os.W_OK):
         raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
-                               f"{_plain(str(parent))} is not writable")
+                               f"{_plain(str(folder))} is not writable")
 
 
 def _plain(text: str) -> str:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from dominoproof.api import prover
+from dominoproof import api
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.variant import load_variant
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT
@@ -103,8 +103,8 @@ class VariantFile(pytest.File):
     def prover(self) -> Prover:
         """The file's prover (made once), with the run's resource limit."""
         if self._prover is None:
-            self._prover = prover(self.variant,
-                                  rlimit=self.config.getoption("dominoproof_rlimit"))
+            self._prover = api.prover(self.variant,
+                                      rlimit=self.config.getoption("dominoproof_rlimit"))
         return self._prover
 
     def sanity(self) -> list[SanityCheck]:

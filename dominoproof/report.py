@@ -38,6 +38,15 @@ def rows_of(report: Report, subject: str) -> list[Row]:
     return [r for r in report.rows if r.subject == subject]
 
 
+def grid(rows: list[Row]) -> tuple[list[str], dict[tuple[str, str], Row], list[str]]:
+    """One subject's table: its parts (the columns), its rows by (property, part), and
+    its properties (the lines: the catalogue's order, then any other check)."""
+    parts = [p for p in PARTS if any(r.part == p for r in rows)]
+    by = {(r.property, r.part): r for r in rows}
+    props = [p.id for p in CATALOGUE if any(r.property == p.id for r in rows)]
+    return parts, by, props + sorted({r.property for r in rows} - set(props))
+
+
 def _sampled(rows: list[Row]) -> bool:
     return any(r.coverage is not None and r.coverage.get("sampled") for r in rows
                if r.part == "search")
@@ -46,10 +55,7 @@ def _sampled(rows: list[Row]) -> bool:
 def subject_table(subject: str, rows: list[Row]) -> Table:
     """One variant (or fault): a property per line, a column per method (the search's
     column says "sampled" when not every deal was searched)."""
-    parts = [p for p in PARTS if any(r.part == p for r in rows)]
-    by = {(r.property, r.part): r for r in rows}
-    props = [p.id for p in CATALOGUE if any(r.property == p.id for r in rows)]
-    props += sorted({r.property for r in rows} - set(props))
+    parts, by, props = grid(rows)
     t = Table(title=subject, title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("property")
     for p in parts:
@@ -126,10 +132,6 @@ def _evidence(console: Console, r: Row) -> None:
 def _evidence_text(r: Row) -> str:
     shown = r.round or r.cti
     return f"\n\n{shown}" if shown else (f"\nfails: {r.fails}" if r.fails else "")
-
-
-def write_json(report: Report, path: Path) -> None:
-    path.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
 
 
 def junit_cases(subject: str, rows: list[Row]) -> list[tuple[str, str, float, list[Row]]]:

@@ -40,7 +40,8 @@ from dominoproof.proofs.z3.queries import TYPE_OK, Prover, Run
 from dominoproof.render.concrete import concretise, describe
 from dominoproof.render.evidence import of_result
 from dominoproof.report import write_traces
-from dominoproof.verify import Report, Row, _search_rows, verify_fault
+from dominoproof.verify import Report
+from dominoproof.verify_job import _search_rows, row_of, verify_fault
 
 ALL_OTHERS = {"block.confirmations": "all-others"}
 TILE = re.compile(r"\[(\d+)\|(\d+)\]")
@@ -61,7 +62,7 @@ def test_a_z3_violation_prints_a_round_that_replays_and_breaks_the_property(
         broken: Prover, pid: str) -> None:
     res = broken.prove(pid)
     assert res.verdict is Verdict.VIOLATED and isinstance(res.trace, Run)
-    row = Row.of("v", "z3", res, ("PROVED",), variant=broken.variant)
+    row = row_of("v", "z3", res, ("PROVED",), variant=broken.variant)
     assert row.trace is not None
     # the trace in the row replays in the engine, with every legality check
     trace = api.replay(row.trace)

@@ -168,7 +168,7 @@ def test_a_crashing_check_is_an_error_row_and_the_others_still_run(
 def test_a_job_whose_process_dies_is_a_failed_check(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    import dominoproof.verify as verify_module
+    import dominoproof.verify_job as verify_module
 
     monkeypatch.setattr(verify_module, "verify_variant",
                         lambda *a, **k: os._exit(7))  # type: ignore[func-returns-value]

@@ -33,7 +33,8 @@ from dominoproof.model.spec import Init
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.search.verification import verify
-from dominoproof.verify import CAUGHT, OK, Report, Row
+from dominoproof.verify import CAUGHT, OK, Report
+from dominoproof.verify_job import row_of
 
 try:
     import matplotlib  # noqa: F401
@@ -220,9 +221,9 @@ def fault_report(fault_id: str = "confirm-while-playable") -> Report:
                  inapplicable=True)
     subject = f"fault {fault_id}"
     book = system_under_test(v, fault.engine) if fault.engine is not None else None
-    rows = [Row.of(subject, "search", r, CAUGHT if r.property in fault.catches else
-                   (*OK, Verdict.NOT_APPLICABLE.value, *CAUGHT), variant=v,
-                   scorer=fault.scorer, rules=book) for r in ver.results]
+    rows = [row_of(subject, "search", r, CAUGHT if r.property in fault.catches else
+                    (*OK, Verdict.NOT_APPLICABLE.value, *CAUGHT), variant=v,
+                    scorer=fault.scorer, rules=book) for r in ver.results]
     return Report(rows=rows, seconds=1.0, subjects=[subject])
 
 

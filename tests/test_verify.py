@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from dominoproof.cli import main
 from dominoproof.model.variant import find_variant
 from dominoproof.report import junit_xml
-from dominoproof.verify import CAUGHT, Report, Row, verify, verify_fault
+from dominoproof.verify import CAUGHT, Report, Row, verify
+from dominoproof.verify_job import verify_fault
 
 
 def test_a_sound_variant_passes_every_part(tmp_path: Path) -> None:
@@ -167,7 +168,8 @@ def test_a_presets_findings_are_expected_reported_and_would_fail_if_they_changed
     from dominoproof import expected as expected_mod
     from dominoproof.expected import Finding, findings_of
     from dominoproof.proofs.properties import BY_ID
-    from dominoproof.verify import OK, expect
+    from dominoproof.verify import OK
+    from dominoproof.verify_job import expect
 
     v = find_variant("chickenfoot-4p-d9")
     assert {p: f.verdict for (part, p), f in findings_of(v).items() if part == "z3"} == {
@@ -201,7 +203,7 @@ def test_a_layout_the_z3_relation_does_not_state_is_named(
     would make the z3 and cross-check columns N/A, saying which."""
     import dominoproof.expected as ex
     from dominoproof.model.variant import presets
-    from dominoproof.verify import _not_stated_rows
+    from dominoproof.verify_job import _not_stated_rows
 
     assert all(ex.z3_unstated(v) is None for v in presets().values())
     monkeypatch.setattr(ex, "Z3_STATES", ex.Z3_STATES - {"markers"})
@@ -243,7 +245,7 @@ def test_a_second_configuration_of_the_plan_is_searched_and_judged_too(
     with a tile left to draw (blocked-sound VIOLATED), beside tiny's, where none does."""
     import dataclasses
 
-    from dominoproof import verify as vm
+    from dominoproof import verify_job as vm
     from dominoproof.proofs.search import plans
 
     tiny = find_variant("tiny")

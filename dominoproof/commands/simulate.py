@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import click
-from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -26,7 +25,7 @@ from dominoproof.progress import progress
 from dominoproof.proofs.analysis.policies import policy_named
 from dominoproof.proofs.analysis.simulate import Distribution
 from dominoproof.proofs.runner import cluster_spec
-from dominoproof.render.text import side_name, table_text
+from dominoproof.render.text import figures_table, side_name, table_text
 
 if TYPE_CHECKING:
     from dominoproof.proofs.analysis.simulate import Statistics
@@ -94,12 +93,6 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
             return "-"
         return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
-    def table(*columns: str) -> Table:
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        for i, c in enumerate(columns):
-            t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True)
-        return t
-
     def row(t: Table, *cells: str) -> None:
         t.add_row(*(Text(c) for c in cells))
 
@@ -119,12 +112,12 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
     if brief:
         return "\n".join(out)
 
-    t = table("residual pips at a block (R5.3)", "mean", "min", "median", "p95", "max")
+    t = figures_table("residual pips at a block (R5.3)", "mean", "min", "median", "p95", "max")
     dist_row(t, "all hands together", s.residual_total)
     dist_row(t, "the winner (lowest side total)", s.residual_winner)
     out += ["", table_text(t)]
 
-    t = table("winner (R5.2)", "at a block", "share", "by domino", "share", "total share")
+    t = figures_table("winner (R5.2)", "at a block", "share", "by domino", "share", "total share")
     for side, b, d in zip(s.sides, s.wins_blocked, s.wins_domino, strict=True):
         row(t, side_name(side), str(b), share(b, n), str(d), share(d, n), share(b + d, n))
     if s.no_winner:
@@ -139,12 +132,12 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
     for how, k in s.tie_settled:
         out.append(f"    {how}: {k}")
 
-    t = table("round length", "mean", "min", "median", "p95", "max")
+    t = figures_table("round length", "mean", "min", "median", "p95", "max")
     dist_row(t, "moves (R4 confirmations included)", s.length)
     dist_row(t, "plays (tiles laid)", s.plays)
     out += ["", table_text(t)]
 
-    t = table("R5.6 risk: tile", "value", "held at a block", "share of blocks",
+    t = figures_table("R5.6 risk: tile", "value", "held at a block", "share of blocks",
               "holder lost", "mean cost (pips)")
     for r in s.risk:
         row(t, r.tile.show(), str(r.value), str(r.held), pct(r.held_share),

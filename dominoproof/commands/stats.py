@@ -13,9 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from dominoproof.cli import EXIT_UNKNOWN
@@ -36,7 +34,7 @@ from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import policy_named
 from dominoproof.proofs.analysis.stats import sampled_figures
 from dominoproof.proofs.runner import cluster_spec
-from dominoproof.render.text import table_text
+from dominoproof.render.text import figures_table, table_text
 
 if TYPE_CHECKING:
     from dominoproof.proofs.analysis.figures import Estimate, RoundFigures
@@ -180,12 +178,6 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
             return "(too few rounds)" if e.value is not None else "-"
         return f"{e.low:.{digits}f} .. {e.high:.{digits}f}"
 
-    def table(*columns: str) -> Table:
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        for i, c in enumerate(columns):
-            t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True)
-        return t
-
     last = "exact" if f.exact else f"{f.level:.0%} interval"
     pol = policy_named(f.policy)
     head = "Exact figures" if f.exact else "Sampled figures"
@@ -205,19 +197,19 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
         "length": "E(moves per round, R4 confirmations included)",
         "award_mean": "E(the winner's award | someone scores)  R5.4",
     }
-    t = table("figure", "value", last)
+    t = figures_table("figure", "value", last)
     for name, e in f.scalars():
         t.add_row(Text(labels[name]), Text(num(e)), Text(extra(e)))
     out += ["", table_text(t)]
 
-    t = table("the winner's award (R5.4, R5.5)", "probability", last)
+    t = figures_table("the winner's award (R5.4, R5.5)", "probability", last)
     for a in f.awards:
         t.add_row(Text("nobody scores" if a.award is None else str(a.award)),
                   Text(num(a.probability)), Text(extra(a.probability)))
     out += ["", table_text(t)]
 
     if f.blocked.value:
-        t = table("R5.6 risk: tile", "value", "double", "P(held | blocked)",
+        t = figures_table("R5.6 risk: tile", "value", "double", "P(held | blocked)",
                   "E(cost | blocked)", f"cost {last}")
         for c in f.risk[:top]:
             t.add_row(Text(c.tile.show()), Text(str(c.value)), Text("yes" if c.double else ""),

@@ -88,7 +88,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
               else [resolve_variant(name, overrides) for name in presets()])
     out = console()
     err = console(stderr=True)
-    jobs = len(chosen) + (len(_faults()) if faults else 0)
+    jobs = len(chosen) + (len(FAULTS) if faults else 0)
     with progress("verify", total=jobs, quiet=quiet) as bar:
         def done(name: str, rows: list[Row]) -> None:
             bar.advance(f"checked {name}")
@@ -116,7 +116,3 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
                   + (f"; not written: {'; '.join(skipped)}" if skipped else ""),
                   markup=False)
     raise SystemExit(report.exit_code)
-
-
-def _faults() -> list[object]:
-    return list(FAULTS)

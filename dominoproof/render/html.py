@@ -41,12 +41,13 @@ from dominoproof.model.spec import count_deals
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import POLICIES
-from dominoproof.proofs.properties import CATALOGUE, Verdict
+from dominoproof.proofs.properties import Verdict
 from dominoproof.render import plots as pl
 from dominoproof.render.narrate import narrate
 from dominoproof.render.scene import PLOTS_EXTRA, data_uri, require_matplotlib
 from dominoproof.render.table import round_scene
-from dominoproof.verify import PARTS, Report, Row
+from dominoproof.report import grid, rows_of
+from dominoproof.verify import Report, Row
 
 __all__ = ["Picture", "Section", "counterexample_rounds", "gather", "page", "verdict_line"]
 
@@ -242,11 +243,7 @@ def _cell(row: Row | None) -> str:
 
 
 def _subject_table(report: Report, subject: str) -> str:
-    rows = [r for r in report.rows if r.subject == subject]
-    parts = [p for p in PARTS if any(r.part == p for r in rows)]
-    by = {(r.property, r.part): r for r in rows}
-    props = [p.id for p in CATALOGUE if any(r.property == p.id for r in rows)]
-    props += sorted({r.property for r in rows} - set(props))
+    parts, by, props = grid(rows_of(report, subject))
     head = "".join(f"<th>{_ESC(p)}</th>" for p in parts)
     body = "".join(f"<tr><td>{_ESC(pid)}</td>" + "".join(_cell(by.get((pid, p)))
                                                          for p in parts) + "</tr>"

@@ -150,12 +150,7 @@ def sweep(v: Variant, axis: str, values: Sequence[int], policies: Sequence[str],
                for x in values]
     out = []
     for x, cv, what in configs:
-        graph = None
-        if count_deals(cv, True) <= max_exact_deals:
-            try:
-                graph = stats.search_graph(cv, free_draw=True, max_deals=max_exact_deals)
-            except stats.FiguresUnknown:
-                graph = None
+        graph = _exact_graph(cv, max_exact_deals)
         for pol in pols:
             if progress is not None:
                 progress(f"{what}: {pol.name}")
@@ -184,11 +179,8 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
     are at most ``max_exact_deals`` (``graph``: a search to reuse), else measured on
     ``rounds`` rounds from ``seed`` with 95% Wilson intervals."""
     pol = policy_named(policy)
-    if graph is None and count_deals(v, True) <= max_exact_deals:
-        try:
-            graph = stats.search_graph(v, free_draw=True, max_deals=max_exact_deals)
-        except stats.FiguresUnknown:
-            graph = None
+    if graph is None:
+        graph = _exact_graph(v, max_exact_deals)
     if graph is not None:
         _deals, finals, _length = stats.terminal_masses(graph, pol)
         mass: dict[int, Fraction] = {}
@@ -215,16 +207,22 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
     return Residuals(pol.name, "sampled", b / played if played else None, shares, b)
 
 
+def _exact_graph(v: Variant, max_exact_deals: int) -> Any:
+    """Every round of ``v`` searched once (the exact figures of every policy read it), or
+    None: too many deals, or a budget ran out."""
+    if count_deals(v, True) > max_exact_deals:
+        return None
+    try:
+        return stats.search_graph(v, free_draw=True, max_deals=max_exact_deals)
+    except stats.FiguresUnknown:
+        return None
+
+
 def residual_distributions(v: Variant, policies: Sequence[str], *, rounds: int = 2000,
                            seed: int = 0, max_exact_deals: int = MAX_EXACT_DEALS
                            ) -> list[Residuals]:
     """:func:`residual_distribution` under each policy (one search serves them all)."""
-    graph = None
-    if count_deals(v, True) <= max_exact_deals:
-        try:
-            graph = stats.search_graph(v, free_draw=True, max_deals=max_exact_deals)
-        except stats.FiguresUnknown:
-            graph = None
+    graph = _exact_graph(v, max_exact_deals)
     return [residual_distribution(v, p, rounds=rounds, seed=seed, graph=graph,
                                   max_exact_deals=max_exact_deals) for p in policies]
 

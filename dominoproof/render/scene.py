@@ -44,7 +44,7 @@ def require_matplotlib(what: str) -> Any:
         raise DominoproofError(f"{what} needs matplotlib, which is not installed: "
                                f"{PLOTS_EXTRA}") from None
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt  # after choosing the backend, which must come first
+    import matplotlib.pyplot as plt  # optional too; after the backend, which comes first
 
     return plt
 
@@ -157,8 +157,7 @@ class Scene:
     def png(self, margin: float = 8.0, scale: float = 1.0) -> bytes:
         """The same picture as PNG, drawn by matplotlib (the ``plots`` extra)."""
         plt = require_matplotlib("a PNG picture")
-        from matplotlib import patches  # optional (the plots extra), checked just above
-        from matplotlib.lines import Line2D
+        from matplotlib import lines, patches  # optional (the plots extra), checked above
 
         x0, y0, w, h = self.bounds(margin)
         dpi = 100.0
@@ -197,8 +196,8 @@ class Scene:
                             mutation_scale=9 * scale, color=edge, linewidth=lw,
                             linestyle=dash, shrinkA=0, shrinkB=0, zorder=z))
                     else:
-                        ax.add_line(Line2D([g[0], g[2]], [g[1], g[3]], color=edge,
-                                           linewidth=lw, linestyle=dash, zorder=z))
+                        ax.add_line(lines.Line2D([g[0], g[2]], [g[1], g[3]], color=edge,
+                                                 linewidth=lw, linestyle=dash, zorder=z))
                 else:  # text
                     ha = {"start": "left", "middle": "center", "end": "right"}[
                         str(st.get("anchor", "start"))]

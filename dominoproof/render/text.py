@@ -226,6 +226,14 @@ def _steps_text(trace: Trace, steps: Sequence[Step]) -> list[str]:
     return out
 
 
+def figures_table(*columns: str) -> Table:
+    """A table of figures: the first column left, the others right, none wrapped."""
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for i, c in enumerate(columns):
+        t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True)
+    return t
+
+
 def score_table(variant: Variant, final: State, res: Outcome) -> Table:
     """R5: one row per seat (and a total row per team when teams are compared):
     tiles left, residual, award, foul penalty, score, result. The side/team column
