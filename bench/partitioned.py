@@ -46,7 +46,7 @@ from typing import Any
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init, init_states, spec_for
 from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.variant import Variant
@@ -120,7 +120,7 @@ def _set_bytes(codes: set[bytes]) -> int:
     return int(codes.__sizeof__() + each * len(codes))
 
 
-def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rules] | None,
+def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[RuleBook] | None,
             scorer: Scorer | None, wanted: set[str], inboxes: list[Any], control: Any,
             report: Any) -> None:  # pragma: no cover - runs in a forked process
     try:
@@ -217,7 +217,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
 
 def verify_partitioned(variant: Variant, init: Init,
                        properties: Iterable[str | Property] | None = None, *,
-                       engine: type[Rules] | None = None, scorer: Scorer | None = None,
+                       engine: type[RuleBook] | None = None, scorer: Scorer | None = None,
                        workers: int | None = None, max_states: int | None = None,
                        max_seconds: float | None = None,
                        ) -> tuple[PartitionedFigures, list[Result]]:
@@ -313,7 +313,7 @@ def verify_partitioned(variant: Variant, init: Init,
 
 def _results(variant: Variant, init: Init, chosen: list[Property], applies: dict[str, bool],
              found: dict[str, str], counts: dict[str, int], f: PartitionedFigures,
-             engine: type[Rules] | None, scorer: Scorer | None, max_states: int | None,
+             engine: type[RuleBook] | None, scorer: Scorer | None, max_states: int | None,
              max_seconds: float | None) -> list[Result]:
     method = f"{METHOD}, partitioned over {f.workers} processes"
     out: list[Result] = []

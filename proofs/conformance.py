@@ -66,7 +66,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, Scorer, outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init, VoidDeal, dealt_state, spec_for
 from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import Tile, bits
@@ -124,7 +124,7 @@ def outcome_fields(res: Outcome | None) -> dict[str, Any] | None:
 class EngineOracle:
     """The engine: :class:`Rules` (or a fault's subclass) and R5 scoring."""
 
-    def __init__(self, variant: Variant, rules: Rules | None = None,
+    def __init__(self, variant: Variant, rules: RuleBook | None = None,
                  scorer: Scorer | None = None, name: str = "engine") -> None:
         self.variant = variant
         self.rules = rules if rules is not None else engine_for(variant)
@@ -458,7 +458,7 @@ class Reachable:
 
 
 def reachable_states(variant: Variant, inits: Init | Iterable[Init],
-                     rules: Rules | None = None, limit: int = REACHABLE_STATES) -> Reachable:
+                     rules: RuleBook | None = None, limit: int = REACHABLE_STATES) -> Reachable:
     """Every state reachable under ``rules`` (at most ``limit``) from ``inits``: an
     :class:`~dominoproof.model.spec.Init` configuration (every deal, one deal) or
     several of them, through the project's exhaustive search
@@ -535,7 +535,7 @@ def recorded_states(result: Any, trace: Trace) -> list[State]:
 
 
 def replay(trace: Trace, states: Sequence[State] | None = None, *,
-           rules: Rules | None = None) -> Replay:
+           rules: RuleBook | None = None) -> Replay:
     """Replay ``trace`` in the engine, move by move with legality checks, and compare
     each state reached with the recorded one: ``states`` if given, else the states
     the trace carries (a search fills them in), else only legality and Init.

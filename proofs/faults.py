@@ -22,7 +22,7 @@ from typing import Any
 from dominoproof.model.engine import init_for
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Outcome, Scorer, outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init
 from dominoproof.model.state import State
 from dominoproof.model.variant import Award, Variant, find_variant
@@ -54,7 +54,7 @@ class Fault:
         return init_for(variant or self.variant(), self.demo_deals)
 
     @property
-    def engine(self) -> type[Rules] | None:
+    def engine(self) -> type[RuleBook] | None:
         """The engine's mutant rule book (:mod:`.mutants`), if the fault breaks the rules."""
         return ENGINE_MUTANTS.get(self.id)
 
@@ -63,7 +63,7 @@ class Fault:
         """The engine's mutant scoring (:mod:`.mutants`), if the fault breaks R5."""
         return SCORING_MUTANTS.get(self.id)
 
-    def engine_for(self, variant: Variant) -> Rules:
+    def engine_for(self, variant: Variant) -> RuleBook:
         return system_under_test(variant, self.engine)
 
     def score(self, variant: Variant, s: State) -> Outcome | None:

@@ -25,7 +25,7 @@ from reference_rules import ReferenceOracle
 
 from dominoproof.model import MoveKind, State, Status, random_round
 from dominoproof.model.fast import engine_for
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init, every_deal
 from dominoproof.model.state import Deal
 from dominoproof.model.variant import Variant
@@ -57,7 +57,7 @@ def configs(deals: Iterable[Deal], free_draw: bool = False) -> list[Init]:
     return [Init.one(d, free_draw) for d in deals]
 
 
-def check(v: Variant, inits: Init | list[Init], *, rules: Rules | None = None,
+def check(v: Variant, inits: Init | list[Init], *, rules: RuleBook | None = None,
           scorer: Any = None) -> tuple[c.Comparison, list[State]]:
     """Explore with the project's search, then compare the engine with the reference and
     (for the correct rules) with the specification's named actions, on every state."""
@@ -572,7 +572,7 @@ def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
     assert all(seen[f] > 0 for f in FEATURES[name]), (name, seen)
 
 
-def _planted(v: Variant, bug: str) -> Rules:
+def _planted(v: Variant, bug: str) -> RuleBook:
     """The engine with one layout rule planted wrong (the reference must notice)."""
     from dominoproof.model.fast import FastRules
     from dominoproof.model.layout import Layout

@@ -21,7 +21,7 @@ from helpers import awaiting_z3_twin, variant, with_z3_twin
 from dominoproof.model.engine import seeded_deal
 from dominoproof.model.fast import engine_for
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS
@@ -120,7 +120,7 @@ def test_trace_level_fault_ctis_are_steps_of_the_faults_engine() -> None:
         if f.engine is None or awaiting_z3_twin(f.id):  # AWAITING_Z3: nothing to ask yet
             continue
         pr = twin_prover(f)
-        rules: Rules = f.engine_for(pr.variant)
+        rules: RuleBook = f.engine_for(pr.variant)
         for pid in f.catches:
             lem = next((c for c in pr.candidates if c.property == pid), None)
             if lem is None:

@@ -15,7 +15,7 @@ import pytest
 from helpers import unseen_successors, variant
 
 from dominoproof.model.fast import engine_for
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import every_deal
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
@@ -91,7 +91,7 @@ def test_a_lemma_removed_from_the_list_is_gone_from_both(
 # ---------------------------------------------------------------------------
 
 
-def largest_hand(v: Variant, rules: Rules) -> int:
+def largest_hand(v: Variant, rules: RuleBook) -> int:
     """The most tiles any hand holds in any state of any round of any deal (the deal's
     own draw order), by the engine ``rules``: no Z3."""
     most = 0

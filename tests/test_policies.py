@@ -15,7 +15,7 @@ from helpers import play, position, variant
 from dominoproof.model import Move, Variant, engine_for, initial_state, random_rounds, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import LEAD, said
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
 from dominoproof.proofs.analysis.policies import (
@@ -151,7 +151,7 @@ def decisions(name: str, rounds: int = 6) -> list[tuple[State, tuple[Move, ...]]
     return out
 
 
-def sampled_on_a_grid(policy: Policy, rules: Rules, s: State, moves: tuple[Move, ...],
+def sampled_on_a_grid(policy: Policy, rules: RuleBook, s: State, moves: tuple[Move, ...],
                       grid: int) -> list[Fraction]:
     """How often pick() chooses each move over the stratified uniform numbers
     (j + 1/2) / grid, j = 0 .. grid-1: exactly its probability when grid is a common
@@ -185,7 +185,7 @@ def test_the_grid_catches_a_sampler_that_ignores_the_weights() -> None:
 
         sampling = False
 
-        def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+        def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
             return (1,) * len(moves) if self.sampling else super().weights(rules, s, moves)
 
     rules = engine_for(BLOCK)
@@ -220,7 +220,7 @@ def test_random_is_the_engines_own_stream() -> None:
         name = "all-ones"
         summary = "every weight 1"
 
-        def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+        def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
             return (1,) * len(moves)
 
     assert list(policy_rounds(v, AllOnes(), 30, 4)) == want
@@ -236,7 +236,7 @@ def test_policy_playout_follows_the_policy() -> None:
     class Recording(Greedy):
         first: list[Move]
 
-        def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+        def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
             w = super().weights(rules, s, moves)
             if not s.led:
                 self.first.append(next(m for m, x in zip(moves, w, strict=True) if x))

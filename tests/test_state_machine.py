@@ -63,7 +63,7 @@ from dominoproof.model import (
     random_rounds,
     state_status,
 )
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID
 
@@ -103,7 +103,7 @@ class RoundMachine(RuleBasedStateMachine):
             self._take(m)
 
     # the rule book and the scorer under test (the fault tests override them)
-    def rule_book(self) -> Rules:
+    def rule_book(self) -> RuleBook:
         return engine_for(self.v)
 
     def score(self, s: State) -> Outcome | None:
@@ -519,7 +519,7 @@ def test_the_machine_catches_the_fault(fault_id: str) -> None:
     class Broken(RoundMachine):
         VARIANT = fault.variant()
 
-        def rule_book(self) -> Rules:
+        def rule_book(self) -> RuleBook:
             return fault.engine_for(self.v)
 
         def score(self, s: State) -> Outcome | None:
@@ -544,7 +544,7 @@ def test_the_layout_machine_catches_the_fault(fault_id: str) -> None:
     class Broken(LayoutMachine):
         VARIANT = fault.variant()
 
-        def rule_book(self) -> Rules:
+        def rule_book(self) -> RuleBook:
             return fault.engine_for(self.v)
 
     with pytest.raises(AssertionError, match="|".join(fault.catches)):

@@ -32,7 +32,7 @@ from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init, init_states
 from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, bits
@@ -216,7 +216,7 @@ def test_the_dynamic_programme_equals_a_sum_over_every_round(config: str, policy
     assert got == reference(v, policy_named(policy))
 
 
-def first_draw_only(policy: Policy, rules: Rules, s: State,
+def first_draw_only(policy: Policy, rules: RuleBook, s: State,
                     moves: tuple[Move, ...]) -> tuple[Fraction, ...]:
     """A broken chance step: the first boneyard tile is always the one drawn."""
     if len(moves) > 1 and is_chance(moves):

@@ -34,7 +34,7 @@ from helpers import variant
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import TraceError
 from dominoproof.model.fast import engine_for
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import kernel
 from dominoproof.proofs.analysis.policies import BlockSeeking, Greedy, Policy, UniformRandom
@@ -181,7 +181,7 @@ def test_the_python_path_runs_where_the_kernel_does_not_and_says_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
     v = variant("draw-2p-d6")
     fault = FAULTS_BY_ID["establish-without-boneyard-check"]
-    mutant: Rules = fault.engine_for(v)
+    mutant: RuleBook = fault.engine_for(v)
     assert "not the variant's own" in played_on(v, mutant, UniformRandom())
 
     class Heavy(Greedy):  # a policy the kernel does not compile (it may weigh otherwise)

@@ -29,7 +29,7 @@ from dominoproof.model.engine import Trace, initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for, system_under_test
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import every_deal
 from dominoproof.model.state import Status
 from dominoproof.model.variant import Variant
@@ -186,7 +186,7 @@ def test_a_broken_z3_reading_is_a_contradiction() -> None:
     shortest = truth(BLOCK).shortest
     assert shortest is not None
 
-    def perfect(variant: Variant, rules: Rules, policy: Policy, seed: int,
+    def perfect(variant: Variant, rules: RuleBook, policy: Policy, seed: int,
                 count: int) -> Iterator[Round]:
         for r in play_rounds(variant, rules, policy, seed, count):
             if r[2].status is not Status.BLOCKED or len(r[1]) <= shortest:
@@ -231,7 +231,7 @@ def test_the_play_outs_come_from_the_one_rounds_function() -> None:
     v = small(BLOCK)
     calls: list[str] = []
 
-    def counted(variant: Variant, rules: Rules, policy: Policy, seed: int,
+    def counted(variant: Variant, rules: RuleBook, policy: Policy, seed: int,
                 count: int) -> Iterator[Round]:
         calls.append(policy.name)
         yield from play_rounds(variant, rules, policy, seed, count)
@@ -246,7 +246,7 @@ def test_a_kernel_that_plays_other_rules_is_caught() -> None:
     v = small(DRAW)
     broken = system_under_test(v, FAULTS_BY_ID["establish-without-boneyard-check"].engine)
 
-    def kernel(variant: Variant, rules: Rules, policy: Policy, seed: int,
+    def kernel(variant: Variant, rules: RuleBook, policy: Policy, seed: int,
                count: int) -> Iterator[Round]:
         yield from play_rounds(variant, broken, policy, seed, count)
 

@@ -28,7 +28,7 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
@@ -124,7 +124,7 @@ def state_lines(variant: Variant, s: State) -> list[str]:
     return lines
 
 
-def move_text(variant: Variant, rules: Rules, s: State, m: Move) -> str:
+def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
     """A move in words, with its rule ID, from the state it is made in."""
     p = m.player
     k = m.kind

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from dominoproof.model.engine import Trace
 from dominoproof.model.layout import Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import (
@@ -174,7 +174,7 @@ def _left(s: State) -> str:
     return "boneyard now empty" if n == 0 else f"{n} left in the boneyard"
 
 
-def _lead_reason(variant: Variant, rules: Rules, s: State, m: Move) -> str:
+def _lead_reason(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
     """Why this player leads with this tile (Terms: the lead rule and its fallback)."""
     lead = variant.lead
     _, forced = rules.opening(s.hands)
@@ -197,7 +197,7 @@ def _lead_reason(variant: Variant, rules: Rules, s: State, m: Move) -> str:
     return f"nobody holds {named}; fallback: {how}"
 
 
-def _fits(rules: Rules, s: State, player: int, tile: int) -> str:
+def _fits(rules: RuleBook, s: State, player: int, tile: int) -> str:
     """Which open ends a tile fits, said in words ("fits the 5", "does not fit")."""
     if not s.led:
         return "fits"
@@ -214,7 +214,7 @@ def _fits(rules: Rules, s: State, player: int, tile: int) -> str:
     return "fits the " + " and the ".join(str(layout.shows(s.ends, e)) for e in ends)
 
 
-def _establish_text(rules: Rules, s: State, shown: str) -> str:
+def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
     """R4.4, with R2 and R3 checked on the state (said plainly when they fail)."""
     needed = rules.C
     proposer = s.proposer

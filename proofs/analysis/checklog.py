@@ -24,7 +24,7 @@ from dominoproof.model.errors import IllegalMoveError, TraceError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, resolve, said
 from dominoproof.model.outcome import outcome, side_of
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import VoidDeal
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import Tile
@@ -39,7 +39,7 @@ _FORCED = (MoveKind.CONFIRM, MoveKind.ESTABLISH, MoveKind.DOMINO)
 NO_SLOT = -2
 
 
-def play_of(rules: Rules, s: State, player: int, tile: int, shows: int | None,
+def play_of(rules: RuleBook, s: State, player: int, tile: int, shows: int | None,
             name: str | None = None) -> Move:
     """The play of ``tile`` by ``player`` on the open end showing ``shows`` (None: the
     lead), as our rules name it: ``Move.end`` is the slot, and the layout says which slot
@@ -59,7 +59,7 @@ def open_ends(s: State) -> list[int]:
     return list(s.open_ends)
 
 
-def pass_of(rules: Rules, s: State, player: int) -> Move:
+def pass_of(rules: RuleBook, s: State, player: int) -> Move:
     """A logged pass as our move: the R4.2 confirmation of inability (or, in a draw-one
     game with stock left, the R3.1 pass) when it is legal, else the confirmation."""
     for m in rules.legal_moves(s):
@@ -68,7 +68,7 @@ def pass_of(rules: Rules, s: State, player: int) -> Move:
     return Move.confirm(player)
 
 
-def our_move(rules: Rules, s: State, step: Step) -> Move:
+def our_move(rules: RuleBook, s: State, step: Step) -> Move:
     if isinstance(step, Play):
         return play_of(rules, s, step.player, step.tile, step.shows, step.slot)
     if isinstance(step, Pass):

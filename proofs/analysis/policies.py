@@ -39,7 +39,7 @@ from dominoproof.model.engine import initial_state, random_rounds, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move, MoveKind
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
 
@@ -75,7 +75,7 @@ class Policy(abc.ABC):
     uniform: bool = False  #: every weight is 1 (the fast path of the engine)
 
     @abc.abstractmethod
-    def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+    def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
         """A whole weight per move of ``moves`` (the legal moves of ``s``, in order)."""
 
     def __repr__(self) -> str:
@@ -90,7 +90,7 @@ class UniformRandom(Policy):
     summary = "every legal move equally likely"
     uniform = True
 
-    def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+    def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
         return (1,) * len(moves)
 
 
@@ -103,7 +103,7 @@ class Greedy(Policy):
     name = "greedy"
     summary = "play the heaviest playable tile, ties uniform"
 
-    def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+    def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
         value = rules.value
         best = max((value[m.tile] for m in moves if m.kind is PLAY), default=None)
         if best is None:  # no play: the move is forced (uniform over what is left)
@@ -150,14 +150,14 @@ class BlockSeeking(Policy):
             self._opponents[variant] = got
         return got
 
-    def score(self, rules: Rules, s: State, m: Move) -> tuple[int, int]:
+    def score(self, rules: RuleBook, s: State, m: Move) -> tuple[int, int]:
         """The play ``m``'s score: (opponents unable to play, -tiles matching an end)."""
         after = rules.step(s, m)
         unable = sum(1 for q in self.opponents(rules.variant)[m.player]
                      if not rules.playable_mask(after, q))
         return unable, -rules.matching_mask(after).bit_count()
 
-    def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+    def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
         scores = [self.score(rules, s, m) if m.kind is PLAY else None for m in moves]
         best = max((x for x in scores if x is not None), default=None)
         if best is None:
@@ -188,7 +188,7 @@ def is_chance(moves: tuple[Move, ...]) -> bool:
     return moves[0].kind is DRAW
 
 
-def move_distribution(policy: Policy, rules: Rules, s: State,
+def move_distribution(policy: Policy, rules: RuleBook, s: State,
                       moves: tuple[Move, ...]) -> tuple[Fraction, ...]:
     """The probability of each legal move of ``s`` (``moves``, in order), exactly: uniform
     over the draws at a chance step, the policy's weights over their sum otherwise."""
@@ -205,7 +205,7 @@ def move_distribution(policy: Policy, rules: Rules, s: State,
     return tuple(Fraction(x, total) for x in w)
 
 
-def pick(policy: Policy, rules: Rules, s: State, moves: tuple[Move, ...],
+def pick(policy: Policy, rules: RuleBook, s: State, moves: tuple[Move, ...],
          rnd: Callable[[], float]) -> Move:
     """One move of ``moves`` drawn with the probabilities of :func:`move_distribution`
     (``rnd``: uniform in [0, 1))."""
@@ -223,7 +223,7 @@ def pick(policy: Policy, rules: Rules, s: State, moves: tuple[Move, ...],
     raise ValueError(f"policy {policy.name}: weights {w!r} for {k} moves")  # pragma: no cover
 
 
-def policy_playout(rules: Rules, policy: Policy, s: State,
+def policy_playout(rules: RuleBook, policy: Policy, s: State,
                    rnd: Callable[[], float]) -> tuple[State, int]:
     """Play ``s`` to the end of the round, every move drawn by :func:`pick`: the final
     state and the number of moves (with ``random``, the very moves of the engine's

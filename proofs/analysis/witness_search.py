@@ -40,7 +40,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for, is_own
 from dominoproof.model.moves import Move, MoveKind
 from dominoproof.model.outcome import outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant
@@ -59,7 +59,7 @@ PLAYING, BLOCKED = Status.PLAYING, Status.BLOCKED
 Round = tuple[Deal, tuple[Move, ...], State]
 #: ``rounds(variant, rules, policy, seed, count)``: ``count`` rounds of seeded deals
 #: played out under ``policy`` by ``rules`` -- the one function a search kernel replaces.
-Rounds = Callable[[Variant, Rules, Policy, int, int], Iterator[Round]]
+Rounds = Callable[[Variant, RuleBook, Policy, int, int], Iterator[Round]]
 
 
 class Lightest(Policy):
@@ -70,7 +70,7 @@ class Lightest(Policy):
     name = "lightest"
     summary = "play the lightest playable tile, ties uniform"
 
-    def weights(self, rules: Rules, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+    def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
         value = rules.value
         low = min((value[m.tile] for m in moves if m.kind is MoveKind.PLAY), default=None)
         if low is None:
@@ -78,7 +78,7 @@ class Lightest(Policy):
         return tuple(int(m.kind is MoveKind.PLAY and value[m.tile] == low) for m in moves)
 
 
-def play_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
+def play_rounds(variant: Variant, rules: RuleBook, policy: Policy, seed: int,
                 count: int) -> Iterator[Round]:
     """``count`` rounds from one seeded stream: a uniformly random deal each, played to
     the end by ``rules`` with every choice drawn by ``policy`` (the moves recorded). On
@@ -90,7 +90,7 @@ def play_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
     yield from python_rounds(variant, rules, policy, seed, count)
 
 
-def warm(variant: Variant, rules: Rules | None = None) -> None:
+def warm(variant: Variant, rules: RuleBook | None = None) -> None:
     """Load the compiled kernel's machine code for :func:`play_rounds` (from numba's cache,
     or compiled: some seconds on a fresh installation) by playing one round, so that no
     answer's budget pays for it; nothing where the Python path plays."""
@@ -100,7 +100,7 @@ def warm(variant: Variant, rules: Rules | None = None) -> None:
             pass
 
 
-def python_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
+def python_rounds(variant: Variant, rules: RuleBook, policy: Policy, seed: int,
                   count: int) -> Iterator[Round]:
     """:func:`play_rounds` on the engine's own loop (the specification's reading): a
     deal the rule book cannot open is skipped."""
@@ -126,7 +126,7 @@ def python_rounds(variant: Variant, rules: Rules, policy: Policy, seed: int,
 KERNEL = "kernel"
 
 
-def played_on(variant: Variant, rules: Rules | None = None,
+def played_on(variant: Variant, rules: RuleBook | None = None,
               policy: Policy | None = None) -> str:
     """Who plays :func:`play_rounds`' rounds: :data:`KERNEL`, or why the Python path
     does (numba absent or turned off, a rule book that is not the variant's own -- a
@@ -209,7 +209,7 @@ class Found:
     seconds: float = 0.0
     played_by: str = ""  #: who played the play-outs: KERNEL, or why the Python path did
 
-    def trace(self, variant: Variant, rules: Rules | None = None) -> Trace | None:
+    def trace(self, variant: Variant, rules: RuleBook | None = None) -> Trace | None:
         """The best round as a trace (``rules``: a rule book other than the variant's)."""
         if self.round is None:
             return None
@@ -224,7 +224,7 @@ class Found:
                                    for d, c, n in self.deals_searched]}
 
 
-def search(variant: Variant, question: str, seconds: float, *, rules: Rules | None = None,
+def search(variant: Variant, question: str, seconds: float, *, rules: RuleBook | None = None,
            seed: int = 0, rounds: Rounds = play_rounds, batch: int = 50,
            deal_share: float = 0.4, deals: int = 16,
            played: Callable[[int | None], None] | None = None,
@@ -296,7 +296,7 @@ def _keep(chosen: dict[Deal, int], deal: Deal, x: int, obj: Objective, most: int
         del chosen[worst]
 
 
-def best_in_deal(variant: Variant, rules: Rules, deal: Deal, obj: Objective,
+def best_in_deal(variant: Variant, rules: RuleBook, deal: Deal, obj: Objective,
                  incumbent: int | None, deadline: float
                  ) -> tuple[int | None, tuple[tuple[Move, ...], State] | None, bool, int]:
     """Every round of ``deal`` (its own draw order), depth first, for a round better than

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.errors import DominoproofError, TraceError
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.witness_search import (
     OBJECTIVES,
@@ -210,7 +210,7 @@ class _Z3:
 
 
 def answer(variant: Variant, question: str, seconds: float, *,
-           rules: Rules | None = None, seed: int = 0, z3_seed: int = 0,
+           rules: RuleBook | None = None, seed: int = 0, z3_seed: int = 0,
            rounds: Rounds = play_rounds, search_share: float | None = None,
            prover: ProverFactory | None = None,
            invariants: Invariants | None = None) -> Answer:
@@ -283,7 +283,7 @@ def _settled(sense: str, found: Found, z: dict[str, Any]) -> bool:
 
 
 def _judge(variant: Variant, question: str, sense: str, found: Found, z: dict[str, Any],
-           finished: bool, rules: Rules | None, seconds: float, budget: float) -> Answer:
+           finished: bool, rules: RuleBook | None, seconds: float, budget: float) -> Answer:
     a = Answer(variant.name, question, sense, "unknown", found.value, None, seconds, budget,
                z3=dict(z), found=found, by=found.by)
     trace = found.trace(variant)  # replayed in the specification, whoever played it

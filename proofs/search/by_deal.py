@@ -35,7 +35,7 @@ from typing import Generic, TypeVar
 
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.runner import LocalPool, Runner
@@ -196,7 +196,7 @@ class Part(Generic[R]):
 
     variant: Variant
     init: Init
-    engine: type[Rules] | None = None
+    engine: type[RuleBook] | None = None
     scorer: Scorer | None = None
     max_states: int | None = None
     max_seconds: float | None = None
@@ -231,7 +231,7 @@ def _parts_wanted(n: int, only: Sequence[int] | None) -> list[int]:
     return wanted
 
 
-def explore_by_deal(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
+def explore_by_deal(variant: Variant, init: Init, *, engine: type[RuleBook] | None = None,
                     scorer: Scorer | None = None, max_states: int | None = None,
                     max_seconds: float | None = None, workers: int | None = None,
                     parts: int | None = None,

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from dominoproof.model.constants import constants_of
 from dominoproof.model.fast import is_own
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import spec_for
 from dominoproof.model.state import Ending, Status
 from dominoproof.model.variant import DrawRule, FoulRule, Variant
@@ -100,7 +100,7 @@ class _Context(Findings):
     """The findings of one graph: the result judged, the oracle, the notes of the
     verdicts, and the states where R2 and R3 hold (blocked-complete's premise)."""
 
-    def __init__(self, result: SearchResult, oracle: Rules, wanted: set[str]) -> None:
+    def __init__(self, result: SearchResult, oracle: RuleBook, wanted: set[str]) -> None:
         super().__init__(wanted)
         self.result, self.oracle = result, oracle
         self.notes: dict[str, str] = {}

@@ -38,7 +38,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import layout_of
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init, init_states
 from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Variant
@@ -325,7 +325,7 @@ def _kinds() -> Array:
 
 
 def run_search(variant: Variant, init: Init, max_states: int | None, max_seconds: float | None,
-         graph: bool, rules: Rules, tables: Tables | None = None, reserve: int = 0) -> _Run:
+         graph: bool, rules: RuleBook, tables: Tables | None = None, reserve: int = 0) -> _Run:
     if max_states is not None and max_states < 1:
         raise DominoproofError(f"--max-states must be at least 1, not {max_states}")
     if reserve < 0:

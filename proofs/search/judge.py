@@ -28,7 +28,7 @@ from typing import Any
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import ExtendReading, Variant
@@ -94,7 +94,7 @@ class Judge:
     #: properties that need R2 under both readings of R2.3 (the census of the readings)
     READINGS = frozenset({"blocked-sound", "blocked-complete"})
 
-    def __init__(self, ctx: Findings, variant: Variant, oracle: Rules, scorer: Scorer) -> None:
+    def __init__(self, ctx: Findings, variant: Variant, oracle: RuleBook, scorer: Scorer) -> None:
         self.ctx, self.v, self.oracle, self.scorer = ctx, variant, oracle, scorer
         want: set[str] = ctx.wanted
         self.want = want

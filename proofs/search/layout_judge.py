@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.layout import CLOSED, MarkFields, Opens, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import ExtendReading, Variant
@@ -82,7 +82,7 @@ class LayoutJudge:
     TRANSITION = frozenset({"markers", "doubles-covered", "spinner-arms"})
     TERMINAL = frozenset({"uncoverable-double", "readings-agree"})
 
-    def __init__(self, ctx: Any, variant: Variant, oracle: Rules, want: set[str]) -> None:
+    def __init__(self, ctx: Any, variant: Variant, oracle: RuleBook, want: set[str]) -> None:
         self.ctx, self.oracle = ctx, oracle
         self.transition_ids = self.TRANSITION & want
         self.terminal_ids = self.TERMINAL & want

@@ -36,7 +36,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import is_own
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Scorer
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init
 from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Variant
@@ -174,7 +174,7 @@ class SearchResult:
 
     variant: Variant
     init: Init
-    rules: Rules
+    rules: RuleBook
     scorer: Scorer
     codec: Codec
     index: Mapping[int, int]  #: code -> id (a dict; the kernel's search: its hash table)

@@ -19,7 +19,7 @@ from dominoproof.model.errors import TraceError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import spec_for
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
@@ -44,7 +44,7 @@ class Failure:
         return "at the deal" if self.move == 0 else f"after move {self.move}"
 
 
-def replay(trace: Trace, rules: Rules | None = None) -> list[State]:
+def replay(trace: Trace, rules: RuleBook | None = None) -> list[State]:
     """Every state of ``trace`` under ``rules`` (default: the variant's own), each move
     checked against ``rules.moves``: how a mutant's counterexample is replayed."""
     rules = rules or engine_for(trace.variant)
@@ -122,7 +122,7 @@ def _termination(seq: Sequence[State]) -> Failure | None:
     return None
 
 
-def _blocked_complete(v: Variant, oracle: Rules, seq: Sequence[State]) -> Failure | None:
+def _blocked_complete(v: Variant, oracle: RuleBook, seq: Sequence[State]) -> Failure | None:
     bound = v.players + 1
     for i, s in enumerate(seq):
         if s.status is Status.PLAYING and oracle.is_blocked(s):

@@ -47,7 +47,7 @@ from collections import deque
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for, is_own
 from dominoproof.model.outcome import Scorer, outcome
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init, count_deals, init_states
 from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.variant import Variant
@@ -62,7 +62,7 @@ __all__ = ["explore", "feasibility", "kernel_reason"]
 KERNEL_TILES = 63
 
 
-def kernel_reason(variant: Variant, rules: Rules | None = None) -> str:
+def kernel_reason(variant: Variant, rules: RuleBook | None = None) -> str:
     """Why the kernel does not search ``variant`` under ``rules`` (``""``: it does): numba
     absent or turned off, a rule book that is not the variant's own (a fault's mutant), or
     a set too large for its keys."""
@@ -78,7 +78,7 @@ def kernel_reason(variant: Variant, rules: Rules | None = None) -> str:
 
 
 
-def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
+def explore(variant: Variant, init: Init, *, rules: RuleBook | None = None,
             scorer: Scorer | None = None, max_states: int | None = None,
             max_seconds: float | None = None, kernel: bool | None = None) -> SearchResult:
     """Breadth-first search of every state reachable from ``init`` under ``rules``
@@ -117,7 +117,7 @@ def explore(variant: Variant, init: Init, *, rules: Rules | None = None,
             gc.enable()
 
 
-def _explore(variant: Variant, init: Init, *, rules: Rules | None,
+def _explore(variant: Variant, init: Init, *, rules: RuleBook | None,
              scorer: Scorer | None, max_states: int | None,
              max_seconds: float | None) -> SearchResult:
     if max_states is not None and max_states < 1:

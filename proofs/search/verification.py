@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.outcome import Scorer
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict
@@ -101,7 +101,7 @@ def _merge_results(per_part: Sequence[list[Result]], figures: Figures) -> list[R
     return out
 
 
-def verify(variant: Variant, init: Init, *, engine: type[Rules] | None = None,
+def verify(variant: Variant, init: Init, *, engine: type[RuleBook] | None = None,
            scorer: Scorer | None = None,
            properties: Iterable[str | Property] | None = None,
            max_states: int | None = None, max_seconds: float | None = None,
@@ -135,7 +135,7 @@ class _ByParts:
     on_part: Callable[[int, int], None] | None = None
 
 
-def _verify(variant: Variant, init: Init, engine: type[Rules] | None, scorer: Scorer | None,
+def _verify(variant: Variant, init: Init, engine: type[RuleBook] | None, scorer: Scorer | None,
             properties: Iterable[str | Property] | None, max_states: int | None,
             max_seconds: float | None, workers: int, inapplicable: bool,
             on_parts: Callable[[int], None] | None, by: _ByParts) -> Verification:

@@ -38,7 +38,7 @@ import pickle
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar, cast
 
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
@@ -106,7 +106,7 @@ class Prover:
     # the session's
     variant: _Part[Variant] = _Part("session")
     enc: _Part[Encoding] = _Part("session")
-    rules: _Part[Rules] = _Part("session")
+    rules: _Part[RuleBook] = _Part("session")
     seed: _Part[int] = _Part("session")
     timeout_ms: _Part[int] = _Part("session")
     rlimit: _Part[int] = _Part("session")

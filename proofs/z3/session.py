@@ -26,7 +26,7 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import layout_of
-from dominoproof.model.rulebook import RuleBook as Rules
+from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import (
     BMC_DEPTH,
@@ -89,7 +89,7 @@ class ProofSession:
     """
 
     def __init__(self, variant: Variant, *, encoding: Encoding | None = None,
-                 rules: Rules | None = None, seed: int = 0,
+                 rules: RuleBook | None = None, seed: int = 0,
                  timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
                  bmc_depth: int = BMC_DEPTH, bmc_seconds: float = BMC_SECONDS,
                  candidates: Sequence[Lemma] | None = None,
