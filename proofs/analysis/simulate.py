@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 from dominoproof.model.engine import random_rounds
 from dominoproof.model.fast import engine_for
-from dominoproof.model.outcome import outcome
+from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import Variant
@@ -42,9 +42,10 @@ from dominoproof.proofs.kernel import reason
 from dominoproof.proofs.runner import Runner
 
 __all__ = ["BATCH", "Distribution", "Statistics", "Tally", "TileRisk", "batch_rounds",
-           "batch_seed", "batches", "run_batches", "simulate", "wilson"]
+           "batch_seed", "batches", "run_batches", "simulate", "tally_batch", "wilson"]
 
 T = TypeVar("T")
+K = TypeVar("K")
 #: What a batch is told by (the rounds of the batch done), when anything is.
 Tell = Callable[[int], None] | None
 
@@ -277,7 +278,9 @@ def batches(rounds: int, seed: int, size: int = BATCH) -> list[tuple[int, int]]:
 @dataclass
 class Tally:
     """The whole-number counts of some rounds: what a batch sends back, added up by
-    :meth:`merge` (histograms of ints, per-side and per-tile counts)."""
+    :meth:`merge` (histograms of ints, per-side and per-tile counts). Both the
+    simulation's :class:`Statistics` and the sampled figures
+    (:func:`~dominoproof.proofs.analysis.stats.sampled_figures`) are read off it."""
 
     rounds: int
     length: dict[int, int]  #: histograms: value -> rounds
@@ -292,6 +295,8 @@ class Tally:
     blocked: int = 0
     ties: int = 0
     no_winner: int = 0
+    #: rounds per award of the winning side (None: nobody scores), where asked for
+    awards: dict[int | None, int] = field(default_factory=dict)
 
     @staticmethod
     def empty(variant: Variant) -> Tally:
@@ -300,7 +305,7 @@ class Tally:
                      Counter())
 
     def merge(self, other: Tally) -> Tally:
-        def hist(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+        def hist(a: dict[K, int], b: dict[K, int]) -> dict[K, int]:
             out = dict(a)
             for k, n in b.items():
                 out[k] = out.get(k, 0) + n
@@ -316,7 +321,7 @@ class Tally:
                      add(self.wins_domino, other.wins_domino), add(self.held, other.held),
                      add(self.lost, other.lost), self.settled + other.settled,
                      self.blocked + other.blocked, self.ties + other.ties,
-                     self.no_winner + other.no_winner)
+                     self.no_winner + other.no_winner, hist(self.awards, other.awards))
 
 
 def simulate(
@@ -352,7 +357,7 @@ def simulate(
     chosen = policy_named(policy)
     tally = Tally.empty(variant)
     for t in run_batches(batches(rounds, seed, batch),
-                         partial(_play, variant, chosen, every=every, kernel=kernel),
+                         partial(tally_batch, variant, chosen, every=every, kernel=kernel),
                          runner, progress):
         tally = tally.merge(t)
     return _statistics(variant, tally, seed, top, chosen.name)
@@ -405,16 +410,19 @@ def _run_batch(job: tuple[Callable[[int, int, Tell], T], int, int]) -> T:
     return play(n, seed, None)
 
 
-def _play(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: Tell, *,
-          every: int, kernel: bool | None = None) -> Tally:
-    """Play the ``rounds`` rounds of one batch (:func:`batch_rounds`) and count them."""
+def tally_batch(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: Tell, *,
+                every: int, kernel: bool | None = None,
+                award: Callable[[Outcome], int | None] | None = None) -> Tally:
+    """Play the ``rounds`` rounds of one batch (:func:`batch_rounds`) and count them;
+    with ``award`` (the award of a round's :class:`~dominoproof.model.outcome.Outcome`),
+    also how many rounds gave each award (every round then scored in full)."""
     value = variant.tile_value
     side_of = side_of_seat(variant)
     nsides = len(variant.teams)
     t = Tally.empty(variant)
     length, plays, res_total, res_winner = t.length, t.plays, t.res_total, t.res_winner
-    wins_blocked, wins_domino, held, lost, settled = (t.wins_blocked, t.wins_domino, t.held,
-                                                      t.lost, t.settled)
+    wins_blocked, wins_domino, held, lost, settled, awards = (
+        t.wins_blocked, t.wins_domino, t.held, t.lost, t.settled, t.awards)
     blocked = ties = no_winner = 0
     blocked_status = Status.BLOCKED
     tie_rule = variant.scoring.tie.value
@@ -423,6 +431,11 @@ def _play(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: Tell, 
     for final, moves in batch_rounds(variant, chosen, rounds, seed, kernel=kernel, tell=tell,
                                      every=every):
         done += 1
+        if award is not None:
+            res = outcome(variant, final)
+            assert res is not None
+            a = award(res)
+            awards[a] = awards.get(a, 0) + 1
         length[moves] = length.get(moves, 0) + 1
         k = final.table.bit_count()
         plays[k] = plays.get(k, 0) + 1

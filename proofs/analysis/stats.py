@@ -40,7 +40,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.outcome import Outcome, outcome
+from dominoproof.model.outcome import Outcome
 from dominoproof.model.spec import Init, count_deals, init_states
 from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, bits
@@ -64,13 +64,7 @@ from dominoproof.proofs.analysis.policies import (
     policy_named,
     side_of_seat,
 )
-from dominoproof.proofs.analysis.simulate import (
-    BATCH,
-    Tell,
-    batch_rounds,
-    batches,
-    run_batches,
-)
+from dominoproof.proofs.analysis.simulate import BATCH, Tally, batches, run_batches, tally_batch
 from dominoproof.proofs.budgets import CLOCK_EVERY, STATS_EXACT_DEALS, STATS_EXACT_STATES
 from dominoproof.proofs.runner import Runner
 from dominoproof.proofs.search.statespace import explore
@@ -320,70 +314,6 @@ def exact_figures(variant: Variant | str, policy: str | Policy, *, free_draw: bo
 # -- Sampled figures: rounds played by the engine --------------------------------------
 
 
-class _Tally:
-    """Whole-number sums over sampled rounds (no float until the end)."""
-
-    def __init__(self, variant: Variant) -> None:
-        self.variant = variant
-        self.side = side_of_seat(variant)
-        n = variant.tiles.count
-        self.rounds = self.blocked = self.ties = 0
-        self.length = self.length2 = 0
-        self.residual = self.residual2 = self.winner = self.winner2 = 0
-        self.scored = self.award = self.award2 = 0
-        self.awards: dict[int | None, int] = {}
-        self.held = [0] * n
-        self.lost = [0] * n
-
-    def add(self, final: State, moves: int) -> None:
-        res = outcome(self.variant, final)
-        assert res is not None
-        self.rounds += 1
-        self.length += moves
-        self.length2 += moves * moves
-        a = _award_of(res)
-        self.awards[a] = self.awards.get(a, 0) + 1
-        if a is not None:
-            self.scored += 1
-            self.award += a
-            self.award2 += a * a
-        if res.termination is not Ending.BLOCKED:
-            return
-        self.blocked += 1
-        self.ties += bool(res.tied)
-        r, w = sum(res.residuals), min(res.totals)
-        self.residual += r
-        self.residual2 += r * r
-        self.winner += w
-        self.winner2 += w * w
-        for p, hand in enumerate(final.hands):
-            lost = self.side[p] not in res.winners
-            for t in bits(hand):
-                self.held[t] += 1
-                self.lost[t] += lost
-
-    def merge(self, other: _Tally) -> None:
-        """Add ``other``'s counts (another batch of rounds of the same variant)."""
-        for name in ("rounds", "blocked", "ties", "length", "length2", "residual",
-                     "residual2", "winner", "winner2", "scored", "award", "award2"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        for a, k in other.awards.items():
-            self.awards[a] = self.awards.get(a, 0) + k
-        self.held = [x + y for x, y in zip(self.held, other.held, strict=True)]
-        self.lost = [x + y for x, y in zip(self.lost, other.lost, strict=True)]
-
-
-def _sampled_play(v: Variant, pol: Policy, n: int, seed: int, tell: Tell, *,
-                  every: int, kernel: bool | None) -> _Tally:
-    """The counts of one batch of ``n`` rounds, played as ``simulate`` plays them
-    (:func:`~dominoproof.simulate.batch_rounds`)."""
-    tally = _Tally(v)
-    for final, moves in batch_rounds(v, pol, n, seed, kernel=kernel, tell=tell,
-                                     every=every):
-        tally.add(final, moves)
-    return tally
-
-
 def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, seed: int, *,
                     level: float = 0.95, progress: Callable[[int], None] | None = None,
                     every: int = 1000, runner: Runner | None = None,
@@ -402,11 +332,11 @@ def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, s
     z = z_of(level)
     if rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
-    tally = _Tally(v)
+    tally = Tally.empty(v)
     for part in run_batches(batches(rounds, seed, batch),
-                            partial(_sampled_play, v, pol, every=every, kernel=kernel),
-                            runner, progress):
-        tally.merge(part)
+                            partial(tally_batch, v, pol, every=every, kernel=kernel,
+                                    award=_award_of), runner, progress):
+        tally = tally.merge(part)
     n, b = tally.rounds, tally.blocked
     value = v.tile_value
     risk = [TileCost(Tile.from_index(t), value[t], Tile.from_index(t).is_double,
@@ -418,10 +348,15 @@ def sampled_figures(variant: Variant | str, policy: str | Policy, rounds: int, s
         configuration=f"{n:,} rounds from seed {seed}, uniformly random deals",
         level=level, deals=None, states=None, rounds=n, seed=seed,
         blocked=Estimate.share(b, n, z), tie=Estimate.share(tally.ties, n, z),
-        residual=Estimate.mean(tally.residual, tally.residual2, b, z),
-        winner_residual=Estimate.mean(tally.winner, tally.winner2, b, z),
-        length=Estimate.mean(tally.length, tally.length2, n, z),
-        award_mean=Estimate.mean(tally.award, tally.award2, tally.scored, z),
+        residual=_mean(tally.res_total, z), winner_residual=_mean(tally.res_winner, z),
+        length=_mean(tally.length, z),
+        award_mean=_mean({a: k for a, k in tally.awards.items() if a is not None}, z),
         awards=tuple(AwardShare(a, Estimate.share(k, n, z)) for a, k in
                      sorted(tally.awards.items(), key=lambda kv: award_order(kv[0]))),
         risk=by_risk(risk))
+
+
+def _mean(hist: dict[int, int], z: float) -> Estimate:
+    """The mean of a histogram (value -> rounds) with its interval."""
+    return Estimate.mean(sum(x * k for x, k in hist.items()),
+                         sum(x * x * k for x, k in hist.items()), sum(hist.values()), z)
