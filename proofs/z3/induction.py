@@ -250,7 +250,11 @@ class InductionProofs:
         return CTI(pid, action, enc.decode_state(model, s), enc.decode_move(model, s, m),
                    enc.decode_state(model, post), assumed, self.session.layout)
 
-    # -- a proof by one query ------------------------------------------------------------
+    # -- a proof's start, and a proof by one query ------------------------------------------
+    def begin(self) -> tuple[float, Ledger, HoudiniResult]:
+        """A proof's start: its clock, the ledger of its own queries, and the invariant."""
+        return time.perf_counter(), Ledger(), self.session.invariant()
+
     def settled(self, pid: str, c: Check, h: HoudiniResult, method: str, proof: str,
                 t0: float, led: Ledger) -> Result | None:
         """One query ``c`` from the invariant ``h``: PROVED (as ``proof`` says) when UNSAT
@@ -266,9 +270,7 @@ class InductionProofs:
     def prove_state(self, prop: Property) -> Result:
         """A state invariant: PROVED if Houdini keeps it; else a BMC search for a real
         violation; else NOT_INDUCTIVE with the CTI relative to the kept lemmas."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         lem = next((c for c in self.session.candidates if c.property == prop.id), None)
         assert lem is not None, prop.id
         if h.unknown:
@@ -359,9 +361,7 @@ class InductionProofs:
     # -- transition properties -------------------------------------------------------
     def prove_transition(self, prop: Property) -> Result:
         """A transition property: Inv and each action's step imply it."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         f = TRANSITION[prop.id]
         s, m = enc.state("t0"), enc.move("tm")
@@ -395,9 +395,7 @@ class InductionProofs:
         invariant implies it at every blocked state it allows; else a real round that
         establishes a block breaking it (VIOLATED), or, where search cannot settle it,
         NOT_INDUCTIVE with the blocked state of the invariant that breaks it."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         f = AT_BLOCK[prop.id]
         s = enc.state("k0")
@@ -418,9 +416,7 @@ class InductionProofs:
         move is a confirmation that keeps R2/R3 and counts one more, or the establishment;
         with ``confirmed <= C`` (a lemma), the block is established within ``C + 1 <= P + 1``
         moves. Checked per action; refuted by BMC when it fails."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         s, m = enc.state("l0"), enc.move("lm")
 
@@ -493,9 +489,7 @@ class InductionProofs:
         variables, not the hands' sums: a stronger statement, and small formulas), at every
         finished state of the invariant where every hand holds tiles (R1.2: a block is not a
         domino)."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         scoring = self.session.scoring()
         s = enc.state("s0")
