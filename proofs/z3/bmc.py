@@ -371,21 +371,24 @@ class BoundedSearch:
 
     # -- verdicts a search settles ----------------------------------------------------
     def refute(self, pid: str, what: str, goal: Goal, anywhere: Goal, t0: float,
-               led: Ledger, otherwise: Callable[[BMCResult], Result], *,
-               min_depth: int = 0) -> Result:
-        """A property whose proof failed, settled by search where search can: the
-        shortest real round whose last step reaches ``goal`` (a ``what`` violating it)
-        is VIOLATED; else, where :meth:`exhaust` applies, one complete query for a round
-        with ``anywhere`` in it gives VIOLATED or PROVED (bounded, complete); else
-        ``otherwise(found)``, given what the bounded search showed (NOT_INDUCTIVE with
-        its counterexample to induction, as the caller states it)."""
+               led: Ledger, method: str, explain: Callable[[BMCResult], tuple[str, Any]], *,
+               min_depth: int = 0, needs_trace: bool = False) -> Result:
+        """A property whose proof (by ``method``) failed, settled by search where search
+        can: the shortest real round whose last step reaches ``goal`` (a ``what``
+        violating it) is VIOLATED; else, where :meth:`exhaust` applies, one complete
+        query for a round with ``anywhere`` in it gives VIOLATED or PROVED (bounded,
+        complete); else NOT_INDUCTIVE, ``explain(found)`` giving its detail, given what
+        the bounded search showed, and its counterexample to induction (UNKNOWN where it
+        ``needs_trace`` and has none)."""
         found = self.bmc(goal, min_depth=min_depth, ledger=led, window=min_depth + 1)
         if found.run is not None:
             return self.violated(pid, found, t0, led, what)
         done = self._exhausted(pid, self.exhaust(anywhere, ledger=led), t0, led, what)
         if done is not None:
             return done
-        return otherwise(found)
+        detail, cti = explain(found)
+        verdict = Verdict.UNKNOWN if needs_trace and cti is None else Verdict.NOT_INDUCTIVE
+        return self.result(pid, verdict, method, detail, t0, led, cti)
 
     def _exhausted(self, pid: str, res: BMCResult | None, t0: float, led: Ledger,
                    what: str) -> Result | None:

@@ -42,7 +42,7 @@ from dominoproof.proofs.z3.encoding import (
     Step,
     popcount,
 )
-from dominoproof.proofs.z3.houdini import violations
+from dominoproof.proofs.z3.houdini import HoudiniResult, violations
 from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
 from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma
 from dominoproof.proofs.z3.scoring import SCORE_BITS
@@ -250,13 +250,27 @@ class InductionProofs:
         return CTI(pid, action, enc.decode_state(model, s), enc.decode_move(model, s, m),
                    enc.decode_state(model, post), assumed, self.session.layout)
 
+    # -- a proof's start, and a proof by one query ------------------------------------------
+    def begin(self) -> tuple[float, Ledger, HoudiniResult]:
+        """A proof's start: its clock, the ledger of its own queries, and the invariant."""
+        return time.perf_counter(), Ledger(), self.session.invariant()
+
+    def settled(self, pid: str, c: Check, h: HoudiniResult, method: str, proof: str,
+                t0: float, led: Ledger) -> Result | None:
+        """One query ``c`` from the invariant ``h``: PROVED (as ``proof`` says) when UNSAT
+        and ``h`` complete, UNKNOWN when either is not, else None (a state breaks it)."""
+        if c.unsat and not h.unknown:
+            return self.result(pid, Verdict.PROVED, method, proof, t0, led)
+        if c.unknown or h.unknown:
+            why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
+            return self.result(pid, Verdict.UNKNOWN, method, why, t0, led)
+        return None
+
     # -- state properties ------------------------------------------------------------
     def prove_state(self, prop: Property) -> Result:
         """A state invariant: PROVED if Houdini keeps it; else a BMC search for a real
         violation; else NOT_INDUCTIVE with the CTI relative to the kept lemmas."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         lem = next((c for c in self.session.candidates if c.property == prop.id), None)
         assert lem is not None, prop.id
         if h.unknown:
@@ -273,19 +287,17 @@ class InductionProofs:
             return r
         enc = self.enc
 
-        def not_inductive(found: BMCResult) -> Result:
+        def explain(found: BMCResult) -> tuple[str, CTI | None]:
             cti = self.cti(lem, h.kept, ledger=led)
             depth = (f"no violation in rounds of up to {found.depth} moves{found.floor_note}"
                      + ("" if found.complete else " (search incomplete)"))
             if cti is None:
-                return self.result(prop.id, Verdict.UNKNOWN, METHOD_INDUCTION,
-                                   f"not kept by Houdini, but no CTI found; {depth}", t0, led)
-            return self.result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
-                               f"{depth}; CTI on action {cti.action}", t0, led, cti)
+                return f"not kept by Houdini, but no CTI found; {depth}", None
+            return f"{depth}; CTI on action {cti.action}", cti
 
         return self.search.refute(prop.id, "state", lambda ss, ms: z3.Not(lem(enc, ss[-1])),
                                   lambda ss, ms: Or([z3.Not(lem(enc, x)) for x in ss]),
-                                  t0, led, not_inductive)
+                                  t0, led, METHOD_INDUCTION, explain, needs_trace=True)
 
     def cti(self, lem: Lemma, kept: list[Lemma], *, ledger: Ledger | None = None
             ) -> CTI | None:
@@ -349,9 +361,7 @@ class InductionProofs:
     # -- transition properties -------------------------------------------------------
     def prove_transition(self, prop: Property) -> Result:
         """A transition property: Inv and each action's step imply it."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         f = TRANSITION[prop.id]
         s, m = enc.state("t0"), enc.move("tm")
@@ -367,19 +377,17 @@ class InductionProofs:
             verdict = Verdict.PROVED if not h.unknown else Verdict.UNKNOWN
             return self.result(prop.id, verdict, METHOD_INDUCTION, detail, t0, led)
 
-        def not_inductive(found: BMCResult) -> Result:
+        def explain(found: BMCResult) -> tuple[str, CTI | None]:
             a, c = failed[0]
             cti = self.decoded_cti(prop.id, a, c.model, s, m, [lem.id for lem in h.kept])
-            return self.result(prop.id, Verdict.NOT_INDUCTIVE, METHOD_INDUCTION,
-                               f"no violation in rounds of up to {found.depth} moves"
-                               f"{found.floor_note}; CTI on action(s) "
-                               f"{', '.join(x for x, _ in failed)}", t0, led, cti)
+            return (f"no violation in rounds of up to {found.depth} moves{found.floor_note}; "
+                    f"CTI on action(s) {', '.join(x for x, _ in failed)}", cti)
 
         return self.search.refute(
             prop.id, "transition", lambda ss, ms: z3.Not(f(enc, ss[-2], ms[-1], ss[-1])),
             lambda ss, ms: Or([And(m.kind != STUTTER, z3.Not(f(enc, a_, m, b_)))
                                for a_, m, b_ in zip(ss, ms, ss[1:], strict=False)]),
-            t0, led, not_inductive, min_depth=1)
+            t0, led, METHOD_INDUCTION, explain, min_depth=1)
 
     # -- properties of the state where a block is established -----------------------------
     def prove_at_block(self, prop: Property) -> Result:
@@ -387,32 +395,20 @@ class InductionProofs:
         invariant implies it at every blocked state it allows; else a real round that
         establishes a block breaking it (VIOLATED), or, where search cannot settle it,
         NOT_INDUCTIVE with the blocked state of the invariant that breaks it."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         f = AT_BLOCK[prop.id]
         s = enc.state("k0")
         sv = self.session.solver(ledger=led)
         sv.add(*[lem(enc, s) for lem in h.kept], s.status == BLOCKED, z3.Not(f(enc, s)))
         c = sv.check()
-        method = METHOD_INDUCTION
-        if c.unsat and not h.unknown:
-            return self.result(prop.id, Verdict.PROVED, method,
-                               f"Inv and an established block => property; Inv "
-                               f"{self.session.lemmas_text(h)}", t0, led)
-        if c.unknown or h.unknown:
-            why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
-            return self.result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
-
-        def not_inductive(found: BMCResult) -> Result:
-            return self.result(prop.id, Verdict.NOT_INDUCTIVE, method,
-                               f"a blocked state of the invariant breaks it; none reached "
-                               f"in {found.depth} moves{found.floor_note}", t0, led)
-
-        return self.search.refute(prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
-                                  lambda ss, ms: Or([z3.Not(f(enc, x)) for x in ss]),
-                                  t0, led, not_inductive)
+        settled = self.settled(prop.id, c, h, METHOD_INDUCTION, "Inv and an established "
+                               f"block => property; Inv {self.session.lemmas_text(h)}", t0, led)
+        return settled or self.search.refute(
+            prop.id, "block", lambda ss, ms: z3.Not(f(enc, ss[-1])),
+            lambda ss, ms: Or([z3.Not(f(enc, x)) for x in ss]), t0, led, METHOD_INDUCTION,
+            lambda found: (f"a blocked state of the invariant breaks it; none reached in "
+                           f"{found.depth} moves{found.floor_note}", None))
 
     # -- blocked-complete: progress ----------------------------------------------------
     def prove_blocked_complete(self) -> Result:
@@ -420,9 +416,7 @@ class InductionProofs:
         move is a confirmation that keeps R2/R3 and counts one more, or the establishment;
         with ``confirmed <= C`` (a lemma), the block is established within ``C + 1 <= P + 1``
         moves. Checked per action; refuted by BMC when it fails."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         s, m = enc.state("l0"), enc.move("lm")
 
@@ -495,9 +489,7 @@ class InductionProofs:
         variables, not the hands' sums: a stronger statement, and small formulas), at every
         finished state of the invariant where every hand holds tiles (R1.2: a block is not a
         domino)."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         scoring = self.session.scoring()
         s = enc.state("s0")
@@ -522,25 +514,20 @@ class InductionProofs:
             c = sv.check()
             if not c.unsat:
                 break
-        if c.unsat and not h.unknown:
-            return self.result(prop.id, Verdict.PROVED, method,
-                               f"{scoring.describe(prop.id)}, {what}; Inv "
-                               f"{self.session.lemmas_text(h)}; the engine's outcome is compared "
-                               "with this scoring on terminal states "
+        settled = self.settled(prop.id, c, h, method, f"{scoring.describe(prop.id)}, {what}; "
+                               f"Inv {self.session.lemmas_text(h)}; the engine's outcome is "
+                               "compared with this scoring on terminal states "
                                "(tests/test_crosscheck_z3.py)", t0, led)
-        if c.unknown or h.unknown:
-            why = f"the query was UNKNOWN ({c.reason})" if c.unknown else h.incomplete
-            return self.result(prop.id, Verdict.UNKNOWN, method, why, t0, led)
+        if settled:
+            return settled
 
         def broken(ss: list[StateVars], ms: list[MoveVars]) -> Bool:
             return And(ss[-1].status != PLAYING, z3.Not(scoring.property(prop.id, ss[-1])))
 
-        def not_inductive(found: BMCResult) -> Result:
-            return self.result(prop.id, Verdict.NOT_INDUCTIVE, method,
-                               f"a finished state of the invariant breaks it; none reached in "
-                               f"{found.depth} moves{found.floor_note}", t0, led)
-
-        return self.search.refute(prop.id, "terminal state", broken, broken, t0, led, not_inductive)
+        return self.search.refute(prop.id, "terminal state", broken, broken, t0, led, method,
+                                  lambda found: (f"a finished state of the invariant breaks it; "
+                                                 f"none reached in {found.depth} moves"
+                                                 f"{found.floor_note}", None))
 
 
 __all__ = ["CTI", "METHOD_INDUCTION", "STATE_PROPERTIES", "TRANSITION", "TYPE_OK",

@@ -192,46 +192,10 @@ def _leader(e: Encoding, s: StateVars) -> Bool:
         z3.Not(e.lead_choice(s).void), e.initial_turn(s), e.lead_tile_held(s)))
 
 
-def _drew_draw_one(e: Encoding, s: StateVars) -> Bool:
-    return z3.Not(s.drew)
-
-
-def _no_foul(e: Encoding, s: StateVars) -> Bool:
-    return s.fouls == 0
-
-
-def _confirmed_after_lead(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(s.confirmed != 0, s.led)
-
-
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
     return And([z3.Implies(e.confirmed_seat(s, q), And(
         [z3.Not(And(e.in_hand(s, t, q), e.matches_for(s, t, q))) for t in range(e.T)]))
         for q in range(e.P)])
-
-
-def _confirmed_empty_boneyard(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(s.confirmed != 0, e.boneyard_empty(s))
-
-
-def _count_below(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.C))
-
-
-def _blocked_after_run(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(s.status == BLOCKED, e.block_ready(s))
-
-
-def _domino_empty_hand(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn))
-
-
-def _nothing_aside(e: Encoding, s: StateVars) -> Bool:
-    return And([s.loc[t] != e.ASIDE for t in range(e.T)])
-
-
-def _no_stock(e: Encoding, s: StateVars) -> Bool:
-    return e.boneyard_empty(s)
 
 
 def hand_size(e: Encoding, s: StateVars) -> Bool:
@@ -350,10 +314,10 @@ LEMMAS: tuple[Lemma, ...] = (
           not_all_sizes="the lead rules name tiles by value (arithmetic); there any seat may "
           "lead with any tile"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
-          ("R3.1",), _drew_draw_one, af.a_no_pending_draw, applies=_draw_game,
+          ("R3.1",), lambda e, s: z3.Not(s.drew), af.a_no_pending_draw, applies=_draw_game,
           abstract_applies=af.a_draw_game),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
-          ("R4.5",), _no_foul, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
+          ("R4.5",), lambda e, s: s.fouls == 0, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
           not_all_sizes=f"{_NOT_NEEDED}: without fouls the model has no foul action, and "
           "no property reads fouls without it"),
     Lemma("marks-typed",
@@ -414,13 +378,14 @@ LEMMAS: tuple[Lemma, ...] = (
           not_per_instance="an end is one variable per instance: it shows one number, or is "
           "closed, by construction"),
     Lemma("confirmed-after-lead", "confirmations are only recorded after the lead",
-          ("R4.1",), _confirmed_after_lead, af.a_confirmed_after_lead),
+          ("R4.1",), lambda e, s: z3.Implies(s.confirmed != 0, s.led), af.a_confirmed_after_lead),
     Lemma("confirmed-hold-nothing",
           "every player who has confirmed in the current run holds no tile matching an open "
           "end",
           ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing, af.a_confirmed_hold_nothing),
     Lemma("confirmed-empty-boneyard", "while confirmations are recorded, the boneyard is empty",
-          ("R3.2", "R4.4"), _confirmed_empty_boneyard, af.a_confirmed_empty_boneyard),
+          ("R3.2", "R4.4"), lambda e, s: z3.Implies(s.confirmed != 0, e.boneyard_empty(s)),
+          af.a_confirmed_empty_boneyard),
     Lemma("run-has-proposer", "a run of confirmations under way includes the seat that "
           "proposed the block", ("R4.1",), abstract=af.a_run_has_proposer,
           not_per_instance=_RUN_IS_A_COUNT),
@@ -433,21 +398,23 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("count-below-block",
           "while the round is played, the count of confirmations never exceeds the number "
           "that establishes the block",
-          ("R4.4",), _count_below,
+          ("R4.4",), lambda e, s: z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.C)),
           not_all_sizes="a count: there the run is a set of seats, full only at the "
           "proposer's turn (run-full-at-proposer)"),
     Lemma("blocked-after-run",
           "a blocked round has the run of confirmations that establishes it recorded (and, "
           "where the variant says so, an empty boneyard)",
-          ("R4.4", "R5.1"), _blocked_after_run, af.a_blocked_after_run),
+          ("R4.4", "R5.1"), lambda e, s: z3.Implies(s.status == BLOCKED, e.block_ready(s)),
+          af.a_blocked_after_run),
     Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
-          ("Terms",), _domino_empty_hand,
+          ("Terms",), lambda e, s: z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn)),
           not_all_sizes=f"{_NOT_NEEDED}: no core property reads a round won by a domino"),
-    Lemma("nothing-aside", "no tile is set aside", ("R3.1", "Terms"), _nothing_aside,
+    Lemma("nothing-aside", "no tile is set aside", ("R3.1", "Terms"),
+          lambda e, s: And([s.loc[t] != e.ASIDE for t in range(e.T)]),
           applies=lambda e: e.K == 0,
           not_all_sizes="whether tiles are set aside is a size, which is free there"),
     Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",
-          ("R3.1",), _no_stock, af.a_no_stock, applies=lambda e: e.B == 0,
+          ("R3.1",), lambda e, s: e.boneyard_empty(s), af.a_no_stock, applies=lambda e: e.B == 0,
           abstract_applies=af.a_block_game),
     Lemma("hand-size",
           "a hand holds at most H tiles plus the tiles drawn so far (the deal's boneyard "

@@ -10,7 +10,6 @@ and the proof (:class:`TerminationProof`).
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,7 +28,6 @@ from dominoproof.proofs.z3.encoding import (
     popcount,
 )
 from dominoproof.proofs.z3.induction import InductionProofs
-from dominoproof.proofs.z3.solver import Ledger
 from dominoproof.proofs.z3.terms import And, Or
 
 
@@ -121,9 +119,7 @@ class TerminationProof(InductionProofs):
 
     def prove_termination(self) -> Result:
         """A ranking function that every action decreases, and its bound at Init."""
-        t0 = time.perf_counter()
-        led = Ledger()
-        h = self.session.invariant()
+        t0, led, h = self.begin()
         enc = self.enc
         rank = ranking_for(enc)
         s, m = enc.state("r0"), enc.move("rm")

@@ -186,7 +186,28 @@ def _make(engine: str, ctx: Any) -> Any:
     raise ValueError(f"unknown solver engine {engine!r} (sat, smt)")
 
 
-class Solver:
+class _Budgeted:
+    """A Z3 solver or optimiser ``z`` with a fixed seed, a resource limit and a wall-clock
+    safety net per check (neither zero or less), its checks counted in ``ledger``."""
+
+    def __init__(self, z: Any, *, seed: int, timeout_ms: int, rlimit: int,
+                 ledger: Ledger | None) -> None:
+        check_budget(rlimit, timeout_ms)
+        self.seed = seed
+        self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
+        self.ledger = ledger if ledger is not None else Ledger()
+        self._z = z
+        z.set("random_seed", seed)
+        z.set("timeout", timeout_ms)
+        z.set("rlimit", rlimit)
+
+    def add(self, *constraints: Any) -> None:
+        for c in constraints:
+            self._z.add(c)
+
+
+class Solver(_Budgeted):
     """A Z3 solver with a fixed seed, a resource limit and a wall-clock safety net per check.
 
     ``engine="sat"`` (default): the bit-blasting pipeline :data:`SAT_PIPELINE`, run from
@@ -198,59 +219,37 @@ class Solver:
     def __init__(self, *, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAULT_TIMEOUT_MS,
                  rlimit: int = DEFAULT_RLIMIT, ledger: Ledger | None = None,
                  engine: str = "sat", ctx: Any = None) -> None:
-        check_budget(rlimit, timeout_ms)
-        self.seed = seed
-        self.timeout_ms = timeout_ms
-        self.rlimit = rlimit
-        self.ledger = ledger if ledger is not None else Ledger()
-        self._s = _make(engine, ctx)
-        self._s.set("random_seed", seed)
-        self._s.set("timeout", timeout_ms)
-        self._s.set("rlimit", rlimit)
-
-    def add(self, *constraints: Any) -> None:
-        for c in constraints:
-            self._s.add(c)
+        super().__init__(_make(engine, ctx), seed=seed, timeout_ms=timeout_ms,
+                         rlimit=rlimit, ledger=ledger)
 
     @contextmanager
     def frame(self) -> Iterator[None]:
         """A push/pop frame: whatever is added inside is gone afterwards, even on error."""
-        self._s.push()
+        self._z.push()
         try:
             yield
         finally:
-            self._s.pop()
+            self._z.pop()
 
     def check(self, *assumptions: Any) -> Check:
         """One check under ``assumptions``; the model is kept when the answer is sat."""
-        return _checked(self._s, lambda: self._s.check(*assumptions), rlimit=self.rlimit,
+        return _checked(self._z, lambda: self._z.check(*assumptions), rlimit=self.rlimit,
                         timeout_ms=self.timeout_ms, ledger=self.ledger, sat_model=False)
 
 
-class Optimizer:
+class Optimizer(_Budgeted):
     """Z3's optimiser with a fixed seed and the same budgets (one objective at a time)."""
 
     def __init__(self, *, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAULT_TIMEOUT_MS,
                  rlimit: int = DEFAULT_RLIMIT, ledger: Ledger | None = None) -> None:
-        check_budget(rlimit, timeout_ms)
-        self.seed = seed
-        self.timeout_ms = timeout_ms
-        self.rlimit = rlimit
-        self.ledger = ledger if ledger is not None else Ledger()
-        self._o = z3.Optimize()
-        self._o.set("random_seed", seed)
-        self._o.set("timeout", timeout_ms)
-        self._o.set("rlimit", rlimit)
-
-    def add(self, *constraints: Any) -> None:
-        for c in constraints:
-            self._o.add(c)
+        super().__init__(z3.Optimize(), seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
+                         ledger=ledger)
 
     def minimize(self, term: Any) -> Any:
-        return self._o.minimize(term)
+        return self._z.minimize(term)
 
     def check(self) -> Check:
         """One optimisation. A budget may leave a model that is not optimal: the answer is
         then ``unknown`` (the model, if any, is still returned, as a bound only)."""
-        return _checked(self._o, self._o.check, rlimit=self.rlimit,
+        return _checked(self._z, self._z.check, rlimit=self.rlimit,
                         timeout_ms=self.timeout_ms, ledger=self.ledger, sat_model=True)
