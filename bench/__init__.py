@@ -23,13 +23,17 @@ from __future__ import annotations
 
 import array
 import gc
+import os
+import platform
 import resource
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: A workload's body: do ``n`` units of work (rounds), return a secondary count (moves).
@@ -246,9 +250,6 @@ def max_rss_bytes() -> int:
 
 def machine() -> dict[str, Any]:
     """What the figures were measured on (they only compare within one run)."""
-    import os
-    import platform
-
     return {
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
@@ -284,3 +285,35 @@ def table(rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None) ->
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+@dataclass
+class Step:
+    """One child process: wall time, CPU time, peak resident memory."""
+
+    name: str
+    seconds: float
+    cpu_seconds: float
+    peak_rss_mb: float
+    returncode: int
+    output: str = field(default="", repr=False)
+
+
+def measured(name: str, argv: list[str], cwd: str | Path, stdin: str | None = None,
+              env: dict[str, str] | None = None) -> Step:
+    """Run ``argv`` in ``cwd`` (``stdin`` written to it): wall time, and CPU time and peak
+    resident memory from ``wait4`` (this child's own rusage, not its siblings')."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdin is not None and proc.stdout is not None
+    if stdin:
+        proc.stdin.write(stdin.encode())
+    proc.stdin.close()
+    out = proc.stdout.read().decode(errors="replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stdout.close()
+    return Step(name, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+                proc.returncode, out)

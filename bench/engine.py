@@ -26,20 +26,36 @@ skipped (exit 0); ``--check`` makes a missed target exit 1.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import itertools
 import random
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
+from dominoproof.bench import (
+    Memory,
+    Series,
+    Workload,
+    fmt_bytes,
+    fmt_rate,
+    interleave,
+    machine,
+    max_rss_bytes,
+    paired_ratio,
+    table,
+    traced_peak,
+)
 from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model import engine_for, find_variant, random_rounds
 from dominoproof.options import PositiveNumber, verbosity_options
-
-if TYPE_CHECKING:  # imported where used: this module is imported when the CLI starts
-    from dominoproof.bench import Memory, Series, Workload
+from dominoproof.progress import steps
+from dominoproof.proofs import kernel
+from dominoproof.proofs.kernel import reason as kernel_reason
 
 #: Our presets, in the order they are reported.
 PRESETS = ("block-2p-d6", "partnership-4p-d6", "draw-4p-d12", "draw-8p-d12")
@@ -84,24 +100,18 @@ def ours(preset: str, seed: int, kernel: bool = False) -> tuple[Workload, float 
     kernel (``kernel``: the same rounds, :mod:`dominoproof.proofs.kernel.playout`) where it
     reads the preset, else the engine's loop. With it, the seconds of the kernel's first
     call (loading its machine code from numba's cache, or compiling it)."""
-    import time
-
-    from dominoproof.bench import Workload
-    from dominoproof.model import engine_for, find_variant, random_rounds
-
     variant = find_variant(preset)
     what = (f"dominoproof {variant.players}p double-{variant.tiles.n}, "
             f"drawing: {variant.draw.rule.value}")
-    if kernel:
-        from dominoproof.proofs.kernel import reason
+    if kernel and not kernel_reason(variant):
+        # numba (the kernel extra): loaded only where the kernel runs
         from dominoproof.proofs.kernel.playout import KernelRounds
 
-        if not reason(variant):
-            start = time.perf_counter()
-            stream_k = KernelRounds(variant, seed)
-            stream_k.moves(1)  # the first call: load (or compile) the machine code
-            first = time.perf_counter() - start
-            return Workload(preset, stream_k.moves, "ours", what + ", compiled kernel"), first
+        start = time.perf_counter()
+        stream_k = KernelRounds(variant, seed)
+        stream_k.moves(1)  # the first call: load (or compile) the machine code
+        first = time.perf_counter() - start
+        return Workload(preset, stream_k.moves, "ours", what + ", compiled kernel"), first
     rules = engine_for(variant)
     stream = random_rounds(variant, sys.maxsize, seed, rules)
 
@@ -117,7 +127,6 @@ def ours(preset: str, seed: int, kernel: bool = False) -> tuple[Workload, float 
 def openspiel(seed: int) -> Workload | Missing:
     """OpenSpiel's ``python_block_dominoes``: chance outcomes for the deal, then
     uniformly random legal actions, on a fresh state per round."""
-    from dominoproof.bench import Workload
 
     try:
         pyspiel: Any = importlib.import_module("pyspiel")
@@ -154,7 +163,6 @@ def dominoes_game(seed: int) -> Workload | Missing:
     """The ``dominoes`` package's 4-player partnership game: a new game per round
     (its own shuffle, which uses the global ``random``: seeded here), then random
     ``valid_moves`` until ``result``. Passes are implicit in that package."""
-    from dominoproof.bench import Workload
 
     try:
         dominoes: Any = importlib.import_module("dominoes")
@@ -183,7 +191,6 @@ def dominoes_game(seed: int) -> Workload | Missing:
 
 
 def _version(dist: str) -> str:
-    import importlib.metadata
 
     try:
         return importlib.metadata.version(dist)
@@ -223,7 +230,6 @@ class Report:
     first_call: dict[str, float] = field(default_factory=dict)  #: kernel load/compile, s
 
     def to_json(self) -> dict[str, Any]:
-        from dominoproof.bench import machine, max_rss_bytes
 
         return {
             "benchmark": "engine",
@@ -241,7 +247,6 @@ class Report:
         }
 
     def render(self) -> str:
-        from dominoproof.bench import fmt_bytes, fmt_rate, machine, max_rss_bytes, table
 
         st = self.settings
         m = machine()
@@ -295,8 +300,6 @@ def run_engine_bench(seconds: float, repeats: int, seed: int = 0, memory_rounds:
                      python: bool = False) -> Report:
     """Measure our presets and the peers, interleaved, in this process: ours on the
     compiled kernel where it is available (``python``: on the engine's loop)."""
-    from dominoproof.bench import Workload, interleave, paired_ratio, traced_peak
-    from dominoproof.proofs import kernel
 
     on_kernel = kernel.available() and not python
     status = kernel.status() if not python else "kernel: not used (--python): the Python path"
@@ -385,7 +388,6 @@ def command(ctx: click.Context, seconds: float, repeats: int, smoke: bool, as_js
         seconds = seconds if _given(ctx, "seconds") else SMOKE_SECONDS
         repeats = repeats if _given(ctx, "repeats") else SMOKE_REPEATS
         memory_rounds = memory_rounds if _given(ctx, "memory_rounds") else SMOKE_MEMORY_ROUNDS
-    from dominoproof.progress import steps
 
     with steps("bench engine", quiet=quiet, verbose=verbose) as step:
         report = run_engine_bench(seconds, repeats, seed, memory_rounds, smoke, progress=step,

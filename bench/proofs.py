@@ -27,8 +27,11 @@ import click
 
 from dominoproof.bench import machine, table
 from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.variant import find_variant
 from dominoproof.options import budget_options, verbosity_options
+from dominoproof.progress import steps
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT
+from dominoproof.proofs.z3.queries import Prover
 
 #: (preset, target in seconds or None), in the order they are reported.
 PRESETS: tuple[tuple[str, float | None], ...] = (
@@ -43,9 +46,6 @@ SMOKE = ("draw-2p-d6", "block-2p-d6")
 def prove_preset(name: str, *, seed: int, timeout_ms: int, workers: int = 1,
                  rlimit: int = DEFAULT_RLIMIT) -> dict[str, Any]:
     """Prove the catalogue for one preset and time it (the sanity checks included)."""
-    from dominoproof.model.variant import find_variant
-    from dominoproof.proofs.z3.queries import Prover
-
     v = find_variant(name)
     t0 = time.perf_counter()
     prover = Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit)
@@ -92,8 +92,6 @@ def command(chosen: tuple[str, ...], smoke: bool, seed: int, timeout_ms: int, rl
     """Time the Z3 proof of the whole catalogue (double-6/2, double-12/8, double-18/10).
     On a terminal a progress bar counts the presets; -q hides it, -v says each preset on
     standard error as it starts (also when piped)."""
-    from dominoproof.progress import steps
-
     targets = dict(PRESETS)
     names = list(chosen) or [n for n, _ in PRESETS if not smoke or n in SMOKE]
     results = []

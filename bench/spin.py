@@ -61,77 +61,44 @@ runs our side alone, and exits 0.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 
+from dominoproof.bench import Step, measured, table
 from dominoproof.bench.promela import (
     MODELS_ENV,
     SIZES,
     PromelaDeal,
-    deal_for,
     load_deal,
     model_path,
     variant_for,
 )
+from dominoproof.bench.spin_ours import (
+    Position,
+    check_ours,
+    deal_json,
+    run_ours,
+    spin_positions,
+)
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.fast import engine_for
-from dominoproof.model.state import State, Status
-from dominoproof.model.tiles import Tile
-from dominoproof.model.variant import Variant
 from dominoproof.options import verbosity_options
+from dominoproof.progress import steps
+from dominoproof.proofs.kernel import available
+from dominoproof.proofs.search.statespace import kernel_reason
 
-#: The peer's Promela models ship with the package (copies of ``../shared/peers/spin``).
-
-
-# ---------------------------------------------------------------------------
-# Timing a child process
-# ---------------------------------------------------------------------------
-
-
-@dataclass
-class Step:
-    """One child process: wall time, CPU time, peak resident memory."""
-
-    name: str
-    seconds: float
-    cpu_seconds: float
-    peak_rss_mb: float
-    returncode: int
-    output: str = field(default="", repr=False)
-
-
-def _measured(name: str, argv: list[str], cwd: str | Path, stdin: str | None = None,
-              env: dict[str, str] | None = None) -> Step:
-    """Run ``argv`` in ``cwd`` (``stdin`` written to it): wall time, and CPU time and peak
-    resident memory from ``wait4`` (this child's own rusage, not its siblings')."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    assert proc.stdin is not None and proc.stdout is not None
-    if stdin:
-        proc.stdin.write(stdin.encode())
-    proc.stdin.close()
-    out = proc.stdout.read().decode(errors="replace")
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stdout.close()
-    return Step(name, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-                proc.returncode, out)
+#: our side lives in :mod:`.spin_ours` (the child process); its names are read from here too
+__all__ = ["Comparison", "Position", "SpinRun", "Step", "check_ours", "command", "compare",
+           "parse_pan", "run_ours", "run_spin", "same_game", "spin_missing", "spin_positions"]
 
 
 # ---------------------------------------------------------------------------
@@ -201,183 +168,13 @@ def run_spin(pml: Path, workdir: str | Path) -> SpinRun:
     for name, argv in (("spin -a", ["spin", "-a", pml.name]),
                        ("gcc", ["gcc", "-O2", "-DSAFETY", "-o", "pan", "pan.c"]),
                        ("pan", ["./pan"])):
-        st = _measured(name, argv, work)
+        st = measured(name, argv, work)
         steps.append(st)
         if st.returncode != 0:
             raise DominoproofError(f"{name} failed (exit {st.returncode}):\n"
                                    + st.output[-2000:])
     version = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip()
     return SpinRun(steps, version=version, **parse_pan(steps[-1].output))
-
-
-# ---------------------------------------------------------------------------
-# Our side (run in a child process by :func:`run_ours`)
-# ---------------------------------------------------------------------------
-
-
-#: A play position as Spin's variables hold it: hands (masks), tiles drawn so far
-#: (``top``), the open ends, the seat to move, the passes in a row, the status.
-Position = tuple[tuple[int, ...], int, tuple[int, ...], int, int, str]
-
-
-def spin_positions(variant: Variant, states: Iterable[State], stack: int) -> set[Position]:
-    """Our states read as Spin's play positions (``stack``: the boneyard's size at the deal).
-
-    The deal before the lead has none (Spin lays the opening in its init). A state
-    where the mover's hand is empty (a Domino move is due) is Spin's DOMINO position,
-    and the DOMINO state after it is the same position; a state where the block is
-    ready (every player confirmed, R4.4) is Spin's BLOCKED position (two passes), and
-    the BLOCKED state after the establishment is the same position. The other states
-    are playing positions, our R4 count being Spin's ``passes``."""
-    out: set[Position] = set()
-    block_ready = engine_for(variant).block_ready
-    for s in states:
-        if not s.led or s.status is not Status.PLAYING:
-            continue
-        drawn = stack - len(s.stack or ())
-        if not s.hands[s.turn]:
-            out.add((s.hands, drawn, s.ends, s.turn, 0, "domino"))
-        elif block_ready(s):
-            out.add((s.hands, drawn, s.ends, s.turn, s.confirmed, "blocked"))
-        else:
-            out.add((s.hands, drawn, s.ends, s.turn, s.confirmed, "playing"))
-    return out
-
-
-def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
-               launched: float | None = None, workers: int = 1) -> dict[str, Any]:
-    """Explore the deal and check ``blocked-sound``; then (untimed) count the play
-    positions P, terminal positions T and transitions E of the Spin mapping.
-
-    ``launched`` (``time.time()`` when the parent started this process) gives
-    ``verdict_wall``: from the launch to the verdict, start-up and imports included,
-    the counting after it excluded; ``verdict_rss_mb`` is the peak memory up to then."""
-    from dominoproof.model.spec import Init
-    from dominoproof.proofs.search.check import check_properties
-    from dominoproof.proofs.search.result import peak_rss_mb
-    from dominoproof.proofs.search.statespace import explore
-
-    v = variant_for(deal, overrides)
-    init = Init.one(deal_for(deal))
-    start = begin = time.perf_counter()
-    blocks = None
-    loaded = 0.0
-    from dominoproof.proofs.kernel import status as kernel_status
-    from dominoproof.proofs.search.statespace import kernel_reason
-
-    on_kernel = workers == 1 and not kernel_reason(v)
-    if on_kernel:
-        # the compiled kernel's check of every established block: the sweep, two levels
-        # at a time, judging blocked-sound as it goes, and where it fails the breadth-first
-        # search for the shortest trace (the verdict, timed); the graph for the same-game
-        # counts and the catalogue's own verdict afterwards, untimed
-        from dominoproof.bench.lean import check_blocks
-
-        # the machine code loaded from numba's cache (or compiled) by a sweep of the
-        # first level, timed apart: pan's states/s leaves gcc out, ours leaves this out;
-        # the wall time from the launch counts both
-        check_blocks(v, init, max_held=1)
-        start = time.perf_counter()
-        loaded = start - begin
-        blocks = check_blocks(v, init)
-        searched = checked = time.perf_counter()
-        verdict_wall = time.time() - launched if launched is not None else None
-        verdict_rss_mb = peak_rss_mb()
-        result = explore(v, init)
-        (verdict,) = check_properties(result, ["blocked-sound"])
-        if blocks.verdict != verdict.verdict.value:  # pragma: no cover - a kernel bug
-            raise DominoproofError(f"the kernel's sweep says {blocks.verdict}, the "
-                                   f"catalogue's blocked-sound {verdict.verdict.value}")
-        if blocks.sweep.complete and blocks.sweep.states != result.size:  # pragma: no cover
-            raise DominoproofError(f"the kernel's sweep counted {blocks.sweep.states:,} "
-                                   f"states, the graph search {result.size:,}")
-    elif workers > 1:
-        # the partitioned search (every core; no graph): the verdict, timed; the graph
-        # for the same-game counts is built afterwards, untimed
-        from dominoproof.bench.partitioned import verify_partitioned
-
-        part, (verdict,) = verify_partitioned(v, init, ["blocked-sound"], workers=workers)
-        searched = checked = time.perf_counter()
-        verdict_wall = time.time() - launched if launched is not None else None
-        verdict_rss_mb = peak_rss_mb() + part.total_rss_mb
-        result = explore(v, init)
-    else:
-        result = explore(v, init, kernel=False)
-        searched = time.perf_counter()
-        (verdict,) = check_properties(result, ["blocked-sound"])
-        checked = time.perf_counter()
-        verdict_wall = time.time() - launched if launched is not None else None
-        verdict_rss_mb = peak_rss_mb()
-
-    positions = spin_positions(v, result.states(), len(deal.boneyard))
-    terminal = sum(1 for key in positions if key[-1] != "playing")
-    figures = result.figures
-    return {
-        "variant": v.to_dict(),
-        "states": result.size,
-        "transitions": len(result.edge_to),
-        "complete": result.complete,
-        "verdict": verdict.verdict.value,
-        "detail": verdict.detail,
-        "workers": workers,
-        "search_seconds": searched - start,
-        "check_seconds": checked - searched,
-        "verdict_wall": verdict_wall,
-        "verdict_rss_mb": verdict_rss_mb,
-        "positions": len(positions),
-        "terminal_positions": terminal,
-        "terminals": figures.terminals,
-        "depth": figures.depth,
-        "visited_mb": figures.visited_mb,
-        "search": "kernel" if on_kernel else "python",
-        "kernel_load_seconds": loaded,  # machine code loaded (or compiled), before the search
-        "kernel": kernel_status(),  # which path ran, or why not the kernel
-        # the sweep's visited sets at their largest: two levels' keys and hash tables,
-        # and the states they held then
-        "stored_bytes": blocks.sweep.peak_bytes if blocks is not None else None,
-        "stored_states": blocks.sweep.peak_states if blocks is not None else None,
-        "key_bytes": 8 * blocks.sweep.key_words if blocks is not None else None,
-    }
-
-
-
-def run_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
-             cwd: str | Path = ".", workers: int = 1,
-             numba_cache: str | Path | None = None) -> tuple[Step, dict[str, Any]]:
-    """:func:`check_ours` in a fresh Python process, measured like pan. ``numba_cache``:
-    the compiled kernel's cache folder for that process (an empty one: the kernel is
-    compiled from scratch in the timed run, as Spin's gcc compiles pan.c)."""
-    request = json.dumps({"deal": _deal_json(deal), "overrides": overrides or {},
-                          "launched": time.time(), "workers": workers})
-    # Python as installed: its compiled bytecode cached, as pip installs it (some
-    # sandboxes set PYTHONDONTWRITEBYTECODE, which would time Python's compiler instead)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if numba_cache is not None:
-        env["NUMBA_CACHE_DIR"] = str(numba_cache)
-    st = _measured("dominoproof", [sys.executable, "-m", "dominoproof.bench.spin"],
-                   cwd, request, env)
-    if st.returncode != 0:
-        raise DominoproofError(f"dominoproof's search failed (exit {st.returncode}):\n"
-                               + st.output[-2000:])
-    return st, json.loads(st.output.strip().splitlines()[-1])
-
-
-def _deal_json(deal: PromelaDeal) -> dict[str, Any]:
-    return {"n": deal.n, "hands": [[str(t) for t in h] for h in deal.hands],
-            "boneyard": [str(t) for t in deal.boneyard], "source": deal.source}
-
-
-def _deal_from_json(data: dict[str, Any]) -> PromelaDeal:
-    return PromelaDeal(int(data["n"]),
-                       tuple(tuple(Tile.parse(t) for t in h) for h in data["hands"]),
-                       tuple(Tile.parse(t) for t in data["boneyard"]), data.get("source", ""))
-
-
-def _child() -> None:  # pragma: no cover - runs in the child process
-    request = json.loads(sys.stdin.read())
-    out = check_ours(_deal_from_json(request["deal"]), request.get("overrides") or None,
-                     request.get("launched"), int(request.get("workers", 1)))
-    print(json.dumps(out))
 
 
 # ---------------------------------------------------------------------------
@@ -497,7 +294,7 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "n": self.n, "deal": _deal_json(self.deal), "runs": self.runs,
+            "n": self.n, "deal": deal_json(self.deal), "runs": self.runs,
             "ours": {**{k: v for k, v in self.ours.items() if k != "variant"},
                      "wall_seconds": self.ours_seconds,
                      "wall_seconds_runs": self.ours_seconds_runs,
@@ -593,8 +390,6 @@ class Comparison:
              else f"{o['verdict_rss_mb']:.1f} MB (visited set and graph "
                   f"~{o['visited_mb']:.1f})", ratio(r["memory"])),
         ]
-        from dominoproof.bench import table
-
         lines.append("")
         lines += ["  " + line for line in table([list(x) for x in rows]).splitlines()]
         lines.append("")
@@ -630,8 +425,6 @@ def compare(n: int, models: str | Path | None = None, runs: int = 1,
     other_seconds: float | None = None
     with tempfile.TemporaryDirectory(prefix="dominoproof-spin-") as tmp:
         cache = None
-        from dominoproof.proofs.search.statespace import kernel_reason
-
         if cold and workers == 1 and not kernel_reason(variant_for(deal)):
             # once with an empty cache: the kernel compiled in the timed run; the runs
             # after it load the machine code from that cache, as an installed kernel does
@@ -701,12 +494,8 @@ def command(n: str, runs: int, models: str | None, check: bool, workers: int | N
     (Spin's compile included), states per second and memory, and checks from the state
     counts that both explored the same game. Without Spin: says so, exit 0. On a terminal
     a progress display runs meanwhile; -q hides it, -v says each step on standard error."""
-    from dominoproof.progress import steps
-
     with steps(f"bench spin: domino_N{n}", quiet=quiet, verbose=verbose) as step:
         step(f"both sides on domino_N{n}.pml, {runs} run(s)")
-        from dominoproof.proofs.kernel import available
-
         default = 1 if available() else os.cpu_count() or 1
         cmp = compare(int(n), models, runs, workers=workers or default, cold=cold)
     if as_json:
@@ -719,7 +508,3 @@ def command(n: str, runs: int, models: str | None, check: bool, workers: int | N
                or (cmp.n == 6 and cmp.target() == "MISSED"))
         if bad:
             click.get_current_context().exit(1)
-
-
-if __name__ == "__main__":  # pragma: no cover - the child process of run_ours
-    _child()
