@@ -65,17 +65,6 @@ class Verification:
                 "results": [r.to_json() for r in self.results]}
 
 
-@dataclass(frozen=True)
-class _Check:
-    """A picklable check of one part's graph (run in the worker that explored it)."""
-
-    properties: tuple[str, ...] | None
-    inapplicable: bool
-
-    def __call__(self, r: SearchResult) -> list[Result]:
-        return check_properties(r, self.properties, inapplicable=self.inapplicable)
-
-
 def _merge_results(per_part: Sequence[list[Result]], figures: Figures) -> list[Result]:
     """One result per property from the parts' results: a counterexample of any part
     (the shortest), else UNKNOWN if any part was cut short, else the parts' verdict."""
@@ -155,8 +144,9 @@ def _verify(variant: Variant, init: Init, engine: type[RuleBook] | None, scorer:
         figures, got = explore_by_deal(
             variant, init, engine=engine, scorer=scorer, max_states=max_states,
             max_seconds=max_seconds, workers=workers, parts=n,
-            check=_Check(ids, inapplicable), runner=by.runner, scratch=by.scratch,
-            on_part=by.on_part)
+            # the check of each part's graph, in the worker that explored it (picklable)
+            check=partial(check_properties, properties=ids, inapplicable=inapplicable),
+            runner=by.runner, scratch=by.scratch, on_part=by.on_part)
         per_part = cast("list[list[Result]]", got)  # the check ran on every part
         spent = sum(part[0].seconds for part in per_part if part)
         return Verification(figures, _merge_results(per_part, figures), None, spent)
