@@ -334,11 +334,6 @@ def compare_all(variant: Variant, states: Iterable[State], oracle_a: Oracle,
         sa, ca = oracle_a.successors(s), oracle_a.classify(s)
         for res, b in zip(results, others, strict=True):
             found, n, terminal = compare_answers(s, sa, ca, b.successors(s), b.classify(s))
-            res.states += 1
-            res.transitions += n
-            res.terminal += terminal
-            if found:
-                res.mismatched_states += 1
-                res.mismatch_count += len(found)
-                res.mismatches.extend(found[: max(0, keep - len(res.mismatches))])
+            res.merge(Comparison(res.a, res.b, 1, n, terminal, int(bool(found)), found,
+                                 len(found)), keep)
     return results
