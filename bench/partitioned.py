@@ -51,13 +51,7 @@ from dominoproof.model.spec import Init, init_states, spec_for
 from dominoproof.model.state import Ending, State, Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict
-from dominoproof.proofs.search.check import (
-    blocked_sound_detail,
-    check_properties,
-    partial_detail,
-    selected,
-    unjudged,
-)
+from dominoproof.proofs.search.check import blocked_sound_detail, partial_detail, selected
 from dominoproof.proofs.search.codec import Codec
 from dominoproof.proofs.search.coverage import METHOD
 from dominoproof.proofs.search.judge import Findings, Judge
@@ -69,6 +63,8 @@ from dominoproof.proofs.search.result import (
     peak_rss_mb,
 )
 from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import check_properties, unjudged
+from dominoproof.proofs.z3.scoring import score_reader
 
 __all__ = ["GLOBAL", "PartitionedFigures", "verify_partitioned"]
 
@@ -132,7 +128,7 @@ def _worker(w: int, workers: int, variant: Variant, init: Init, engine: type[Rul
         moves_of, step = rules.moves, rules.step
         playing = Status.PLAYING
         local = Findings(wanted)
-        judge = Judge(local, variant, spec_for(variant), scorer or outcome)
+        judge = Judge(local, variant, spec_for(variant), scorer or outcome, score_reader)
         transitions_checked = bool(judge.transition_ids)
         visited: set[bytes] = set()
         sent: set[bytes] = set()  # codes already sent to their owners: sent once only

@@ -26,9 +26,9 @@ from dominoproof.proofs.conformance import compare, get_oracle
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 from dominoproof.proofs.search import plans
-from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.coverage import of_init
 from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import check_properties
 from dominoproof.proofs.z3 import scoring, successors
 from dominoproof.proofs.z3.encoding_faults import twin_prover
 from dominoproof.proofs.z3.queries import Prover

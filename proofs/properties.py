@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import Access, LayoutKind, Opens
 from dominoproof.model.variant import FoulRule, Variant
 
@@ -232,8 +233,6 @@ def find_property(pid: str) -> Property:
     try:
         return BY_ID[pid]
     except KeyError:
-        from dominoproof.model.errors import DominoproofError
-
         raise DominoproofError(
             f"no property {pid!r}; the catalogue has: {', '.join(BY_ID)}") from None
 

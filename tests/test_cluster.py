@@ -34,9 +34,8 @@ from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Result
 from dominoproof.proofs.runner import LocalPool, Runner, cluster_spec, open_runner
 from dominoproof.proofs.search.by_deal import explore_by_deal
-from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.result import Figures, SearchResult
-from dominoproof.proofs.search.verification import verify
+from dominoproof.proofs.search.verification import check_properties, verify
 
 T = TypeVar("T")
 R = TypeVar("R")

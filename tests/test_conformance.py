@@ -352,7 +352,7 @@ def test_witness_traces_of_the_search_replay_to_the_same_states() -> None:
 def test_a_counterexample_of_a_variant_fault_replays() -> None:
     """A property violation found by the search (variant fault: confirmations count
     while the boneyard has stock) comes with a trace that replays in the engine."""
-    from dominoproof.proofs.search.check import check_properties
+    from dominoproof.proofs.search.verification import check_properties
 
     fault = next(f for f in FAULTS if f.id == "boneyard-check-off")
     v = fault.variant()

@@ -19,9 +19,9 @@ from helpers import AWAITING_Z3, awaiting_z3_twin
 from dominoproof.model import Trace, find_variant
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID, Fault
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.search.check import checked_verdict, unjudged
+from dominoproof.proofs.search.check import checked_verdict
 from dominoproof.proofs.search.rounds import replay
-from dominoproof.proofs.search.verification import Verification, verify
+from dominoproof.proofs.search.verification import Verification, unjudged, verify
 
 
 def caught(fault: Fault) -> Verification:

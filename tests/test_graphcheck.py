@@ -29,10 +29,10 @@ from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.search.check import check_properties, checked_verdict, round_bound
+from dominoproof.proofs.search.check import checked_verdict, round_bound
 from dominoproof.proofs.search.rounds import replay
 from dominoproof.proofs.search.statespace import explore
-from dominoproof.proofs.search.verification import verify
+from dominoproof.proofs.search.verification import check_properties, verify
 from dominoproof.render.graph import check_tiny, to_dot, to_svg, write_graphml
 
 

@@ -34,9 +34,10 @@ from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
-from dominoproof.proofs.search.check import check_properties, checked_verdict
+from dominoproof.proofs.search.check import checked_verdict
 from dominoproof.proofs.search.result import SearchResult
 from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import check_properties
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 

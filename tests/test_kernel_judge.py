@@ -30,10 +30,10 @@ from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, Fault
 from dominoproof.proofs.properties import BY_ID
 from dominoproof.proofs.search import check as graphcheck
-from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.plans import small_variant
 from dominoproof.proofs.search.result import SearchResult
 from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import check_properties
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 

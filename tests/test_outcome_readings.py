@@ -21,9 +21,9 @@ from helpers import outcome_module, side_index_penalties, stride_totals, variant
 from dominoproof.cli import main
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.conformance import compare, get_oracle
-from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.plans import search_plan
 from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import check_properties
 from dominoproof.verify import verify
 
 TEAMS_01_23 = {"partnerships.teams": [[0, 1], [2, 3]]}

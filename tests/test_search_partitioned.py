@@ -11,8 +11,8 @@ from dominoproof.model.spec import Init
 from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict
-from dominoproof.proofs.search.check import check_properties
 from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.verification import check_properties
 
 LOCAL = [p.id for p in CATALOGUE if p.id not in GLOBAL]
 

@@ -16,7 +16,7 @@ score, logged and ours. A summary counts the deviations by rule.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from dominoproof.model.engine import check_deal_shape, deal_error, initial_state
@@ -90,9 +90,7 @@ class Deviation:
     score: dict[str, Any] = field(default_factory=dict)  #: both sides, when compared
 
     def to_json(self) -> dict[str, Any]:
-        return {"step": self.step, "rule": self.rule, "message": self.message,
-                "logged": self.logged, "mover": self.mover, "legal": self.legal,
-                "ends": self.ends, "score": self.score}
+        return asdict(self)
 
 
 @dataclass

@@ -102,12 +102,14 @@ class Greedy(Policy):
 
     name = "greedy"
     summary = "play the heaviest playable tile, ties uniform"
+    heaviest = True  #: the tiles of the highest value are played (False: the lowest)
 
     def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
         value = rules.value
-        best = max((value[m.tile] for m in moves if m.kind is PLAY), default=None)
-        if best is None:  # no play: the move is forced (uniform over what is left)
+        played = [value[m.tile] for m in moves if m.kind is PLAY]
+        if not played:  # no play: the move is forced (uniform over what is left)
             return (1,) * len(moves)
+        best = max(played) if self.heaviest else min(played)
         return tuple(int(m.kind is PLAY and value[m.tile] == best) for m in moves)
 
 

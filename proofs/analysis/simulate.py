@@ -27,7 +27,7 @@ import hashlib
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any, TypeVar
 
@@ -45,7 +45,6 @@ __all__ = ["BATCH", "Distribution", "Statistics", "Tally", "TileRisk", "batch_ro
            "batch_seed", "batches", "run_batches", "simulate", "tally_batch", "wilson"]
 
 T = TypeVar("T")
-K = TypeVar("K")
 #: What a batch is told by (the rounds of the batch done), when anything is.
 Tell = Callable[[int], None] | None
 
@@ -283,10 +282,10 @@ class Tally:
     (:func:`~dominoproof.proofs.analysis.stats.sampled_figures`) are read off it."""
 
     rounds: int
-    length: dict[int, int]  #: histograms: value -> rounds
-    plays: dict[int, int]
-    res_total: dict[int, int]
-    res_winner: dict[int, int]
+    length: Counter[int]  #: histograms: value -> rounds
+    plays: Counter[int]
+    res_total: Counter[int]
+    res_winner: Counter[int]
     wins_blocked: list[int]
     wins_domino: list[int]
     held: list[int]
@@ -296,32 +295,21 @@ class Tally:
     ties: int = 0
     no_winner: int = 0
     #: rounds per award of the winning side (None: nobody scores), where asked for
-    awards: dict[int | None, int] = field(default_factory=dict)
+    awards: Counter[int | None] = field(default_factory=Counter)
 
     @staticmethod
     def empty(variant: Variant) -> Tally:
         sides, count = len(variant.teams), variant.tiles.count
-        return Tally(0, {}, {}, {}, {}, [0] * sides, [0] * sides, [0] * count, [0] * count,
-                     Counter())
+        return Tally(0, Counter(), Counter(), Counter(), Counter(), [0] * sides, [0] * sides,
+                     [0] * count, [0] * count, Counter())
 
     def merge(self, other: Tally) -> Tally:
-        def hist(a: dict[K, int], b: dict[K, int]) -> dict[K, int]:
-            out = dict(a)
-            for k, n in b.items():
-                out[k] = out.get(k, 0) + n
-            return out
+        """Every count added up: numbers and histograms as they add, lists item by item."""
+        def plus(a: Any, b: Any) -> Any:
+            return [x + y for x, y in zip(a, b, strict=True)] if isinstance(a, list) else a + b
 
-        def add(a: list[int], b: list[int]) -> list[int]:
-            return [x + y for x, y in zip(a, b, strict=True)]
-
-        return Tally(self.rounds + other.rounds, hist(self.length, other.length),
-                     hist(self.plays, other.plays), hist(self.res_total, other.res_total),
-                     hist(self.res_winner, other.res_winner),
-                     add(self.wins_blocked, other.wins_blocked),
-                     add(self.wins_domino, other.wins_domino), add(self.held, other.held),
-                     add(self.lost, other.lost), self.settled + other.settled,
-                     self.blocked + other.blocked, self.ties + other.ties,
-                     self.no_winner + other.no_winner, hist(self.awards, other.awards))
+        return Tally(*(plus(getattr(self, f.name), getattr(other, f.name))
+                       for f in fields(self)))
 
 
 def simulate(
@@ -435,10 +423,10 @@ def tally_batch(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: 
             res = outcome(variant, final)
             assert res is not None
             a = award(res)
-            awards[a] = awards.get(a, 0) + 1
-        length[moves] = length.get(moves, 0) + 1
+            awards[a] += 1
+        length[moves] += 1
         k = final.table.bit_count()
-        plays[k] = plays.get(k, 0) + 1
+        plays[k] += 1
         if final.status is blocked_status:
             blocked += 1
             totals = [0] * nsides
@@ -458,8 +446,8 @@ def tally_batch(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: 
                 everyone += r
                 held_by.append(tiles)
             low_total = min(totals)
-            res_total[everyone] = res_total.get(everyone, 0) + 1
-            res_winner[low_total] = res_winner.get(low_total, 0) + 1
+            res_total[everyone] += 1
+            res_winner[low_total] += 1
             lowest = [i for i, x in enumerate(totals) if x == low_total]
             if len(lowest) == 1:
                 winners: tuple[int, ...] = (lowest[0],)

@@ -38,7 +38,7 @@ from typing import Any
 from dominoproof.model.engine import Trace, initial_state, shuffled_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for, is_own
-from dominoproof.model.moves import Move, MoveKind
+from dominoproof.model.moves import Move
 from dominoproof.model.outcome import outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import Deal, State, Status
@@ -62,20 +62,14 @@ Round = tuple[Deal, tuple[Move, ...], State]
 Rounds = Callable[[Variant, RuleBook, Policy, int, int], Iterator[Round]]
 
 
-class Lightest(Policy):
+class Lightest(Greedy):
     """Play the lightest playable tile (R5.3 values), ties uniform: the heavy tiles stay
     in hand, so a block leaves a large residual. A guide of the witness search, not a
     policy of the statistics."""
 
     name = "lightest"
     summary = "play the lightest playable tile, ties uniform"
-
-    def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
-        value = rules.value
-        low = min((value[m.tile] for m in moves if m.kind is MoveKind.PLAY), default=None)
-        if low is None:
-            return (1,) * len(moves)
-        return tuple(int(m.kind is MoveKind.PLAY and value[m.tile] == low) for m in moves)
+    heaviest = False
 
 
 def play_rounds(variant: Variant, rules: RuleBook, policy: Policy, seed: int,

@@ -341,19 +341,12 @@ def key_hash(key, kw):  # type: ignore[no-untyped-def]
 
 def key_int(key: Array) -> int:
     """A key as one non-negative Python int (word 0 lowest)."""
-    out = 0
-    for i, x in enumerate(key):
-        out |= (int(x) & 0xFFFFFFFFFFFFFFFF) << (64 * i)
-    return out
+    return int.from_bytes(np.ascontiguousarray(key, dtype="<i8").tobytes(), "little")
 
 
 def int_key(code: int, kw: int) -> Array:
     """:func:`key_int`'s inverse."""
-    out = np.zeros(kw, dtype=np.int64)
-    for i in range(kw):
-        x = (code >> (64 * i)) & 0xFFFFFFFFFFFFFFFF
-        out[i] = x - (1 << 64) if x >> 63 else x
-    return out
+    return np.array([_signed(code >> (64 * i)) for i in range(kw)], dtype=np.int64)
 
 
 __all__ = ["KeySpec", "int_key", "key_hash", "key_int", "key_spec", "pack", "pack_fields",

@@ -45,6 +45,7 @@ from dominoproof.model.variant import Variant
 
 from ._jit import njit
 from .book import decode_move
+from .layout import popcount
 from .playout import MAX_REDEALS, deal, mt_state, rand
 from .rules import DRAW_M, PLAY, gen_moves, playable_any, step
 from .tables import (
@@ -71,15 +72,6 @@ POLICY_CODES = {"random": UNIFORM, "block-seeking": BLOCKING, "lightest": LIGHTE
 OVERFLOW = -2
 #: a score (a, b) of :func:`weights` as the number ``a * KEY + b`` (``|b|`` is at most T)
 KEY = 1 << 20
-
-
-@njit
-def popcount(x):  # type: ignore[no-untyped-def]
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @njit

@@ -56,6 +56,16 @@ def ctz(x):  # type: ignore[no-untyped-def]
     return _CTZ[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
+@njit
+def popcount(x):  # type: ignore[no-untyped-def]
+    """The number of set bits of ``x >= 0``."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
 # -- Tile masks (words of BITS bits) ---------------------------------------------------
 
 

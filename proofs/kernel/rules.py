@@ -92,6 +92,17 @@ def move_code(kind: int, player: int, tile: int, end: int) -> int:
     return kind | player << 3 | (tile + 1) << 8 | (end + 1) << 16
 
 
+@njit_inline
+def _moves_of(out, n, x, base, kind, player, end):  # type: ignore[no-untyped-def]
+    """``out[n:]`` := a move ``kind`` by ``player`` on ``end`` for each tile of the word
+    ``x`` (tile ``base`` + its bit), lowest first; the new count."""
+    while x:
+        out[n] = move_code(kind, player, base + ctz(x), end)
+        n += 1
+        x &= x - 1
+    return n
+
+
 # -- R2, R3, R1.1, R4.4 (model/rules.py's predicates) ----------------------------------
 
 
@@ -248,11 +259,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
             return 1
         n = 0
         for w in range(mw):
-            x = f[hand + w]
-            while x:
-                out[n] = move_code(PLAY, p, w * BITS + ctz(x), -1)
-                n += 1
-                x &= x - 1
+            n = _moves_of(out, n, f[hand + w], w * BITS, PLAY, p, -1)
         return n
     n = 0
     tm = targets(K, f, p)
@@ -263,11 +270,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         tm &= tm - 1
         s = suit + f[e + i] * mw
         for w in range(mw):
-            x = f[hand + w] & K[s + w]
-            while x:
-                out[n] = move_code(PLAY, p, w * BITS + ctz(x), i)
-                n += 1
-                x &= x - 1
+            n = _moves_of(out, n, f[hand + w] & K[s + w], w * BITS, PLAY, p, i)
     bone_empty = empty(K, f, K[F_BONE])
     if n:
         if K[FOULS] and bone_empty and not (f[K[F_FOULS]] >> p) & 1:
@@ -281,11 +284,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
             return 1
         ob = K[F_BONE]
         for w in range(mw):
-            x = f[ob + w]
-            while x:
-                out[n] = move_code(DRAW_M, p, w * BITS + ctz(x), -1)
-                n += 1
-                x &= x - 1
+            n = _moves_of(out, n, f[ob + w], w * BITS, DRAW_M, p, -1)
         return n
     if not bone_empty:
         out[0] = move_code(PASS, p, -1, -1)

@@ -33,7 +33,7 @@ import numpy as np
 
 from ._jit import njit
 from .codec import unpack
-from .layout import canonical, empty, led, meets_suit, pending_mask
+from .layout import canonical, empty, led, meets_suit, pending_mask, popcount
 from .rules import (
     CONFIRM,
     DRAW_M,
@@ -171,10 +171,7 @@ def _well_formed(K, f, c, scr, mark_bits, parity):  # type: ignore[no-untyped-de
                     m |= np.int64(1) << (x % BITS)
             if m != f[bone + w]:
                 return False
-            x = m
-            while x:
-                x &= x - 1
-                held += 1
+            held += popcount(m)
         if held != sn:
             return False
     e, width = K[F_ENDS], K[W]

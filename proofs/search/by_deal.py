@@ -24,6 +24,7 @@ states of *one* configuration (one deal, say) over every core by hash.
 
 from __future__ import annotations
 
+import operator
 import os
 import struct
 import tempfile
@@ -147,43 +148,36 @@ def merge_figures(parts: Sequence[Figures], merged: Sequence[tuple[int, int, int
     at one deal, in one part); distinct states, transitions and terminal states come
     from the merge."""
     complete = all(f.complete for f in parts)
-    terminals: dict[str, int] = {}
-    for _, _, _, t in merged:
-        for k, v in t.items():
-            terminals[k] = terminals.get(k, 0) + v
-    sequences: dict[str, int] | None = {} if complete else None
-    longest: dict[str, int] | None = {} if complete else None
-    shortest: dict[str, int] = {}
-    for f in parts:
-        for k, v in f.shortest.items():
-            shortest[k] = min(shortest.get(k, v), v)
-        if sequences is not None:
-            if f.sequences is None:
-                sequences = None
-            else:
-                for k, v in f.sequences.items():
-                    sequences[k] = sequences.get(k, 0) + v
-        if longest is not None:
-            if f.longest is None:
-                longest = None
-            else:
-                for k, v in f.longest.items():
-                    longest[k] = max(longest.get(k, v), v)
     acyclic = (None if not complete else all(f.acyclic for f in parts))
     stops = sorted({f.stop_reason for f in parts if f.stop_reason})
+    terminals = _per_kind([t for _, _, _, t in merged], operator.add)
+    shortest = _per_kind([f.shortest for f in parts], min)
+    assert terminals is not None and shortest is not None
     return Figures(
         configuration=configuration, complete=complete, stop_reason="; ".join(stops),
         deals=sum(f.deals for f in parts), states=sum(m[0] for m in merged),
         expanded=sum(m[1] for m in merged), transitions=sum(m[2] for m in merged),
-        terminals=dict(sorted(terminals.items())),
-        sequences=dict(sorted(sequences.items())) if sequences is not None else None,
-        shortest=dict(sorted(shortest.items())),
-        longest=dict(sorted(longest.items())) if longest is not None else None,
+        terminals=terminals, shortest=shortest,
+        sequences=_per_kind([f.sequences for f in parts], operator.add) if complete else None,
+        longest=_per_kind([f.longest for f in parts], max) if complete else None,
         depth=max((f.depth for f in parts), default=0), acyclic=acyclic,
         seconds=sum(f.seconds for f in parts), wall_seconds=seconds,
         peak_rss_mb=max([peak_rss_mb(), *(f.peak_rss_mb for f in parts)]),
         visited_mb=sum(f.visited_mb for f in parts), workers=workers, parts=len(parts),
         states_in_parts=sum(f.states for f in parts))
+
+
+def _per_kind(figures: Sequence[dict[str, int] | None],
+              combine: Callable[[int, int], int]) -> dict[str, int] | None:
+    """The parts' figures per kind of end combined (sums, least or greatest), sorted by
+    kind; None where some part cannot say."""
+    out: dict[str, int] = {}
+    for got in figures:
+        if got is None:
+            return None
+        for k, v in got.items():
+            out[k] = combine(out[k], v) if k in out else v
+    return dict(sorted(out.items()))
 
 
 @dataclass(frozen=True)

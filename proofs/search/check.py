@@ -45,7 +45,7 @@ from dominoproof.model.spec import spec_for
 from dominoproof.model.state import Ending, Status
 from dominoproof.model.variant import DrawRule, FoulRule, Variant
 from dominoproof.proofs.bounds import move_count_measure
-from dominoproof.proofs.conformance import KernelOracle, compare, spec_oracle
+from dominoproof.proofs.oracles import KernelOracle, compare, spec_oracle
 from dominoproof.proofs.properties import (
     BY_ID,
     CATALOGUE,
@@ -57,9 +57,8 @@ from dominoproof.proofs.properties import (
 )
 from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.search.coverage import of_init
-from dominoproof.proofs.search.judge import Findings, Judge
+from dominoproof.proofs.search.judge import Findings, Judge, ReadsScoring
 from dominoproof.proofs.search.result import Figures, SearchResult, kind_code
-from dominoproof.proofs.z3.scoring import score_reader
 
 if TYPE_CHECKING:
     from dominoproof.proofs.search.compiled import Screen
@@ -119,12 +118,12 @@ def screen_search(result: SearchResult, wanted: set[str], readings: bool,
     return compiled.screen_search(result, wanted, readings, layout_wanted)
 
 
-def _scan(ctx: _Context) -> None:
+def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
     """One pass over the graph: state invariants, transition and terminal properties.
     On a kernel search the kernel's screen reads the states still being played
     (:mod:`.compiled`), and the judge reads the rest and each state the screen names."""
     r = ctx.result
-    judge = Judge(ctx, r.variant, ctx.oracle, r.scorer)
+    judge = Judge(ctx, r.variant, ctx.oracle, r.scorer, reader)
     scr = screen_search(r, ctx.wanted, judge.readings, judge.layout is not None)
     state = r.state  # (a kernel search's reads its key array directly)
     ptr, to = r.edge_ptr, r.edge_to
@@ -279,23 +278,26 @@ def selected(properties: Iterable[str | Property] | None) -> list[Property]:
 
 def check_properties(result: SearchResult,
                      properties: Iterable[str | Property] | None = None, *,
-                     inapplicable: bool = False) -> list[Result]:
+                     inapplicable: bool = False,
+                     reader: ReadsScoring | None = None) -> list[Result]:
     """One :class:`Result` per property (default: the whole catalogue), in catalogue order.
 
     A property that does not apply to the variant is N/A. With ``inapplicable`` it is
     checked anyway: the verdict stays N/A, ``stats["checked anyway"]`` holds what the
     check found and a counterexample comes with its trace (how the search shows that
-    parity fails where tiles are left out of play)."""
+    parity fails where tiles are left out of play). ``reader`` reads R5 declaratively
+    (:mod:`.judge`), needed where a terminal property is wanted
+    (:func:`.verification.check_properties` passes the Z3 one)."""
     start = time.perf_counter()
     v = result.variant
     chosen = selected(properties)
     applies = {p.id: p.applies_to(v) for p in chosen}
     wanted = {p.id for p in chosen if applies[p.id] or inapplicable}
-    cannot = unjudged(v, wanted)
+    cannot = unjudged(v, wanted, reader)
     wanted -= set(cannot)
     ctx = _Context(result, spec_for(v), wanted)
     try:
-        _scan(ctx)
+        _scan(ctx, reader)
         _check_liveness(ctx)
     except ReadingsDisagree as e:  # the graph's edges, or the screen, not the judge's
         if result.on_kernel and is_own(result.rules) and e.at is not None:
@@ -340,16 +342,20 @@ def check_properties(result: SearchResult,
     return out
 
 
-def unjudged(variant: Variant, wanted: Iterable[str]) -> dict[str, str]:
+def unjudged(variant: Variant, wanted: Iterable[str],
+             reader: ReadsScoring | None = None) -> dict[str, str]:
     """The wanted properties no judge can read on this variant's states, each with why:
     the terminal properties of R5 where the declarative reading of the scoring (a Z3
-    encoding, :mod:`.scoring`) does not state the layout's slots yet. They are UNKNOWN,
+    encoding, ``reader``) does not state the layout's slots yet. They are UNKNOWN,
     never judged against nothing."""
     r5 = Judge.TERMINAL & set(wanted)
     if not r5:
         return {}
+    if reader is None:
+        raise ValueError(f"judging {', '.join(sorted(r5))} needs the declarative reading "
+                         "of R5 (reader=score_reader)")
     try:
-        score_reader(variant)
+        reader(variant)
     except NotImplementedError as e:
         why = (f"the declarative reading of R5 (the Z3 encoding) does not state this "
                f"layout yet ({e}): no terminal state was scored, nothing is claimed")

@@ -17,13 +17,17 @@ an explored graph (:mod:`.check`, with the kernel's screen as its accelerator), 
 round (:mod:`.rounds`: the evidence of a verdict, ``diff``), a counterexample to
 induction, the benchmarks' partitioned search. The layout properties are a part of it
 (:class:`~dominoproof.proofs.search.layout_judge.LayoutJudge`).
+
+The declarative reading of R5 is a Z3 encoding: whoever has the terminal properties
+judged passes its reader in (``reader``, :func:`~dominoproof.proofs.z3.scoring.
+score_reader`), so that a search judging only the other properties never loads Z3.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import LEAD, Move, MoveKind
@@ -33,9 +37,15 @@ from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs.search.layout_judge import LayoutJudge
-from dominoproof.proofs.z3.scoring import Scored, ScoreReader, score_reader
 
-__all__ = ["Finding", "Findings", "Judge"]
+if TYPE_CHECKING:
+    from dominoproof.proofs.z3.scoring import Scored, ScoreReader
+
+__all__ = ["Finding", "Findings", "Judge", "ReadsScoring"]
+
+#: the declarative reading of R5 for a variant (:func:`~dominoproof.proofs.z3.scoring.
+#: score_reader`), passed in by whoever judges the terminal properties
+ReadsScoring = Callable[[Variant], "ScoreReader"]
 
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
@@ -81,8 +91,8 @@ class Judge:
     The system under test is the rules and the scorer of a search; the judge asks
     ``oracle`` (the specification's rule book) and, for R5, the declarative scoring
     (:class:`~dominoproof.proofs.z3.scoring.ScoreReader`), independent of the engine's
-    :func:`~dominoproof.model.outcome.outcome`. Failures go to ``ctx``, a
-    :class:`Findings`.
+    :func:`~dominoproof.model.outcome.outcome`, read by ``reader`` (needed where a
+    terminal property is wanted). Failures go to ``ctx``, a :class:`Findings`.
     """
 
     TERMINAL = frozenset({"winner-lowest", "award", "tie", "pips", "foul-penalty",
@@ -94,11 +104,16 @@ class Judge:
     #: properties that need R2 under both readings of R2.3 (the census of the readings)
     READINGS = frozenset({"blocked-sound", "blocked-complete"})
 
-    def __init__(self, ctx: Findings, variant: Variant, oracle: RuleBook, scorer: Scorer) -> None:
+    def __init__(self, ctx: Findings, variant: Variant, oracle: RuleBook, scorer: Scorer,
+                 reader: ReadsScoring | None = None) -> None:
         self.ctx, self.v, self.oracle, self.scorer = ctx, variant, oracle, scorer
         want: set[str] = ctx.wanted
         self.want = want
         self.terminal_ids = self.TERMINAL & want
+        if self.terminal_ids and reader is None:
+            raise ValueError(f"judging {', '.join(sorted(self.terminal_ids))} needs the "
+                             "declarative reading of R5 (reader=score_reader)")
+        self._read = reader
         self.transition_ids = self.TRANSITION & want
         self.readings = bool(self.READINGS & want)
         self._reference: ScoreReader | None = None
@@ -109,7 +124,8 @@ class Judge:
     def reference(self, s: State) -> Scored | None:
         """The declarative reading of R5 at ``s`` (built on first use: a Z3 encoding)."""
         if self._reference is None:
-            self._reference = score_reader(self.v)
+            assert self._read is not None  # a terminal property is wanted
+            self._reference = self._read(self.v)
         got: Scored | None = self._reference.read(s)
         return got
 

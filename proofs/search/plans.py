@@ -227,10 +227,7 @@ def possible_cases(v: Variant) -> set[str]:
 
 def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
     """Seeded deals, then deals chosen to reach the corners the seeded ones miss."""
-    def deal_of(seed: int) -> Deal:
-        return seeded_deal(small, seed)
-
-    chosen = [deal_of(i) for i in range(seeds)]
+    chosen = [seeded_deal(small, i) for i in range(seeds)]
     covered: set[str] = set()
     for d in chosen:
         covered |= {lead_case(small, d.hands)} | round_cases(small, d)
@@ -240,7 +237,7 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
     ways_to_end = {c for c in possible if not c.startswith("lead:")}
     added: list[str] = []
     for i in range(seeds, seeds + CANDIDATES):
-        d = deal_of(i)
+        d = seeded_deal(small, i)
         rounds = round_cases(small, d) if ways_to_end - covered else set()
         new = ({lead_case(small, d.hands)} | rounds) - covered
         if new:
@@ -248,7 +245,7 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
             covered |= new
             added.extend(sorted(new))
     for i in range(seeds + CANDIDATES, seeds + CANDIDATES + LEAD_SCAN):
-        d = deal_of(i)
+        d = seeded_deal(small, i)
         case = lead_case(small, d.hands)
         if case not in covered:
             chosen.append(d)

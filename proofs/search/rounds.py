@@ -25,6 +25,7 @@ from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import BY_ID, Kind
 from dominoproof.proofs.search.judge import Findings, Judge
+from dominoproof.proofs.z3.scoring import score_reader
 
 __all__ = ["Failure", "judge_round", "judge_step", "replay"]
 
@@ -79,7 +80,7 @@ def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
     if kind not in (Kind.STATE, Kind.TRANSITION, Kind.TERMINAL):
         return None
     ctx = Findings({pid})
-    judge = Judge(ctx, v, oracle, scorer or outcome)
+    judge = Judge(ctx, v, oracle, scorer or outcome, score_reader)
     for i, s in enumerate(seq):
         judge.state(i, s)
         if pid in ctx.found:
@@ -96,7 +97,7 @@ def judge_step(variant: Variant, pid: str, pre: State, move: Move, post: State, 
     """Why ``pre --move--> post`` breaks ``pid`` (a transition property), or ``post``
     does (any other), judged as :func:`judge_round` judges; None if it does not."""
     ctx = Findings({pid})
-    judge = Judge(ctx, variant, spec_for(variant), scorer or outcome)
+    judge = Judge(ctx, variant, spec_for(variant), scorer or outcome, score_reader)
     if BY_ID[pid].kind is Kind.TRANSITION:
         judge.transition(1, pre, move, 1, post)
     else:

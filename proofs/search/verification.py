@@ -4,12 +4,17 @@
 or on a cluster, by deal when there are many deals), check the catalogue on each part's
 graph where it was explored (:func:`~dominoproof.proofs.search.check.check_properties`),
 and merge, returning the figures and the verdicts (:class:`Verification`).
+
+Here the terminal properties are judged against the declarative reading of R5, a Z3
+encoding (:func:`~dominoproof.proofs.z3.scoring.score_reader`): :func:`check_properties`
+and :func:`unjudged` are :mod:`.check`'s with that reader, for whoever judges them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 from dominoproof.model.fast import system_under_test
@@ -19,18 +24,20 @@ from dominoproof.model.spec import Init
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import Property, Result, Verdict
 from dominoproof.proofs.runner import Runner
-from dominoproof.proofs.search import statespace  # explore read at each call: patchable
-from dominoproof.proofs.search.by_deal import explore_by_deal
-from dominoproof.proofs.search.check import (
-    check_properties,
-    checked_verdict,
-    partial_detail,
-    selected,
+from dominoproof.proofs.search import (
+    check,
+    statespace,  # explore read at each call: patchable
 )
+from dominoproof.proofs.search.by_deal import explore_by_deal
+from dominoproof.proofs.search.check import checked_verdict, partial_detail, selected
 from dominoproof.proofs.search.coverage import Coverage, of_init
 from dominoproof.proofs.search.result import Figures, SearchResult
+from dominoproof.proofs.z3.scoring import score_reader
 
-__all__ = ["Verification", "verify"]
+__all__ = ["Verification", "check_properties", "unjudged", "verify"]
+
+check_properties = partial(check.check_properties, reader=score_reader)
+unjudged = partial(check.unjudged, reader=score_reader)
 
 
 @dataclass
@@ -56,17 +63,6 @@ class Verification:
         return {"figures": self.figures.to_json(), "check_seconds": round(self.check_seconds, 3),
                 "coverage": self.coverage.to_json() if self.coverage is not None else None,
                 "results": [r.to_json() for r in self.results]}
-
-
-@dataclass(frozen=True)
-class _Check:
-    """A picklable check of one part's graph (run in the worker that explored it)."""
-
-    properties: tuple[str, ...] | None
-    inapplicable: bool
-
-    def __call__(self, r: SearchResult) -> list[Result]:
-        return check_properties(r, self.properties, inapplicable=self.inapplicable)
 
 
 def _merge_results(per_part: Sequence[list[Result]], figures: Figures) -> list[Result]:
@@ -148,8 +144,9 @@ def _verify(variant: Variant, init: Init, engine: type[RuleBook] | None, scorer:
         figures, got = explore_by_deal(
             variant, init, engine=engine, scorer=scorer, max_states=max_states,
             max_seconds=max_seconds, workers=workers, parts=n,
-            check=_Check(ids, inapplicable), runner=by.runner, scratch=by.scratch,
-            on_part=by.on_part)
+            # the check of each part's graph, in the worker that explored it (picklable)
+            check=partial(check_properties, properties=ids, inapplicable=inapplicable),
+            runner=by.runner, scratch=by.scratch, on_part=by.on_part)
         per_part = cast("list[list[Result]]", got)  # the check ran on every part
         spent = sum(part[0].seconds for part in per_part if part)
         return Verification(figures, _merge_results(per_part, figures), None, spent)
