@@ -26,7 +26,7 @@ empty and no tile in either hand matches an open end (Spin: the model's
   compiles pan.c for every model; the kernel reads a model as data (its table), so the
   machine code one model's run compiled serves every other.
   Without the kernel: :func:`dominoproof.proofs.search.statespace.explore` on the same deal,
-  then :func:`dominoproof.proofs.search.judge.check_properties` for ``blocked-sound``
+  then :func:`dominoproof.proofs.search.check.check_properties` for ``blocked-sound``
   (more workers: the partitioned search).
 
 The same game. The variant is the 2-player double-N draw game (``draw-2p-d6`` with
