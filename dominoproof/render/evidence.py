@@ -38,7 +38,7 @@ from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
-from dominoproof.render.concrete import describe
+from dominoproof.render.concrete import describe, framed
 from dominoproof.render.text import render_round
 
 __all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
@@ -203,15 +203,9 @@ def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evide
                         f"{cti.action}): a state the proved lemmas allow, a move, and the "
                         "state it leads to, which breaks the property; no real round is "
                         "known to reach it", WIDTH)
-    out.append("  before  " + state_lines(variant, cti.pre)[0])
-    out += ["          " + x for x in state_lines(variant, cti.pre)[1:]]
-    out += _wrap(f"{move_text(variant, rules, cti.pre, cti.move)}   "
-                         f"({cti.move!r})", WIDTH, initial_indent="  move    ",
-                         subsequent_indent="          ")
-    out.append("  after   " + state_lines(variant, cti.post)[0])
-    out += ["          " + x for x in state_lines(variant, cti.post)[1:]]
-    out += _wrap(fails, WIDTH, initial_indent="  fails   ",
-                         subsequent_indent="          ")
+    out += framed(state_lines(variant, cti.pre),
+                  f"{move_text(variant, rules, cti.pre, cti.move)}   ({cti.move!r})",
+                  state_lines(variant, cti.post), fails)
     if cti.assumed:
         out += _wrap("the state before satisfies the lemmas " + ", ".join(cti.assumed),
                              WIDTH, initial_indent="  ", subsequent_indent="    ")
