@@ -30,7 +30,7 @@ from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, Status
-from dominoproof.model.tiles import Tile, bits
+from dominoproof.model.tiles import Tile, bits, show_tiles
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
@@ -91,10 +91,6 @@ def _end_played(variant: Variant, s: State, m: Move) -> int:
     return layout_of(variant).shows(s.ends, m.end)
 
 
-def _tiles(mask: int) -> str:
-    return "".join(Tile.from_index(t).show() for t in bits(mask))
-
-
 def _pips(variant: Variant, mask: int) -> int:
     value = variant.tile_value
     return sum(value[t] for t in bits(mask))
@@ -104,7 +100,7 @@ def state_lines(variant: Variant, s: State) -> list[str]:
     """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
     fouls, the status; each hand; the tiles on the table."""
     shown = _ends_shown(variant, s)
-    bone = (f"boneyard {_tiles(s.boneyard)}" if s.boneyard else "boneyard empty")
+    bone = (f"boneyard {show_tiles(s.boneyard)}" if s.boneyard else "boneyard empty")
     parts = [f"P{s.turn} to move", shown, bone]
     if s.set_aside:
         parts.append(f"{s.set_aside.bit_count()} set aside")
@@ -118,9 +114,9 @@ def state_lines(variant: Variant, s: State) -> list[str]:
     lines = _wrap("; ".join(parts), WIDTH - 16)
     for p, hand in enumerate(s.hands):
         n = hand.bit_count()
-        lines.append(f"P{p}  " + (f"{_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
+        lines.append(f"P{p}  " + (f"{show_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
                                   f"{_pips(variant, hand)} pips)" if hand else "(empty hand)"))
-    lines.append("table  " + (_tiles(s.table) or "(empty)"))
+    lines.append("table  " + (show_tiles(s.table) if s.table else "(empty)"))
     return lines
 
 
@@ -140,7 +136,7 @@ def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
     if k is MoveKind.CONFIRM:
         fit = rules.playable_mask(s, p) if s.hands[p] else 0
         if fit:
-            return f"P{p} declares they cannot play, though {_tiles(fit)} fits (R4.5)"
+            return f"P{p} declares they cannot play, though {show_tiles(fit)} fits (R4.5)"
         if s.confirmed == 0:
             return f"P{p} cannot play and proposes the block (R4.1)"
         return f"P{p} confirms they cannot play, {s.confirmed + 1} in succession (R4.2)"
