@@ -106,8 +106,7 @@ class ParameterChange:
     meaning: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "rule": self.rule, "a": self.a, "b": self.b,
-                "meaning": self.meaning}
+        return dataclasses.asdict(self)
 
 
 def parameter_changes(a: Variant, b: Variant) -> list[ParameterChange]:

@@ -50,14 +50,9 @@ class Bar:
     def update(self, what: str | None = None, *, completed: float | None = None,
                total: float | None = None) -> None:
         if self._progress is not None:
-            kw: dict[str, Any] = {}
-            if what:
-                kw["description"] = what
-            if completed is not None:
-                kw["completed"] = completed
-            if total is not None:
-                kw["total"] = total
-            self._progress.update(self._task, **kw)
+            given = {"description": what or None, "completed": completed, "total": total}
+            self._progress.update(self._task, **{k: x for k, x in given.items()
+                                                 if x is not None})
 
 
 def on_terminal() -> bool:

@@ -110,10 +110,15 @@ def print_report(report: Report, console: Console, *, details: bool = False,
             console.print(f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- "
                           f"{r.method}", markup=False)
             _evidence(console, r)
-    verdict = ("all as expected" if not bad else
+    console.print(verdict_line(report))
+
+
+def verdict_line(report: Report) -> str:
+    """The text report's last line: checks, subjects, time and the verdict."""
+    verdict = ("all as expected" if not report.failures else
                "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
-    console.print(f"{len(report.rows)} checks on {len(report.subjects)} subjects in "
-                  f"{report.seconds:.1f} s: {verdict}")
+    return (f"{len(report.rows)} checks on {len(report.subjects)} subjects in "
+            f"{report.seconds:.1f} s: {verdict}")
 
 
 def _indent(text: str, prefix: str) -> str:

@@ -209,14 +209,11 @@ def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bo
     workers = max(1, workers or os.cpu_count() or 1)
     done: dict[str, list[Row]] = {}
 
-    def finished(name: str, rows: list[Row], seconds: float) -> None:
-        done[name] = rows
-        report.timings[name] = seconds
-        if progress:
-            progress(name, rows)
-
     def landed(i: int, answer: tuple[list[Row], float]) -> None:
-        finished(jobs[i][0], *answer)
+        name = jobs[i][0]
+        done[name], report.timings[name] = answer
+        if progress:
+            progress(name, done[name])
 
     def died(i: int, code: int | None, seconds: float) -> tuple[list[Row], float]:
         return [Row(jobs[i][0], "job", "(job)", ERROR, OK, "", "",

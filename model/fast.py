@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from functools import cache
 
-from .constants import Constants
-from .layout import CLOSED, LINE, Layout
+from .layout import CLOSED, LINE
 from .moves import LEAD, Move, MoveKind
 from .rulebook import RuleBook
-from .spec import Rules
+from .spec import RuleFields, Rules
 from .state import State, Status
-from .tiles import TileSet, bits
+from .tiles import bits
 from .variant import DrawRule, Variant
 
 __all__ = ["FastRules", "engine_for", "is_own", "system_under_test"]
@@ -31,20 +30,10 @@ _PLAY_CACHE_LIMIT = 1 << 14
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
 
-class FastRules:
-    """The rule book the engine, the search and the simulations play with."""
+class FastRules(RuleFields):
+    """The rule book the engine, the search and the simulations play with (its fields
+    are the specification's :class:`~.spec.RuleFields`)."""
 
-    variant: Variant
-    constants: Constants
-    layout: Layout
-    tiles: TileSet
-    suit: tuple[int, ...]
-    halves: tuple[tuple[int, int], ...]
-    players: int
-    next_seat: tuple[int, ...]
-    C: int
-    fouls_possible: bool
-    value: tuple[int, ...]
     _memo_state: State | None = None
     _memo_moves: tuple[Move, ...] = ()
 
@@ -69,7 +58,7 @@ class FastRules:
     _spec_step = Rules.step
 
     def __init__(self, variant: Variant) -> None:
-        Rules.__init__(self, variant)
+        super().__init__(variant)
         ts = self.tiles
         p_count = self.players
         self.draw_rule = self.constants.DRAW

@@ -27,7 +27,7 @@ import tomllib
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -429,61 +429,54 @@ def _build_section(sec: str, cls: type, body: dict[str, Any], source: str) -> An
 
 def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, source: str) -> Any:
     name = f.name
+    # every error names the file, the key and (unless said otherwise) the value
+    bad = partial(VariantError, source=source, key=dotted, value=value)
     if isinstance(typ, type) and issubclass(typ, enum.Enum):
         allowed = ", ".join(f'"{m.value}"' for m in typ)
         if not isinstance(value, str):
-            raise VariantError("must be a string", source=source, key=dotted, value=value,
-                               allowed=allowed)
+            raise bad("must be a string", allowed=allowed)
         try:
             return typ(value)
         except ValueError:
-            raise VariantError("not a known value", source=source, key=dotted, value=value,
-                               allowed=allowed) from None
+            raise bad("not a known value", allowed=allowed) from None
     if name == "confirmations":
+        allowed = '"all", "all-others", or 1..players'
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise VariantError("must be a string or a whole number", source=source,
-                               key=dotted, value=value,
-                               allowed='"all", "all-others", or 1..players')
+            raise bad("must be a string or a whole number", allowed=allowed)
         try:
             return Confirmations.of(value)
         except ValueError:
-            raise VariantError("not a known value", source=source, key=dotted, value=value,
-                               allowed='"all", "all-others", or 1..players') from None
+            raise bad("not a known value", allowed=allowed) from None
     if name == "teams":
         ok = isinstance(value, list) and all(
             isinstance(t, list) and all(isinstance(s, int) and not isinstance(s, bool)
                                         for s in t) for t in value)
         if not ok:
-            raise VariantError("must be a list of lists of seat numbers", source=source,
-                               key=dotted, value=value, allowed="e.g. [[0, 2], [1, 3]]")
+            raise bad("must be a list of lists of seat numbers", allowed="e.g. [[0, 2], [1, 3]]")
         return tuple(tuple(t) for t in value)
     if name == "tile_values":
         if not isinstance(value, dict):
-            raise VariantError("must be a table of tile = value", source=source, key=dotted,
-                               value=value, allowed='e.g. { "0-0" = 25 }')
+            raise bad("must be a table of tile = value", allowed='e.g. { "0-0" = 25 }')
         pairs: list[tuple[int, int]] = []
         for k, v in value.items():
+            entry = partial(bad, key=f"{dotted}.{k}", value=k)
             try:
                 t = Tile.parse(k)
             except ValueError:
-                raise VariantError("not a tile", source=source, key=f"{dotted}.{k}",
-                                   value=k, allowed='tiles written "a-b"') from None
+                raise entry("not a tile", allowed='tiles written "a-b"') from None
             if t.hi > MAX_SET:
-                raise VariantError(f"beyond every set (the largest is double-{MAX_SET})",
-                                   source=source, key=f"{dotted}.{k}", value=k,
-                                   allowed=f'tiles "a-b" with 0 <= a <= b <= {MAX_SET}')
+                raise entry(f"beyond every set (the largest is double-{MAX_SET})",
+                            allowed=f'tiles "a-b" with 0 <= a <= b <= {MAX_SET}')
             if any(i == t.idx for i, _ in pairs):
-                raise VariantError(f"the tile {t} is given a value twice", source=source,
-                                   key=f"{dotted}.{k}", value=k, allowed="each tile once")
+                raise entry(f"the tile {t} is given a value twice", allowed="each tile once")
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise VariantError("must be a whole number >= 0", source=source,
-                                   key=f"{dotted}.{k}", value=v, allowed="a whole number >= 0")
+                raise entry("must be a whole number >= 0", value=v,
+                            allowed="a whole number >= 0")
             pairs.append((t.idx, v))
         return tuple(sorted(pairs))
     if typ is bool:
         if not isinstance(value, bool):
-            raise VariantError("must be a boolean", source=source, key=dotted, value=value,
-                               allowed="true, false")
+            raise bad("must be a boolean", allowed="true, false")
         return value
     if typ is int:
         lo, hi = f.metadata.get("range", (None, None))
@@ -491,16 +484,13 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
         if name == "set_aside":
             allowed += ' or "rest"'
         if isinstance(value, bool) or not isinstance(value, int):
-            raise VariantError("must be a whole number", source=source, key=dotted, value=value,
-                               allowed=allowed)
+            raise bad("must be a whole number", allowed=allowed)
         if lo is not None and not lo <= value <= hi:
-            raise VariantError("out of range", source=source, key=dotted, value=value,
-                               allowed=allowed)
+            raise bad("out of range", allowed=allowed)
         return value
     if typ is str:
         if not isinstance(value, str):
-            raise VariantError("must be a string", source=source, key=dotted, value=value,
-                               allowed=f'a quoted string: {f.metadata["doc"]}')
+            raise bad("must be a string", allowed=f'a quoted string: {f.metadata["doc"]}')
         return value
     raise AssertionError(f"no converter for {dotted}: {typ}")  # pragma: no cover
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import textwrap
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -226,8 +227,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
         workers = (os.cpu_count() or 1) if many and not drawing else 1
     chosen_by = ("the deal given" if deal_text is not None else
                  None if all_deals else f"the deal of seed {seed or 0}")
-    runner = spec.open() if spec.distributed else None
-    try:
+    with (spec.open() if spec.distributed else nullcontext()) as runner:
         if runner is not None:
             # a cluster takes as many deals per worker as this machine takes in all
             deals = count_deals(v, free_draw)
@@ -250,9 +250,6 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                          max_seconds=max_seconds, workers=workers, inapplicable=True,
                          how=chosen_by, runner=runner, parts=parts, scratch=scratch,
                          on_part=part_done)
-    finally:
-        if runner is not None:
-            runner.close()
 
     written = []
     if drawing:

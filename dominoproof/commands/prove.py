@@ -105,22 +105,21 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
                        timeout_ms=timeout_ms, depth=depth, together=together,
                        workers=workers or os.cpu_count() or 1, progress=bar.update)
     prover, results, sizes, checks = report.prover, report.results, report.sizes, report.sanity
-    sizes_note = ""
     chains = {pid: prover.explain(pid) for pid in ids
               if explain and pid in STATE_PROPERTIES
               and find_property(pid).applies_to(prover.variant)}
     total = time.perf_counter() - t0
     everything = results + sizes
     if as_json:
-        emit("prove", _json(prover, everything, checks, chains, total, sizes_note), as_json)
+        emit("prove", _json(prover, everything, checks, chains, total), as_json)
     if text_too(as_json):
-        _print(prover, results, sizes, sizes_note, checks, chains, total,
-               verbosity(quiet, verbose), fault)
+        _print(prover, results, sizes, checks, chains, total, verbosity(quiet, verbose),
+               fault)
     raise SystemExit(report.exit_code)
 
 
-def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_note: str,
-           checks: list[Any], chains: dict[str, Any], total: float, level: int = 0,
+def _print(prover: Prover, results: list[Result], sizes: list[Result], checks: list[Any],
+           chains: dict[str, Any], total: float, level: int = 0,
            fault: str | None = None) -> None:
 
     out = console(markup=False)  # lemmas and CTIs are data, not rich markup
@@ -145,8 +144,6 @@ def _print(prover: Prover, results: list[Result], sizes: list[Result], sizes_not
             out.print(textwrap.fill(f"{r.property} ({r.method}): {r.verdict.value}: "
                                     f"{r.detail}", width=width(), initial_indent="  ",
                                     subsequent_indent="    "))
-    if sizes_note:
-        out.print(f"  --all-sizes: {sizes_note}")
     h = prover.invariant()
     out.print(f"\nstrengthening (Houdini: {len(h.kept)} of {len(prover.candidates)} candidate "
               f"lemmas inductive, {h.ledger.checks} queries, "
@@ -219,7 +216,7 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
 
 
 def _json(prover: Prover, results: list[Result], checks: list[Any], chains: dict[str, Any],
-          total: float, sizes_note: str) -> dict[str, Any]:
+          total: float) -> dict[str, Any]:
     h = prover.invariant()
     return {
         "variant": prover.label,
@@ -237,7 +234,7 @@ def _json(prover: Prover, results: list[Result], checks: list[Any], chains: dict
                    for c in checks],
         "explain": {pid: [{"cti": c.to_json(), "ruled_out_by": b} for c, b in chain]
                     for pid, chain in chains.items()},
-        "all_sizes_note": sizes_note,
+        "all_sizes_note": "",  # kept in the document's schema; nothing fills it now
         "seconds": round(total, 3),
         "solver": prover.ledger.as_dict(),
     }

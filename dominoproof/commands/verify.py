@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -84,8 +85,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     check_output_folder(trace_dir, "--traces")
     if faults is None:
         faults = not variants  # the self-test is the tool's, not the user's variant's
-    chosen = ([resolve_variant(v, overrides) for v in variants] if variants
-              else [resolve_variant(name, overrides) for name in presets()])
+    chosen = [resolve_variant(v, overrides) for v in variants or presets()]
     out = console()
     err = console(stderr=True)
     jobs = len(chosen) + (len(FAULTS) if faults else 0)
@@ -96,14 +96,10 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
                 err.print(f"checked {name} ({len(rows)} checks, "
                           f"{sum(not r.ok for r in rows)} not as expected)", markup=False)
 
-        runner = spec.open() if spec.distributed else None
-        try:
+        with (spec.open() if spec.distributed else nullcontext()) as runner:
             report = api.verify(chosen, faults=faults, seed=seed, timeout_ms=timeout_ms,
-                            rlimit=rlimit, crosscheck=crosscheck, workers=workers,
-                            progress=done, runner=runner)
-        finally:
-            if runner is not None:
-                runner.close()
+                                rlimit=rlimit, crosscheck=crosscheck, workers=workers,
+                                progress=done, runner=runner)
     if text_too(as_json):
         print_report(report, out, details=details or verbose, tables=not quiet)
     if as_json:

@@ -85,10 +85,9 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
                                    f"(allowed: {with_engine})")
         engine = f.engine
     check_output_folder(trace_dir, "--traces")
-    chosen: list[Variant] = [resolve_variant(v, overrides) for v in variants] if variants \
-        else [resolve_variant(name, overrides) for name in preset_names()]
+    chosen: list[Variant] = [resolve_variant(v, overrides) for v in variants or preset_names()]
     asked = questions or QUESTION_ORDER
-    err = console(stderr=True)
+    err = console(stderr=True, markup=False)  # the console never highlights
     answers: list[Answer] = []
     invariants: Invariants = {}  # Houdini once per variant, across its questions
     with progress("witnesses", total=len(chosen) * len(asked), quiet=quiet) as bar:
@@ -102,8 +101,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
                 if verbose:  # as it lands, on standard error: a long table shows its rows
                     ran = f" [play-outs: {a.found.played_by}]" if a.found else ""
                     err.print(f"answered {a.variant} {a.question}: {a.cell()} "
-                              f"({a.status}, {a.seconds:.1f}s): {a.why}{ran}", markup=False,
-                              highlight=False)
+                              f"({a.status}, {a.seconds:.1f}s): {a.why}{ran}")
     if trace_dir is not None:
         trace_dir.mkdir(parents=True, exist_ok=True)
         for a in answers:
@@ -121,7 +119,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
 
 
 def _print(answers: list[Answer], level: int) -> None:
-    out = console()
+    out = console(markup=False)  # the console never highlights
     header = ("variant", "question", "value", "proved", "gap", "time")
     rows = [(a.variant, a.question, a.cell(),
              "yes" if a.proved else ("NO" if a.status == "contradiction" else "no"),
@@ -132,15 +130,15 @@ def _print(answers: list[Answer], level: int) -> None:
         return "  ".join(c.rjust(w) if i >= 3 else c.ljust(w)
                          for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
 
-    out.print(line(header), markup=False, highlight=False)
-    out.print("-" * len(line(header)), markup=False, highlight=False)
+    out.print(line(header))
+    out.print("-" * len(line(header)))
     for a, row in zip(answers, rows, strict=True):
-        out.print(line(row), markup=False, highlight=False)
+        out.print(line(row))
         if level > 0 or a.status == "contradiction":
-            out.print(f"    {a.why}", markup=False, highlight=False)
+            out.print(f"    {a.why}")
     if level >= 0:
         budget = answers[0].budget if answers else 0
         out.print(f"\nvalue: the best round found (it replays in the engine) -- moves for "
                   f"shortest-block and the existence questions, the residual for "
                   f"max-residual; a..b: the bounds from search and from Z3 when they do not "
-                  f"meet. Each answer within {budget:g} s.", markup=False, highlight=False)
+                  f"meet. Each answer within {budget:g} s.")

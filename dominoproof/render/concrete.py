@@ -25,7 +25,7 @@ what fails, judged here on the decoded table from the property's statement in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from dominoproof.model.tiles import Tile
 from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
 
-__all__ = ["ConcreteState", "ConcreteTable", "concretise", "describe"]
+__all__ = ["ConcreteState", "ConcreteTable", "concretise", "describe", "framed"]
 
 
 @dataclass(frozen=True)
@@ -404,29 +404,37 @@ def _layout_move(table: ConcreteTable, pid: str) -> list[str]:
     return []
 
 
+#: per property, what fails on the decoded table (the property's statement as
+#: :mod:`~dominoproof.proofs.allsizes` states it)
+_FAILS: dict[str, Callable[[ConcreteTable], list[str]]] = {
+    "blocked-sound": lambda t: _blocked_sound(t.after or t.before),
+    "conservation": lambda t: _conservation(t, t.after or t.before),
+    "procedure": lambda t: _procedure(t, t.before),
+    "no-false-confirmation": lambda t: _no_false_confirmation(t, t.before, t.after),
+    "boneyard-monotone": lambda t: _boneyard_monotone(t.before, t.after),
+    "uncoverable-double": lambda t: _uncoverable_double(t.after or t.before),
+    "readings-agree": lambda t: _readings_agree(t.after or t.before),
+    "doubles-covered": lambda t: _layout_move(t, "doubles-covered"),
+    "spinner-arms": lambda t: _layout_move(t, "spinner-arms"),
+}
+
+
 def fails(table: ConcreteTable, pid: str) -> str:
-    """What fails on the decoded table, in words (the property's statement as
-    :mod:`~dominoproof.proofs.allsizes` states it)."""
-    last = table.after or table.before
-    if pid == "blocked-sound":
-        why = _blocked_sound(last)
-    elif pid == "conservation":
-        why = _conservation(table, last)
-    elif pid == "procedure":
-        why = _procedure(table, table.before)
-    elif pid == "no-false-confirmation":
-        why = _no_false_confirmation(table, table.before, table.after)
-    elif pid == "boneyard-monotone":
-        why = _boneyard_monotone(table.before, table.after)
-    elif pid == "uncoverable-double":
-        why = _uncoverable_double(last)
-    elif pid == "readings-agree":
-        why = _readings_agree(last)
-    elif pid in ("doubles-covered", "spinner-arms"):
-        why = _layout_move(table, pid)
-    else:
-        why = []
+    """What fails on the decoded table, in words (:data:`_FAILS`)."""
+    why = _FAILS[pid](table) if pid in _FAILS else []
     return "; ".join(why) if why else f"{pid} fails in the abstract model here"
+
+
+def framed(before: list[str], move: str, after: list[str] | None, what: str) -> list[str]:
+    """A step as the evidence shows it: the state ``before`` (its lines), the ``move`` in
+    words, the state ``after`` and what fails, each under its label."""
+    out = ["  before  " + before[0]] + ["          " + line for line in before[1:]]
+    if move:
+        out += _wrap(move, WIDTH, initial_indent="  move    ", subsequent_indent="          ")
+    if after is not None:
+        out += ["  after   " + after[0]] + ["          " + line for line in after[1:]]
+    return out + _wrap(what, WIDTH, initial_indent="  fails   ",
+                       subsequent_indent="          ")
 
 
 def describe(cex: Any, pid: str) -> tuple[str, str]:
@@ -443,15 +451,6 @@ def describe(cex: Any, pid: str) -> tuple[str, str]:
         out += _wrap(f"note: the model found no such table with every tile distinct; "
                              f"{', '.join(t.duplicates)} appear more than once", WIDTH,
                              initial_indent="  ", subsequent_indent="  ")
-    out.append("  before  " + decoded_state_lines(t.before)[0])
-    out += ["          " + line for line in decoded_state_lines(t.before)[1:]]
-    act = action_text(t)
-    if act:
-        out += _wrap(act, WIDTH, initial_indent="  move    ",
-                             subsequent_indent="          ")
-    if t.after is not None:
-        out.append("  after   " + decoded_state_lines(t.after)[0])
-        out += ["          " + line for line in decoded_state_lines(t.after)[1:]]
-    out += _wrap(what, WIDTH, initial_indent="  fails   ",
-                         subsequent_indent="          ")
+    out += framed(decoded_state_lines(t.before), action_text(t),
+                  decoded_state_lines(t.after) if t.after is not None else None, what)
     return "\n".join(out) + "\n", what

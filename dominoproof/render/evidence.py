@@ -30,7 +30,7 @@ from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, Status
-from dominoproof.model.tiles import Tile, bits
+from dominoproof.model.tiles import Tile, bits, show_tiles
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
@@ -38,7 +38,7 @@ from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
-from dominoproof.render.concrete import describe
+from dominoproof.render.concrete import describe, framed
 from dominoproof.render.text import render_round
 
 __all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
@@ -91,10 +91,6 @@ def _end_played(variant: Variant, s: State, m: Move) -> int:
     return layout_of(variant).shows(s.ends, m.end)
 
 
-def _tiles(mask: int) -> str:
-    return "".join(Tile.from_index(t).show() for t in bits(mask))
-
-
 def _pips(variant: Variant, mask: int) -> int:
     value = variant.tile_value
     return sum(value[t] for t in bits(mask))
@@ -104,7 +100,7 @@ def state_lines(variant: Variant, s: State) -> list[str]:
     """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
     fouls, the status; each hand; the tiles on the table."""
     shown = _ends_shown(variant, s)
-    bone = (f"boneyard {_tiles(s.boneyard)}" if s.boneyard else "boneyard empty")
+    bone = (f"boneyard {show_tiles(s.boneyard)}" if s.boneyard else "boneyard empty")
     parts = [f"P{s.turn} to move", shown, bone]
     if s.set_aside:
         parts.append(f"{s.set_aside.bit_count()} set aside")
@@ -118,9 +114,9 @@ def state_lines(variant: Variant, s: State) -> list[str]:
     lines = _wrap("; ".join(parts), WIDTH - 16)
     for p, hand in enumerate(s.hands):
         n = hand.bit_count()
-        lines.append(f"P{p}  " + (f"{_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
+        lines.append(f"P{p}  " + (f"{show_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
                                   f"{_pips(variant, hand)} pips)" if hand else "(empty hand)"))
-    lines.append("table  " + (_tiles(s.table) or "(empty)"))
+    lines.append("table  " + (show_tiles(s.table) if s.table else "(empty)"))
     return lines
 
 
@@ -140,7 +136,7 @@ def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
     if k is MoveKind.CONFIRM:
         fit = rules.playable_mask(s, p) if s.hands[p] else 0
         if fit:
-            return f"P{p} declares they cannot play, though {_tiles(fit)} fits (R4.5)"
+            return f"P{p} declares they cannot play, though {show_tiles(fit)} fits (R4.5)"
         if s.confirmed == 0:
             return f"P{p} cannot play and proposes the block (R4.1)"
         return f"P{p} confirms they cannot play, {s.confirmed + 1} in succession (R4.2)"
@@ -203,15 +199,9 @@ def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evide
                         f"{cti.action}): a state the proved lemmas allow, a move, and the "
                         "state it leads to, which breaks the property; no real round is "
                         "known to reach it", WIDTH)
-    out.append("  before  " + state_lines(variant, cti.pre)[0])
-    out += ["          " + x for x in state_lines(variant, cti.pre)[1:]]
-    out += _wrap(f"{move_text(variant, rules, cti.pre, cti.move)}   "
-                         f"({cti.move!r})", WIDTH, initial_indent="  move    ",
-                         subsequent_indent="          ")
-    out.append("  after   " + state_lines(variant, cti.post)[0])
-    out += ["          " + x for x in state_lines(variant, cti.post)[1:]]
-    out += _wrap(fails, WIDTH, initial_indent="  fails   ",
-                         subsequent_indent="          ")
+    out += framed(state_lines(variant, cti.pre),
+                  f"{move_text(variant, rules, cti.pre, cti.move)}   ({cti.move!r})",
+                  state_lines(variant, cti.post), fails)
     if cti.assumed:
         out += _wrap("the state before satisfies the lemmas " + ", ".join(cti.assumed),
                              WIDTH, initial_indent="  ", subsequent_indent="    ")

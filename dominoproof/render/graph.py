@@ -9,7 +9,7 @@ rules never reach) orange.
 
 * :func:`to_dot` writes Graphviz DOT text (no dependency);
 * :func:`write_graphml` writes GraphML through networkx (for Gephi, yEd, ...);
-* :func:`to_svg` and :func:`to_png` draw it here, with no system tool: one row of
+* :func:`to_svg` and :func:`graph_scene` (SVG or PNG) draw it here, with no system tool: one row of
   boxes per distance from the deal (BFS depth), each box under its BFS parent where it
   can be, a legend of what the fills, borders and arrows mean, and a path drawn over
   the graph (:class:`Highlight`): a property's counterexample, or a witness round
@@ -44,13 +44,13 @@ if TYPE_CHECKING:
     from dominoproof.proofs.search.verification import Verification
 
 __all__ = ["HIGHLIGHTS", "TINY", "Highlight", "check_tiny", "graph_scene", "highlight_for",
-           "path_of_trace", "state_label", "to_dot", "to_png", "to_svg", "write_graphml"]
+           "path_of_trace", "state_label", "to_dot", "to_svg", "write_graphml"]
 
 #: The largest graph (in states) that is drawn.
 TINY = 400
 
-_FILL = {"blocked": "#f4cccc", "stuck": "#fce5cd", "unexplored": "#eeeeee"}
-_DOMINO_FILL = "#d9ead3"
+_FILL = {"blocked": "#f4cccc", "stuck": "#fce5cd", "unexplored": "#eeeeee",
+         "domino": "#d9ead3"}
 
 
 def check_tiny(result: SearchResult, limit: int = TINY) -> None:
@@ -89,6 +89,12 @@ def _title(result: SearchResult, i: int) -> str:
         k, k.upper() if k.startswith("domino") else "")
 
 
+def _box_lines(result: SearchResult, i: int) -> list[str]:
+    """The lines of state ``i``'s box: its title (blocked, domino, ...), then its label."""
+    title = _title(result, i)
+    return ([title] if title else []) + state_label(result.state(i)).split("\n")
+
+
 def _dot_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
@@ -111,14 +117,10 @@ def to_dot(result: SearchResult, limit: int = TINY, highlight: Highlight | None 
         '  edge [fontname="sans-serif", fontsize=9];',
     ]
     for i in range(result.size):
-        s = result.state(i)
         kind = _kind(result, i)
-        title = _title(result, i)
-        label = (title + "\n" if title else "") + state_label(s)
+        label = "\n".join(_box_lines(result, i))
         attrs = [f'label="{_dot_text(label)}"']
-        if kind == "domino":
-            attrs.append(f'fillcolor="{_DOMINO_FILL}"')
-        elif kind in _FILL:
+        if kind in _FILL:
             attrs.append(f'fillcolor="{_FILL[kind]}"')
         if kind == "blocked":
             attrs.append("peripheries=2")
@@ -238,7 +240,7 @@ _LINE_H, _CHAR_W, _GAP_X, _GAP_Y = 13.0, 6.4, 28.0, 64.0
 def _style(result: SearchResult, i: int) -> tuple[str, str]:
     """(fill, dash) of a state's box."""
     kind = _kind(result, i)
-    fill = _DOMINO_FILL if kind == "domino" else _FILL.get(kind, "#ffffff")
+    fill = _FILL.get(kind, "#ffffff")
     return fill, "5,3" if kind == "unexplored" else ""
 
 
@@ -249,10 +251,7 @@ def graph_scene(result: SearchResult, highlight: Highlight | None = None,
     and ``highlight`` drawn over it."""
     check_tiny(result, limit)
     sc = Scene(f"state graph: {result.figures.configuration}")
-    labels = {}
-    for i in range(result.size):
-        title = _title(result, i)
-        labels[i] = ([title] if title else []) + state_label(result.state(i)).split("\n")
+    labels = {i: _box_lines(result, i) for i in range(result.size)}
     box_w = max(len(line) for ls in labels.values() for line in ls) * _CHAR_W + 16
     rows: dict[int, list[int]] = {}
     for i in range(result.size):
@@ -314,8 +313,7 @@ def _said_edges(result: SearchResult) -> list[tuple[int, Move, int, str]]:
     out = []
     for i in range(result.expanded):
         s = result.state(i)
-        for m, j in result.successors(i):
-            out.append((i, m, j, said(layout, s, m)))
+        out += [(i, m, j, said(layout, s, m)) for m, j in result.successors(i)]
     return out
 
 
@@ -330,7 +328,7 @@ def _legend(sc: Scene, result: SearchResult, highlight: Highlight | None,
     boxes = [("initial state (a deal)", "#ffffff", 2.5, ""),
              ("being played", "#ffffff", 1.0, ""),
              ("BLOCKED (R1.1, R4.4)", _FILL["blocked"], 1.0, ""),
-             ("domino (a hand emptied)", _DOMINO_FILL, 1.0, ""),
+             ("domino (a hand emptied)", _FILL["domino"], 1.0, ""),
              ("stuck: no move (broken rules)", _FILL["stuck"], 1.0, ""),
              ("not expanded (budget)", _FILL["unexplored"], 1.0, "5,3")]
     x = 0.0
@@ -365,9 +363,3 @@ def to_svg(result: SearchResult, highlight: Highlight | None = None,
     """The state graph as self-contained SVG (a ``viewBox``, so it scales), drawn by
     dominoproof in layers: no Graphviz needed."""
     return graph_scene(result, highlight, limit).svg()
-
-
-def to_png(result: SearchResult, highlight: Highlight | None = None,
-           limit: int = TINY) -> bytes:
-    """The same picture as PNG (matplotlib: the ``plots`` extra)."""
-    return graph_scene(result, highlight, limit).png()

@@ -46,7 +46,7 @@ from dominoproof.render import plots as pl
 from dominoproof.render.narrate import narrate
 from dominoproof.render.scene import PLOTS_EXTRA, data_uri, require_matplotlib
 from dominoproof.render.table import round_scene
-from dominoproof.report import grid, rows_of
+from dominoproof.report import grid, rows_of, verdict_line
 from dominoproof.verify import Report, Row
 
 __all__ = ["Picture", "Section", "counterexample_rounds", "gather", "page", "verdict_line"]
@@ -71,15 +71,6 @@ class Section:
     figures: list[Any] = field(default_factory=list)  #: RoundFigures, one per policy
     pictures: list[Picture] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-
-def verdict_line(report: Report) -> str:
-    """The text report's last line: checks, subjects, time and the verdict."""
-    bad = report.failures
-    verdict = ("all as expected" if not bad else
-               "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
-    return (f"{len(report.rows)} checks on {len(report.subjects)} subjects in "
-            f"{report.seconds:.1f} s: {verdict}")
 
 
 # ---------------------------------------------------------------------------

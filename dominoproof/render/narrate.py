@@ -15,7 +15,7 @@ from dominoproof.model.layout import Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
-from dominoproof.model.tiles import Tile, bits
+from dominoproof.model.tiles import Tile, bits, show_tiles
 from dominoproof.model.variant import (
     ExtendReading,
     LeadFallback,
@@ -230,7 +230,7 @@ def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
     for p, hand in enumerate(s.hands):
         hit = hand & matching if matching is not None else rules.playable_mask(s, p)
         if hit:
-            holders.append(f"P{p} holds " + "".join(Tile.from_index(t).show() for t in bits(hit)))
+            holders.append(f"P{p} holds {show_tiles(hit)}")
     parts = [head, f"ends {shown}"]
     if holders:
         parts.append("but " + "; ".join(holders) + " (R2 does not hold)")
@@ -240,7 +240,7 @@ def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
         # (another's train, a waiting arm, past a double to cover), the readings differ
         held = rules.matching_mask(s) & s.in_hands
         parts.append("no player has a legal move" + (
-            f" (yet {''.join(Tile.from_index(t).show() for t in bits(held))} in hand "
+            f" (yet {show_tiles(held)} in hand "
             "matches an open end: the readings of R2.3 differ here)" if held else ""))
     if s.boneyard:
         parts.append(f"but {boneyard_text(s)} (R3 does not hold)")

@@ -173,22 +173,20 @@ class Scene:
                 lw = float(st.get("width", 1.0)) * k
                 edge = _mpl_colour(st.get("stroke", "none"))
                 dash: Any = (0, (3, 2)) if st.get("dash") else "solid"
+                # a filled shape: a rect's fill is none unless given, the others' black
+                paint: dict[str, Any] = dict(facecolor=_mpl_colour(st.get(
+                    "fill", "none" if s.kind == "rect" else "black")), edgecolor=edge,
+                    linewidth=lw if edge != "none" else 0, zorder=z)
                 if s.kind == "rect":
                     rx = float(st.get("rx", 0.0))
                     box = (f"round,pad=0,rounding_size={rx}" if rx else "square,pad=0")
                     ax.add_patch(patches.FancyBboxPatch(
-                        (g[0], g[1]), g[2], g[3], boxstyle=box,
-                        facecolor=_mpl_colour(st.get("fill", "none")), edgecolor=edge,
-                        linewidth=lw if edge != "none" else 0, linestyle=dash, zorder=z))
+                        (g[0], g[1]), g[2], g[3], boxstyle=box, linestyle=dash, **paint))
                 elif s.kind == "circle":
-                    ax.add_patch(patches.Circle(
-                        (g[0], g[1]), g[2], facecolor=_mpl_colour(st.get("fill", "black")),
-                        edgecolor=edge, linewidth=lw if edge != "none" else 0, zorder=z))
+                    ax.add_patch(patches.Circle((g[0], g[1]), g[2], **paint))
                 elif s.kind == "polygon":
                     pts = list(zip(g[0::2], g[1::2], strict=True))
-                    ax.add_patch(patches.Polygon(
-                        pts, closed=True, facecolor=_mpl_colour(st.get("fill", "black")),
-                        edgecolor=edge, linewidth=lw if edge != "none" else 0, zorder=z))
+                    ax.add_patch(patches.Polygon(pts, closed=True, **paint))
                 elif s.kind == "line":
                     if st.get("arrow"):
                         ax.add_patch(patches.FancyArrowPatch(
