@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from .layout import CLOSED, LINE
+from .constants import Constants
+from .layout import CLOSED, LINE, Layout
 from .moves import LEAD, Move, MoveKind
 from .rulebook import RuleBook
-from .spec import RuleFields, Rules
+from .spec import Rules
 from .state import State, Status
-from .tiles import bits
+from .tiles import TileSet, bits
 from .variant import DrawRule, Variant
 
 __all__ = ["FastRules", "engine_for", "is_own", "system_under_test"]
@@ -30,10 +31,20 @@ _PLAY_CACHE_LIMIT = 1 << 14
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 
 
-class FastRules(RuleFields):
-    """The rule book the engine, the search and the simulations play with (its fields
-    are the specification's :class:`~.spec.RuleFields`)."""
+class FastRules:
+    """The rule book the engine, the search and the simulations play with."""
 
+    variant: Variant
+    constants: Constants
+    layout: Layout
+    tiles: TileSet
+    suit: tuple[int, ...]
+    halves: tuple[tuple[int, int], ...]
+    players: int
+    next_seat: tuple[int, ...]
+    C: int
+    fouls_possible: bool
+    value: tuple[int, ...]
     _memo_state: State | None = None
     _memo_moves: tuple[Move, ...] = ()
 
@@ -58,7 +69,7 @@ class FastRules(RuleFields):
     _spec_step = Rules.step
 
     def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
+        Rules.__init__(self, variant)
         ts = self.tiles
         p_count = self.players
         self.draw_rule = self.constants.DRAW

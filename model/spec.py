@@ -166,12 +166,16 @@ def init_states(variant: Variant, init: Init,
 # ---- The rule book: the constants, the predicates of R1-R4, the lead, Next ---
 
 
-class RuleFields:
-    """The constants a rule book reads, derived from the variant here once: the
-    specification's :class:`Rules` starts from them, and so does the engine's
-    :class:`~dominoproof.model.fast.FastRules`."""
+class Rules:
+    """The rule book of one variant (R1-R4): named actions, ``Next`` and the predicates.
+    Every method is pure. The only thing kept across calls is the last ``legal_moves``
+    answer, which ``apply`` uses to check legality without recomputing it. The engine
+    borrows these methods (``self: RuleBook``): each is stated once."""
 
-    def __init__(self, variant: Variant) -> None:
+    _memo_state: State | None = None
+    _memo_moves: tuple[Move, ...] = ()
+
+    def __init__(self: RuleBook, variant: Variant) -> None:
         self.variant = variant
         self.constants: Constants = constants_of(variant)
         c = self.constants
@@ -184,16 +188,6 @@ class RuleFields:
         self.C = c.C  #: R4.4: the confirmations that establish the block
         self.fouls_possible = c.FOULS is FoulRule.PENALISED
         self.value = c.VALUE
-
-
-class Rules(RuleFields):
-    """The rule book of one variant (R1-R4): named actions, ``Next`` and the predicates.
-    Every method is pure. The only thing kept across calls is the last ``legal_moves``
-    answer, which ``apply`` uses to check legality without recomputing it. The engine
-    borrows these methods (``self: RuleBook``): each is stated once."""
-
-    _memo_state: State | None = None
-    _memo_moves: tuple[Move, ...] = ()
 
     # -- R2, R3, R1.1: the conditions of a blocked game ---------------------------
     def playable_mask(self: RuleBook, s: State, player: int) -> int:
