@@ -102,15 +102,22 @@ class Greedy(Policy):
 
     name = "greedy"
     summary = "play the heaviest playable tile, ties uniform"
-    heaviest = True  #: the tiles of the highest value are played (False: the lowest)
 
     def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
-        value = rules.value
-        played = [value[m.tile] for m in moves if m.kind is PLAY]
-        if not played:  # no play: the move is forced (uniform over what is left)
-            return (1,) * len(moves)
-        best = max(played) if self.heaviest else min(played)
-        return tuple(int(m.kind is PLAY and value[m.tile] == best) for m in moves)
+        return by_value(rules, moves, max)
+
+
+def by_value(rules: RuleBook, moves: tuple[Move, ...],
+             choose: Callable[[list[int]], int]) -> tuple[int, ...]:
+    """Weight 1 for each play of a tile whose value is ``choose``'s pick of the playable
+    values (``max``: the heaviest, ``min``: the lightest), 0 for the other moves; a
+    state with no play is uniform over what is left (the move is forced)."""
+    value = rules.value
+    played = [value[m.tile] for m in moves if m.kind is PLAY]
+    if not played:
+        return (1,) * len(moves)
+    best = choose(played)
+    return tuple(int(m.kind is PLAY and value[m.tile] == best) for m in moves)
 
 
 def side_of_seat(variant: Variant) -> list[int]:

@@ -45,7 +45,14 @@ from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import bits
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import kernel
-from dominoproof.proofs.analysis.policies import BlockSeeking, Greedy, Policy, UniformRandom, pick
+from dominoproof.proofs.analysis.policies import (
+    BlockSeeking,
+    Greedy,
+    Policy,
+    UniformRandom,
+    by_value,
+    pick,
+)
 from dominoproof.proofs.budgets import CLOCK_EVERY
 from dominoproof.proofs.kernel.guided import POLICY_CODES, GuidedRounds
 
@@ -62,14 +69,16 @@ Round = tuple[Deal, tuple[Move, ...], State]
 Rounds = Callable[[Variant, RuleBook, Policy, int, int], Iterator[Round]]
 
 
-class Lightest(Greedy):
+class Lightest(Policy):
     """Play the lightest playable tile (R5.3 values), ties uniform: the heavy tiles stay
     in hand, so a block leaves a large residual. A guide of the witness search, not a
     policy of the statistics."""
 
     name = "lightest"
     summary = "play the lightest playable tile, ties uniform"
-    heaviest = False
+
+    def weights(self, rules: RuleBook, s: State, moves: tuple[Move, ...]) -> tuple[int, ...]:
+        return by_value(rules, moves, min)
 
 
 def play_rounds(variant: Variant, rules: RuleBook, policy: Policy, seed: int,
