@@ -14,6 +14,7 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, settings
+from hypothesis.internal.conjecture import providers as hypothesis_providers
 
 settings.register_profile(
     "dev", max_examples=60, derandomize=True, deadline=None,
@@ -24,6 +25,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# Derandomized examples must not depend on what the process imported before the test.
+# Hypothesis (since 6.131) also draws constants it reads from every local module in
+# sys.modules, so a test drew other examples once another test had imported more of the
+# package: a state machine that must reach a rare block passed alone and failed after
+# test_conventions.py in the same session. The pool of local constants stays empty, so a
+# test draws the same examples in any order and any selection of tests.
+# tests/test_hypothesis_examples.py fails if this stops taking effect.
+LOCAL_CONSTANTS = hypothesis_providers.Constants()
+hypothesis_providers._get_local_constants = lambda: LOCAL_CONSTANTS
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
