@@ -98,8 +98,9 @@ class Variant:
     aliases: tuple[str, ...] = ()
     description: str = ""
     source: str = "<variant>"
-    #: the preset a file starts from (its ``base`` key), "" if none: not a rule parameter
-    #: (equality ignores it), kept so that ``show`` and ``diff`` can compare with it
+    #: what a file starts from (its ``base`` key: a preset, or a file's path), "" if none:
+    #: not a rule parameter (equality ignores it), kept so that ``show`` and ``diff`` can
+    #: compare with it
     base: str = ""
     #: the TOML data as written (after ``base`` is merged), for :meth:`with_overrides`
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -314,7 +315,7 @@ def toml_value(v: Any) -> str:
 # ---------------------------------------------------------------------------
 
 
-def load_variant(path: str | Path) -> Variant:
+def load_variant(path: str | Path, *, _bases: tuple[Path, ...] = ()) -> Variant:
     """Load and validate a variant from a TOML file."""
     p = Path(path)
     src = str(path)
@@ -325,13 +326,18 @@ def load_variant(path: str | Path) -> Variant:
     except (OSError, UnicodeDecodeError) as e:
         raise VariantError(f"cannot read the file ({e})", source=src) from None
     data = read_toml(text, src, VariantError)
-    return load_variant_data(data, source=src, default_name=p.stem)
+    return load_variant_data(data, source=src, default_name=p.stem, relative_to=p.parent,
+                             _bases=(*_bases, p.resolve()))
 
 
 def load_variant_data(
-    given: Mapping[str, Any], *, source: str = "<variant>", default_name: str = "variant"
+    given: Mapping[str, Any], *, source: str = "<variant>", default_name: str = "variant",
+    relative_to: Path | None = None, _bases: tuple[Path, ...] = (),
 ) -> Variant:
-    """Validate TOML-shaped data (a dict) into a :class:`Variant`."""
+    """Validate TOML-shaped data (a dict) into a :class:`Variant`. A ``base`` file's path
+    is read relative to ``relative_to`` (the folder of the file the data is from; None:
+    the working folder). ``_bases``: the files whose ``base`` chain led here, this one
+    last (a file met twice is a cycle)."""
     data: dict[str, Any] = copy.deepcopy(dict(given))
     for key in data:
         if key not in _TOP_KEYS and key not in SECTIONS:
@@ -340,17 +346,11 @@ def load_variant_data(
                 allowed=", ".join([*_TOP_KEYS, *(f"[{s}]" for s in SECTIONS)]),
             )
     base_name = data.pop("base", None)
+    preset = ""
     if base_name is not None:
-        if not isinstance(base_name, str):
-            raise VariantError("must be a preset name", source=source, key="base",
-                               value=base_name, allowed=", ".join(preset_names()))
-        known = _preset_data()
-        base = known.get(_ALIASES.get(base_name, base_name))
-        if base is None:
-            raise VariantError("no such preset", source=source, key="base", value=base_name,
-                               allowed=", ".join(preset_names()))
+        preset, base_data = _base(base_name, source, relative_to or Path(), _bases)
         merged: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v)
-                                  for k, v in base[1].items()
+                                  for k, v in base_data.items()
                                   if k not in ("aliases", "name", "description")}
         for k, v in data.items():
             if k in SECTIONS:
@@ -390,12 +390,41 @@ def load_variant_data(
         deal = built["deal"]
         built["deal"] = dataclasses.replace(
             deal, set_aside=max(0, tile_count(built["set"].max) - deal.players * deal.hand_size))
-    preset = _ALIASES.get(base_name, base_name) if isinstance(base_name, str) else ""
     v = Variant(name=name, aliases=tuple(aliases), description=description, source=source,
                 base=preset, raw=raw, **built)
     validate(v)
     notes = warnings(v, aside)
     return dataclasses.replace(v, warnings=notes) if notes else v
+
+
+_BASE_ALLOWED = "a preset's name, or a .toml file's path, relative to this file"
+
+
+def _base(name: object, source: str, folder: Path,
+          chain: tuple[Path, ...]) -> tuple[str, Mapping[str, Any]]:
+    """What ``base = name`` names: a preset, or a variant file (its path relative to the
+    file that names it; the file is loaded, its own ``base`` first). Returns how the
+    variant names its base (the preset, or the file's path: ``show`` and ``diff`` load it
+    by that name) and the base's TOML data, its own base merged."""
+    if not isinstance(name, str):
+        raise VariantError("must be a string", source=source, key="base", value=name,
+                           allowed=_BASE_ALLOWED)
+    preset = _preset_data().get(_ALIASES.get(name, name))
+    if preset is not None:
+        return _ALIASES.get(name, name), preset[1]
+    if not name.endswith(".toml"):
+        raise VariantError("no such preset", source=source, key="base", value=name,
+                           allowed=f"{', '.join(preset_names())}; or {_BASE_ALLOWED}")
+    path = folder / name
+    if path.resolve() in chain:
+        loop = " -> ".join(p.name for p in (*chain, path.resolve()))
+        raise VariantError(f"the bases form a cycle ({loop})", source=source, key="base",
+                           value=name, allowed="a chain of bases that ends at a preset or "
+                           "at a file without a base")
+    if not path.is_file():
+        raise VariantError(f"no such file ({path})", source=source, key="base", value=name,
+                           allowed=_BASE_ALLOWED)
+    return str(path), load_variant(path, _bases=chain).raw
 
 
 def _top(data: Mapping[str, Any], key: str, typ: type, source: str, default: Any) -> Any:

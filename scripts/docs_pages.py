@@ -167,7 +167,7 @@ def variant_reference() -> str:
         "and read what `verify` says of it: the [rules designer's guide](../DESIGNER.md).",
         "",
         "A variant file is TOML: a few top-level keys, then one table per section. A key "
-        "left out keeps its default (or, with `base`, the preset's value). The rule IDs "
+        "left out keeps its default (or, with `base`, the base's value). The rule IDs "
         "are those of [RULES.md](../RULES.md).",
         "",
         "## Top-level keys",
@@ -200,7 +200,8 @@ def variant_reference() -> str:
                 for value, meaning in enum_values(typ):
                     out.append(f"- `\"{value}\"`" + (f": {_cell(meaning)}" if meaning else ""))
     out += ["", "## Presets", "",
-            "A file may start from one of these with `base = \"NAME\"`; "
+            "A file may start from one of these with `base = \"NAME\"`, or from another "
+            "file with `base = \"house.toml\"` (its path relative to the file); "
             "`dominoproof show NAME` prints every value.", "",
             "| preset | aliases | what it is |", "|---|---|---|"]
     for name, v in presets().items():

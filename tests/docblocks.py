@@ -202,8 +202,9 @@ class Workspace:
         from dominoproof.model.errors import VariantError
         from dominoproof.model.variant import load_variant_data
 
-        try:
-            load_variant_data(tomllib.loads(block.text), source=block.where)
+        try:  # in the page's folder, where its files are: a base file is found there
+            load_variant_data(tomllib.loads(block.text), source=block.where,
+                              relative_to=self.folder)
         except (tomllib.TOMLDecodeError, VariantError) as e:
             return f"{block.where}: not a valid variant: {e}"
         return None

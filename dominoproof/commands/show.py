@@ -120,10 +120,11 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
 
 
 def _reference(v: Variant, name: str, overrides: tuple[str, ...]) -> tuple[Variant | None, str]:
-    """What the shown variant's changes are marked against: the preset a file names as its
-    ``base``, else (with -o overrides) the variant as named; None when neither."""
+    """What the shown variant's changes are marked against: the preset or file a file names
+    as its ``base``, else (with -o overrides) the variant as named; None when neither."""
     if v.base:
-        return find_variant(v.base), f"the base preset {v.base}"
+        kind = "file" if v.base.endswith(".toml") else "preset"
+        return find_variant(v.base), f"the base {kind} {v.base}"
     if overrides:
         plain = resolve_variant(name)
         return plain, f"{plain.name} without the -o overrides"
