@@ -122,21 +122,21 @@ def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     clockwise (one more, the next seat to move); a play ends the run; an Establish follows
     a run of confirmations by every player from the proposer, with the boneyard empty,
     and R2/R3 hold at that moment."""
-    cannot = z3.Not(e.can_play(s, s.turn))
+    cannot = z3.Not(e.preds.can_play(s, s.turn))
     return And(
         z3.Implies(And(m.kind == CONFIRM, cannot),
-                   And(t.confirmed == s.confirmed + 1, t.turn == e.next_seat(s.turn))),
+                   And(t.confirmed == s.confirmed + 1, t.turn == e.preds.next_seat(s.turn))),
         z3.Implies(m.kind == PLAY, t.confirmed == 0),
         z3.Implies(m.kind == ESTABLISH, And(
-            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.conditions_hold(s))))
+            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.preds.conditions_hold(s))))
 
 
 def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """no-false-confirmation [R4.2, R4.3, R4.5]: a Confirm ("I cannot extend any open end")
     is made by a player with no playable tile, or is recorded as their foul."""
-    honest = z3.Not(e.can_play(s, s.turn))
+    honest = z3.Not(e.preds.can_play(s, s.turn))
     if e.FOULS is FoulRule.PENALISED:
-        bit = e.seat_bit(s.turn)
+        bit = e.preds.seat_bit(s.turn)
         foul = And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
         honest = Or(honest, foul)
     return z3.Implies(m.kind == CONFIRM, honest)
@@ -147,14 +147,14 @@ def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> B
     stays empty), a draw takes a tile of the boneyard, and the set-aside tiles stay put."""
     return And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
                *[(s.loc[x] == e.ASIDE) == (t.loc[x] == e.ASIDE) for x in range(e.T)],
-               z3.Implies(m.kind == DRAW, e.tile_at(s, m, e.BONEYARD)))
+               z3.Implies(m.kind == DRAW, e.preds.tile_at(s, m, e.BONEYARD)))
 
 
 def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """opening [Terms]: the first move is the lead the variant names, by its player, with
     the tile it names."""
     return z3.Implies(z3.Not(s.led), And(
-        m.kind == PLAY, m.end == LEAD_CODE, e.is_leader(s, s.turn), e.lead_allowed(s, m)))
+        m.kind == PLAY, m.end == LEAD_CODE, e.preds.is_leader(s, s.turn), e.lead_allowed(s, m)))
 
 
 TRANSITION: dict[str, TransitionFormula] = {
@@ -421,7 +421,7 @@ class InductionProofs:
         s, m = enc.state("l0"), enc.move("lm")
 
         def premise(x: StateVars) -> Bool:
-            return And(x.status == PLAYING, enc.is_blocked(x))
+            return And(x.status == PLAYING, enc.preds.is_blocked(x))
 
         hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
         # The step case written out rather than by :meth:`per_action`, whose obligation

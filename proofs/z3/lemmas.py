@@ -189,12 +189,12 @@ def _pre_lead(e: Encoding, s: StateVars) -> Bool:
 
 def _leader(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(z3.Not(s.led), And(
-        z3.Not(e.lead_choice(s).void), e.initial_turn(s), e.lead_tile_held(s)))
+        z3.Not(e.preds.lead_choice(s).void), e.initial_turn(s), e.preds.lead_tile_held(s)))
 
 
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
-    return And([z3.Implies(e.confirmed_seat(s, q), And(
-        [z3.Not(And(e.in_hand(s, t, q), e.matches_for(s, t, q))) for t in range(e.T)]))
+    return And([z3.Implies(e.preds.confirmed_seat(s, q), And(
+        [z3.Not(And(e.in_hand(s, t, q), e.preds.matches_for(s, t, q))) for t in range(e.T)]))
         for q in range(e.P)])
 
 
@@ -219,8 +219,8 @@ def blocked_sound(e: Encoding, s: StateVars) -> Bool:
     judges -- no hand holds a matching tile, which implies that no player has a legal
     move; in a line the two are one formula."""
     return z3.Implies(s.status == BLOCKED,
-                      And(e.boneyard_supplies_nothing(s),
-                          e.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
+                      And(e.preds.boneyard_supplies_nothing(s),
+                          e.preds.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
 
 
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
@@ -404,7 +404,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("blocked-after-run",
           "a blocked round has the run of confirmations that establishes it recorded (and, "
           "where the variant says so, an empty boneyard)",
-          ("R4.4", "R5.1"), lambda e, s: z3.Implies(s.status == BLOCKED, e.block_ready(s)),
+          ("R4.4", "R5.1"), lambda e, s: z3.Implies(s.status == BLOCKED, e.preds.block_ready(s)),
           af.a_blocked_after_run),
     Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
           ("Terms",), lambda e, s: z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn)),
