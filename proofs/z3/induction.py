@@ -43,10 +43,10 @@ from dominoproof.proofs.z3.encoding import (
     popcount,
 )
 from dominoproof.proofs.z3.houdini import HoudiniResult, violations
-from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
+from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS, TransitionFormula
 from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma
 from dominoproof.proofs.z3.scoring import SCORE_BITS
-from dominoproof.proofs.z3.session import ProofSession
+from dominoproof.proofs.z3.session import ProofSession, SessionPart
 from dominoproof.proofs.z3.solver import Check, Ledger, Optimizer
 from dominoproof.proofs.z3.symmetry import breaks_symmetry
 from dominoproof.proofs.z3.terms import And, Or
@@ -114,9 +114,6 @@ MINIMISE_SHARE = CTI_MINIMISE_SHARE
 # Transition properties, as formulas
 # ---------------------------------------------------------------------------
 
-TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]
-
-
 def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """procedure [R4.1-R4.4]: a confirmation by a player who cannot play extends the run
     clockwise (one more, the next seat to move); a play ends the run; an Establish follows
@@ -183,16 +180,13 @@ class StepCase:
     unknown: str = ""  #: which action's query was UNKNOWN ("" when every one was answered)
 
 
-class InductionProofs:
+class InductionProofs(SessionPart):
     """The proofs from the inductive invariant, and their counterexamples to induction;
     the verdicts they cannot settle alone (a real violation) are the bounded search's."""
 
     def __init__(self, session: ProofSession, search: BoundedSearch) -> None:
-        self.session = session
+        super().__init__(session)
         self.search = search
-        self.variant = session.variant
-        self.enc = session.enc
-        self.result = session.result  #: a verdict with its time and solver statistics
 
     # -- the step case, action by action -------------------------------------------
     def per_action(self, hyps: list[Bool], s: StateVars, m: MoveVars, holds: Obligation,
@@ -206,9 +200,8 @@ class InductionProofs:
         for a, (guard, post) in steps.items():
             if a in quotient_steps and self.symmetric_after(hyps, guard, holds, led):
                 guard, post = quotient_steps[a]  # modulo symmetry (proofs/z3/symmetry.py)
-            ses = self.session
-            bad, c = violations(hyps, guard, {a: holds(post)}, seed=ses.seed,
-                                timeout_ms=ses.timeout_ms, rlimit=ses.rlimit, ledger=led)
+            bad, c = violations(hyps, guard, {a: holds(post)}, ledger=led,
+                                **self.session.budgets)
             if bad is None:
                 return StepCase(failed, f"the query for action {a} was UNKNOWN ({c.reason})")
             if bad:
@@ -433,9 +426,7 @@ class InductionProofs:
             ok = Or(And(m.kind == ESTABLISH, post.status == BLOCKED),
                     And(m.kind == CONFIRM, premise(post),
                         post.confirmed == s.confirmed + 1))
-            found = violations(hyps, guard, {a: ok}, seed=self.session.seed,
-                               timeout_ms=self.session.timeout_ms, rlimit=self.session.rlimit,
-                               ledger=led)
+            found = violations(hyps, guard, {a: ok}, ledger=led, **self.session.budgets)
             if found[0] is None:
                 return self.result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
                                    f"the query for action {a} was UNKNOWN "
