@@ -141,15 +141,7 @@ class Ledger:
     unknowns: int = 0
 
     def record(self, c: Check) -> None:
-        self.checks += 1
-        self.seconds += c.seconds
-        if c.unknown:
-            self.unknowns += 1
-        for k, v in c.stats.items():
-            if k in _MAXED:
-                self.stats[k] = max(self.stats.get(k, 0.0), v)
-            else:
-                self.stats[k] = self.stats.get(k, 0.0) + v
+        self.merge(Ledger(1, c.seconds, c.stats, int(c.unknown)))
         self.stats["max rlimit"] = max(self.stats.get("max rlimit", 0.0), float(c.rlimit))
 
     def merge(self, other: Ledger) -> None:
