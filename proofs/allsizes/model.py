@@ -92,13 +92,13 @@ class AbstractModel:
         self.pre = AState.declare(
             self.v, covered=any(sl.after for sl in data.slots),
             pending=data.lead_takes > 0 or any(sl.double_takes for sl in data.slots))
-        self.layout = SlotRelations.declare(data, self.v)
+        self.layout: SlotRelations = SlotRelations.declare(data, self.v)
         #: why the layout's slots cannot be stated here (None: they can)
         self.layout_problem = unstatable(data)
         #: the layout's marks the model keeps: covered slots (arms that wait for them),
         #: pending slots (doubles that take tiles)
-        self.waits = self.layout.waits
-        self.doubles = self.layout.double_rules
+        self.waits: bool = self.layout.waits
+        self.doubles: bool = self.layout.double_rules
         #: R2.2 as the guards read it (a fault twin may break either): an arm waits for
         #: its sides to be covered; while slots are pending, play goes on a pending slot
         self.arms_wait = True
