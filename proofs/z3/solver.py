@@ -77,12 +77,8 @@ class Check:
 
 
 def _stats(st: Any) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for k in st.keys():  # noqa: SIM118 (z3 Statistics is not a mapping)
-        if k in _KEPT_STATS:
-            v = st.get_key_value(k)
-            out[k] = float(v)
-    return out
+    return {k: float(st.get_key_value(k))
+            for k in st.keys() if k in _KEPT_STATS}  # noqa: SIM118 (not a mapping)
 
 
 def _work(st: Any) -> int:
