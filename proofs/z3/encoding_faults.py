@@ -51,11 +51,6 @@ from dominoproof.proofs.z3.terms import And, Or
 BLOCKED_CODE = 1
 
 
-def _only(steps: dict[str, Step], unless: Bool) -> dict[str, Step]:
-    """Every action, disabled where ``unless`` holds."""
-    return {a: (And(g, z3.Not(unless)), post) for a, (g, post) in steps.items()}
-
-
 class EstablishWithoutBoneyardCheckZ3(Encoding):
     """Twin of ``establish-without-boneyard-check`` (R4.1, R4.4): with stock left after the
     lead, a player whose count of confirmations is complete establishes the block without
@@ -66,7 +61,7 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
         stock = And(s.status == PLAYING, s.led, z3.Not(self.hand_empty(s, s.turn)),
                     z3.Not(self.boneyard_empty(s)))
         early = And(stock, z3.UGE(s.confirmed, self.C))
-        out = _only(base, early)
+        out = {a: (And(g, z3.Not(early)), post) for a, (g, post) in base.items()}
         out["establish-early"] = (
             And(early, m.kind == ESTABLISH, self.preds.no_tile(m)),
             self.update(s, f"early.{m.name}", status=z3.BitVecVal(BLOCKED_CODE, STATUS_BITS)))

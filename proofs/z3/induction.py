@@ -273,8 +273,7 @@ class InductionProofs(SessionPart):
             detail = (f"Init => Inv, Inv and each action => Inv', Inv => property; "
                       f"{self.session.lemmas_text(h, prop.id)} (Houdini: {h.ledger.checks} "
                       f"queries, {self.session.invariant_seconds:.2f}s, shared by the state "
-                      f"properties; the "
-                      f"statistics are Houdini's)")
+                      f"properties; the statistics are Houdini's)")
             r = self.result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
             r.stats = h.ledger.as_dict()
             return r

@@ -74,13 +74,6 @@ def premises(checks: Sequence[SanityCheck]) -> str:
     return "FAILED" if any(not c.ok and not c.unknown for c in checks) else "UNKNOWN"
 
 
-def configuration(v: Variant) -> str:
-    """The configuration a per-instance result is about, in words."""
-    return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
-            f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside {v.deal.set_aside}, "
-            f"draw {v.draw.rule.value}; every deal, every draw order")
-
-
 class ProofSession:
     """Z3 queries on one variant (or on a fault's twin encoding): their common ground.
 
@@ -134,7 +127,11 @@ class ProofSession:
                       **self.budgets)
 
     def configuration(self) -> str:
-        return configuration(self.variant)
+        """The configuration a per-instance result is about, in words."""
+        v = self.variant
+        return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
+                f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside "
+                f"{v.deal.set_aside}, draw {v.draw.rule.value}; every deal, every draw order")
 
     def scoring(self) -> Scoring:
         return self.scoring_class(self.enc)
@@ -266,4 +263,4 @@ class SessionPart:
         self.result = session.result  #: a verdict with its time and solver statistics
 
 
-__all__ = ["ProofSession", "SanityCheck", "SessionPart", "configuration", "premises"]
+__all__ = ["ProofSession", "SanityCheck", "SessionPart", "premises"]
