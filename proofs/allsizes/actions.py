@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import z3  # type: ignore[import-untyped]
 
@@ -134,6 +134,15 @@ def after_play(m: AbstractModel, s: AState, tag: str, post: AState,
     return [nxt_ok, pick], post, {"next": nxt, "turn'": turn2}
 
 
+def turn_passes(m: AbstractModel, s: AState, tag: str, **changes: Any) -> Outcome:
+    """The turn passes clockwise, the run of confirmations is broken and the draw-one flag
+    reset (a foul, a pass that does not count), with ``changes``."""
+    nxt_ok, nxt = next_seat(m, s, tag)
+    post = dataclasses.replace(s, turn=nxt, drew=m.v.bool(False),
+                               confirmed=lambda p: m.v.bool(False), **changes)
+    return [nxt_ok], post, {"next": nxt}
+
+
 def confirm_effect(m: AbstractModel) -> Effect:
     """The mover joins the run (the first one proposes the block) and the turn passes
     clockwise (R4.1, R4.2)."""
@@ -213,13 +222,7 @@ def _play_effect(m: AbstractModel) -> Effect:
 
 
 def _foul_effect(m: AbstractModel) -> Effect:
-    def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
-        nxt_ok, nxt = next_seat(m, s, tag)
-        post = dataclasses.replace(s, fouls=add1(s.fouls, s.turn), turn=nxt,
-                                   drew=m.v.bool(False),
-                                   confirmed=lambda p: m.v.bool(False))
-        return [nxt_ok], post, {"next": nxt}
-    return effect
+    return lambda s, xs, tag: turn_passes(m, s, tag, fouls=add1(s.fouls, s.turn))
 
 
 def _draw_effect(m: AbstractModel) -> Effect:
@@ -235,9 +238,6 @@ def _draw_effect(m: AbstractModel) -> Effect:
 def _pass_effect(m: AbstractModel) -> Effect:
     def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
         if m.EMPTY:
-            nxt_ok, nxt = next_seat(m, s, tag)
-            post = dataclasses.replace(s, turn=nxt, drew=m.v.bool(False),
-                                       confirmed=lambda p: m.v.bool(False))
-            return [nxt_ok], post, {"next": nxt}
+            return turn_passes(m, s, tag)
         return confirm_effect(m)(s, xs, tag)  # a pass counts as a confirmation
     return effect

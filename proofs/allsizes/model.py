@@ -31,9 +31,6 @@ from .vocabulary import (
     SortRef,
     Step,
     Vocabulary,
-    disjoint,
-    one_holder,
-    placed,
 )
 
 
@@ -95,13 +92,13 @@ class AbstractModel:
         self.pre = AState.declare(
             self.v, covered=any(sl.after for sl in data.slots),
             pending=data.lead_takes > 0 or any(sl.double_takes for sl in data.slots))
-        self.layout = SlotRelations.declare(data, self.v)
+        self.layout: SlotRelations = SlotRelations.declare(data, self.v)
         #: why the layout's slots cannot be stated here (None: they can)
         self.layout_problem = unstatable(data)
         #: the layout's marks the model keeps: covered slots (arms that wait for them),
         #: pending slots (doubles that take tiles)
-        self.waits = self.layout.waits
-        self.doubles = self.layout.double_rules
+        self.waits: bool = self.layout.waits
+        self.doubles: bool = self.layout.double_rules
         #: R2.2 as the guards read it (a fault twin may break either): an arm waits for
         #: its sides to be covered; while slots are pending, play goes on a pending slot
         self.arms_wait = True
@@ -200,16 +197,25 @@ class AbstractModel:
         return z3.ForAll([q], self.stuck(s, q))
 
     def placed(self, s: AState, q: Expr, t: Expr) -> Formula:
-        """Every tile is in a hand, the boneyard, aside or on the table."""
-        return placed(s, self.v, q, t)
+        """Every tile is in a hand, the boneyard, aside or on the table (the one
+        ``forall t. exists p`` of the model: the sort edge Tile -> Player)."""
+        return z3.ForAll([t], z3.Or(z3.Exists([q], s.holds(q, t)), s.in_boneyard(t),
+                                    s.aside(t), s.on_table(t)))
 
     def disjoint(self, s: AState) -> Formula:
         """No tile is in two of those places."""
-        return disjoint(s, self.v)
+        q, t = z3.Const("q_d", self.v.player), z3.Const("t_d", self.v.tile)
+        return z3.ForAll([q, t], z3.And(
+            z3.Implies(s.holds(q, t), z3.Not(z3.Or(s.in_boneyard(t), s.aside(t),
+                                                    s.on_table(t)))),
+            z3.Implies(s.in_boneyard(t), z3.Not(z3.Or(s.aside(t), s.on_table(t)))),
+            z3.Implies(s.aside(t), z3.Not(s.on_table(t)))))
 
     def one_holder(self, s: AState) -> Formula:
         """No tile is held by two seats."""
-        return one_holder(s, self.v)
+        p, q = z3.Const("p_o", self.v.player), z3.Const("q_o", self.v.player)
+        t = z3.Const("t_o", self.v.tile)
+        return z3.ForAll([p, q, t], z3.Implies(z3.And(s.holds(p, t), s.holds(q, t)), p == q))
 
     def bone_empty(self, s: AState) -> Formula:
         """R3: the boneyard supplies nothing."""
@@ -302,7 +308,7 @@ class AbstractModel:
         t, q, e, x = self.vars(("t_i", v.tile), ("q_i", v.player), ("e_i", v.end),
                                ("x_i", v.value))
         parts = [
-            placed(s, v, q, t), disjoint(s, v), one_holder(s, v),
+            self.placed(s, q, t), self.disjoint(s), self.one_holder(s),
             z3.ForAll([t], z3.Not(s.on_table(t))),
             z3.ForAll([e, x], z3.Not(s.shows(e, x))),
             z3.ForAll([q], z3.And(z3.Not(s.confirmed(q)), z3.Not(s.fouls(q)))),

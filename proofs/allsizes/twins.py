@@ -27,7 +27,7 @@ from dominoproof.model.variant import DrawRule
 from dominoproof.proofs.faults import FAULTS_BY_ID
 
 from . import actions
-from .vocabulary import Action, AState, Expr, add2, remove1
+from .vocabulary import Action, AState, Expr, Guard, add2, remove1
 
 if TYPE_CHECKING:
     from .model import AbstractModel
@@ -97,17 +97,22 @@ def _replace(m: AbstractModel, name: str, **changes: Any) -> None:
 
 # -- The twins -------------------------------------------------------------------------
 
+def _confirm_anyway(m: AbstractModel, name: str, rules: tuple[str, ...], doc: str,
+                    guard: Guard) -> None:
+    """Add the action ``name``: a player who could lay a tile ``t`` on an end ``e`` showing
+    ``x`` (``guard``) confirms instead, and the confirmation counts."""
+    confirm = actions.confirm_effect(m)
+    m.actions.append(Action(name, MoveKind.CONFIRM, rules, doc,
+                            (("t", m.v.tile), ("e", m.v.end), ("x", m.v.value)), guard,
+                            lambda s, xs, tag: confirm(s, [], tag)))
+
+
 @twin("confirm-while-playable", "an extra action confirm_playable: a player holding a "
                                 "playable tile confirms, and it counts")
 def _confirm_while_playable(m: AbstractModel) -> None:
-    v = m.v
-    confirm = actions.confirm_effect(m)
-    m.actions.append(Action(
-        "confirm_playable", MoveKind.CONFIRM, ("R4.3", "R4.5"),
-        "FAULT: a player holding a playable tile confirms, and it counts",
-        (("t", v.tile), ("e", v.end), ("x", v.value)),
-        actions.playable_guard(m, need_empty=True, first_foul=False),
-        lambda s, xs, tag: confirm(s, [], tag)))
+    _confirm_anyway(m, "confirm_playable", ("R4.3", "R4.5"),
+                    "FAULT: a player holding a playable tile confirms, and it counts",
+                    actions.playable_guard(m, need_empty=True, first_foul=False))
 
 
 @twin("establish-without-boneyard-check", "an extra action confirm_instead_of_draw, and the "
@@ -176,19 +181,14 @@ def _arms_open_early(m: AbstractModel) -> None:
 def _confirm_past_double(m: AbstractModel) -> None:
     if not m.doubles:
         return
-    v = m.v
     playable = actions.playable_guard(m, need_empty=True, first_foul=False)
 
     def guard(s: AState, xs: Sequence[Expr]) -> tuple[z3.BoolRef, z3.BoolRef]:
         common, pick = playable(s, xs)
         return z3.And(common, m.any_pending(s)), pick
 
-    confirm = actions.confirm_effect(m)
-    m.actions.append(Action(
-        "confirm_past_double", MoveKind.CONFIRM, ("R1.1", "R4.4"),
-        "FAULT: a player holding a tile that covers a pending slot confirms, and it counts",
-        (("t", v.tile), ("e", v.end), ("x", v.value)), guard,
-        lambda s, xs, tag: confirm(s, [], tag)))
+    _confirm_anyway(m, "confirm_past_double", ("R1.1", "R4.4"), "FAULT: a player holding a "
+                    "tile that covers a pending slot confirms, and it counts", guard)
 
 
 #: Each fault with an abstract twin, and what the twin does.

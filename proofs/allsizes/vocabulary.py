@@ -173,30 +173,6 @@ class Action:
         return z3.And(common, z3.Exists(xs, pick) if xs else pick)
 
 
-# -- Formulas over one state shared by Init, the lemmas and the properties -------------
-
-
-def placed(s: AState, v: Vocabulary, q: Expr, t: Expr) -> Formula:
-    """Every tile is somewhere: a hand, the boneyard, aside or the table (the one
-    ``forall t. exists p`` of the model: the sort edge Tile -> Player)."""
-    return z3.ForAll([t], z3.Or(z3.Exists([q], s.holds(q, t)), s.in_boneyard(t),
-                                s.aside(t), s.on_table(t)))
-
-
-def disjoint(s: AState, v: Vocabulary) -> Formula:
-    q, t = z3.Const("q_d", v.player), z3.Const("t_d", v.tile)
-    return z3.ForAll([q, t], z3.And(
-        z3.Implies(s.holds(q, t), z3.Not(z3.Or(s.in_boneyard(t), s.aside(t),
-                                                s.on_table(t)))),
-        z3.Implies(s.in_boneyard(t), z3.Not(z3.Or(s.aside(t), s.on_table(t)))),
-        z3.Implies(s.aside(t), z3.Not(s.on_table(t)))))
-
-
-def one_holder(s: AState, v: Vocabulary) -> Formula:
-    p, q, t = z3.Const("p_o", v.player), z3.Const("q_o", v.player), z3.Const("t_o", v.tile)
-    return z3.ForAll([p, q, t], z3.Implies(z3.And(s.holds(p, t), s.holds(q, t)), p == q))
-
-
 # -- Relation updates: quantifier-free definitions over the state before ---------------
 
 

@@ -37,7 +37,7 @@ from dominoproof.proofs.z3.encoding import (
     popcount,
 )
 from dominoproof.proofs.z3.lemmas import Lemma
-from dominoproof.proofs.z3.session import ProofSession
+from dominoproof.proofs.z3.session import SessionPart
 from dominoproof.proofs.z3.solver import Ledger, Solver
 from dominoproof.proofs.z3.terms import And, Or
 
@@ -137,15 +137,9 @@ class BMCResult:
                 "drawn empty, a tile a move)")
 
 
-class BoundedSearch:
+class BoundedSearch(SessionPart):
     """Bounded model checking for a proof session: the paths it unrolls, the searches
     along them, and the verdicts a search settles."""
-
-    def __init__(self, session: ProofSession) -> None:
-        self.session = session
-        self.variant = session.variant
-        self.enc = session.enc
-        self.result = session.result  #: a verdict with its time and solver statistics
 
     def unroll(self, prefix: str, steps: int = 0, *, ledger: Ledger | None = None,
                deal: Deal | None = None, stutter: bool = True,

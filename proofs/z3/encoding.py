@@ -34,7 +34,7 @@ from typing import Any, ClassVar, TypeAlias
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.state import Deal, State, Status
-from dominoproof.model.variant import DrawRule, FoulRule, Variant
+from dominoproof.model.variant import DrawRule, FoulRule
 from dominoproof.proofs.z3.layout_terms import LayoutTerms
 from dominoproof.proofs.z3.predicates import Predicates
 from dominoproof.proofs.z3.terms import And, Or
@@ -71,44 +71,31 @@ Step: TypeAlias = tuple[Any, StateVars]  #: (guard, post-state terms) of an acti
 
 
 @dataclass
-class Encoding:
+class Encoding(Vocabulary):
     """The transition system of one variant (SEMANTICS.md), as Z3 formulas: Init, the
-    named actions, ``T``. It has three parts: its :class:`Vocabulary` (``vocab``), the
-    :class:`Predicates` over it (``preds``) and the :class:`LayoutTerms` (``layout``);
-    their names read through the encoding too (``enc.P``, ``enc.in_hand(...)``), the one
-    import of the modules built on it.
+    named actions, ``T``. It is stated over its :class:`Vocabulary` (the variables, the
+    constants, their views and concrete states in and out: ``enc.P``, ``enc.state(...)``)
+    and has two parts: the :class:`Predicates` over it (``preds``) and the
+    :class:`LayoutTerms` (``layout``).
 
     The fault twins (``proofs/z3/encoding_faults.py``) override single actions, or build
     the encoding with another part (:attr:`predicates`, :attr:`layout_terms`).
     """
 
-    variant: Variant
-    stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
-    #: the relation modulo symmetry (``proofs/z3/symmetry.py``)
-    quotient: bool = False
     predicates: ClassVar[type[Predicates]] = Predicates
     layout_terms: ClassVar[type[LayoutTerms]] = LayoutTerms
     may_draw_aside: ClassVar[bool] = False  #: a twin that draws set-aside tiles
 
     def __post_init__(self) -> None:
-        self.vocab = Vocabulary(self.variant, self.stack, self.quotient)
-        self.preds = self.predicates(self.vocab)
-        self.layout = self.layout_terms(self.vocab, self.preds)
-
-    def __getattr__(self, name: str) -> Any:
-        """The parts' names, read through (only called where the encoding has no ``name``)."""
-        if name in ("vocab", "preds", "layout"):  # not built yet (copying, unpickling)
-            raise AttributeError(name)
-        for part in (self.vocab, self.preds, self.layout):
-            if hasattr(part, name):
-                return getattr(part, name)
-        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
+        super().__post_init__()
+        self.preds = self.predicates(self)
+        self.layout = self.layout_terms(self, self.preds)
 
     # -- Init -------------------------------------------------------------------
     def conservation(self, s: StateVars) -> Bool:
         """Every tile is in a hand, the boneyard, set aside or on the table (the partition of
         the set is structural: one place per tile)."""
-        return And([self.preds.somewhere(s, t) for t in range(self.vocab.T)])
+        return And([self.somewhere(s, t) for t in range(self.T)])
 
     def init(self, s: StateVars, deal: Deal | None = None) -> Bool:
         """Init: the state right after a deal (any deal, or ``deal``) [SEMANTICS "Init"]."""
@@ -117,15 +104,15 @@ class Encoding:
         if s.marks is not None:
             cs.append(s.marks == 0)
         if deal is None:
-            cs += [self.conservation(s), self.preds.nothing_on_table(s)]
-            for place, k in [*((p, self.vocab.H) for p in range(self.vocab.P)),
-                             (self.vocab.BONEYARD, self.vocab.B), (self.vocab.ASIDE, self.vocab.K)]:
+            cs += [self.conservation(s), self.nothing_on_table(s)]
+            for place, k in [*((p, self.H) for p in range(self.P)),
+                             (self.BONEYARD, self.B), (self.ASIDE, self.K)]:
                 cs.append(count_is([x == place for x in s.loc], k))
         else:
             stock = 0
             for t in deal.stack:
                 stock |= 1 << t
-            places = self.vocab.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
+            places = self.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
                                        0, Status.PLAYING, None))
             cs += [x == w for x, w in zip(s.loc, places, strict=True)]
         if s.drawn is not None:
@@ -144,15 +131,15 @@ class Encoding:
         Keys: ``domino``, ``establish``, ``lead``, ``play``, ``draw``, ``pass``,
         ``confirm`` (2..8 of the list; 1, a finished round, has no move)."""
         key = ("cases", s.name)
-        if key in self.vocab._cache:
-            return self.vocab._cache[key]  # type: ignore[no-any-return]
-        bone = z3.Not(self.preds.boneyard_empty(s))
+        if key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
+        bone = z3.Not(self.boneyard_empty(s))
         guards = [
-            ("domino", self.preds.hand_empty(s, s.turn)),
+            ("domino", self.hand_empty(s, s.turn)),
             ("establish", self.preds.block_ready(s)),
             ("lead", z3.Not(s.led)),
             ("play", self.preds.can_play(s, s.turn)),
-            ("draw", And(bone, z3.Not(s.drew)) if self.vocab.DRAW is not DrawRule.NONE
+            ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
              else z3.BoolVal(False)),
             ("pass", bone),
             ("confirm", z3.BoolVal(True)),
@@ -162,7 +149,7 @@ class Encoding:
         for name, g in guards:
             out[name] = And(*earlier, g)
             earlier.append(z3.Not(g))
-        self.vocab._cache[key] = out
+        self._cache[key] = out
         return out
 
     def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
@@ -196,11 +183,11 @@ class Encoding:
         for the table, ``confirmed' = 0``, ``drew' = false``, and the turn stays with a
         player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2]."""
         p = s.turn
-        emptied = And([Or(m.tile == t, s.loc[t] != p) for t in range(self.vocab.T)])
+        emptied = And([Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
         stays = emptied if again is None else Or(emptied, again)
         extra: dict[str, Any] = {} if marks is None else {"marks": marks}
         return self.update(
-            s, f"{tag}.{m.name}", loc=self.preds.moved(s, m, self.vocab.TABLE), ends=tuple(ends),
+            s, f"{tag}.{m.name}", loc=self.preds.moved(s, m, self.TABLE), ends=tuple(ends),
             confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
             turn=z3.If(stays, p, self.preds.next_seat(p)), **extra)
 
@@ -242,19 +229,19 @@ class Encoding:
         post = self.update(s, f"foul.{m.name}", fouls=s.fouls | bit,
                            confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.preds.next_seat(s.turn),
                            drew=z3.BoolVal(False), **self.marker_change(s))
-        if self.vocab.FOULS is not FoulRule.PENALISED:
+        if self.FOULS is not FoulRule.PENALISED:
             return z3.BoolVal(False), post
-        return (And(self.cases(s)["play"], self.preds.boneyard_empty(s), (s.fouls & bit) == 0,
+        return (And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
                     m.kind == CONFIRM, self.preds.no_tile(m)), post)
 
     def draw_top(self, s: StateVars) -> BV | None:
         """The tile a fixed draw order allows (the top of the stack), or None (free)."""
-        if self.vocab.stack is None or not self.vocab.stack:
+        if self.stack is None or not self.stack:
             return None
         assert s.drawn is not None
-        top = z3.BitVecVal(self.vocab.stack[-1], TILE_BITS)
-        for i in range(len(self.vocab.stack) - 2, -1, -1):
-            top = z3.If(s.drawn == i, z3.BitVecVal(self.vocab.stack[i], TILE_BITS), top)
+        top = z3.BitVecVal(self.stack[-1], TILE_BITS)
+        for i in range(len(self.stack) - 2, -1, -1):
+            top = z3.If(s.drawn == i, z3.BitVecVal(self.stack[i], TILE_BITS), top)
         return top
 
     def step_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
@@ -265,15 +252,15 @@ class Encoding:
         if s.drawn is not None:
             extra["drawn"] = s.drawn + 1
         return (And(self.cases(s)["draw"], m.kind == DRAW, self.preds.tile_ok(m),
-                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.vocab.BONEYARD),
+                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.BONEYARD),
                     m.tile == top if top is not None else z3.BoolVal(True)),
                 self.update(s, f"draw.{m.name}", loc=self.preds.moved(s, m, s.turn),
-                            drew=z3.BoolVal(self.vocab.DRAW is DrawRule.ONE), **extra))
+                            drew=z3.BoolVal(self.DRAW is DrawRule.ONE), **extra))
 
     def step_pass(self, s: StateVars, m: MoveVars) -> Step:
         """7. Stock left, but this player has drawn (draw-one): Pass(p) [R3.1];
         ``confirmed' = 0`` if confirmations need an empty boneyard, else ``+1``."""
-        count = z3.BitVecVal(0, COUNT_BITS) if self.vocab.EMPTY else s.confirmed + 1
+        count = z3.BitVecVal(0, COUNT_BITS) if self.EMPTY else s.confirmed + 1
         return (And(self.cases(s)["pass"], m.kind == PASS, self.preds.no_tile(m)),
                 self.update(s, f"pass.{m.name}", turn=self.preds.next_seat(s.turn),
                             drew=z3.BoolVal(False), confirmed=count, **self.marker_change(s)))
@@ -293,7 +280,7 @@ class Encoding:
     def marker_change(self, s: StateVars) -> dict[str, Any]:
         """A pass, a confirmation or a foul puts the mover's marker out [R3.1, R4.2, R4.5]:
         the ``marks`` change, where the layout has markers."""
-        return {"marks": self.layout.markers_out(s)} if self.vocab.fields.markers >= 0 else {}
+        return {"marks": self.layout.markers_out(s)} if self.fields.markers >= 0 else {}
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         """Every named action as (guard, post-state terms): the functional form of ``T``.
@@ -301,8 +288,8 @@ class Encoding:
         Every action is deterministic given its move, so the post-state is a term over
         ``s`` and ``m``; proofs substitute it directly (no frame equalities to solve)."""
         key = (f"steps.{m.name}", s.name)
-        if top is None and key in self.vocab._cache:
-            return self.vocab._cache[key]  # type: ignore[no-any-return]
+        if top is None and key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
         out = {
             "domino": self.step_domino(s, m),
             "establish": self.step_establish(s, m),
@@ -314,7 +301,7 @@ class Encoding:
             "confirm": self.step_confirm(s, m),
         }
         if top is None:
-            self.vocab._cache[key] = out
+            self._cache[key] = out
         return out
 
     def actions(self, s: StateVars, m: MoveVars, s2: StateVars,

@@ -51,11 +51,6 @@ from dominoproof.proofs.z3.terms import And, Or
 BLOCKED_CODE = 1
 
 
-def _only(steps: dict[str, Step], unless: Bool) -> dict[str, Step]:
-    """Every action, disabled where ``unless`` holds."""
-    return {a: (And(g, z3.Not(unless)), post) for a, (g, post) in steps.items()}
-
-
 class EstablishWithoutBoneyardCheckZ3(Encoding):
     """Twin of ``establish-without-boneyard-check`` (R4.1, R4.4): with stock left after the
     lead, a player whose count of confirmations is complete establishes the block without
@@ -66,13 +61,13 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
         stock = And(s.status == PLAYING, s.led, z3.Not(self.hand_empty(s, s.turn)),
                     z3.Not(self.boneyard_empty(s)))
         early = And(stock, z3.UGE(s.confirmed, self.C))
-        out = _only(base, early)
+        out = {a: (And(g, z3.Not(early)), post) for a, (g, post) in base.items()}
         out["establish-early"] = (
-            And(early, m.kind == ESTABLISH, self.no_tile(m)),
+            And(early, m.kind == ESTABLISH, self.preds.no_tile(m)),
             self.update(s, f"early.{m.name}", status=z3.BitVecVal(BLOCKED_CODE, STATUS_BITS)))
         out["confirm-not-draw"] = (
             And(stock, z3.Not(early), self.cases(s)["draw"], m.kind == CONFIRM,
-                self.no_tile(m)),
+                self.preds.no_tile(m)),
             self.counted(s, m, "confirm-not-draw", marker=False))
         return out
 
@@ -87,7 +82,7 @@ class ConfirmWhilePlayableZ3(Encoding):
         foul_guard, _ = out["foul"]
         out["foul"] = (foul_guard, self.counted(s, m, "foul-counted", marker=False))
         extra = And(self.cases(s)["play"], self.boneyard_empty(s), z3.Not(foul_guard_any(
-            self, s)), m.kind == CONFIRM, self.no_tile(m))
+            self, s)), m.kind == CONFIRM, self.preds.no_tile(m))
         out["confirm-while-playable"] = (
             extra, self.counted(s, m, "confirm-playable", marker=False))
         return out
@@ -97,7 +92,7 @@ def foul_guard_any(enc: Encoding, s: StateVars) -> Bool:
     """A false declaration is already a legal move (fouls penalised, none yet by ``p``)."""
     if enc.FOULS is not FoulRule.PENALISED:
         return z3.BoolVal(False)
-    return And(enc.boneyard_empty(s), (s.fouls & enc.seat_bit(s.turn)) == 0)
+    return And(enc.boneyard_empty(s), (s.fouls & enc.preds.seat_bit(s.turn)) == 0)
 
 
 class DrawLosesTileZ3(Encoding):
@@ -106,7 +101,7 @@ class DrawLosesTileZ3(Encoding):
 
     def step_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
         guard, post = super().step_draw(s, m, top)
-        return guard, self.update(post, "lost", loc=self.moved(s, m, NOWHERE))
+        return guard, self.update(post, "lost", loc=self.preds.moved(s, m, NOWHERE))
 
 
 class LeadIgnoresVariantZ3(Encoding):
@@ -115,7 +110,7 @@ class LeadIgnoresVariantZ3(Encoding):
 
     def initial_turn(self, s: StateVars) -> Bool:
         prev = z3.If(s.turn == 0, z3.BitVecVal(self.P - 1, SEAT_BITS), s.turn - 1)
-        return And(z3.ULT(s.turn, self.P), self.is_leader(s, prev))
+        return And(z3.ULT(s.turn, self.P), self.preds.is_leader(s, prev))
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         return z3.BoolVal(True)
@@ -126,7 +121,7 @@ class ExtraConfirmationZ3(Encoding):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.vocab.C += 1
+        self.C += 1
 
 
 class ConfirmResetsZ3(Encoding):
@@ -152,9 +147,9 @@ class DrawFromEmptyBoneyardZ3(Encoding):
             lowest.append(And(none_below, aside, m.tile == t))
             none_below = And(none_below, z3.Not(aside))
         guard = And(self.cases(s)["confirm"], s.confirmed == 0, z3.Not(none_below),
-                    m.kind == DRAW, m.end == LEAD_CODE, self.tile_ok(m), Or(lowest))
+                    m.kind == DRAW, m.end == LEAD_CODE, self.preds.tile_ok(m), Or(lowest))
         out["draw-aside"] = (guard, self.update(s, f"draw-aside.{m.name}",
-                                                loc=self.moved(s, m, s.turn)))
+                                                loc=self.preds.moved(s, m, s.turn)))
         return out
 
 
@@ -190,7 +185,7 @@ class PendingIgnored(Predicates):
 def _distinct_ignores_pending(self: LayoutTerms, s: StateVars, j: int, i: int) -> Bool:
     """Two slots of a group showing one number are one move whether pending or not
     (the mutant offers the slots as if nothing were pending)."""
-    return Or(s.ends[j] != s.ends[i], self.preds.covered(s, j) != self.preds.covered(s, i))
+    return Or(s.ends[j] != s.ends[i], self.v.covered(s, j) != self.v.covered(s, i))
 
 
 class PendingAlike(LayoutTerms):
@@ -245,7 +240,7 @@ class ConfirmPastDoubleZ3(Encoding):
         past = And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
         foul_guard, foul_post = out["foul"]
         out["foul"] = (And(foul_guard, z3.Not(past)), foul_post)
-        out["confirm-past-double"] = (And(past, m.kind == CONFIRM, self.no_tile(m)),
+        out["confirm-past-double"] = (And(past, m.kind == CONFIRM, self.preds.no_tile(m)),
                                       self.counted(s, m, "confirm-past"))
         return out
 

@@ -43,10 +43,10 @@ from dominoproof.proofs.z3.encoding import (
     popcount,
 )
 from dominoproof.proofs.z3.houdini import HoudiniResult, violations
-from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS
+from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS, TransitionFormula
 from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma
 from dominoproof.proofs.z3.scoring import SCORE_BITS
-from dominoproof.proofs.z3.session import ProofSession
+from dominoproof.proofs.z3.session import ProofSession, SessionPart
 from dominoproof.proofs.z3.solver import Check, Ledger, Optimizer
 from dominoproof.proofs.z3.symmetry import breaks_symmetry
 from dominoproof.proofs.z3.terms import And, Or
@@ -114,29 +114,26 @@ MINIMISE_SHARE = CTI_MINIMISE_SHARE
 # Transition properties, as formulas
 # ---------------------------------------------------------------------------
 
-TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]
-
-
 def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """procedure [R4.1-R4.4]: a confirmation by a player who cannot play extends the run
     clockwise (one more, the next seat to move); a play ends the run; an Establish follows
     a run of confirmations by every player from the proposer, with the boneyard empty,
     and R2/R3 hold at that moment."""
-    cannot = z3.Not(e.can_play(s, s.turn))
+    cannot = z3.Not(e.preds.can_play(s, s.turn))
     return And(
         z3.Implies(And(m.kind == CONFIRM, cannot),
-                   And(t.confirmed == s.confirmed + 1, t.turn == e.next_seat(s.turn))),
+                   And(t.confirmed == s.confirmed + 1, t.turn == e.preds.next_seat(s.turn))),
         z3.Implies(m.kind == PLAY, t.confirmed == 0),
         z3.Implies(m.kind == ESTABLISH, And(
-            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.conditions_hold(s))))
+            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.preds.conditions_hold(s))))
 
 
 def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """no-false-confirmation [R4.2, R4.3, R4.5]: a Confirm ("I cannot extend any open end")
     is made by a player with no playable tile, or is recorded as their foul."""
-    honest = z3.Not(e.can_play(s, s.turn))
+    honest = z3.Not(e.preds.can_play(s, s.turn))
     if e.FOULS is FoulRule.PENALISED:
-        bit = e.seat_bit(s.turn)
+        bit = e.preds.seat_bit(s.turn)
         foul = And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
         honest = Or(honest, foul)
     return z3.Implies(m.kind == CONFIRM, honest)
@@ -147,14 +144,14 @@ def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> B
     stays empty), a draw takes a tile of the boneyard, and the set-aside tiles stay put."""
     return And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
                *[(s.loc[x] == e.ASIDE) == (t.loc[x] == e.ASIDE) for x in range(e.T)],
-               z3.Implies(m.kind == DRAW, e.tile_at(s, m, e.BONEYARD)))
+               z3.Implies(m.kind == DRAW, e.preds.tile_at(s, m, e.BONEYARD)))
 
 
 def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """opening [Terms]: the first move is the lead the variant names, by its player, with
     the tile it names."""
     return z3.Implies(z3.Not(s.led), And(
-        m.kind == PLAY, m.end == LEAD_CODE, e.is_leader(s, s.turn), e.lead_allowed(s, m)))
+        m.kind == PLAY, m.end == LEAD_CODE, e.preds.is_leader(s, s.turn), e.lead_allowed(s, m)))
 
 
 TRANSITION: dict[str, TransitionFormula] = {
@@ -183,16 +180,13 @@ class StepCase:
     unknown: str = ""  #: which action's query was UNKNOWN ("" when every one was answered)
 
 
-class InductionProofs:
+class InductionProofs(SessionPart):
     """The proofs from the inductive invariant, and their counterexamples to induction;
     the verdicts they cannot settle alone (a real violation) are the bounded search's."""
 
     def __init__(self, session: ProofSession, search: BoundedSearch) -> None:
-        self.session = session
+        super().__init__(session)
         self.search = search
-        self.variant = session.variant
-        self.enc = session.enc
-        self.result = session.result  #: a verdict with its time and solver statistics
 
     # -- the step case, action by action -------------------------------------------
     def per_action(self, hyps: list[Bool], s: StateVars, m: MoveVars, holds: Obligation,
@@ -206,9 +200,8 @@ class InductionProofs:
         for a, (guard, post) in steps.items():
             if a in quotient_steps and self.symmetric_after(hyps, guard, holds, led):
                 guard, post = quotient_steps[a]  # modulo symmetry (proofs/z3/symmetry.py)
-            ses = self.session
-            bad, c = violations(hyps, guard, {a: holds(post)}, seed=ses.seed,
-                                timeout_ms=ses.timeout_ms, rlimit=ses.rlimit, ledger=led)
+            bad, c = violations(hyps, guard, {a: holds(post)}, ledger=led,
+                                **self.session.budgets)
             if bad is None:
                 return StepCase(failed, f"the query for action {a} was UNKNOWN ({c.reason})")
             if bad:
@@ -280,8 +273,7 @@ class InductionProofs:
             detail = (f"Init => Inv, Inv and each action => Inv', Inv => property; "
                       f"{self.session.lemmas_text(h, prop.id)} (Houdini: {h.ledger.checks} "
                       f"queries, {self.session.invariant_seconds:.2f}s, shared by the state "
-                      f"properties; the "
-                      f"statistics are Houdini's)")
+                      f"properties; the statistics are Houdini's)")
             r = self.result(prop.id, Verdict.PROVED, METHOD_INDUCTION, detail, t0, led)
             r.stats = h.ledger.as_dict()
             return r
@@ -421,7 +413,7 @@ class InductionProofs:
         s, m = enc.state("l0"), enc.move("lm")
 
         def premise(x: StateVars) -> Bool:
-            return And(x.status == PLAYING, enc.is_blocked(x))
+            return And(x.status == PLAYING, enc.preds.is_blocked(x))
 
         hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
         # The step case written out rather than by :meth:`per_action`, whose obligation
@@ -433,9 +425,7 @@ class InductionProofs:
             ok = Or(And(m.kind == ESTABLISH, post.status == BLOCKED),
                     And(m.kind == CONFIRM, premise(post),
                         post.confirmed == s.confirmed + 1))
-            found = violations(hyps, guard, {a: ok}, seed=self.session.seed,
-                               timeout_ms=self.session.timeout_ms, rlimit=self.session.rlimit,
-                               ledger=led)
+            found = violations(hyps, guard, {a: ok}, ledger=led, **self.session.budgets)
             if found[0] is None:
                 return self.result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
                                    f"the query for action {a} was UNKNOWN "

@@ -68,7 +68,7 @@ def marks_typed(e: Encoding, s: StateVars) -> Bool:
 def confirmed_markers_out(e: Encoding, s: StateVars) -> Bool:
     """Every seat that has confirmed in the current run has its marker out (a confirmation
     puts it out, and only a play, which ends the run, takes it in)."""
-    return And([z3.Implies(e.confirmed_seat(s, q), e.marker_out(s, q))
+    return And([z3.Implies(e.preds.confirmed_seat(s, q), e.marker_out(s, q))
                 for q in range(e.P)])
 
 
@@ -129,7 +129,7 @@ def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
     for q in range(e.P):
         holds = Or([And(e.in_hand(s, t, q), e.pending(s, i), e.carries_at(s, t, i))
                     for t in range(e.T) for i in range(e.W)])
-        out.append(z3.Implies(e.confirmed_seat(s, q), z3.Not(holds)))
+        out.append(z3.Implies(e.preds.confirmed_seat(s, q), z3.Not(holds)))
     return And(out)
 
 
@@ -137,11 +137,11 @@ def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
 
 
 def has_marks(e: Encoding) -> bool:
-    return e.vocab.fields.width > 0
+    return e.fields.width > 0
 
 
 def has_markers(e: Encoding) -> bool:
-    return e.vocab.fields.markers >= 0
+    return e.fields.markers >= 0
 
 
 def has_waiting_arms(e: Encoding) -> bool:
@@ -153,7 +153,7 @@ def has_waiting_pending(e: Encoding) -> bool:
 
 
 def has_double_rules(e: Encoding) -> bool:
-    return e.vocab.double_rules
+    return e.double_rules
 
 
 def has_single_pending(e: Encoding) -> bool:

@@ -160,15 +160,16 @@ def uncoverable_double(e: Encoding, s: StateVars) -> Bool:
 def readings_agree(e: Encoding, s: StateVars) -> Bool:
     """readings-agree: at an established block no hand holds a matching tile exactly when
     no player has a legal move (R2.3's two readings)."""
-    return z3.Implies(s.status == BLOCKED, e.holds_matching_tile(s) == e.has_legal_move(s))
+    agree = e.preds.holds_matching_tile(s) == e.preds.has_legal_move(s)
+    return z3.Implies(s.status == BLOCKED, agree)
 
 
 def readings_gap(e: Encoding, s: StateVars, *, stock_empty: bool = False) -> Bool:
     """The R2.3 gap in a round being played: no player has a legal move, yet some hand
     holds a tile matching an open end (``stock_empty``: and the boneyard supplies
     nothing, so the R4 procedure runs)."""
-    gap = And(s.status == PLAYING, s.led, z3.Not(e.has_legal_move(s)),
-              e.holds_matching_tile(s))
+    gap = And(s.status == PLAYING, s.led, z3.Not(e.preds.has_legal_move(s)),
+              e.preds.holds_matching_tile(s))
     return And(gap, e.boneyard_empty(s)) if stock_empty else gap
 
 

@@ -70,7 +70,7 @@ class LayoutTerms:
         """Every bit of ``s.marks``, low first (None: the layout has no marks)."""
         if s.marks is None:
             return None
-        return [self.preds.mark(s, k) for k in range(self.v.fields.width)]
+        return [self.v.mark(s, k) for k in range(self.v.fields.width)]
 
     def word(self, bits: Bits) -> BV | None:
         """The marks bit-vector of ``bits`` (low first)."""
@@ -152,7 +152,7 @@ class LayoutTerms:
             if f.covered[i] >= 0:
                 bits[f.covered[i]] = Or(bits[f.covered[i]], at[i])
         if f.pending >= 0:
-            rest = [And(self.preds.pending(s, i), z3.Not(at[i])) for i in range(self.v.W)]
+            rest = [And(self.v.pending(s, i), z3.Not(at[i])) for i in range(self.v.W)]
             # a double on a slot that takes tiles, nothing else pending: its slot and the
             # toes it opens take the next tiles
             new = And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
@@ -210,8 +210,8 @@ class LayoutTerms:
         """Slots ``j`` and ``i`` of one group differ: in the number shown, or in a mark."""
         if not self.v.slot_marked(i) and not self.v.slot_marked(j):
             return s.ends[j] != s.ends[i]
-        return Or(s.ends[j] != s.ends[i], self.preds.pending(s, j) != self.preds.pending(s, i),
-                  self.preds.covered(s, j) != self.preds.covered(s, i))
+        return Or(s.ends[j] != s.ends[i], self.v.pending(s, j) != self.v.pending(s, i),
+                  self.v.covered(s, j) != self.v.covered(s, i))
 
     # -- the canonical form --------------------------------------------------------------
     def canonical(self, ends: Sequence[BV], bits: Bits = None) -> Layer:

@@ -1,7 +1,8 @@
 """The lemmas' formulas for every set size and player count: each one of
 :data:`~dominoproof.proofs.z3.lemmas.LEMMAS`' all-sizes readings, a formula over one abstract
 state ``s`` of the model ``m`` (uninterpreted sorts; :mod:`dominoproof.proofs.allsizes`).
-The per-instance formula of the same lemma sits beside it in ``LEMMAS``.
+The per-instance formula of the same lemma sits beside it in ``LEMMAS``, and so does a
+one-line formula (or the test of which rules it is a candidate for) of either reading.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.variant import DrawRule
 from dominoproof.proofs.z3.terms import And, Or
 
 if TYPE_CHECKING:
@@ -34,14 +34,6 @@ def a_vars(m: AbstractModel) -> tuple[Any, Any, Any, Any, Any]:
 def a_tile_placed(m: AbstractModel, s: AState) -> Any:
     q, t, _, _, _ = a_vars(m)
     return m.placed(s, q, t)
-
-
-def a_places_disjoint(m: AbstractModel, s: AState) -> Any:
-    return m.disjoint(s)
-
-
-def a_one_holder(m: AbstractModel, s: AState) -> Any:
-    return m.one_holder(s)
 
 
 def a_conservation(m: AbstractModel, s: AState) -> Any:
@@ -75,10 +67,6 @@ def a_end_shows_one_number(m: AbstractModel, s: AState) -> Any:
     return z3.Implies(s.opened, z3.ForAll([e], And(
         z3.Implies(opens, z3.Exists([x], s.shows(e, x))),
         z3.ForAll([x, y], z3.Implies(And(s.shows(e, x), s.shows(e, y)), x == y)))))
-
-
-def a_no_pending_draw(m: AbstractModel, s: AState) -> Any:
-    return z3.Not(s.drew)
 
 
 def a_confirmed_after_lead(m: AbstractModel, s: AState) -> Any:
@@ -154,38 +142,6 @@ def a_pending_one_double(m: AbstractModel, s: AState) -> Any:
                                            s.shows(f, x)))
 
 
-def a_has_marks(m: AbstractModel) -> bool:
-    return bool(m.waits or m.doubles)
-
-
-def a_has_waiting_arms(m: AbstractModel) -> bool:
-    return bool(m.waits)
-
-
-def a_has_waiting_pending(m: AbstractModel) -> bool:
-    return bool(m.waits and m.layout.data.lead_takes)
-
-
-def a_has_double_rules(m: AbstractModel) -> bool:
-    return bool(m.doubles)
-
-
-def a_blocked_after_run(m: AbstractModel, s: AState) -> Any:
-    return z3.Implies(s.blocked, m.ready(s))
-
-
-def a_no_stock(m: AbstractModel, s: AState) -> Any:
-    return m.bone_empty(s)
-
-
 def a_blocked_sound(m: AbstractModel, s: AState) -> Any:
     """R2 in the variant's R2.3 reading (:meth:`AbstractModel.nobody_can_play`)."""
     return z3.Implies(s.blocked, And(s.opened, m.bone_empty(s), m.nobody_can_play(s)))
-
-
-def a_draw_game(m: AbstractModel) -> bool:
-    return m.DRAW is not DrawRule.ONE
-
-
-def a_block_game(m: AbstractModel) -> bool:
-    return m.DRAW is DrawRule.NONE

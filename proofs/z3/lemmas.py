@@ -189,12 +189,12 @@ def _pre_lead(e: Encoding, s: StateVars) -> Bool:
 
 def _leader(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(z3.Not(s.led), And(
-        z3.Not(e.lead_choice(s).void), e.initial_turn(s), e.lead_tile_held(s)))
+        z3.Not(e.preds.lead_choice(s).void), e.initial_turn(s), e.preds.lead_tile_held(s)))
 
 
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
-    return And([z3.Implies(e.confirmed_seat(s, q), And(
-        [z3.Not(And(e.in_hand(s, t, q), e.matches_for(s, t, q))) for t in range(e.T)]))
+    return And([z3.Implies(e.preds.confirmed_seat(s, q), And(
+        [z3.Not(And(e.in_hand(s, t, q), e.preds.matches_for(s, t, q))) for t in range(e.T)]))
         for q in range(e.P)])
 
 
@@ -219,8 +219,8 @@ def blocked_sound(e: Encoding, s: StateVars) -> Bool:
     judges -- no hand holds a matching tile, which implies that no player has a legal
     move; in a line the two are one formula."""
     return z3.Implies(s.status == BLOCKED,
-                      And(e.boneyard_supplies_nothing(s),
-                          e.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
+                      And(e.preds.boneyard_supplies_nothing(s),
+                          e.preds.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
 
 
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
@@ -282,10 +282,10 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("tile-placed", "every tile is in a hand, the boneyard, the set-aside tiles or on "
           "the table", ("Terms",), abstract=af.a_tile_placed, not_per_instance=_ONE_PLACE),
     Lemma("places-disjoint", "no tile is in two of the hands, the boneyard, the set-aside "
-          "tiles and the table at once", ("Terms",), abstract=af.a_places_disjoint,
+          "tiles and the table at once", ("Terms",), abstract=lambda m, s: m.disjoint(s),
           not_per_instance=_ONE_PLACE),
     Lemma("one-holder", "no tile is held by two players", ("Terms",),
-          abstract=af.a_one_holder, not_per_instance=_ONE_PLACE),
+          abstract=lambda m, s: m.one_holder(s), not_per_instance=_ONE_PLACE),
     Lemma("ends-match-table",
           "the line has open ends exactly when tiles are on the table, the lower end first; "
           "a number shows on an odd number of ends exactly when an odd number of non-double "
@@ -314,8 +314,8 @@ LEMMAS: tuple[Lemma, ...] = (
           not_all_sizes="the lead rules name tiles by value (arithmetic); there any seat may "
           "lead with any tile"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
-          ("R3.1",), lambda e, s: z3.Not(s.drew), af.a_no_pending_draw, applies=_draw_game,
-          abstract_applies=af.a_draw_game),
+          ("R3.1",), lambda e, s: z3.Not(s.drew), lambda m, s: z3.Not(s.drew), applies=_draw_game,
+          abstract_applies=lambda m: m.DRAW is not DrawRule.ONE),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
           ("R4.5",), lambda e, s: s.fouls == 0, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
           not_all_sizes=f"{_NOT_NEEDED}: without fouls the model has no foul action, and "
@@ -325,7 +325,7 @@ LEMMAS: tuple[Lemma, ...] = (
           "no side covered, no slot pending), every pending slot is open, and the marks hold "
           "only the fields the layout names (markers only where it has markers)",
           ("Terms", "R2.2"), marks_typed, af.a_marks_typed, applies=has_marks,
-          abstract_applies=af.a_has_marks),
+          abstract_applies=lambda m: bool(m.waits or m.doubles)),
     Lemma("confirmed-markers-out",
           "every player who has confirmed in the current run has their marker out",
           ("R4.2", "R2.3"), confirmed_markers_out, applies=has_markers,
@@ -334,17 +334,17 @@ LEMMAS: tuple[Lemma, ...] = (
           "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
           "side shows (the spinner's number)",
           ("Terms", "R2.2"), waiting_arms, af.a_waiting_arms, applies=has_waiting_arms,
-          abstract_applies=af.a_has_waiting_arms),
+          abstract_applies=lambda m: bool(m.waits)),
     Lemma("uncovered-pending",
           "while a side a spinner's open arm waits for is uncovered, that side is pending "
           "(the opening double takes its tiles there first)",
           ("R2.2",), uncovered_pending, af.a_uncovered_pending, applies=has_waiting_pending,
-          abstract_applies=af.a_has_waiting_pending),
+          abstract_applies=lambda m: bool(m.waits and m.layout.data.lead_takes)),
     Lemma("pending-one-double",
           "every pending slot shows the same number, the number of the double that made "
           "it pending",
           ("R2.2",), pending_one_double, af.a_pending_one_double, applies=has_double_rules,
-          abstract_applies=af.a_has_double_rules),
+          abstract_applies=lambda m: bool(m.doubles)),
     Lemma("pending-one-slot",
           "at most one slot is pending: a double laid during play makes its own slot "
           "pending only (no toes), and the opening double makes none pending",
@@ -404,8 +404,8 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("blocked-after-run",
           "a blocked round has the run of confirmations that establishes it recorded (and, "
           "where the variant says so, an empty boneyard)",
-          ("R4.4", "R5.1"), lambda e, s: z3.Implies(s.status == BLOCKED, e.block_ready(s)),
-          af.a_blocked_after_run),
+          ("R4.4", "R5.1"), lambda e, s: z3.Implies(s.status == BLOCKED, e.preds.block_ready(s)),
+          lambda m, s: z3.Implies(s.blocked, m.ready(s))),
     Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
           ("Terms",), lambda e, s: z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn)),
           not_all_sizes=f"{_NOT_NEEDED}: no core property reads a round won by a domino"),
@@ -414,8 +414,8 @@ LEMMAS: tuple[Lemma, ...] = (
           applies=lambda e: e.K == 0,
           not_all_sizes="whether tiles are set aside is a size, which is free there"),
     Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",
-          ("R3.1",), lambda e, s: e.boneyard_empty(s), af.a_no_stock, applies=lambda e: e.B == 0,
-          abstract_applies=af.a_block_game),
+          ("R3.1",), lambda e, s: e.boneyard_empty(s), lambda m, s: m.bone_empty(s),
+          applies=lambda e: e.B == 0, abstract_applies=lambda m: m.DRAW is DrawRule.NONE),
     Lemma("hand-size",
           "a hand holds at most H tiles plus the tiles drawn so far (the deal's boneyard "
           "less what is left of it): a hand grows only by drawing",

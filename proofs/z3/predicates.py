@@ -4,7 +4,8 @@ Part of the declarative reading of docs/SEMANTICS.md (``proofs/z3/encoding.py`` 
 relation, ``proofs/z3/vocabulary.py`` its variables), written from SEMANTICS.md alone.
 
 The sets of SEMANTICS are views of the variables (``hand[p] = {t : loc[t] = p}``, the
-boneyard, the table); the predicates of RULES.md are formulas over them. ``led`` (the
+boneyard, the table, the layout's marks), stated with the variables in
+``proofs/z3/vocabulary.py``; the predicates of RULES.md are formulas over them. ``led`` (the
 lead has been played) is not a variable: it is the first slot the lead opens being
 open. The layout's slots are the variant's
 :class:`~dominoproof.model.layout.SlotLayout` data, read here on their own terms: who
@@ -54,94 +55,12 @@ class LeadChoice:
     void: Bool
 
 
-
 class Predicates:
-    """The views, helpers, predicates and lead choice of one variant, as Z3 formulas over
-    its vocabulary ``v`` (formulas of one state are cached by the state's name)."""
+    """The helpers, predicates and lead choice of one variant, as Z3 formulas over its
+    vocabulary ``v`` and its views (formulas of one state are cached by the state's name)."""
 
     def __init__(self, v: Vocabulary) -> None:
         self.v = v
-
-    # -- views: the sets of SEMANTICS -----------------------------------------------
-    def in_hand(self, s: StateVars, t: int, seat: BV | int) -> Bool:
-        """Tile ``t`` is in ``hand[seat]`` (built once per state, tile and constant seat:
-        the lemmas ask it for every tile and seat, again and again)."""
-        if isinstance(seat, int):
-            out: Bool = self.v.memo(("in_hand", t, seat, s.name), lambda: s.loc[t] == seat)
-            return out
-        return s.loc[t] == seat
-
-    def held(self, s: StateVars, t: int) -> Bool:
-        """Tile ``t`` is in some hand."""
-        return z3.ULT(s.loc[t], self.v.P)
-
-    def in_boneyard(self, s: StateVars, t: int) -> Bool:
-        return s.loc[t] == self.v.BONEYARD
-
-    def on_table(self, s: StateVars, t: int) -> Bool:
-        return s.loc[t] == self.v.TABLE
-
-    def somewhere(self, s: StateVars, t: int) -> Bool:
-        """Tile ``t`` is in a hand, the boneyard, set aside or on the table."""
-        return z3.ULE(s.loc[t], self.v.TABLE)
-
-    def hand_empty(self, s: StateVars, seat: BV | int) -> Bool:
-        return And([s.loc[t] != seat for t in range(self.v.T)])
-
-    def boneyard_empty(self, s: StateVars) -> Bool:
-        return And([s.loc[t] != self.v.BONEYARD for t in range(self.v.T)])
-
-    def nothing_on_table(self, s: StateVars) -> Bool:
-        return And([s.loc[t] != self.v.TABLE for t in range(self.v.T)])
-
-    def carries(self, t: int, x: BV) -> Bool:
-        """Tile ``t`` carries the number ``x`` (``t in suit(x)``)."""
-        a, b = self.v.halves[t]
-        return x == a if a == b else Or(x == a, x == b)
-
-    def carries_at(self, s: StateVars, t: int, i: int) -> Bool:
-        """Tile ``t`` carries the number slot ``i`` of ``s`` shows (:meth:`carries`, built
-        once per state: the lemmas ask it for every tile, slot and seat)."""
-        out: Bool = self.v.memo(("carries", t, i, s.name), lambda: self.carries(t, s.ends[i]))
-        return out
-
-    def matches(self, s: StateVars, t: int) -> Bool:
-        """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
-        no tile carries)."""
-        out: Bool = self.v.memo((f"matches{t}", s.name), lambda: Or(
-            [self.carries_at(s, t, i) for i in range(self.v.W)]))
-        return out
-
-    # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
-    def mark(self, s: StateVars, k: int) -> Bool:
-        """Bit ``k`` of ``marks`` is set (built once per state and bit)."""
-        out: Bool = self.v.memo(("mark", k, s.name), lambda: z3.Extract(k, k, s.marks) == 1)
-        return out
-
-    def marker_out(self, s: StateVars, q: int) -> Bool:
-        """Seat ``q``'s marker is out (layouts with markers; else never)."""
-        if self.v.fields.markers < 0:
-            return z3.BoolVal(False)
-        return self.mark(s, self.v.fields.markers + q)
-
-    def covered(self, s: StateVars, i: int) -> Bool:
-        """A tile has been laid on slot ``i`` (tracked for the slots another waits for)."""
-        b = self.v.fields.covered[i]
-        return self.mark(s, b) if b >= 0 else z3.BoolVal(False)
-
-    def pending(self, s: StateVars, i: int) -> Bool:
-        """Slot ``i`` must take a tile before play moves elsewhere (doubles that take tiles)."""
-        p = self.v.fields.pending
-        return self.mark(s, p + i) if p >= 0 else z3.BoolVal(False)
-
-    def any_pending(self, s: StateVars) -> Bool:
-        """Some slot is pending: play goes on the pending slots only [R2.2]."""
-        p = self.v.fields.pending
-        if p < 0:
-            return z3.BoolVal(False)
-        out: Bool = self.v.memo(("any_pending", s.name),
-                              lambda: z3.Extract(p + self.v.W - 1, p, s.marks) != 0)
-        return out
 
     # -- who may play where (R2.3) ---------------------------------------------------
     def may_play(self, s: StateVars, seat: BV | int, i: int) -> Bool:
@@ -159,13 +78,13 @@ class Predicates:
             if sl.access is Access.OWNER or s.marks is None:
                 access = own
             else:
-                access = Or(own, self.marker_out(s, sl.owner))
+                access = Or(own, self.v.marker_out(s, sl.owner))
         return And(*waits, access) if waits else access
 
     def waits_for(self, s: StateVars, i: int) -> list[Bool]:
         """What slot ``i`` waits for before anyone may play on it: each slot of its
         ``after`` covered (a spinner's arms wait for its sides)."""
-        return [self.covered(s, j) for j in self.v.slots[i].after]
+        return [self.v.covered(s, j) for j in self.v.slots[i].after]
 
     def may_play_now(self, s: StateVars, seat: BV | int, i: int) -> Bool:
         """``seat`` may play on slot ``i`` in ``s``: :meth:`may_play`, and while slots are
@@ -174,16 +93,16 @@ class Predicates:
             if self.v.fields.pending < 0:
                 return self.may_play(s, seat, i)
             return And(self.may_play(s, seat, i),
-                       Or(z3.Not(self.any_pending(s)), self.pending(s, i)))
+                       Or(z3.Not(self.v.any_pending(s)), self.v.pending(s, i)))
 
         return self._per_seat(("may_play_now", seat, i, s.name), seat, build)
 
     def matches_for(self, s: StateVars, t: int, seat: BV | int) -> Bool:
         """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
         if self.v.readings_coincide:
-            return self.matches(s, t)
+            return self.v.matches(s, t)
         return self._per_seat(("matches_for", t, seat, s.name), seat, lambda: Or(
-            [And(self.may_play_now(s, seat, i), self.carries_at(s, t, i))
+            [And(self.may_play_now(s, seat, i), self.v.carries_at(s, t, i))
              for i in range(self.v.W)]))
 
     def _per_seat(self, key: tuple[Any, ...], seat: BV | int,
@@ -226,20 +145,20 @@ class Predicates:
     def can_play(self, s: StateVars, seat: BV | int) -> Bool:
         """``playable(seat) != {}``: a tile in that hand carries the number of a slot the
         seat may play on; before the lead, any tile."""
-        return Or([And(self.in_hand(s, t, seat),
+        return Or([And(self.v.in_hand(s, t, seat),
                        Or(z3.Not(s.led), self.matches_for(s, t, seat)))
                    for t in range(self.v.T)])
 
     def holds_matching_tile(self, s: StateVars) -> Bool:
         """R2.3 "holds a matching tile": some hand holds a tile carrying the number of an open
         slot, whoever may play there, waiting or not, pending or not (R2.1)."""
-        return Or([And(self.held(s, t), self.matches(s, t)) for t in range(self.v.T)])
+        return Or([And(self.v.held(s, t), self.v.matches(s, t)) for t in range(self.v.T)])
 
     def has_legal_move(self, s: StateVars) -> Bool:
         """R2.3 "has a legal move": some seat holds a tile carrying the number of a slot it
         may play on now (its access, the slots it waits for covered, pending slots only
         while there are any)."""
-        return Or([And(self.held(s, t), Or([
+        return Or([And(self.v.held(s, t), Or([
             And(s.loc[t] == p, self.matches_for(s, t, p)) for p in range(self.v.P)]))
             for t in range(self.v.T)])
 
@@ -255,7 +174,7 @@ class Predicates:
 
     def boneyard_supplies_nothing(self, s: StateVars) -> Bool:
         """R3 (R3.2): the boneyard is empty."""
-        return self.boneyard_empty(s)
+        return self.v.boneyard_empty(s)
 
     def conditions_hold(self, s: StateVars) -> Bool:
         """R2 and R3 at once, in a round not won by a domino (what the R4 procedure must
@@ -266,12 +185,12 @@ class Predicates:
     def is_blocked(self, s: StateVars) -> Bool:
         """R1.1: not a domino, every hand non-empty (R1.2: no domino is due), R2 and R3."""
         return And(self.conditions_hold(s),
-                   *[z3.Not(self.hand_empty(s, p)) for p in range(self.v.P)])
+                   *[z3.Not(self.v.hand_empty(s, p)) for p in range(self.v.P)])
 
     def block_ready(self, s: StateVars) -> Bool:
         """R4.4: ``confirmed >= C`` and, where the variant says so, an empty boneyard."""
         ready = z3.UGE(s.confirmed, self.v.C)
-        return And(ready, self.boneyard_empty(s)) if self.v.EMPTY else ready
+        return And(ready, self.v.boneyard_empty(s)) if self.v.EMPTY else ready
 
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:
         """Seat ``q`` is among the last ``confirmed`` players to move (those who confirmed):
@@ -329,7 +248,7 @@ class Predicates:
         chosen: dict[int, Bool] = {}
         none_yet = z3.BoolVal(True)
         for t in order:
-            h = self.held(s, t)
+            h = self.v.held(s, t)
             chosen[t] = And(none_yet, h)
             none_yet = And(none_yet, z3.Not(h))
         out = LeadChoice(chosen, z3.Not(none_yet),
@@ -349,4 +268,4 @@ class Predicates:
         lead = self.lead_choice(s)
         return z3.If(lead.named,
                      And([z3.Implies(c, s.loc[t] == s.turn) for t, c in lead.chosen.items()]),
-                     z3.Not(self.hand_empty(s, s.turn)))
+                     z3.Not(self.v.hand_empty(s, s.turn)))

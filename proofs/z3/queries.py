@@ -39,13 +39,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar, cast
 
 from dominoproof.model.rulebook import RuleBook
-from dominoproof.model.state import State
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Property, Result, Verdict
 from dominoproof.proofs.runner import fork_each
-from dominoproof.proofs.z3.bmc import BMCResult, Run, Unrolling
-from dominoproof.proofs.z3.encoding import Bool, Encoding, StateVars
+from dominoproof.proofs.z3.bmc import BMCResult, Run
+from dominoproof.proofs.z3.encoding import Encoding
 from dominoproof.proofs.z3.houdini import HoudiniResult
 from dominoproof.proofs.z3.induction import (
     CTI,
@@ -59,7 +58,7 @@ from dominoproof.proofs.z3.lemmas import Lemma
 from dominoproof.proofs.z3.ranking import Ranking, TerminationProof, ranking_for
 from dominoproof.proofs.z3.scoring import Scoring
 from dominoproof.proofs.z3.session import ProofSession, SanityCheck
-from dominoproof.proofs.z3.solver import Ledger, Solver
+from dominoproof.proofs.z3.solver import Ledger
 from dominoproof.proofs.z3.witnesses import QUESTIONS, Witness, WitnessSearch, witness
 
 T = TypeVar("T")
@@ -110,8 +109,6 @@ class Prover:
     seed: _Part[int] = _Part("session")
     timeout_ms: _Part[int] = _Part("session")
     rlimit: _Part[int] = _Part("session")
-    bmc_depth: _Part[int] = _Part("session")
-    bmc_seconds: _Part[float] = _Part("session")
     label: _Part[str] = _Part("session")
     candidates: _Part[list[Lemma]] = _Part("session")
     ledger: _Part[Ledger] = _Part("session")
@@ -119,22 +116,15 @@ class Prover:
     _inv: _Part[HoudiniResult | None] = _Part("session")
     invariant_seconds: _Part[float] = _Part("session")
     prove: _Part[Callable[[str], Result]] = _Part("session")
-    solver: _Part[Callable[..., Solver]] = _Part("session")
     configuration: _Part[Callable[[], str]] = _Part("session")
     scoring: _Part[Callable[[], Scoring]] = _Part("session")
     invariant: _Part[Callable[[], HoudiniResult]] = _Part("session")
     adopt_invariant: _Part[Callable[[Sequence[str]], None]] = _Part("session")
-    strengthening: _Part[Callable[[], list[Lemma]]] = _Part("session")
-    inv: _Part[Callable[[StateVars], list[Bool]]] = _Part("session")
     # the bounded search's and the witnesses'
-    unroll: _Part[Callable[..., Unrolling]] = _Part("search")
     stock_floor: _Part[Callable[..., int]] = _Part("search")
     goal_floor: _Part[Callable[..., int]] = _Part("search")
     bmc: _Part[Callable[..., BMCResult]] = _Part("search")
-    lasso: _Part[Callable[..., BMCResult]] = _Part("search")
     decode_run: _Part[Callable[..., Run]] = _Part("search")
-    ranking_bound: _Part[Callable[[], int | None]] = _Part("search")
-    exhaust: _Part[Callable[..., BMCResult | None]] = _Part("search")
     block_lower_bound: _Part[Callable[[], tuple[int, str]]] = _Part("search")
     block_lower_bounds: _Part[Callable[[], Iterator[tuple[int, str]]]] = _Part("search")
     fewest_on_table_at_block: _Part[Callable[[], tuple[int, str]]] = _Part("search")
@@ -143,7 +133,6 @@ class Prover:
     max_residual: _Part[Callable[..., tuple[BMCResult, Any]]] = _Part("search")
     # the inductive proofs'
     cti: _Part[Callable[..., Any]] = _Part("proofs")
-    holds_at: _Part[Callable[[Lemma, State], bool]] = _Part("proofs")
     explain: _Part[Callable[..., list[tuple[CTI, str | None]]]] = _Part("proofs")
     prove_state: _Part[Callable[[Property], Result]] = _Part("proofs")
     prove_transition: _Part[Callable[[Property], Result]] = _Part("proofs")

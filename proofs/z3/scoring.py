@@ -503,7 +503,8 @@ class Classifier:
         s = enc.state("classified")
         one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
         self.names = ("is_blocked", "ends_unplayable", "boneyard_supplies_nothing")
-        preds = (enc.is_blocked(s), enc.ends_unplayable(s), enc.boneyard_supplies_nothing(s))
+        p = enc.preds
+        preds = (p.is_blocked(s), p.ends_unplayable(s), p.boneyard_supplies_nothing(s))
         self.predicates = TermReader(enc, s, [(z3.If(p, one, zero), 1) for p in preds])
         self.scoring = ScoreReader(variant, enc=enc)
 

@@ -74,13 +74,6 @@ def premises(checks: Sequence[SanityCheck]) -> str:
     return "FAILED" if any(not c.ok and not c.unknown for c in checks) else "UNKNOWN"
 
 
-def configuration(v: Variant) -> str:
-    """The configuration a per-instance result is about, in words."""
-    return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
-            f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside {v.deal.set_aside}, "
-            f"draw {v.draw.rule.value}; every deal, every draw order")
-
-
 class ProofSession:
     """Z3 queries on one variant (or on a fault's twin encoding): their common ground.
 
@@ -124,12 +117,21 @@ class ProofSession:
         self.quotient: Encoding | None = quotient(self.enc) if reduces(self.enc) else None
 
     # -- plumbing ---------------------------------------------------------------
+    @property
+    def budgets(self) -> dict[str, int]:
+        """The seed and the budgets every query of the session runs with, as keywords."""
+        return {"seed": self.seed, "timeout_ms": self.timeout_ms, "rlimit": self.rlimit}
+
     def solver(self, engine: str = "sat", ledger: Ledger | None = None) -> Solver:
-        return Solver(seed=self.seed, timeout_ms=self.timeout_ms, rlimit=self.rlimit,
-                      ledger=ledger if ledger is not None else self.ledger, engine=engine)
+        return Solver(ledger=ledger if ledger is not None else self.ledger, engine=engine,
+                      **self.budgets)
 
     def configuration(self) -> str:
-        return configuration(self.variant)
+        """The configuration a per-instance result is about, in words."""
+        v = self.variant
+        return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
+                f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside "
+                f"{v.deal.set_aside}, draw {v.draw.rule.value}; every deal, every draw order")
 
     def scoring(self) -> Scoring:
         return self.scoring_class(self.enc)
@@ -162,9 +164,8 @@ class ProofSession:
             if self.quotient is not None:
                 self._inv = self._invariant_modulo_symmetry(self.quotient)
             else:
-                self._inv = houdini(self.enc, self.candidates, seed=self.seed,
-                                    timeout_ms=self.timeout_ms, rlimit=self.rlimit,
-                                    ledger=Ledger(), together=self.together)
+                self._inv = houdini(self.enc, self.candidates, ledger=Ledger(),
+                                    together=self.together, **self.budgets)
             self.ledger.merge(self._inv.ledger)
             self._inv_seconds = time.perf_counter() - t0
         return self._inv
@@ -176,16 +177,15 @@ class ProofSession:
         canonical form's network sorts. ``T`` as one disjunction is not checked unless
         asked for: the per-action checks prove it (it ran out of its resource limit on a
         double-9 chicken foot)."""
-        h = houdini(q, self.candidates, seed=self.seed, timeout_ms=self.timeout_ms,
-                    rlimit=self.rlimit, ledger=Ledger(), together=bool(self.together))
+        h = houdini(q, self.candidates, ledger=Ledger(), together=bool(self.together),
+                    **self.budgets)
         sizes = sorted({len(g) for g in q.unsorted})
         h.note = (f"proved modulo the order of {' and '.join(map(str, sizes))} "
                   "interchangeable slots: every lemma symmetric (checked by Z3) and the "
                   "canonical form sorted (its network checked on every 0-1 input)")
         if h.unknown:
             return h
-        bad, why = asymmetric(q, h.kept, seed=self.seed, timeout_ms=self.timeout_ms,
-                              rlimit=self.rlimit, ledger=h.ledger)
+        bad, why = asymmetric(q, h.kept, ledger=h.ledger, **self.budgets)
         if bad:
             h.unknown = True
             h.reason = ("the invariant was found modulo the order of interchangeable slots, "
@@ -252,4 +252,15 @@ class ProofSession:
         return out
 
 
-__all__ = ["ProofSession", "SanityCheck", "configuration", "premises"]
+class SessionPart:
+    """A layer of queries on a proof session (the bounded search, the inductive proofs):
+    the session, its variant and encoding, and its results."""
+
+    def __init__(self, session: ProofSession) -> None:
+        self.session = session
+        self.variant = session.variant
+        self.enc = session.enc
+        self.result = session.result  #: a verdict with its time and solver statistics
+
+
+__all__ = ["ProofSession", "SanityCheck", "SessionPart", "premises"]

@@ -77,12 +77,8 @@ class Check:
 
 
 def _stats(st: Any) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for k in st.keys():  # noqa: SIM118 (z3 Statistics is not a mapping)
-        if k in _KEPT_STATS:
-            v = st.get_key_value(k)
-            out[k] = float(v)
-    return out
+    return {k: float(st.get_key_value(k))
+            for k in st.keys() if k in _KEPT_STATS}  # noqa: SIM118 (not a mapping)
 
 
 def _work(st: Any) -> int:
@@ -141,15 +137,7 @@ class Ledger:
     unknowns: int = 0
 
     def record(self, c: Check) -> None:
-        self.checks += 1
-        self.seconds += c.seconds
-        if c.unknown:
-            self.unknowns += 1
-        for k, v in c.stats.items():
-            if k in _MAXED:
-                self.stats[k] = max(self.stats.get(k, 0.0), v)
-            else:
-                self.stats[k] = self.stats.get(k, 0.0) + v
+        self.merge(Ledger(1, c.seconds, c.stats, int(c.unknown)))
         self.stats["max rlimit"] = max(self.stats.get("max rlimit", 0.0), float(c.rlimit))
 
     def merge(self, other: Ledger) -> None:

@@ -71,7 +71,7 @@ def permuted(enc: Encoding, s: StateVars, source: dict[int, int]) -> StateVars:
     """``s`` with its slots permuted: slot ``i`` of the result is slot ``source[i]`` of
     ``s`` (its value, and its pending and covered bits); slots not named stay."""
     ends = list(s.ends)
-    bits = enc.mark_bits(s)
+    bits = enc.layout.mark_bits(s)
     out = list(bits) if bits is not None else None
     f = enc.fields
     for i, src in source.items():
@@ -86,7 +86,7 @@ def permuted(enc: Encoding, s: StateVars, source: dict[int, int]) -> StateVars:
             out[f.pending + i] = bits[f.pending + src]
     # the tag names the permutation: the formula caches key on a state's name
     tag = "perm" + ",".join(f"{i}<{j}" for i, j in sorted(source.items()))
-    return enc.update(s, tag, ends=tuple(ends), marks=enc.word(out))
+    return enc.update(s, tag, ends=tuple(ends), marks=enc.layout.word(out))
 
 
 def generators(group: tuple[int, ...]) -> list[dict[int, int]]:

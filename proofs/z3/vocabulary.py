@@ -36,7 +36,8 @@ A move is a :class:`MoveVars`: its kind (``MoveKind`` values), its tile index
 halves ``a <= b`` as auxiliary variables. The mover is always ``turn``.
 
 :class:`Vocabulary` holds the constants read from the variant (SEMANTICS "Constants"),
-makes fresh copies of the variables, states that they equal a concrete
+makes fresh copies of the variables, views them as the sets of SEMANTICS (a hand, the
+boneyard, the table, the layout's marks), states that they equal a concrete
 :class:`~dominoproof.model.state.State`, and decodes a model back into states and moves.
 """
 
@@ -176,15 +177,16 @@ class MoveVars:
 @dataclass
 class Vocabulary:
     """The variables of one variant's transition system (SEMANTICS.md), the constants they
-    are read with, and concrete states in and out; the relation
-    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) has it as a part."""
+    are read with, their views, and concrete states in and out; the relation
+    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) is stated over it."""
 
     variant: Variant
     stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
     #: the relation modulo symmetry (``proofs/z3/symmetry.py``): the groups of more than two
     #: interchangeable slots are left in the order the actions leave them, not sorted
     quotient: bool = False
-    _cache: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
+    _cache: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False,
+                                                compare=False)
 
     def memo(self, key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
         """The term cached under ``key``, built by ``build()`` on first use. Formula
@@ -288,6 +290,87 @@ class Vocabulary:
             a=z3.BitVec(f"a_{name}", END_BITS),
             b=z3.BitVec(f"b_{name}", END_BITS),
         )
+
+    # -- views: the sets of SEMANTICS -----------------------------------------------
+    def in_hand(self, s: StateVars, t: int, seat: BV | int) -> Bool:
+        """Tile ``t`` is in ``hand[seat]`` (built once per state, tile and constant seat:
+        the lemmas ask it for every tile and seat, again and again)."""
+        if isinstance(seat, int):
+            out: Bool = self.memo(("in_hand", t, seat, s.name), lambda: s.loc[t] == seat)
+            return out
+        return s.loc[t] == seat
+
+    def held(self, s: StateVars, t: int) -> Bool:
+        """Tile ``t`` is in some hand."""
+        return z3.ULT(s.loc[t], self.P)
+
+    def in_boneyard(self, s: StateVars, t: int) -> Bool:
+        return s.loc[t] == self.BONEYARD
+
+    def on_table(self, s: StateVars, t: int) -> Bool:
+        return s.loc[t] == self.TABLE
+
+    def somewhere(self, s: StateVars, t: int) -> Bool:
+        """Tile ``t`` is in a hand, the boneyard, set aside or on the table."""
+        return z3.ULE(s.loc[t], self.TABLE)
+
+    def hand_empty(self, s: StateVars, seat: BV | int) -> Bool:
+        return And([s.loc[t] != seat for t in range(self.T)])
+
+    def boneyard_empty(self, s: StateVars) -> Bool:
+        return And([s.loc[t] != self.BONEYARD for t in range(self.T)])
+
+    def nothing_on_table(self, s: StateVars) -> Bool:
+        return And([s.loc[t] != self.TABLE for t in range(self.T)])
+
+    def carries(self, t: int, x: BV) -> Bool:
+        """Tile ``t`` carries the number ``x`` (``t in suit(x)``)."""
+        a, b = self.halves[t]
+        return x == a if a == b else Or(x == a, x == b)
+
+    def carries_at(self, s: StateVars, t: int, i: int) -> Bool:
+        """Tile ``t`` carries the number slot ``i`` of ``s`` shows (:meth:`carries`, built
+        once per state: the lemmas ask it for every tile, slot and seat)."""
+        out: Bool = self.memo(("carries", t, i, s.name), lambda: self.carries(t, s.ends[i]))
+        return out
+
+    def matches(self, s: StateVars, t: int) -> Bool:
+        """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
+        no tile carries)."""
+        out: Bool = self.memo((f"matches{t}", s.name), lambda: Or(
+            [self.carries_at(s, t, i) for i in range(self.W)]))
+        return out
+
+    # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
+    def mark(self, s: StateVars, k: int) -> Bool:
+        """Bit ``k`` of ``marks`` is set (built once per state and bit)."""
+        out: Bool = self.memo(("mark", k, s.name), lambda: z3.Extract(k, k, s.marks) == 1)
+        return out
+
+    def marker_out(self, s: StateVars, q: int) -> Bool:
+        """Seat ``q``'s marker is out (layouts with markers; else never)."""
+        if self.fields.markers < 0:
+            return z3.BoolVal(False)
+        return self.mark(s, self.fields.markers + q)
+
+    def covered(self, s: StateVars, i: int) -> Bool:
+        """A tile has been laid on slot ``i`` (tracked for the slots another waits for)."""
+        b = self.fields.covered[i]
+        return self.mark(s, b) if b >= 0 else z3.BoolVal(False)
+
+    def pending(self, s: StateVars, i: int) -> Bool:
+        """Slot ``i`` must take a tile before play moves elsewhere (doubles that take tiles)."""
+        p = self.fields.pending
+        return self.mark(s, p + i) if p >= 0 else z3.BoolVal(False)
+
+    def any_pending(self, s: StateVars) -> Bool:
+        """Some slot is pending: play goes on the pending slots only [R2.2]."""
+        p = self.fields.pending
+        if p < 0:
+            return z3.BoolVal(False)
+        out: Bool = self.memo(("any_pending", s.name),
+                              lambda: z3.Extract(p + self.W - 1, p, s.marks) != 0)
+        return out
 
     # -- a concrete state, as values of the variables ------------------------------
     def places(self, s: State) -> list[int]:

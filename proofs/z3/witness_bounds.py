@@ -124,9 +124,9 @@ def hand_size_lemmas(prover: WitnessSearch) -> tuple[list[Lemma], str]:
     (:func:`~dominoproof.proofs.z3.houdini.prove_relative`): ``[lemma]`` and the words, or
     ``[]`` and why not (not inductive, or a query UNKNOWN)."""
     lem = BY_ID["hand-size"]
-    got, c, action = prove_relative(prover.enc, lem, prover.session.strengthening(),
-                                    seed=prover.session.seed, timeout_ms=prover.session.timeout_ms,
-                                    rlimit=prover.session.rlimit, ledger=prover.session.ledger)
+    ses = prover.session
+    got, c, action = prove_relative(prover.enc, lem, ses.strengthening(), ledger=ses.ledger,
+                                    **ses.budgets)
     if got == "ok":
         return [lem], "with hand-size (proved inductive relative to the invariant)"
     where = f" ({action})" if action else ""
