@@ -27,9 +27,7 @@ import resource
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.engine import Trace, deal_of
 from dominoproof.model.errors import DominoproofError
@@ -43,6 +41,9 @@ from dominoproof.model.variant import Variant
 from dominoproof.proofs.budgets import NX_LIMIT
 from dominoproof.proofs.readings import ReadingsDisagree
 from dominoproof.proofs.search.codec import Codec
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["ENDINGS", "KINDS", "Figures", "SearchResult", "figures_of", "kind_code",
            "kind_ending", "kind_label", "over_kind", "peak_rss_mb", "relax_longest"]
@@ -391,6 +392,10 @@ class SearchResult:
             raise DominoproofError(
                 f"the graph has {len(self.edge_to):,} transitions; a networkx graph is built "
                 f"only for at most {limit:,}")
+        # networkx is loaded here, not with the search: about 290 modules and 15 MB that
+        # only the drawing of a small graph needs (the peak memory bench spin compares)
+        import networkx as nx
+
         g: nx.DiGraph[int] = nx.DiGraph()
         for i in range(self.size):
             if labels:
