@@ -16,7 +16,7 @@ from dominoproof.options import budget_options, console, overrides_option
 @overrides_option
 @click.option("--stats/--no-stats", default=True, show_default=True,
               help="Statistics side by side with 95% intervals (Monte-Carlo).")
-@click.option("--rounds", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000, show_default=True,
               metavar="N", help="Random rounds per variant for the statistics.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the random rounds (the same seed, the same figures).")

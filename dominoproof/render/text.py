@@ -165,7 +165,8 @@ def variant_summary(variant: Variant) -> str:
         f"{variant.deal.set_aside} set aside",
         f"draw: {variant.draw.rule.value}",
         f"lead: {lead_text}",
-        f"block: {variant.needed_confirmations} confirmations in succession"
+        f"block: {variant.needed_confirmations} confirmation"
+        f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else ""),
         f"fouls: {variant.fouls.rule.value}"
         + (f" ({variant.fouls.penalty} points)" if variant.fouls.rule is FoulRule.PENALISED
