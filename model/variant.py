@@ -346,9 +346,9 @@ def load_variant_data(
                 allowed=", ".join([*_TOP_KEYS, *(f"[{s}]" for s in SECTIONS)]),
             )
     base_name = data.pop("base", None)
-    preset = ""
+    base = ""
     if base_name is not None:
-        preset, base_data = _base(base_name, source, relative_to or Path(), _bases)
+        base, base_data = _base(base_name, source, relative_to or Path(), _bases)
         merged: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v)
                                   for k, v in base_data.items()
                                   if k not in ("aliases", "name", "description")}
@@ -391,7 +391,7 @@ def load_variant_data(
         built["deal"] = dataclasses.replace(
             deal, set_aside=max(0, tile_count(built["set"].max) - deal.players * deal.hand_size))
     v = Variant(name=name, aliases=tuple(aliases), description=description, source=source,
-                base=preset, raw=raw, **built)
+                base=base, raw=raw, **built)
     validate(v)
     notes = warnings(v, aside)
     return dataclasses.replace(v, warnings=notes) if notes else v
