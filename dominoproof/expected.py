@@ -10,7 +10,11 @@ change that, and both are data, said in words wherever they show:
   reported every time -- in the table's list of findings, the row's detail, the JSON --
   and never hidden, and a change in it (the property starting to hold, say) fails the
   job. A finding belongs to the preset's rules: it applies to a variant whose rules are
-  the preset's, whatever its name, and to no variant with other rules.
+  the preset's, whatever its name. A variant file built on the preset (``base``, through
+  any chain of base files) with rules of its own **inherits** the finding
+  (:func:`inherited_findings`): the finding's verdict is then expected as well as the
+  default, and a row that shows it says it comes from the base's rules -- the designer's
+  change neither caused it nor (yet) repaired it.
   A finding may also record what a method cannot settle on a preset -- the per-instance
   induction's NOT INDUCTIVE where the search's analogue holds, with why -- and, as
   property "*" of part "z3" with verdict UNKNOWN, a preset whose per-instance proofs
@@ -30,13 +34,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import Opens, SlotLayout
-from dominoproof.model.variant import Variant, presets
+from dominoproof.model.variant import Variant, load_variant, presets
 from dominoproof.proofs.properties import BY_ID, Verdict
 from dominoproof.verify import ERROR, PARTS
 
-__all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "layout_features",
-           "z3_deferred", "z3_unstated"]
+__all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "inherited_findings",
+           "layout_features", "z3_deferred", "z3_unstated"]
 
 #: The features of :func:`layout_features` the per-instance Z3 relation
 #: (``proofs/z3/encoding.py``) states: every one, since the relation reads the slot data and
@@ -72,7 +77,7 @@ def z3_deferred(v: Variant) -> str | None:
     """Why ``verify`` does not run the per-instance Z3 proofs of ``v`` (``None``: it
     does): a finding of part "z3", property "*", verdict UNKNOWN -- a preset whose
     proofs at full size take longer than the whole job's budget."""
-    f = findings_of(v).get(("z3", "*"))
+    f = findings_of(v).get(("z3", "*")) or inherited_findings(v)[1].get(("z3", "*"))
     return None if f is None else f.why
 
 
@@ -130,3 +135,27 @@ def findings_of(v: Variant) -> dict[tuple[str, str], Finding]:
     known = presets()
     return {(f.part, f.property): f for f in findings()
             if known[f.variant] == v}
+
+
+def base_preset(v: Variant) -> str | None:
+    """The preset ``v`` builds on, through its chain of base files (``None``: none)."""
+    base, seen = v.base, set()
+    while base.endswith(".toml") and base not in seen:
+        seen.add(base)
+        try:
+            base = load_variant(base).base
+        except (DominoproofError, OSError):  # the file moved since ``v`` was read
+            return None
+    return base or None
+
+
+@cache
+def inherited_findings(v: Variant) -> tuple[str, dict[tuple[str, str], Finding]]:
+    """The preset ``v`` builds on and its findings, by ``(part, property)``, when ``v``
+    has rules of its own (a variant with the preset's rules has them as its own:
+    :func:`findings_of`); ``("", {})`` when it builds on no preset."""
+    base = base_preset(v)
+    known = presets()
+    if base is None or base not in known or known[base] == v:
+        return "", {}
+    return base, {(f.part, f.property): f for f in findings() if f.variant == base}

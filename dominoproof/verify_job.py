@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from dominoproof.expected import findings_of, z3_deferred, z3_unstated
+from dominoproof.expected import findings_of, inherited_findings, z3_deferred, z3_unstated
 from dominoproof.model.fast import engine_for
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
@@ -76,21 +76,38 @@ def _worst(results: Sequence[Result]) -> Result:
     return min(results, key=lambda r: _RANK[r.verdict])
 
 
+@dataclasses.dataclass(frozen=True)
+class Expectation:
+    """The verdicts expected of one check, and the words its row says when it shows
+    ``when`` (every verdict when ``None``)."""
+
+    verdicts: tuple[str, ...]
+    why: str = ""
+    when: str | None = None
+
+
 def expect(v: Variant, part: str, pid: str, default: tuple[str, ...],
-           found: dict[tuple[str, str], Any] | None = None) -> tuple[tuple[str, ...], str]:
+           found: dict[tuple[str, str], Any] | None = None) -> Expectation:
     """The verdicts expected of ``part`` on ``pid`` for ``v``: ``default``, unless a
     finding of :mod:`dominoproof.expected` records the verdict the variant's published
-    rules get, with why (the second value; "" without a finding)."""
+    rules get, with why; a finding ``v`` inherits from the preset it builds on adds its
+    verdict to ``default``, said where the row shows it."""
     f = (found if found is not None else findings_of(v)).get((part, pid))
-    if f is None:
-        return default, ""
-    return (f.verdict,), f"finding, as expected: {f.why}"
+    if f is not None:
+        return Expectation((f.verdict,), f"finding, as expected: {f.why}")
+    base, inherited = inherited_findings(v)
+    g = inherited.get((part, pid))
+    if g is None:
+        return Expectation(default)
+    return Expectation((*default, g.verdict),
+                       f"inherited from the base {base}, a finding of its rules that this "
+                       f"file's changes leave standing: {g.why}", g.verdict)
 
 
-def _noted(row: Row, why: str) -> Row:
+def _noted(row: Row, e: Expectation) -> Row:
     """``row`` with the finding it is expected to show said in its detail."""
-    if why:
-        row.detail = f"{why}; {row.detail}" if row.detail else why
+    if e.why and (e.when is None or row.verdict == e.when):
+        row.detail = f"{e.why}; {row.detail}" if row.detail else e.why
     return row
 
 
@@ -133,11 +150,10 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         if res.verdict is Verdict.HOLDS:
             res.detail = f"{states:,} states in all; " + res.detail
         res.seconds = time.perf_counter() - t0
-        expected, why = expect(v, "search", p.id,
-                               OK if p.applies_to(plan.variant) else NA, found)
-        row = row_of(v.name, "search", res, expected, variant=plan.variant)
+        e = expect(v, "search", p.id, OK if p.applies_to(plan.variant) else NA, found)
+        row = row_of(v.name, "search", res, e.verdicts, variant=plan.variant)
         row.coverage = cover.to_json() if cover is not None else None
-        rows.append(_noted(row, why))
+        rows.append(_noted(row, e))
     return rows, (plan.variant, first)
 
 
@@ -159,8 +175,8 @@ def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row
                  "engine vs Z3 transition relation (both inclusions) and scoring",
                  f"{small.name}: {len(states)} of {n:,} searched states", detail,
                  states=len(states), seconds=time.perf_counter() - t0)
-    expected, why = expect(v, "cross-check", "transitions", OK)
-    return _noted(row_of(v.name, "cross-check", res, expected), why)
+    e = expect(v, "cross-check", "transitions", OK)
+    return _noted(row_of(v.name, "cross-check", res, e.verdicts), e)
 
 
 def _not_stated_rows(v: Variant, why: str, crosscheck: bool) -> list[Row]:
@@ -226,8 +242,8 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
             # N/A: the property is not stated in the decidable fragment (instances are
             # proved by z3 above); anything else must be a proof, unless a finding records
             # that the rules do not satisfy it at every size
-            expected, why = expect(v, "all sizes", res.property, OK + NA)
-            rows.append(_noted(row_of(v.name, "all sizes", res, expected, variant=v), why))
+            e = expect(v, "all sizes", res.property, OK + NA)
+            rows.append(_noted(row_of(v.name, "all sizes", res, e.verdicts, variant=v), e))
     except Exception as e:
         rows.append(Row.crashed(v.name, "all sizes", "(all sizes)", e))
     if crosscheck and first is not None and small is not None and unstated is None:
@@ -243,9 +259,8 @@ def _z3_rows(v: Variant, prover: Prover) -> list[Row]:
     premises every proof assumes (:func:`_unsound_premises`)."""
     rows = []
     for res in prover.prove_all(sanity=True):
-        expected, why = expect(v, "z3", res.property,
-                               OK if BY_ID[res.property].applies_to(v) else NA)
-        rows.append(_noted(row_of(v.name, "z3", res, expected, variant=v), why))
+        e = expect(v, "z3", res.property, OK if BY_ID[res.property].applies_to(v) else NA)
+        rows.append(_noted(row_of(v.name, "z3", res, e.verdicts, variant=v), e))
     return rows + _unsound_premises(v.name, prover.last_sanity, rows)
 
 

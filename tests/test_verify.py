@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from dominoproof.cli import main
-from dominoproof.model.variant import find_variant
+from dominoproof.model.variant import find_variant, load_variant
 from dominoproof.report import junit_xml
 from dominoproof.verify import CAUGHT, Report, Row, verify
 from dominoproof.verify_job import verify_fault
@@ -169,7 +169,7 @@ def test_a_presets_findings_are_expected_reported_and_would_fail_if_they_changed
     from dominoproof.expected import Finding, findings_of
     from dominoproof.proofs.properties import BY_ID
     from dominoproof.verify import OK
-    from dominoproof.verify_job import expect
+    from dominoproof.verify_job import Expectation, expect
 
     v = find_variant("chickenfoot-4p-d9")
     assert {p: f.verdict for (part, p), f in findings_of(v).items() if part == "z3"} == {
@@ -194,7 +194,35 @@ def test_a_presets_findings_are_expected_reported_and_would_fail_if_they_changed
             assert r.verdict == "N/A"
     other = v.with_overrides({"deal.hand_size": 6}, source="<test>")
     assert findings_of(other) == {}
-    assert expect(other, "search", "readings-agree", OK) == (OK, "")
+    assert expect(other, "search", "readings-agree", OK) == Expectation(OK)
+
+
+def test_a_file_built_on_a_preset_inherits_its_findings(tmp_path: Path) -> None:
+    """A designer's file on top of Double Draw (through a second file) that changes a rule
+    of its own: the preset's findings are expected of it as well as the default, and a row
+    that shows one says it is inherited from the base; a row that holds says nothing.
+    The preset itself keeps its findings as its own; a file on a preset without findings
+    expects the default."""
+    from dominoproof.verify import OK
+    from dominoproof.verify_job import Expectation, _noted, expect
+
+    (tmp_path / "mid.toml").write_text('base = "double-draw-2p-d6"\nname = "mid"\n')
+    (tmp_path / "house.toml").write_text(
+        'base = "mid.toml"\nname = "house"\n[scoring]\nround_to = 5\n')
+    v = load_variant(tmp_path / "house.toml")
+    e = expect(v, "search", "blocked-sound", OK)
+    assert e.verdicts == (*OK, "VIOLATED") and e.when == "VIOLATED"
+    assert e.why.startswith("inherited from the base double-draw-2p-d6")
+    shown = _noted(Row(v.name, "search", "blocked-sound", "VIOLATED", e.verdicts), e)
+    assert shown.ok and "inherited from the base" in shown.detail
+    holds = _noted(Row(v.name, "search", "blocked-sound", "HOLDS", e.verdicts), e)
+    assert holds.ok and holds.detail == ""
+    assert expect(v, "search", "termination", OK) == Expectation(OK)
+    own = expect(find_variant("double-draw-2p-d6"), "search", "blocked-sound", OK)
+    assert own.verdicts == ("VIOLATED",) and own.why.startswith("finding, as expected")
+    (tmp_path / "plain.toml").write_text('base = "block-2p-d6"\n[scoring]\nround_to = 5\n')
+    assert expect(load_variant(tmp_path / "plain.toml"), "search", "blocked-sound",
+                  OK) == Expectation(OK)
 
 
 def test_a_layout_the_z3_relation_does_not_state_is_named(
