@@ -300,10 +300,12 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not _KEY_RE.fullmatch(key):
+        output = (" -- a file to write is --output FILE" if not sep and "." in text
+                  and not _KEY_RE.fullmatch(text) else "")
         raise DominoproofError(
             f"-o {_plain(text)!r}: expected KEY=VALUE with KEY as section.key "
             "(e.g. -o deal.players=4, -o scoring.tie=split; `dominoproof show VARIANT` "
-            "lists every key)"
+            f"lists every key){output}"
         )
     raw = raw.strip()
     if not raw.isprintable():

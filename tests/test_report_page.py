@@ -180,8 +180,15 @@ def test_plot_writes_png_and_svg(tmp_path: Path) -> None:
     (["plot", "tiny", "--policy", "lazy", "--png", "{tmp}/p.png"], "--policy lazy"),
     (["plot", "tiny", "--by", "residuals", "--values", "3", "--png", "{tmp}/p.png"],
      "--values"),
-    (["report", "tiny", "-o", "{missing}/r.html"], "does not exist"),
-    (["report", "no-such-variant", "-o", "{tmp}/r.html"], "no-such-variant"),
+    (["report", "tiny", "--output", "{missing}/r.html"], "does not exist"),
+    (["report", "no-such-variant", "--output", "{tmp}/r.html"], "no-such-variant"),
+    # -o is --set in report as in every command: an override, never the page's name
+    (["report", "tiny", "-o", "deal.players=3"], "--output"),
+    (["report", "tiny", "-o", "{tmp}/r.html"], "Missing option '--output'"),
+    (["report", "tiny", "-o", "{tmp}/x.html", "--output", "{tmp}/r.html"],
+     "a file to write is --output FILE"),
+    (["report", "tiny", "-o", "deal.players=x", "--output", "{tmp}/r.html"],
+     "[deal] players"),
 ])
 def test_plot_and_report_bad_input(tmp_path: Path, args: list[str], needle: str,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
@@ -333,7 +340,7 @@ def test_the_page_opens_in_headless_chromium(page_and_report: tuple[str, Report]
 @pytest.mark.slow
 def test_the_report_command_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    r = run("report", "tiny", "--set", "block.confirmations=all-others", "-o", str(out),
+    r = run("report", "tiny", "-o", "block.confirmations=all-others", "--output", str(out),
             "-n", "300", "--workers", "1")
     assert r.exit_code == 1, r.output  # the override breaks R4.4: violations, as verify
     text = out.read_text(encoding="utf-8")

@@ -15,7 +15,12 @@ import click
 
 from dominoproof import api
 from dominoproof.model.errors import DominoproofError
-from dominoproof.options import budget_options, check_output_path, resolve_variant
+from dominoproof.options import (
+    budget_options,
+    check_output_path,
+    overrides_option,
+    resolve_variant,
+)
 from dominoproof.progress import progress
 from dominoproof.proofs.budgets import CROSSCHECK_STATES
 from dominoproof.render.html import gather, page, verdict_line
@@ -25,11 +30,9 @@ from dominoproof.render.scene import PLOTS_EXTRA, require_matplotlib
 @click.command("report", short_help="One self-contained HTML page: verdicts, counterexamples "
                                     "drawn step by step, statistics and plots.")
 @click.argument("variants", metavar="VARIANT|FILE...", nargs=-1, required=True)
-@click.option("-o", "--output", "output", type=click.Path(dir_okay=False), required=True,
+@click.option("--output", "output", type=click.Path(dir_okay=False), required=True,
               metavar="FILE.html", help="The page to write.")
-@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="Override one parameter of every variant, e.g. --set deal.players=4 "
-                   "(VALUE read as TOML; repeatable; -o names the output here).")
+@overrides_option
 @click.option("--faults/--no-faults", default=False, show_default=True,
               help="Also run the tool's self-test: every deliberately broken rule set "
                    "caught, its counterexamples drawn.")
@@ -63,7 +66,7 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
     residual at a block). The page is self-contained: pictures inline, no network.
     Exit codes: those of verify (0 every verdict as expected, 1 a violation, 3 only
     UNKNOWN) once the page is written; 2 bad input, before any work."""
-    check_output_path(output, "-o/--output")
+    check_output_path(output, "--output")
     chosen = [resolve_variant(v, overrides) for v in variants]
     notes = []
     if plots:
