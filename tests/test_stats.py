@@ -438,21 +438,35 @@ def test_stats_sampled_prints_intervals() -> None:
     assert code == 0 and "95% interval" in text and "300 rounds from seed 3" in text
 
 
-def test_stats_exit_codes() -> None:
-    code, _, err = run("stats", "block-2p-d6")
+def test_stats_is_exact_when_small_else_sampled_saying_which() -> None:
+    deals = math.comb(28, 7) * math.comb(21, 7)
+    code, text, _ = run("stats", "block-2p-d6", "-n", "200")
+    assert code == 0 and "Sampled figures of block-2p-d6" in text  # -n chose --sampled
+    code, text, _ = run("stats", "block-2p-d6", "-o", "set.max=2", "-o", "deal.hand_size=2")
+    assert code == 0 and text.startswith("Exact figures of")
+    code, _, err = run("stats", "tiny", "--max-deals", "100")  # an exact-only option
+    assert code == 2 and "4,200 deals" in err and "--max-deals" in err
+    code, _, err = run("stats", "block-2p-d6", "--exact")
     assert code == 2 and err.count("\n") == 1
-    assert f"{math.comb(28, 7) * math.comb(21, 7):,} deals" in err and "--sampled" in err
+    assert f"{deals:,} deals" in err and "--sampled" in err
+    code, _, err = run("stats", "draw-10p-d18", "--exact")
+    assert code == 2 and "about 1." in err and " x 10^" in err  # not a 60-digit count
+
+
+def test_stats_exit_codes() -> None:
     code, text, _ = run("stats", "tiny", "--max-states", "2000")
     assert code == 3 and "UNKNOWN" in text and "0." not in text
     code, out, _ = run("stats", "tiny", "--max-states", "2000", "--json")
     doc = json.loads(out)
     assert code == 3 and doc["status"] == "unknown" and doc["figures"] is None
     for args in (["--policy", "nope"], ["--sampled", "--deal", "P0: 0-0"],
-                 ["--seed", "3"], ["--sampled", "--max-deals", "9"]):
+                 ["--exact", "--seed", "3"], ["--sampled", "--max-deals", "9"],
+                 ["--seed", "3", "--max-deals", "9"]):
         code, _, err = run("stats", "tiny", *args)
         assert code == 2 and err.startswith("dominoproof: error: ") and err.count("\n") == 1
     assert "--policy nope: no such policy" in run("stats", "tiny", "--policy", "nope")[2]
-    assert "--seed: applies to --sampled only" in run("stats", "tiny", "--seed", "3")[2]
+    assert "--seed: applies to --sampled only" in run("stats", "tiny", "--exact", "--seed",
+                                                      "3")[2]
 
 
 def test_simulate_takes_a_policy() -> None:

@@ -1,10 +1,12 @@
 """``dominoproof stats``: the figures a rules designer asks for, under a play policy.
 
-``--exact`` (the default): exact figures by dynamic programming over the state graph of
-every deal (small configurations only: more than ``--max-deals`` deals is refused, exit
-2, with the count and the advice to use ``--sampled``; a search or time budget that runs
-out is UNKNOWN, exit 3, and no figure is printed). ``--sampled``: the same figures on
-``-n`` rounds the engine plays, with 95% intervals. See docs/STATS.md.
+By default exact when the configuration is small enough (at most ``--max-deals`` deals),
+else sampled, saying which and why. ``--exact``: exact figures by dynamic programming over
+the state graph of every deal (more than ``--max-deals`` deals is refused, exit 2, with
+the count and the advice to use ``--sampled``; a search or time budget that runs out is
+UNKNOWN, exit 3, and no figure is printed). ``--sampled``: the same figures on ``-n``
+rounds the engine plays, with 95% intervals. An option of one mode chooses that mode.
+See docs/STATS.md.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dominoproof.cli import EXIT_UNKNOWN
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.dealtext import parse_deal
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.spec import count_deals
 from dominoproof.options import (
     PositiveNumber,
     cluster_options,
@@ -56,9 +59,11 @@ def _option_name(name: str) -> str:
 @variant_argument
 @overrides_option
 @policy_option
-@click.option("--exact/--sampled", "exact", default=True, show_default=True,
+@click.option("--exact/--sampled", "exact", default=None,
               help="Exact figures over every deal (small configurations), or Monte-Carlo "
-                   "figures with 95% intervals (any size).")
+                   "figures with 95% intervals (any size). Default: exact when there are "
+                   "at most --max-deals deals, else sampled; an option of one mode "
+                   "chooses it.")
 @click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000,
               show_default=True, help="--sampled: rounds to play.")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -88,7 +93,7 @@ def _option_name(name: str) -> str:
 @json_option
 @click.pass_context
 def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy: str,
-            exact: bool, rounds: int, seed: int, draw_order: str, deal_text: str | None,
+            exact: bool | None, rounds: int, seed: int, draw_order: str, deal_text: str | None,
             max_deals: int | None, max_states: int | None, max_seconds: float | None,
             workers: int, cluster: str | None, scheduler: str | None, top: int,
             as_json: str | None) -> None:
@@ -97,13 +102,17 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     residual at a block (R5.3, R5.2), the expected length, the distribution of the
     winner's award (R5.4) and each tile's expected cost at a block (R5.6). --exact
     (default) computes them exactly over every deal, in rational arithmetic; --sampled
-    measures them on random rounds, with 95% intervals. Exit codes: 0 answered, 2 bad
-    input or too many deals for --exact, 3 UNKNOWN (a budget ran out: no figure).
+    measures them on random rounds, with 95% intervals; by default exact when the
+    configuration has at most --max-deals deals, else sampled, and the output says which.
+    Exit codes: 0 answered, 2 bad input or too many deals for --exact, 3 UNKNOWN (a
+    budget ran out: no figure).
     --sampled plays its rounds in batches, here, on --workers processes or on a Dask
     cluster (--cluster local:N, --scheduler ADDRESS): the same figures wherever.
     """
     given = [n for n in (*_EXACT_ONLY, *_SAMPLED_ONLY)
              if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+    if exact is None and given:  # an option of one mode chooses it
+        exact = given[0] in _EXACT_ONLY
     wrong = [n for n in given if n in (_SAMPLED_ONLY if exact else _EXACT_ONLY)]
     if wrong:
         raise DominoproofError(f"{_option_name(wrong[0])}: applies to "
@@ -112,6 +121,14 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     v = resolve_variant(variant, overrides)
     chosen = policy_named(policy)
     free = draw_order == "free"
+    why = ""
+    if exact is None:
+        deals = count_deals(v, free)
+        limit = max_deals or stats.MAX_EXACT_DEALS
+        exact = deals <= limit
+        if not exact:
+            why = (f"{stats.deal_count(deals)} deals, more than the {limit:,} an exact run "
+                   "enumerates (--max-deals; --exact insists)")
     figures: RoundFigures | None = None
     reason = ""
     if exact:
@@ -131,12 +148,14 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     if as_json:
         emit("stats", {"variant": v.name, "policy": chosen.name,
                        "policy_summary": chosen.summary,
-                       "method": "exact" if exact else "sampled",
+                       "method": "exact" if exact else "sampled", "why_sampled": why,
                        "status": "answered" if figures is not None else "unknown",
                        "reason": reason,
                        "figures": figures.to_json() if figures is not None else None},
              as_json)
     if text_too(as_json):
+        if why:
+            click.echo(f"(sampled, not exact: {why})")
         if figures is None:
             click.echo(f"Exact figures of {v.name} under the {chosen.name} policy: UNKNOWN "
                        f"({reason}); no figure is given. Raise --max-states or "

@@ -84,6 +84,7 @@ __all__ = [
     "TileCost",
     "check_enumerable",
     "comparisons",
+    "deal_count",
     "deal_weights",
     "disagreements",
     "exact_figures",
@@ -110,6 +111,14 @@ class FiguresUnknown(Exception):
 # -- Exact figures: dynamic programming over the state graph ---------------------------
 
 
+def deal_count(n: int) -> str:
+    """A number of deals as text: in full up to 15 digits, else its order of magnitude."""
+    if n < 10**15:
+        return f"{n:,}"
+    power = len(str(n)) - 1
+    return f"about {n / 10**power:.1f} x 10^{power}"
+
+
 def check_enumerable(variant: Variant, free_draw: bool, max_deals: int = MAX_EXACT_DEALS
                      ) -> int:
     """The number of deals an exact run enumerates, or a located
@@ -120,7 +129,8 @@ def check_enumerable(variant: Variant, free_draw: bool, max_deals: int = MAX_EXA
                  " (each boneyard tile equally likely to be drawn)" if free_draw
                  else " (each draw order a deal of its own)")
         raise DominoproofError(
-            f"{variant.name}: --exact: {n:,} deals{order}, more than the {max_deals:,} "
+            f"{variant.name}: --exact: {deal_count(n)} deals{order}, more than the "
+            f"{max_deals:,} "
             "an exact run enumerates (--max-deals); use --sampled for Monte-Carlo figures "
             "with 95% intervals, or a smaller configuration (-o set.max=3 "
             "-o deal.hand_size=3)")
