@@ -110,6 +110,8 @@ def print_report(report: Report, console: Console, *, details: bool = False,
             console.print(f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- "
                           f"{r.method}", markup=False)
             _evidence(console, r)
+    if report.search_line():
+        console.print(report.search_line(), markup=False)
     console.print(verdict_line(report))
 
 

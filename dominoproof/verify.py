@@ -92,6 +92,8 @@ class Row:
     fails: str = ""  #: what fails, one sentence in domino terms (VIOLATED, NOT INDUCTIVE)
     #: a search's deals: every deal, or sampled and how many (proofs.coverage)
     coverage: dict[str, Any] | None = None
+    #: which search ran (search rows): "kernel", or "python" and why not the kernel
+    search: str = ""
 
     @builtins.property  # the field ``property`` shadows the builtin in this class body
     def ok(self) -> bool:
@@ -138,9 +140,25 @@ class Report:
             return 3
         return 1
 
+    def search_line(self) -> str:
+        """Which search ran the variants' searches: the compiled kernel, the Python path
+        (and why), or each for some (the faults' mutants always run the Python path)."""
+        ran = {r.subject: r.search for r in self.rows if r.part == "search" and r.search}
+        on_kernel = sum(1 for how in ran.values() if how == "kernel")
+        why = sorted({how.removeprefix("python: ") for how in ran.values() if how != "kernel"})
+        if not ran:
+            return ""
+        if not why:
+            return "search: the compiled kernel ran every variant's search"
+        if not on_kernel:
+            return f"search: the Python path ran every variant's search ({'; '.join(why)})"
+        return (f"search: the compiled kernel for {on_kernel} variant(s), the Python path for "
+                f"{len(ran) - on_kernel} ({'; '.join(why)})")
+
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": not self.failures,
+            "search": self.search_line(),
             "exit_code": self.exit_code,
             "seconds": round(self.seconds, 2),
             "checks": len(self.rows),

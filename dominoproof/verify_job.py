@@ -27,7 +27,7 @@ from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
 from dominoproof.proofs.search import plans
 from dominoproof.proofs.search.coverage import of_init
-from dominoproof.proofs.search.statespace import explore
+from dominoproof.proofs.search.statespace import explore, kernel_reason
 from dominoproof.proofs.search.verification import check_properties
 from dominoproof.proofs.z3 import scoring, successors
 from dominoproof.proofs.z3.encoding_faults import twin_prover
@@ -143,6 +143,8 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         if also.coverage is not None:
             method += f"; and on {plans.shape(also.variant)}: {also.coverage.method()}"
     found = findings_of(v)
+    searched = ("kernel" if first is not None and first.on_kernel
+                else f"python: {kernel_reason(plan.variant) or 'the kernel is not used'}")
     for p in CATALOGUE:
         res = _worst(per_property[p.id])
         res.configuration = configuration
@@ -153,6 +155,7 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         e = expect(v, "search", p.id, OK if p.applies_to(plan.variant) else NA, found)
         row = row_of(v.name, "search", res, e.verdicts, variant=plan.variant)
         row.coverage = cover.to_json() if cover is not None else None
+        row.search = searched
         rows.append(_noted(row, e))
     return rows, (plan.variant, first)
 

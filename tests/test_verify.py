@@ -298,3 +298,32 @@ def test_a_second_configuration_of_the_plan_is_searched_and_judged_too(
     assert held.configuration.endswith(f"; and double-draw-2p-d6/small: {second.description}")
     assert held.method.endswith(f"; and on double-3, 2 players x 3, 4 in the boneyard: "
                                 f"{second.coverage.method()}")
+
+
+def test_the_report_says_which_search_ran() -> None:
+    """One line names the search that ran the variants' searches: the compiled kernel,
+    the Python path with why, or each for some; the faults' rows do not count."""
+    def rows(*searches: tuple[str, str]) -> Report:
+        return Report(rows=[Row(s, "search", "termination", "HOLDS", ("HOLDS",), search=how)
+                            for s, how in searches]
+                      + [Row("fault x", "search", "termination", "VIOLATED", CAUGHT)])
+
+    assert rows(("a", "kernel"), ("b", "kernel")).search_line() == (
+        "search: the compiled kernel ran every variant's search")
+    off = "python: kernel: off (DOMINOPROOF_KERNEL=0)"
+    assert rows(("a", off)).search_line() == (
+        "search: the Python path ran every variant's search (kernel: off "
+        "(DOMINOPROOF_KERNEL=0))")
+    mixed = rows(("a", "kernel"), ("b", "python: kernel: cannot read toes"))
+    assert mixed.search_line().startswith("search: the compiled kernel for 1 variant(s), "
+                                          "the Python path for 1 (kernel: cannot read toes)")
+    assert mixed.to_json()["search"] == mixed.search_line()
+    assert Report().search_line() == ""
+
+
+@pytest.mark.slow
+def test_verify_says_the_python_path_ran_where_the_kernel_is_off() -> None:
+    r = CliRunner().invoke(main, ["verify", "tiny-2p-d3", "--no-faults"],
+                           env={"DOMINOPROOF_KERNEL": "0"})
+    assert r.exit_code == 0, r.output
+    assert "search: the Python path ran every variant's search (kernel: off" in r.stdout
