@@ -387,13 +387,17 @@ class DiffReport:
 def diff(a: Variant, b: Variant, *, stats: bool = True, rounds: int = 10_000,
          seed: int = 0, z3_seed: int = DEFAULT_SEED, rlimit: int = DEFAULT_RLIMIT,
          timeout_ms: int = DEFAULT_TIMEOUT_MS, workers: int | None = None,
-         progress: Callable[[str, list[Any]], None] | None = None) -> DiffReport:
+         progress: Callable[[str, list[Any]], None] | None = None,
+         phase: Callable[[str], None] | None = None) -> DiffReport:
     """Compare ``a`` and ``b``: parameters, verdicts (with the separating rounds) and,
-    with ``stats``, statistics from ``rounds`` random rounds of each (``seed``)."""
+    with ``stats``, statistics from ``rounds`` random rounds of each (``seed``).
+    ``progress`` hears of each variant checked, ``phase`` of each phase as it starts."""
     t0 = time.perf_counter()
     a, b = _distinct(a, b)
     variants = {"A": a, "B": b}
     same = a == b  # the same rules: the same checks give the same verdicts, run once
+    say = phase or (lambda what: None)
+    say(f"verifying {'A' if same else 'A and B'} with the checks of verify")
     report = verify([a] if same else [a, b], faults=False, seed=z3_seed,
                     timeout_ms=timeout_ms, crosscheck=0, workers=workers, rlimit=rlimit,
                     progress=progress)
@@ -402,7 +406,10 @@ def diff(a: Variant, b: Variant, *, stats: bool = True, rounds: int = 10_000,
     props = _compare(report, {"A": a.name, "B": b.name}, variants)
     figures = None
     if stats:
-        figures = {s: gather_figures(variants[s], rounds=rounds, seed=seed) for s in SIDES}
+        figures = {}
+        for s in SIDES:
+            say(f"statistics of {s} ({variants[s].name}): {rounds:,} rounds")
+            figures[s] = gather_figures(variants[s], rounds=rounds, seed=seed)
     notes = []
     if same:
         notes.append("A and B have the same rules (every parameter equal): checked once")

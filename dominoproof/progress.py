@@ -1,10 +1,13 @@
-"""Progress on a terminal, silence in a pipe: the display of the commands that can run long.
+"""Progress while a command works: a live display on a terminal, plain lines in a pipe.
 
-``verify``, ``prove``, ``witness``, ``explore``, ``simulate`` and ``bench`` show a rich
-progress display on standard error while they work, only when standard error is a
-terminal and ``-q`` was not given; piped or redirected output (a CI log, a golden
-transcript) never holds a progress character. The display is transient: it is gone when
-the command prints its result.
+``verify``, ``prove``, ``witness``, ``explore``, ``simulate``, ``stats``, ``report``,
+``diff`` and ``bench`` show progress on standard error while they work, unless ``-q`` was
+given. On a terminal it is a rich display, transient: it is gone when the command prints
+its result. Piped or redirected (a CI log), it is plain lines, ``dominoproof verify
+[12 s]: checked tiny-2p-d3 (3 of 22)``: one per step or phase, and one at least every
+:data:`PIPED_EVERY` seconds while a step runs long; none for a command that ends within
+:data:`PIPED_AFTER` seconds; never a control character; within 100 columns.
+Standard output (the answer, a golden transcript) never holds progress.
 
     with progress("verify", total=len(jobs), quiet=quiet) as bar:
         ...
@@ -14,6 +17,8 @@ the command prints its result.
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -55,6 +60,72 @@ class Bar:
                                                  if x is not None})
 
 
+#: a piped command says nothing of its progress until it has run this long (seconds)
+PIPED_AFTER = 5.0
+#: a phase that changes its words often is said at most once in this many seconds, and
+#: a step that runs long is said to be running again after as many
+PIPED_EVERY = 15.0
+_PIPED_WIDTH = 100
+
+
+class LineBar(Bar):
+    """Progress as plain lines on standard error, for output that is not a terminal."""
+
+    def __init__(self, what: str, total: float | None) -> None:
+        super().__init__()
+        self._what, self._total, self._done = what, total, 0.0
+        self._t0, self._last = time.monotonic(), float("-inf")  # _last: the last line
+        self._said = self._doing = ""
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._beat = threading.Thread(target=self._heartbeat, daemon=True)
+
+    def _say(self, text: str, *, every: float = 0.0, again: bool = False) -> None:
+        """Say ``text`` unless the command is young, it was just said, or less than
+        ``every`` seconds passed since the last line (``again``: the heartbeat)."""
+        with self._lock:
+            now = time.monotonic()
+            if now - self._t0 < PIPED_AFTER or (text == self._said and not again) or (
+                    now - self._last < every):
+                return
+            count = (f" ({self._done:,.0f} of {self._total:,.0f}{' done' if again else ''})"
+                     if self._total is not None and every != PIPED_EVERY else "")
+            line = f"dominoproof {self._what} [{now - self._t0:,.0f} s]: {text}{count}"
+            click.echo(line if len(line) <= _PIPED_WIDTH else line[:_PIPED_WIDTH - 3] + "...",
+                       err=True)
+            self._said, self._last = text, now
+
+    def _heartbeat(self) -> None:
+        """A step that runs long: say every :data:`PIPED_EVERY` seconds that it still runs."""
+        while not self._stop.wait(PIPED_EVERY / 3):
+            if time.monotonic() - self._last >= PIPED_EVERY:
+                self._say(f"still working{', ' + self._doing if self._doing else ''}",
+                          again=True)
+
+    def __enter__(self) -> LineBar:
+        self._beat.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+
+    def advance(self, what: str | None = None, steps: float = 1) -> None:
+        self._done += steps
+        self._say(what or "working")
+
+    def update(self, what: str | None = None, *, completed: float | None = None,
+               total: float | None = None) -> None:
+        if total is not None:
+            self._total = total
+        if completed is not None:
+            self._done = completed
+        if what:  # a phase: said when it starts
+            self._doing = what
+            self._say(what)
+        elif completed is not None and self._total:  # a count: said now and then
+            self._say(f"{self._done:,.0f} of {self._total:,.0f}", every=PIPED_EVERY)
+
+
 def on_terminal() -> bool:
     """Whether standard error is a terminal (where a progress display belongs)."""
     return bool(getattr(sys.stderr, "isatty", lambda: False)())
@@ -63,10 +134,14 @@ def on_terminal() -> bool:
 @contextmanager
 def progress(what: str, *, total: float | None = None, quiet: bool = False) -> Iterator[Bar]:
     """A progress display on standard error: a bar with a count when ``total`` is known,
-    else a spinner with the elapsed time; a silent :class:`Bar` when standard error is
-    not a terminal or ``quiet``."""
-    if quiet or not on_terminal():
+    else a spinner with the elapsed time; plain lines (:class:`LineBar`) when standard
+    error is not a terminal; a silent :class:`Bar` with ``quiet``."""
+    if quiet:
         yield Bar()
+        return
+    if not on_terminal():
+        with LineBar(what, total) as lines:
+            yield lines
         return
     columns: list[Any] = [SpinnerColumn(), TextColumn("{task.description}")]
     if total is not None:
@@ -83,7 +158,8 @@ def steps(what: str, *, total: float | None = None, quiet: bool = False,
     step shows in the progress display (a bar counting the steps when ``total`` is
     known, else a spinner) on a terminal, and with ``verbose`` is also printed as a line
     on standard error, piped or not; ``quiet`` shows nothing."""
-    with progress(what, total=total, quiet=quiet) as bar:
+    # piped with ``verbose``, the verbose lines are the progress
+    with progress(what, total=total, quiet=quiet or (verbose and not on_terminal())) as bar:
         seen = 0
 
         def step(text: str) -> None:
@@ -101,4 +177,4 @@ def steps(what: str, *, total: float | None = None, quiet: bool = False,
             bar.advance()
 
 
-__all__ = ["Bar", "on_terminal", "progress", "steps"]
+__all__ = ["PIPED_AFTER", "Bar", "LineBar", "on_terminal", "progress", "steps"]

@@ -44,6 +44,8 @@ LINKED = ("docs", "tests", "bench", "scripts")
 LANGUAGES = ("python", "console", "sh", "toml", "text")
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>[^`]*)$")
 _MARK = re.compile(r"^\s*<!--\s*test:(?P<marks>.*?)-->\s*$")
+#: a line of progress a piped command writes on standard error (dominoproof/progress.py)
+PROGRESS_LINE = re.compile(r"^dominoproof [^\n\[]*\[[\d,]+ s\]: .*\n", flags=re.M)
 _FLAGS = doctest.ELLIPSIS
 
 
@@ -175,7 +177,9 @@ class Workspace:
         res = subprocess.run(["bash", "-c", command], cwd=self.folder, env=self.env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                              stdin=subprocess.DEVNULL)
-        return res.returncode, res.stdout
+        # a page shows what a reader at a terminal keeps: progress, a transient display
+        # there, is plain lines in this pipe (dominoproof/progress.py) and is left out
+        return res.returncode, PROGRESS_LINE.sub("", res.stdout)
 
     def _console(self, block: Block) -> str | None:
         want = int(block.marks.get("exit", "0"))

@@ -6,7 +6,8 @@ import click
 
 from dominoproof.diff import diff, pair, render
 from dominoproof.jsonout import emit, json_option, text_too
-from dominoproof.options import budget_options, console, overrides_option
+from dominoproof.options import budget_options, overrides_option
+from dominoproof.progress import progress
 
 
 @click.command("diff", short_help="Two variants side by side: parameters, verdicts with "
@@ -42,13 +43,12 @@ def command(first: str, second: str | None, overrides: tuple[str, ...], stats: b
     2 bad input.
     """
     a, b = pair(first, second, overrides)
-    err = console(stderr=True)
-
-    def progress(name: str, rows: list[object]) -> None:
-        err.print(f"checked {name} ({len(rows)} checks)", style="dim", markup=False)
-
-    report = diff(a, b, stats=stats, rounds=rounds, seed=seed, z3_seed=z3_seed,
-                  rlimit=rlimit, timeout_ms=timeout_ms, workers=workers, progress=progress)
+    with progress("diff") as bar:
+        report = diff(a, b, stats=stats, rounds=rounds, seed=seed, z3_seed=z3_seed,
+                      rlimit=rlimit, timeout_ms=timeout_ms, workers=workers,
+                      progress=lambda name, rows: bar.update(f"checked {name} "
+                                                             f"({len(rows)} checks)"),
+                      phase=bar.update)
     if as_json:
         emit("diff", report.to_json(), as_json)
     if text_too(as_json):

@@ -76,9 +76,11 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
             msg = f"matplotlib is not installed: the page has no plots ({PLOTS_EXTRA})"
             click.echo(f"dominoproof: note: {msg}", err=True)
             notes.append(msg[0].upper() + msg[1:] + ".")
-    with progress(f"verifying {len(chosen)} variant(s)") as bar:
+    with progress("report") as bar:
+        bar.update(f"verifying {len(chosen)} variant(s) with the checks of verify")
         report = api.verify(chosen, faults=faults, seed=0, rlimit=rlimit, timeout_ms=timeout_ms,
-                        crosscheck=crosscheck, workers=workers)
+                            crosscheck=crosscheck, workers=workers,
+                            progress=lambda name, rows: bar.update(f"checked {name}"))
         sections = gather(chosen, rounds=rounds, seed=seed, max_exact_deals=max_exact_deals,
                           stats=stats, plots=plots, progress=lambda what: bar.update(what))
     text = page(report, sections, notes=notes, max_rounds=max_rounds)

@@ -11,11 +11,9 @@ See docs/STATS.md.
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.text import Text
 
 from dominoproof.cli import EXIT_UNKNOWN
@@ -26,13 +24,13 @@ from dominoproof.model.spec import count_deals
 from dominoproof.options import (
     PositiveNumber,
     cluster_options,
-    console,
     lists_in_help,
     overrides_option,
     policy_option,
     resolve_variant,
     variant_argument,
 )
+from dominoproof.progress import progress
 from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import policy_named
 from dominoproof.proofs.analysis.stats import sampled_figures
@@ -136,10 +134,13 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
         if deal_text is not None:
             deal = parse_deal(v, deal_text, free_draw=free)
         try:
-            figures = stats.exact_figures(
-                v, chosen, free_draw=free, deal=deal,
-                max_deals=max_deals or stats.MAX_EXACT_DEALS,
-                max_states=max_states or stats.DEFAULT_MAX_STATES, max_seconds=max_seconds)
+            with progress(f"stats {v.name}") as bar:
+                bar.update("exact figures: every deal's state graph")
+                figures = stats.exact_figures(
+                    v, chosen, free_draw=free, deal=deal,
+                    max_deals=max_deals or stats.MAX_EXACT_DEALS,
+                    max_states=max_states or stats.DEFAULT_MAX_STATES,
+                    max_seconds=max_seconds)
         except stats.FiguresUnknown as e:
             reason = e.reason
     else:
@@ -167,12 +168,9 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
 
 
 def _sampled(v: Any, chosen: Any, rounds: int, seed: int, runner: Runner) -> RoundFigures:
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=console(stderr=True),
-                  transient=True, disable=not sys.stderr.isatty()) as bar:
-        task = bar.add_task(f"{v.name}", total=rounds)
+    with progress(f"stats {v.name}", total=rounds) as bar:
         return sampled_figures(v, chosen, rounds, seed,
-                               progress=lambda done: bar.update(task, completed=done),
+                               progress=lambda done: bar.update(completed=done),
                                every=max(1, min(2000, rounds // 100)), runner=runner)
 
 
