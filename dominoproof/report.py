@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from dominoproof.options import wrap
 from dominoproof.proofs.properties import CATALOGUE
 from dominoproof.verify import PARTS, Report, Row
 
@@ -65,24 +67,84 @@ def subject_table(subject: str, rows: list[Row]) -> Table:
     return t
 
 
+def _lines(console: Console, text: str, indent: str = "", style: str = "") -> None:
+    """``text`` wrapped to the console's width (piped too), each line indented."""
+    for line in wrap(text, console.width, initial_indent=indent,
+                     subsequent_indent=indent + "  "):
+        console.print(line, style=style, markup=False)
+
+
+def summary_line(subject: str, rows: list[Row]) -> str:
+    """One subject in one line: its checks, how many as expected, its verdicts counted,
+    and its findings."""
+    counts = Counter(r.verdict for r in rows)
+    shown = ", ".join(f"{n} {v}" for v, n in sorted(counts.items(), key=lambda x: -x[1]))
+    bad = sum(not r.ok for r in rows)
+    found = len({r.property for r in rows if r.finding})
+    return (f"{subject}: {len(rows)} checks, "
+            + (f"{bad} NOT AS EXPECTED" if bad else "as expected")
+            + f" ({shown})" + (f"; {found} finding(s), below" if found else ""))
+
+
+def print_findings(report: Report, console: Console, *, rounds: bool) -> None:
+    """Every finding shown (a verdict expected because the variant's published rules, or
+    its base's, do not satisfy the property): what it means in domino terms, where its
+    round is, and the doc section that explains findings."""
+    shown = [r for r in report.rows if r.finding and r.ok]
+    if not shown:
+        return
+    _lines(console, "Findings, as expected: properties a published variant's rules do not "
+                    "satisfy (docs/DESIGNER.md, \"Reading a verdict\")")
+    for subject in dict.fromkeys(r.subject for r in shown):
+        mine = [r for r in shown if r.subject == subject]
+        for prop in dict.fromkeys(r.property for r in mine):
+            of = [r for r in mine if r.property == prop]
+            verdicts = ", ".join(f"{r.verdict} ({r.part})" for r in of)
+            _lines(console, f"{subject} / {prop}: {verdicts}", "  ")
+            _lines(console, of[0].finding.removeprefix("finding, as expected: "), "    ")
+            with_round = next((r for r in of if r.round), None)
+            if with_round is not None and rounds:
+                console.print(_indent(with_round.round, "    | "), markup=False)
+            elif with_round is not None:
+                _lines(console, "its round: with -v", "    ", style="dim")
+    console.print()
+
+
 def print_report(report: Report, console: Console, *, details: bool = False,
-                 tables: bool = True) -> None:
-    """The table of every subject (unless not ``tables``), then the checks that are not
-    as expected (each with its detail and counterexample), then the verdict line."""
-    for subject in report.subjects if tables else ():
-        if subject.startswith("fault "):
-            continue
+                 tables: bool = True, summary: bool = False) -> None:
+    """With ``summary``, one line per subject first, and a table only for a subject
+    with a check not as expected; else the table of every subject (unless not
+    ``tables``). Then the findings explained, the checks that are not as expected (each
+    with its detail and counterexample), and the verdict line."""
+    subjects = [s for s in report.subjects if not s.startswith("fault ")]
+    faults = [s for s in report.subjects if s.startswith("fault ")]
+    if summary and tables:
+        for subject in subjects:
+            _lines(console, summary_line(subject, rows_of(report, subject)))
+        if faults:
+            missed = [s for s in faults if not all(r.ok for r in rows_of(report, s))]
+            console.print(f"faults: {len(faults) - len(missed)} of {len(faults)} "
+                          "deliberately broken rule sets caught"
+                          + (f"; NOT CAUGHT: {', '.join(missed)}" if missed else ""),
+                          markup=False)
+        console.print()
+    for subject in subjects if tables else ():
         rows = rows_of(report, subject)
+        if summary and all(r.ok for r in rows):
+            continue
         console.print(subject_table(subject, rows))
         configs = {r.part: r.configuration for r in rows if r.configuration}
         for part in ("search", "z3"):
             if part in configs:
-                console.print(f"  {part}: {configs[part]}", style="dim", markup=False)
+                _lines(console, f"{part}: {configs[part]}", "  ", style="dim")
         cross = next((r for r in rows if r.part == "cross-check"), None)
         if cross is not None:
-            console.print(f"  [dim]cross-check: {cross.detail.splitlines()[0]}[/dim]")
+            _lines(console, f"cross-check: {cross.detail.splitlines()[0]}", "  ", style="dim")
         console.print()
-    faults = [s for s in report.subjects if s.startswith("fault ")]
+    if tables:
+        print_findings(report, console, rounds=not summary)
+    if summary and not details:
+        faults = [s for s in faults if not all(r.ok for r in rows_of(report, s))]
     if faults and tables:
         t = Table(title="every check can fail: deliberately broken rule sets",
                   title_justify="left", show_edge=False, pad_edge=False)
@@ -128,8 +190,10 @@ def _indent(text: str, prefix: str) -> str:
 
 
 def _evidence(console: Console, r: Row) -> None:
-    """A check's detail (every line indented) and its counterexample, if it has one."""
-    console.print(_indent(r.detail, "    "), markup=False)
+    """A check's detail (every line indented, wrapped to the width) and its
+    counterexample, if it has one."""
+    for line in r.detail.rstrip("\n").splitlines():
+        _lines(console, line, "    ")
     if r.round or r.cti:
         console.print(_indent(r.round or r.cti, "    | "), markup=False)
     elif r.fails and r.fails not in r.detail:

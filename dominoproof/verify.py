@@ -94,6 +94,9 @@ class Row:
     coverage: dict[str, Any] | None = None
     #: which search ran (search rows): "kernel", or "python" and why not the kernel
     search: str = ""
+    #: a finding the verdict is expected to show: why, in domino terms, and whose rules
+    #: (the variant's own, or inherited from its base) -- "" for none
+    finding: str = ""
 
     @builtins.property  # the field ``property`` shadows the builtin in this class body
     def ok(self) -> bool:

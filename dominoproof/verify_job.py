@@ -108,6 +108,7 @@ def _noted(row: Row, e: Expectation) -> Row:
     """``row`` with the finding it is expected to show said in its detail."""
     if e.why and (e.when is None or row.verdict == e.when):
         row.detail = f"{e.why}; {row.detail}" if row.detail else e.why
+        row.finding = e.why
     return row
 
 

@@ -327,3 +327,39 @@ def test_verify_says_the_python_path_ran_where_the_kernel_is_off() -> None:
                            env={"DOMINOPROOF_KERNEL": "0"})
     assert r.exit_code == 0, r.output
     assert "search: the Python path ran every variant's search (kernel: off" in r.stdout
+
+
+def test_several_subjects_are_summed_up_first_and_findings_explained() -> None:
+    """Of several variants: one line each first (checks, verdicts, findings), a table only
+    for a subject with a check not as expected, every finding explained in words with a
+    pointer to its round and to the docs, every line within the width."""
+    import io
+
+    from dominoproof.options import console
+    from dominoproof.report import print_report
+
+    why = "finding, as expected: a call establishes the block while a tile still fits"
+    rows = [Row("fine", "search", "termination", "HOLDS", ("HOLDS",)),
+            Row("published", "search", "blocked-sound", "VIOLATED", ("VIOLATED",),
+                detail=why, round="a round of 11 moves", finding=why),
+            Row("published", "z3", "blocked-sound", "NOT INDUCTIVE", ("NOT INDUCTIVE",),
+                detail=why, finding=why),
+            Row("broken", "search", "procedure", "VIOLATED", ("HOLDS", "PROVED"),
+                detail="only 1 of 2 players confirmed " * 8, round="the round")]
+    report = Report(rows=rows, subjects=["fine", "published", "broken"])
+    out = io.StringIO()
+    print_report(report, console(out), summary=True)
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert lines[0] == "fine: 1 checks, as expected (1 HOLDS)"
+    assert lines[1] == ("published: 2 checks, as expected (1 VIOLATED, 1 NOT INDUCTIVE); "
+                        "1 finding(s), below")
+    assert lines[2] == "broken: 1 checks, 1 NOT AS EXPECTED (1 VIOLATED)"
+    assert text.count("property") == 1  # one table: the broken subject's
+    assert "published / blocked-sound: VIOLATED (search), NOT INDUCTIVE (z3)" in text
+    assert "    a call establishes the block while a tile still fits" in text
+    assert "its round: with -v" in text and '"Reading a' in text
+    assert all(len(line) <= 100 for line in lines)
+    one = io.StringIO()  # one subject: its table, and the finding with its round
+    print_report(Report(rows=rows[1:3], subjects=["published"]), console(one))
+    assert "property" in one.getvalue() and "    | a round of 11 moves" in one.getvalue()

@@ -75,10 +75,13 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     1 a property violated (or a broken rule set not caught), 3 only UNKNOWN verdicts
     (a budget ran out: Z3's resource limit, or the wall-clock safety net) short of
     success, 2 bad input. On a terminal a progress bar counts the variants (and faults)
-    checked; -q prints only the checks not as expected and the verdict, -v every check's
-    detail and a line per variant checked (also when piped). Each variant and each fault
-    is a job: in a forked process of this machine, --workers at a time, or a task of a
-    Dask cluster (--cluster local:N starts one here, --scheduler ADDRESS joins one).
+    checked (a line per variant when piped). Of several variants, one line each comes
+    first, then the table of any with a check not as expected; every finding (a property
+    a published variant's rules do not satisfy) is explained; -q prints only the checks
+    not as expected and the verdict, -v every table and every check's detail. Each
+    variant and each fault is a job: in a forked process of this machine, --workers at a
+    time, or a task of a Dask cluster (--cluster local:N starts one here, --scheduler
+    ADDRESS joins one).
     """
     spec = cluster_spec(cluster, scheduler)
     check_output_path(junit_path, "--junit")
@@ -101,7 +104,9 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
                                 rlimit=rlimit, crosscheck=crosscheck, workers=workers,
                                 progress=done, runner=runner)
     if text_too(as_json):
-        print_report(report, out, details=details or verbose, tables=not quiet)
+        several = sum(not s.startswith("fault ") for s in report.subjects) > 1
+        print_report(report, out, details=details or verbose, tables=not quiet,
+                     summary=several and not verbose)
     if as_json:
         emit("verify", report.to_json(), as_json)
     if junit_path is not None:
