@@ -79,6 +79,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
             + (["highest-double"] if lead == "tile" else [])))
     o["block.confirmations"] = draw(st.sampled_from(["all", "all-others",
                                                       *range(1, players + 1)]))
+    if draw(st.booleans()):  # R4.4: no markers on a line, so no effect (a named warning)
+        o["block.restart_on_marker"] = True
     if draw(st.booleans()):
         o["fouls.rule"] = "penalised"
         o["fouls.penalty"] = draw(st.integers(0, 25))

@@ -180,8 +180,8 @@ def lead_case(v: Variant, hands: tuple[int, ...]) -> str:
             return "lead: the highest double dealt"
         named = "lead: no double dealt"
     if lead.fallback is LeadFallback.HIGHEST_DOUBLE:
-        return f"{named}, a double leads" if doubles else f"{named}, nor any double"
-    return f"{named}, fallback {lead.fallback.value}"
+        return f"{named} (a double leads)" if doubles else f"{named} (nor any double)"
+    return f"{named} (fallback {lead.fallback.value})"
 
 
 def round_cases(v: Variant, deal: Deal) -> set[str]:
@@ -218,10 +218,10 @@ def possible_cases(v: Variant) -> set[str]:
         cases.add("lead: the highest double dealt")
         named = "lead: no double dealt"
     if lead.fallback is LeadFallback.HIGHEST_DOUBLE:
-        cases |= {f"{named}, a double leads", f"{named}, nor any double"}
+        cases |= {f"{named} (a double leads)", f"{named} (nor any double)"}
     elif not (lead.rule is LeadRule.HIGHEST_DOUBLE
               and lead.fallback is LeadFallback.REDEAL):
-        cases.add(f"{named}, fallback {lead.fallback.value}")
+        cases.add(f"{named} (fallback {lead.fallback.value})")
     return cases
 
 
@@ -262,7 +262,7 @@ def _corner_deals(small: Variant, seeds: int) -> tuple[list[Deal], str]:
         text += (f"; no round of the {seeds + CANDIDATES:,} deals explored reaches "
                  f"{', '.join(ends)}")
     if leads:
-        text += (f"; none of {seeds + CANDIDATES + LEAD_SCAN:,} deals looked at falls in "
+        text += (f"; of {seeds + CANDIDATES + LEAD_SCAN:,} deals looked at, none has "
                  f"{', '.join(leads)}")
     return chosen, text
 
