@@ -17,6 +17,8 @@ from functools import cache
 from .layout import SlotLayout, layout_data
 from .tiles import Tile, TileSet, tile_index
 from .variant import (
+    AwardUnit,
+    BlockWinner,
     Compare,
     DrawRule,
     ExtendReading,
@@ -51,6 +53,8 @@ class Constants:
     READING: ExtendReading  #: R2.3: what "can be extended" means [layout.extend]
     VALUE: tuple[int, ...]  #: R5.3: each tile's value (pips, or the special value)
     SIDES: tuple[tuple[int, ...], ...]  #: R5.2: the sides that score (teams, or seats)
+    WINNER: BlockWinner  #: R5.2a: what wins a block: fewest pips or tiles [scoring.block_winner]
+    UNIT: AwardUnit  #: R5.4: what the awards count: pips or tiles [scoring.award_unit]
     tiles: TileSet  #: the set itself: halves, suits, doubles
 
 
@@ -75,6 +79,6 @@ def constants_of(v: Variant) -> Constants:
         EMPTY=v.block.boneyard_must_be_empty, FOULS=v.fouls.rule, LEAD=v.lead.rule,
         LEADER=v.lead.player, LEAD_TILE=lead_tile, FALLBACK=v.lead.fallback,
         LAYOUT=layout_data(v), READING=v.layout.extend, VALUE=value, SIDES=sides,
-        tiles=tiles,
+        WINNER=v.scoring.block_winner, UNIT=v.scoring.award_unit, tiles=tiles,
     )
 

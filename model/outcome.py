@@ -14,7 +14,7 @@ from .constants import constants_of
 from .fast import engine_for
 from .state import Ending, State, Status
 from .tiles import Tile, bits, mask_of
-from .variant import Award, TieRule, Variant
+from .variant import Award, AwardUnit, BlockWinner, TieRule, Variant
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ class Outcome:
     tied: tuple[int, ...]  #: sides tied for the lowest total (blocked rounds; () if no tie)
     proposer: int | None  #: R4.1: who proposed the block
     explanation: str
+    #: R5.2a: per side, what a block's winner is decided by: its total (fewest pips) or
+    #: the number of tiles left in its hands (fewest tiles)
+    counts: tuple[int, ...] = ()
+    winner_by: BlockWinner = BlockWinner.FEWEST_PIPS  #: R5.2a [scoring.block_winner]
+    unit: AwardUnit = AwardUnit.PIPS  #: R5.4: what the awards count [scoring.award_unit]
 
     @property
     def winning_players(self) -> tuple[int, ...]:
@@ -54,6 +59,10 @@ class Outcome:
             "tied": list(self.tied),
             "proposer": self.proposer,
             "explanation": self.explanation,
+            # named only where the variant departs from pips, so other outcomes read as before
+            **({"block_winner": self.winner_by.value, "counts": list(self.counts)}
+               if self.winner_by is not BlockWinner.FEWEST_PIPS else {}),
+            **({"award_unit": self.unit.value} if self.unit is not AwardUnit.PIPS else {}),
         }
 
 
@@ -69,7 +78,8 @@ def rounded(x: int, step: int) -> int:
 
 
 def award(variant: Variant, rule: Award, totals: tuple[int, ...], winners: list[int]) -> int:
-    """R5.4: what each of ``winners`` is awarded under ``rule`` (before R5.5 sharing)."""
+    """R5.4: what each of ``winners`` is awarded under ``rule`` (before R5.5 sharing);
+    ``totals``: each side's count in the award's unit (:func:`award_basis`)."""
     if rule is Award.NOTHING:  # no pips change hands: each side's own count stands
         return 0
     others = sum(t for i, t in enumerate(totals) if i not in winners)
@@ -80,6 +90,17 @@ def award(variant: Variant, rule: Award, totals: tuple[int, ...], winners: list[
     else:
         x = sum(totals)
     return rounded(x, variant.scoring.round_to)
+
+
+def tiles_left(sides: tuple[tuple[int, ...], ...], hands: tuple[int, ...]) -> tuple[int, ...]:
+    """Each side's number of tiles left in hand (R5.2a "fewest-tiles", R5.4 "tiles")."""
+    return tuple(sum(hands[p].bit_count() for p in side) for side in sides)
+
+
+def award_basis(variant: Variant, totals: tuple[int, ...], tiles: tuple[int, ...]
+                ) -> tuple[int, ...]:
+    """R5.4: each side's count in the unit the awards count: its total, or its tiles."""
+    return tiles if constants_of(variant).UNIT is AwardUnit.TILES else totals
 
 
 def side_of(sides: tuple[tuple[int, ...], ...], player: int) -> int:
@@ -108,6 +129,10 @@ def outcome(variant: Variant, s: State) -> Outcome | None:
     sides = constants_of(variant).SIDES
     residuals = tuple(residual(variant, h) for h in s.hands)
     totals = side_totals(sides, residuals)
+    tiles = tiles_left(sides, s.hands)
+    c = constants_of(variant)
+    counts = tiles if c.WINNER is BlockWinner.FEWEST_TILES else totals  # R5.2a
+    basis = award_basis(variant, totals, tiles)  # R5.4: pips or tiles
     penalties = seat_penalties(variant, s.fouls)
     proposer = s.proposer
     tied: tuple[int, ...] = ()
@@ -115,25 +140,28 @@ def outcome(variant: Variant, s: State) -> Outcome | None:
         w = side_of(sides, s.turn)
         winners = [w]
         awards = [0] * len(sides)
-        awards[w] = award(variant, variant.scoring.domino_award, totals, winners)
+        awards[w] = award(variant, variant.scoring.domino_award, basis, winners)
         why = f"P{s.turn} emptied their hand: domino"
         term = Ending.DOMINO
     else:
         term = Ending.BLOCKED
-        winners, awards, tied, why = _blocked(variant, s, sides, totals, residuals, proposer)
+        winners, awards, tied, why = _blocked(variant, s, sides, counts, basis, proposer)
     scores = tuple(awards[i] - sum(penalties[p] for p in side) for i, side in enumerate(sides))
     return Outcome(term, residuals, sides, totals, tuple(winners), tuple(awards), penalties,
-                   scores, tied, proposer, why)
+                   scores, tied, proposer, why, counts, c.WINNER, c.UNIT)
 
 
 def _blocked(
-    variant: Variant, s: State, sides: tuple[tuple[int, ...], ...], totals: tuple[int, ...],
-    residuals: tuple[int, ...], proposer: int | None,
+    variant: Variant, s: State, sides: tuple[tuple[int, ...], ...], counts: tuple[int, ...],
+    basis: tuple[int, ...], proposer: int | None,
 ) -> tuple[list[int], list[int], tuple[int, ...], str]:
-    """R5.2 (lowest total wins), R5.4 (award), R5.5 (ties)."""
+    """R5.2/R5.2a (the lowest count wins: pips or tiles), R5.4 (award, over ``basis``:
+    each side's count in the award's unit), R5.5 (ties)."""
     rule = variant.scoring.block_award
-    low = min(totals)
-    tied = [i for i, t in enumerate(totals) if t == low]
+    low = min(counts)
+    tied = [i for i, t in enumerate(counts) if t == low]
+    by_tiles = constants_of(variant).WINNER is BlockWinner.FEWEST_TILES
+    fewest = "the fewest tiles" if by_tiles else "the lowest count"
     awards = [0] * len(sides)
 
     def name(i: int) -> str:
@@ -141,20 +169,20 @@ def _blocked(
         return f"P{side[0]}" if len(side) == 1 else "team " + "+".join(f"P{p}" for p in side)
 
     if len(tied) == 1:
-        awards[tied[0]] = award(variant, rule, totals, tied)
-        return tied, awards, (), f"blocked: {name(tied[0])} has the lowest count ({low})"
+        awards[tied[0]] = award(variant, rule, basis, tied)
+        return tied, awards, (), f"blocked: {name(tied[0])} has {fewest} ({low})"
     tie = variant.scoring.tie
     names = ", ".join(name(i) for i in tied)
-    head = f"blocked: {names} tie at {low}; R5.5 {tie.value}"
+    head = f"blocked: {names} tie at {low}{' tiles' if by_tiles else ''}; R5.5 {tie.value}"
     if tie is TieRule.NONE:
         return [], awards, tuple(tied), f"{head}: nobody scores"
     if tie is TieRule.SPLIT:
-        share = award(variant, rule, totals, tied) // len(tied)
+        share = award(variant, rule, basis, tied) // len(tied)
         for i in tied:
             awards[i] = share
         return tied, awards, tuple(tied), f"{head}: each receives {share}"
     if tie is TieRule.ALL_WIN:
-        full = award(variant, rule, totals, tied)
+        full = award(variant, rule, basis, tied)
         for i in tied:
             awards[i] = full
         return tied, awards, tuple(tied), f"{head}: each receives {full}"
@@ -181,8 +209,8 @@ def _blocked(
         held = {i: rules.lightest(_mask(s, sides[i])) for i in tied if _mask(s, sides[i])}
         w = min(held, key=lambda i: (constants_of(variant).VALUE[held[i]], held[i]))
         why = f"{name(w)} holds the lightest tile {Tile.from_index(held[w]).show()}"
-    else:  # TEAM_TOTAL: tied players are separated by their teams' totals
-        team_total = {i: sum(residuals[q] for team in variant.partnerships.teams
+    else:  # TEAM_TOTAL: tied players are separated by their teams' counts (pips or tiles)
+        team_total = {i: sum(counts[side_of(sides, q)] for team in variant.partnerships.teams
                              if sides[i][0] in team for q in team) for i in tied}
         best = min(team_total.values())
         lowest = [i for i in tied if team_total[i] == best]
@@ -190,7 +218,7 @@ def _blocked(
             return [], awards, tuple(tied), f"{head}: the team totals tie too, nobody scores"
         w = lowest[0]
         why = f"{name(w)}'s team has the lowest total ({best})"
-    awards[w] = award(variant, rule, totals, [w])
+    awards[w] = award(variant, rule, basis, [w])
     return [w], awards, tuple(tied), f"{head}: {why}"
 
 

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 __all__ = [
-    "SECTIONS", "Award", "BlockSpec", "Compare", "Confirmations", "DealOrder", "DealSpec",
-    "DrawRule", "DrawSpec", "ExtendReading", "FoulRule", "FoulSpec", "LayoutKind",
+    "SECTIONS", "Award", "AwardUnit", "BlockSpec", "BlockWinner", "Compare", "Confirmations",
+    "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "ExtendReading", "FoulRule", "FoulSpec",
+    "LayoutKind",
     "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec", "PartnershipSpec", "Proposer",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
@@ -98,6 +99,20 @@ class Award(enum.StrEnum):
     #: no pips are awarded: the round's result is who wins (a point toward game, a pool)
     #: and each side's own residual, which counts against it (Trains, Chicken Foot)
     NOTHING = "nothing"
+
+
+class BlockWinner(enum.StrEnum):
+    """R5.2a: what decides the winner of a blocked round."""
+
+    FEWEST_PIPS = "fewest-pips"  #: the lowest residual count (R5.2, R5.3)
+    FEWEST_TILES = "fewest-tiles"  #: the fewest tiles left in hand; ties by R5.5
+
+
+class AwardUnit(enum.StrEnum):
+    """R5.4: what an award counts."""
+
+    PIPS = "pips"  #: the residual counts (R5.3: pips, or the variant's tile values)
+    TILES = "tiles"  #: the tiles left in hand, one each
 
 
 class Compare(enum.StrEnum):
@@ -381,6 +396,11 @@ class ScoringSpec:
                           range=(1, 100))
     tie: TieRule = param(TieRule.NONE, "R5.5", "how a tie for the lowest residual is settled",
                          shrink=_tie)
+    block_winner: BlockWinner = param(
+        BlockWinner.FEWEST_PIPS, "R5.2a",
+        "what wins a blocked round: the fewest pips left in hand, or the fewest tiles")
+    award_unit: AwardUnit = param(
+        AwardUnit.PIPS, "R5.4", "what the awards count: pips (R5.3), or tiles left in hand")
     tile_values: tuple[tuple[int, int], ...] = param(
         (), "R5.3", 'special tile values overriding a+b, e.g. { "0-0" = 25 }',
         shrink=_tile_values,

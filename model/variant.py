@@ -37,7 +37,9 @@ from .layout import Shape, SlotLayout, topology
 from .params import (
     SECTIONS,
     Award,
+    AwardUnit,
     BlockSpec,
+    BlockWinner,
     Compare,
     Confirmations,
     DealOrder,
@@ -64,7 +66,8 @@ from .tiles import MAX_SET, Tile, TileSet, tile_count, tile_index, tile_set
 from .variant_checks import validate, warnings
 
 __all__ = [
-    "Award", "Compare", "Confirmations", "DealOrder", "DrawRule", "ExtendReading",
+    "Award", "AwardUnit", "BlockWinner", "Compare", "Confirmations", "DealOrder", "DrawRule",
+    "ExtendReading",
     "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
     "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",
     "presets", "toml_value",

@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import VariantError
-from .params import Award, Compare, DrawRule, FoulRule, LayoutKind, LeadFallback, LeadRule, TieRule
+from .params import (
+    Award,
+    AwardUnit,
+    Compare,
+    DrawRule,
+    FoulRule,
+    LayoutKind,
+    LeadFallback,
+    LeadRule,
+    TieRule,
+)
 from .tiles import Tile, tile_count
 
 if TYPE_CHECKING:
@@ -143,6 +153,11 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
     if sc.round_to > 1 and sc.block_award is Award.NOTHING and sc.domino_award is Award.NOTHING:
         out.append(f"{src}: [scoring] round_to = {sc.round_to} has no effect: [scoring] "
                    'block_award and domino_award = "nothing" award no pips to round (R5.4)')
+    if (sc.award_unit is not AwardUnit.PIPS and sc.block_award is Award.NOTHING
+            and sc.domino_award is Award.NOTHING):
+        out.append(f'{src}: [scoring] award_unit = "{sc.award_unit.value}" has no effect: '
+                   '[scoring] block_award and domino_award = "nothing" award nothing to '
+                   "count (R5.4)")
     lay = v.layout
     if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
         out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "

@@ -143,6 +143,9 @@ FAULTS: tuple[Fault, ...] = (
     Fault("team-stride", "side totals are summed over a seat stride, not the teams listed",
           ("R5.2",), ("pips",), "partnership-4p-d6",
           demo_overrides={**_TEAMS_D2, "partnerships.teams": [[0, 1], [2, 3]]}),
+    Fault("tiles-counted-as-pips", 'under block_winner "fewest-tiles" a block is still '
+          "won by the fewest pips", ("R5.2a",), ("winner-lowest",), "block-2p-d6",
+          demo_overrides={**_BLOCK_D2, "scoring.block_winner": "fewest-tiles"}),
     Fault("penalty-to-side-index", "a foul's penalty is charged to the seat numbered like "
           "its author's side", ("R4.5",), ("foul-penalty",), "fouls-4p-d6",
           demo_overrides={**_FOULS_D2, "partnerships.teams": [[0, 2], [1]],

@@ -15,7 +15,7 @@ from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer, outcome
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import BlockWinner, Variant
 
 __all__ = ["ENGINE_MUTANTS", "SCORING_MUTANTS"]
 
@@ -282,6 +282,13 @@ def _team_stride(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, totals=totals)
 
 
+def _tiles_counted_as_pips(variant: Variant, s: State) -> Outcome | None:
+    """R5.2a broken: under "fewest-tiles" a block is still won by the fewest pips."""
+    pips = dataclasses.replace(variant, scoring=dataclasses.replace(
+        variant.scoring, block_winner=BlockWinner.FEWEST_PIPS))
+    return outcome(pips, s)
+
+
 def _penalty_to_side_index(variant: Variant, s: State) -> Outcome | None:
     """R4.5 broken: a foul's penalty is charged to the seat numbered like its author's
     side (a side index used as a seat); the side scores stay the sum of what its seats
@@ -329,6 +336,7 @@ SCORING_MUTANTS: dict[str, Scorer] = {
     "award-ignores-variant": _award_ignores_variant,
     "doubles-count-once": _doubles_count_once,
     "team-stride": _team_stride,
+    "tiles-counted-as-pips": _tiles_counted_as_pips,
     "penalty-to-side-index": _penalty_to_side_index,
     "scores-ignore-penalties": _scores_ignore_penalties,
 }

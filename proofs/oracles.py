@@ -9,7 +9,7 @@ An *oracle* is anything with
 - ``classify(state) -> Mapping[str, Any] | None``: a terminal classification.
   Known fields: ``terminal`` (no move is enabled), ``is_blocked`` (R1.1),
   ``ends_unplayable`` (R2), ``boneyard_supplies_nothing`` (R3.2), ``outcome``
-  (R5: a dict with ``termination``, ``residuals``, ``totals``, ``winners``,
+  (R5: a dict with ``termination``, ``residuals``, ``totals``, ``counts``, ``winners``,
   ``awards``, ``penalties``, ``scores``; None while playing). Two oracles are
   compared on the fields both report; an oracle may omit any of them;
 - optionally ``initial(hands, stack, set_aside, *, free_draw) -> key | None``:
@@ -75,6 +75,7 @@ def outcome_fields(res: Outcome | None) -> dict[str, Any] | None:
         "termination": res.termination.value,
         "residuals": tuple(res.residuals),
         "totals": tuple(res.totals),
+        "counts": tuple(res.counts),
         "winners": tuple(sorted(res.winners)),
         "awards": tuple(res.awards),
         "penalties": tuple(res.penalties),

@@ -138,8 +138,9 @@ CATALOGUE: tuple[Property, ...] = (
     Property(
         "winner-lowest",
         "At a block, the winners are exactly the sides with the lowest residual total (or "
-        "nobody, when a tie scores nothing).",
-        ("R5.2",), Kind.TERMINAL),
+        "nobody, when a tie scores nothing); under R5.2a \"fewest-tiles\", the sides with "
+        "the fewest tiles left in hand.",
+        ("R5.2", "R5.2a"), Kind.TERMINAL),
     Property(
         "award",
         "The winner's award is what the variant's award rule says (R5.4), before any tie "

@@ -474,6 +474,10 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
     residuals = [sum(value(variant, t) for t in r.hands[p]) for p in range(players)]
     sds = sides(variant)
     totals = [sum(residuals[p] for p in side) for side in sds]
+    tiles = [sum(len(r.hands[p]) for p in side) for side in sds]  # tiles left per side
+    # R5.2a: a block is won by the fewest pips (the totals) or the fewest tiles
+    counts = tiles if variant.scoring.block_winner.value == "fewest-tiles" else totals
+    basis = tiles if variant.scoring.award_unit.value == "tiles" else totals  # R5.4's unit
 
     def side_of(p: int) -> int:
         for i, side in enumerate(sds):
@@ -484,13 +488,13 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
     def award(rule: str, winners: list[int]) -> int:
         if rule == "nothing":  # no pips are awarded
             return 0
-        others = sum(t for i, t in enumerate(totals) if i not in winners)
+        others = sum(t for i, t in enumerate(basis) if i not in winners)
         if rule == "others-sum":
             x = others
         elif rule == "others-minus-winner":
-            x = max(0, others - totals[winners[0]])
+            x = max(0, others - basis[winners[0]])
         else:  # all-residuals
-            x = sum(totals)
+            x = sum(basis)
         return rounded(x, variant.scoring.round_to)
 
     awards = [0] * len(sds)
@@ -501,8 +505,8 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
         awards[w] = award(variant.scoring.domino_award.value, [w])
     else:
         rule = variant.scoring.block_award.value
-        low = min(totals)
-        tied = [i for i, t in enumerate(totals) if t == low]
+        low = min(counts)
+        tied = [i for i, t in enumerate(counts) if t == low]
         if len(tied) == 1:
             winners = tied
             awards[tied[0]] = award(rule, tied)
@@ -549,7 +553,7 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
                 def team_total(p: int) -> int:
                     for team in teams:
                         if p in team:
-                            return sum(residuals[q] for q in team)
+                            return sum(counts[side_of(q)] for q in team)
                     raise AssertionError(p)
 
                 best_total = min(team_total(sds[i][0]) for i in tied)
@@ -566,6 +570,7 @@ def score(variant: Variant, r: RefState) -> dict[str, Any] | None:
         "termination": "domino" if r.status == DOMINO else "blocked",
         "residuals": tuple(residuals),
         "totals": tuple(totals),
+        "counts": tuple(counts),
         "winners": tuple(sorted(winners)),
         "awards": tuple(awards),
         "penalties": tuple(penalties),

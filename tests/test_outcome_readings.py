@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from helpers import outcome_module, side_index_penalties, stride_totals, variant
+from reference_rules import ReferenceOracle
 
 from dominoproof.cli import main
+from dominoproof.model.tiles import Tile, bits
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.conformance import compare, get_oracle
 from dominoproof.proofs.search.plans import search_plan
@@ -108,6 +110,52 @@ def test_the_crosscheck_compares_the_outcome_of_terminal_states(
     assert clean.ok and clean.terminal == len(states), clean.describe()
     request.getfixturevalue(fixture)
     broken = compare(small, states, get_oracle("engine", small), get_oracle("z3", small))
+    assert not broken.ok
+    assert "outcome" in broken.describe()
+
+
+# ---------------------------------------------------------------------------
+# R5.2a: a block won by the fewest tiles, with the tiles counted as pips
+# ---------------------------------------------------------------------------
+
+FEWEST_TILES = {"scoring.block_winner": "fewest-tiles"}
+
+
+def tiles_as_pips(sides: tuple[tuple[int, ...], ...], hands: tuple[int, ...]
+                  ) -> tuple[int, ...]:
+    """A planted bug: each side's "tiles left" adds up the pips of its tiles."""
+    return tuple(sum(Tile.from_index(t).lo + Tile.from_index(t).hi
+                     for p in side for t in bits(hands[p])) for side in sides)
+
+
+@pytest.fixture
+def tiles_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outcome_module, "tiles_left", tiles_as_pips)
+
+
+@pytest.mark.parametrize("preset", ["block-2p-d6", "partnership-4p-d6"])
+def test_without_the_bug_a_block_by_tiles_passes_every_scoring_property(preset: str) -> None:
+    got = verdicts(variant(preset, {**FEWEST_TILES, "scoring.award_unit": "tiles"}))
+    for pid in ("pips", "winner-lowest", "award", "tie", "final-scores"):
+        assert got[pid] == {"HOLDS"}, (pid, got[pid])
+
+
+@pytest.mark.usefixtures("tiles_bug")
+def test_the_search_catches_tiles_counted_as_pips() -> None:
+    got = verdicts(variant("block-2p-d6", FEWEST_TILES))
+    assert "VIOLATED" in got["winner-lowest"]
+    assert verdicts(variant("block-2p-d6"))["winner-lowest"] == {"HOLDS"}  # unused: unseen
+
+
+@pytest.mark.parametrize("other", ["z3", "reference"])
+def test_the_crosscheck_compares_the_count_of_a_block_by_tiles(
+        other: str, request: pytest.FixtureRequest) -> None:
+    small, states = _terminal_states(variant("block-2p-d6", FEWEST_TILES), 400)
+    reading = (ReferenceOracle(small) if other == "reference" else get_oracle("z3", small))
+    clean = compare(small, states, get_oracle("engine", small), reading)
+    assert clean.ok and clean.terminal == len(states), clean.describe()
+    request.getfixturevalue("tiles_bug")
+    broken = compare(small, states, get_oracle("engine", small), reading)
     assert not broken.ok
     assert "outcome" in broken.describe()
 

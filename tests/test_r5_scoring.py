@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from helpers import established, play, position, run, variant
+from reference_rules import from_model
+from reference_rules import score as reference_score
 
 from dominoproof.model import (
     Ending,
@@ -23,7 +25,10 @@ from dominoproof.model import (
     legal_moves,
     outcome,
 )
+from dominoproof.model.errors import VariantError
 from dominoproof.model.outcome import Outcome, rounded
+from dominoproof.proofs.oracles import outcome_fields
+from dominoproof.proofs.z3.scoring import score_reader
 
 #: Four blocked hands where P0 and P1 tie at 4; P2 holds 10 and P3 9.
 TIE4 = ["1-3", "2-2", "5-5", "4-5"]
@@ -244,6 +249,112 @@ def test_r5_5_tie_between_teams_in_a_partnership() -> None:
     res = outcome(v, s)
     assert res is not None and res.tied == (0, 1) and res.winners == ()
     assert res.awards == (0, 0)
+
+
+# ---------------------------------------------------------------------------
+# R5.2a a block won by the fewest tiles; R5.4 awards counted in pips or in tiles
+# ---------------------------------------------------------------------------
+
+FEWEST = {"scoring.block_winner": "fewest-tiles"}
+IN_TILES = {"scoring.award_unit": "tiles"}
+
+
+def read_thrice(v: Any, s: Any) -> Outcome:
+    """The engine's outcome of ``s``, after checking that the plain reference and the Z3
+    reading of R5 give the same fields (counts, winners and awards included)."""
+    res = outcome(v, s)
+    assert res is not None
+    fields = outcome_fields(res)
+    assert reference_score(v, from_model(v, s)) == fields
+    scored = score_reader(v).read(s)
+    assert scored is not None
+    z3_fields = {k: (tuple(sorted(x)) if k == "winners" else x)
+                 for k, x in scored.fields().items()}
+    assert z3_fields == fields
+    return res
+
+
+def blocked_tiles(overrides: dict[str, Any], hands: list[str], preset: str = "block-2p-d6",
+                  proposer: int = 0) -> Outcome:
+    v = variant(preset, overrides)
+    return read_thrice(v, established(v, hands, line="0-6", proposer=proposer))
+
+
+def test_r5_2a_fewest_tiles_wins_the_block_and_the_award_stays_in_pips() -> None:
+    res = blocked_tiles(FEWEST, ["1-1 1-2 1-3", "5-5"])  # P0: 3 tiles, 9; P1: 1 tile, 10
+    assert res.residuals == (9, 10) and res.counts == (3, 1)
+    assert res.winners == (1,) and res.awards == (0, 9)  # the others' pips
+    assert res.explanation == "blocked: P1 has the fewest tiles (1)"
+    pips = blocked_tiles({}, ["1-1 1-2 1-3", "5-5"])  # the same hands, R5.2: P0
+    assert pips.winners == (0,) and pips.counts == pips.totals == (9, 10)
+
+
+@pytest.mark.parametrize(("award", "expected"), [
+    ("others-sum", 3), ("others-minus-winner", 2), ("all-residuals", 4)])
+def test_r5_4_an_award_counted_in_tiles(award: str, expected: int) -> None:
+    res = blocked_tiles({**FEWEST, **IN_TILES, "scoring.block_award": award},
+                        ["1-1 1-2 1-3", "5-5"])
+    assert res.winners == (1,) and res.awards == (0, expected)
+    assert res.residuals == (9, 10)  # R5.3 still counts pips
+
+
+def test_r5_4_tiles_awarded_to_the_fewest_pips() -> None:
+    res = blocked_tiles(IN_TILES, ["1-1 1-2 1-3", "5-5"])
+    assert res.winners == (0,) and res.awards == (1, 0)  # P1's one tile
+
+
+def test_r5_4_a_domino_awarded_in_tiles() -> None:
+    v = variant("block-2p-d6", IN_TILES)
+    s = position(v, ["1-6", "5-5 4-4"], line="0-6")
+    s = run(v, s, play(v, s, 0, "1-6", 6), Move.domino(0))
+    res = read_thrice(v, s)
+    assert res.termination is Ending.DOMINO and res.awards == (2, 0)
+
+
+#: P0 and P1 hold one tile each; under R5.2 P0 (2 pips) would win alone
+TIE_IN_TILES = ["1-1", "2-2", "5-5 1-2", "4-5 1-3"]
+
+
+@pytest.mark.parametrize(("tie", "winners", "awards"), [
+    ("none", (), (0, 0, 0, 0)),
+    ("split", (0, 1), (13, 13, 0, 0)),  # (13 + 13) // 2: the untied sides' pips
+    ("all-win", (0, 1), (26, 26, 0, 0)),
+    ("first-from-proposer", (1,), (0, 28, 0, 0)),  # proposer P1; 2 + 13 + 13
+    ("lightest-tile", (0,), (30, 0, 0, 0)),  # 1-1 (2) before 2-2 (4); 4 + 13 + 13
+])
+def test_r5_5_a_tie_in_tiles_is_settled_by_the_tie_rule(
+        tie: str, winners: tuple[int, ...], awards: tuple[int, ...]) -> None:
+    res = blocked_tiles({**FEWEST, "scoring.tie": tie, "deal.hand_size": 2}, TIE_IN_TILES,
+                        preset="block-4p-d6", proposer=1)
+    assert res.counts == (1, 1, 2, 2) and res.tied == (0, 1)
+    assert res.winners == winners and res.awards == awards
+    assert res.explanation.startswith(f"blocked: P0, P1 tie at 1 tiles; R5.5 {tie}")
+
+
+def test_r5_5_team_total_separates_a_tie_in_tiles_by_the_teams_tiles() -> None:
+    hands = ["1-1", "2-2", "5-5 4-4", "1-2 1-3 1-4"]  # teams 0+2: 3 tiles, 20 pips;
+    res = blocked_tiles({**FEWEST, **TEAMS, "deal.hand_size": 2}, hands,  # 1+3: 4, 16
+                        preset="block-4p-d6")
+    assert res.tied == (0, 1) and res.winners == (0,)  # by pips it would be P1
+    assert res.awards == (0 + 4 + 18 + 12, 0, 0, 0)
+
+
+def test_the_outcome_json_names_the_count_and_the_unit_only_when_they_change() -> None:
+    hands = ["1-1 1-2 1-3", "5-5"]
+    plain = blocked_tiles({}, hands).to_json()
+    assert not {"block_winner", "counts", "award_unit"} & set(plain)
+    named = blocked_tiles({**FEWEST, **IN_TILES}, hands).to_json()
+    assert (named["block_winner"], named["counts"], named["award_unit"]) == (
+        "fewest-tiles", [3, 1], "tiles")
+
+
+def test_an_award_unit_with_nothing_to_count_is_a_named_warning() -> None:
+    v = variant("mextrain-4p-d12", IN_TILES)
+    assert any('award_unit = "tiles" has no effect' in w and "block_award" in w
+               for w in v.warnings)
+    assert not variant("mextrain-4p-d12", FEWEST).warnings  # the winner still changes
+    with pytest.raises(VariantError, match=r'block_winner = "fewest".*"fewest-tiles"'):
+        variant("block-2p-d6", {"scoring.block_winner": "fewest"})
 
 
 # ---------------------------------------------------------------------------

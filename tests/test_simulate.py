@@ -149,6 +149,16 @@ def test_statistics_agree_with_an_independent_count(name: str, n: int) -> None:
     assert differences(stats, reference(v, n, 11), v) == []
 
 
+@pytest.mark.parametrize("name", ["block-4p-d6", "partnership-4p-d6"])
+def test_a_block_won_by_the_fewest_tiles_is_counted_as_the_outcome_says(name: str) -> None:
+    """R5.2a: simulate's own count of the winners follows block_winner = "fewest-tiles"."""
+    v = resolve_variant(name, ['scoring.block_winner="fewest-tiles"'])
+    stats = simulate(v, 200, seed=11, top=50)
+    assert differences(stats, reference(v, 200, 11), v) == []
+    pips = find_variant(name)
+    assert list(simulate(pips, 200, seed=11, top=50).wins_blocked) != list(stats.wins_blocked)
+
+
 def test_the_comparison_catches_a_scoring_difference() -> None:
     # Scored under another tie rule, the same rounds give other winners, and the
     # comparison says so; the rounds themselves (lengths, residuals) are the same.

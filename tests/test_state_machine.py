@@ -297,18 +297,19 @@ def check_outcome(v: Variant, s: State, res: Outcome) -> None:
     want = reference_score(v, from_model(v, s))
     assert want is not None
     got = {"termination": res.termination.value, "residuals": res.residuals,  # R5.3
-           "totals": res.totals, "winners": tuple(sorted(res.winners)),  # R5.2
+           "totals": res.totals, "counts": res.counts,  # R5.2, R5.2a
+           "winners": tuple(sorted(res.winners)),
            "awards": res.awards, "penalties": res.penalties,  # R5.4, R5.5, R4.5
            "scores": res.scores}
     assert got == want
     assert [list(side) for side in res.sides] == reference_sides(v)
-    low = min(res.totals)
-    tied = [i for i, t in enumerate(res.totals) if t == low]
+    low = min(res.counts)
+    tied = [i for i, t in enumerate(res.counts) if t == low]
     if s.status is Status.DOMINO:
         assert s.hands[s.turn] == 0
     else:
         assert list(res.tied) == (tied if len(tied) > 1 else [])
-        assert all(res.totals[i] == low for i in res.winners)  # R5.2: never a higher total
+        assert all(res.counts[i] == low for i in res.winners)  # R5.2: never a higher count
         if res.proposer is not None:
             assert res.proposer == s.proposer
 

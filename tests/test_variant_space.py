@@ -97,6 +97,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
     o["scoring.domino_award"] = draw(st.sampled_from(
         ["others-sum", "others-minus-winner", "all-residuals"]))
     o["scoring.round_to"] = draw(st.sampled_from([1, 1, 5]))
+    o["scoring.block_winner"] = draw(st.sampled_from(["fewest-pips", "fewest-tiles"]))
+    o["scoring.award_unit"] = draw(st.sampled_from(["pips", "tiles"]))
     if draw(st.booleans()):
         t = Tile(0, 0) if draw(st.booleans()) else Tile(n, n)
         o["scoring.tile_values"] = {str(t): draw(st.integers(0, 50))}
@@ -167,6 +169,8 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["scoring.tie"] >= {"none", "split", "all-win", "first-from-proposer",
                                    "lightest-tile", "team-total"}
     assert seen["block.boneyard_must_be_empty"] == {"True", "False"}
+    assert seen["scoring.block_winner"] == {"fewest-pips", "fewest-tiles"}  # R5.2a
+    assert seen["scoring.award_unit"] == {"pips", "tiles"}  # R5.4's unit
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
     assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal"}
 

@@ -22,7 +22,7 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Shape, SlotLayout, topology
 from dominoproof.model.spec import Init, every_deal, spec_for
 from dominoproof.model.state import Status
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import AwardUnit, BlockWinner, Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs.z3 import scoring, successors
 
@@ -68,6 +68,20 @@ def test_a_slip_in_the_tile_values_is_a_disagreement(slip: Any) -> None:
     res = _crosscheck(v, terminal=True)
     assert not res.ok
     assert any(m.kind == "classification" for m in res.mismatches), res.describe()
+
+
+@pytest.mark.parametrize(("name", "wrong"), [
+    ("WINNER", BlockWinner.FEWEST_PIPS), ("UNIT", AwardUnit.PIPS)])
+def test_a_slip_in_what_a_block_counts_is_a_disagreement(
+        slip: Any, name: str, wrong: Any) -> None:
+    """R5.2a and R5.4's unit: the Z3 scoring reads [scoring] block_winner and award_unit
+    itself, so a table that forgets them disagrees with it."""
+    v = variant("tiny-2p-d3", {"scoring.block_winner": "fewest-tiles",
+                               "scoring.award_unit": "tiles"})
+    assert _crosscheck(v, terminal=True, k=4).ok
+    slip(name, lambda v: wrong)
+    res = _crosscheck(v, terminal=True, k=4)
+    assert not res.ok and "internal disagreement: engine vs z3" in res.describe()
 
 
 def test_a_slip_in_the_teams_is_a_disagreement(slip: Any) -> None:

@@ -34,6 +34,8 @@ from dominoproof.model.outcome import Outcome, residual
 from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, tiles_of
 from dominoproof.model.variant import (
+    AwardUnit,
+    BlockWinner,
     Compare,
     DrawRule,
     FoulRule,
@@ -171,7 +173,11 @@ def variant_summary(variant: Variant) -> str:
         f"fouls: {variant.fouls.rule.value}"
         + (f" ({variant.fouls.penalty} points)" if variant.fouls.rule is FoulRule.PENALISED
            else ""),
-        f"block award: {variant.scoring.block_award.value}",
+        f"block award: {variant.scoring.block_award.value}"
+        + (f" in {variant.scoring.award_unit.value}"
+           if variant.scoring.award_unit is not AwardUnit.PIPS else "")
+        + ("; a block is won by the fewest tiles"
+           if variant.scoring.block_winner is not BlockWinner.FEWEST_PIPS else ""),
         f"tie: {variant.scoring.tie.value}",
     ]
     if variant.partnerships.teams:
@@ -245,7 +251,15 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
     if teams:
         table.add_column("side / team", no_wrap=True)
     table.add_column("tiles left", overflow="fold", ratio=1)
-    for name in ("residual\nR5.3", "award\nR5.4/R5.5", "foul penalty\nR4.5", "score"):
+    # R5.2a and R5.4's unit: where a block counts tiles, or the awards do, the table says
+    # which figure is which; otherwise it is as it always was
+    by_tiles = res.winner_by is BlockWinner.FEWEST_TILES
+    counted = by_tiles or res.unit is AwardUnit.TILES
+    names = (["tiles\nR5.2a" if by_tiles else "tiles\nR5.4"] if counted else []) + [
+        "residual\n(pips) R5.3" if counted else "residual\nR5.3",
+        f"award\n({res.unit.value}) R5.4/5" if counted else "award\nR5.4/R5.5",
+        "foul penalty\nR4.5", "score"]
+    for name in names:
         table.add_column(name, justify="right", no_wrap=True)
     table.add_column("result", no_wrap=True)
     team_of = {p: side_name(t) for t in variant.partnerships.teams for p in t}
@@ -255,7 +269,8 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
             return "wins" if len(res.winners) == 1 else "wins (tie)"
         return "tied" if i in res.tied else ""
 
-    def row(*cells: str, end_section: bool = False) -> None:
+    def row(*cells: str, count: str = "", end_section: bool = False) -> None:
+        cells = cells[:3] + ((count,) if counted else ()) + cells[3:]
         texts = [Text(c) for c in (cells if teams else cells[:1] + cells[2:])]
         table.add_row(*texts, end_section=end_section)
 
@@ -269,10 +284,12 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
             tiles = " ".join(t.show() for t in tiles_of(final.hands[p])) or "(empty)"
             row(f"P{p}", name, tiles, str(res.residuals[p]),
                 str(res.awards[i]) if single else "", str(res.penalties[p]),
-                str(res.scores[i]) if single else "", result(i) if single else "")
+                str(res.scores[i]) if single else "", result(i) if single else "",
+                count=str(final.hands[p].bit_count()))
         if not single:
             row("", side_name(side), "team total", str(res.totals[i]), str(res.awards[i]),
                 str(sum(res.penalties[p] for p in side)), str(res.scores[i]), result(i),
+                count=str(sum(final.hands[p].bit_count() for p in side)),
                 end_section=i < last)
     return table
 

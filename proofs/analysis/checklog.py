@@ -28,7 +28,7 @@ from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import VoidDeal
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.tiles import Tile
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import BlockWinner, Variant
 from dominoproof.proofs.analysis.logformats import FORMATS, LoggedRound, Pass, Play, Step, read_log
 
 #: moves our rules force, which another engine may leave out of its log
@@ -180,6 +180,9 @@ def _score_deviation(v: Variant, s: State, logged: LoggedRound) -> tuple[str, st
         if s.status is Status.DOMINO:
             msg = (f"the log does not give the domino to P{s.turn}'s side (it compares the "
                    "sides' totals, which R5.2 does for a block, not for a domino)")
+        elif ours.winner_by is BlockWinner.FEWEST_TILES:  # R5.2a
+            return ("R5.2a", "the log gives the block to a side without the fewest tiles",
+                    theirs, mine)
         else:
             msg = "the log gives the block to a side without the lowest total"
         return "R5.2", msg, theirs, mine

@@ -36,7 +36,7 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.outcome import Outcome, outcome
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import BlockWinner, Variant
 from dominoproof.proofs.analysis.policies import Policy, policy_named, policy_rounds, side_of_seat
 from dominoproof.proofs.kernel import reason
 from dominoproof.proofs.runner import Runner
@@ -414,6 +414,7 @@ def tally_batch(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: 
     blocked = ties = no_winner = 0
     blocked_status = Status.BLOCKED
     tie_rule = variant.scoring.tie.value
+    by_tiles = variant.scoring.block_winner is BlockWinner.FEWEST_TILES
 
     done = 0
     for final, moves in batch_rounds(variant, chosen, rounds, seed, kernel=kernel, tell=tell,
@@ -448,7 +449,13 @@ def tally_batch(variant: Variant, chosen: Policy, rounds: int, seed: int, tell: 
             low_total = min(totals)
             res_total[everyone] += 1
             res_winner[low_total] += 1
-            lowest = [i for i, x in enumerate(totals) if x == low_total]
+            # R5.2a: the winner has the fewest pips, or the fewest tiles left in hand
+            counts = totals if not by_tiles else [0] * nsides
+            if by_tiles:
+                for p, tiles in enumerate(held_by):
+                    counts[side_of[p]] += len(tiles)
+            low_count = min(counts)
+            lowest = [i for i, x in enumerate(counts) if x == low_count]
             if len(lowest) == 1:
                 winners: tuple[int, ...] = (lowest[0],)
             else:  # R5.5: the variant's tie rule decides

@@ -35,7 +35,7 @@ from dominoproof.model.outcome import Outcome, Scorer
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile
-from dominoproof.model.variant import ExtendReading, Variant
+from dominoproof.model.variant import BlockWinner, ExtendReading, Variant
 from dominoproof.proofs.search.layout_judge import LayoutJudge
 
 if TYPE_CHECKING:
@@ -274,11 +274,20 @@ def _check_terminal(ctx: Findings, v: Variant, i: Any, s: State, got: Outcome | 
                  f"{list(got.penalties)} per seat give {owed}")
     winners, awards = list(got.winners), list(got.awards)
     if s.status is Status.BLOCKED:
-        low = min(totals)
-        tied = [k for k, t in enumerate(totals) if t == low]
+        # R5.2a: what a block compares: the totals, or the tiles left in each side's hands
+        counts = list(want.counts)
+        by_tiles = v.scoring.block_winner is BlockWinner.FEWEST_TILES
+        low = min(counts)
+        tied = [k for k, t in enumerate(counts) if t == low]
         if any(w not in tied for w in winners) or (len(tied) == 1 and winners != tied):
-            ctx.fail("winner-lowest", i, f"winners {winners} with totals {totals}: the lowest "
-                     f"total is {low}, held by {tied} (R5.2)")
+            ctx.fail("winner-lowest", i, (
+                f"winners {winners} with tiles left {counts}: the fewest tiles are {low}, "
+                f"held by {tied} (R5.2a)") if by_tiles else (
+                f"winners {winners} with totals {totals}: the lowest total is {low}, held "
+                f"by {tied} (R5.2)"))
+        elif list(got.counts) != counts:
+            ctx.fail("winner-lowest", i, f"the engine compares {list(got.counts)} per side; "
+                     f"R5.2a compares {counts} ({v.scoring.block_winner.value})")
         if len(tied) == 1:
             if awards[tied[0]] != want.awards[tied[0]]:
                 ctx.fail("award", i, f"award {awards[tied[0]]}, the rule "

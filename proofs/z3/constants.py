@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dominoproof.model.layout import Access, LayoutKind, Opens, Slot, SlotLayout
-from dominoproof.model.params import Compare
+from dominoproof.model.params import AwardUnit, BlockWinner, Compare
 from dominoproof.model.tiles import Tile, tile_index
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, LeadRule, Variant
 
@@ -42,6 +42,8 @@ class Z3Constants:
     VALUE: tuple[int, ...]  #: R5.3: a tile's value, a+b or [scoring.tile_values]
     SIDES: tuple[tuple[int, ...], ...]  #: R5.2: the teams, or one side per seat
     halves: tuple[tuple[int, int], ...]  #: each tile's halves a <= b (the numbering)
+    BY_TILES: bool  #: R5.2a: a block is won by the fewest tiles [scoring.block_winner]
+    AWARD_TILES: bool  #: R5.4: the awards count tiles, not pips [scoring.award_unit]
 
 
 def read_constants(v: Variant) -> Z3Constants:
@@ -64,7 +66,9 @@ def read_constants(v: Variant) -> Z3Constants:
         EMPTY=v.block.boneyard_must_be_empty, DRAW=v.draw.rule, FOULS=v.fouls.rule,
         READING=v.layout.extend, LAYOUT=slots_of(v), LEAD_TILE=lead,
         VALUE=tuple(special.get(i, a + b) for i, (a, b) in enumerate(halves)),
-        SIDES=sides, halves=halves)
+        SIDES=sides, halves=halves,
+        BY_TILES=v.scoring.block_winner is BlockWinner.FEWEST_TILES,
+        AWARD_TILES=v.scoring.award_unit is AwardUnit.TILES)
 
 
 def slots_of(v: Variant) -> SlotLayout:

@@ -333,6 +333,15 @@ class TeamStrideZ3(Scoring):
         return dataclasses.replace(sc, totals=totals)
 
 
+class TilesCountedAsPipsZ3(Scoring):
+    """Twin of ``tiles-counted-as-pips`` (R5.2a): under "fewest-tiles" the terms still
+    compare the sides' totals; the properties state the rule from the constants."""
+
+    def __init__(self, enc: Encoding) -> None:
+        super().__init__(enc)
+        self.by_tiles = False
+
+
 class PenaltyToSideIndexZ3(Scoring):
     """Twin of ``penalty-to-side-index`` (R4.5): a foul is charged to the seat numbered
     like its author's side; each side's score is its award less what its seats pay."""
@@ -387,6 +396,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "award-ignores-variant": Twin(scoring=AwardIgnoresVariantZ3),
     "doubles-count-once": Twin(scoring=DoublesCountOnceZ3),
     "team-stride": Twin(scoring=TeamStrideZ3),
+    "tiles-counted-as-pips": Twin(scoring=TilesCountedAsPipsZ3),
     "penalty-to-side-index": Twin(scoring=PenaltyToSideIndexZ3),
     "scores-ignore-penalties": Twin(scoring=ScoresIgnorePenaltiesZ3),
     "marker-stays-in": Twin(MarkerStaysInZ3),

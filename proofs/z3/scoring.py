@@ -22,6 +22,7 @@ from dominoproof.model.layout import CLOSED
 from dominoproof.model.params import LayoutSpec
 from dominoproof.model.state import Ending, State
 from dominoproof.model.variant import Award, TieRule, Variant
+from dominoproof.proofs.z3.constants import read_constants
 from dominoproof.proofs.z3.encoding import (
     BLOCKED,
     BV,
@@ -45,13 +46,15 @@ class ScoreTerms:
 
     residuals: tuple[BV, ...]  #: R5.3, per player
     totals: tuple[BV, ...]  #: per side
-    low: BV  #: the lowest total
-    lowest: tuple[Bool, ...]  #: side i has the lowest total
+    low: BV  #: the lowest count
+    lowest: tuple[Bool, ...]  #: side i has the lowest count
     tie: Bool  #: two or more sides have it
     winners: tuple[Bool, ...]  #: per side
     awards: tuple[BV, ...]  #: per side
     penalties: tuple[BV, ...]  #: per player (R4.5)
     scores: tuple[BV, ...]  #: per side: award minus its players' penalties
+    counts: tuple[BV, ...] = ()  #: R5.2a: per side, what a block compares (pips or tiles)
+    basis: tuple[BV, ...] = ()  #: R5.4: per side, its count in the awards' unit
 
 
 class Scoring:
@@ -69,6 +72,10 @@ class Scoring:
         self.v = v
         self.sides: tuple[tuple[int, ...], ...] = enc.SIDES
         self.value: tuple[int, ...] = enc.VALUE
+        #: the constants the properties state R5.2a and R5.4's unit from; :meth:`terms`
+        #: computes with ``by_tiles``/``award_tiles`` (a twin may compute them wrongly)
+        self.c = read_constants(v)
+        self.by_tiles, self.award_tiles = self.c.BY_TILES, self.c.AWARD_TILES
         self._cache: dict[str, ScoreTerms] = {}
 
     @staticmethod
@@ -86,6 +93,11 @@ class Scoring:
         special = dict(self.v.scoring.tile_values)
         return z3.Sum([z3.If(s.loc[t] == seat,
                              self.k(special.get(t, sum(self.e.halves[t]))), self.k(0))
+                       for t in range(self.e.T)])
+
+    def tiles(self, s: StateVars, seats: Sequence[int]) -> BV:
+        """R5.2a, R5.4: the number of tiles left in the hands of ``seats``."""
+        return z3.Sum([z3.If(Or([s.loc[t] == p for p in seats]), self.k(1), self.k(0))
                        for t in range(self.e.T)])
 
     # -- helpers --------------------------------------------------------------------
@@ -168,31 +180,38 @@ class Scoring:
             self.residual(s, p) for p in range(e.P))
         totals = tuple(z3.Sum([residuals[p] for p in side]) if len(side) > 1
                        else residuals[side[0]] for side in self.sides)
-        low = self.minimum(totals)
-        lowest = tuple(t == low for t in totals)
+        tiles = tuple(self.tiles(s, side) for side in self.sides)
+        # R5.2a: a block compares the totals (fewest pips) or the tiles left (fewest tiles)
+        counts = tiles if self.by_tiles else totals
+        basis = tiles if self.award_tiles else totals  # R5.4: what the awards count
+        low = self.minimum(counts)
+        lowest = tuple(t == low for t in counts)
         ntied = popcount(list(lowest), SCORE_BITS)
         tie = z3.UGE(ntied, 2)
         F = z3.BoolVal(False)
         # domino: the side of the player to move wins
         dom_w = tuple(Or([s.turn == p for p in side]) for side in self.sides)
-        dom_a = self.award(v.scoring.domino_award, totals, dom_w)
+        dom_a = self.award(v.scoring.domino_award, basis, dom_w)
         # blocked, no tie: the lowest side wins
         rule = v.scoring.block_award
-        uniq_a = self.award(rule, totals, lowest)
+        uniq_a = self.award(rule, basis, lowest)
         tie_rule = v.scoring.tie
         t_w: tuple[Bool, ...]
         t_a: tuple[BV, ...]
         if tie_rule is TieRule.NONE:
             t_w, t_a = (F,) * n, (k(0),) * n
         elif tie_rule in (TieRule.SPLIT, TieRule.ALL_WIN):
-            full = self.award(rule, totals, lowest)
+            full = self.award(rule, basis, lowest)
             share = z3.UDiv(full, ntied) if tie_rule is TieRule.SPLIT else full
             t_w = lowest
             t_a = tuple(z3.If(w, share, k(0)) for w in lowest)
         else:
-            w_idx = self._tie_winner(s, tie_rule, residuals, lowest)
+            # team-total separates tied players by their teams' counts: pips or tiles
+            each = tuple(self.tiles(s, (p,)) for p in range(e.P)) if self.by_tiles \
+                else residuals
+            w_idx = self._tie_winner(s, tie_rule, each, lowest)
             t_w = tuple(w_idx == i for i in range(n))
-            one = self.award(rule, totals, t_w)
+            one = self.award(rule, basis, t_w)
             t_a = tuple(z3.If(w, one, k(0)) for w in t_w)
         winners = tuple(z3.If(s.status == DOMINO, dom_w[i],
                               z3.If(tie, t_w[i], lowest[i])) for i in range(n))
@@ -205,7 +224,7 @@ class Scoring:
         scores = tuple(awards[i] - z3.Sum([penalties[p] for p in side]) if len(side) > 1
                        else awards[i] - penalties[side[0]] for i, side in enumerate(self.sides))
         out = ScoreTerms(residuals, totals, low, lowest, tie, winners, awards, penalties,
-                         scores)
+                         scores, counts, basis)
         self._cache[key] = out
         return out
 
@@ -271,10 +290,10 @@ class Scoring:
             sc = self.terms(s, residuals)
             n = len(self.sides)
             side = [Or([s.turn == p for p in self.sides[i]]) for i in range(n)]
-            paid = self.award(self.v.scoring.domino_award, sc.totals, side)
-            out.append(([s.status == DOMINO], And(
+            paid = self.award(self.v.scoring.domino_award, sc.basis, side)
+            out.append(([s.status == DOMINO], self.with_basis(s, sc, And(
                 [And(sc.winners[i] == side[i],
-                     sc.awards[i] == z3.If(side[i], paid, self.k(0))) for i in range(n)])))
+                     sc.awards[i] == z3.If(side[i], paid, self.k(0))) for i in range(n)]))))
         return out
 
     def case(self, pid: str, s: StateVars,
@@ -310,8 +329,12 @@ class Scoring:
         if pid == "winner-lowest":
             nobody = z3.Not(Or(list(sc.winners)))
             silent = v.scoring.tie in (TieRule.NONE, TieRule.TEAM_TOTAL, TieRule.NO_DOUBLE)
+            # R5.2a: what is compared: each side's total, or the tiles left in its hands
+            counted = [sc.counts[i] == self.tiles(s, side) for i, side in
+                       enumerate(self.sides)] if self.c.BY_TILES else []
             return [blocked], And(
-                *[z3.Implies(sc.winners[i], sc.totals[i] == sc.low) for i in range(n)],
+                *counted,
+                *[z3.Implies(sc.winners[i], sc.counts[i] == sc.low) for i in range(n)],
                 z3.Implies(z3.Not(sc.tie), And([sc.winners[i] == low[i]
                                                 for i in range(n)])),
                 z3.Implies(nobody, And(sc.tie, z3.BoolVal(silent))))
@@ -321,18 +344,18 @@ class Scoring:
             return And([sc.awards[i] == z3.If(winners[i], amount, k(0)) for i in range(n)])
 
         if pid == "award":
-            return [blocked, z3.Not(sc.tie)], paid(sc.winners, self.award(rule, sc.totals,
-                                                                          sc.winners))
+            return [blocked, z3.Not(sc.tie)], self.with_basis(s, sc, paid(
+                sc.winners, self.award(rule, sc.basis, sc.winners)))
         if pid != "tie":
             raise KeyError(pid)
         tie = v.scoring.tie
         single = And(popcount(list(sc.winners), SCORE_BITS) == 1,
                      *[z3.Implies(sc.winners[i], low[i]) for i in range(n)],
-                     paid(sc.winners, self.award(rule, sc.totals, sc.winners)))
+                     paid(sc.winners, self.award(rule, sc.basis, sc.winners)))
         if tie is TieRule.NONE:
             ok = And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards])
         elif tie in (TieRule.SPLIT, TieRule.ALL_WIN):
-            full = self.award(rule, sc.totals, low)
+            full = self.award(rule, sc.basis, low)
             each = z3.UDiv(full, popcount(low, SCORE_BITS)) if tie is TieRule.SPLIT else full
             ok = And(*[sc.winners[i] == low[i] for i in range(n)], paid(low, each))
         elif tie in (TieRule.FIRST_FROM_PROPOSER, TieRule.LEADER):
@@ -374,6 +397,8 @@ class Scoring:
 
             def team_total(i: int) -> BV:
                 team = next(tm for tm in teams if self.sides[i][0] in tm)
+                if self.c.BY_TILES:  # R5.2a: the teams' tiles left
+                    return self.tiles(s, team)
                 return z3.Sum([sc.residuals[q] for q in team])
 
             strictly = [And(low[i], *[z3.Implies(low[j], z3.ULT(team_total(i),
@@ -385,14 +410,25 @@ class Scoring:
                        And(*[z3.Not(w) for w in sc.winners], *[a == 0 for a in sc.awards]))
         return [blocked, sc.tie], ok
 
+    def with_basis(self, s: StateVars, sc: ScoreTerms, conclusion: Bool) -> Bool:
+        """``conclusion``, and R5.4's unit: under "tiles" each side's basis is the tiles
+        left in its hands (the totals otherwise, which :meth:`terms` uses as they are:
+        nothing more to state)."""
+        if not self.c.AWARD_TILES:
+            return conclusion
+        return And(*[sc.basis[i] == self.tiles(s, side) for i, side in
+                     enumerate(self.sides)], conclusion)
+
     def describe(self, pid: str) -> str:
         v = self.v
         return {
             "pips": "each residual is the sum of a+b (or the variant's value) over the hand",
             "winner-lowest": "the winners are exactly the lowest sides (nobody only on a tie "
-                             "that scores nothing)",
+                             "that scores nothing)" + (", counted in tiles left (R5.2a)"
+                                                       if self.c.BY_TILES else ""),
             "award": f"the single lowest side is awarded {v.scoring.block_award.value}, "
-                     f"rounded to {v.scoring.round_to}",
+                     f"rounded to {v.scoring.round_to}"
+                     + (", counted in tiles (R5.4)" if self.c.AWARD_TILES else ""),
             "tie": f"a tie for the lowest total is settled by {v.scoring.tie.value}",
             "foul-penalty": f"each seat that fouled pays {v.fouls.penalty}, and only it",
             "final-scores": "each side scores its award minus its seats' penalties",
@@ -413,6 +449,7 @@ class Scored:
     termination: Ending  #: DOMINO or BLOCKED, read off the status
     residuals: tuple[int, ...]  #: per player
     totals: tuple[int, ...]  #: per side
+    counts: tuple[int, ...]  #: R5.2a: per side, what a block compares (pips or tiles)
     winners: tuple[int, ...]  #: winning sides, in side order
     awards: tuple[int, ...]  #: per side
     penalties: tuple[int, ...]  #: per player (R4.5)
@@ -420,7 +457,8 @@ class Scored:
 
     def fields(self) -> dict[str, Any]:
         return {"termination": self.termination.value, "residuals": self.residuals,
-                "totals": self.totals, "winners": self.winners, "awards": self.awards,
+                "totals": self.totals, "counts": self.counts, "winners": self.winners,
+                "awards": self.awards,
                 "penalties": self.penalties, "scores": self.scores}
 
 
@@ -456,7 +494,7 @@ class ScoreReader:
         sc = (scoring or Scoring)(enc).terms(s)
         self.n_players, self.n_sides = len(sc.residuals), len(sc.totals)
         one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
-        terms = [*[(x, SCORE_BITS) for x in (*sc.residuals, *sc.totals)],
+        terms = [*[(x, SCORE_BITS) for x in (*sc.residuals, *sc.totals, *sc.counts)],
                  *[(z3.If(w, one, zero), 1) for w in sc.winners],
                  *[(x, SCORE_BITS) for x in (*sc.awards, *sc.penalties, *sc.scores)]]
         self.reader = TermReader(enc, s, terms)
@@ -486,9 +524,9 @@ class ScoreReader:
         def signed(u: int) -> int:
             return u - (1 << SCORE_BITS) if u >> (SCORE_BITS - 1) else u
 
-        residuals, totals, won = take(P), take(n), take(n)
+        residuals, totals, counts, won = take(P), take(n), take(n), take(n)
         awards, penalties, scores = take(n), take(P), take(n)
-        return Scored(ending, tuple(residuals), tuple(totals),
+        return Scored(ending, tuple(residuals), tuple(totals), tuple(counts),
                       tuple(i for i, w in enumerate(won) if w), tuple(awards),
                       tuple(penalties), tuple(signed(x) for x in scores))
 
