@@ -12,7 +12,8 @@ per file, so the invariant is found once and shared):
 
 * PROVED passes;
 * VIOLATED fails with the counterexample round, move by move (replayed in the engine);
-  NOT INDUCTIVE fails with the counterexample to induction (nothing was shown);
+  NOT INDUCTIVE fails with the counterexample to induction (a state no round is known to
+  reach), and beside it the round the search of a small configuration finds, if any;
 * UNKNOWN (a budget ran out) is skipped with its reason, or fails with
   ``--dominoproof-strict``;
 * N/A (the property does not apply to the variant) is skipped with the reason.
@@ -39,6 +40,7 @@ from dominoproof.proofs.properties import BY_ID, CATALOGUE, Verdict
 from dominoproof.proofs.z3.queries import Run
 from dominoproof.proofs.z3.session import premises
 from dominoproof.render.evidence import of_result
+from dominoproof.verify_job import search_rows
 
 if TYPE_CHECKING:
     from dominoproof.model.variant import Variant
@@ -83,6 +85,7 @@ class VariantFile(pytest.File):
 
     _prover: Prover | None = None
     _sanity: list[SanityCheck] | None = None
+    _rounds: dict[str, str] | None = None
 
     def collect(self) -> Iterator[PropertyItem]:
         try:
@@ -106,6 +109,14 @@ class VariantFile(pytest.File):
             self._prover = api.prover(self.variant,
                                       rlimit=self.config.getoption("dominoproof_rlimit"))
         return self._prover
+
+    def real_rounds(self) -> dict[str, str]:
+        """The rounds the search finds VIOLATING a property, by property (searched once,
+        when a proof first gives only a counterexample to induction)."""
+        if self._rounds is None:
+            self._rounds = {r.property: r.round for r in search_rows(self.variant)
+                            if r.verdict == Verdict.VIOLATED.value and r.round}
+        return self._rounds
 
     def sanity(self) -> list[SanityCheck]:
         """The sanity checks of the premises, run once per file."""
@@ -132,8 +143,16 @@ class PropertyItem(pytest.Item):
         result = self.file.prover().prove(self.prop.id)
         if result.verdict is Verdict.NOT_APPLICABLE:
             pytest.skip(f"N/A: {result.detail}")
-        if result.verdict in (Verdict.VIOLATED, Verdict.NOT_INDUCTIVE):
+        if result.verdict is Verdict.VIOLATED:
             raise PropertyFailed(_failure(result, self.file.variant))
+        if result.verdict is Verdict.NOT_INDUCTIVE:
+            text = _failure(result, self.file.variant)
+            real = self.file.real_rounds().get(self.prop.id)
+            if real:
+                text += ("\n  a real round breaks it (the search of a small configuration, "
+                         "as verify runs it):\n" + "\n".join(
+                             f"    {ln}" for ln in real.rstrip("\n").splitlines()))
+            raise PropertyFailed(text)
         if result.verdict is Verdict.UNKNOWN:
             if strict:
                 raise PropertyFailed(f"UNKNOWN (--dominoproof-strict): {result.detail}")

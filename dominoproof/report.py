@@ -194,14 +194,15 @@ def _evidence(console: Console, r: Row) -> None:
     counterexample, if it has one."""
     for line in r.detail.rstrip("\n").splitlines():
         _lines(console, line, "    ")
-    if r.round or r.cti:
-        console.print(_indent(r.round or r.cti, "    | "), markup=False)
-    elif r.fails and r.fails not in r.detail:
+    for shown in (r.cti, r.round):  # a CTI, and a real round where one is known
+        if shown:
+            console.print(_indent(shown, "    | "), markup=False)
+    if not (r.round or r.cti) and r.fails and r.fails not in r.detail:
         console.print(f"    fails: {r.fails}", markup=False)
 
 
 def _evidence_text(r: Row) -> str:
-    shown = r.round or r.cti
+    shown = "\n\n".join(x for x in (r.cti, r.round) if x)
     return f"\n\n{shown}" if shown else (f"\nfails: {r.fails}" if r.fails else "")
 
 

@@ -112,6 +112,12 @@ def _noted(row: Row, e: Expectation) -> Row:
     return row
 
 
+def search_rows(v: Variant) -> list[Row]:
+    """The search's rows of ``v`` alone, as ``verify`` judges them (each VIOLATED row with
+    its round): the real rounds beside a proof's counterexamples to induction."""
+    return _search_rows(v)[0]
+
+
 def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     plan = plans.search_plan(v)
     per_property: dict[str, list[Result]] = {}
@@ -250,12 +256,25 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
             rows.append(_noted(row_of(v.name, "all sizes", res, e.verdicts, variant=v), e))
     except Exception as e:
         rows.append(Row.crashed(v.name, "all sizes", "(all sizes)", e))
+    _with_real_rounds(rows)
     if crosscheck and first is not None and small is not None and unstated is None:
         try:
             rows.append(_crosscheck_row(v, small, first, crosscheck))
         except Exception as e:
             rows.append(Row.crashed(v.name, "cross-check", "transitions", e))
     return rows
+
+
+def _with_real_rounds(rows: list[Row]) -> None:
+    """A NOT INDUCTIVE row of a property the search found VIOLATED gets the search's
+    round beside its counterexample to induction: a real round, not only a state no
+    round is known to reach."""
+    real = {r.property: r.round for r in rows
+            if r.part == "search" and r.verdict == Verdict.VIOLATED.value and r.round}
+    for r in rows:
+        if r.verdict == Verdict.NOT_INDUCTIVE.value and not r.round and r.property in real:
+            r.round = real[r.property]
+            r.detail += "; the search's round (VIOLATED) breaks it for real"
 
 
 def _z3_rows(v: Variant, prover: Prover) -> list[Row]:

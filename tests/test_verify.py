@@ -363,3 +363,14 @@ def test_several_subjects_are_summed_up_first_and_findings_explained() -> None:
     one = io.StringIO()  # one subject: its table, and the finding with its round
     print_report(Report(rows=rows[1:3], subjects=["published"]), console(one))
     assert "property" in one.getvalue() and "    | a round of 11 moves" in one.getvalue()
+
+
+def test_a_not_inductive_row_carries_the_search_s_real_round() -> None:
+    from dominoproof.verify_job import _with_real_rounds
+
+    rows = [Row("v", "search", "blocked-sound", "VIOLATED", ("VIOLATED",), round="R"),
+            Row("v", "z3", "blocked-sound", "NOT INDUCTIVE", ("NOT INDUCTIVE",), cti="C"),
+            Row("v", "z3", "procedure", "NOT INDUCTIVE", ("HOLDS",), cti="D")]
+    _with_real_rounds(rows)
+    assert rows[1].round == "R" and "breaks it for real" in rows[1].detail
+    assert rows[2].round == ""  # the search found no round of procedure

@@ -29,7 +29,7 @@ from dominoproof.model.layout import CLOSED, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rulebook import RuleBook
-from dominoproof.model.state import State, Status
+from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles
 from dominoproof.model.variant import Variant
 from dominoproof.options import WIDTH
@@ -38,7 +38,7 @@ from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
-from dominoproof.render.concrete import describe, framed
+from dominoproof.render.concrete import describe
 from dominoproof.render.text import render_round
 
 __all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
@@ -189,22 +189,47 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
     return Evidence(res.property, "round", text + "\n".join(lines) + "\n", fails, trace, at)
 
 
+#: what each flaw of TypeOK (``StateFlaw``) says of a state, for the lemma a CTI needs
+_FLAW_WORDS = {
+    StateFlaw.OVERLAP: "a tile in two places", StateFlaw.LOST_TILES: "a tile nowhere",
+    StateFlaw.FOREIGN_TILES: "a tile outside the set", StateFlaw.BAD_TURN: "no such turn",
+    StateFlaw.BAD_ENDS: "ends the tiles on the table cannot show",
+    StateFlaw.BAD_STACK: "a draw order that is not the boneyard's",
+    StateFlaw.BAD_PROCEDURE: "a run of confirmations no round has",
+    StateFlaw.BAD_PLAYERS: "another number of players",
+}
+
+
+def short_state(variant: Variant, s: State) -> str:
+    """A state in one short line: who moves, the ends, the boneyard, how many tiles each
+    hand holds, R4's run and the status (the tiles themselves left out)."""
+    bone = f"boneyard {s.boneyard.bit_count()}" if s.boneyard else "boneyard empty"
+    hands = "/".join(str(h.bit_count()) for h in s.hands)
+    run = f"; {s.confirmed} confirmation(s) in succession" if s.confirmed else ""
+    status = {Status.PLAYING: "", Status.BLOCKED: "; blocked",
+              Status.DOMINO: "; ended by a domino"}[s.status]
+    return (f"P{s.turn} to move; {_ends_shown(variant, s)}; {bone}; hands of {hands} "
+            f"tiles{run}{status}")
+
+
 def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evidence:
-    """Two states and a move (a counterexample to induction per instance), judged."""
+    """A counterexample to induction per instance, as what it is: a state no round is
+    known to reach, which the proof's invariant does not exclude, in two short lines --
+    the move that breaks the property from it, and the lemma the proof would need."""
     cti = res.trace
     rules = engine_for(variant)
     why = judge_step(variant, res.property, cti.pre, cti.move, cti.post, scorer=scorer)
     fails = why if why is not None else f"{res.property} fails after the move ({res.detail})"
-    out = _wrap(f"A counterexample to induction of {res.property} (action "
-                        f"{cti.action}): a state the proved lemmas allow, a move, and the "
-                        "state it leads to, which breaks the property; no real round is "
-                        "known to reach it", WIDTH)
-    out += framed(state_lines(variant, cti.pre),
-                  f"{move_text(variant, rules, cti.pre, cti.move)}   ({cti.move!r})",
-                  state_lines(variant, cti.post), fails)
-    if cti.assumed:
-        out += _wrap("the state before satisfies the lemmas " + ", ".join(cti.assumed),
-                             WIDTH, initial_indent="  ", subsequent_indent="    ")
+    flaws = state_status(variant, cti.pre)
+    need = ("a lemma excluding " + ", ".join(w for f, w in _FLAW_WORDS.items() if f in flaws)
+            + " (the type invariant)" if flaws else
+            "one that excludes this state: none of the proved lemmas does (TUTORIAL.md, "
+            "section 6)")
+    out = _wrap(f"NOT INDUCTIVE: an unreachable state the proof's invariant does not "
+                f"exclude ({short_state(variant, cti.pre)}); then "
+                f"{move_text(variant, rules, cti.pre, cti.move)}: {fails}", WIDTH - 6)
+    out += _wrap(f"the lemma it needs: {need}", WIDTH - 6, initial_indent="  ",
+                 subsequent_indent="    ")
     return Evidence(res.property, "cti", "\n".join(out) + "\n", fails)
 
 
