@@ -44,7 +44,7 @@ from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIM
 from dominoproof.proofs.properties import BY_ID, CATALOGUE
 from dominoproof.proofs.search.plans import at_sizes, sizes_of
 from dominoproof.proofs.search.rounds import Failure, judge_round
-from dominoproof.render.text import table_text
+from dominoproof.render.text import estimate_text, table_text
 from dominoproof.verify import verify
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
@@ -427,14 +427,7 @@ def _cell(x: Any) -> str:
 
 
 def _value(f: Figure) -> str:
-    if f.value is None:
-        return "-"
-    if f.unit == "share":
-        lo, hi = f.low or 0.0, f.high or 0.0
-        return f"{100 * f.value:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"
-    if f.low is None or f.high is None:
-        return f"{f.value:.2f}"
-    return f"{f.value:.2f} [{f.low:.2f}, {f.high:.2f}]"
+    return estimate_text(f.value, f.low, f.high, probability=f.unit == "share")
 
 
 def _indent(text: str, prefix: str) -> list[str]:

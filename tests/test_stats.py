@@ -429,7 +429,7 @@ def test_stats_exact_text_and_json_agree() -> None:
     assert code == 0 and doc["status"] == "answered" and doc["method"] == "exact"
     f = exact_figures(BLOCK_D2, "greedy")
     assert doc["figures"]["blocked"]["exact"] == str(f.blocked.exact)
-    assert f"{f.blocked.value:.6f}" in text and str(f.blocked.exact) in text
+    assert f"{100 * f.blocked.value:.2f}%" in text and str(f.blocked.exact) in text
 
 
 def test_stats_sampled_prints_intervals() -> None:

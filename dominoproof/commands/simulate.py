@@ -25,7 +25,7 @@ from dominoproof.progress import progress
 from dominoproof.proofs.analysis.policies import policy_named
 from dominoproof.proofs.analysis.simulate import Distribution
 from dominoproof.proofs.runner import cluster_spec
-from dominoproof.render.text import figures_table, side_name, table_text
+from dominoproof.render.text import figure, figures_table, side_name, table_text
 
 if TYPE_CHECKING:
     from dominoproof.proofs.analysis.simulate import Statistics
@@ -83,15 +83,13 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
     n = s.rounds
 
     def pct(x: float) -> str:
-        return f"{100 * x:.2f}%"
+        return figure(x, probability=True)
 
     def share(k: int, of: int) -> str:
         return pct(k / of) if of else "-"
 
-    def num(x: float | int | None, digits: int = 1) -> str:
-        if x is None:
-            return "-"
-        return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
+    def num(x: float | int | None) -> str:
+        return figure(x) if isinstance(x, float) or x is None else str(x)
 
     def row(t: Table, *cells: str) -> None:
         t.add_row(*(Text(c) for c in cells))
@@ -141,7 +139,7 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
               "holder lost", "mean cost (pips)")
     for r in s.risk:
         row(t, r.tile.show(), str(r.value), str(r.held), pct(r.held_share),
-            share(r.lost, r.held), f"{r.mean_cost:.2f}")
+            share(r.lost, r.held), figure(r.mean_cost))
     if s.risk:
         out += ["", table_text(t),
                 "  mean cost: the tile's value times the share of those blocks its holder's "

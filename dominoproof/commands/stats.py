@@ -35,7 +35,7 @@ from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import policy_named
 from dominoproof.proofs.analysis.stats import sampled_figures
 from dominoproof.proofs.runner import cluster_spec
-from dominoproof.render.text import figures_table, table_text
+from dominoproof.render.text import figure, figures_table, table_text
 
 if TYPE_CHECKING:
     from dominoproof.proofs.analysis.figures import Estimate, RoundFigures
@@ -181,10 +181,10 @@ _FRACTION_WIDTH = 21
 def render_figures(f: RoundFigures, top: int = 10) -> str:
     """The figures as text tables (fixed width, no colour)."""
 
-    def num(e: Estimate, digits: int = 6) -> str:
-        return "-" if e.value is None else f"{e.value:.{digits}f}"
+    def num(e: Estimate, probability: bool = False) -> str:
+        return figure(e.value, probability)
 
-    def extra(e: Estimate, digits: int = 6) -> str:
+    def extra(e: Estimate, probability: bool = False) -> str:
         if f.exact:
             if e.exact is None:
                 return "-"
@@ -193,7 +193,7 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
                 f"({len(str(e.exact.denominator))}-digit denominator)"
         if e.low is None or e.high is None:
             return "(too few rounds)" if e.value is not None else "-"
-        return f"{e.low:.{digits}f} .. {e.high:.{digits}f}"
+        return f"{figure(e.low, probability)} .. {figure(e.high, probability)}"
 
     last = "exact" if f.exact else f"{f.level:.0%} interval"
     pol = policy_named(f.policy)
@@ -201,7 +201,7 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
     out = [f"{head} of {f.variant}", f"  policy {f.policy}: {pol.summary}",
            f"  {f.configuration}"]
     if f.exact:
-        out.append(f"  {f.states:,} states; rational arithmetic, shown as decimals (the "
+        out.append(f"  {f.states:,} states; rational arithmetic, shown rounded (the "
                    "fractions in full with --json)")
     else:
         out.append(f"  intervals: Wilson for probabilities, normal (sample standard "
@@ -216,13 +216,14 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
     }
     t = figures_table("figure", "value", last)
     for name, e in f.scalars():
-        t.add_row(Text(labels[name]), Text(num(e)), Text(extra(e)))
+        chance = name in ("blocked", "tie")
+        t.add_row(Text(labels[name]), Text(num(e, chance)), Text(extra(e, chance)))
     out += ["", table_text(t)]
 
     t = figures_table("the winner's award (R5.4, R5.5)", "probability", last)
     for a in f.awards:
         t.add_row(Text("nobody scores" if a.award is None else str(a.award)),
-                  Text(num(a.probability)), Text(extra(a.probability)))
+                  Text(num(a.probability, True)), Text(extra(a.probability, True)))
     out += ["", table_text(t)]
 
     if f.blocked.value:
@@ -230,15 +231,15 @@ def render_figures(f: RoundFigures, top: int = 10) -> str:
                   "E(cost | blocked)", f"cost {last}")
         for c in f.risk[:top]:
             t.add_row(Text(c.tile.show()), Text(str(c.value)), Text("yes" if c.double else ""),
-                      Text(num(c.held, 4)), Text(num(c.cost, 4)), Text(extra(c.cost, 4)))
+                      Text(num(c.held, True)), Text(num(c.cost)), Text(extra(c.cost)))
         out += ["", table_text(t)]
         doubles = [c.cost.value or 0.0 for c in f.risk if c.double]
         others = [c.cost.value or 0.0 for c in f.risk if not c.double]
         out.append("  cost: the tile's value when its holder's side does not win the block, "
                    "per blocked round")
         if doubles and others:
-            out.append(f"  mean cost per tile: doubles {sum(doubles) / len(doubles):.4f}, "
-                       f"other tiles {sum(others) / len(others):.4f}")
+            out.append(f"  mean cost per tile: doubles {figure(sum(doubles) / len(doubles))}, "
+                       f"other tiles {figure(sum(others) / len(others))}")
         if len(f.risk) > top:
             out.append(f"  ({len(f.risk) - top} more tiles with --top or --json)")
     else:

@@ -46,6 +46,7 @@ from dominoproof.render import plots as pl
 from dominoproof.render.narrate import narrate
 from dominoproof.render.scene import PLOTS_EXTRA, data_uri, require_matplotlib
 from dominoproof.render.table import round_scene
+from dominoproof.render.text import figure
 from dominoproof.report import grid, rows_of, verdict_line
 from dominoproof.verify import Report, Row
 
@@ -243,12 +244,12 @@ def _subject_table(report: Report, subject: str) -> str:
             "</table>")
 
 
-def _estimate(e: Any) -> str:
-    if e.value is None:
-        return "–"
-    if e.is_exact or e.low is None:
-        return f"{e.value:.4f}"
-    return f"{e.value:.4f} <small>[{e.low:.4f}, {e.high:.4f}]</small>"
+def _estimate(e: Any, probability: bool = False) -> str:
+    shown = figure(e.value, probability)
+    if e.value is None or e.is_exact or e.low is None:
+        return shown
+    return (f"{shown} <small>[{figure(e.low, probability)}, "
+            f"{figure(e.high, probability)}]</small>")
 
 
 def _figures_table(figures: Sequence[Any]) -> str:
@@ -258,7 +259,7 @@ def _figures_table(figures: Sequence[Any]) -> str:
     rows = []
     for f in figures:
         rows.append(f"<tr><td>{_ESC(f.policy)}</td><td>{_ESC(f.method)}</td>"
-                    f"<td>{_estimate(f.blocked)}</td><td>{_estimate(f.tie)}</td>"
+                    f"<td>{_estimate(f.blocked, True)}</td><td>{_estimate(f.tie, True)}</td>"
                     f"<td>{_estimate(f.residual)}</td><td>{_estimate(f.length)}</td>"
                     f"<td>{_estimate(f.award_mean)}</td></tr>")
     how = _ESC(figures[0].configuration) if figures else ""

@@ -40,6 +40,7 @@ from dominoproof.proofs.analysis.policies import POLICIES, policy_named, policy_
 from dominoproof.proofs.analysis.simulate import wilson
 from dominoproof.proofs.budgets import PLOT_EXACT_DEALS
 from dominoproof.render.scene import require_matplotlib
+from dominoproof.render.text import estimate_text, figure
 
 __all__ = [
     "AXES",
@@ -326,9 +327,8 @@ def policies_or_all(names: Sequence[str]) -> list[str]:
 
 
 def interval_text(e: Any) -> str:
-    """An estimate's value and interval in words (for the text a plot command prints)."""
-    if e.value is None:
-        return "-"
-    if e.is_exact or e.low is None:
-        return f"{e.value:.4f}" + (" (exact)" if e.is_exact else "")
-    return f"{e.value:.4f} [{e.low:.4f}, {e.high:.4f}]"
+    """A probability's value and interval in words (for the text a plot command prints:
+    P(block))."""
+    if e.value is None or e.is_exact or e.low is None:
+        return figure(e.value, probability=True) + (" (exact)" if e.is_exact else "")
+    return estimate_text(e.value, e.low, e.high, probability=True)

@@ -47,6 +47,8 @@ from dominoproof.render.arms import follow
 from dominoproof.render.narrate import ArmRow, Step, boneyard_text, narrate, table_rows, tiles_word
 
 __all__ = [
+    "estimate_text",
+    "figure",
     "final_table",
     "render_round",
     "rows_text",
@@ -231,6 +233,25 @@ def _steps_text(trace: Trace, steps: Sequence[Step]) -> list[str]:
             seat, hand = st.hand
             out += _hand_line(trace.variant, seat, hand, _INDENT, width=6)
     return out
+
+
+def figure(x: float | None, probability: bool = False) -> str:
+    """A figure as every command shows it: a probability as a percentage with two
+    decimals (``7.05%``), any other figure (a mean of pips, of moves) with two decimals;
+    ``-`` when undefined (a figure given a block, where no round blocks)."""
+    if x is None:
+        return "-"
+    return f"{100 * x:.2f}%" if probability else f"{x:.2f}"
+
+
+def estimate_text(value: float | None, low: float | None, high: float | None,
+                  probability: bool = False) -> str:
+    """A figure and its 95% interval, ``7.05% [6.01%, 8.26%]``, in :func:`figure`'s
+    format (the figure alone when it is exact or has no interval)."""
+    if value is None or low is None or high is None:
+        return figure(value, probability)
+    return (f"{figure(value, probability)} [{figure(low, probability)}, "
+            f"{figure(high, probability)}]")
 
 
 def figures_table(*columns: str) -> Table:
