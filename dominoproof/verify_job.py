@@ -15,6 +15,7 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
 from dominoproof.proofs.budgets import (
+    CROSSCHECK_ROOTS,
     CROSSCHECK_STATES,
     DEFAULT_RLIMIT,
     DEFAULT_TIMEOUT_MS,
@@ -178,12 +179,21 @@ def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row
     ends = [i for i in range(result.expanded) if result.ending_of(i) is not None]
     ids += ends[::max(1, len(ends) // sample)][:sample]
     states = [result.state(i) for i in dict.fromkeys(ids)]
+    # the first initial state of each case of the lead rule the search reached (the named
+    # tile dealt, its fallback...): a sample spread over the ids can miss a rare case
+    cases: dict[str, Any] = {}
+    for i in range(min(result.roots, CROSSCHECK_ROOTS)):
+        s = result.state(i)
+        cases.setdefault(plans.lead_case(small, s.hands), s)
+    states += [s for s in cases.values() if s not in states]
     cmp = compare(small, states, get_oracle("engine", small), get_oracle("z3", small))
     verdict = Verdict.HOLDS if cmp.ok else Verdict.VIOLATED
     detail = cmp.summary() if cmp.ok else cmp.describe(limit=2)
     res = Result("transitions", verdict,
                  "engine vs Z3 transition relation (both inclusions) and scoring",
-                 f"{small.name}: {len(states)} of {n:,} searched states", detail,
+                 f"{small.name}: {len(states)} of {n:,} searched states (the first initial "
+                 f"state of each of the {len(cases)} case(s) of the lead rule reached "
+                 "among them)", detail,
                  states=len(states), seconds=time.perf_counter() - t0)
     e = expect(v, "cross-check", "transitions", OK)
     return _noted(row_of(v.name, "cross-check", res, e.verdicts), e)

@@ -121,6 +121,10 @@ PLOT_EXACT_DEALS = 5_000
 #: States of the small search on which the engine and the Z3 relation are compared per
 #: variant in ``verify`` and ``report`` (``--crosscheck``): each comparison is a Z3 query.
 CROSSCHECK_STATES = 40
+#: ... and the first initial state of each case of the lead rule reached among this many
+#: initial states of the search (reading a state back is cheap: the scan takes well
+#: under a second on the largest small search's 120,000 deals)
+CROSSCHECK_ROOTS = 200_000
 #: ``crosscheck``'s own search stops after this many states (``--max-states``).
 CROSSCHECK_MAX_STATES = 200_000
 #: ``crosscheck`` replays at most this many witness traces (``--replays``).
