@@ -42,6 +42,7 @@ class Constants:
     DRAW: DrawRule  #: R3.1 [draw.rule]
     C: int  #: R4.4: confirmations that establish a block [block.confirmations]
     EMPTY: bool  #: R4.4: a confirmation counts only with the boneyard empty
+    RESTART: bool  #: R4.4: a confirmation putting a marker out restarts the run at 1
     FOULS: FoulRule  #: R4.5 [fouls.rule]
     LEAD: LeadRule  #: who opens [lead.rule]
     LEADER: int  #: the seat of lead rule "player" and fallback "player" [lead.player]
@@ -75,6 +76,6 @@ def constants_of(v: Variant) -> Constants:
         EMPTY=v.block.boneyard_must_be_empty, FOULS=v.fouls.rule, LEAD=v.lead.rule,
         LEADER=v.lead.player, LEAD_TILE=lead_tile, FALLBACK=v.lead.fallback,
         LAYOUT=layout_data(v), READING=v.layout.extend, VALUE=value, SIDES=sides,
-        tiles=tiles,
+        tiles=tiles, RESTART=v.block.restart_on_marker,
     )
 
