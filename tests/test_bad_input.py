@@ -268,7 +268,8 @@ def test_a_lead_tile_not_in_the_set_is_an_error_under_any_lead_rule() -> None:
 _SECTIONS = {"set": ["max"], "deal": ["players", "hand_size", "set_aside", "order"],
              "draw": ["rule"], "lead": ["rule", "player", "tile", "fallback"],
              "layout": ["kind", "extend"], "block": ["proposer", "confirmations",
-                                                     "boneyard_must_be_empty"],
+                                                     "boneyard_must_be_empty",
+                                                     "restart_on_marker"],
              "fouls": ["rule", "penalty"], "partnerships": ["teams", "compare"],
              "scoring": ["block_award", "domino_award", "round_to", "tie", "tile_values"]}
 _WORDS = ["none", "one", "all", "rest", "split", "tile", "player", "6-6", "19-19", "0-0",
