@@ -351,8 +351,8 @@ class BlockSpec:
     )
     restart_on_marker: bool = param(
         False, "R4.4",
-        "a confirmation that puts the confirmer's marker out starts the run again (it counts "
-        "as the first): the block needs a round of confirmations that opens no train")
+        "a confirmation that puts the confirmer's marker out starts the run again, as its "
+        "first (trains)")
 
 
 @dataclass(frozen=True)
