@@ -44,6 +44,7 @@ class Constants:
     DRAW: DrawRule  #: R3.1 [draw.rule]
     C: int  #: R4.4: confirmations that establish a block [block.confirmations]
     EMPTY: bool  #: R4.4: a confirmation counts only with the boneyard empty
+    RESTART: bool  #: R4.4: a confirmation putting a marker out restarts the run at 1
     FOULS: FoulRule  #: R4.5 [fouls.rule]
     LEAD: LeadRule  #: who opens [lead.rule]
     LEADER: int  #: the seat of lead rule "player" and fallback "player" [lead.player]
@@ -80,5 +81,6 @@ def constants_of(v: Variant) -> Constants:
         LEADER=v.lead.player, LEAD_TILE=lead_tile, FALLBACK=v.lead.fallback,
         LAYOUT=layout_data(v), READING=v.layout.extend, VALUE=value, SIDES=sides,
         WINNER=v.scoring.block_winner, UNIT=v.scoring.award_unit, tiles=tiles,
+        RESTART=v.block.restart_on_marker,
     )
 

@@ -364,6 +364,10 @@ class BlockSpec:
     boneyard_must_be_empty: bool = param(
         True, "R4.4", "a confirmation counts only while the boneyard supplies nothing"
     )
+    restart_on_marker: bool = param(
+        False, "R4.4",
+        "a confirmation that puts the confirmer's marker out starts the run again, as its "
+        "first (trains)")
 
 
 @dataclass(frozen=True)

@@ -481,9 +481,11 @@ def _pass(r: RuleBook, s: State, m: Move) -> State:
 
 def _confirm(r: RuleBook, s: State, m: Move) -> State:
     """One more confirmation in the run (the first proposes the block), the turn passes,
-    the player's marker goes out (trains: their train is open to everyone)."""
-    return s._replace(confirmed=s.confirmed + 1, turn=r.next_seat[m.player], drew=False,
-                      marks=r.layout.put_marker_out(s.marks, m.player))
+    the player's marker goes out (trains: their train is open to everyone); where RESTART,
+    a confirmation that puts it out (it was in) starts the run again, as its first [R4.4]."""
+    marks = r.layout.put_marker_out(s.marks, m.player)
+    count = 1 if r.constants.RESTART and marks != s.marks else s.confirmed + 1
+    return s._replace(confirmed=count, turn=r.next_seat[m.player], drew=False, marks=marks)
 
 
 DOMINO_ACTION = Action("Domino", DOMINO, ("Terms",),

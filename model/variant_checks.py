@@ -162,6 +162,9 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
     if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
         out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "
                    f'kind = "{lay.kind.value}" has no spinner')
+    if v.block.restart_on_marker and not v.slot_layout.markers:
+        out.append(f"{src}: [block] restart_on_marker = true has no effect: [layout] kind = "
+                   f'"{lay.kind.value}" has no markers, so no confirmation puts one out (R4.4)')
     if lay.double_again and not lay.double_takes:
         out.append(f"{src}: [layout] double_again = true has no effect: [layout] "
                    "double_takes = 0 lets a double be played like any tile (R2.2)")

@@ -50,38 +50,51 @@ class Measure:
     drew: int
     needed: int
     aside: int = 0  #: weight of a set-aside tile (0 unless the rules can draw one)
+    #: weight of a seat whose marker is in, where a confirmation putting it out restarts
+    #: the run (R4.4 ``restart_on_marker``; 0 elsewhere)
+    marker: int = 0
 
     def at_init(self, P: int, H: int, B: int, K: int) -> int:
         """The count at Init, for ``P`` players of ``H`` tiles, ``B`` in the boneyard and
-        ``K`` set aside: every seat without a foul, nobody having drawn, no confirmation."""
+        ``K`` set aside: every seat without a foul, nobody having drawn, no confirmation,
+        every marker in."""
         fouls = P if self.foul else 0
         return 1 + self.bone * B + self.hand * P * H + self.foul * fouls + self.needed \
-            + self.aside * K
+            + self.aside * K + self.marker * P
 
 
 def ranking_measure(C: int, draw: DrawRule, fouls: FoulRule, *,
-                    aside_drawable: bool = False) -> Measure:
+                    aside_drawable: bool = False, restart: bool = False) -> Measure:
     """The ranking function's weights, for ``C`` confirmations: a play may reset up to
     ``C`` confirmations (so a tile in hand weighs ``C+1``); a pass resets them too and
     clears ``drew`` (``C+1``); a draw moves a tile from the boneyard to a hand and may set
     ``drew`` (so a boneyard tile weighs more than both); a foul resets the count. A rule
     set that lets set-aside tiles be drawn (a broken one) declares it: they then weigh
-    like boneyard tiles."""
+    like boneyard tiles. Where a confirmation that puts a marker out restarts the run
+    (``restart``, R4.4), it may undo ``C - 2`` confirmations: a marker in weighs ``C``,
+    and a play, which may take its player's marker in, weighs ``C`` more."""
+    marker = C if restart else 0
     drew = C + 1 if draw is DrawRule.ONE else 0
-    hand = C + 1
+    hand = C + 1 + marker
     bone = hand + drew + 1
     foul = C + 1 if fouls is FoulRule.PENALISED else 0
-    return Measure(bone, hand, foul, drew, C, bone if aside_drawable else 0)
+    return Measure(bone, hand, foul, drew, C, bone if aside_drawable else 0, marker)
 
 
-def move_count_measure(P: int, draw: DrawRule, fouls: FoulRule) -> Measure:
+def move_count_measure(P: int, draw: DrawRule, fouls: FoulRule,
+                       restart: bool = False) -> Measure:
     """The moves each thing can cause, for ``P`` players: a tile in hand, its play and the
     run of at most ``P`` confirmations it ends (``P+1``); a boneyard tile, that and its
     draw and, draw-one, the pass after it; a foul, itself and the run it ends; one last
-    run (``needed = P``) and the final move (the ``1``)."""
+    run (``needed = P``) and the final move (the ``1``). Where a confirmation putting a
+    marker out restarts the run (``restart``, R4.4), it undoes the confirmations before it
+    in the run, at most ``P - 1`` (the seat whose marker was in has not confirmed in it):
+    ``P - 1`` more moves per marker in at the deal, and per play (which may take one in)."""
     passes = 1 if draw is DrawRule.ONE else 0
-    return Measure(bone=P + 2 + passes, hand=P + 1,
-                   foul=P + 1 if fouls is FoulRule.PENALISED else 0, drew=passes, needed=P)
+    more = P - 1 if restart else 0
+    return Measure(bone=P + 2 + passes + more, hand=P + 1 + more,
+                   foul=P + 1 if fouls is FoulRule.PENALISED else 0, drew=passes, needed=P,
+                   marker=more)
 
 
 __all__ = ["Measure", "move_count_measure", "ranking_measure"]

@@ -173,6 +173,12 @@ FAULTS: tuple[Fault, ...] = (
           "confirm inability anyway, and it counts", ("R1.1", "R4.4"),
           ("uncoverable-double",), "block-2p-d6", demo_overrides=_DOUBLES_D3,
           demo_deals="seed 0"),
+    Fault("restart-forgotten-last", "trains, where a confirmation that puts a marker out "
+          "restarts the run: the restart is forgotten on the confirmation that completes "
+          "it, so the block stands on a train it has just opened", ("R4.4",),
+          ("blocked-sound", "procedure"), "block-2p-d6",
+          demo_overrides={**_TRAINS_D3, "block.restart_on_marker": True},
+          demo_deals="seed 3"),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

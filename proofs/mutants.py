@@ -223,6 +223,19 @@ class ConfirmPastDouble(FastRules):
         return super().step(s, m)
 
 
+class RestartForgottenLast(FastRules):
+    """R4.4 broken where a confirmation that puts a marker out restarts the run: the
+    restart is forgotten on the confirmation that completes the run, so the block stands
+    though that confirmation has just opened a train."""
+
+    def step(self, s: State, m: Move) -> State:
+        nxt = super().step(s, m)
+        if (m.kind is MoveKind.CONFIRM and nxt.confirmed == 1 and nxt.marks != s.marks
+                and not nxt.fouls >> m.player & 1 and s.confirmed + 1 >= self.C):
+            return nxt._replace(confirmed=s.confirmed + 1)
+        return nxt
+
+
 # ---- Scoring mutants -----------------------------------------------------------
 
 
@@ -328,6 +341,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "doubles-pile-up": DoublesPileUp,
     "arms-open-early": ArmsOpenEarly,
     "confirm-past-double": ConfirmPastDouble,
+    "restart-forgotten-last": RestartForgottenLast,
 }
 #: fault id -> the engine's mutant scoring
 SCORING_MUTANTS: dict[str, Scorer] = {

@@ -438,9 +438,11 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
         out.append((Move.pass_(p), _replace(_out(variant, r), turn=nxt, drew=False,
                                             confirmed=confirmed)))
         return out
-    # 8. confirm [R4.1, R4.2]
-    out.append((Move.confirm(p), _replace(_out(variant, r), confirmed=r.confirmed + 1,
-                                          turn=nxt, drew=False)))
+    # 8. confirm [R4.1, R4.2]; one that puts a marker out may start the run again [R4.4]
+    restart = (variant.block.restart_on_marker and variant.slot_layout.markers
+               and p not in r.marks)
+    out.append((Move.confirm(p), _replace(_out(variant, r), turn=nxt, drew=False,
+                                          confirmed=1 if restart else r.confirmed + 1)))
     return out
 
 

@@ -236,6 +236,8 @@ def test_a_click_usage_error_is_one_line() -> None:
      ("[partnerships] teams", "[partnerships] compare")),
     (["block-2p-d6", "-o", "lead.tile=5-5"], ("[lead] tile", "[lead] rule")),
     (["block-2p-d6", "-o", "fouls.penalty=5"], ("[fouls] penalty", "[fouls] rule")),
+    (["block-2p-d6", "-o", "block.restart_on_marker=true"],
+     ("[block] restart_on_marker", "[layout] kind")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:
@@ -266,7 +268,8 @@ def test_a_lead_tile_not_in_the_set_is_an_error_under_any_lead_rule() -> None:
 _SECTIONS = {"set": ["max"], "deal": ["players", "hand_size", "set_aside", "order"],
              "draw": ["rule"], "lead": ["rule", "player", "tile", "fallback"],
              "layout": ["kind", "extend"], "block": ["proposer", "confirmations",
-                                                     "boneyard_must_be_empty"],
+                                                     "boneyard_must_be_empty",
+                                                     "restart_on_marker"],
              "fouls": ["rule", "penalty"], "partnerships": ["teams", "compare"],
              "scoring": ["block_award", "domino_award", "round_to", "tie", "tile_values"]}
 _WORDS = ["none", "one", "all", "rest", "split", "tile", "player", "6-6", "19-19", "0-0",

@@ -501,6 +501,13 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         **_D3, "layout.kind": "chicken-foot", "layout.lead_double_takes": 4,
         "layout.double_takes": 3}),
     "line-covered": ("block-2p-d6", {**SMALL, "layout.double_takes": 1}),
+    # R4.4: a confirmation that puts a marker out starts the run again
+    "trains-restart": ("block-2p-d6", {**_D3, "layout.kind": "trains", "deal.players": 3,
+                                       "deal.hand_size": 2, "block.restart_on_marker": True}),
+    "trains-draw-one-restart": ("tiny-2p-d3", {
+        "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
+        "layout.double_takes": 1, "layout.double_again": True,
+        "block.restart_on_marker": True}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
@@ -513,6 +520,8 @@ FEATURES: dict[str, set[str]] = {
     "chicken-foot-toes": {"toe open", "pending"},
     "chicken-foot-lead-takes-4": {"pending"},
     "line-covered": {"pending"},
+    "trains-restart": {"marker out", "run restarted", "play on another's train"},
+    "trains-draw-one-restart": {"pass", "marker out", "run restarted", "pending"},
 }
 
 
@@ -542,6 +551,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
         for m, t in rules.successors(s):
             if m.kind is MoveKind.PASS:
                 seen["pass"] += 1
+            if m.kind is MoveKind.CONFIRM and s.confirmed and t.confirmed == 1:
+                seen["run restarted"] += 1  # R4.4 restart_on_marker
             if lay.marker_out(t.marks, m.player) and not lay.marker_out(marks, m.player):
                 seen["marker out"] += 1
             if m.kind is not MoveKind.PLAY or m.end < 0:
@@ -561,7 +572,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
 @pytest.mark.parametrize(("name", "k"), [
     ("spinner-sides-first", 60), ("spinner-at-once-takes-4", 60), ("trains", 60),
     ("trains-covered-again", 60), ("trains-draw-one", 20), ("chicken-foot-toes", 60),
-    ("chicken-foot-lead-takes-4", 60), ("line-covered", 60)])
+    ("chicken-foot-lead-takes-4", 60), ("line-covered", 60), ("trains-restart", 60),
+    ("trains-draw-one-restart", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
     """Engine, specification and reference agree on every state of sampled deals of each
     new topology, and the states exercise what makes that topology what it is."""

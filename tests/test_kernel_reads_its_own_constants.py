@@ -92,3 +92,14 @@ def test_a_slip_in_the_tile_values_is_a_disagreement_at_the_lead(slip: Any) -> N
     spec = c.get_oracle("spec", v)
     res = c.compare_initial(v, deals, spec, c.get_oracle("kernel", v))
     assert not res.ok, res.describe()
+
+
+def test_a_slip_in_the_restart_on_a_marker_is_a_disagreement(slip: Any) -> None:
+    """R4.4 restart_on_marker read off by the specification's table: the kernel, which
+    states it from [block] itself, still restarts the run (confirmations disagree)."""
+    v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
+                                "lead.rule": "highest-double", "block.restart_on_marker": True})
+    assert _crosscheck(v, k=6).ok
+    slip("RESTART", lambda v: False)
+    res = _crosscheck(v, k=6)
+    assert not res.ok, res.describe()

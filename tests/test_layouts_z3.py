@@ -46,6 +46,9 @@ _H = "highest-double"
 #: the analogues, each on the 2-player block game (no drawing)
 ANALOGUES: dict[str, dict[str, Any]] = {
     "trains": {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains", "lead.rule": _H},
+    # R4.4: a confirmation that puts a marker out starts the run again (a sound block)
+    "trains-restart": {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
+                       "lead.rule": _H, "block.restart_on_marker": True},
     "trains-doubles": {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
                        "lead.rule": _H, "layout.double_takes": 1, "layout.double_again": True},
     "line-doubles": {"set.max": 3, "deal.hand_size": 3, "layout.double_takes": 1},
@@ -58,7 +61,7 @@ ANALOGUES: dict[str, dict[str, Any]] = {
                      "layout.lead_double_takes": 4},
 }
 #: analogues whose search over every deal takes more than a few seconds
-_SLOW_SEARCH = ("trains", "trains-doubles", "chicken-foot")
+_SLOW_SEARCH = ("trains", "trains-restart", "trains-doubles", "chicken-foot")
 
 
 def analogue(name: str, **more: Any) -> Variant:
@@ -68,6 +71,8 @@ def analogue(name: str, **more: Any) -> Variant:
 @pytest.mark.parametrize(("name", "more"), [
     *[(n, {}) for n in ANALOGUES],
     ("trains", {"deal.players": 3}),  # three trains and the public one
+    # R4.4: a confirmation that puts a marker out starts the run again
+    ("trains", {"deal.players": 3, "deal.hand_size": 2, "block.restart_on_marker": True}),
     ("spinner", {"set.max": 3, "deal.hand_size": 4}),  # arms reached once the sides are
     ("spinner-open", {"layout.double_takes": 1, "layout.lead_double_takes": 0}),
 ])
@@ -100,6 +105,9 @@ _TWINS = [
     ("confirm-past-double", {}),
     pytest.param("confirm-past-double", {"fouls.rule": "penalised"}, marks=SLOW),
     pytest.param("confirm-past-double", {"layout.kind": "trains", "lead.rule": _H},
+                 marks=SLOW),
+    ("restart-forgotten-last", {}),
+    pytest.param("restart-forgotten-last", {"deal.players": 3, "deal.hand_size": 2},
                  marks=SLOW),
 ]
 
@@ -291,3 +299,20 @@ def test_one_pending_slot_fails_where_a_double_opens_toes() -> None:
     found = pr.bmc(lambda ss, ms: z3.Not(lem(pr.enc, ss[-1])), strengthen=False)
     assert found.run is not None and found.run.replayed, found.stop
     assert lem.id in Prover(analogue("trains-doubles")).invariant().ids
+
+
+def test_a_restart_on_a_marker_put_out_makes_the_block_on_trains_sound() -> None:
+    """R4.4 ``restart_on_marker``: the block of trains, unsound as published (the last
+    confirmation opens a train to an earlier confirmer: the search finds it), HOLDS in the
+    search over every deal and is PROVED by induction once a confirmation that puts a
+    marker out starts the run again; the procedure, restart included, holds too."""
+    published = verify(analogue("trains"), Init.every(), properties=["blocked-sound"])
+    assert {r.property: r.verdict for r in published.results}["blocked-sound"] \
+        is Verdict.VIOLATED
+    v = analogue("trains-restart")
+    ver = verify(v, Init.every(), properties=["blocked-sound", "procedure"])
+    assert all(r.verdict is Verdict.HOLDS for r in ver.results), ver.results
+    pr = Prover(v)
+    for pid in ("blocked-sound", "procedure", "termination"):
+        r = pr.prove(pid)
+        assert r.verdict is Verdict.PROVED, (pid, r.detail)

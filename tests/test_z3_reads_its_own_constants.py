@@ -117,3 +117,14 @@ def test_a_slip_in_the_layouts_slots_is_a_disagreement(slip: Any) -> None:
     slip("LAYOUT", arms_never_wait)
     res = _crosscheck(v, terminal=False, k=1)
     assert not res.ok and "internal disagreement: engine vs z3" in res.describe()
+
+
+def test_a_slip_in_the_restart_on_a_marker_is_a_disagreement(slip: Any) -> None:
+    """R4.4 restart_on_marker read off by the specification's table: the Z3 relation,
+    which states it from [block] itself, still restarts the run."""
+    v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
+                                "lead.rule": "highest-double", "block.restart_on_marker": True})
+    assert _crosscheck(v, terminal=False, k=6).ok
+    slip("RESTART", lambda v: False)
+    res = _crosscheck(v, terminal=False, k=6)
+    assert not res.ok, res.describe()

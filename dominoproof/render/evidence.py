@@ -139,6 +139,8 @@ def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
             return f"P{p} declares they cannot play, though {show_tiles(fit)} fits (R4.5)"
         if s.confirmed == 0:
             return f"P{p} cannot play and proposes the block (R4.1)"
+        if rules.step(s, m).confirmed == 1:  # restart_on_marker: their train opens
+            return f"P{p} cannot play and puts their marker out: the run starts again (R4.4)"
         return f"P{p} confirms they cannot play, {s.confirmed + 1} in succession (R4.2)"
     if k is MoveKind.ESTABLISH:
         return "the block is established (R4.4)"

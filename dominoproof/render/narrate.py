@@ -304,6 +304,11 @@ def narrate(trace: Trace) -> list[Step]:
                 text = (f"FOUL: P{p} declares they cannot play but holds {held}: "
                         f"costs P{p} {variant.fouls.penalty} at scoring; "
                         "the run of confirmations starts again")
+            elif after.confirmed == 1 and s.confirmed:  # restart_on_marker
+                rule = "R4.4"
+                text = (f"P{p} cannot play and puts their marker out, opening their train: "
+                        f"the run starts again — 1 of {needed} in succession, "
+                        f"{boneyard_text(s)}")
             elif after.confirmed == 1:
                 rule = "R4.1"
                 text = (f"P{p} cannot play and proposes the block — 1 of {needed} in "

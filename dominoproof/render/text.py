@@ -171,7 +171,9 @@ def variant_summary(variant: Variant) -> str:
         f"lead: {lead_text}",
         f"block: {variant.needed_confirmations} confirmation"
         f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
-        + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else ""),
+        + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")
+        + (", one that puts a marker out starting the run again"
+           if variant.block.restart_on_marker and variant.slot_layout.markers else ""),
         f"fouls: {variant.fouls.rule.value}"
         + (f" ({variant.fouls.penalty} points)" if variant.fouls.rule is FoulRule.PENALISED
            else ""),

@@ -72,6 +72,8 @@ class AbstractModel:
         self.fault = fault
         self.DRAW: DrawRule = variant.draw.rule
         self.EMPTY: bool = variant.block.boneyard_must_be_empty
+        # R4.4's restart_on_marker is not read here: it acts only where a layout has
+        # markers, and this model refuses those layouts (trains: N/A, layout.py says why)
         self.P: int = variant.deal.players
         conf = variant.block.confirmations
         # R4.4 at this P: every seat, every seat but the proposer, or a number

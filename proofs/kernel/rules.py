@@ -76,6 +76,7 @@ from .tables import (
     O_VALUE,
     PLAYING,
     READING,
+    RESTART,
     SIMPLE,
     C,
     N,
@@ -341,6 +342,8 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         if playable_any(K, f, p):  # R4.5: recorded as a foul
             g[K[F_FOULS]] = f[K[F_FOULS]] | (np.int64(1) << p)
             g[K[F_CONF]] = 0
+        elif K[RESTART] and with_marker(K, f[mk], p, True) != f[mk]:
+            g[K[F_CONF]] = 1  # R4.4: it puts the marker out: the run starts again
         else:
             g[K[F_CONF]] = f[K[F_CONF]] + 1
         g[K[F_TURN]] = nxt

@@ -33,7 +33,7 @@ import numpy as np
 
 from ._jit import njit
 from .codec import unpack
-from .layout import canonical, empty, led, meets_suit, pending_mask, popcount
+from .layout import canonical, empty, led, meets_suit, pending_mask, popcount, with_marker
 from .rules import (
     CONFIRM,
     DRAW_M,
@@ -66,6 +66,7 @@ from .tables import (
     O_LO,
     PLAYING,
     READING,
+    RESTART,
     Array,
     N,
     P,
@@ -249,7 +250,10 @@ def _transition(K, f, m, g, want, fouls_possible):  # type: ignore[no-untyped-de
                     and g[conf] == 0)
         if want >> NO_FALSE_CONFIRMATION & 1 and playable and not recorded:
             bad |= 1 << NO_FALSE_CONFIRMATION
-        if procedure and not playable and (g[conf] != f[conf] + 1 or player != f[turn]
+        mk = K[F_MARKS]  # R4.4 where the variant says so: a marker put out restarts the run
+        restart = K[RESTART] and with_marker(K, f[mk], player, True) != f[mk]
+        run = 1 if restart else f[conf] + 1
+        if procedure and not playable and (g[conf] != run or player != f[turn]
                                            or g[turn] != (f[turn] + 1) % K[P]):
             bad |= 1 << PROCEDURE
     elif procedure and ((kind == PLAY and g[conf] != 0) or (

@@ -68,6 +68,8 @@ PLAIN = 58
 #: 1 when, besides, there are no markers and no double takes tiles: a play on a slot
 #: only changes the number it shows (then its group is sorted)
 SIMPLE = 59
+#: 1 when a confirmation that puts its author's marker out starts the run again (R4.4)
+RESTART = 61
 HEADER = 64
 
 # codes of the enumerations
@@ -200,6 +202,7 @@ def tables_for(v: Variant) -> Tables:
     header[PLAIN] = int(f.pending < 0 and all(x < 0 for x in f.covered))
     header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
                          and all(sl.double_takes == 0 for sl in data.slots))
+    header[RESTART] = int(v.block.restart_on_marker)  # R4.4: the run restarts at 1
     for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
         header[o] = HEADER + len(body)
         body.extend(arr)

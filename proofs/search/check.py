@@ -87,9 +87,12 @@ def round_bound(variant: Variant) -> tuple[int, str]:
     i = p * h + b
     passes = b if c.DRAW is DrawRule.ONE else 0
     f = p if c.FOULS is FoulRule.PENALISED else 0
-    bound = move_count_measure(p, c.DRAW, c.FOULS).at_init(p, h, b, c.K)
-    text = (f"I + B + passes + F + P(I + F + 1) + 1 = {i} + {b} + {passes} + {f} + "
-            f"{p}*({i} + {f} + 1) + 1 = {bound} (I = P*H + B = {i} tiles in play, "
+    restart = c.RESTART and c.LAYOUT.markers  # R4.4: one more confirmation per marker put out
+    bound = move_count_measure(p, c.DRAW, c.FOULS, restart).at_init(p, h, b, c.K)
+    more, what = (("", "") if not restart else  # the markers in at the deal, the plays
+                  (" + (P - 1)(P + I)", f" + {p - 1}*({p} + {i})"))
+    text = (f"I + B + passes + F + P(I + F + 1){more} + 1 = {i} + {b} + {passes} + {f} + "
+            f"{p}*({i} + {f} + 1){what} + 1 = {bound} (I = P*H + B = {i} tiles in play, "
             f"B = {b} in the boneyard, P = {p}, F = {f} possible fouls)")
     return bound, text
 

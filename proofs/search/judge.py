@@ -214,8 +214,11 @@ class Judge:
                 ctx.fail("no-false-confirmation", at,
                          f"P{m.player} confirms inability holding a playable tile, and no "
                          "foul is recorded (R4.5)", (j,))
+            # R4.4 where the variant says so: one that puts a marker out starts the run again
+            restart = (oracle.constants.RESTART
+                       and oracle.layout.put_marker_out(s.marks, m.player) != s.marks)
             if "procedure" in want and not playable and (
-                    t.confirmed != s.confirmed + 1 or m.player != s.turn
+                    t.confirmed != (1 if restart else s.confirmed + 1) or m.player != s.turn
                     or t.turn != (s.turn + 1) % players):
                 ctx.fail("procedure", at, f"{m} does not extend the run of confirmations "
                          f"clockwise ({s.confirmed} -> {t.confirmed}) (R4.2)", (j,))

@@ -34,6 +34,7 @@ class Z3Constants:
     B: int  #: tiles in the boneyard after the deal, T - P*H - K
     C: int  #: R4.4: confirmations that establish a block [block.confirmations]
     EMPTY: bool  #: R4.4 [block.boneyard_must_be_empty]
+    RESTART: bool  #: R4.4: a marker put out restarts the run [block.restart_on_marker]
     DRAW: DrawRule  #: R3.1 [draw.rule]
     FOULS: FoulRule  #: R4.5 [fouls.rule]
     READING: ExtendReading  #: R2.3 [layout.extend]
@@ -68,7 +69,8 @@ def read_constants(v: Variant) -> Z3Constants:
         VALUE=tuple(special.get(i, a + b) for i, (a, b) in enumerate(halves)),
         SIDES=sides, halves=halves,
         BY_TILES=v.scoring.block_winner is BlockWinner.FEWEST_TILES,
-        AWARD_TILES=v.scoring.award_unit is AwardUnit.TILES)
+        AWARD_TILES=v.scoring.award_unit is AwardUnit.TILES,
+        RESTART=v.block.restart_on_marker)
 
 
 def slots_of(v: Variant) -> SlotLayout:

@@ -266,9 +266,17 @@ class Encoding(Vocabulary):
                             drew=z3.BoolVal(False), confirmed=count, **self.marker_change(s)))
 
     def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
-        """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]."""
-        return (And(self.cases(s)["confirm"], m.kind == CONFIRM, self.preds.no_tile(m)),
-                self.counted(s, m, "confirm"))
+        """8. Boneyard empty, nothing playable: Confirm(p) [R4.1, R4.2]; where RESTART, a
+        confirmation that puts the mover's marker out (it was in) counts as the first of a
+        new run, ``confirmed' = 1`` [R4.4]."""
+        guard = And(self.cases(s)["confirm"], m.kind == CONFIRM, self.preds.no_tile(m))
+        if not self.RESTART or self.fields.markers < 0:
+            return guard, self.counted(s, m, "confirm")
+        was_in = Or([And(s.turn == q, z3.Not(self.marker_out(s, q))) for q in range(self.P)])
+        count = z3.If(was_in, z3.BitVecVal(1, COUNT_BITS), s.confirmed + 1)
+        return guard, self.update(s, f"confirm.{m.name}", confirmed=count,
+                                  turn=self.preds.next_seat(s.turn), drew=z3.BoolVal(False),
+                                  **self.marker_change(s))
 
     def counted(self, s: StateVars, m: MoveVars, tag: str, marker: bool = True) -> StateVars:
         """A confirmation that counts: ``confirmed' = confirmed + 1``, the turn passes,

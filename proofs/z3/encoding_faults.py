@@ -245,6 +245,17 @@ class ConfirmPastDoubleZ3(Encoding):
         return out
 
 
+class RestartForgottenLastZ3(Encoding):
+    """Twin of ``restart-forgotten-last`` (R4.4): where a confirmation that puts a marker
+    out restarts the run, the one that completes the run counts on instead."""
+
+    def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
+        guard, post = super().step_confirm(s, m)
+        last = z3.UGE(s.confirmed + 1, self.C)
+        return guard, self.update(post, "restart-forgotten",
+                                  confirmed=z3.If(last, s.confirmed + 1, post.confirmed))
+
+
 # ---------------------------------------------------------------------------
 # Scoring twins
 # ---------------------------------------------------------------------------
@@ -404,6 +415,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "doubles-pile-up": Twin(DoublesPileUpZ3),
     "arms-open-early": Twin(ArmsOpenEarlyZ3),
     "confirm-past-double": Twin(ConfirmPastDoubleZ3),
+    "restart-forgotten-last": Twin(RestartForgottenLastZ3),
 }
 
 

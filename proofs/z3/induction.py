@@ -120,9 +120,13 @@ def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     a run of confirmations by every player from the proposer, with the boneyard empty,
     and R2/R3 hold at that moment."""
     cannot = z3.Not(e.preds.can_play(s, s.turn))
+    run = s.confirmed + 1
+    if e.RESTART and e.markers:  # R4.4: a confirmation putting a marker out restarts the run
+        was_in = Or([And(s.turn == q, z3.Not(e.marker_out(s, q))) for q in range(e.P)])
+        run = z3.If(was_in, z3.BitVecVal(1, s.confirmed.size()), run)
     return And(
         z3.Implies(And(m.kind == CONFIRM, cannot),
-                   And(t.confirmed == s.confirmed + 1, t.turn == e.preds.next_seat(s.turn))),
+                   And(t.confirmed == run, t.turn == e.preds.next_seat(s.turn))),
         z3.Implies(m.kind == PLAY, t.confirmed == 0),
         z3.Implies(m.kind == ESTABLISH, And(
             z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.preds.conditions_hold(s))))

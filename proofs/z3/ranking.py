@@ -66,6 +66,9 @@ class Ranking(Measure):
                                                   for p in range(e.P)], self.W)
         if self.drew:
             c = c + z3.If(s.drew, self.k(self.drew), self.k(0))
+        if self.marker:  # R4.4: a confirmation putting a marker out restarts the run
+            c = c + self.k(self.marker) * popcount([z3.Not(e.marker_out(s, q))
+                                                    for q in range(e.P)], self.W)
         return c
 
     def term(self, e: Encoding, s: StateVars) -> Any:
@@ -103,6 +106,8 @@ class Ranking(Measure):
             parts.append(f"{self.foul}*|seats without a foul|")
         if self.drew:
             parts.append(f"{self.drew}*[has drawn]")
+        if self.marker:
+            parts.append(f"{self.marker}*|markers in|")
         parts.append(f"({self.needed} - confirmations)")
         return "r = 1 + " + " + ".join(parts) + " while the round is played, 0 after"
 
@@ -111,7 +116,8 @@ def ranking_for(e: Encoding) -> Ranking:
     """The ranking function of ``e``'s rules: the weights that make every action
     decrease ``r`` (:func:`~dominoproof.proofs.bounds.ranking_measure`)."""
     return Ranking(**asdict(ranking_measure(
-        e.C, e.DRAW, e.FOULS, aside_drawable=e.may_draw_aside)))
+        e.C, e.DRAW, e.FOULS, aside_drawable=e.may_draw_aside,
+        restart=e.RESTART and e.markers)))
 
 
 class TerminationProof(InductionProofs):

@@ -208,6 +208,7 @@ class Vocabulary:
         self.B: int = c.B
         self.C: int = c.C
         self.EMPTY: bool = c.EMPTY
+        self.RESTART: bool = c.RESTART  #: R4.4: a confirmation putting a marker out restarts
         self.DRAW: DrawRule = c.DRAW
         self.FOULS: FoulRule = c.FOULS
         self.READING: ExtendReading = c.READING
