@@ -11,7 +11,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import VariantError
-from .params import Award, Compare, DrawRule, FoulRule, LayoutKind, LeadFallback, LeadRule, TieRule
+from .params import (
+    Award,
+    Compare,
+    DrawRule,
+    FoulRule,
+    LayoutKind,
+    LeadFallback,
+    LeadRule,
+    OpenTrains,
+    PublicTrain,
+    TieRule,
+)
 from .tiles import Tile, tile_count
 
 if TYPE_CHECKING:
@@ -150,6 +161,12 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
     if lay.double_again and not lay.double_takes:
         out.append(f"{src}: [layout] double_again = true has no effect: [layout] "
                    "double_takes = 0 lets a double be played like any tile (R2.2)")
+    if lay.kind is not LayoutKind.TRAINS:  # R2.3: the trains' access rules need trains
+        for key, value, default in (("open_trains", lay.open_trains, OpenTrains.MARKER),
+                                    ("public_train", lay.public_train, PublicTrain.ALWAYS)):
+            if value is not default:
+                out.append(f'{src}: [layout] {key} = "{value.value}" has no effect: '
+                           f'[layout] kind = "{lay.kind.value}" has no trains (R2.3)')
     return tuple(out)
 
 

@@ -68,6 +68,12 @@ def analogue(name: str, **more: Any) -> Variant:
 @pytest.mark.parametrize(("name", "more"), [
     *[(n, {}) for n in ANALOGUES],
     ("trains", {"deal.players": 3}),  # three trains and the public one
+    # R2.3's house rules: every train open to a player whose marker is out (three seats:
+    # a train whose owner's marker is in); the public train once one's own is started
+    ("trains", {"deal.players": 3, "layout.open_trains": "own-marker-out"}),
+    ("trains", {"layout.public_train": "after-own"}),
+    ("trains-doubles", {"layout.open_trains": "own-marker-out",
+                        "layout.public_train": "after-own"}),
     ("spinner", {"set.max": 3, "deal.hand_size": 4}),  # arms reached once the sides are
     ("spinner-open", {"layout.double_takes": 1, "layout.lead_double_takes": 0}),
 ])
