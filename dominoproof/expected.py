@@ -35,7 +35,7 @@ from functools import cache
 from importlib import resources
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import Opens, SlotLayout
+from dominoproof.model.layout import Access, Opens, SlotLayout
 from dominoproof.model.variant import Variant, load_variant, presets
 from dominoproof.proofs.properties import BY_ID, Verdict
 from dominoproof.verify import ERROR, PARTS
@@ -49,7 +49,7 @@ __all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "inherited_finding
 #: reading is left out of this set, and the Z3 checks of a layout with it say so.
 Z3_STATES: frozenset[str] = frozenset({
     "spinner-arms", "waiting-arms", "toes", "markers", "lead-takes", "double-takes",
-    "again"})
+    "again", "own-marker-opens", "public-after-own"})
 
 
 def layout_features(data: SlotLayout) -> dict[str, str]:
@@ -64,6 +64,10 @@ def layout_features(data: SlotLayout) -> dict[str, str]:
         out["toes"] = "toes that later doubles open"
     if data.markers:
         out["markers"] = "markers, put out by a pass or a confirmation"
+    if any(sl.access is Access.OWNER_OR_MARKERS for sl in data.slots):
+        out["own-marker-opens"] = "every train open to a player whose own marker is out"
+    if any(sl.access is Access.STARTED for sl in data.slots):
+        out["public-after-own"] = "a public train open once one's own train is started"
     if data.lead_takes:
         out["lead-takes"] = f"an opening double that takes {data.lead_takes} tiles first"
     if any(sl.double_takes for sl in data.slots):

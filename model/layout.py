@@ -63,6 +63,24 @@ class Access(enum.StrEnum):
     EVERYONE = "everyone"
     OWNER = "owner"  #: only the slot's owner
     OWNER_OR_MARKER = "owner-or-marker"  #: its owner, or anyone while the owner's marker is out
+    #: its owner, anyone while the owner's marker is out, or anyone whose own marker is out
+    OWNER_OR_MARKERS = "owner-or-markers"
+    #: anyone whose own slot (the train they own) has had a tile laid on it
+    STARTED = "started"
+
+
+class OpenTrains(enum.StrEnum):
+    """R2.3 (trains): which trains a player may play on besides their own and the public."""
+
+    MARKER = "marker"  #: a train whose owner's marker is out
+    OWN_MARKER_OUT = "own-marker-out"  #: ... and every train while one's own marker is out
+
+
+class PublicTrain(enum.StrEnum):
+    """R2.3 (trains): who may play on the public train."""
+
+    ALWAYS = "always"  #: everyone
+    AFTER_OWN = "after-own"  #: a player whose own train has a tile on it
 
 
 @dataclass(frozen=True)
@@ -117,6 +135,8 @@ class Shape(NamedTuple):
     lead_takes: int = 0  #: tiles the opening double takes before play moves on
     double_takes: int = 0  #: tiles a later double takes (1: covered; more: toes)
     again: bool = False  #: the player who lays such a double plays again
+    open_trains: OpenTrains = OpenTrains.MARKER  #: trains: who may play on a train
+    public_train: PublicTrain = PublicTrain.ALWAYS  #: trains: who may play on the public
 
 
 def topology(shape: Shape) -> SlotLayout:
@@ -138,9 +158,13 @@ def topology(shape: Shape) -> SlotLayout:
             Slot("south", Opens.SPINNER, after=after, double_takes=takes),
         ), symmetric=((0, 1), (2, 3)), **common)  # type: ignore[arg-type]
     if kind is LayoutKind.TRAINS:
-        trains = tuple(Slot(f"train P{p}", owner=p, access=Access.OWNER_OR_MARKER,
+        access = (Access.OWNER_OR_MARKERS if shape.open_trains is OpenTrains.OWN_MARKER_OUT
+                  else Access.OWNER_OR_MARKER)
+        public = (Access.STARTED if shape.public_train is PublicTrain.AFTER_OWN
+                  else Access.EVERYONE)
+        trains = tuple(Slot(f"train P{p}", owner=p, access=access,
                             double_takes=takes) for p in range(shape.players))
-        return SlotLayout(kind, (*trains, Slot("public", double_takes=takes)),
+        return SlotLayout(kind, (*trains, Slot("public", access=public, double_takes=takes)),
                           markers=True, **common)  # type: ignore[arg-type]
     # chicken foot: the opening double's four arms, then toes: each further double laid
     # on a slot opens (takes - 1) more, for every double of the set but the opening one
@@ -187,6 +211,10 @@ class Layout:
                            if sl.opens is Opens.LEAD)
         self._spinner = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.SPINNER)
         self._toes = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.TOE)
+        #: R2.3: where a slot is open to those whose own train is started, each owned slot
+        #: has a covered bit (a tile has been laid on it)
+        self._started = (tuple(i for i, sl in enumerate(data.slots) if sl.owner is not None)
+                         if any(sl.access is Access.STARTED for sl in data.slots) else ())
         #: the number an end shows names it, up to the symmetry: all slots form one
         #: symmetric group (the line), so a written move needs no slot name
         self.named_by_number = w <= 1 or any(len(g) == w for g in data.symmetric)
@@ -195,7 +223,7 @@ class Layout:
         markers = -1
         if data.markers:
             markers, offset = 0, players
-        waited = sorted({j for sl in data.slots for j in sl.after})
+        waited = sorted({j for sl in data.slots for j in sl.after} | set(self._started))
         covered = [-1] * w
         for j in waited:
             covered[j], offset = offset, offset + 1
@@ -363,8 +391,13 @@ class Layout:
             return False
         if sl.access is Access.EVERYONE or sl.owner == player:
             return True
-        return (sl.access is Access.OWNER_OR_MARKER and sl.owner is not None
-                and self.marker_out(marks, sl.owner))
+        if sl.access is Access.STARTED:  # the player's own train has a tile on it
+            return any(self.covered(marks, j) for j in self._started
+                       if self.data.slots[j].owner == player)
+        if sl.access is Access.OWNER_OR_MARKERS and self.marker_out(marks, player):
+            return True
+        return (sl.access in (Access.OWNER_OR_MARKER, Access.OWNER_OR_MARKERS)
+                and sl.owner is not None and self.marker_out(marks, sl.owner))
 
     def targets(self, ends: tuple[int, ...], player: int, marks: int = 0) -> tuple[int, ...]:
         """The open slots ``player`` may play on -- only the pending ones while a double
@@ -450,7 +483,8 @@ def layout_data(v: Variant) -> SlotLayout:
     """The layout's slots (Terms "Layout") from the variant's ``[layout]`` parameters."""
     lay = v.layout
     return topology(Shape(lay.kind, v.deal.players, v.set.max, lay.spinner_sides_first,
-                          lay.lead_double_takes, lay.double_takes, lay.double_again))
+                          lay.lead_double_takes, lay.double_takes, lay.double_again,
+                          lay.open_trains, lay.public_train))
 
 
 def layout_of(variant: Variant) -> Layout:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from .layout import LayoutKind
+from .layout import LayoutKind, OpenTrains, PublicTrain
 from .tiles import MAX_SET, Tile
 
 if TYPE_CHECKING:
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 __all__ = [
     "SECTIONS", "Award", "AwardUnit", "BlockSpec", "BlockWinner", "Compare", "Confirmations",
     "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "ExtendReading", "FoulRule", "FoulSpec",
-    "LayoutKind",
-    "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec", "PartnershipSpec", "Proposer",
+    "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec", "OpenTrains",
+    "PartnershipSpec", "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
 
@@ -348,6 +348,14 @@ class LayoutSpec:
         0, "R2.2", "tiles a later double takes (1: covered; 3: a chicken foot)", range=(0, 3))
     double_again: bool = param(
         False, "R2.2", "the player who lays such a double plays again")
+    open_trains: OpenTrains = param(
+        OpenTrains.MARKER, "R2.3",
+        'trains: "marker" (a train is open to all while its owner\'s marker is out) or '
+        '"own-marker-out" (also: every train is open to a player whose own marker is out)')
+    public_train: PublicTrain = param(
+        PublicTrain.ALWAYS, "R2.3",
+        'trains: "always" (the public train is open to all) or "after-own" (only to a '
+        "player whose own train has a tile on it)")
 
 
 @dataclass(frozen=True)

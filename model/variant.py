@@ -150,7 +150,8 @@ class Variant:
         lay = self.layout
         return topology(Shape(lay.kind, self.deal.players, self.set.max,
                               lay.spinner_sides_first, lay.lead_double_takes,
-                              lay.double_takes, lay.double_again))
+                              lay.double_takes, lay.double_again, lay.open_trains,
+                              lay.public_train))
 
     @property
     def dealt(self) -> int:

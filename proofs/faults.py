@@ -179,6 +179,18 @@ FAULTS: tuple[Fault, ...] = (
           ("blocked-sound", "procedure"), "block-2p-d6",
           demo_overrides={**_TRAINS_D3, "block.restart_on_marker": True},
           demo_deals="seed 3"),
+    # R2.3's house rules of trains, each on trains that state it (three seats for the
+    # first: a train whose owner's marker is in, a mover whose marker is in, a third out)
+    Fault("any-marker-opens", 'open_trains = "own-marker-out" read as: every train is '
+          "open to every player while any marker is out, the mover's own in or not",
+          ("R2.3",), ("train-access",), "block-2p-d6",
+          demo_overrides={**_TRAINS_D3, "deal.players": 3, "deal.hand_size": 2,
+                          "layout.open_trains": "own-marker-out"}, demo_deals="seed 0"),
+    Fault("public-before-own", 'public_train = "after-own" broken: the public train is '
+          "open to a player whose own train has no tile yet", ("R2.3",), ("train-access",),
+          "block-2p-d6", demo_overrides={**_TRAINS_D3, "deal.hand_size": 2,
+                                         "layout.public_train": "after-own"},
+          demo_deals="seed 0"),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

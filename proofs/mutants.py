@@ -162,6 +162,45 @@ class _SidesIgnored(Layout):
                 and self.marker_out(marks, sl.owner))
 
 
+class _AnyMarkerOpens(Layout):
+    """R2.3's house rule read as: every train is open to everyone while any marker is
+    out (not the mover's own)."""
+
+    def may_play(self, slot: int, player: int, marks: int = 0) -> bool:
+        sl = self.data.slots[slot]
+        if sl.access is Access.OWNER_OR_MARKERS and any(
+                self.marker_out(marks, q) for q in range(self.players)):
+            return True
+        return super().may_play(slot, player, marks)
+
+
+class _PublicAlwaysOpen(Layout):
+    """The public train open to everyone, started train or not."""
+
+    def may_play(self, slot: int, player: int, marks: int = 0) -> bool:
+        if self.data.slots[slot].access is Access.STARTED:
+            return True
+        return super().may_play(slot, player, marks)
+
+
+class AnyMarkerOpens(FastRules):
+    """R2.3 broken under open_trains = "own-marker-out": a player may play on every train
+    while any player's marker is out, their own in or not."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _AnyMarkerOpens(self.layout.data, self.players)  # the mutant's own
+
+
+class PublicBeforeOwn(FastRules):
+    """R2.3 broken under public_train = "after-own": the public train is open to a player
+    whose own train has no tile yet."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _PublicAlwaysOpen(self.layout.data, self.players)  # the mutant's own
+
+
 class MarkerStaysIn(FastRules):
     """R3.1/R4.2 broken on trains: a pass or a confirmation leaves the player's marker
     in, so their train stays closed to the others."""
@@ -342,6 +381,8 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "arms-open-early": ArmsOpenEarly,
     "confirm-past-double": ConfirmPastDouble,
     "restart-forgotten-last": RestartForgottenLast,
+    "any-marker-opens": AnyMarkerOpens,
+    "public-before-own": PublicBeforeOwn,
 }
 #: fault id -> the engine's mutant scoring
 SCORING_MUTANTS: dict[str, Scorer] = {

@@ -87,6 +87,13 @@ def has_spinner(v: Variant) -> bool:
     return any(sl.opens is Opens.SPINNER for sl in v.slot_layout.slots)
 
 
+def has_train_house_rule(v: Variant) -> bool:
+    """R2.3's house rules of trains: every train open to a player whose own marker is
+    out, or a slot open only to players whose own train is started (the public train)."""
+    return any(sl.access in (Access.OWNER_OR_MARKERS, Access.STARTED)
+               for sl in v.slot_layout.slots)
+
+
 def readings_can_differ(v: Variant) -> bool:
     """R2.3: somebody may be forbidden to play on an open end -- an owned slot, an arm
     waiting for its sides, or the slots a double leaves pending."""
@@ -203,6 +210,18 @@ CATALOGUE: tuple[Property, ...] = (
         applies_doc="spinner layouts", applies=has_spinner,
         why_not="the layout has no spinner"),
     Property(
+        "train-access",
+        "Every play on a train is by its owner, by anyone while the owner's marker is out, "
+        'or (open_trains = "own-marker-out") by a player whose own marker is out; a play '
+        'on the public train (public_train = "after-own") is by a player whose own train '
+        "has a tile on it; a train counts as started exactly once a tile is laid on it.",
+        ("R2.3",), Kind.TRANSITION,
+        applies_doc="trains under a house rule of who may play where ([layout] open_trains "
+                    "or public_train)",
+        applies=has_train_house_rule,
+        why_not="no house rule of R2.3 for trains: who may play where is the slots' "
+                "default access"),
+    Property(
         "uncoverable-double",
         "At a block established while slots are pending, no hand holds a tile carrying a "
         "pending slot's number, and the boneyard supplies nothing: the double could not be "
@@ -225,7 +244,7 @@ CATALOGUE: tuple[Property, ...] = (
 
 #: The properties of layouts of several lines (judged by :mod:`.layoutcheck`).
 LAYOUT_PROPERTIES: tuple[str, ...] = ("markers", "doubles-covered", "spinner-arms",
-                                      "uncoverable-double", "readings-agree")
+                                      "uncoverable-double", "readings-agree", "train-access")
 
 BY_ID: dict[str, Property] = {p.id: p for p in CATALOGUE}
 

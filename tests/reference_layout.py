@@ -24,8 +24,9 @@ The rules of the layout, one function each:
   pending; a play on one's own train takes one's marker in (a pass, a confirmation or a
   foul puts it out: ``reference_rules.transitions``);
 * a player may play on an open slot when everything it waits for is covered and its
-  access allows: everyone, its owner, or anyone while its owner's marker is out; while
-  slots are pending, only on those;
+  access allows: everyone, its owner, or anyone while its owner's marker is out (with
+  "owner-or-markers", also anyone whose own marker is out; with "started", anyone whose
+  own train has had a tile laid on it); while slots are pending, only on those;
 * a symmetric group's slots are kept sorted by the number they show (closed ones last),
   each taking its covered and pending marks with it, and of two slots of a group showing
   the same number with the same marks only the first is offered (laying a tile on either
@@ -67,10 +68,14 @@ def _other(t: Tile, x: int) -> int:
 
 
 def waited_for(variant: Variant) -> set[int]:
-    """The slots some other slot waits for."""
+    """The slots some other slot waits for: a spinner's sides; and every train, where a
+    slot is open only to players whose own train has a tile on it (access "started")."""
     out: set[int] = set()
-    for slot in variant.slot_layout.slots:
+    slots = variant.slot_layout.slots
+    for slot in slots:
         out |= set(slot.after)
+        if slot.access.value == "started":
+            out |= {i for i, other in enumerate(slots) if other.owner is not None}
     return out
 
 
@@ -168,7 +173,12 @@ def may_play(variant: Variant, table: Table, slot: int, player: int) -> bool:
     access = data.access.value
     if access == "everyone" or data.owner == player:
         return True
-    return access == "owner-or-marker" and data.owner in table.markers
+    if access == "started":  # the player's own train has a tile on it
+        slots = variant.slot_layout.slots
+        return any(slots[j].owner == player for j in table.covered)
+    if access == "owner-or-markers" and player in table.markers:
+        return True
+    return access in ("owner-or-marker", "owner-or-markers") and data.owner in table.markers
 
 
 def offered(variant: Variant, table: Table, player: int) -> list[int]:

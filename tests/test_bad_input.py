@@ -238,6 +238,10 @@ def test_a_click_usage_error_is_one_line() -> None:
     (["block-2p-d6", "-o", "fouls.penalty=5"], ("[fouls] penalty", "[fouls] rule")),
     (["block-2p-d6", "-o", "block.restart_on_marker=true"],
      ("[block] restart_on_marker", "[layout] kind")),
+    (["block-2p-d6", "-o", "layout.open_trains=own-marker-out"],
+     ("[layout] open_trains", "[layout] kind")),
+    (["block-2p-d6", "-o", "layout.public_train=after-own"],
+     ("[layout] public_train", "[layout] kind")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:

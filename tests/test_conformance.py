@@ -495,6 +495,12 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.double_again": True}),
     "trains-draw-one": ("tiny-2p-d3", {"layout.kind": "trains", "draw.rule": "one",
                                        "lead.rule": "highest-double"}),
+    # R2.3's house rules; three seats, so that a train whose owner's marker is in may be
+    # open to a third player whose own marker is out
+    "trains-own-marker-out": ("block-2p-d6", {**_D3, "deal.players": 3, "layout.kind": "trains",
+                                              "layout.open_trains": "own-marker-out"}),
+    "trains-public-after-own": ("block-2p-d6", {**_D3, "layout.kind": "trains",
+                                                "layout.public_train": "after-own"}),
     "chicken-foot-toes": ("block-2p-d6", {**_D3, "layout.kind": "chicken-foot",
                                           "layout.double_takes": 3}),
     "chicken-foot-lead-takes-4": ("block-2p-d6", {
@@ -517,6 +523,9 @@ FEATURES: dict[str, set[str]] = {
     "trains-covered-again": {"pending", "plays again", "marker out",
                              "play on another's train"},
     "trains-draw-one": {"pass", "marker out", "play on another's train"},
+    "trains-own-marker-out": {"marker out", "play opened by one's own marker"},
+    "trains-public-after-own": {"public closed: own train not started",
+                                "play on the public train"},
     "chicken-foot-toes": {"toe open", "pending"},
     "chicken-foot-lead-takes-4": {"pending"},
     "line-covered": {"pending"},
@@ -533,7 +542,7 @@ def layout_variant(name: str) -> Variant:
 def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     """What the compared states exercise of the layout's rules (so that no agreement is
     vacuous), read off the engine's layout."""
-    from dominoproof.model.layout import CLOSED, Opens, layout_of
+    from dominoproof.model.layout import CLOSED, Access, Opens, layout_of
 
     lay, rules, data = layout_of(v), engine_for(v), v.slot_layout
     seen: Counter[str] = Counter()
@@ -548,6 +557,9 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
             seen["arm waiting"] += 1
         if lay.pending(marks):
             seen["pending"] += 1
+        if any(sl.access is Access.STARTED and s.ends[i] != CLOSED
+               and not lay.may_play(i, s.turn, marks) for i, sl in enumerate(data.slots)):
+            seen["public closed: own train not started"] += 1
         for m, t in rules.successors(s):
             if m.kind is MoveKind.PASS:
                 seen["pass"] += 1
@@ -562,6 +574,10 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
                 seen["play on another's train"] += 1
             if slot.owner == m.player and lay.marker_out(marks, m.player):
                 seen["marker in"] += 1
+            if slot.owner not in (None, m.player) and not lay.marker_out(marks, slot.owner):
+                seen["play opened by one's own marker"] += 1
+            if slot.access is Access.STARTED:
+                seen["play on the public train"] += 1
             if t.turn == m.player and t.hands[m.player]:
                 seen["plays again"] += 1
             if slot.opens is Opens.SPINNER:
@@ -571,7 +587,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
 
 @pytest.mark.parametrize(("name", "k"), [
     ("spinner-sides-first", 60), ("spinner-at-once-takes-4", 60), ("trains", 60),
-    ("trains-covered-again", 60), ("trains-draw-one", 20), ("chicken-foot-toes", 60),
+    ("trains-covered-again", 60), ("trains-draw-one", 20), ("trains-own-marker-out", 40),
+    ("trains-public-after-own", 60), ("chicken-foot-toes", 60),
     ("chicken-foot-lead-takes-4", 60), ("line-covered", 60), ("trains-restart", 60),
     ("trains-draw-one-restart", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:

@@ -121,7 +121,7 @@ def test_each_fault_is_one_record_with_a_patch_per_reading() -> None:
 
 #: the faults of layouts of several lines, one per new rule
 LAYOUT_FAULTS = ("marker-stays-in", "double-left-uncovered", "arms-open-early",
-                 "confirm-past-double")
+                 "confirm-past-double", "any-marker-opens", "public-before-own")
 
 
 def test_the_layouts_faults_are_there_each_breaking_a_layout_property() -> None:

@@ -45,6 +45,11 @@ CONFIGS: dict[str, dict[str, Any]] = {
                              "layout.double_again": True},
     "chicken-foot": {**D3, "deal.hand_size": 3, "layout.kind": "chicken-foot",
                      "layout.double_takes": 3},
+    # R2.3's house rules of trains
+    "trains-own-marker-out": {**D3, "deal.players": 3, "layout.kind": "trains",
+                              "layout.open_trains": "own-marker-out"},
+    "trains-public-after-own": {**D3, "layout.kind": "trains",
+                                "layout.public_train": "after-own"},
     "line-covered": {**D3, "deal.hand_size": 3, "layout.double_takes": 1},
 }
 #: the layout properties that apply to each configuration and hold with the correct rules
@@ -54,6 +59,8 @@ HOLD: dict[str, set[str]] = {
     "trains": {"markers", "readings-agree"},
     "trains-covered-again": {"markers", "doubles-covered"},
     "chicken-foot": {"doubles-covered", "uncoverable-double"},
+    "trains-own-marker-out": {"markers", "train-access"},
+    "trains-public-after-own": {"markers", "train-access"},
     "line-covered": {"doubles-covered", "uncoverable-double"},
 }
 

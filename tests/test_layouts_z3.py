@@ -73,6 +73,12 @@ def analogue(name: str, **more: Any) -> Variant:
     ("trains", {"deal.players": 3}),  # three trains and the public one
     # R4.4: a confirmation that puts a marker out starts the run again
     ("trains", {"deal.players": 3, "deal.hand_size": 2, "block.restart_on_marker": True}),
+    # R2.3's house rules: every train open to a player whose marker is out (three seats:
+    # a train whose owner's marker is in); the public train once one's own is started
+    ("trains", {"deal.players": 3, "layout.open_trains": "own-marker-out"}),
+    ("trains", {"layout.public_train": "after-own"}),
+    ("trains-doubles", {"layout.open_trains": "own-marker-out",
+                        "layout.public_train": "after-own"}),
     ("spinner", {"set.max": 3, "deal.hand_size": 4}),  # arms reached once the sides are
     ("spinner-open", {"layout.double_takes": 1, "layout.lead_double_takes": 0}),
 ])

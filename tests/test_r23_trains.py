@@ -199,3 +199,61 @@ def test_the_answer_on_every_deal_of_double_3(overrides: dict[str, Any], verdict
     ver = searched(v, Init.every(free_draw=True))
     assert ver.results[0].verdict is verdict, ver.results[0].detail
     assert ver.figures.states == states
+
+
+# ---------------------------------------------------------------------------
+# R2.3's house rules of trains: what they do to the blocks
+# ---------------------------------------------------------------------------
+
+#: Mexican Train as the preset plays it, small: double-3, four tiles each, two in the
+#: boneyard, covered doubles
+PRESET_D3 = {**COVERED, "set.max": 3}
+
+
+@pytest.mark.parametrize(("public", "verdict"), [
+    ("always", Verdict.HOLDS), ("after-own", Verdict.VIOLATED)])
+def test_a_public_train_after_ones_own_leaves_a_coverable_double_uncovered(
+        tmp_path: Path, public: str, verdict: Verdict) -> None:
+    """With the public train open only once one's own train is started, a double may wait
+    on the public train while the only player holding a tile for it has an empty train:
+    the block is established with the double coverable by a hand (uncoverable-double
+    VIOLATED); with the public train open to all, it holds on the same deals."""
+    v = mexican({**PRESET_D3, "layout.public_train": public})
+    ver = verify(v, Init.every(), properties=["uncoverable-double"])
+    res = ver.results[0]
+    assert ver.figures.complete and res.verdict is verdict, res.detail
+    if verdict is Verdict.HOLDS:
+        return
+    final = res.trace.final
+    lay, r = layout_of(v), ref.from_model(v, final)
+    public_slot = next(i for i, sl in enumerate(v.slot_layout.slots) if sl.owner is None)
+    assert final.status is Status.BLOCKED and r.pending == frozenset({public_slot})
+    number = final.ends[public_slot]
+    holders = [p for p, hand in enumerate(r.hands) if any(number in t for t in hand)]
+    assert holders and all(not lay.covered(final.marks, p) for p in holders)  # not started
+    text = replays_on_the_command_line(res.trace, tmp_path / "public.json")
+    assert "open to players whose own train is started" in text
+
+
+def test_every_train_open_to_a_marker_out_lets_more_hands_play() -> None:
+    """With every train open to a player whose own marker is out, a searched state offers
+    a play the preset's rules do not: on a train whose owner's marker is in."""
+    small = {"set.max": 3, "deal.players": 3, "deal.hand_size": 2, "layout.kind": "trains",
+             "lead.rule": "highest-double"}  # the block game: every deal, three seats
+    base = variant("block-2p-d6", small)
+    v = variant("block-2p-d6", {**small, "layout.open_trains": "own-marker-out"})
+    ver = verify(v, Init.every(), properties=["train-access", "markers"])
+    assert [r.verdict for r in ver.results] == [Verdict.HOLDS, Verdict.HOLDS]
+    assert ver.result is not None
+    lay, lb = layout_of(v), layout_of(base)
+    wider = [s for s in ver.result.states() if s.table
+             and set(lay.targets(s.ends, s.turn, s.marks)) > set(lb.targets(s.ends, s.turn,
+                                                                              s.marks))]
+    assert wider
+    s = wider[0]
+    extra = set(lay.targets(s.ends, s.turn, s.marks)) - set(lb.targets(s.ends, s.turn,
+                                                                       s.marks))
+    for i in extra:
+        owner = v.slot_layout.slots[i].owner
+        assert owner is not None and owner != s.turn
+        assert lay.marker_out(s.marks, s.turn) and not lay.marker_out(s.marks, owner)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import Opens, layout_for, layout_of
+from dominoproof.model.layout import Access, Opens, layout_for, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
@@ -131,6 +131,13 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
             notes.append(f"grows from the [{near}|{far}] on {data.slots[a].name}")
         if slot.owner is not None and layout.marker_out(marks, slot.owner):
             notes.append("marker out: open to all (R2.3)")
+            if slot.access is Access.OWNER_OR_MARKERS:
+                notes.append(f"P{slot.owner} may play on every train (R2.3)")
+        if slot.access is Access.STARTED:
+            started = [f"P{o.owner}" for j, o in enumerate(data.slots)
+                       if o.owner is not None and layout.covered(marks, j)]
+            notes.append("open to players whose own train is started: "
+                         + (", ".join(started) or "nobody yet") + " (R2.3)")
         waits = arms.waits(i)
         if waits and end is not None:
             sides = " and ".join(data.slots[j].name for j in waits)

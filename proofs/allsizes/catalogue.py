@@ -76,6 +76,12 @@ NOT_STATABLE: dict[str, str] = {
         "markers belong to trains, whose slots are owned by seats: 'the owner of a slot' "
         "and 'the train of a seat' are functions End -> Player and Player -> End, a cycle "
         f"outside EPR; {PER_INSTANCE}"),
+    # R2.3's house rules of trains: the same owned slots, and 'the mover's own train'
+    "train-access": (
+        "who may play on a train (its owner, the owner's marker, the mover's own marker) and "
+        "on the public train (the mover's own train started) needs the owner of a slot and "
+        "the train of a seat, End -> Player and Player -> End, a cycle outside EPR; "
+        f"{PER_INSTANCE}"),
 }
 
 #: Properties whose statement involves the number of confirmations (R4.4).

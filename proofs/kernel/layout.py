@@ -16,6 +16,8 @@ from ._jit import njit, njit_inline
 from .tables import (
     ACCESS_EVERYONE,
     ACCESS_MARKER,
+    ACCESS_MARKERS,
+    ACCESS_STARTED,
     BITS,
     F_ENDS,
     F_MARKS,
@@ -160,7 +162,16 @@ def may_play(K, slot, player, marks):  # type: ignore[no-untyped-def]
     owner = K[K[O_OWNER] + slot]
     if access == ACCESS_EVERYONE or owner == player:
         return True
-    return access == ACCESS_MARKER and owner >= 0 and marker_out(K, marks, owner)
+    if access == ACCESS_STARTED:  # the player's own train has had a tile laid on it
+        for j in range(K[W]):
+            if K[K[O_OWNER] + j] == player and covered(K, marks, j):
+                return True
+        return False
+    if access == ACCESS_MARKERS and marker_out(K, marks, player):
+        return True
+    # the owner's marker opens the train (ACCESS_MARKER, ACCESS_MARKERS are 2 and 3)
+    return (ACCESS_MARKER <= access <= ACCESS_MARKERS and owner >= 0
+            and marker_out(K, marks, owner))
 
 
 @njit

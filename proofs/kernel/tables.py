@@ -78,6 +78,8 @@ LEAD_PLAYER, LEAD_BY_TILE, LEAD_HIGHEST = 0, 1, 2
 FB_HIGHEST, FB_HEAVIEST, FB_PLAYER, FB_REDEAL = 0, 1, 2, 3
 OPENS_LEAD, OPENS_SPINNER, OPENS_TOE = 0, 1, 2
 ACCESS_EVERYONE, ACCESS_OWNER, ACCESS_MARKER = 0, 1, 2
+#: R2.3 house rules: also anyone whose own marker is out; anyone whose own train is started
+ACCESS_MARKERS, ACCESS_STARTED = 3, 4
 PLAYING, BLOCKED, DOMINO = int(Status.PLAYING), int(Status.BLOCKED), int(Status.DOMINO)
 
 _DRAW = {DrawRule.NONE: DRAW_NONE, DrawRule.UNTIL_PLAYABLE: DRAW_UNTIL, DrawRule.ONE: DRAW_ONE}
@@ -87,7 +89,8 @@ _FALLBACK = {LeadFallback.HIGHEST_DOUBLE: FB_HIGHEST, LeadFallback.HEAVIEST_TILE
              LeadFallback.PLAYER: FB_PLAYER, LeadFallback.REDEAL: FB_REDEAL}
 _OPENS = {Opens.LEAD: OPENS_LEAD, Opens.SPINNER: OPENS_SPINNER, Opens.TOE: OPENS_TOE}
 _ACCESS = {Access.EVERYONE: ACCESS_EVERYONE, Access.OWNER: ACCESS_OWNER,
-           Access.OWNER_OR_MARKER: ACCESS_MARKER}
+           Access.OWNER_OR_MARKER: ACCESS_MARKER, Access.OWNER_OR_MARKERS: ACCESS_MARKERS,
+           Access.STARTED: ACCESS_STARTED}
 
 
 def words(tiles: int) -> int:
@@ -172,7 +175,8 @@ def tables_for(v: Variant) -> Tables:
         gslots.extend(g)
         gstart.append(len(gslots))
     toes = [i for i, sl in enumerate(data.slots) if sl.opens is Opens.TOE]
-    # R2.3 with no marks: a slot that waits for none, open to everyone or owned by q
+    # R2.3 with no marks (no marker out, no train started): a slot that waits for none,
+    # open to everyone or owned by q
     allowed = [sum(1 << i for i, sl in enumerate(data.slots) if not sl.after
                    and (sl.access is Access.EVERYONE or sl.owner == q)) for q in range(p)]
     doubles = tiles.doubles()

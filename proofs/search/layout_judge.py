@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from dominoproof.model.layout import CLOSED, MarkFields, Opens, layout_of
+from dominoproof.model.layout import CLOSED, Access, MarkFields, Opens, layout_of
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, Status
@@ -79,7 +79,7 @@ class LayoutJudge:
     that judge, which builds it where a layout property is wanted.
     """
 
-    TRANSITION = frozenset({"markers", "doubles-covered", "spinner-arms"})
+    TRANSITION = frozenset({"markers", "doubles-covered", "spinner-arms", "train-access"})
     TERMINAL = frozenset({"uncoverable-double", "readings-agree"})
 
     def __init__(self, ctx: Any, variant: Variant, oracle: RuleBook, want: set[str]) -> None:
@@ -100,6 +100,9 @@ class LayoutJudge:
             for i in g:
                 self.group[i] = g
         self.waited = frozenset(j for sl in data.slots for j in sl.after)
+        #: R2.3: each seat's own train, and whether a slot waits for one's own train
+        self.own = {sl.owner: i for i, sl in enumerate(data.slots) if sl.owner is not None}
+        self.started = any(sl.access is Access.STARTED for sl in data.slots)
 
     # -- one transition --------------------------------------------------------------
     def transition(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
@@ -110,6 +113,8 @@ class LayoutJudge:
             self._doubles(at, s, m, j, t)
         if "spinner-arms" in self.transition_ids:
             self._arms(at, s, m, j, t)
+        if "train-access" in self.transition_ids:
+            self._access(at, s, m, j, t)
 
     def _said(self, s: State, m: Move) -> str:
         """A play as people say it: the tile, the slot and the number it shows."""
@@ -145,6 +150,51 @@ class LayoutJudge:
             said = ", ".join(f"P{q}'s marker is {'out' if q in after else 'in'}"
                              for q in wrong)
             self.ctx.fail("markers", at, f"after {m}: {said}; {why}", (j,))
+
+    def _access(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
+        """R2.3: a play on a train or on the public train is one its access rule lets the
+        mover make; a train counts as started exactly once a tile is laid on it."""
+        f, p = self.fields, m.player
+        out = markers_out(f, s.marks, self.players)
+        if self.started:
+            laid = ({m.end} if m.kind is PLAY and m.end in self.own.values() else set())
+            want = {i for i in self.own.values() if i in covered_slots(f, s.marks)} | laid
+            got = {i for i in self.own.values() if i in covered_slots(f, t.marks)}
+            if not s.table and covered_slots(f, s.marks):
+                self.ctx.fail("train-access", at, "before the lead a train counts as "
+                              "started", ())
+                return
+            if got != want:
+                said = ", ".join(self.names[i] for i in sorted(got ^ want))
+                self.ctx.fail("train-access", at, f"after {m}: {said} "
+                              + ("counts as started, with no tile laid on it" if got - want
+                                 else "no longer counts as started") + " (R2.3)", (j,))
+                return
+        if m.kind is not PLAY or m.end == LEAD:
+            return
+        sl = self.data.slots[m.end]
+        if sl.access is Access.STARTED:
+            mine = self.own.get(p)
+            if mine is None or mine not in covered_slots(f, s.marks):
+                self.ctx.fail("train-access", at, f"{self._said(s, m)}, while P{p}'s own "
+                              "train has no tile on it: the public train is open only to "
+                              'a player whose own train is started (public_train = '
+                              '"after-own", R2.3)', (j,))
+            return
+        if sl.owner is None or sl.owner == p or sl.access is Access.EVERYONE:
+            return
+        if sl.access is not Access.OWNER and sl.owner in out:
+            return
+        if sl.access is Access.OWNER_OR_MARKERS and p in out:
+            return
+        if sl.access is Access.OWNER_OR_MARKERS:
+            why = (f"while P{sl.owner}'s marker and P{p}'s own are in: a train is open to "
+                   "a player whose own marker is out (open_trains = \"own-marker-out\") or "
+                   "while its owner's is (R2.3)")
+        else:
+            why = (f"while P{sl.owner}'s marker is in: a train is open to others only "
+                   "while its owner's marker is out (R2.3)")
+        self.ctx.fail("train-access", at, f"{self._said(s, m)}, {why}", (j,))
 
     def _doubles(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
         """R2.2: plays go on pending slots while any is pending; a double that takes tiles

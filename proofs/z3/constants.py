@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dominoproof.model.layout import Access, LayoutKind, Opens, Slot, SlotLayout
+from dominoproof.model.layout import (
+    Access,
+    LayoutKind,
+    Opens,
+    OpenTrains,
+    PublicTrain,
+    Slot,
+    SlotLayout,
+)
 from dominoproof.model.params import AwardUnit, BlockWinner, Compare
 from dominoproof.model.tiles import Tile, tile_index
 from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, LeadRule, Variant
@@ -93,10 +101,14 @@ def slots_of(v: Variant) -> SlotLayout:
             Slot("south", Opens.SPINNER, after=after, double_takes=takes),
         ), symmetric=((0, 1), (2, 3)), **extra)  # type: ignore[arg-type]
     if lay.kind is LayoutKind.TRAINS:  # a train per seat, its owner's (or anyone's while
-        # the owner's marker is out), and a public train open to everyone
-        trains = tuple(Slot(f"train P{q}", owner=q, access=Access.OWNER_OR_MARKER,
-                            double_takes=takes) for q in range(p))
-        return SlotLayout(lay.kind, (*trains, Slot("public", double_takes=takes)),
+        # the owner's marker is out), and a public train open to everyone; R2.3's house
+        # rules: a player whose own marker is out may play on every train, and the public
+        # train may wait for the player's own train to have a tile
+        own_out = lay.open_trains is OpenTrains.OWN_MARKER_OUT
+        trains = tuple(Slot(f"train P{q}", owner=q, access=Access.OWNER_OR_MARKERS if own_out
+                            else Access.OWNER_OR_MARKER, double_takes=takes) for q in range(p))
+        public = Access.STARTED if lay.public_train is PublicTrain.AFTER_OWN else Access.EVERYONE
+        return SlotLayout(lay.kind, (*trains, Slot("public", access=public, double_takes=takes)),
                           markers=True, **extra)  # type: ignore[arg-type]
     # chicken foot: the opening double's four arms; each later double opens takes-1 toes
     arms = tuple(Slot(f"arm {i + 1}", half=0, double_takes=takes) for i in range(4))

@@ -23,6 +23,7 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.layout import Access
 from dominoproof.model.variant import FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID, Fault
 from dominoproof.proofs.z3.encoding import (
@@ -230,6 +231,35 @@ class ArmsOpenEarlyZ3(Encoding):
     predicates = ArmsWaitForNothing
 
 
+class AnyMarkerOpensPreds(Predicates):
+    def may_play(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        ok = super().may_play(s, seat, i)
+        if self.v.slots[i].access is not Access.OWNER_OR_MARKERS:
+            return ok
+        return Or(ok, *[self.v.marker_out(s, q) for q in range(self.v.P)])
+
+
+class AnyMarkerOpensZ3(Encoding):
+    """Twin of ``any-marker-opens`` (R2.3): under open_trains = "own-marker-out" every
+    train is open to every player while any marker is out, the mover's own in or not."""
+
+    predicates = AnyMarkerOpensPreds
+
+
+class PublicAlwaysOpenPreds(Predicates):
+    def may_play(self, s: StateVars, seat: BV | int, i: int) -> Bool:
+        if self.v.slots[i].access is Access.STARTED:
+            return z3.BoolVal(True)
+        return super().may_play(s, seat, i)
+
+
+class PublicBeforeOwnZ3(Encoding):
+    """Twin of ``public-before-own`` (R2.3): under public_train = "after-own" the public
+    train is open to a player whose own train has no tile yet."""
+
+    predicates = PublicAlwaysOpenPreds
+
+
 class ConfirmPastDoubleZ3(Encoding):
     """Twin of ``confirm-past-double`` (R1.1, R4.3, R4.4): with the boneyard empty and slots
     pending, a player who holds a tile covering a pending slot may confirm inability
@@ -416,6 +446,8 @@ Z3_MUTANTS: dict[str, Twin] = {
     "arms-open-early": Twin(ArmsOpenEarlyZ3),
     "confirm-past-double": Twin(ConfirmPastDoubleZ3),
     "restart-forgotten-last": Twin(RestartForgottenLastZ3),
+    "any-marker-opens": Twin(AnyMarkerOpensZ3),
+    "public-before-own": Twin(PublicBeforeOwnZ3),
 }
 
 

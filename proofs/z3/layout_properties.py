@@ -16,7 +16,13 @@ inductive invariant, action by action):
   other play leaves pending what was, but the slot it covered; no other move changes them;
 * ``spinner-arms`` [Terms, R2.2]: no play goes on a spinner's arm while a side it waits for
   is uncovered; the arms open with the lead exactly when it is a double, showing its
-  number, and no other move opens one.
+  number, and no other move opens one;
+* ``train-access`` [R2.3] (trains under a house rule of who may play where): a play on a
+  train is by its owner, by anyone while the owner's marker is out, or (every train open
+  to a player whose own marker is out) by a player whose marker is out; a play on a slot
+  open only to players whose own train is started (the public train) is by a player
+  whose own train has had a tile laid on it; a train is started exactly once a tile is
+  laid on it (the lead starts none).
 
 Properties of the state where a block is established (proved from the inductive
 invariant at every blocked state it allows, :meth:`~dominoproof.proofs.z3.induction.
@@ -38,7 +44,7 @@ from collections.abc import Callable
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.layout import Opens
+from dominoproof.model.layout import Access, Opens
 from dominoproof.proofs.z3.encoding import (
     BLOCKED,
     BV,
@@ -143,6 +149,32 @@ def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     return And(out)
 
 
+def train_access(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
+    """train-access: who may play on a train or on a slot that waits for one's own train,
+    and when a train counts as started (see the module docstring)."""
+    play = And(m.kind == PLAY, s.led)
+    own = {sl.owner: i for i, sl in enumerate(e.slots) if sl.owner is not None}
+    started = any(sl.access is Access.STARTED for sl in e.slots)
+    mover_out = Or([And(s.turn == q, e.marker_out(s, q)) for q in range(e.P)])
+    mover_started = Or([And(s.turn == q, e.covered(s, i)) for q, i in own.items()])
+    out = []
+    for i, sl in enumerate(e.slots):
+        if sl.access is Access.STARTED:
+            out.append(z3.Implies(And(play, m.end == i), mover_started))
+        elif sl.owner is not None:
+            lets_in = [s.turn == sl.owner]
+            if sl.access in (Access.OWNER_OR_MARKER, Access.OWNER_OR_MARKERS):
+                lets_in.append(e.marker_out(s, sl.owner))
+            if sl.access is Access.OWNER_OR_MARKERS:
+                lets_in.append(mover_out)
+            out.append(z3.Implies(And(play, m.end == i), Or(lets_in)))
+            if started:  # the train is started once a tile is laid on it, for good
+                laid = And(play, m.end == i)
+                out.append(z3.Implies(z3.Not(s.led), z3.Not(e.covered(s, i))))
+                out.append(e.covered(t, i) == Or(e.covered(s, i), laid))
+    return And(out)
+
+
 # ---------------------------------------------------------------------------
 # At an established block
 # ---------------------------------------------------------------------------
@@ -180,6 +212,7 @@ LAYOUT_TRANSITIONS: dict[str, TransitionFormula] = {
     "markers": markers,
     "doubles-covered": doubles_covered,
     "spinner-arms": spinner_arms,
+    "train-access": train_access,
 }
 
 AT_BLOCK: dict[str, StateFormula] = {
@@ -188,4 +221,4 @@ AT_BLOCK: dict[str, StateFormula] = {
 }
 
 __all__ = ["AT_BLOCK", "LAYOUT_TRANSITIONS", "doubles_covered", "markers", "readings_agree",
-           "readings_gap", "spinner_arms", "uncoverable_double"]
+           "readings_gap", "spinner_arms", "train_access", "uncoverable_double"]

@@ -71,15 +71,26 @@ class Predicates:
         waits = self.waits_for(s, i)
         if sl.access is Access.EVERYONE:
             access = z3.BoolVal(True)
+        elif sl.access is Access.STARTED:  # the seat's own train has a tile on it
+            access = Or([And(self._is(seat, o.owner), self.v.covered(s, j))
+                         for j, o in enumerate(self.v.slots) if o.owner is not None])
         elif sl.owner is None:
             access = z3.BoolVal(False)
         else:
-            own = z3.BoolVal(seat == sl.owner) if isinstance(seat, int) else seat == sl.owner
+            own = self._is(seat, sl.owner)
             if sl.access is Access.OWNER or s.marks is None:
                 access = own
+            elif sl.access is Access.OWNER_OR_MARKERS:  # or the seat's own marker is out
+                access = Or(own, self.v.marker_out(s, sl.owner), *[
+                    And(self._is(seat, q), self.v.marker_out(s, q)) for q in range(self.v.P)])
             else:
                 access = Or(own, self.v.marker_out(s, sl.owner))
         return And(*waits, access) if waits else access
+
+    @staticmethod
+    def _is(seat: BV | int, q: int) -> Bool:
+        """``seat`` is seat ``q`` (a concrete seat: a constant)."""
+        return z3.BoolVal(seat == q) if isinstance(seat, int) else seat == q
 
     def waits_for(self, s: StateVars, i: int) -> list[Bool]:
         """What slot ``i`` waits for before anyone may play on it: each slot of its
