@@ -262,8 +262,9 @@ def verify_variant(v: Variant, *, seed: int = 0, timeout_ms: int = DEFAULT_TIMEO
             # N/A: the property is not stated in the decidable fragment (instances are
             # proved by z3 above); anything else must be a proof, unless a finding records
             # that the rules do not satisfy it at every size
-            e = expect(v, "all sizes", res.property, OK + NA)
-            rows.append(_noted(row_of(v.name, "all sizes", res, e.verdicts, variant=v), e))
+            want = expect(v, "all sizes", res.property, OK + NA)
+            rows.append(_noted(row_of(v.name, "all sizes", res, want.verdicts, variant=v),
+                               want))
     except Exception as e:
         rows.append(Row.crashed(v.name, "all sizes", "(all sizes)", e))
     _with_real_rounds(rows)

@@ -121,6 +121,12 @@ PLOT_EXACT_DEALS = 5_000
 #: States of the small search on which the engine and the Z3 relation are compared per
 #: variant in ``verify`` and ``report`` (``--crosscheck``): each comparison is a Z3 query.
 CROSSCHECK_STATES = 40
+#: ``verify``'s self-test draws this many variants from the whole parameter space
+#: (proofs/space.py) and compares the readings on each, on at most ``SPACE_STATES``
+#: states of one deal's search: each state is a Z3 query, so 24 variants of at most 120
+#: states keep the check within the time of one preset's job
+SPACE_VARIANTS = 24
+SPACE_STATES = 120
 #: ... and the first initial state of each case of the lead rule reached among this many
 #: initial states of the search (reading a state back is cheap: the scan takes well
 #: under a second on the largest small search's 120,000 deals)

@@ -230,17 +230,19 @@ class LayoutTerms:
                 out[i], out[j] = z3.If(z3.ULE(u, w), u, w), z3.If(z3.ULE(u, w), w, u)
                 continue
             false = z3.BoolVal(False)
-            assert bits is not None
+            # a group of more than two slots without marks (a chicken foot whose doubles
+            # take no tiles) is sorted by the numbers alone: no bit moves with a slot
             row = [(out[i],
-                    bits[f.pending + i] if f.pending >= 0 else false,
-                    bits[f.covered[i]] if f.covered[i] >= 0 else false) for i in g]
+                    bits[f.pending + i] if bits is not None and f.pending >= 0 else false,
+                    bits[f.covered[i]] if bits is not None and f.covered[i] >= 0 else false)
+                   for i in g]
             for a, b in insertion_network(len(row)):
                 row[a], row[b] = _compare_swap(row[a], row[b])
             for i, (v, p, c) in zip(g, row, strict=True):
                 out[i] = v
-                if f.pending >= 0:
+                if bits is not None and f.pending >= 0:
                     bits[f.pending + i] = p
-                if f.covered[i] >= 0:
+                if bits is not None and f.covered[i] >= 0:
                     bits[f.covered[i]] = c
         return tuple(out), self.word(bits)
 
