@@ -44,6 +44,7 @@ from .params import (
     DealSpec,
     DrawRule,
     DrawSpec,
+    DrawWhen,
     ExtendReading,
     FoulRule,
     FoulSpec,
@@ -64,7 +65,8 @@ from .tiles import MAX_SET, Tile, TileSet, tile_count, tile_index, tile_set
 from .variant_checks import validate, warnings
 
 __all__ = [
-    "Award", "Compare", "Confirmations", "DealOrder", "DrawRule", "ExtendReading",
+    "Award", "Compare", "Confirmations", "DealOrder", "DrawRule", "DrawWhen",
+    "ExtendReading",
     "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
     "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",
     "presets", "toml_value",

@@ -209,6 +209,7 @@ class Vocabulary:
         self.C: int = c.C
         self.EMPTY: bool = c.EMPTY
         self.DRAW: DrawRule = c.DRAW
+        self.ANY_TIME: bool = c.ANY_TIME
         self.FOULS: FoulRule = c.FOULS
         self.READING: ExtendReading = c.READING
         self.halves: tuple[tuple[int, int], ...] = c.halves
