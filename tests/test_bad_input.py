@@ -236,6 +236,7 @@ def test_a_click_usage_error_is_one_line() -> None:
      ("[partnerships] teams", "[partnerships] compare")),
     (["block-2p-d6", "-o", "lead.tile=5-5"], ("[lead] tile", "[lead] rule")),
     (["block-2p-d6", "-o", "fouls.penalty=5"], ("[fouls] penalty", "[fouls] rule")),
+    (["block-2p-d6", "-o", "draw.when=any-time"], ("[draw] when", "[draw] rule")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:
