@@ -310,8 +310,7 @@ class DrawSpec:
     rule: DrawRule = param(DrawRule.UNTIL_PLAYABLE, "R3.1", "what a player who cannot play does")
     when: DrawWhen = param(
         DrawWhen.UNABLE, "R3.5",
-        'who may draw: "unable" (only a player who cannot play) or "any-time" (a player who '
-        "can play may draw instead, as the draw rule allows, while the boneyard has stock)")
+        'who may draw: "unable" (a player who cannot play) or "any-time" (one who can, too)')
 
 
 @dataclass(frozen=True)
