@@ -500,8 +500,11 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.double_again": True}),
     "trains-draw-one": ("tiny-2p-d3", {"layout.kind": "trains", "draw.rule": "one",
                                        "lead.rule": "highest-double"}),
+    # double-2 (2 tiles each, 2 in the boneyard): every deal in its own draw order stays
+    # small (4,826 states) though a player who can play may draw too
     "trains-any-time": ("tiny-2p-d3", {"layout.kind": "trains", "draw.when": "any-time",
-                                       "lead.rule": "highest-double"}),
+                                       "lead.rule": "highest-double", "set.max": 2,
+                                       "deal.hand_size": 2, "lead.tile": "2-2"}),
     "chicken-foot-toes": ("block-2p-d6", {**_D3, "layout.kind": "chicken-foot",
                                           "layout.double_takes": 3}),
     "chicken-foot-lead-takes-4": ("block-2p-d6", {
