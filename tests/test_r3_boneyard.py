@@ -19,7 +19,7 @@ from dominoproof.model import (
     random_round,
     state_status,
 )
-from dominoproof.model.spec import spec_for
+from dominoproof.model.spec import CASES, spec_for
 from dominoproof.model.variant import ExtendReading, Variant
 
 READINGS = list(ExtendReading)
@@ -281,3 +281,9 @@ def test_r3_5_the_block_still_needs_the_boneyard_empty() -> None:
                 assert s.boneyard == 0
             able += m.kind is MoveKind.DRAW and rules.playable_mask(s, m.player) != 0
     assert able
+
+
+def test_r3_5_case_reads_case_6s_guard_by_position() -> None:
+    """The any-time case of model/spec.py asks CASES[6] for case 6's guard."""
+    assert [c.number for c in CASES[4:7]] == [5, 5, 6]
+    assert CASES[6].text == "boneyard != {}, DRAW != none, not drew"
