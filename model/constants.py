@@ -21,6 +21,7 @@ from .variant import (
     BlockWinner,
     Compare,
     DrawRule,
+    DrawWhen,
     ExtendReading,
     FoulRule,
     LeadFallback,
@@ -42,6 +43,7 @@ class Constants:
     K: int  #: tiles set aside, never drawn [deal.set_aside]
     B: int  #: tiles in the boneyard after the deal, T - P*H - K
     DRAW: DrawRule  #: R3.1 [draw.rule]
+    WHEN: DrawWhen  #: R3.5: who may draw, "unable" or "any-time" [draw.when]
     C: int  #: R4.4: confirmations that establish a block [block.confirmations]
     EMPTY: bool  #: R4.4: a confirmation counts only with the boneyard empty
     RESTART: bool  #: R4.4: a confirmation putting a marker out restarts the run at 1
@@ -76,7 +78,7 @@ def constants_of(v: Variant) -> Constants:
                  else None)
     return Constants(
         N=v.set.max, T=tiles.count, P=players, H=v.deal.hand_size,
-        K=v.deal.set_aside, B=v.boneyard_size, DRAW=v.draw.rule, C=c,
+        K=v.deal.set_aside, B=v.boneyard_size, DRAW=v.draw.rule, WHEN=v.draw.when, C=c,
         EMPTY=v.block.boneyard_must_be_empty, FOULS=v.fouls.rule, LEAD=v.lead.rule,
         LEADER=v.lead.player, LEAD_TILE=lead_tile, FALLBACK=v.lead.fallback,
         LAYOUT=layout_data(v), READING=v.layout.extend, VALUE=value, SIDES=sides,

@@ -21,7 +21,7 @@ from .rulebook import RuleBook
 from .spec import Rules
 from .state import State, Status
 from .tiles import TileSet, bits
-from .variant import DrawRule, Variant
+from .variant import DrawRule, DrawWhen, Variant
 
 __all__ = ["FastRules", "engine_for", "is_own", "system_under_test"]
 
@@ -74,6 +74,7 @@ class FastRules:
         p_count = self.players
         self.draw_rule = self.constants.DRAW
         self.must_be_empty = self.constants.EMPTY
+        self.any_time = self.constants.WHEN is DrawWhen.ANY_TIME  # R3.5
         w = self.layout.width
         self._w = w
         # Every move is a precomputed value: the hot loop allocates no moves.
@@ -130,15 +131,22 @@ class FastRules:
         if moves:
             if self.fouls_possible and not s.boneyard and not s.fouls >> p & 1:
                 return (*moves, self._confirm[p])  # R4.5: a false declaration, a foul
+            if (self.any_time and s.boneyard and self.draw_rule is not DrawRule.NONE
+                    and not s.drew):  # R3.5: play, or draw as a stuck player may
+                return (*moves, *self._draws(s, p))
             return moves
         if s.boneyard and self.draw_rule is not DrawRule.NONE and not s.drew:
-            if s.stack is not None:
-                return (self._draw[p][s.stack[0]],)
-            row = self._draw[p]
-            return tuple(row[t] for t in bits(s.boneyard))
+            return self._draws(s, p)
         if s.boneyard:
             return (self._pass[p],)
         return (self._confirm[p],)
+
+    def _draws(self, s: State, p: int) -> tuple[Move, ...]:
+        """The top of the stack, or every boneyard tile when the draw order is free."""
+        if s.stack is not None:
+            return (self._draw[p][s.stack[0]],)
+        row = self._draw[p]
+        return tuple(row[t] for t in bits(s.boneyard))
 
     def _plays_on(self, p: int, e: int, m: int) -> tuple[Move, ...]:
         """The plays of the tiles ``m`` on the slot ``e`` (memoised)."""

@@ -31,7 +31,7 @@ import enum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import FalseDeclarationError, IllegalMoveError, brief
-from .params import DrawRule
+from .params import DrawRule, DrawWhen
 from .state import State, Status
 from .tiles import MAX_SET as _MAX_SET
 from .tiles import Tile, tile_count
@@ -312,7 +312,7 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
                    f"{s.ends[m.end]}", "R2.1")
     has_play = s.led and r.playable_mask(s, m.player) != 0
     if k is DRAW:
-        if has_play:
+        if has_play and r.constants.WHEN is not DrawWhen.ANY_TIME:  # R3.5: any-time may draw
             return err("a player who can play must play", "R4.3")
         if r.constants.DRAW is DrawRule.NONE:
             return err("this variant has no drawing", "R3.1")

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SECTIONS", "Award", "AwardUnit", "BlockSpec", "BlockWinner", "Compare", "Confirmations",
-    "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "ExtendReading", "FoulRule", "FoulSpec",
-    "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec", "OpenTrains",
-    "PartnershipSpec", "Proposer", "PublicTrain",
+    "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen", "ExtendReading", "FoulRule",
+    "FoulSpec", "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec",
+    "OpenTrains", "PartnershipSpec", "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
 
@@ -51,6 +51,13 @@ class DrawRule(enum.StrEnum):
     NONE = "none"  #: block game: no drawing at all
     UNTIL_PLAYABLE = "until-playable"  #: draw one at a time until playable or exhausted
     ONE = "one"  #: draw one tile, then play it or pass
+
+
+class DrawWhen(enum.StrEnum):
+    """R3.5: when a player may draw."""
+
+    UNABLE = "unable"  #: only a player who cannot play draws (R3.1)
+    ANY_TIME = "any-time"  #: after the lead, a player who can play may draw too (house rule)
 
 
 class LeadRule(enum.StrEnum):
@@ -316,6 +323,9 @@ class DealSpec:
 @dataclass(frozen=True)
 class DrawSpec:
     rule: DrawRule = param(DrawRule.UNTIL_PLAYABLE, "R3.1", "what a player who cannot play does")
+    when: DrawWhen = param(
+        DrawWhen.UNABLE, "R3.5",
+        'who may draw: "unable" (a player who cannot play) or "any-time" (one who can, too)')
 
 
 @dataclass(frozen=True)

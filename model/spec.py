@@ -28,7 +28,7 @@ from .moves import LEAD, Move, MoveKind, why_illegal
 from .rulebook import RuleBook
 from .state import Deal, Ending, State, StateFlaw, Status, state_status
 from .tiles import bits, mask_of, show_tiles
-from .variant import DrawRule, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
+from .variant import DrawRule, DrawWhen, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
 
 PLAYING = Status.PLAYING
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
@@ -504,9 +504,9 @@ PLAY_ACTION = Action("Play", PLAY, ("R2.1", "R4.3"),
 FOUL_ACTION = Action("Foul", CONFIRM, ("R4.5",),
                      "a false declaration of inability by a player who could play, where the "
                      "variant makes it a recorded foul", _foul_moves, _foul)
-DRAW_ACTION = Action("Draw", DRAW, ("R3.1",),
-                     "a player who cannot play takes a boneyard tile (the top one, or any "
-                     "when the draw order is free)", _draw_moves, _draw)
+DRAW_ACTION = Action("Draw", DRAW, ("R3.1", "R3.5"),
+                     "a player who cannot play (R3.5: any, if WHEN = any-time) takes a boneyard "
+                     "tile (the top one, or any when the draw order is free)", _draw_moves, _draw)
 PASS_ACTION = Action("Pass", PASS, ("R3.1",),
                      "draw-one games: the drawn tile does not fit, the turn passes",
                      lambda r, s: iter((Move.pass_(s.turn),)), _pass)
@@ -521,6 +521,9 @@ CASES: tuple[Case, ...] = (
     Case(2, "hand[p] = {}", lambda r, s: not s.hands[s.turn], (DOMINO_ACTION,)),
     Case(3, "block_ready", lambda r, s: r.block_ready(s), (ESTABLISH_ACTION,)),
     Case(4, "no slot open", lambda r, s: not s.led, (LEAD_ACTION,)),
+    Case(5, "WHEN = any-time, case 6's guard, playable(p) != {}", lambda r, s: r.constants.WHEN
+         is DrawWhen.ANY_TIME and CASES[6].guard(r, s) and r.playable_mask(s, s.turn) != 0,
+         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[6]) allows
     Case(5, "playable(p) != {}", lambda r, s: r.playable_mask(s, s.turn) != 0,
          (PLAY_ACTION, FOUL_ACTION)),
     Case(6, "boneyard != {}, DRAW != none, not drew",

@@ -46,6 +46,7 @@ from .params import (
     DealSpec,
     DrawRule,
     DrawSpec,
+    DrawWhen,
     ExtendReading,
     FoulRule,
     FoulSpec,
@@ -67,6 +68,7 @@ from .variant_checks import validate, warnings
 
 __all__ = [
     "Award", "AwardUnit", "BlockWinner", "Compare", "Confirmations", "DealOrder", "DrawRule",
+    "DrawWhen",
     "ExtendReading",
     "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
     "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",

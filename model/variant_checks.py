@@ -16,6 +16,7 @@ from .params import (
     AwardUnit,
     Compare,
     DrawRule,
+    DrawWhen,
     FoulRule,
     LayoutKind,
     LeadFallback,
@@ -139,6 +140,12 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
                else f"[deal] players x hand_size + set_aside uses all {v.tiles.count} tiles")
         out.append(f'{src}: [draw] rule = "{v.draw.rule.value}" has no effect: {why}, so '
                    "the boneyard is empty from the start (R3.1)")
+    if v.draw.when is DrawWhen.ANY_TIME and (v.draw.rule is DrawRule.NONE
+                                             or v.boneyard_size == 0):
+        why = ('[draw] rule = "none" draws nothing' if v.draw.rule is DrawRule.NONE
+               else "the boneyard is empty from the start")
+        out.append(f'{src}: [draw] when = "any-time" has no effect: {why}, so nobody ever '
+                   "draws instead of playing (R3.5)")
     if (v.partnerships.teams and v.partnerships.compare is Compare.PLAYER
             and v.scoring.tie is not TieRule.TEAM_TOTAL):
         out.append(f"{src}: [partnerships] teams has no effect: [partnerships] compare = "

@@ -123,6 +123,11 @@ FAULTS: tuple[Fault, ...] = (
     Fault("draw-from-empty-boneyard", "with the boneyard empty, a stuck player draws a "
           "set-aside tile", ("R3.1", "R3.2"), ("boneyard-monotone",),
           "draw-leave2-2p-d6", demo_overrides=_BLOCK_D2),
+    # R3.5's house rule on the draw demo: a player who can play may draw instead
+    Fault("voluntary-pass", "any-time drawing stated as passing: a player who can play, "
+          "with stock left, may pass the turn without drawing", ("R3.5", "R1.2"),
+          ("termination",), "tiny-2p-d3",
+          demo_overrides={**_DRAW_D2, "draw.when": "any-time"}),
     # Parity needs every tile in play and, to be refuted by a line whose ends never
     # change, an odd N: double-3, 5 tiles each, any opening tile.
     Fault("play-keeps-end", "a tile laid on an end leaves it showing the same number",

@@ -118,6 +118,19 @@ class DrawFromEmptyBoneyard(FastRules):
         return super().step(s, m)
 
 
+class VoluntaryPass(FastRules):
+    """R3.5 broken: "may draw even when able to play" stated as "may pass": with stock
+    left, a player who can play may pass the turn without drawing, so a round can go
+    round the table for ever."""
+
+    def moves(self, s: State) -> tuple[Move, ...]:
+        got = super().moves(s)
+        if (got and got[0].kind is MoveKind.PLAY and got[0].end != LEAD
+                and got[-1].kind is MoveKind.DRAW):
+            return (*(m for m in got if m.kind is not MoveKind.DRAW), self._pass[s.turn])
+        return got
+
+
 class PlayKeepsEnd(FastRules):
     """The layout broken: a tile laid on an end leaves that end showing the same number."""
 
@@ -374,6 +387,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "extra-confirmation": ExtraConfirmation,
     "confirm-resets": ConfirmResets,
     "draw-from-empty-boneyard": DrawFromEmptyBoneyard,
+    "voluntary-pass": VoluntaryPass,
     "play-keeps-end": PlayKeepsEnd,
     "marker-stays-in": MarkerStaysIn,
     "double-left-uncovered": DoubleLeftUncovered,

@@ -422,16 +422,14 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
                 and p not in r.fouls):
             out.append((Move.confirm(p), _replace(
                 _out(variant, r), fouls=r.fouls | {p}, confirmed=0, turn=nxt, drew=False)))
+        # R3.5: "any-time": a player who can play may draw instead, as in 6 below
+        if variant.draw.when.value == "any-time":
+            out.extend(_draws(variant, r, p))
         return out
     # 6. draw [R3.1]
-    if r.boneyard and variant.draw.rule.value != "none" and not r.drew:
-        choices = sorted(r.boneyard) if r.stack is None else [r.stack[0]]
-        for t in choices:
-            out.append((Move.draw(p, index_of(t)), _replace(
-                r, hands=_with_hand(r, p, r.hands[p] | {t}), boneyard=r.boneyard - {t},
-                stack=None if r.stack is None else r.stack[1:],
-                drew=variant.draw.rule.value == "one")))
-        return out
+    draws = _draws(variant, r, p)
+    if draws:
+        return out + draws
     # 7. pass (draw-one, after the draw) [R3.1]
     if r.boneyard:
         confirmed = 0 if variant.block.boneyard_must_be_empty else r.confirmed + 1
@@ -444,6 +442,18 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
     out.append((Move.confirm(p), _replace(_out(variant, r), turn=nxt, drew=False,
                                           confirmed=1 if restart else r.confirmed + 1)))
     return out
+
+
+def _draws(variant: Variant, r: RefState, p: int) -> list[tuple[Move, RefState]]:
+    """Draws by ``p`` [R3.1]: with stock left, a draw rule, and not drawn this turn (draw
+    one): the top of the stack, or any boneyard tile when the order is free."""
+    if not r.boneyard or variant.draw.rule.value == "none" or r.drew:
+        return []
+    choices = sorted(r.boneyard) if r.stack is None else [r.stack[0]]
+    return [(Move.draw(p, index_of(t)), _replace(
+        r, hands=_with_hand(r, p, r.hands[p] | {t}), boneyard=r.boneyard - {t},
+        stack=None if r.stack is None else r.stack[1:],
+        drew=variant.draw.rule.value == "one")) for t in choices]
 
 
 def _replace(r: RefState, **changes: Any) -> RefState:

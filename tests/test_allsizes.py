@@ -94,11 +94,18 @@ def _draw_one() -> Variant:
     return find_variant("tiny-2p-d3").with_overrides({"draw.rule": "one"})
 
 
+def _any_time() -> Variant:
+    """Draw-one where a player who can play may draw too (R3.5)."""
+    return find_variant("tiny-2p-d3").with_overrides({"draw.rule": "one",
+                                                      "draw.when": "any-time"})
+
+
 VARIANTS: dict[str, Any] = {
     "tiny-2p-d3": lambda: find_variant("tiny-2p-d3"),  # draw until playable
     "block-2p-d6": lambda: find_variant("block-2p-d6"),  # no drawing
     "fouls-4p-d6": lambda: find_variant("fouls-4p-d6"),  # fouls penalised
     "draw-one": _draw_one,
+    "any-time": _any_time,
 }
 
 
@@ -176,6 +183,11 @@ def test_the_actions_follow_the_variant() -> None:
     assert "draw" in names["tiny-2p-d3"] and "pass" not in names["tiny-2p-d3"]
     assert "pass" in names["draw-one"]
     assert "foul" in names["fouls-4p-d6"] and "foul" not in names["tiny-2p-d3"]
+    # R3.5: the draw's guard asks that the mover be stuck only where "unable" to play
+    rules = {n: next(a.rules for a in AbstractModel(VARIANTS[n]()).actions if a.name == "draw")
+             for n in ("draw-one", "any-time")}
+    assert "R3.5" in rules["any-time"] and "R3.5" not in rules["draw-one"]
+    assert "any time" in AbstractModel(_any_time()).rules_text()
 
 
 # ---------------------------------------------------------------------------

@@ -113,8 +113,11 @@ def assert_agree(res: c.Comparison) -> None:
     ("draw-leave2-2p-d6", SMALL, 100, False),
     ("tiny-2p-d3", {"draw.rule": "one", "fouls.rule": "penalised", "fouls.penalty": 5},
      60, False),
+    ("tiny-2p-d3", {"draw.when": "any-time"}, 60, False),
+    ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time",
+                    "fouls.rule": "penalised"}, 20, True),
 ], ids=["tiny", "tiny-free", "block-d3-2p", "block-d3-3p", "draw-one", "draw-one-free",
-        "fouls-2p", "leave2", "fouls-draw-one"])
+        "fouls-2p", "leave2", "fouls-draw-one", "any-time", "any-time-draw-one-fouls-free"])
 def test_engine_matches_reference_on_sampled_deals(name: str, overrides: dict[str, Any],
                                                    k: int, free: bool) -> None:
     v = variant(name, overrides)
@@ -459,7 +462,9 @@ def test_engine_matches_z3_on_one_small_deal() -> None:
     ("block-2p-d6", SMALL, False),
     ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
     ("fouls-4p-d6", {**SMALL, "deal.players": 2, "lead.tile": "3-3"}, False),
-], ids=["tiny-free", "draw-one-free", "block-d3-2p", "block-d3-3p", "fouls-2p"])
+    ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time"}, True),
+], ids=["tiny-free", "draw-one-free", "block-d3-2p", "block-d3-3p", "fouls-2p",
+        "any-time-draw-one-free"])
 def test_engine_matches_reference_on_every_deal(name: str, overrides: dict[str, Any],
                                                 free: bool) -> None:
     v = variant(name, overrides)
@@ -501,6 +506,11 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
                                               "layout.open_trains": "own-marker-out"}),
     "trains-public-after-own": ("block-2p-d6", {**_D3, "layout.kind": "trains",
                                                 "layout.public_train": "after-own"}),
+    # double-2 (2 tiles each, 2 in the boneyard): every deal in its own draw order stays
+    # small (4,826 states) though a player who can play may draw too
+    "trains-any-time": ("tiny-2p-d3", {"layout.kind": "trains", "draw.when": "any-time",
+                                       "lead.rule": "highest-double", "set.max": 2,
+                                       "deal.hand_size": 2, "lead.tile": "2-2"}),
     "chicken-foot-toes": ("block-2p-d6", {**_D3, "layout.kind": "chicken-foot",
                                           "layout.double_takes": 3}),
     "chicken-foot-lead-takes-4": ("block-2p-d6", {
@@ -526,6 +536,7 @@ FEATURES: dict[str, set[str]] = {
     "trains-own-marker-out": {"marker out", "play opened by one's own marker"},
     "trains-public-after-own": {"public closed: own train not started",
                                 "play on the public train"},
+    "trains-any-time": {"draw while able", "marker out", "play on another's train"},
     "chicken-foot-toes": {"toe open", "pending"},
     "chicken-foot-lead-takes-4": {"pending"},
     "line-covered": {"pending"},
@@ -565,6 +576,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
                 seen["pass"] += 1
             if m.kind is MoveKind.CONFIRM and s.confirmed and t.confirmed == 1:
                 seen["run restarted"] += 1  # R4.4 restart_on_marker
+            if m.kind is MoveKind.DRAW and rules.playable_mask(s, m.player):
+                seen["draw while able"] += 1  # R3.5
             if lay.marker_out(t.marks, m.player) and not lay.marker_out(marks, m.player):
                 seen["marker out"] += 1
             if m.kind is not MoveKind.PLAY or m.end < 0:
@@ -588,7 +601,7 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
 @pytest.mark.parametrize(("name", "k"), [
     ("spinner-sides-first", 60), ("spinner-at-once-takes-4", 60), ("trains", 60),
     ("trains-covered-again", 60), ("trains-draw-one", 20), ("trains-own-marker-out", 40),
-    ("trains-public-after-own", 60), ("chicken-foot-toes", 60),
+    ("trains-public-after-own", 60), ("trains-any-time", 20), ("chicken-foot-toes", 60),
     ("chicken-foot-lead-takes-4", 60), ("line-covered", 60), ("trains-restart", 60),
     ("trains-draw-one-restart", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:

@@ -47,6 +47,11 @@ SMALL = [
     # a foul by a player who has just drawn (draw-one): SEMANTICS forgot drew' = false
     ("tiny-2p-d3", {"draw.rule": "one", "fouls.rule": "penalised", "lead.rule": "player"},
      True),
+    # R3.5: a player who can play may draw too (draw-one, and until playable)
+    ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time", "set.max": 2,
+                    "deal.hand_size": 2, "lead.tile": "2-2"}, True),
+    ("tiny-2p-d3", {"draw.when": "any-time", "layout.kind": "trains",
+                    "lead.rule": "highest-double"}, False),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),

@@ -57,6 +57,7 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "line-free-draw": ("tiny-2p-d3", {}, True),
     "draw-one-fouls": ("tiny-2p-d3", {"draw.rule": "one", "fouls.rule": "penalised",
                                       "fouls.penalty": 5}, False),
+    "any-time-draw-one": ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time"}, True),
     "block-3p": ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
     "leave2": ("draw-leave2-2p-d6", SMALL, False),
     "spinner": ("tiny-2p-d3", {"layout.kind": "spinner"}, False),
@@ -70,6 +71,8 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
                                               "layout.open_trains": "own-marker-out"}, False),
     "trains-public-after-own": ("tiny-2p-d3", {"layout.kind": "trains",
                                                "layout.public_train": "after-own"}, False),
+    "trains-any-time": ("tiny-2p-d3", {"layout.kind": "trains", "draw.when": "any-time"},
+                        False),
     "covered-doubles": ("tiny-2p-d3", {"layout.double_takes": 1, "layout.double_again": True},
                         False),
     "chicken-foot": ("tiny-2p-d3", {"layout.kind": "chicken-foot",
@@ -156,10 +159,12 @@ def test_kernel_leads_as_the_rules_for_every_deal_and_lead_rule() -> None:
 
 
 @pytest.mark.parametrize(("field", "value"), [("DRAW", kt.DRAW_NONE if kernel.available()
-                                               else 0), ("C", 1), ("READING", 1)])
+                                               else 0), ("C", 1), ("READING", 1),
+                                              ("WHEN_ANY", 1)])
 def test_the_oracle_check_fails_on_a_broken_kernel(field: str, value: int) -> None:
-    """A kernel reading the draw rule, the confirmations or R2.3's reading wrongly is
-    caught: its successors or its predicates differ from the rules' somewhere."""
+    """A kernel reading the draw rule, the confirmations, R2.3's reading or who may draw
+    (R3.5) wrongly is caught: its successors or its predicates differ from the rules'
+    somewhere."""
     v, inits = sampled("trains" if field == "READING" else "line")
     reach = c.reachable_states(v, inits)
     oracle = c.KernelOracle(v)

@@ -19,7 +19,8 @@ from dominoproof.model import (
     random_round,
     state_status,
 )
-from dominoproof.model.variant import ExtendReading
+from dominoproof.model.spec import CASES, spec_for
+from dominoproof.model.variant import ExtendReading, Variant
 
 READINGS = list(ExtendReading)
 DRAW = find_variant("draw-2p-d6")
@@ -228,3 +229,61 @@ def test_r3_4_at_a_block_no_move_but_the_procedure_is_left() -> None:
         s = run(DRAW, s, m)
     assert kinds == [MoveKind.CONFIRM, MoveKind.CONFIRM, MoveKind.ESTABLISH]
     assert s.status is Status.BLOCKED
+
+
+# ---------------------------------------------------------------------------
+# R3.5 -- [draw] when = "any-time": a player who can play may draw too
+# ---------------------------------------------------------------------------
+
+ANY_TIME = variant("draw-2p-d6", {"draw.when": "any-time"})
+ANY_TIME_ONE = variant("draw-2p-d6", {"draw.rule": "one", "draw.when": "any-time"})
+
+
+@pytest.mark.parametrize("v", [ANY_TIME, ANY_TIME_ONE], ids=["until-playable", "one"])
+def test_r3_5_a_player_who_can_play_may_play_or_draw(v: Variant) -> None:
+    s = position(v, ["0-6 1-2", "3-4"], line="6-6", boneyard="0-1 2-6")
+    assert legal_moves(v, s) == (play(v, s, 0, "0-6", 6), Move.draw(0, "0-1"))
+    s = run(v, s, Move.draw(0, "0-1"))
+    assert s.turn == 0 and s.boneyard.bit_count() == 1  # the turn stays: play or draw on
+
+
+def test_r3_5_until_playable_draws_again_and_again_then_plays() -> None:
+    s = position(ANY_TIME, ["0-6 1-2", "3-4"], line="6-6", boneyard="0-1 2-6")
+    s = run(ANY_TIME, s, Move.draw(0, "0-1"))
+    assert not s.drew and Move.draw(0, "2-6") in legal_moves(ANY_TIME, s)
+    s = run(ANY_TIME, s, Move.draw(0, "2-6"))
+    assert s.boneyard == 0  # the stock is gone: play, as R4.3 says
+    assert all(m.kind is MoveKind.PLAY for m in legal_moves(ANY_TIME, s))
+    with pytest.raises(IllegalMoveError, match=r"^R3\.1: the boneyard is empty"):
+        run(ANY_TIME, s, Move.draw(0, "3-3"))
+
+
+def test_r3_5_draw_one_allows_one_draw_a_turn_then_play_or_pass() -> None:
+    v = ANY_TIME_ONE
+    s = run(v, position(v, ["0-6 1-2", "3-4"], line="6-6", boneyard="0-1 2-6"),
+            Move.draw(0, "0-1"))
+    assert s.drew and legal_moves(v, s) == (play(v, s, 0, "0-6", 6),)  # no second draw
+    with pytest.raises(IllegalMoveError, match="one tile has been drawn already"):
+        run(v, s, Move.draw(0, "2-6"))
+    stuck = run(v, position(v, ["1-2", "3-4"], line="6-6", boneyard="0-1 2-6"),
+                Move.draw(0, "0-1"))
+    assert legal_moves(v, stuck) == (Move.pass_(0),)  # drawn, still stuck: pass (R3.1)
+
+
+def test_r3_5_the_block_still_needs_the_boneyard_empty() -> None:
+    """Under any-time, as under R3.1, nobody confirms while stock is left; the random
+    rounds do draw while able to play."""
+    rules, able = spec_for(ANY_TIME_ONE), 0
+    for seed in range(10):
+        t = random_round(ANY_TIME_ONE, seed)
+        for s, m in zip(t.states(), t.moves, strict=False):
+            if m.kind is MoveKind.CONFIRM:
+                assert s.boneyard == 0
+            able += m.kind is MoveKind.DRAW and rules.playable_mask(s, m.player) != 0
+    assert able
+
+
+def test_r3_5_case_reads_case_6s_guard_by_position() -> None:
+    """The any-time case of model/spec.py asks CASES[6] for case 6's guard."""
+    assert [c.number for c in CASES[4:7]] == [5, 5, 6]
+    assert CASES[6].text == "boneyard != {}, DRAW != none, not drew"

@@ -102,6 +102,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         t = Tile(0, 0) if draw(st.booleans()) else Tile(n, n)
         o["scoring.tile_values"] = {str(t): draw(st.integers(0, 50))}
+    if draw_rule != "none" and rest - aside > 0 and draw(st.booleans()):
+        o["draw.when"] = "any-time"  # R3.5 (drawn last: the earlier draws keep their values)
     return o
 
 
@@ -146,6 +148,10 @@ def check_variant(overrides: dict[str, Any], seed: int, free: bool) -> None:
 @example({"set.max": 1, "deal.players": 2, "deal.hand_size": 1, "deal.set_aside": 1,
           "draw.rule": "none", "lead.rule": "tile", "lead.tile": "0-1",
           "lead.fallback": "heaviest-tile", "scoring.tile_values": {"0-0": 3}}, 0, False)
+# R3.5: a player who can play may draw too, under draw-one, with passes counting
+@example({"set.max": 2, "deal.players": 2, "deal.hand_size": 2, "deal.set_aside": 0,
+          "draw.rule": "one", "draw.when": "any-time", "block.boneyard_must_be_empty": False,
+          "lead.rule": "player", "lead.tile": "2-2"}, 1, True)
 def test_engine_reference_and_z3_agree_over_the_variant_space(
         overrides: dict[str, Any], seed: int, free: bool) -> None:
     check_variant(overrides, seed, free)
@@ -171,6 +177,7 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["block.boneyard_must_be_empty"] == {"True", "False"}
     assert seen["scoring.block_winner"] == {"fewest-pips", "fewest-tiles"}  # R5.2a
     assert seen["scoring.award_unit"] == {"pips", "tiles"}  # R5.4's unit
+    assert seen["draw.when"] == {"any-time"}
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
     assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal"}
 

@@ -290,10 +290,11 @@ def narrate(trace: Trace) -> list[Step]:
                     text += (f": P{p} can play, so the block proposed by P{s.proposer} "
                              "was not real and play goes on")
         elif k is MoveKind.DRAW:
-            rule = "R3.1"
+            able = rules.playable_mask(s, p) != 0  # R3.5: a draw by a player who can play
+            rule = "R3.5" if able else "R3.1"
             fits = _fits(rules, s, p, m.tile)
-            text = (f"P{p} cannot play and draws {Tile.from_index(m.tile).show()}, which "
-                    f"{fits} ({_left(after)})")
+            text = (f"P{p} {'could play but' if able else 'cannot play and'} draws "
+                    f"{Tile.from_index(m.tile).show()}, which {fits} ({_left(after)})")
             hand = (p, after.hands[p])
         elif k is MoveKind.PASS:
             rule = "R3.1"

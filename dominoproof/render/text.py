@@ -38,6 +38,7 @@ from dominoproof.model.variant import (
     BlockWinner,
     Compare,
     DrawRule,
+    DrawWhen,
     FoulRule,
     LeadRule,
     Variant,
@@ -167,7 +168,8 @@ def variant_summary(variant: Variant) -> str:
         f"{variant.players} players x {variant.deal.hand_size}",
         f"{variant.boneyard_size} in the boneyard",
         f"{variant.deal.set_aside} set aside",
-        f"draw: {variant.draw.rule.value}",
+        f"draw: {variant.draw.rule.value}"
+        + (", any time (R3.5)" if variant.draw.when is DrawWhen.ANY_TIME else ""),
         f"lead: {lead_text}",
         f"block: {variant.needed_confirmations} confirmation"
         f"{'' if variant.needed_confirmations == 1 else 's'} in succession"

@@ -68,7 +68,15 @@ def build(m: AbstractModel) -> list[Action]:
             "guard 5, fouls penalised: a false declaration of inability, recorded as "
             "a foul; it breaks the run", (("t", v.tile), ("e", v.end), ("x", v.value)),
             playable_guard(m, need_empty=True, first_foul=True), _foul_effect(m)))
-    if m.DRAW is not DrawRule.NONE:
+    if m.DRAW is not DrawRule.NONE and m.ANY_TIME:
+        acts.append(Action(
+            "draw", MoveKind.DRAW, ("R3.1", "R3.5"),
+            "guards 5 and 6, any time: the mover, stuck or not, draws a tile from the "
+            "boneyard (any tile: every draw order)", (("t", v.tile),),
+            lambda s, xs: (z3.And(m.moving(s), s.opened, z3.Not(s.drew)),
+                           s.in_boneyard(xs[0])),
+            _draw_effect(m)))
+    elif m.DRAW is not DrawRule.NONE:
         acts.append(Action(
             "draw", MoveKind.DRAW, ("R3.1",),
             "guard 6: a stuck mover draws a tile from the boneyard (any tile: every "

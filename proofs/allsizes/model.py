@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.layout import layout_data
-from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, Variant
+from dominoproof.model.variant import DrawRule, DrawWhen, ExtendReading, FoulRule, Variant
 from dominoproof.proofs.z3.lemmas import Lemma, abstract_candidates
 
 from . import actions, twins
@@ -71,6 +71,8 @@ class AbstractModel:
         self.variant = variant
         self.fault = fault
         self.DRAW: DrawRule = variant.draw.rule
+        #: R3.5: a mover who can play may draw too
+        self.ANY_TIME: bool = variant.draw.when is DrawWhen.ANY_TIME
         self.EMPTY: bool = variant.block.boneyard_must_be_empty
         # R4.4's restart_on_marker is not read here: it acts only where a layout has
         # markers, and this model refuses those layouts (trains: N/A, layout.py says why)
@@ -128,7 +130,8 @@ class AbstractModel:
     # -- description -----------------------------------------------------
     def rules_text(self) -> str:
         v = self.variant
-        text = (f"{v.name} rules: draw {self.DRAW.value}, confirmations "
+        when = ", any time" if self.ANY_TIME else ""
+        text = (f"{v.name} rules: draw {self.DRAW.value}{when}, confirmations "
                 f"{v.block.confirmations!s}, boneyard_must_be_empty "
                 f"{str(self.EMPTY).lower()}, fouls {v.fouls.rule.value}; "
                 f"{self.layout.describe()}; "

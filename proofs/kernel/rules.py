@@ -78,6 +78,7 @@ from .tables import (
     READING,
     RESTART,
     SIMPLE,
+    WHEN_ANY,
     C,
     N,
     P,
@@ -273,25 +274,34 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         for w in range(mw):
             n = _moves_of(out, n, f[hand + w] & K[s + w], w * BITS, PLAY, p, i)
     bone_empty = empty(K, f, K[F_BONE])
+    may_draw = not bone_empty and K[DRAW] != DRAW_NONE and not f[K[F_DREW]]
     if n:
         if K[FOULS] and bone_empty and not (f[K[F_FOULS]] >> p) & 1:
             out[n] = move_code(CONFIRM, p, -1, -1)  # R4.5: a false declaration
             n += 1
+        if K[WHEN_ANY] and may_draw:  # R3.5: a player who can play may draw instead
+            n = _draws(K, f, out, n, p)
         return n
-    if not bone_empty and K[DRAW] != DRAW_NONE and not f[K[F_DREW]]:
-        sn = f[K[F_STACKN]]
-        if sn >= 0:
-            out[0] = move_code(DRAW_M, p, f[K[F_STACK]], -1)
-            return 1
-        ob = K[F_BONE]
-        for w in range(mw):
-            n = _moves_of(out, n, f[ob + w], w * BITS, DRAW_M, p, -1)
-        return n
+    if may_draw:
+        return _draws(K, f, out, 0, p)
     if not bone_empty:
         out[0] = move_code(PASS, p, -1, -1)
         return 1
     out[0] = move_code(CONFIRM, p, -1, -1)
     return 1
+
+
+@njit
+def _draws(K, f, out, n, p):  # type: ignore[no-untyped-def]
+    """The draws of ``p`` written to ``out`` from ``n`` on: the top of the stack, or every
+    boneyard tile when the draw order is free; the new count."""
+    if f[K[F_STACKN]] >= 0:
+        out[n] = move_code(DRAW_M, p, f[K[F_STACK]], -1)
+        return n + 1
+    ob = K[F_BONE]
+    for w in range(K[MW]):
+        n = _moves_of(out, n, f[ob + w], w * BITS, DRAW_M, p, -1)
+    return n
 
 
 @njit

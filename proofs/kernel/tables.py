@@ -37,6 +37,7 @@ from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
     DealOrder,
     DrawRule,
+    DrawWhen,
     ExtendReading,
     FoulRule,
     LeadFallback,
@@ -70,6 +71,8 @@ PLAIN = 58
 SIMPLE = 59
 #: 1 when a confirmation that puts its author's marker out starts the run again (R4.4)
 RESTART = 61
+#: R3.5: 1 when a player who can play may draw too ([draw] when = "any-time")
+WHEN_ANY = 62
 HEADER = 64
 
 # codes of the enumerations
@@ -192,7 +195,8 @@ def tables_for(v: Variant) -> Tables:
         [i // BITS for i in range(t)], [i % BITS for i in range(t)],
     ]
     header = [0] * HEADER
-    max_moves = max(t * w + 2, b + 2, t + 2)
+    any_time = v.draw.when is DrawWhen.ANY_TIME  # R3.5: plays and then draws
+    max_moves = max(t * w + 2, b + 2, t + 2) + (b if any_time else 0)
     header[:F_SIZE + 1] = [
         p, t, n, mw, w, _DRAW[v.draw.rule], c, int(v.block.boneyard_must_be_empty),
         int(v.fouls.rule is FoulRule.PENALISED), _LEAD[v.lead.rule], v.lead.player, lead_tile,
@@ -204,6 +208,7 @@ def tables_for(v: Variant) -> Tables:
     ]
     body: list[int] = []
     header[PLAIN] = int(f.pending < 0 and all(x < 0 for x in f.covered))
+    header[WHEN_ANY] = int(any_time)
     header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
                          and all(sl.double_takes == 0 for sl in data.slots))
     header[RESTART] = int(v.block.restart_on_marker)  # R4.4: the run restarts at 1

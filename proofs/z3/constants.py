@@ -27,7 +27,7 @@ from dominoproof.model.layout import (
 )
 from dominoproof.model.params import AwardUnit, BlockWinner, Compare
 from dominoproof.model.tiles import Tile, tile_index
-from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, LeadRule, Variant
+from dominoproof.model.variant import DrawRule, DrawWhen, ExtendReading, FoulRule, LeadRule, Variant
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class Z3Constants:
     EMPTY: bool  #: R4.4 [block.boneyard_must_be_empty]
     RESTART: bool  #: R4.4: a marker put out restarts the run [block.restart_on_marker]
     DRAW: DrawRule  #: R3.1 [draw.rule]
+    ANY_TIME: bool  #: R3.5: a player who can play may draw too [draw.when = "any-time"]
     FOULS: FoulRule  #: R4.5 [fouls.rule]
     READING: ExtendReading  #: R2.3 [layout.extend]
     LAYOUT: SlotLayout  #: the layout's slots
@@ -72,7 +73,8 @@ def read_constants(v: Variant) -> Z3Constants:
     lead = tile_index(*Tile.parse(v.lead.tile)) if v.lead.rule is LeadRule.TILE else None
     return Z3Constants(
         N=n, T=t, P=p, H=h, K=k, B=t - p * h - k, C=c,
-        EMPTY=v.block.boneyard_must_be_empty, DRAW=v.draw.rule, FOULS=v.fouls.rule,
+        EMPTY=v.block.boneyard_must_be_empty, DRAW=v.draw.rule,
+        ANY_TIME=v.draw.when is DrawWhen.ANY_TIME, FOULS=v.fouls.rule,
         READING=v.layout.extend, LAYOUT=slots_of(v), LEAD_TILE=lead,
         VALUE=tuple(special.get(i, a + b) for i, (a, b) in enumerate(halves)),
         SIDES=sides, halves=halves,

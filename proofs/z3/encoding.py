@@ -129,7 +129,9 @@ class Encoding(Vocabulary):
         """The guard cases in the SEMANTICS order: each is its guard and no earlier one.
 
         Keys: ``domino``, ``establish``, ``lead``, ``play``, ``draw``, ``pass``,
-        ``confirm`` (2..8 of the list; 1, a finished round, has no move)."""
+        ``confirm`` (2..8 of the list; 1, a finished round, has no move); and
+        ``draw-instead``: case 5 where a player who can play may draw too (R3.5), with
+        stock left and not drawn this turn (false unless ``[draw] when = "any-time"``)."""
         key = ("cases", s.name)
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
@@ -149,6 +151,9 @@ class Encoding(Vocabulary):
         for name, g in guards:
             out[name] = And(*earlier, g)
             earlier.append(z3.Not(g))
+        out["draw-instead"] = (And(out["play"], bone, z3.Not(s.drew))
+                               if self.ANY_TIME and self.DRAW is not DrawRule.NONE
+                               else z3.BoolVal(False))
         self._cache[key] = out
         return out
 
@@ -246,12 +251,15 @@ class Encoding(Vocabulary):
 
     def step_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
         """6. Draw(p, t) [R3.1] for ``t`` in the boneyard (the top of the stack when the order
-        is fixed): the tile moves to the hand, ``drew' = (DRAW = one)``."""
+        is fixed), and in case 5 where ``[draw] when = "any-time"`` [R3.5]: the tile moves
+        to the hand, ``drew' = (DRAW = one)``."""
         top = top if top is not None else self.draw_top(s)
         extra: dict[str, Any] = {}
         if s.drawn is not None:
             extra["drawn"] = s.drawn + 1
-        return (And(self.cases(s)["draw"], m.kind == DRAW, self.preds.tile_ok(m),
+        c = self.cases(s)  # R3.5: where a player who can play may draw too, case 5 as well
+        guard = Or(c["draw"], c["draw-instead"]) if self.ANY_TIME else c["draw"]
+        return (And(guard, m.kind == DRAW, self.preds.tile_ok(m),
                     m.end == LEAD_CODE, self.preds.tile_at(s, m, self.BONEYARD),
                     m.tile == top if top is not None else z3.BoolVal(True)),
                 self.update(s, f"draw.{m.name}", loc=self.preds.moved(s, m, s.turn),

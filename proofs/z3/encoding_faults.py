@@ -34,6 +34,7 @@ from dominoproof.proofs.z3.encoding import (
     ESTABLISH,
     LEAD_CODE,
     NOWHERE,
+    PASS,
     PLAYING,
     SEAT_BITS,
     STATUS_BITS,
@@ -151,6 +152,22 @@ class DrawFromEmptyBoneyardZ3(Encoding):
                     m.kind == DRAW, m.end == LEAD_CODE, self.preds.tile_ok(m), Or(lowest))
         out["draw-aside"] = (guard, self.update(s, f"draw-aside.{m.name}",
                                                 loc=self.preds.moved(s, m, s.turn)))
+        return out
+
+
+class VoluntaryPassZ3(Encoding):
+    """Twin of ``voluntary-pass`` (R3.5): where a player who can play may draw too
+    (``draw-instead``), that player passes instead of drawing: the turn moves on, the
+    tile stays in the boneyard."""
+
+    def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
+        out = dict(super().steps(s, m, top))
+        instead = self.cases(s)["draw-instead"]
+        guard, post = out["draw"]
+        out["draw"] = (And(guard, z3.Not(instead)), post)
+        _, passed = self.step_pass(s, m)
+        out["pass-instead"] = (And(instead, m.kind == PASS, self.preds.no_tile(m)),
+                               self.update(passed, "instead"))
         return out
 
 
@@ -431,6 +448,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "extra-confirmation": Twin(ExtraConfirmationZ3),
     "confirm-resets": Twin(ConfirmResetsZ3),
     "draw-from-empty-boneyard": Twin(DrawFromEmptyBoneyardZ3),
+    "voluntary-pass": Twin(VoluntaryPassZ3),
     "play-keeps-end": Twin(PlayKeepsEndZ3),
     "tie-wrong": Twin(scoring=TieWrongZ3),
     "highest-wins": Twin(scoring=HighestWinsZ3),

@@ -27,7 +27,7 @@ import z3  # type: ignore[import-untyped]
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import layout_of
 from dominoproof.model.rulebook import RuleBook
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import DrawWhen, Variant
 from dominoproof.proofs.budgets import (
     BMC_DEPTH,
     BMC_SECONDS,
@@ -131,7 +131,9 @@ class ProofSession:
         v = self.variant
         return (f"{v.name}: double-{v.n} ({v.tiles.count} tiles), {v.players} players x "
                 f"{v.deal.hand_size}, boneyard {v.boneyard_size}, set aside "
-                f"{v.deal.set_aside}, draw {v.draw.rule.value}; every deal, every draw order")
+                f"{v.deal.set_aside}, draw {v.draw.rule.value}"
+                f"{', any time' if v.draw.when is DrawWhen.ANY_TIME else ''}; every deal, "
+                "every draw order")
 
     def scoring(self) -> Scoring:
         return self.scoring_class(self.enc)

@@ -210,6 +210,7 @@ class Vocabulary:
         self.EMPTY: bool = c.EMPTY
         self.RESTART: bool = c.RESTART  #: R4.4: a confirmation putting a marker out restarts
         self.DRAW: DrawRule = c.DRAW
+        self.ANY_TIME: bool = c.ANY_TIME
         self.FOULS: FoulRule = c.FOULS
         self.READING: ExtendReading = c.READING
         self.halves: tuple[tuple[int, int], ...] = c.halves
