@@ -265,9 +265,15 @@ def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
         return Move(kind, player, tile, LEAD)
     ends, marks = state.ends, state.marks
     seat = player if 0 <= player < len(state.hands) else state.turn
-    for slot in layout.targets(ends, seat, marks):
+    targets = layout.targets(ends, seat, marks)
+    for slot in targets:
         if written.goes_on(layout, ends, slot):
             return Move(kind, player, tile, slot)
+    if name is not None:  # a slot the layout's symmetry makes one with a target (the
+        # east of a spinner whose west shows the same number, neither covered): that target
+        twin = layout.twin(ends, marks, name, targets)
+        if twin is not None and layout.shows(ends, twin) == number:
+            return Move(kind, player, tile, twin)
     shown = ", ".join(str(ends[i]) for i in layout.targets(ends, seat, marks)) or "none"
     where = f" named {name!r}" if name is not None else ""
     raise IllegalMoveError(f"no open end{where} shows {number} for P{player} (open: {shown})",
