@@ -45,7 +45,7 @@ from dominoproof.model.engine import Trace, initial_state, seeded_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Layout, layout_of
-from dominoproof.model.moves import Move, said
+from dominoproof.model.moves import Move, MoveKind, said
 from dominoproof.model.outcome import Outcome, outcome, side_of
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import Deal, Ending, State
@@ -137,7 +137,8 @@ class Round:
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is one of :meth:`legal_moves`."""
-        return type(move) is Move and move in self.legal_moves()
+        return (type(move) is Move and type(move.kind) is MoveKind
+                and move in self.legal_moves())
 
     def push(self, move: Move) -> State:
         """Make ``move``; returns the state it reaches. An illegal move raises the

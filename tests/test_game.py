@@ -105,6 +105,10 @@ def test_an_illegal_move_raises_naming_its_rule_and_changes_nothing() -> None:
     with pytest.raises(IllegalMoveError):
         r.push(tuple(m))  # type: ignore[arg-type]
     assert not r.is_legal(tuple(m))  # type: ignore[arg-type]
+    int_kind = Move(int(m.kind), m.player, m.tile, m.end)  # type: ignore[arg-type]
+    assert int_kind == m and not r.is_legal(int_kind)
+    with pytest.raises(IllegalMoveError):
+        r.push(int_kind)
 
 
 def test_a_round_over_refuses_every_move() -> None:
