@@ -22,6 +22,13 @@ Example::
 
     proof = api.prove("block-2p-d6", ["blocked-sound"])
     print(proof.results[0].verdict)          # Verdict.PROVED
+
+A round move by move (:mod:`dominoproof.game`)::
+
+    r = api.new_round("mextrain-4p-d12", seed=3)
+    while not r.is_over():
+        r.push(r.legal_moves()[0])
+    print(r.ending, r.returns())
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as the type checker sees them; at run time, __getattr__
+    from dominoproof.game import Round, new_round
     from dominoproof.proving import ProofReport, explore, prove, prover
     from dominoproof.rounds import check_log, deal, fault_rule_book, play, replay, variant
     from dominoproof.simulation import exact_figures, sampled_figures, simulate
@@ -40,6 +48,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them; at run time, __get
 _HOMES = {
     "dominoproof.rounds": ("check_log", "deal", "fault_rule_book", "play", "replay",
                            "variant"),
+    "dominoproof.game": ("Round", "new_round"),
     "dominoproof.proving": ("ProofReport", "explore", "prove", "prover"),
     "dominoproof.simulation": ("exact_figures", "sampled_figures", "simulate"),
     "dominoproof.verify": ("verify",),
@@ -55,6 +64,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = ["ProofReport", "check_log", "deal", "exact_figures", "explore", "fault_rule_book",
-           "play", "prove", "prover", "replay", "sampled_figures", "simulate", "variant",
-           "verify"]
+__all__ = ["ProofReport", "Round", "check_log", "deal", "exact_figures", "explore",
+           "fault_rule_book", "new_round", "play", "prove", "prover", "replay",
+           "sampled_figures", "simulate", "variant", "verify"]

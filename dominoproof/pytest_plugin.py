@@ -34,6 +34,8 @@ import pytest
 
 from dominoproof import api
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.layout import layout_of
+from dominoproof.model.moves import said
 from dominoproof.model.variant import load_variant
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Verdict
@@ -189,6 +191,8 @@ def _failure(r: Result, variant: Variant | None = None) -> str:
         lines.append(f"  the counterexample round (replayed in the engine: no: "
                      f"{run.mismatch}):")
         lines.append(f"    deal: {run.trace.deal.to_json()}")
-        lines += [f"    {i:3}. {m}" for i, m in enumerate(run.moves, 1)]
+        layout = layout_of(run.trace.variant)
+        lines += [f"    {i:3}. {said(layout, s, m)}"
+                  for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1)]
         lines += [f"    {ln}" for ln in run.states[-1].describe().splitlines()]
     return "\n".join(lines)

@@ -426,6 +426,16 @@ class Layout:
         return (self._pending_bit(marks, i) == self._pending_bit(marks, j)
                 and self._covered_bit(marks, i) == self._covered_bit(marks, j))
 
+    def twin(self, ends: tuple[int, ...], marks: int, name: str,
+             among: tuple[int, ...]) -> int | None:
+        """The slot of ``among`` that the slot named ``name`` is, up to the layout's
+        symmetry (same group, same number, same marks), or ``None``."""
+        for j, sl in enumerate(self.data.slots):
+            if sl.name == name:
+                return next((i for i in among if i in self._group[j] and ends[i] == ends[j]
+                             and self._same(marks, i, j)), None)
+        return None
+
     def slot_showing(self, ends: tuple[int, ...], player: int, number: int,
                      marks: int = 0) -> int | None:
         """The slot ``player`` may play on that shows ``number`` (the first, up to the

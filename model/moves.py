@@ -123,8 +123,10 @@ class Move(NamedTuple):
             return repr(self)
         if k is MoveKind.PLAY:
             t = Tile.from_index(self.tile).show()
+            # a move alone knows its slot's index only: the slot's name is the layout's
+            # and the number it shows the state's (:func:`said` says both)
             return (f"P{p} leads {t}" if self.end == LEAD
-                    else f"P{p} plays {t} on slot {self.end}")
+                    else f"P{p} plays {t} on slot index {self.end}")
         if k is MoveKind.DRAW:
             return f"P{p} draws {Tile.from_index(self.tile).show()}"
         if k is MoveKind.PASS:
@@ -190,11 +192,20 @@ def move_json(layout: Layout, state: State, move: Move) -> dict[str, Any]:
 
 
 def said(layout: Layout, state: State, move: Move) -> str:
-    """``move``, made in ``state``, as a person says it: a play's end by the number it
-    shows (``P0 plays [2|3] on 5``); other moves as ``str(move)``."""
-    if move.kind is MoveKind.PLAY and move.end >= 0 and move._canonical():
+    """``move``, made in ``state``, as a person says it: a play by the number its end
+    shows (``P0 plays [2|3] on 5``) and, where the number does not name the slot (a
+    layout of several lines), by the slot's name from the layout's slot data too
+    (``P0 plays [2|3] on train P1 (showing 5)``, ``... on north (showing 6)``); other
+    moves as ``str(move)``. The one text of a move made in a known state (``str(move)``
+    is the text of a move alone, which knows its slot's index only)."""
+    if (move.kind is MoveKind.PLAY and move._canonical()
+            and 0 <= move.end < min(layout.width, len(state.ends))):
         tile = Tile.from_index(move.tile).show()
-        return f"P{move.player} plays {tile} on {layout.shows(state.ends, move.end)}"
+        shown = layout.shows(state.ends, move.end)
+        if layout.named_by_number:
+            return f"P{move.player} plays {tile} on {shown}"
+        name = layout.data.slots[move.end].name
+        return f"P{move.player} plays {tile} on {name} (showing {shown})"
     return str(move)
 
 
@@ -254,9 +265,15 @@ def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
         return Move(kind, player, tile, LEAD)
     ends, marks = state.ends, state.marks
     seat = player if 0 <= player < len(state.hands) else state.turn
-    for slot in layout.targets(ends, seat, marks):
+    targets = layout.targets(ends, seat, marks)
+    for slot in targets:
         if written.goes_on(layout, ends, slot):
             return Move(kind, player, tile, slot)
+    if name is not None:  # a slot the layout's symmetry makes one with a target (the
+        # east of a spinner whose west shows the same number, neither covered): that target
+        twin = layout.twin(ends, marks, name, targets)
+        if twin is not None and layout.shows(ends, twin) == number:
+            return Move(kind, player, tile, twin)
     shown = ", ".join(str(ends[i]) for i in layout.targets(ends, seat, marks)) or "none"
     where = f" named {name!r}" if name is not None else ""
     raise IllegalMoveError(f"no open end{where} shows {number} for P{player} (open: {shown})",
@@ -306,8 +323,11 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
             return err("the layout is already open; name an end", "Terms")
         targets = r.layout.targets(s.ends, m.player, s.marks)
         if m.end not in targets:
-            shown = ", ".join(f"{s.ends[e]} (slot {e})" for e in targets)
-            return err(f"no open end at slot {m.end} for P{m.player} (open: {shown})", "R2.1")
+            slots = r.layout.data.slots
+            shown = ", ".join(f"{s.ends[e]} ({slots[e].name})" for e in targets)
+            at = (slots[m.end].name if type(m.end) is int and 0 <= m.end < len(slots)
+                  else f"slot index {m.end}")
+            return err(f"no open end at {at} for P{m.player} (open: {shown})", "R2.1")
         return err(f"{Tile.from_index(m.tile)} does not match the end showing "
                    f"{s.ends[m.end]}", "R2.1")
     has_play = s.led and r.playable_mask(s, m.player) != 0

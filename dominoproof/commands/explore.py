@@ -44,9 +44,9 @@ from dominoproof.model.engine import seeded_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import system_under_test
 from dominoproof.model.layout import layout_of
-from dominoproof.model.moves import MoveKind
+from dominoproof.model.moves import said
 from dominoproof.model.spec import Init, count_deals
-from dominoproof.model.tiles import Tile, tile_count
+from dominoproof.model.tiles import tile_count
 from dominoproof.model.variant import DrawRule, Sizes
 from dominoproof.options import (
     PositiveNumber,
@@ -416,21 +416,12 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
     lines = [f"counterexample to {r.property}: {len(trace.moves)} move(s) from the deal"]
     lines += textwrap.wrap(format_deal(trace.deal), width(), initial_indent="  deal: ",
                            subsequent_indent="        ")
-    several = trace.variant.slot_layout.width > 2
+    layout = layout_of(trace.variant)
     for n, m in enumerate(trace.moves, 1):
-        lines.append(f"  {n:3}. {_move_said(trace, states[n - 1], m) if several else m}")
+        lines.append(f"  {n:3}. {said(layout, states[n - 1], m)}")
     lines.append("  where it fails:")
     lines += ["    " + line for line in states[-1].describe().split("\n")]
     lines += final_table(trace)
     lines += textwrap.wrap(r.detail, width(), initial_indent="  why: ",
                            subsequent_indent="       ")
     return lines
-
-
-def _move_said(trace: Trace, s: Any, m: Any) -> str:
-    """A move of a layout of several lines: a play names its slot and the number shown."""
-    if m.kind is not MoveKind.PLAY or m.end < 0:
-        return str(m)
-    name = trace.variant.slot_layout.slots[m.end].name
-    shown = layout_of(trace.variant).shows(s.ends, m.end)
-    return f"P{m.player} plays {Tile.from_index(m.tile).show()} on {name} (showing {shown})"

@@ -36,6 +36,8 @@ from rich.table import Table
 
 from dominoproof.api import prove
 from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.layout import layout_of
+from dominoproof.model.moves import said
 from dominoproof.options import (
     budget_options,
     console,
@@ -204,8 +206,9 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
         run = r.trace
         out.print(f"  the round (replayed in the engine: no: {run.mismatch}):")
         out.print(f"    deal: {run.trace.deal.to_json()}")
-        for i, m in enumerate(run.moves, 1):
-            out.print(f"    {i:3}. {m}")
+        layout = layout_of(run.trace.variant)
+        for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1):
+            out.print(f"    {i:3}. {said(layout, s, m)}")
         for line in run.states[-1].describe().splitlines():
             out.print(f"    {line}")
         for line in final_table(run.trace, run.states, "    "):

@@ -38,6 +38,8 @@ import click
 
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.errors import DominoproofError
+from dominoproof.model.layout import layout_of
+from dominoproof.model.moves import said
 from dominoproof.options import (
     PositiveNumber,
     budget_options,
@@ -176,8 +178,10 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None,
     # a broken rule set: the engine of the correct rules would refuse the round, so tell
     # it from the decoded states, and the table at the last
     out.print(f"\ndeal: {run.trace.deal.to_json()}")
-    for i, (m, s) in enumerate(zip(run.moves, run.states[1:], strict=True), 1):
-        out.print(f"  {i:3}. {m}")
+    layout = layout_of(run.trace.variant)
+    for i, (m, before, s) in enumerate(zip(run.moves, run.states, run.states[1:],
+                                           strict=False), 1):
+        out.print(f"  {i:3}. {said(layout, before, m)}")
         for line in s.describe().splitlines():
             out.print(f"         {line}")
     for line in final_table(run.trace, run.states, "  "):

@@ -86,9 +86,15 @@ def _ends_shown(variant: Variant, s: State) -> str:
     return out + (f"; markers out: {', '.join(markers)}" if markers else "")
 
 
-def _end_played(variant: Variant, s: State, m: Move) -> int:
-    """The number shown by the slot a play goes on (``Move.end`` names the slot)."""
-    return layout_of(variant).shows(s.ends, m.end)
+def _end_played(variant: Variant, s: State, m: Move) -> str:
+    """The end a play goes on (``Move.end`` names the slot): ``the 5`` where the number
+    names it (the one line), else the slot's name and the number (``train P1 (showing
+    5)``), as :func:`~dominoproof.model.moves.said` says a move."""
+    layout = layout_of(variant)
+    shown = layout.shows(s.ends, m.end)
+    if layout.named_by_number:
+        return f"the {shown}"
+    return f"{layout.data.slots[m.end].name} (showing {shown})"
 
 
 def _pips(variant: Variant, mask: int) -> int:
@@ -128,7 +134,7 @@ def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
         t = Tile.from_index(m.tile).show()
         if m.end == LEAD:
             return f"P{p} leads {t} (Terms)"
-        return f"P{p} plays {t} on the {_end_played(variant, s, m)} (R2.1)"
+        return f"P{p} plays {t} on {_end_played(variant, s, m)} (R2.1)"
     if k is MoveKind.DRAW:
         return f"P{p} draws {Tile.from_index(m.tile).show()} (R3.1)"
     if k is MoveKind.PASS:

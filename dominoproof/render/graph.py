@@ -150,13 +150,16 @@ def write_graphml(result: SearchResult, path: str | Path, limit: int = TINY) -> 
     edge attributes: move, kind)."""
     check_tiny(result, limit)
     g = result.to_networkx(limit=None)
+    layout = layout_of(result.variant)
+    states = {}
     for i, data in g.nodes(data=True):
         s = data.pop("state")
+        states[i] = s
         data["label"] = state_label(s)
         data["initial"] = i < result.roots
-    for _i, _j, data in g.edges(data=True):
+    for i, _j, data in g.edges(data=True):
         m = data.pop("move")
-        data["move"] = str(m)
+        data["move"] = said(layout, states[i], m)
         data["kind"] = m.kind.label
     nx.write_graphml(g, str(path))
 

@@ -22,6 +22,7 @@ from typing import Any
 from dominoproof.model.engine import check_deal_shape, deal_error, initial_state
 from dominoproof.model.errors import IllegalMoveError, TraceError
 from dominoproof.model.fast import engine_for
+from dominoproof.model.layout import Access, Layout, Opens
 from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, resolve, said
 from dominoproof.model.outcome import outcome, side_of
 from dominoproof.model.rulebook import RuleBook
@@ -57,6 +58,87 @@ def play_of(rules: RuleBook, s: State, player: int, tile: int, shows: int | None
 def open_ends(s: State) -> list[int]:
     """The numbers the open ends show, for the report."""
     return list(s.open_ends)
+
+
+def closed_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[str, str] | None:
+    """Why the layout keeps ``player`` off the open ``slot`` in ``s`` -- the rule and a
+    clause: a double waiting to be covered elsewhere (R2.2), a spinner's arm waiting for
+    its sides, another's train (R2.3) -- or ``None`` where it does not (the layout's own
+    reading, :meth:`Layout.may_play` and :meth:`Layout.pending`, named)."""
+    slots = layout.data.slots
+    sl = slots[slot]
+    pending = layout.pending(s.marks)
+    if pending and not pending >> slot & 1:
+        waiting = " and ".join(_at(layout, s, j) for j in range(layout.width)
+                               if pending >> j & 1)
+        return "R2.2", f"a double on {waiting} must be covered first (doubles covered)"
+    if sl.after and not all(layout.covered(s.marks, j) for j in sl.after):
+        sides = " and ".join(slots[j].name for j in sl.after)
+        return "R2.3", (f"{sl.name} is a spinner's arm, open once {sides} are covered "
+                        "(spinner arms)")
+    if not layout.may_play(slot, player, s.marks) and sl.owner is not None:
+        when = (f", open to others only while P{sl.owner}'s marker is out (it is in)"
+                if sl.access is Access.OWNER_OR_MARKER else "")
+        return "R2.3", f"{sl.name} is P{sl.owner}'s own train{when} (markers and trains)"
+    return None
+
+
+def _at(layout: Layout, s: State, slot: int) -> str:
+    """An open end as people name it: ``the 5`` on the one line (its number names it),
+    else ``train P1 (showing 5)``."""
+    if layout.named_by_number:
+        return f"the {s.ends[slot]}"
+    return f"{layout.data.slots[slot].name} (showing {s.ends[slot]})"
+
+
+def opened_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[str, str] | None:
+    """Why the layout lets ``player`` play on ``slot`` where a layout of plain lines
+    would not have it: another's train whose marker is out, or a spinner's arm (R2.3);
+    ``None`` for an end of a plain line."""
+    sl = layout.data.slots[slot]
+    if sl.owner is not None and sl.owner != player:
+        return "R2.3", (f"{sl.name} is P{sl.owner}'s train, open to P{player} while "
+                        f"P{sl.owner}'s marker is out (markers and trains)")
+    if sl.opens is Opens.SPINNER:
+        return "R2.3", f"{sl.name} is a spinner's arm, open now (spinner arms)"
+    return None
+
+
+def layout_cause(rules: RuleBook, s: State, m: Move, shows: int | None,
+                 name: str | None) -> tuple[str, str] | None:
+    """The layout rule a deviation comes from, where it does (else ``None``): a logged
+    play on an open end showing ``shows`` (named ``name``) that the layout keeps its
+    player off (:func:`closed_by_layout`); or a logged pass, confirmation or end of the
+    log where the mover's only plays go on ends the layout opens to them and a plain
+    line would not (:func:`opened_by_layout`): the other engine's layout differs."""
+    layout, slots = rules.layout, rules.layout.data.slots
+    pending = layout.pending(s.marks)
+    if m.player != s.turn:  # a double's player plays again to cover it (double_again)
+        if not (pending and layout.data.again and s.status is Status.PLAYING):
+            return None
+        waiting = " and ".join(_at(layout, s, j) for j in range(layout.width)
+                               if pending >> j & 1)
+        return "R2.2", (f"P{s.turn} laid a double on {waiting} and plays again to cover it "
+                        "(doubles covered)")
+    if m.kind is MoveKind.PLAY and m.end == NO_SLOT and shows is not None:
+        for i in range(layout.width):
+            if s.ends[i] == shows and (name is None or slots[i].name == name):
+                why = closed_by_layout(layout, s, i, m.player)
+                if why is not None:
+                    rule, clause = why
+                    return rule, (f"P{m.player} plays on {_at(layout, s, i)}, which the "
+                                  f"layout closes to them: {clause}")
+        return None
+    if m.kind is MoveKind.PLAY or s.status is not Status.PLAYING:
+        return None
+    plays = [x for x in rules.legal_moves(s) if x.kind is MoveKind.PLAY and x.end >= 0]
+    causes = [opened_by_layout(layout, s, x.end, x.player) for x in plays]
+    if not plays or any(c is None for c in causes):
+        return None
+    rule, clause = next(c for c in causes if c is not None)
+    said_plays = ", ".join(said(layout, s, x) for x in plays[:3])
+    return rule, (f"P{s.turn} can play only where this layout opens an end ({said_plays}): "
+                  f"{clause}; the log's layout does not open it")
 
 
 def pass_of(rules: RuleBook, s: State, player: int) -> Move:
@@ -258,6 +340,11 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
             elif m.kind is MoveKind.CONFIRM and m.player < v.players and \
                     rules.has_play(s, m.player):
                 rule, msg = "R4.3", f"P{m.player} confirms while able to play ({msg})"
+            # the symptom's cause, where it is the layout
+            shows, name = (step.shows, step.slot) if isinstance(step, Play) else (None, None)
+            cause = layout_cause(rules, s, m, shows, name)
+            if cause is not None:
+                rule, msg = cause[0], f"{cause[1]} (seen as {rule}: {msg})"
             return done(view(i, rule, msg, m.player, s, m), s)
     while s.status is Status.PLAYING:
         nxt = force(s)
@@ -265,8 +352,12 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
             break
         s = nxt
     if s.status is Status.PLAYING:
-        return done(view(len(steps), "R1.1", "the log ends while the round is still being "
-                         "played (a move is legal: not a block, not a domino)", None, s), s)
+        rule, msg = "R1.1", ("the log ends while the round is still being played (a move "
+                             "is legal: not a block, not a domino)")
+        cause = layout_cause(rules, s, Move.confirm(s.turn), None, None)
+        if cause is not None:
+            rule, msg = cause[0], f"{cause[1]} (seen as {rule}: {msg})"
+        return done(view(len(steps), rule, msg, None, s), s)
     if logged.scores is not None:
         found = _score_deviation(v, s, logged)
         if found is not None:
@@ -286,4 +377,5 @@ def check_log(v: Variant, text: str, source: str, fmt: str = "trace") -> LogChec
 
 
 __all__ = ["FORMATS", "Deviation", "LogCheck", "RoundCheck", "check_log", "check_round",
-           "open_ends", "pass_of", "play_of"]
+           "closed_by_layout", "layout_cause", "open_ends", "opened_by_layout", "pass_of",
+           "play_of"]

@@ -117,7 +117,10 @@ class LayoutJudge:
             self._access(at, s, m, j, t)
 
     def _said(self, s: State, m: Move) -> str:
-        """A play as people say it: the tile, the slot and the number it shows."""
+        """A play as people say it: the tile, the slot and the number it shows (any
+        other move as ``str(m)``)."""
+        if m.kind is not PLAY:
+            return str(m)
         tile = Tile.from_index(m.tile).show()
         if m.end == LEAD:
             return f"P{m.player} leads {tile}"
@@ -149,7 +152,7 @@ class LayoutJudge:
             wrong = sorted(after ^ want)
             said = ", ".join(f"P{q}'s marker is {'out' if q in after else 'in'}"
                              for q in wrong)
-            self.ctx.fail("markers", at, f"after {m}: {said}; {why}", (j,))
+            self.ctx.fail("markers", at, f"after {self._said(s, m)}: {said}; {why}", (j,))
 
     def _access(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
         """R2.3: a play on a train or on the public train is one its access rule lets the
