@@ -45,7 +45,7 @@ from dominoproof.proofs.properties import Verdict
 from dominoproof.render import plots as pl
 from dominoproof.render.narrate import narrate
 from dominoproof.render.scene import PLOTS_EXTRA, data_uri, require_matplotlib
-from dominoproof.render.table import round_scene
+from dominoproof.render.table import MEANINGS, round_scene
 from dominoproof.report import grid, rows_of, verdict_line
 from dominoproof.verify import Report, Row
 
@@ -188,7 +188,7 @@ def _round_html(rows: list[Row], trace: Trace | None, why: str) -> str:
         pic = ""
         if st.move.kind.name == "PLAY":
             try:
-                svg = round_scene(trace, st.number, caption=False).svg()
+                svg = round_scene(trace, st.number, caption=False, legend=False).svg()
                 pic = (f'<img class="layout" alt="the layout after move {st.number}" '
                        f'src="{data_uri(svg, "image/svg+xml")}">')
             except DominoproofError as e:
@@ -222,7 +222,31 @@ border:1px solid #ddd}.note{color:#8d6e00}code{font-size:12px}
 section.round{border-left:4px solid #e57373;padding-left:12px;margin:16px 0}
 figure{margin:12px 0 24px}pre{font-size:12px;background:#f7f7f7;padding:8px;
 overflow-x:auto}figcaption{font-size:13px;color:#444;max-width:760px}
+ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 22px;
+font-size:13px}ul.legend .swatch{vertical-align:middle;margin-right:4px}
 """
+
+
+def _swatch(key: str, colour: str) -> str:
+    """A legend's swatch in CSS, in the colour the layout pictures draw it."""
+    end = MEANINGS["open-end"][0]
+    style = {
+        "last": f"width:18px;height:9px;border:3px solid {colour};border-radius:3px;"
+                "background:#fffdf4",
+        "pending": f"width:10px;height:10px;border:3px solid {colour};border-radius:50%;"
+                   f"background:{end}",
+        "marker": f"width:0;height:0;border-top:7px solid transparent;border-bottom:7px "
+                  f"solid transparent;border-left:12px solid {colour}",
+    }.get(key, f"width:14px;height:14px;border-radius:50%;background:{colour}")
+    return f'<span class="swatch" style="display:inline-block;{style}"></span>'
+
+
+def _legend_html() -> str:
+    """What each colour of the layout pictures means, once for the page (the pictures
+    of the steps are drawn without their own legend)."""
+    items = "".join(f'<li data-meaning="{key}">{_swatch(key, colour)} {_ESC(words)}</li>'
+                    for key, (colour, words) in MEANINGS.items())
+    return f'<ul class="legend">{items}</ul>'
 
 
 def _cell(row: Row | None) -> str:
@@ -299,8 +323,7 @@ def page(report: Report, sections: Sequence[Section], *, title: str = "",
     else:
         out.append(f"<p>{len(rounds)} distinct round(s) break a property; each move with "
                    "the rule that allows it, and the layout as it lies on the table after "
-                   "each tile laid (the tile laid last outlined, each open end marked with "
-                   "the number it shows).</p>")
+                   f"each tile laid.</p>{_legend_html()}")
         out += [_round_html(*r) for r in rounds[:max_rounds]]
         if len(rounds) > max_rounds:
             out.append(f"<p>{len(rounds) - max_rounds} more round(s): see "
