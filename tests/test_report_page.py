@@ -279,6 +279,22 @@ def test_the_page_is_self_contained_with_verdicts_rounds_figures_and_plots(
         assert "matplotlib is not installed" in text
 
 
+def test_the_pages_legend_names_the_colours_its_layouts_draw(
+        page_and_report: tuple[str, Report]) -> None:
+    """One legend above the rounds (the step pictures have none of their own), naming
+    only what the pictures draw: a line has no marker and no spinner's arm."""
+    from dominoproof.render.table import MEANINGS
+
+    text, _report = page_and_report
+    (legend,) = re.findall(r'<ul class="legend">(.*?)</ul>', text)
+    named = re.findall(r'<li data-meaning="([\w-]+)">', legend)
+    assert {"open-end", "last"} <= set(named) and not {"marker", "waiting"} & set(named)
+    for key in named:
+        colour, words = MEANINGS[key]
+        assert colour in legend and words in legend
+    assert text.index('<ul class="legend">') < text.index('<section class="round">')
+
+
 def test_the_page_without_matplotlib_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     from dominoproof.render.html import gather, page

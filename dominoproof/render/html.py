@@ -171,7 +171,10 @@ def counterexample_rounds(report: Report) -> list[tuple[list[Row], Trace | None,
     return out
 
 
-def _round_html(rows: list[Row], trace: Trace | None, why: str) -> str:
+def _round_html(rows: list[Row], trace: Trace | None, why: str,
+                drawn: list[str] | None = None) -> str:
+    """A counterexample round step by step; ``drawn`` collects the layout pictures'
+    SVG (the page's legend names what they draw)."""
     head = rows[0]
     checks = ", ".join(f"{r.property} ({r.part})" for r in rows)
     expected = "as expected" if all(r.ok for r in rows) else "not as expected"
@@ -189,6 +192,8 @@ def _round_html(rows: list[Row], trace: Trace | None, why: str) -> str:
         if st.move.kind.name == "PLAY":
             try:
                 svg = round_scene(trace, st.number, caption=False, legend=False).svg()
+                if drawn is not None:
+                    drawn.append(svg)
                 pic = (f'<img class="layout" alt="the layout after move {st.number}" '
                        f'src="{data_uri(svg, "image/svg+xml")}">')
             except DominoproofError as e:
@@ -241,12 +246,19 @@ def _swatch(key: str, colour: str) -> str:
     return f'<span class="swatch" style="display:inline-block;{style}"></span>'
 
 
-def _legend_html() -> str:
-    """What each colour of the layout pictures means, once for the page (the pictures
-    of the steps are drawn without their own legend)."""
+#: The class of what each meaning of :data:`MEANINGS` draws in a layout's SVG.
+_DRAWN_AS = {"open-end": 'class="open-end', "last": 'class="tile last"',
+             "pending": 'class="open-end pending', "waiting": " waiting\"",
+             "marker": 'class="marker"'}
+
+
+def _legend_html(svgs: Sequence[str]) -> str:
+    """What each colour of the layout pictures ``svgs`` means, once for the page (the
+    pictures of the steps are drawn without their own legend): the meanings drawn."""
     items = "".join(f'<li data-meaning="{key}">{_swatch(key, colour)} {_ESC(words)}</li>'
-                    for key, (colour, words) in MEANINGS.items())
-    return f'<ul class="legend">{items}</ul>'
+                    for key, (colour, words) in MEANINGS.items()
+                    if any(_DRAWN_AS[key] in svg for svg in svgs))
+    return f'<ul class="legend">{items}</ul>' if items else ""
 
 
 def _cell(row: Row | None) -> str:
@@ -323,8 +335,11 @@ def page(report: Report, sections: Sequence[Section], *, title: str = "",
     else:
         out.append(f"<p>{len(rounds)} distinct round(s) break a property; each move with "
                    "the rule that allows it, and the layout as it lies on the table after "
-                   f"each tile laid.</p>{_legend_html()}")
-        out += [_round_html(*r) for r in rounds[:max_rounds]]
+                   "each tile laid.</p>")
+        drawn: list[str] = []
+        told = [_round_html(*r, drawn) for r in rounds[:max_rounds]]
+        out.append(_legend_html(drawn))
+        out += told
         if len(rounds) > max_rounds:
             out.append(f"<p>{len(rounds) - max_rounds} more round(s): see "
                        "<code>dominoproof verify --traces DIR</code>.</p>")

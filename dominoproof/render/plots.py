@@ -249,11 +249,13 @@ def block_figure(points: Sequence[Point], title: str) -> Any:
     fig, ax = plt.subplots(figsize=(7.2, 5.2), dpi=100)
     axis = points[0].axis if points else "set-size"
     names = list(dict.fromkeys(p.policy for p in points))
+    values = [p.value for p in points]
+    step = min(0.08, 0.02 * (max(values) - min(values))) if values else 0.0
     for k, name in enumerate(names):
         mine = [p for p in points if p.policy == name]
-        # each policy a little aside (a dodge), so that equal figures and overlapping
-        # intervals of two policies both show
-        dodge = (k - (len(names) - 1) / 2) * 0.08
+        # each policy a little aside (a dodge of 2% of the axis, at most 0.08), so that
+        # equal figures and overlapping intervals of two policies both show
+        dodge = (k - (len(names) - 1) / 2) * step
         xs = [p.value + dodge for p in mine]
         ys = [p.figures.blocked.value for p in mine]
         colour = _COLOURS.get(name, "#555555")
