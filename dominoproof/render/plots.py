@@ -174,6 +174,11 @@ class Residuals:
     shares: tuple[tuple[int, float, float, float], ...]  #: (residual, p, low, high)
     n: int | None  #: sampled: the blocked rounds the shares rest on
 
+    @property
+    def mean(self) -> float | None:
+        """The mean residual at a block (None: no round blocks)."""
+        return sum(r * p for r, p, _low, _high in self.shares) if self.shares else None
+
 
 def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: int = 0,
                           max_exact_deals: int = MAX_EXACT_DEALS,
@@ -256,10 +261,10 @@ def block_figure(points: Sequence[Point], title: str) -> Any:
         # each policy a little aside (a dodge of 2% of the axis, at most 0.08), so that
         # equal figures and overlapping intervals of two policies both show
         dodge = (k - (len(names) - 1) / 2) * step
-        xs = [p.value + dodge for p in mine]
+        where = [p.value + dodge for p in mine]
         ys = [p.figures.blocked.value for p in mine]
         colour = _COLOURS.get(name, "#555555")
-        ax.plot(xs, ys, "-", color=colour, alpha=0.6, linewidth=1.5)
+        ax.plot(where, ys, "-", color=colour, alpha=0.6, linewidth=1.5)
         samp = [p for p in mine if not p.exact and p.figures.blocked.low is not None]
         if samp:
             ax.errorbar([p.value + dodge for p in samp],
@@ -339,7 +344,7 @@ def residual_figure(dists: Sequence[Residuals], title: str) -> Any:
         shares = binned(d, width)
         xs = [s[0] + (width - 1) / 2 for s in shares]  # each bin at its middle
         ys = [s[1] for s in shares]
-        mean = sum(r * p for r, p, _lo, _hi in d.shares)
+        mean = d.mean or 0.0
         how = "exact" if d.method == "exact" else f"sampled, {d.n:,} blocks, 95% band"
         ax.step(xs, ys, where="mid", color=colour, linewidth=1.8,
                 label=f"{d.policy} ({how}); mean {mean:.1f} (dashed)")
