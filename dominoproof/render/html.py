@@ -222,7 +222,7 @@ font-weight:bold}td.na{color:#888}.bad{color:#b71c1c;font-weight:bold}
 display:inline-block}.summary.bad{background:#fde0e0}.summary.ok{background:#e6f4e6}
 ol.steps li{margin:4px 0}ol.steps .rule{display:inline-block;min-width:48px;
 font-family:"DejaVu Sans Mono",monospace;color:#555}img.layout{display:block;
-max-width:100%;max-height:150px;margin:4px 0 8px}img.plot{max-width:100%;
+max-width:100%;max-height:260px;margin:4px 0 8px}img.plot{max-width:100%;
 border:1px solid #ddd}.note{color:#8d6e00}code{font-size:12px}
 section.round{border-left:4px solid #e57373;padding-left:12px;margin:16px 0}
 figure{margin:12px 0 24px}pre{font-size:12px;background:#f7f7f7;padding:8px;
