@@ -137,6 +137,19 @@ def test_a_spinner_with_owners_markers_and_a_caption_is_clear() -> None:
     assert not clashes(svg)
 
 
+def test_rows_keep_room_for_their_widest_label_and_a_marker() -> None:
+    """Hand-made trains whose public train has a long name: every label and marker
+    stays clear of the tiles."""
+    owned = [Slot(f"train P{p}", owner=p, access=Access.OWNER_OR_MARKER) for p in range(3)]
+    trains = SlotLayout(LayoutKind.TRAINS, (*owned, Slot("Mexican train")), markers=True)
+    chain = ["6-1", "1-2", "2-3", "3-4"]
+    arms = arms_of(trains, "6-6", [(a, t) for a in range(4) for t in chain])
+    svg = table_scene(arms, marks=0b111, players=3, caption=["five trains"]).svg()
+    assert not clashes(svg)
+    root = ET.fromstring(svg)
+    assert "Mexican train" in [own_text(e) for e in root.iter() if "public" in classes(e)]
+
+
 # ---------------------------------------------------------------------------
 # One colour a meaning
 # ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import LayoutKind, Slot, SlotLayout, layout_for, layout_of
+from dominoproof.model.layout import LayoutKind, Opens, Slot, SlotLayout, layout_for, layout_of
 from dominoproof.model.moves import MoveKind, said
 from dominoproof.model.tiles import Tile
 from dominoproof.render.arms import Arms, arm_name, arms_of, follow, number_played, round_arms
@@ -153,9 +153,9 @@ class _Walker:
 #: Half-widths (units) before an arm folds: a line, a spinner's east-west and
 #: north-south arms, and each train.
 LINE_REACH, SPINNER_REACH, SPINNER_REACH_NS, TRAIN_REACH = 13.0, 11.0, 8.0, 22.0
-#: The least room (units) a toe's row keeps before it folds; the room (units) left
-#: before labelled rows for their labels and markers (:func:`_label_row`).
-TOE_ROOM, ROW_LABEL = 8.0, 1.6
+#: The least room (units) a toe's row keeps before it folds; the room (units) a
+#: labelled row keeps after its label for the seat's marker (:func:`_label_row`).
+TOE_ROOM, MARKER_ROOM = 8.0, 0.95
 
 
 Point = tuple[float, float]
@@ -236,7 +236,10 @@ def _rows(arms: Arms, lead: Tile) -> tuple[list[Placed], list[Heading], list[Hea
     on_arm: dict[int, list[Placed]] = {}
     starts: list[Heading] = [((2.0, 0.0), E) for _ in range(w)]
     y = -(len(order) - 1) * 1.5
-    first = 2.0 + (ROW_LABEL + 1.0 if _labels_rows(arms.data) else 0.0)
+    first = 2.0
+    if _labels_rows(arms.data):  # room for the widest label, then a marker
+        widest = max(_label_width(sl) for sl in arms.data.slots if sl.opens is not Opens.TOE)
+        first = LABEL_X + widest / UNIT + MARKER_ROOM
     for i in order:
         x = first
         if i in arms.parent:
