@@ -11,9 +11,9 @@ opened from a USB stick. It has
    as expected (green), not as expected (red) or not applicable (grey);
 2. every **counterexample** round (a VIOLATED check's trace; rounds shared by several
    checks drawn once), step by step: each move told with its rule ID
-   (:func:`dominoproof.render.text.narrate`) and, after each tile laid, the layout as it
-   lies on the table (:func:`dominoproof.render.table.round_scene`), then where and
-   what fails;
+   (:func:`dominoproof.render.text.narrate`) and, after each tile laid or marker put
+   out or taken in, the layout as it lies on the table
+   (:func:`dominoproof.render.table.round_scene`), then where and what fails;
 3. the **statistics** of each variant under each play policy
    (:mod:`dominoproof.stats`: exact for small configurations, else sampled with 95%
    intervals);
@@ -189,7 +189,7 @@ def _round_html(rows: list[Row], trace: Trace | None, why: str,
     out.append('<ol class="steps">')
     for st in narrate(trace):
         pic = ""
-        if st.move.kind.name == "PLAY":
+        if st.move.kind.name == "PLAY" or st.table:  # a tile laid, or a marker moved
             try:
                 svg = round_scene(trace, st.number, caption=False, legend=False).svg()
                 if drawn is not None:
@@ -335,7 +335,7 @@ def page(report: Report, sections: Sequence[Section], *, title: str = "",
     else:
         out.append(f"<p>{len(rounds)} distinct round(s) break a property; each move with "
                    "the rule that allows it, and the layout as it lies on the table after "
-                   "each tile laid.</p>")
+                   "each tile laid (or marker moved).</p>")
         drawn: list[str] = []
         told = [_round_html(*r, drawn) for r in rounds[:max_rounds]]
         out.append(_legend_html(drawn))
