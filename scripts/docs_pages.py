@@ -56,6 +56,10 @@ REPO_PAGES: dict[str, str] = {
 PICTURES: dict[str, list[str]] = {
     "tutorial/tiny-2p-d3-seed0.svg":
         ["explore", "tiny-2p-d3", "--seed", "0", "-q", "--svg", "{out}"],
+    "pictures/mextrain-4p-d12-seed12-move14.svg":
+        ["draw", "mextrain-4p-d12", "--seed", "12", "--move", "14", "--svg", "{out}"],
+    "pictures/all-fives-2p-d6-seed3.svg":
+        ["draw", "all-fives-2p-d6", "--seed", "3", "--svg", "{out}"],
 }
 
 _LINK = re.compile(r"(\]\()([^)\s#]+)((?:#[^)\s]*)?\))")

@@ -192,9 +192,21 @@ def test_repository_pages_link_to_the_site_pages() -> None:
 
 
 def test_the_tutorial_picture_is_the_explore_commands_svg() -> None:
-    (site_path,) = docs_pages.PICTURES
-    svg = docs_pages.picture(site_path)
+    svg = docs_pages.picture("tutorial/tiny-2p-d3-seed0.svg")
     assert "<svg" in svg and "P1 leads [2|3]" in svg
+
+
+def test_the_layout_pictures_are_the_draw_commands_svg() -> None:
+    """PICTURES.md's Mexican Train and spinner, drawn by `draw` at each build."""
+    svg = docs_pages.picture("pictures/mextrain-4p-d12-seed12-move14.svg")
+    assert "after move 14" in svg and ">public</text>" in svg
+    assert 'class="marker"' in svg and 'class="open-end pending"' in svg
+    spinner = docs_pages.picture("pictures/all-fives-2p-d6-seed3.svg")
+    assert spinner.count('class="open-end"') == 4
+    page = (ROOT / "docs" / "PICTURES.md").read_text(encoding="utf-8")
+    for site_path in docs_pages.PICTURES:
+        if site_path.startswith("pictures/"):
+            assert f"]({site_path})" in page  # drawn for the page that shows it
 
 
 @pytest.mark.slow

@@ -12,6 +12,8 @@ Chromium is absent, the tests that need them skip and say so.
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import re
 import shutil
 import subprocess
@@ -33,7 +35,7 @@ from dominoproof.model.spec import Init
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.search.verification import verify
-from dominoproof.verify import CAUGHT, OK, Report
+from dominoproof.verify import CAUGHT, OK, Report, Row
 from dominoproof.verify_job import row_of
 
 try:
@@ -99,7 +101,8 @@ def test_the_plotted_points_are_the_figures_with_their_intervals() -> None:
     assert len(bars) == 2  # one per policy: every sampled point drawn with its interval
     for bar, p in zip(bars, points[2:], strict=True):
         (x,), (y,) = bar.lines[0].get_data()
-        assert (x, y) == (3, p.figures.blocked.value)
+        assert y == p.figures.blocked.value
+        assert x == pytest.approx(3, abs=0.1)  # each policy a little aside (dodged)
         segs = bar.lines[2][0].get_segments()
         assert segs[0][0][1] == pytest.approx(p.figures.blocked.low)
         assert segs[0][1][1] == pytest.approx(p.figures.blocked.high)
@@ -276,6 +279,49 @@ def test_the_page_is_self_contained_with_verdicts_rounds_figures_and_plots(
         assert text.count('<img class="plot"') == 3
     else:  # pragma: no cover - without the plots extra
         assert "matplotlib is not installed" in text
+
+
+def test_the_pages_legend_names_the_colours_its_layouts_draw(
+        page_and_report: tuple[str, Report]) -> None:
+    """One legend above the rounds (the step pictures have none of their own), naming
+    only what the pictures draw: a line has no marker and no spinner's arm."""
+    from dominoproof.render.table import MEANINGS
+
+    text, _report = page_and_report
+    (legend,) = re.findall(r'<ul class="legend">(.*?)</ul>', text)
+    named = re.findall(r'<li data-meaning="([\w-]+)">', legend)
+    assert {"open-end", "last"} <= set(named) and not {"marker", "waiting"} & set(named)
+    for key in named:
+        colour, words = MEANINGS[key]
+        assert colour in legend and words in legend
+    assert text.index('<ul class="legend">') < text.index('<section class="round">')
+
+
+def test_a_mexican_train_round_shows_its_markers_and_every_train() -> None:
+    """A round's pictures follow the markers too: after a move that puts one out (no
+    tile laid), the layout is drawn again with it; every train is labelled, the public
+    one too, and the legend names the marker."""
+    from dominoproof.render.html import page
+
+    v = variant("mextrain-4p-d12")
+    trace = api.play(v, seed=12)
+    upto = 14  # P0's and P2's markers are out by then
+    short = dataclasses.replace(trace, moves=trace.moves[:upto]).to_json()
+    row = Row(subject=v.name, part="search", property="blocked-sound", verdict="VIOLATED",
+              expected=("VIOLATED",), trace=short, detail="a test's round")
+    text = page(Report(rows=[row], seconds=1.0, subjects=[v.name]), [])
+    moves = trace.moves[:upto]
+    plays = sum(1 for m in moves if m.kind is MoveKind.PLAY)
+    states = trace.states()
+    marked = sum(1 for k, m in enumerate(moves) if m.kind is not MoveKind.PLAY
+                 and states[k].marks != states[k + 1].marks)
+    assert marked >= 2
+    assert text.count('<img class="layout"') == plays + marked
+    (legend,) = re.findall(r'<ul class="legend">(.*?)</ul>', text)
+    assert 'data-meaning="marker"' in legend and 'data-meaning="pending"' in legend
+    svg = base64.b64decode(re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"',
+                                      text)[-1]).decode()
+    assert ">public</text>" in svg and svg.count('class="marker"') == 2
 
 
 def test_the_page_without_matplotlib_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

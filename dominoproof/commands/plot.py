@@ -87,11 +87,17 @@ def command(variant: str, overrides: tuple[str, ...], by: str, values: list[int]
         dists = plots.residual_distributions(v, chosen, rounds=rounds, seed=seed,
                                              max_exact_deals=max_exact_deals)
         fig = plots.residual_figure(dists, f"The residual at a block: {v.name}")
+        width = plots.bin_width(dists)
+        if width > 1:
+            lines.append(f"residuals binned by {width} pips (more than "
+                         f"{plots.RESIDUAL_BINS} values)")
         for d in dists:
             top = max(d.shares, key=lambda s: s[1]) if d.shares else None
+            mean = d.mean
             lines.append(f"{d.policy:14} {d.method:8} P(block) "
-                         f"{'-' if d.blocked is None else f'{d.blocked:.4f}'}; most likely "
-                         f"residual {'-' if top is None else f'{top[0]} ({top[1]:.4f})'}")
+                         f"{'-' if d.blocked is None else f'{d.blocked:.4f}'}; mean residual "
+                         f"{'-' if mean is None else f'{mean:.1f}'}; most likely "
+                         f"{'-' if top is None else f'{top[0]} ({top[1]:.4f})'}")
     else:
         vals = values if values is not None else plots.default_values(v, by)
         plots.check_axis(by, vals)

@@ -11,9 +11,9 @@ opened from a USB stick. It has
    as expected (green), not as expected (red) or not applicable (grey);
 2. every **counterexample** round (a VIOLATED check's trace; rounds shared by several
    checks drawn once), step by step: each move told with its rule ID
-   (:func:`dominoproof.render.text.narrate`) and, after each tile laid, the layout as it
-   lies on the table (:func:`dominoproof.render.table.round_scene`), then where and
-   what fails;
+   (:func:`dominoproof.render.text.narrate`) and, after each tile laid or marker put
+   out or taken in, the layout as it lies on the table
+   (:func:`dominoproof.render.table.round_scene`), then where and what fails;
 3. the **statistics** of each variant under each play policy
    (:mod:`dominoproof.stats`: exact for small configurations, else sampled with 95%
    intervals);
@@ -45,7 +45,7 @@ from dominoproof.proofs.properties import Verdict
 from dominoproof.render import plots as pl
 from dominoproof.render.narrate import narrate
 from dominoproof.render.scene import PLOTS_EXTRA, data_uri, require_matplotlib
-from dominoproof.render.table import round_scene
+from dominoproof.render.table import MEANINGS, round_scene
 from dominoproof.render.text import figure
 from dominoproof.report import grid, rows_of, verdict_line
 from dominoproof.verify import Report, Row
@@ -172,7 +172,10 @@ def counterexample_rounds(report: Report) -> list[tuple[list[Row], Trace | None,
     return out
 
 
-def _round_html(rows: list[Row], trace: Trace | None, why: str) -> str:
+def _round_html(rows: list[Row], trace: Trace | None, why: str,
+                drawn: list[str] | None = None) -> str:
+    """A counterexample round step by step; ``drawn`` collects the layout pictures'
+    SVG (the page's legend names what they draw)."""
     head = rows[0]
     checks = ", ".join(f"{r.property} ({r.part})" for r in rows)
     expected = "as expected" if all(r.ok for r in rows) else "not as expected"
@@ -187,9 +190,11 @@ def _round_html(rows: list[Row], trace: Trace | None, why: str) -> str:
     out.append('<ol class="steps">')
     for st in narrate(trace):
         pic = ""
-        if st.move.kind.name == "PLAY":
+        if st.move.kind.name == "PLAY" or st.table:  # a tile laid, or a marker moved
             try:
-                svg = round_scene(trace, st.number, caption=False).svg()
+                svg = round_scene(trace, st.number, caption=False, legend=False).svg()
+                if drawn is not None:
+                    drawn.append(svg)
                 pic = (f'<img class="layout" alt="the layout after move {st.number}" '
                        f'src="{data_uri(svg, "image/svg+xml")}">')
             except DominoproofError as e:
@@ -218,12 +223,43 @@ font-weight:bold}td.na{color:#888}.bad{color:#b71c1c;font-weight:bold}
 display:inline-block}.summary.bad{background:#fde0e0}.summary.ok{background:#e6f4e6}
 ol.steps li{margin:4px 0}ol.steps .rule{display:inline-block;min-width:48px;
 font-family:"DejaVu Sans Mono",monospace;color:#555}img.layout{display:block;
-max-width:100%;max-height:150px;margin:4px 0 8px}img.plot{max-width:100%;
+max-width:100%;max-height:260px;margin:4px 0 8px}img.plot{max-width:100%;
 border:1px solid #ddd}.note{color:#8d6e00}code{font-size:12px}
 section.round{border-left:4px solid #e57373;padding-left:12px;margin:16px 0}
 figure{margin:12px 0 24px}pre{font-size:12px;background:#f7f7f7;padding:8px;
 overflow-x:auto}figcaption{font-size:13px;color:#444;max-width:760px}
+ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 22px;
+font-size:13px}ul.legend .swatch{vertical-align:middle;margin-right:4px}
 """
+
+
+def _swatch(key: str, colour: str) -> str:
+    """A legend's swatch in CSS, in the colour the layout pictures draw it."""
+    end = MEANINGS["open-end"][0]
+    style = {
+        "last": f"width:18px;height:9px;border:3px solid {colour};border-radius:3px;"
+                "background:#fffdf4",
+        "pending": f"width:10px;height:10px;border:3px solid {colour};border-radius:50%;"
+                   f"background:{end}",
+        "marker": f"width:0;height:0;border-top:7px solid transparent;border-bottom:7px "
+                  f"solid transparent;border-left:12px solid {colour}",
+    }.get(key, f"width:14px;height:14px;border-radius:50%;background:{colour}")
+    return f'<span class="swatch" style="display:inline-block;{style}"></span>'
+
+
+#: The class of what each meaning of :data:`MEANINGS` draws in a layout's SVG.
+_DRAWN_AS = {"open-end": 'class="open-end', "last": 'class="tile last"',
+             "pending": 'class="open-end pending', "waiting": " waiting\"",
+             "marker": 'class="marker"'}
+
+
+def _legend_html(svgs: Sequence[str]) -> str:
+    """What each colour of the layout pictures ``svgs`` means, once for the page (the
+    pictures of the steps are drawn without their own legend): the meanings drawn."""
+    items = "".join(f'<li data-meaning="{key}">{_swatch(key, colour)} {_ESC(words)}</li>'
+                    for key, (colour, words) in MEANINGS.items()
+                    if any(_DRAWN_AS[key] in svg for svg in svgs))
+    return f'<ul class="legend">{items}</ul>' if items else ""
 
 
 def _cell(row: Row | None) -> str:
@@ -300,9 +336,11 @@ def page(report: Report, sections: Sequence[Section], *, title: str = "",
     else:
         out.append(f"<p>{len(rounds)} distinct round(s) break a property; each move with "
                    "the rule that allows it, and the layout as it lies on the table after "
-                   "each tile laid (the tile laid last outlined, each open end marked with "
-                   "the number it shows).</p>")
-        out += [_round_html(*r) for r in rounds[:max_rounds]]
+                   "each tile laid (or marker moved).</p>")
+        drawn: list[str] = []
+        told = [_round_html(*r, drawn) for r in rounds[:max_rounds]]
+        out.append(_legend_html(drawn))
+        out += told
         if len(rounds) > max_rounds:
             out.append(f"<p>{len(rounds) - max_rounds} more round(s): see "
                        "<code>dominoproof verify --traces DIR</code>.</p>")

@@ -47,6 +47,8 @@ __all__ = [
     "MAX_EXACT_DEALS",
     "Point",
     "Residuals",
+    "bin_width",
+    "binned",
     "block_figure",
     "check_axis",
     "configuration",
@@ -123,6 +125,7 @@ class Point:
     what: str  #: the configuration, in words
     policy: str
     figures: Any  #: a :class:`dominoproof.proofs.analysis.figures.RoundFigures`
+    hand: int = 0  #: the configuration's hand size (the plot's ``H=`` under each value)
 
     @property
     def exact(self) -> bool:
@@ -157,7 +160,7 @@ def sweep(v: Variant, axis: str, values: Sequence[int], policies: Sequence[str],
                 progress(f"{what}: {pol.name}")
             fig = (stats.figures_on_graph(graph, pol) if graph is not None
                    else stats.sampled_figures(cv, pol, rounds, seed))
-            out.append(Point(axis, x, what, pol.name, fig))
+            out.append(Point(axis, x, what, pol.name, fig, cv.deal.hand_size))
     return out
 
 
@@ -171,6 +174,11 @@ class Residuals:
     blocked: float | None  #: the probability of a block
     shares: tuple[tuple[int, float, float, float], ...]  #: (residual, p, low, high)
     n: int | None  #: sampled: the blocked rounds the shares rest on
+
+    @property
+    def mean(self) -> float | None:
+        """The mean residual at a block (None: no round blocks)."""
+        return sum(r * p for r, p, _low, _high in self.shares) if self.shares else None
 
 
 def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: int = 0,
@@ -246,15 +254,22 @@ def block_figure(points: Sequence[Point], title: str) -> Any:
     plt = require_matplotlib("plots")
     fig, ax = plt.subplots(figsize=(7.2, 5.2), dpi=100)
     axis = points[0].axis if points else "set-size"
-    for name in dict.fromkeys(p.policy for p in points):
+    names = list(dict.fromkeys(p.policy for p in points))
+    values = [p.value for p in points]
+    step = min(0.08, 0.02 * (max(values) - min(values))) if values else 0.0
+    for k, name in enumerate(names):
         mine = [p for p in points if p.policy == name]
-        xs = [p.value for p in mine]
+        # each policy a little aside (a dodge of 2% of the axis, at most 0.08), so that
+        # equal figures and overlapping intervals of two policies both show
+        dodge = (k - (len(names) - 1) / 2) * step
+        where = [p.value + dodge for p in mine]
         ys = [p.figures.blocked.value for p in mine]
         colour = _COLOURS.get(name, "#555555")
-        ax.plot(xs, ys, "-", color=colour, alpha=0.6, linewidth=1.5)
+        ax.plot(where, ys, "-", color=colour, alpha=0.6, linewidth=1.5)
         samp = [p for p in mine if not p.exact and p.figures.blocked.low is not None]
         if samp:
-            ax.errorbar([p.value for p in samp], [p.figures.blocked.value for p in samp],
+            ax.errorbar([p.value + dodge for p in samp],
+                        [p.figures.blocked.value for p in samp],
                         yerr=[[p.figures.blocked.value - p.figures.blocked.low for p in samp],
                               [p.figures.blocked.high - p.figures.blocked.value
                                for p in samp]],
@@ -262,14 +277,14 @@ def block_figure(points: Sequence[Point], title: str) -> Any:
                         label=f"{name} (sampled, 95% interval)")
         ex = [p for p in mine if p.exact]
         if ex:
-            ax.plot([p.value for p in ex], [p.figures.blocked.value for p in ex], "s",
+            ax.plot([p.value + dodge for p in ex], [p.figures.blocked.value for p in ex], "s",
                     color=colour, markersize=7, label=f"{name} (exact)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_ylabel("P(the round ends blocked)  R1.1, R4.4")
     ax.set_xlabel("the set: double-N" if axis == "set-size" else "players")
     xs = sorted({p.value for p in points})
     ax.set_xticks(xs)
-    hands = {p.value: p.what.split(" x ")[-1].split(",")[0] for p in points}
+    hands = {p.value: p.hand for p in points}  # the hand size, never the notes after it
     ax.set_xticklabels([f"{x}\nH={hands[x]}" for x in xs], fontsize=8)
     ax.grid(True, alpha=0.3)
     ax.set_title(title, fontsize=11)
@@ -279,28 +294,74 @@ def block_figure(points: Sequence[Point], title: str) -> Any:
     return fig
 
 
+#: At most this many bars in a residual plot: beyond it the residuals are binned.
+RESIDUAL_BINS = 30
+_NICE_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500)
+
+
+def bin_width(dists: Sequence[Residuals], most: int = RESIDUAL_BINS) -> int:
+    """The width (pips) of a residual plot's bins: 1 while every residual from the least
+    to the greatest seen fits in ``most`` bins, else the least nice width (2, 5, 10, 20,
+    25, 50, ...) that makes them fit."""
+    seen = [s[0] for d in dists for s in d.shares]
+    if not seen:
+        return 1
+    span = max(seen) - min(seen) + 1
+    return next((w for w in _NICE_WIDTHS if -(-span // w) <= most), _NICE_WIDTHS[-1])
+
+
+def binned(d: Residuals, width: int) -> list[tuple[int, float, float, float]]:
+    """``d``'s shares summed over bins of ``width`` pips, each as (the bin's first
+    residual, share, low, high): exact shares summed; sampled ones recounted (a share
+    times the blocked rounds) with the bin's own 95% Wilson interval."""
+    if width == 1:
+        return list(d.shares)
+    bins: dict[int, float] = {}
+    for r, p, _low, _high in d.shares:
+        bins[r - r % width] = bins.get(r - r % width, 0.0) + p
+    out = []
+    for start in range(min(bins), max(bins) + 1, width):
+        p = bins.get(start, 0.0)
+        if d.method == "exact" or not d.n:
+            out.append((start, p, p, p))
+        else:
+            low, high = wilson(round(p * d.n), d.n)
+            out.append((start, p, low, high))
+    return out
+
+
 def residual_figure(dists: Sequence[Residuals], title: str) -> Any:
-    """The residual at a block, one step line per policy, its interval as a band."""
+    """The residual at a block, one step line per policy, its interval as a band, and
+    its mean as a dashed line. Where the residuals spread over more than
+    :data:`RESIDUAL_BINS` values (a large set: double-12's run to hundreds of pips), they
+    are binned (:func:`bin_width`), so that the lines stay apart and readable."""
     plt = require_matplotlib("plots")
-    fig, ax = plt.subplots(figsize=(7.2, 4.4), dpi=100)
+    fig, ax = plt.subplots(figsize=(7.2, 4.6), dpi=100)
+    width = bin_width(dists)
     for d in dists:
         if not d.shares:
             continue
         colour = _COLOURS.get(d.policy, "#555555")
-        xs = [s[0] for s in d.shares]
-        ys = [s[1] for s in d.shares]
+        shares = binned(d, width)
+        xs = [s[0] + (width - 1) / 2 for s in shares]  # each bin at its middle
+        ys = [s[1] for s in shares]
+        mean = d.mean or 0.0
         how = "exact" if d.method == "exact" else f"sampled, {d.n:,} blocks, 95% band"
-        ax.step(xs, ys, where="mid", color=colour, linewidth=1.6,
-                label=f"{d.policy} ({how})")
+        ax.step(xs, ys, where="mid", color=colour, linewidth=1.8,
+                label=f"{d.policy} ({how}); mean {mean:.1f} (dashed)")
         if d.method != "exact":
-            ax.fill_between(xs, [s[2] for s in d.shares], [s[3] for s in d.shares],
-                            step="mid", color=colour, alpha=0.18, linewidth=0)
-    ax.set_xlabel("pips left in all hands at the block  R5.3")
-    ax.set_ylabel("probability, given a block")
+            ax.fill_between(xs, [s[2] for s in shares], [s[3] for s in shares],
+                            step="mid", color=colour, alpha=0.15, linewidth=0)
+        ax.axvline(mean, color=colour, linestyle="--", linewidth=1, alpha=0.8)
+    per = "" if width == 1 else f" (bins of {width} pips)"
+    ax.set_xlabel(f"pips left in all hands at the block{per}  R5.3")
+    ax.set_ylabel("share of blocked rounds" + (", per bin" if width > 1 else ""))
+    ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.set_title(title, fontsize=11)
     if any(d.shares for d in dists):
-        ax.legend(fontsize=8, loc="best")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1,
+                  frameon=False)  # below the axes: never over a line
     else:
         ax.text(0.5, 0.5, "no round blocks", transform=ax.transAxes, ha="center")
     fig.tight_layout()

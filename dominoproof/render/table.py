@@ -14,8 +14,11 @@ left and right are cosmetic, STYLE 1), so the picture is rebuilt from the moves,
 * the arms are laid out from the slot data alone (:func:`table_scene`): two arms make
   one straight line, snaking when it is long; three or four arms grow in a spinner's
   four directions, each folding into its own quarter; more (trains) are parallel rows
-  from the lead. An arm with an owner is labelled with the seat, and with a marker
-  when ``State.marks`` has it. Doubles lie crosswise on a straight run, as at a table.
+  from the lead, joined to it by a trunk, each labelled (its seat, or ``public``). An
+  arm with an owner is labelled with the seat, and with a marker when ``State.marks``
+  has it. Doubles lie crosswise on a straight run, as at a table. The caption stands
+  above everything drawn, and a legend under it says what each colour drawn means
+  (:data:`MEANINGS`: one colour a meaning).
 
 So a spinner or trains need slot data, not a new renderer: a picture is
 :func:`table_scene` of the slot data, the lead and a list of ``(arm, tile)``
@@ -31,23 +34,34 @@ from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import LayoutKind, SlotLayout, layout_for, layout_of
+from dominoproof.model.layout import LayoutKind, Opens, Slot, SlotLayout, layout_for, layout_of
 from dominoproof.model.moves import MoveKind, said
 from dominoproof.model.tiles import Tile
 from dominoproof.render.arms import Arms, arm_name, arms_of, follow, number_played, round_arms
 from dominoproof.render.scene import Scene
 
-__all__ = ["UNIT", "Arms", "Placed", "arms_of", "geometry", "number_played", "pips", "round_arms",
-           "round_scene", "table_scene"]
+__all__ = ["MEANINGS", "UNIT", "Arms", "Placed", "arms_of", "geometry", "number_played", "pips",
+           "round_arms", "round_scene", "table_scene"]
 
 #: Pixels per half tile (a tile is 2 x 1 units).
 UNIT = 24.0
 
 E, W, N, S = (1, 0), (-1, 0), (0, -1), (0, 1)
 _NAMES = {E: "east", W: "west", N: "north", S: "south"}
-_TILE_FILL, _TILE_EDGE, _LAST_EDGE = "#fffdf4", "#333333", "#e65100"
+#: One colour per meaning, each hue well apart from the others (the tests hold them
+#: apart): the tile laid last outlined green, an end that must be covered ringed orange,
+#: a marker out red, an open end blue, a spinner's arm waiting grey, a seat purple.
+_TILE_FILL, _TILE_EDGE, _LAST_EDGE = "#fffdf4", "#333333", "#2e7d32"
 _END_FILL, _OWNER_FILL, _MARK_FILL = "#1565c0", "#4a148c", "#c62828"
 _WAIT_FILL, _PENDING_EDGE = "#90a4ae", "#ff8f00"
+#: What each colour means, as the legend says it (and tests read it back).
+MEANINGS = {
+    "open-end": (_END_FILL, "open end: the number it shows"),
+    "last": (_LAST_EDGE, "the tile laid last"),
+    "pending": (_PENDING_EDGE, "must be covered before play moves on (R2.2)"),
+    "waiting": (_WAIT_FILL, "waits until the spinner's sides are covered"),
+    "marker": (_MARK_FILL, "marker out: open to everyone (R2.3)"),
+}
 #: pip colours by number for sets beyond double-6 (as coloured double-9 .. 18 sets)
 _PIP_COLOURS = ("#000000", "#1e88e5", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00",
                 "#00838f", "#5d4037", "#ad1457", "#283593", "#558b2f", "#e65100",
@@ -139,9 +153,9 @@ class _Walker:
 #: Half-widths (units) before an arm folds: a line, a spinner's east-west and
 #: north-south arms, and each train.
 LINE_REACH, SPINNER_REACH, SPINNER_REACH_NS, TRAIN_REACH = 13.0, 11.0, 8.0, 22.0
-#: The least room (units) a toe's row keeps before it folds; how far before an owned
-#: row its owner's label stands.
-TOE_ROOM, ROW_LABEL = 8.0, 1.6
+#: The least room (units) a toe's row keeps before it folds; the room (units) a
+#: labelled row keeps after its label for the seat's marker (:func:`_label_row`).
+TOE_ROOM, MARKER_ROOM = 8.0, 0.95
 
 
 Point = tuple[float, float]
@@ -222,8 +236,10 @@ def _rows(arms: Arms, lead: Tile) -> tuple[list[Placed], list[Heading], list[Hea
     on_arm: dict[int, list[Placed]] = {}
     starts: list[Heading] = [((2.0, 0.0), E) for _ in range(w)]
     y = -(len(order) - 1) * 1.5
-    first = 2.0 + (ROW_LABEL + 1.0 if any(sl.owner is not None for sl in arms.data.slots)
-                   else 0.0)
+    first = 2.0
+    if _labels_rows(arms.data):  # room for the widest label, then a marker
+        widest = max(_label_width(sl) for sl in arms.data.slots if sl.opens is not Opens.TOE)
+        first = LABEL_X + widest / UNIT + MARKER_ROOM
     for i in order:
         x = first
         if i in arms.parent:
@@ -305,11 +321,14 @@ def _draw_tile(sc: Scene, t: Placed, k: int, colour: bool, last: bool, where: st
 
 
 def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
-                last: int | None = None, caption: Sequence[str] = ()) -> Scene:
+                last: int | None = None, caption: Sequence[str] = (),
+                legend: bool = True) -> Scene:
     """The picture of ``arms``: every tile with its pips, each open end marked with the
     number it shows, each owned arm labelled with its seat (and a marker when bit
-    ``owner`` of ``marks`` is set), ``caption`` lines above. ``last``: the arm whose
-    outermost tile was laid last (-1: the lead), drawn outlined."""
+    ``owner`` of ``marks`` is set), every train of a layout of trains labelled (the
+    public one too), ``caption`` lines above everything, and (``legend``) a legend under
+    it saying what each colour drawn means. ``last``: the arm whose outermost tile was
+    laid last (-1: the lead), drawn outlined."""
     sc = Scene("; ".join(caption) or "the layout")
     if arms.lead is None:
         sc.text(0, 0, "no tile on the table yet", size=13, cls="caption")
@@ -317,50 +336,166 @@ def table_scene(arms: Arms, *, marks: int = 0, players: int | None = None,
             sc.text(0, -22 * (len(caption) - i), line, size=13, cls="caption")
         return sc
     placed, starts, ends = geometry(arms)
-    top = min(t.box()[1] for t in placed) * UNIT
-    left = min(t.box()[0] for t in placed) * UNIT
-    for i, line in enumerate(caption):
-        sc.text(left, top - 14 - 20 * (len(caption) - 1 - i), line, size=13,
-                bold=i == 0, cls="caption")
     as_rows = drawn_as_rows(arms.data)
-    if as_rows:  # rows start apart from the lead (a toe's, from its double):
-        # a line joins each to where it grows from
-        for i, ((px, py), _d) in enumerate(starts):
-            if arms.ends[i] is None and not arms.tiles[i]:
-                continue
-            fx, fy = 0.5, 0.0
-            if i in arms.parent:
-                a, j = arms.parent[i]
-                double = [t for t in placed if t.arm == a][j]
-                fx, fy = (double.near[0] + double.far[0]) / 2, double.box()[3]
-            sc.line(fx * UNIT, fy * UNIT, px * UNIT, py * UNIT, stroke="#9e9e9e", width=2,
-                    cls="connector" + (" toe" if i in arms.parent else ""),
-                    data={"arm": str(i)})
+    labelled = as_rows and _labels_rows(arms.data)
+    if as_rows:
+        _connectors(sc, arms, placed, starts)
     colour = max(max(t.near[2], t.far[2]) for t in placed) > 6
     outer = {i: len(arms.tiles[i]) for i in range(len(arms.tiles))}
+    shown: set[str] = set()
     for k, t in enumerate(placed):
         is_last = (last == -1 and t.arm == -1) or (
             last is not None and last >= 0 and t.arm == last
             and sum(1 for u in placed[: k + 1] if u.arm == last) == outer[last])
+        if is_last:
+            shown.add("last")
         name = arm_name(arms.data, t.arm, arms.lead)
         _draw_tile(sc, t, k, colour, is_last, f"(the {name})" if t.arm < 0 else f"on {name}")
     owners = [sl.owner for sl in arms.data.slots if sl.owner is not None]
     seats = players if players is not None else max(owners, default=0) + 1
     layout = layout_for(arms.data, seats)
+    rows = _rows_shown(arms)
+    width = max((_label_width(arms.data.slots[i]) for i in rows), default=0.0)
     for i, ((px, py), d) in enumerate(ends):
         slot = arms.data.slots[i]
         if arms.ends[i] is not None:
-            _open_end(sc, arms, i, (px + d[0] * 0.55) * UNIT, (py + d[1] * 0.55) * UNIT,
-                      _NAMES[d])
-        if slot.owner is not None:
-            _label_owner(sc, starts[i], i, slot.name, slot.owner,
-                         layout.marker_out(marks, slot.owner), as_rows)
+            shown.add("open-end")
+            shown.update(_open_end(sc, arms, i, (px + d[0] * 0.55) * UNIT,
+                                   (py + d[1] * 0.55) * UNIT, _NAMES[d]))
+        marked = slot.owner is not None and layout.marker_out(marks, slot.owner)
+        if as_rows:
+            if not (labelled and i in rows):
+                continue  # no row drawn (a toe, a train not open), or no labels
+            _label_row(sc, starts[i], i, slot, width, marked)
+        elif slot.owner is not None:
+            _label_owner(sc, starts[i], i, slot.name, slot.owner, marked)
+        shown.update(("marker",) if marked else ())
+    if legend:
+        _legend(sc, [key for key in MEANINGS if key in shown])
+    _caption(sc, caption)
     return sc
 
 
-def _open_end(sc: Scene, arms: Arms, i: int, cx: float, cy: float, growing: str) -> None:
+def _labels_rows(data: SlotLayout) -> bool:
+    """Whether a layout drawn as rows labels each row (trains: a seat's and the public
+    one), which :func:`_rows` leaves room for before the rows."""
+    return any(sl.owner is not None for sl in data.slots)
+
+
+def _rows_shown(arms: Arms) -> list[int]:
+    """The arms drawn as rows from the lead (not a toe), open or holding tiles."""
+    return [i for i in range(arms.data.width) if i not in arms.parent
+            and (arms.ends[i] is not None or arms.tiles[i])]
+
+
+#: Where the line joining the rows to the lead runs (units right of the lead's centre),
+#: and where each row's label starts.
+TRUNK_X, LABEL_X = 1.1, 1.4
+_LABEL_SIZE = 11.0
+
+
+def _label_text(slot: Slot) -> str:
+    return f"P{slot.owner}" if slot.owner is not None else slot.name
+
+
+def _label_width(slot: Slot) -> float:
+    """The width (px) of a row label's box: its text (bold) and a margin each side."""
+    return len(_label_text(slot)) * _LABEL_SIZE * 0.66 + 10
+
+
+def _connectors(sc: Scene, arms: Arms, placed: Sequence[Placed],
+                starts: Sequence[Heading]) -> None:
+    """Rows start apart from the lead: a trunk right of the lead joins every row to it
+    (a line along the trunk, then along the row to where it starts), and a line joins a
+    toe's row to the double it grows from."""
+    rows = _rows_shown(arms)
+    if rows:
+        ys = [starts[i][0][1] for i in rows] + [0.0]
+        sc.line(0.5 * UNIT, 0, TRUNK_X * UNIT, 0, stroke="#9e9e9e", width=2,
+                cls="connector-trunk")
+        sc.line(TRUNK_X * UNIT, min(ys) * UNIT, TRUNK_X * UNIT, max(ys) * UNIT,
+                stroke="#9e9e9e", width=2, cls="connector-trunk")
+    for i in rows:
+        (px, py), _d = starts[i]
+        sc.line(TRUNK_X * UNIT, py * UNIT, px * UNIT, py * UNIT, stroke="#9e9e9e", width=2,
+                cls="connector", data={"arm": str(i)})
+    for i, (a, j) in sorted(arms.parent.items()):
+        (px, py), _d = starts[i]
+        double = [t for t in placed if t.arm == a][j]
+        fx, fy = (double.near[0] + double.far[0]) / 2, double.box()[3]
+        sc.line(fx * UNIT, fy * UNIT, px * UNIT, py * UNIT, stroke="#9e9e9e", width=2,
+                cls="connector toe", data={"arm": str(i)})
+
+
+def _label_row(sc: Scene, start: Heading, arm: int, slot: Slot, width: float,
+               marked: bool) -> None:
+    """A row's label on the line that joins it to the lead: the seat owning it (``P1``)
+    or its name (``public``), in a box, and after it the seat's marker when it is out
+    (R2.3: the train is then open to everyone)."""
+    (_px, py), _d = start
+    x, y = LABEL_X * UNIT, py * UNIT
+    text = _label_text(slot)
+    owned = slot.owner is not None
+    tip = (f"{slot.name}: P{slot.owner}'s train" if owned
+           else f"{slot.name}: the public train, open to everyone")
+    sc.rect(x, y - 9, width, 18, fill="white", stroke=_OWNER_FILL, width=1.2, rx=4,
+            cls="label-box", data={"arm": str(arm)})
+    sc.text(x + width / 2, y + 4, text, size=_LABEL_SIZE, anchor="middle", fill=_OWNER_FILL,
+            bold=True, cls="arm-label" + (" owner" if owned else " public"),
+            data={"arm": str(arm), **({"seat": str(slot.owner)} if owned else {})},
+            title=tip)
+    if marked:
+        mx = x + width + 5
+        sc.polygon([(mx, y - 7), (mx + 13, y), (mx, y + 7)], fill=_MARK_FILL,
+                   cls="marker", data={"seat": str(slot.owner)},
+                   title=f"P{slot.owner}'s marker is out: the train is open to everyone "
+                         "(R2.3)")
+
+
+def _legend(sc: Scene, keys: Sequence[str]) -> None:
+    """Under the picture, what each colour drawn means (only those drawn), in aligned
+    columns no wider than the picture (or 420 px)."""
+    if not keys:
+        return
+    x0, y0, w, h = sc.bounds()
+    size = 11.0
+    column = max(22 + len(MEANINGS[k][1]) * size * 0.62 for k in keys) + 24
+    across = max(1, int(max(w, 420.0) // column))
+    for n, key in enumerate(keys):
+        colour, words = MEANINGS[key]
+        x = x0 + column * (n % across)
+        y = y0 + h + 26 + 20 * (n // across)
+        cx, cy = x + 9, y - 4
+        data = {"meaning": key, "colour": colour}
+        if key == "last":
+            sc.rect(cx - 9, cy - 6, 18, 12, fill=_TILE_FILL, stroke=colour, width=2.6, rx=3,
+                    cls="legend swatch", data=data)
+        elif key == "marker":
+            sc.polygon([(cx - 6, cy - 7), (cx + 7, cy), (cx - 6, cy + 7)], fill=colour,
+                       cls="legend swatch", data=data)
+        elif key == "pending":
+            sc.circle(cx, cy, 7, fill=_END_FILL, stroke=colour, width=3,
+                      cls="legend swatch", data=data)
+        else:
+            sc.circle(cx, cy, 7, fill=colour, cls="legend swatch", data=data)
+        sc.text(x + 22, y, words, size=size, cls="legend", data={"meaning": key})
+
+
+def _caption(sc: Scene, caption: Sequence[str]) -> None:
+    """The caption's lines above everything drawn (labels, markers and open ends
+    included), the first in bold."""
+    if not caption:
+        return
+    x0, y0, _w, _h = sc.bounds()
+    for i, line in enumerate(caption):
+        sc.text(x0, y0 - 10 - 20 * (len(caption) - 1 - i), line, size=13, bold=i == 0,
+                cls="caption")
+
+
+def _open_end(sc: Scene, arms: Arms, i: int, cx: float, cy: float, growing: str) -> set[str]:
     """Arm ``i``'s open end: the number it shows, ringed when it must take a tile before
-    play moves on (R2.2), pale while it waits for a spinner's sides (Terms)."""
+    play moves on (R2.2), pale while it waits for a spinner's sides (Terms). Returns
+    what it drew that the legend names (``pending``, ``waiting``)."""
     slot, number = arms.data.slots[i], arms.ends[i]
     waits = arms.waits(i)
     pending = i in arms.pending
@@ -377,33 +512,33 @@ def _open_end(sc: Scene, arms: Arms, i: int, cx: float, cy: float, growing: str)
               title=said)
     sc.text(cx, cy + 4.5, str(number), size=12, anchor="middle", fill="white",
             bold=True, cls="open-end-number")
+    return {k for k, on in (("pending", pending), ("waiting", bool(waits))) if on}
 
 
 def _label_owner(sc: Scene, start: Heading, arm: int, name: str, owner: int,
-                 marked: bool, row: bool = False) -> None:
-    """The seat owning an arm, beside where it starts (a row: just before it), and its
+                 marked: bool) -> None:
+    """The seat owning an arm of a line or a spinner, beside where it starts, and its
     marker when it is out (R2.3: the arm is then open to everyone)."""
     (px, py), d = start
-    if row:
-        x, y = (px - ROW_LABEL) * UNIT, py * UNIT
-    else:
-        side = (d[1], d[0]) if d in (E, W) else (-d[1], d[0])
-        x = (px + d[0] * 0.5 + side[0] * 1.3) * UNIT
-        y = (py + d[1] * 0.5 + side[1] * 1.3) * UNIT
+    side = (d[1], d[0]) if d in (E, W) else (-d[1], d[0])
+    x = (px + d[0] * 0.5 + side[0] * 1.3) * UNIT
+    y = (py + d[1] * 0.5 + side[1] * 1.3) * UNIT
     sc.text(x, y + 4, f"P{owner}", size=11, anchor="middle", fill=_OWNER_FILL, bold=True,
             cls="owner", data={"arm": str(arm), "seat": str(owner)},
             title=f"arm {arm} ({name}) belongs to P{owner}")
-    if marked:
-        mx = x + 14
+    if marked:  # on the label's far side from the arm (after it, beside a row)
+        mx = x + 14 if side[0] >= 0 else x - 26
         sc.polygon([(mx, y - 6), (mx + 12, y - 1), (mx, y + 4)], fill=_MARK_FILL,
                    cls="marker", data={"seat": str(owner)},
                    title=f"P{owner}'s marker is out: the arm is open to everyone (R2.3)")
 
 
-def round_scene(trace: Trace, upto: int | None = None, *, caption: bool = True) -> Scene:
+def round_scene(trace: Trace, upto: int | None = None, *, caption: bool = True,
+                legend: bool = True) -> Scene:
     """The layout of ``trace`` after ``upto`` moves (the end by default), the tile laid
-    last outlined, with a caption saying which move it follows and the open ends. A
-    broken rule book whose ends no layout has raises a :class:`DominoproofError`."""
+    last outlined, with a caption saying which move it follows and the open ends, and a
+    legend (a page that shows many layouts says it once instead). A broken rule book
+    whose ends no layout has raises a :class:`DominoproofError`."""
     k = len(trace.moves) if upto is None else upto
     if not 0 <= k <= len(trace.moves):
         raise DominoproofError(f"--move {k}: the round has {len(trace.moves)} moves "
@@ -427,4 +562,4 @@ def round_scene(trace: Trace, upto: int | None = None, *, caption: bool = True) 
     ends = " and ".join(str(e) for e in state.open_ends)
     lines.append(f"open ends: {ends}" if ends else "no open end yet")
     return table_scene(built.arms, marks=state.marks, players=trace.variant.players, last=last,
-                       caption=lines if caption else ())
+                       caption=lines if caption else (), legend=legend)

@@ -34,6 +34,7 @@ from dominoproof.model.outcome import Outcome, residual
 from dominoproof.model.state import Ending, State
 from dominoproof.model.tiles import Tile, tiles_of
 from dominoproof.model.variant import (
+    Award,
     AwardUnit,
     BlockWinner,
     Compare,
@@ -266,10 +267,21 @@ def figures_table(*columns: str) -> Table:
     return t
 
 
+def counts_against(variant: Variant, res: Outcome) -> bool:
+    """Whether the round was scored under award "nothing" (R5.4, as in Mexican Train):
+    no pips change hands, and what counts is each side's own pips against it."""
+    rule = (variant.scoring.block_award if res.termination is Ending.BLOCKED
+            else variant.scoring.domino_award)
+    return rule is Award.NOTHING
+
+
 def score_table(variant: Variant, final: State, res: Outcome) -> Table:
     """R5: one row per seat (and a total row per team when teams are compared):
     tiles left, residual, award, foul penalty, score, result. The side/team column
-    appears when the variant has teams (otherwise every seat is its own side)."""
+    appears when the variant has teams (otherwise every seat is its own side). Under
+    award "nothing" (:func:`counts_against`) the award is 0 for everyone and the score
+    column is what counts instead, and says so: each side's own pips (its residual)
+    and foul penalties, against it."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     teams = bool(variant.partnerships.teams)
     table.add_column("seat", no_wrap=True)
@@ -283,7 +295,9 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
     names = (["tiles\nR5.2a" if by_tiles else "tiles\nR5.4"] if counted else []) + [
         "residual\n(pips) R5.3" if counted else "residual\nR5.3",
         f"award\n({res.unit.value}) R5.4/5" if counted else "award\nR5.4/R5.5",
-        "foul penalty\nR4.5", "score"]
+        "foul penalty\nR4.5"]
+    against = counts_against(variant, res)
+    names.append("score: own pips\nagainst (R5.3+R4.5)" if against else "score")
     for name in names:
         table.add_column(name, justify="right", no_wrap=True)
     table.add_column("result", no_wrap=True)
@@ -293,6 +307,13 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
         if i in res.winners:
             return "wins" if len(res.winners) == 1 else "wins (tie)"
         return "tied" if i in res.tied else ""
+
+    def score(i: int) -> str:
+        """Side ``i``'s score: its award less its penalties, or under award "nothing"
+        its own pips and penalties, against it."""
+        if against:
+            return str(res.totals[i] + sum(res.penalties[p] for p in res.sides[i]))
+        return str(res.scores[i])
 
     def row(*cells: str, count: str = "", end_section: bool = False) -> None:
         cells = cells[:3] + ((count,) if counted else ()) + cells[3:]
@@ -309,11 +330,11 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
             tiles = " ".join(t.show() for t in tiles_of(final.hands[p])) or "(empty)"
             row(f"P{p}", name, tiles, str(res.residuals[p]),
                 str(res.awards[i]) if single else "", str(res.penalties[p]),
-                str(res.scores[i]) if single else "", result(i) if single else "",
+                score(i) if single else "", result(i) if single else "",
                 count=str(final.hands[p].bit_count()))
         if not single:
             row("", side_name(side), "team total", str(res.totals[i]), str(res.awards[i]),
-                str(sum(res.penalties[p] for p in side)), str(res.scores[i]), result(i),
+                str(sum(res.penalties[p] for p in side)), score(i), result(i),
                 count=str(sum(final.hands[p].bit_count() for p in side)),
                 end_section=i < last)
     return table
@@ -341,6 +362,10 @@ def _result_text(trace: Trace) -> list[str]:
         score_table(v, final, res), indent=2).splitlines()]
     out.append("")
     out += _wrap(res.explanation, "  ", "    ")
+    if counts_against(v, res):
+        out += _wrap('award "nothing" (R5.4): no pips change hands; each player\'s own '
+                     "pips left in hand (and foul penalties) count against them, so the "
+                     "lowest score is best", "  ", "    ")
     return out
 
 
