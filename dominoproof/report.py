@@ -21,7 +21,7 @@ from rich.table import Table
 
 from dominoproof.options import wrap
 from dominoproof.proofs.properties import CATALOGUE
-from dominoproof.verify import PARTS, Report, Row
+from dominoproof.verify import PARTS, SPACE_SUBJECT, Report, Row
 
 _STYLE = {"HOLDS": "green", "PROVED": "green", "N/A": "dim", "UNKNOWN": "yellow",
           "VIOLATED": "red", "NOT INDUCTIVE": "red", "ERROR": "red"}
@@ -121,6 +121,9 @@ def print_report(report: Report, console: Console, *, details: bool = False,
     if summary and tables:
         for subject in subjects:
             _lines(console, summary_line(subject, rows_of(report, subject)))
+            if subject == SPACE_SUBJECT:  # what the self-test compared, in figures
+                for r in rows_of(report, subject):
+                    _lines(console, r.detail, "  ", style="dim")
         if faults:
             missed = [s for s in faults if not all(r.ok for r in rows_of(report, s))]
             console.print(f"faults: {len(faults) - len(missed)} of {len(faults)} "

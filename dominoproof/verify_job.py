@@ -13,6 +13,7 @@ from typing import Any
 from dominoproof.expected import findings_of, inherited_findings, z3_deferred, z3_unstated
 from dominoproof.model.fast import engine_for
 from dominoproof.model.variant import Variant
+from dominoproof.proofs import space
 from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
 from dominoproof.proofs.budgets import (
     CROSSCHECK_ROOTS,
@@ -35,7 +36,7 @@ from dominoproof.proofs.z3.encoding_faults import twin_prover
 from dominoproof.proofs.z3.queries import Prover
 from dominoproof.proofs.z3.session import SanityCheck, premises
 from dominoproof.render.evidence import of_result, round_of
-from dominoproof.verify import CAUGHT, ERROR, NA, OK, Row
+from dominoproof.verify import CAUGHT, ERROR, NA, OK, SPACE_SUBJECT, Row
 
 #: how verdicts combine over several searches of one property (worst first)
 _RANK = {Verdict.VIOLATED: 0, Verdict.NOT_INDUCTIVE: 1, Verdict.UNKNOWN: 2,
@@ -369,3 +370,22 @@ def variant_job(args: tuple[Variant, int, int, int, int]) -> list[Row]:
 def fault_job(args: tuple[str, int, int, int]) -> list[Row]:
     fid, seed, timeout_ms, rlimit = args
     return verify_fault(fid, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit)
+
+
+def space_job(args: tuple[int, int]) -> list[Row]:
+    """The readings compared on a seeded sample of the whole parameter space
+    (:mod:`dominoproof.proofs.space`): one row, HOLDS when the specification, the Z3
+    relation and the kernel agree on every state compared, else VIOLATED naming the
+    variant, the two readings and the first difference."""
+    count, seed = args
+    _fresh_rule_books()
+    t0 = time.perf_counter()
+    rep = space.self_test(count, seed)
+    ok = not rep.disagreement
+    return [Row(SPACE_SUBJECT, "cross-check", "readings",
+                (Verdict.HOLDS if ok else Verdict.VIOLATED).value, OK,
+                "the specification against the Z3 relation and the kernel, transition by "
+                "transition and on terminal outcomes, on one seeded deal's search",
+                f"{rep.variants} variants of the whole parameter space, seed {seed}",
+                rep.summary() + ("; agree" if ok else f"; DISAGREE: {rep.disagreement}"),
+                time.perf_counter() - t0)]
