@@ -541,11 +541,6 @@ ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
 # ---- Next and the terminal states --------------------------------------------
 
 
-def action_of(rules: RuleBook, s: State, m: Move) -> Action:
-    """The one action an enabled move ``m`` of ``s`` belongs to."""
-    return rules.action_of(s, m)
-
-
 def next_states(rules: RuleBook, s: State) -> list[tuple[Action, Move, State]]:
     """``Next``: every transition ``s -> s'``, each labelled by its action and move.
 

@@ -26,7 +26,6 @@ from dominoproof.model.spec import (
     CASES,
     Init,
     Rules,
-    action_of,
     count_deals,
     every_deal,
     init_states,
@@ -72,7 +71,7 @@ def test_next_is_the_rule_books_successors(name: str, overrides: Any, init: Any)
         nxt = next_states(rules, s)
         assert [(m, t) for _a, m, t in nxt] == rules.successors(s)
         for a, m, t in nxt:
-            assert a is action_of(rules, s, m)  # exactly one action per move ...
+            assert a is rules.action_of(s, m)  # exactly one action per move ...
             assert m in tuple(a.moves(rules, s))  # ... which offers it
             assert a.effect(rules, s, m) == t  # and whose effect is the transition
             used[a.name] += 1
@@ -112,7 +111,7 @@ def test_action_of_names_the_move() -> None:
     v = find_variant("tiny-2p-d3")
     trace = random_round(v, seed=5)
     rules = engine_for(v)
-    names = [action_of(rules, s, m).name for s, m in zip(trace.states(), trace.moves,
+    names = [rules.action_of(s, m).name for s, m in zip(trace.states(), trace.moves,
                                                          strict=False)]
     assert names[0] == "Lead"
     assert names[-1] in ("Establish", "Domino")
