@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from helpers import established, variant
 from reference_rules import ReferenceOracle, from_model
-from reference_rules import score as reference_score
+from reference_scoring import score as reference_score
 
 from dominoproof.model import random_round
 from dominoproof.model.outcome import outcome

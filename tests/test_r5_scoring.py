@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from helpers import established, play, position, run, variant
 from reference_rules import from_model
-from reference_rules import score as reference_score
+from reference_scoring import score as reference_score
 
 from dominoproof.model import (
     Ending,

@@ -43,8 +43,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 from reference_rules import from_model
-from reference_rules import score as reference_score
-from reference_rules import sides as reference_sides
+from reference_scoring import score as reference_score
+from reference_scoring import sides as reference_sides
 
 from dominoproof.model import (
     Ending,
