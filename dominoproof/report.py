@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from dominoproof.options import wrap
+from dominoproof.options import SHOWN_AS, wrap
 from dominoproof.proofs.properties import CATALOGUE
 from dominoproof.verify import PARTS, SPACE_SUBJECT, Report, Row
 
@@ -104,7 +104,7 @@ def print_findings(report: Report, console: Console, *, rounds: bool) -> None:
             _lines(console, of[0].finding.removeprefix("finding, as expected: "), "    ")
             with_round = next((r for r in of if r.round), None)
             if with_round is not None and rounds:
-                console.print(_indent(with_round.round, "    | "), markup=False)
+                console.print(_indent(with_round.round, SHOWN_AS), markup=False)
             elif with_round is not None:
                 _lines(console, "its round: with -v", "    ", style="dim")
     console.print()
@@ -167,13 +167,13 @@ def print_report(report: Report, console: Console, *, details: bool = False,
     if bad:
         console.print(f"[red]{len(bad)} check(s) not as expected:[/red]")
         for r in bad:
-            console.print(f"  {r.subject} / {r.part} / {r.property}: {r.verdict} "
-                          f"(expected {' or '.join(r.expected)})", markup=False)
+            _lines(console, f"{r.subject} / {r.part} / {r.property}: {r.verdict} "
+                            f"(expected {' or '.join(r.expected)})", "  ")
             _evidence(console, r)
     if details:
         for r in report.rows:
-            console.print(f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- "
-                          f"{r.method}", markup=False)
+            _lines(console, f"{r.subject} / {r.part} / {r.property}: {r.verdict} -- "
+                            f"{r.method}")
             _evidence(console, r)
     if report.search_line():
         console.print(report.search_line(), markup=False)
@@ -197,9 +197,10 @@ def _evidence(console: Console, r: Row) -> None:
     counterexample, if it has one."""
     for line in r.detail.rstrip("\n").splitlines():
         _lines(console, line, "    ")
-    for shown in (r.cti, r.round):  # a CTI, and a real round where one is known
-        if shown:
-            console.print(_indent(shown, "    | "), markup=False)
+    for i, shown in enumerate(x for x in (r.cti, r.round) if x):  # and a real round
+        if i:
+            console.print(SHOWN_AS.rstrip(), markup=False)
+        console.print(_indent(shown, SHOWN_AS), markup=False)
     if not (r.round or r.cti) and r.fails and r.fails not in r.detail:
         console.print(f"    fails: {r.fails}", markup=False)
 
