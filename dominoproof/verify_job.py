@@ -94,7 +94,12 @@ def _noted(row: Row, why: str) -> Row:
     return row
 
 
-def _search_rows(v: Variant) -> tuple[list[Row], Any]:
+def _search_rows(v: Variant, properties: Sequence[str] | None = None
+                 ) -> tuple[list[Row], Any]:
+    """The search's rows for ``v``: every property of the catalogue, or those of
+    ``properties`` (ids) only (``dominoproof repair`` judges a candidate on the properties
+    that failed first)."""
+    chosen = [p for p in CATALOGUE if properties is None or p.id in properties]
     plan = plans.search_plan(v)
     per_property: dict[str, list[Result]] = {}
     # one search judges every property in one pass over each graph: each row carries
@@ -114,7 +119,8 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
             continue
         first = first or r
         states += r.size
-        for res in check_properties(r):
+        for res in check_properties(r, None if properties is None else
+                                    [p.id for p in chosen]):
             per_property.setdefault(res.property, []).append(res)
     also = plan.also
     rows = []
@@ -126,7 +132,7 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         if also.coverage is not None:
             method += f"; and on {plans.shape(also.variant)}: {also.coverage.method()}"
     found = findings_of(v)
-    for p in CATALOGUE:
+    for p in chosen:
         res = _worst(per_property[p.id])
         res.configuration = configuration
         res.method = method
@@ -139,6 +145,10 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         row.coverage = cover.to_json() if cover is not None else None
         rows.append(_noted(row, why))
     return rows, (plan.variant, first)
+
+
+#: the search's rows of a variant (and its graph), public for ``dominoproof repair``'s job
+search_rows = _search_rows
 
 
 def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row:
