@@ -23,7 +23,8 @@ job, or a task of a Dask cluster), its graph explored on the compiled kernel whe
    parameter (rule R5) while every failing property is read off the graph's states and
    moves, which scoring does not change (only a terminal property reads R5).
    Each candidate is judged on the failing properties only; first the changes of a
-   parameter whose rule ID a failing property checks.
+   parameter whose rule ID a failing property checks, the parameters with the fewest
+   values to try first.
 3. **Pairs**, only when no single change makes every property hold: two single changes
    of different parameters, the pairs whose changes fixed the most on their own first.
 4. **Confirmation**: the best candidates (fewest failing, fewest changes;
@@ -309,8 +310,12 @@ def neighbours(v: Variant, failing: Sequence[str]) -> tuple[list[Candidate], lis
                 else:
                     out.append(cand)
     checked = {rule for p in failing for rule in BY_ID[p].rules}
-    # first the changes of a rule a failing property checks (a budget reaches them first)
-    out.sort(key=lambda c: c.changes[0].rule not in checked)
+    values: dict[str, int] = {}
+    for c in out:
+        values[c.changes[0].key] = values.get(c.changes[0].key, 0) + 1
+    # first the changes of a rule a failing property checks, and of these the parameters
+    # with the fewest values to try (a budget reaches them first)
+    out.sort(key=lambda c: (c.changes[0].rule not in checked, values[c.changes[0].key]))
     return out, skipped
 
 
