@@ -62,7 +62,7 @@ from dominoproof.proofs.budgets import (
 from dominoproof.proofs.properties import BY_ID, Kind, Verdict
 from dominoproof.proofs.runner import Runner
 from dominoproof.proofs.search.plans import configurations
-from dominoproof.repair_job import Judged
+from dominoproof.repair_job import POLICY, Judged
 from dominoproof.verify import Job, Row, run_jobs
 
 __all__ = ["Candidate", "Change", "RepairReport", "Skipped", "neighbours", "repair"]
@@ -211,7 +211,7 @@ class RepairReport:
             "holds": not self.failing, "failing": self.failing,
             "verdicts": [{"property": r.property, "verdict": r.verdict} for r in self.rows],
             "statistics": None if self.figures is None else {
-                "rounds": self.rounds, "seed": self.seed, "policy": "uniform",
+                "rounds": self.rounds, "seed": self.seed, "policy": POLICY,
                 "figures": {fid: e.to_json() for fid, e in self.figures.items()}},
             "repairs": [c.name for c in self.repairs],
             "best": [c.to_json(self.figures) for c in self.best],

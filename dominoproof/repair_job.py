@@ -16,7 +16,7 @@ from dominoproof.verify import Row
 from dominoproof.verify_job import search_rows
 
 #: the policy of the statistics: every legal move equally likely (as ``diff`` samples)
-POLICY = "uniform"
+POLICY = "random"
 
 
 @dataclass

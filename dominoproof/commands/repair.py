@@ -128,7 +128,8 @@ def _candidate(i: int, c: Candidate, r: RepairReport) -> list[str]:
         t.add_column(col, no_wrap=True)
     for row in c.rows:
         if row.property in r.failing or row.verdict != before.get(row.property):
-            t.add_row(Text(row.property), Text(" ".join(BY_ID[row.property].rules)),
+            rules = BY_ID[row.property].rules if row.property in BY_ID else ()
+            t.add_row(Text(row.property), Text(" ".join(rules)),
                       Text(before.get(row.property, "-")), Text(row.verdict))
     out += _indent(t, "   ")
     same = len([row for row in c.rows if row.verdict == before.get(row.property)
@@ -143,6 +144,9 @@ def _candidate(i: int, c: Candidate, r: RepairReport) -> list[str]:
                       Text(_figure(c.figures[fid], fid)))
         out += _indent(t, "   ")
     for row in c.rows:
+        if row.verdict == "ERROR":
+            out += wrap(f"{row.property}: {row.detail}", WIDTH, initial_indent="   ",
+                        subsequent_indent="     ")
         if row.verdict not in ("HOLDS", "N/A") and row.round:
             out.append(f"   {row.property} still fails, the round:")
             out += ["   | " + line for line in row.round.rstrip("\n").splitlines()]
