@@ -182,8 +182,9 @@ def render(r: RepairReport, *, verbose: bool = False) -> str:
     for i, c in enumerate(best, 1):
         out += _candidate(i, c, r)
     if r.figures is not None:
-        out += ["", f"  statistics: {r.rounds:,} uniformly random rounds, seed {r.seed}; "
-                "ranked by number of changes, then by how little they move"]
+        out += ["", *wrap(f"  statistics: {r.rounds:,} uniformly random rounds, seed "
+                          f"{r.seed}; ranked by number of changes, then by how little they "
+                          "move", WIDTH, subsequent_indent="    ")]
     if r.stopped:
         out += ["", *wrap(f"Budget: {r.stopped}. Judged {len(r.judged)} candidates; not "
                           f"judged {len(r.not_judged)}: this is not a proof that no repair "
