@@ -65,7 +65,7 @@ from dominoproof.proofs.search.plans import configurations
 from dominoproof.repair_job import POLICY, Judged
 from dominoproof.verify import Job, Row, run_jobs
 
-__all__ = ["Candidate", "Change", "RepairReport", "Skipped", "neighbours", "repair"]
+__all__ = ["Candidate", "Change", "RepairReport", "Skipped", "counted", "neighbours", "repair"]
 
 #: the job of every candidate (:mod:`dominoproof.repair_job`), loaded in its own process
 JOB = "dominoproof.repair_job:judge_job"
@@ -459,14 +459,19 @@ def repair(v: Variant, *, max_candidates: int = REPAIR_CANDIDATES,
     return report
 
 
+def counted(n: int, what: str) -> str:
+    """``n`` of ``what``, singular for one ("1 candidate", "6 candidates")."""
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
 def _search(jobs: _Jobs, report: RepairReport, budget: int) -> None:
     v, failing = report.variant, tuple(report.failing)
     singles, report.skipped = neighbours(v, failing)
     report.candidates = list(singles)
     _judge(jobs, "single", singles[:budget], failing)
     if len(singles) > budget:
-        report.stopped = (f"the budget of {budget} candidates ran out among the single "
-                          "changes (pairs not searched)")
+        report.stopped = (f"the budget of {counted(budget, 'candidate')} ran out among the "
+                          "single changes (pairs not searched)")
     budget -= min(budget, len(singles))
     _confirm(jobs, report, singles)
     if not any(c.confirmed and not c.fails() for c in singles) and not report.stopped:
@@ -475,8 +480,8 @@ def _search(jobs: _Jobs, report: RepairReport, budget: int) -> None:
         report.candidates += two
         _judge(jobs, "pair", two[:budget], failing)
         if len(two) > budget:
-            report.stopped = (f"the budget of {len(report.judged)} candidates ran out "
-                              "among the pairs")
+            report.stopped = (f"the budget of {counted(len(report.judged), 'candidate')} "
+                              "ran out among the pairs")
         _confirm(jobs, report, two)
     if jobs.late:
         report.stopped = "the wall-clock safety net ran out: candidates left not judged"

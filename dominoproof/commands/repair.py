@@ -28,7 +28,7 @@ from dominoproof.proofs.budgets import REPAIR_CANDIDATES, REPAIR_ROUNDS, REPAIR_
 from dominoproof.proofs.properties import BY_ID
 from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import table_text
-from dominoproof.repair import FIGURES, Candidate, RepairReport, repair
+from dominoproof.repair import FIGURES, Candidate, RepairReport, counted, repair
 from dominoproof.verify import Row
 
 #: candidates not judged that the text names (the JSON names them all)
@@ -186,9 +186,10 @@ def render(r: RepairReport, *, verbose: bool = False) -> str:
                           f"{r.seed}; ranked by number of changes, then by how little they "
                           "move", WIDTH, subsequent_indent="    ")]
     if r.stopped:
-        out += ["", *wrap(f"Budget: {r.stopped}. Judged {len(r.judged)} candidates; not "
-                          f"judged {len(r.not_judged)}: this is not a proof that no repair "
-                          "exists.", WIDTH, subsequent_indent="  ")]
+        judged = counted(len(r.judged), "candidate")
+        out += ["", *wrap(f"Budget: {r.stopped}. Judged {judged}; not judged "
+                          f"{len(r.not_judged)}: this is not a proof that no repair exists.",
+                          WIDTH, subsequent_indent="  ")]
         for c in r.not_judged[:SHOWN]:
             out.append(f"  not judged: {c.text()}")
         if len(r.not_judged) > SHOWN:
