@@ -120,7 +120,9 @@ def _indent(table: Table, prefix: str) -> list[str]:
     return [prefix + line for line in table_text(table).splitlines()]
 
 
-def _candidate(i: int, c: Candidate, r: RepairReport) -> list[str]:
+def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]:
+    """Candidate ``c`` as text: its changes, verdicts, statistics and, with ``rounds``,
+    the round of each property still failing (verify's evidence)."""
     out = ["", *wrap(f"{i}. {c.text()}", WIDTH, subsequent_indent="   ")]
     before = {row.property: row.verdict for row in r.rows}
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -147,7 +149,7 @@ def _candidate(i: int, c: Candidate, r: RepairReport) -> list[str]:
         if row.verdict == "ERROR":
             out += wrap(f"{row.property}: {row.detail}", WIDTH, initial_indent="   ",
                         subsequent_indent="     ")
-        if row.verdict not in ("HOLDS", "N/A") and row.round:
+        if rounds and row.verdict not in ("HOLDS", "N/A") and row.round:
             out.append(f"   {row.property} still fails, the round:")
             out += ["   | " + line for line in row.round.rstrip("\n").splitlines()]
     return out
@@ -179,8 +181,8 @@ def render(r: RepairReport, *, verbose: bool = False) -> str:
         out.append(f"No repair among the candidates judged; the fewest failing ({n}):")
     else:
         out.append("No candidate confirmed.")
-    for i, c in enumerate(best, 1):
-        out += _candidate(i, c, r)
+    for i, c in enumerate(best, 1):  # the rounds of the first (-v: of every one)
+        out += _candidate(i, c, r, rounds=i == 1 or verbose)
     if r.figures is not None:
         out += ["", *wrap(f"  statistics: {r.rounds:,} uniformly random rounds, seed "
                           f"{r.seed}; ranked by number of changes, then by how little they "
