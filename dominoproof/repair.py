@@ -310,12 +310,12 @@ def neighbours(v: Variant, failing: Sequence[str]) -> tuple[list[Candidate], lis
                 else:
                     out.append(cand)
     checked = {rule for p in failing for rule in BY_ID[p].rules}
-    values: dict[str, int] = {}
+    tries: dict[str, int] = {}
     for c in out:
-        values[c.changes[0].key] = values.get(c.changes[0].key, 0) + 1
+        tries[c.changes[0].key] = tries.get(c.changes[0].key, 0) + 1
     # first the changes of a rule a failing property checks, and of these the parameters
     # with the fewest values to try (a budget reaches them first)
-    out.sort(key=lambda c: (c.changes[0].rule not in checked, values[c.changes[0].key]))
+    out.sort(key=lambda c: (c.changes[0].rule not in checked, tries[c.changes[0].key]))
     return out, skipped
 
 
