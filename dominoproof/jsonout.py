@@ -28,7 +28,7 @@ VERSION = 1
 
 #: The commands (and benchmarks) that write JSON, each with its schema.
 DOCUMENTS = ("variants", "show", "trace", "replay", "simulate", "stats", "explore", "prove",
-             "witness", "crosscheck", "verify", "check-log", "diff", "bench-engine",
+             "witness", "crosscheck", "verify", "check-log", "diff", "repair", "bench-engine",
              "bench-proofs",
              "bench-spin")
 

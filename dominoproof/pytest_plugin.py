@@ -116,7 +116,7 @@ class VariantFile(pytest.File):
         """The rounds the search finds VIOLATING a property, by property (searched once,
         when a proof first gives only a counterexample to induction)."""
         if self._rounds is None:
-            self._rounds = {r.property: r.round for r in search_rows(self.variant)
+            self._rounds = {r.property: r.round for r in search_rows(self.variant)[0]
                             if r.verdict == Verdict.VIOLATED.value and r.round}
         return self._rounds
 

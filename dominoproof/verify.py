@@ -46,7 +46,7 @@ import importlib
 import os
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,11 +188,14 @@ Job = tuple[str, str, Any]
 
 
 def _timed(job: Job) -> tuple[list[Row], float]:
-    """A job's rows and its measured wall time; a job that raises is one failed check."""
+    """A job's rows and its measured wall time; a job that raises is one failed check.
+    The job's function is one of :data:`JOBS`, or ``"module:function"`` elsewhere (loaded,
+    as :data:`JOBS` is, in the job's own process)."""
     name, fn, args = job
+    home, _, fn = fn.rpartition(":")
     t0 = time.perf_counter()
     try:
-        rows = getattr(importlib.import_module(JOBS), fn)(args)
+        rows = getattr(importlib.import_module(home or JOBS), fn)(args)
     except Exception as e:  # the job's own guards failed: still one failed check
         rows = [Row.crashed(name, "job", "(job)", e)]
     return rows, time.perf_counter() - t0
@@ -232,24 +235,37 @@ def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bo
         # a slip in a rule no preset uses: the readings compared over the parameter space
         jobs.append((SPACE_SUBJECT, "space_job", (SPACE_VARIANTS, seed)))
     report = Report(subjects=[name for name, _, _ in jobs])
-    workers = max(1, workers or os.cpu_count() or 1)
     done: dict[str, list[Row]] = {}
 
-    def landed(i: int, answer: tuple[list[Row], float]) -> None:
-        name = jobs[i][0]
-        done[name], report.timings[name] = answer
+    def landed(name: str, rows: list[Row], seconds: float) -> None:
+        done[name], report.timings[name] = rows, seconds
         if progress:
-            progress(name, done[name])
+            progress(name, rows)
+
+    run_jobs(jobs, workers=workers, runner=runner, done=landed)
+    for name, _, _ in jobs:
+        report.rows.extend(done[name])
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, runner: Runner | None = None,
+             done: Callable[[str, list[Row], float], None] | None = None
+             ) -> list[tuple[list[Row], float]]:
+    """Run ``jobs`` as :func:`verify` runs its own: each in a process of its own forked
+    from this one, ``workers`` at a time, or each a task of ``runner`` (a cluster). Their
+    rows and wall times, in the jobs' order; ``done(subject, rows, seconds)`` as each
+    finishes. A job whose process dies is one failed check saying so."""
+    workers = max(1, workers or os.cpu_count() or 1)
+
+    def landed(i: int, answer: tuple[list[Row], float]) -> None:
+        if done:
+            done(jobs[i][0], *answer)
 
     def died(i: int, code: int | None, seconds: float) -> tuple[list[Row], float]:
         return [Row(jobs[i][0], "job", "(job)", ERROR, OK, "", "",
                     f"the check's process died (exit code {code})")], seconds
 
     if runner is not None:
-        runner.map(_timed, jobs, done=landed)
-    else:
-        fork_each(workers, died).map(_guarded, jobs, done=landed)
-    for name, _, _ in jobs:
-        report.rows.extend(done[name])
-    report.seconds = time.perf_counter() - start
-    return report
+        return runner.map(_timed, jobs, done=landed)
+    return fork_each(workers, died).map(_guarded, jobs, done=landed)

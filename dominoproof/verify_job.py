@@ -114,17 +114,16 @@ def _noted(row: Row, e: Expectation) -> Row:
     return row
 
 
-def search_rows(v: Variant) -> list[Row]:
-    """The search's rows of ``v`` alone, as ``verify`` judges them (each VIOLATED row with
-    its round): the real rounds beside a proof's counterexamples to induction."""
-    return _search_rows(v)[0]
-
-
-def _search_rows(v: Variant) -> tuple[list[Row], Any]:
+def _search_rows(v: Variant, properties: Sequence[str] | None = None
+                 ) -> tuple[list[Row], Any]:
+    """The search's rows for ``v``: every property of the catalogue, or those of
+    ``properties`` (ids) only (``dominoproof repair`` judges a candidate on the properties
+    that failed first)."""
+    chosen = [p for p in CATALOGUE if properties is None or p.id in properties]
     plan = plans.search_plan(v)
     per_property: dict[str, list[Result]] = {}
     # one search judges every property in one pass over each graph: each row carries
-    # the time of that whole pass (the JUnit report makes it one test case)
+    # the time of that whole pass (the JUnit report shares it among them)
     first = None
     states = 0
     t0 = time.perf_counter()
@@ -140,7 +139,8 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
             continue
         first = first or r
         states += r.size
-        for res in check_properties(r):
+        for res in check_properties(r, None if properties is None else
+                                    [p.id for p in chosen]):
             per_property.setdefault(res.property, []).append(res)
     also = plan.also
     rows = []
@@ -154,7 +154,7 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
     found = findings_of(v)
     searched = ("kernel" if first is not None and first.on_kernel
                 else f"python: {kernel_reason(plan.variant) or 'the kernel is not used'}")
-    for p in CATALOGUE:
+    for p in chosen:
         res = _worst(per_property[p.id])
         res.configuration = configuration
         res.method = method
@@ -167,6 +167,10 @@ def _search_rows(v: Variant) -> tuple[list[Row], Any]:
         row.search = searched
         rows.append(_noted(row, e))
     return rows, (plan.variant, first)
+
+
+#: the search's rows of a variant (and its graph), public for ``dominoproof repair``'s job
+search_rows = _search_rows
 
 
 def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row:

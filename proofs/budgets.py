@@ -152,6 +152,24 @@ VERIFY_SEARCH_SECONDS = 120
 #: ``verify``'s search of a fault's demo configuration stops at this many states
 #: (``dominoproof/verify.py``): a fault's counterexample is short, its graph small.
 FAULT_STATES = 2_000_000
+#: ``repair``'s candidates judged at most (``--max-candidates``): every single change of
+#: a preset is a few dozen candidates, so this leaves room for the most promising pairs.
+#: A budget that runs out is reported with the candidates not judged (exit 3).
+REPAIR_CANDIDATES = 100
+#: ``repair``'s wall-clock safety net (``--max-seconds``): no candidate starts after it.
+#: Two hours: a hundred candidates of the largest presets at about a minute each on two
+#: cores.
+REPAIR_SECONDS = 7200
+#: ``repair`` confirms at most this many of its best candidates on the whole catalogue
+#: (each a second search, and the statistics): enough for a short list to choose from.
+REPAIR_CONFIRM = 6
+#: An integer parameter whose range has at most this many values is tried at every one
+#: (``layout.double_takes``, ``lead.player``); a larger range (a penalty, a rounding) has
+#: no small set of values to try.
+REPAIR_RANGE = 10
+#: The rounds behind ``repair``'s statistics (uniformly random, a fixed seed): a block
+#: probability to about +-0.02 at 95%, in seconds on the kernel.
+REPAIR_ROUNDS = 2_000
 #: The share of a witness question's time budget its search takes, by the question's
 #: sense (Z3 runs beside it for the whole budget): a maximum's Z3 side starts from the
 #: play-outs' best, and a question of existence is settled by the first round found.

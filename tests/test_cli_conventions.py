@@ -138,6 +138,7 @@ SLOW = {
     "bench engine": ["bench", "engine", "--smoke"],
     "bench proofs": ["bench", "proofs", "--preset", "tiny-2p-d3", "--workers", "1"],
     "bench spin": ["bench", "spin", "--n", "3", "--no-cold"],
+    "repair": ["repair", "tiny", "--workers", "1"],
 }
 
 
@@ -172,7 +173,7 @@ def test_progress_of_the_longer_commands(name: str, tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("command", ["verify", "prove", "witness", "explore", "simulate",
                                      "check-log", "bench engine", "bench proofs",
-                                     "bench spin"])
+                                     "bench spin", "repair"])
 def test_quiet_and_verbose_exclude_each_other(command: str) -> None:
     r = CliRunner().invoke(main, [*command.split(), "-q", "-v"])
     assert r.exit_code == 2 and "-q/--quiet and -v/--verbose exclude each other" in r.output

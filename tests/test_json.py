@@ -51,6 +51,7 @@ COMMANDS = [
     ("crosscheck", ["crosscheck", "tiny", "--seed", "1"]),
     ("verify", ["verify", "tiny", "--no-faults", "--workers", "1"]),
     ("diff", ["diff", "tiny", "-o", "scoring.tie=split", "--rounds", "50"]),
+    ("repair", ["repair", "tiny", "--workers", "1"]),  # it holds: said at once
     ("bench-engine", ["bench", "engine", "--smoke", "--seconds", "0.05", "--repeats", "1",
                       "--memory-rounds", "5"]),
     pytest.param("bench-proofs", ["bench", "proofs", "--preset", "block-2p-d6",

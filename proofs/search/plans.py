@@ -146,6 +146,15 @@ def small_variant(v: Variant) -> Variant:
     return at_sizes(v, Sizes(n, players, hand, aside))
 
 
+def configurations(v: Variant) -> tuple[Variant, ...]:
+    """The configurations :func:`search_plan` may search for ``v``, its deals not chosen:
+    the small one, and the larger analogues of a 2-player line game (on the kernel). Two
+    variants with equal configurations are judged alike by the search
+    (``dominoproof repair`` skips a change that leaves them as they were)."""
+    larger = (_larger_size(v), _larger_draw_size(v))
+    return (small_variant(v), *(at_sizes(v, s) for s in larger if s is not None))
+
+
 def at_sizes(v: Variant, sizes: Sizes) -> Variant:
     """``v``'s rules at ``sizes``: a small configuration of it, named ``<name>/small``."""
     small, _ = v.resized(sizes, source=f"{v.source} (small configuration)")

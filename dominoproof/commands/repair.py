@@ -1,0 +1,208 @@
+"""``dominoproof repair``: the nearest variants under which every property holds (see
+:mod:`dominoproof.repair`)."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any
+
+import click
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from dominoproof.jsonout import emit, json_option, text_too
+from dominoproof.model.variant import toml_value
+from dominoproof.options import (
+    WIDTH,
+    cluster_options,
+    console,
+    overrides_option,
+    resolve_variant,
+    variant_argument,
+    verbosity_options,
+    wrap,
+)
+from dominoproof.progress import on_terminal, progress
+from dominoproof.proofs.budgets import REPAIR_CANDIDATES, REPAIR_ROUNDS, REPAIR_SECONDS
+from dominoproof.proofs.properties import BY_ID
+from dominoproof.proofs.runner import cluster_spec
+from dominoproof.render.text import table_text
+from dominoproof.repair import FIGURES, Candidate, RepairReport, counted, repair
+from dominoproof.verify import Row
+
+#: candidates not judged that the text names (the JSON names them all)
+SHOWN = 10
+
+
+@click.command("repair", short_help="The nearest variants under which every property holds.")
+@variant_argument
+@overrides_option
+@click.option("--max-candidates", type=click.IntRange(min=1), default=REPAIR_CANDIDATES,
+              show_default=True, metavar="N",
+              help="Candidates judged at most; the rest are reported as not judged (exit 3).")
+@click.option("--max-seconds", type=click.IntRange(min=1), default=REPAIR_SECONDS,
+              show_default=True, metavar="S",
+              help="Wall-clock safety net: no candidate starts after S seconds (exit 3).")
+@click.option("-n", "--rounds", type=click.IntRange(min=1), default=REPAIR_ROUNDS,
+              show_default=True, metavar="N",
+              help="Random rounds behind each variant's statistics.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the random rounds (the same seed, the same figures).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes (default: the machine's cores).")
+@cluster_options
+@json_option
+@verbosity_options
+def command(variant: str, overrides: tuple[str, ...], max_candidates: int, max_seconds: int,
+            rounds: int, seed: int, workers: int | None, cluster: str | None,
+            scheduler: str | None, as_json: str | None, quiet: bool, verbose: bool) -> None:
+    """Search the variants near VARIANT (a preset or a TOML file) for the nearest under
+    which every property it violates holds, as `dominoproof verify` judges it on its small
+    configurations (the same search and judge, on the compiled kernel where it runs).
+
+    The candidates: every single change of a parameter to another value it allows (every
+    value of an enumeration, a bool flipped, every value of a small range), skipping what
+    the validator rejects, what has no effect and what the search cannot see (each listed
+    with why); then, when no single change suffices, pairs. Each is judged on the failing
+    properties, the best again on the whole catalogue with their statistics (block
+    probability, mean residual at a block, 95% intervals, --rounds random rounds from
+    --seed). Listed: the nearest repairs (or the candidates with the fewest failing
+    properties), by number of changes, then by how little the statistics move.
+
+    Exit code: 0 VARIANT holds everything, or a repair was found; 1 the search ended
+    without one; 3 a budget ran out first (the candidates judged and not judged are
+    listed; never read as "no repair exists"); 2 bad input. Progress: a bar on a
+    terminal, a line per candidate when piped (-q: none). Each candidate is a job, as in
+    verify: a forked process, --workers at a time, or a task of a Dask cluster
+    (--cluster local:N, --scheduler ADDRESS).
+    """
+    spec = cluster_spec(cluster, scheduler)
+    v = resolve_variant(variant, overrides)
+    err = console(stderr=True)
+    lines = not quiet and not on_terminal()
+    with progress("repair", quiet=quiet) as bar:
+        def told(stage: str, cand: Candidate | None, rows: list[Row]) -> None:
+            what = cand.text() if cand is not None else v.name
+            text = f"{stage}: {what}: {_verdicts(rows) if rows else 'statistics'}"
+            bar.update(text)
+            if lines or verbose:
+                err.print(text, markup=False, soft_wrap=True)
+
+        with (spec.open() if spec.distributed else nullcontext()) as runner:
+            report = repair(v, max_candidates=max_candidates, max_seconds=max_seconds,
+                            rounds=rounds, seed=seed, workers=workers, runner=runner,
+                            progress=told)
+    if as_json:
+        emit("repair", report.to_json(), as_json)
+    if text_too(as_json):
+        click.echo(render(report, verbose=verbose), nl=False)
+    raise SystemExit(report.exit_code)
+
+
+def _verdicts(rows: list[Row]) -> str:
+    bad = [f"{r.property} {r.verdict}" for r in rows if r.verdict not in ("HOLDS", "N/A")]
+    return ", ".join(bad) if bad else f"none of {len(rows)} fails"
+
+
+def _figure(e: Any, fid: str) -> str:
+    if e is None or e.value is None:
+        return "-"
+    if fid == "block":
+        lo, hi = e.low or 0.0, e.high or 0.0
+        return f"{100 * e.value:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    if e.low is None or e.high is None:
+        return f"{e.value:.2f}"
+    return f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"
+
+
+def _indent(table: Table, prefix: str) -> list[str]:
+    return [prefix + line for line in table_text(table).splitlines()]
+
+
+def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]:
+    """Candidate ``c`` as text: its changes, verdicts, statistics and, with ``rounds``,
+    the round of each property still failing (verify's evidence)."""
+    out = ["", *wrap(f"{i}. {c.text()}", WIDTH, subsequent_indent="   ")]
+    before = {row.property: row.verdict for row in r.rows}
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for col in ("property", "rules", "before", "after"):
+        t.add_column(col, no_wrap=True)
+    for row in c.rows:
+        if row.property in r.failing or row.verdict != before.get(row.property):
+            rules = BY_ID[row.property].rules if row.property in BY_ID else ()
+            t.add_row(Text(row.property), Text(" ".join(rules)),
+                      Text(before.get(row.property, "-")), Text(row.verdict))
+    out += _indent(t, "   ")
+    same = len([row for row in c.rows if row.verdict == before.get(row.property)
+                and row.property not in r.failing])
+    out.append(f"   the other {same} properties: as before")
+    if c.figures is not None and r.figures is not None:
+        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for col in ("statistic (95%)", "before", "after"):
+            t.add_column(col, no_wrap=True)
+        for fid, label in FIGURES.items():
+            t.add_row(Text(label), Text(_figure(r.figures[fid], fid)),
+                      Text(_figure(c.figures[fid], fid)))
+        out += _indent(t, "   ")
+    for row in c.rows:
+        if row.verdict == "ERROR":
+            out += wrap(f"{row.property}: {row.detail}", WIDTH, initial_indent="   ",
+                        subsequent_indent="     ")
+        if rounds and row.verdict not in ("HOLDS", "N/A") and row.round:
+            out.append(f"   {row.property} still fails, the round:")
+            out += ["   | " + line for line in row.round.rstrip("\n").splitlines()]
+    return out
+
+
+def render(r: RepairReport, *, verbose: bool = False) -> str:
+    """The report as text, :data:`~dominoproof.options.WIDTH` columns."""
+    v = r.variant
+    out = [f"repair {v.name} ({v.source})"]
+    if not r.failing:
+        out.append(f"  every property holds on verify's small configurations "
+                   f"({len(r.rows)} properties judged): nothing to repair")
+        out.append(f"answered in {r.seconds:.1f} s")
+        return "\n".join(out) + "\n"
+    out += wrap(f"  VIOLATED on verify's small configurations: {', '.join(r.failing)}",
+                WIDTH, subsequent_indent="    ")
+    singles = [c for c in r.candidates if len(c.changes) == 1]
+    twos = [c for c in r.candidates if len(c.changes) == 2]
+    out.append(f"  candidates: {len(singles)} single changes"
+               + (f", {len(twos)} pairs" if r.pairs_searched else "")
+               + f"; judged {len(r.judged)}, not judged {len(r.not_judged)}; "
+               f"skipped {len(r.skipped)} (below)")
+    best, repairs = r.best, r.repairs
+    out.append("")
+    if repairs:
+        out.append(f"Repairs, nearest first: {len(repairs)} (every property holds)")
+    elif best:
+        n = len(best[0].fails())
+        out.append(f"No repair among the candidates judged; the fewest failing ({n}):")
+    else:
+        out.append("No candidate confirmed.")
+    for i, c in enumerate(best, 1):  # the rounds of the first (-v: of every one)
+        out += _candidate(i, c, r, rounds=i == 1 or verbose)
+    if r.figures is not None:
+        out += ["", *wrap(f"  statistics: {r.rounds:,} uniformly random rounds, seed "
+                          f"{r.seed}; ranked by number of changes, then by how little they "
+                          "move", WIDTH, subsequent_indent="    ")]
+    if r.stopped:
+        judged = counted(len(r.judged), "candidate")
+        out += ["", *wrap(f"Budget: {r.stopped}. Judged {judged}; not judged "
+                          f"{len(r.not_judged)}: this is not a proof that no repair exists.",
+                          WIDTH, subsequent_indent="  ")]
+        for c in r.not_judged[:SHOWN]:
+            out.append(f"  not judged: {c.text()}")
+        if len(r.not_judged) > SHOWN:
+            out.append(f"  ... and {len(r.not_judged) - SHOWN} more (--json lists them all)")
+    out += ["", "Skipped (not judged, and why):"]
+    reasons: dict[str, list[str]] = {}
+    for s in r.skipped:
+        what = s.key if s.value is None else f"{s.key} = {toml_value(s.value)}"
+        reasons.setdefault(s.why if verbose else s.why.split(":")[0], []).append(what)
+    for why, keys in reasons.items():
+        out += wrap(f"{why}: {', '.join(keys)}", WIDTH, initial_indent="  ",
+                    subsequent_indent="    ")
+    out.append(f"answered in {r.seconds:.1f} s")
+    return "\n".join(out) + "\n"
