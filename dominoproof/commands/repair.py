@@ -85,9 +85,11 @@ def command(variant: str, overrides: tuple[str, ...], max_candidates: int, max_s
         def told(stage: str, cand: Candidate | None, rows: list[Row]) -> None:
             what = cand.text() if cand is not None else v.name
             text = f"{stage}: {what}: {_verdicts(rows) if rows else 'statistics'}"
-            bar.update(text)
-            if lines or verbose:
-                err.print(text, markup=False, soft_wrap=True)
+            if lines or verbose:  # a line per candidate, whole (the bar's would be cut)
+                for line in wrap(text, subsequent_indent="  "):
+                    err.print(line, markup=False, soft_wrap=True)
+            else:
+                bar.update(text)
 
         with (spec.open() if spec.distributed else nullcontext()) as runner:
             report = repair(v, max_candidates=max_candidates, max_seconds=max_seconds,
