@@ -31,6 +31,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import pytest
+
 from dominoproof.model import (
     Move,
     State,
@@ -45,6 +47,16 @@ from dominoproof.model import (
     state_status,
 )
 from dominoproof.model.layout import CLOSED, layout_of
+
+try:  # the plots extra: the tests that draw a plot skip without it, saying so
+    import matplotlib  # noqa: F401
+
+    HAVE_MPL = True
+except ImportError:  # pragma: no cover - the plots extra is not installed
+    HAVE_MPL = False
+
+needs_matplotlib = pytest.mark.skipif(not HAVE_MPL, reason="plots need matplotlib: pip "
+                                      "install 'dominoproof[plots]'")
 
 
 def variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:

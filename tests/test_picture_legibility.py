@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers import variant
+from helpers import needs_matplotlib, variant
 
 from dominoproof.api import play
 from dominoproof.model.layout import Access, LayoutKind, Slot, SlotLayout
@@ -269,15 +269,6 @@ def test_where_pips_are_awarded_the_score_is_the_award() -> None:
 # The plots: no text over text, and a residual plot of double-12 one can read
 # ---------------------------------------------------------------------------
 
-try:
-    import matplotlib  # noqa: F401
-
-    HAVE_MPL = True
-except ImportError:  # pragma: no cover - the plots extra is not installed
-    HAVE_MPL = False
-
-needs_matplotlib = pytest.mark.skipif(not HAVE_MPL, reason="plots need matplotlib: pip "
-                                      "install 'dominoproof[plots]'")
 
 
 def text_clashes(fig: Any) -> list[tuple[str, str]]:

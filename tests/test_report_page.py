@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import variant
+from helpers import HAVE_MPL, needs_matplotlib, variant
 
 from dominoproof import api
 from dominoproof.cli import main
@@ -38,15 +38,6 @@ from dominoproof.proofs.search.verification import verify
 from dominoproof.verify import CAUGHT, OK, Report, Row
 from dominoproof.verify_job import row_of
 
-try:
-    import matplotlib  # noqa: F401
-
-    HAVE_MPL = True
-except ImportError:  # pragma: no cover - the plots extra is not installed
-    HAVE_MPL = False
-
-needs_matplotlib = pytest.mark.skipif(not HAVE_MPL, reason="plots need matplotlib: pip "
-                                      "install 'dominoproof[plots]'")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
