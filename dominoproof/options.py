@@ -29,8 +29,6 @@ how much a long-running command prints.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import dataclasses
 import datetime
 import math
@@ -40,7 +38,7 @@ import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import IO, Any, TypeVar
 
 import click
@@ -84,29 +82,14 @@ MIN_WIDTH = 20
 
 #: how a report shows a round or a counterexample under its check
 SHOWN_AS = "    | "
-#: columns text laid out now will be indented by when it is shown (:func:`indented`)
-_MARGIN: contextvars.ContextVar[int] = contextvars.ContextVar("margin", default=0)
-
-
 def width(stream: IO[str] | None = None) -> int:
     """The columns output is laid out in: on a terminal (``stream``, default standard
     output) its width -- ``COLUMNS`` where set, else what the terminal says -- and
-    :data:`WIDTH` otherwise; less the margin of text that will be shown indented."""
+    :data:`WIDTH` otherwise."""
     out = stream if stream is not None else sys.stdout
     if not getattr(out, "isatty", lambda: False)():
-        return max(MIN_WIDTH, WIDTH - _MARGIN.get())
-    return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns - _MARGIN.get())
-
-
-@contextlib.contextmanager
-def indented(columns: int) -> Iterator[None]:
-    """Text laid out inside will be shown indented by ``columns`` more (a round under a
-    report's ``    | ``): :func:`width` is that much narrower meanwhile."""
-    token = _MARGIN.set(_MARGIN.get() + columns)
-    try:
-        yield
-    finally:
-        _MARGIN.reset(token)
+        return WIDTH
+    return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
 
 
 def wrap(text: str, cols: int | None = None, initial_indent: str = "",

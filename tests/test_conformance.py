@@ -502,7 +502,8 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
                                        "lead.rule": "highest-double"}),
     # R2.3's house rules; three seats, so that a train whose owner's marker is in may be
     # open to a third player whose own marker is out
-    "trains-own-marker-out": ("block-2p-d6", {**_D3, "deal.players": 3, "layout.kind": "trains",
+    "trains-own-marker-out": ("block-2p-d6", {**_D3, "deal.players": 3, "deal.hand_size": 2,
+                                              "layout.kind": "trains",
                                               "layout.open_trains": "own-marker-out"}),
     "trains-public-after-own": ("block-2p-d6", {**_D3, "layout.kind": "trains",
                                                 "layout.public_train": "after-own"}),
@@ -715,7 +716,8 @@ def test_random_rounds_notice_a_layout_rule_planted_wrong(bug: str, name: str) -
 @pytest.mark.parametrize("name", list(LAYOUTS))
 def test_engine_matches_reference_on_every_deal_of_each_layout(name: str) -> None:
     v = layout_variant(name)
-    res, states = check(v, Init.every(name == "trains-draw-one"))
+    # draw-one trains: every draw order alike (each boneyard tile equally likely drawn)
+    res, states = check(v, Init.every(name in ("trains-draw-one", "trains-draw-one-restart")))
     assert_agree(res)
     seen = layout_features(v, states)
     assert all(seen[f] > 0 for f in FEATURES[name]), (name, seen)

@@ -180,7 +180,7 @@ def test_verify_catches_the_stride_bug_and_prints_the_round() -> None:
 def test_verify_catches_the_penalty_bug_and_prints_the_round() -> None:
     res = run_cli("verify", *FOUL_ARGS, "--no-faults", "--workers", "1")
     assert res.exit_code == 1, res.output
-    assert "/ search / foul-penalty: VIOLATED" in res.output
+    assert "/ search / foul-penalty: VIOLATED" in " ".join(res.output.split())  # wrapped
     assert "Counterexample to foul-penalty" in res.output
     assert "foul" in res.output.split("Counterexample to foul-penalty")[1]
 

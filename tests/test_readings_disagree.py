@@ -40,7 +40,8 @@ def test_a_slip_in_the_kernel_is_an_internal_disagreement_kernel_vs_specificatio
     res = CliRunner().invoke(main, ["verify", "tiny-2p-d3", "--no-faults", "--crosscheck",
                                     "0", "--workers", "1"])
     assert res.exit_code == 1, res.output
-    line = next(x for x in res.output.splitlines() if "internal disagreement" in x)
+    text = " ".join(res.output.split())  # the detail is wrapped to the width
+    line = text[text.index("internal disagreement"):]
     assert "kernel vs specification on [" in line
     assert "Move." in line  # the move they disagree on
     assert "crashed" not in res.output

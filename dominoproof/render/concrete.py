@@ -30,14 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.tiles import Tile
-from dominoproof.options import SHOWN_AS
-from dominoproof.options import WIDTH as _PAGE
+from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
 
 __all__ = ["ConcreteState", "ConcreteTable", "concretise", "describe", "framed"]
-
-#: the columns of a counterexample's text, which a report shows under ``SHOWN_AS``
-COLS = _PAGE - len(SHOWN_AS)
 
 
 @dataclass(frozen=True)
@@ -232,7 +228,7 @@ def decoded_state_lines(s: ConcreteState) -> list[str]:
     aside = f"set aside {_tiles(s.aside)}" if s.aside else "nothing set aside"
     fouls = f"fouls by {_seats(s.fouls)}" if s.fouls else "no foul"
     head = f"P{s.turn} to move; {_ends(s)}; {bone}; {aside}; {run}; {fouls}; {status}"
-    lines = _wrap(head, COLS - 16) or [head]
+    lines = _wrap(head, WIDTH - 16) or [head]
     for p, hand in enumerate(s.hands):
         lines.append(f"P{p}  {_tiles(hand) if hand else '(no tiles)'}")
     lines.append(f"table  {_tiles(s.table) if s.table else '(empty)'}")
@@ -434,10 +430,10 @@ def framed(before: list[str], move: str, after: list[str] | None, what: str) -> 
     words, the state ``after`` and what fails, each under its label."""
     out = ["  before  " + before[0]] + ["          " + line for line in before[1:]]
     if move:
-        out += _wrap(move, COLS, initial_indent="  move    ", subsequent_indent="          ")
+        out += _wrap(move, WIDTH, initial_indent="  move    ", subsequent_indent="          ")
     if after is not None:
         out += ["  after   " + after[0]] + ["          " + line for line in after[1:]]
-    return out + _wrap(what, COLS, initial_indent="  fails   ",
+    return out + _wrap(what, WIDTH, initial_indent="  fails   ",
                        subsequent_indent="          ")
 
 
@@ -450,10 +446,10 @@ def describe(cex: Any, pid: str) -> tuple[str, str]:
             f"reachable; query \"{t.query}\"), read on a small table: {t.players} seats "
             f"{order} (clockwise), the numbers 0..{t.n}, and only these tiles of double-{t.n}: "
             f"{_tiles(t.tiles)} (the model does not need the rest of the set)")
-    out = _wrap(head, COLS)
+    out = _wrap(head, WIDTH)
     if t.duplicates:
         out += _wrap(f"note: the model found no such table with every tile distinct; "
-                             f"{', '.join(t.duplicates)} appear more than once", COLS,
+                             f"{', '.join(t.duplicates)} appear more than once", WIDTH,
                              initial_indent="  ", subsequent_indent="  ")
     out += framed(decoded_state_lines(t.before), action_text(t),
                   decoded_state_lines(t.after) if t.after is not None else None, what)

@@ -32,7 +32,7 @@ from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles
 from dominoproof.model.variant import Variant
-from dominoproof.options import SHOWN_AS, WIDTH, indented
+from dominoproof.options import WIDTH
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
@@ -44,9 +44,6 @@ from dominoproof.render.text import render_round
 __all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
 
 Scorer = Callable[[Variant, State], "Outcome | None"]
-
-#: the columns of evidence text, which a report shows under ``SHOWN_AS``
-COLS = WIDTH - len(SHOWN_AS)
 
 
 @dataclass(frozen=True)
@@ -120,7 +117,7 @@ def state_lines(variant: Variant, s: State) -> list[str]:
         parts.append("fouls by " + ", ".join(f"P{p}" for p in bits(s.fouls)))
     parts.append({Status.PLAYING: "being played", Status.BLOCKED: "blocked",
                   Status.DOMINO: "ended by a domino"}[s.status])
-    lines = _wrap("; ".join(parts), COLS - 16)
+    lines = _wrap("; ".join(parts), WIDTH - 16)
     for p, hand in enumerate(s.hands):
         n = hand.bit_count()
         lines.append(f"P{p}  " + (f"{show_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
@@ -179,19 +176,18 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
     title = (f"Counterexample to {res.property} ({', '.join(BY_ID[res.property].rules)}): "
              f"a round of {moves} move{'s' if moves != 1 else ''}")
     try:
-        with indented(len(SHOWN_AS)):  # a report shows it under "    | "
-            text = render_round(trace, title=title)
+        text = render_round(trace, title=title)
     except Exception as e:  # the verdict stands; say why the round cannot be drawn
         text = f"(the counterexample cannot be drawn: {type(e).__name__}: {e})\n"
     states = trace.states()
     last = at.move if at is not None else moves
     lines = ["", "Where it fails"]
-    lines += _wrap(f"{at.where() if at else 'at the end'}: {fails}", COLS,
+    lines += _wrap(f"{at.where() if at else 'at the end'}: {fails}", WIDTH,
                            initial_indent="  ", subsequent_indent="    ")
     if at is not None and at.transition:
         s = states[last - 1]
         lines += _wrap(move_text(trace.variant, trace.rule_book, s,
-                                         trace.moves[last - 1]), COLS,
+                                         trace.moves[last - 1]), WIDTH,
                                initial_indent="  the move: ", subsequent_indent="    ")
         lines.append("  the state before it:")
         lines += ["    " + x for x in state_lines(trace.variant, s)]
@@ -239,8 +235,8 @@ def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evide
             "section 6)")
     out = _wrap(f"NOT INDUCTIVE: an unreachable state the proof's invariant does not "
                 f"exclude ({short_state(variant, cti.pre)}); then "
-                f"{move_text(variant, rules, cti.pre, cti.move)}: {fails}", COLS)
-    out += _wrap(f"the lemma it needs: {need}", COLS, initial_indent="  ",
+                f"{move_text(variant, rules, cti.pre, cti.move)}: {fails}", WIDTH - 6)
+    out += _wrap(f"the lemma it needs: {need}", WIDTH - 6, initial_indent="  ",
                  subsequent_indent="    ")
     return Evidence(res.property, "cti", "\n".join(out) + "\n", fails)
 
