@@ -93,8 +93,8 @@ def print_findings(report: Report, console: Console, *, rounds: bool) -> None:
     shown = [r for r in report.rows if r.finding and r.ok]
     if not shown:
         return
-    _lines(console, "Findings, as expected: properties a published variant's rules do not "
-                    "satisfy (docs/DESIGNER.md, \"Reading a verdict\")")
+    _lines(console, "Findings, as expected: what a published variant's rules do not satisfy, "
+                    "or a method cannot settle (docs/DESIGNER.md, \"Reading a verdict\")")
     for subject in dict.fromkeys(r.subject for r in shown):
         mine = [r for r in shown if r.subject == subject]
         for prop in dict.fromkeys(r.property for r in mine):

@@ -91,7 +91,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     chosen = [resolve_variant(v, overrides) for v in variants or presets()]
     out = console()
     err = console(stderr=True)
-    jobs = len(chosen) + (len(FAULTS) if faults else 0)
+    jobs = len(chosen) + (len(FAULTS) + 1 if faults else 0)  # + the parameter space
     with progress("verify", total=jobs, quiet=quiet) as bar:
         def done(name: str, rows: list[Row]) -> None:
             bar.advance(f"checked {name}")
