@@ -25,7 +25,7 @@ from dominoproof.model.engine import seeded_deal
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.params import Confirmations
 from dominoproof.model.spec import Init
-from dominoproof.model.tiles import Tile
+from dominoproof.model.tiles import Tile, tile_count
 from dominoproof.model.variant import Variant, find_variant
 from dominoproof.proofs.budgets import SPACE_STATES
 from dominoproof.proofs.conformance import get_oracle
@@ -76,7 +76,7 @@ def draw_overrides(rng: random.Random) -> dict[str, Any]:
     """Overrides of every parameter of every section, at small sizes (the deal's tiles
     set aside and the lead drawn to fit them)."""
     v: dict[str, Any] = {k: rng.randint(lo, hi) for k, (lo, hi) in _SIZES.items()}
-    tiles = (v["set.max"] + 1) * (v["set.max"] + 2) // 2
+    tiles = tile_count(v["set.max"])
     v["deal.players"] = min(v["deal.players"], tiles - 1)
     v["deal.hand_size"] = max(1, min(v["deal.hand_size"], (tiles - 1) // v["deal.players"]))
     for sec, cls in Variant.SECTIONS.items():
