@@ -118,6 +118,7 @@ def print_report(report: Report, console: Console, *, details: bool = False,
     with its detail and counterexample), and the verdict line."""
     subjects = [s for s in report.subjects if not s.startswith("fault ")]
     faults = [s for s in report.subjects if s.startswith("fault ")]
+    missed = [s for s in faults if not all(r.ok for r in rows_of(report, s))]
     if summary and tables:
         for subject in subjects:
             _lines(console, summary_line(subject, rows_of(report, subject)))
@@ -125,7 +126,6 @@ def print_report(report: Report, console: Console, *, details: bool = False,
                 for r in rows_of(report, subject):
                     _lines(console, r.detail, "  ", style="dim")
         if faults:
-            missed = [s for s in faults if not all(r.ok for r in rows_of(report, s))]
             console.print(f"faults: {len(faults) - len(missed)} of {len(faults)} "
                           "deliberately broken rule sets caught"
                           + (f"; NOT CAUGHT: {', '.join(missed)}" if missed else ""),
@@ -147,7 +147,7 @@ def print_report(report: Report, console: Console, *, details: bool = False,
     if tables:
         print_findings(report, console, rounds=not summary)
     if summary and not details:
-        faults = [s for s in faults if not all(r.ok for r in rows_of(report, s))]
+        faults = missed
     if faults and tables:
         t = Table(title="every check can fail: deliberately broken rule sets",
                   title_justify="left", show_edge=False, pad_edge=False)
