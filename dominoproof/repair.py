@@ -53,6 +53,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.params import SECTIONS, Confirmations, Sizes
 from dominoproof.model.variant import Variant, toml_value
 from dominoproof.proofs.budgets import (
+    REPAIR_CANDIDATE_SECONDS,
     REPAIR_CANDIDATES,
     REPAIR_CONFIRM,
     REPAIR_RANGE,
@@ -374,17 +375,19 @@ class _Jobs:
     """Runs judgements as verify runs its jobs, and counts the candidates judged."""
 
     def __init__(self, workers: int | None, runner: Runner | None, deadline: float,
-                 rounds: int, seed: int, progress: Progress | None) -> None:
+                 seconds: float, rounds: int, seed: int, progress: Progress | None) -> None:
         self.workers, self.runner, self.deadline = workers, runner, deadline
-        self.rounds, self.seed, self.progress = rounds, seed, progress
+        self.seconds, self.rounds, self.seed, self.progress = seconds, rounds, seed, progress
         self.late = False
 
     def run(self, stage: str, subjects: Sequence[tuple[Candidate | None, Variant]],
             properties: tuple[str, ...] | None, search: bool = True,
             figures: bool = False) -> list[Judged]:
+        # a candidate's searches share its budget; the variant's own are verify's
         jobs: list[Job] = [(v.name, JOB, (v, properties, search,
                                           self.rounds if figures else 0, self.seed,
-                                          self.deadline)) for _, v in subjects]
+                                          self.deadline, None if c is None else self.seconds))
+                           for c, v in subjects]
         index = {name: i for i, (name, _, _) in enumerate(jobs)}
         answers: dict[int, Judged] = {}
 
@@ -437,18 +440,22 @@ def _confirm(jobs: _Jobs, report: RepairReport, pool: Sequence[Candidate]) -> No
 
 
 def repair(v: Variant, *, max_candidates: int = REPAIR_CANDIDATES,
-           max_seconds: float = REPAIR_SECONDS, rounds: int = REPAIR_ROUNDS, seed: int = 0,
+           max_seconds: float = REPAIR_SECONDS,
+           candidate_seconds: float = REPAIR_CANDIDATE_SECONDS,
+           rounds: int = REPAIR_ROUNDS, seed: int = 0,
            workers: int | None = None, runner: Runner | None = None,
            progress: Progress | None = None) -> RepairReport:
     """Search the variants near ``v`` for the nearest under which every property that
     ``v`` violates on verify's small configurations holds (module docstring). At most
-    ``max_candidates`` candidates are judged, and none starts after ``max_seconds``."""
+    ``max_candidates`` candidates are judged, none starts after ``max_seconds``, and each
+    candidate's searches share ``candidate_seconds``."""
     for name, x in (("max_candidates", max_candidates), ("max_seconds", max_seconds),
-                    ("rounds", rounds)):
+                    ("candidate_seconds", candidate_seconds), ("rounds", rounds)):
         if isinstance(x, bool) or x < 1:
             raise DominoproofError(f"repair: {name} = {x!r}: must be at least 1")
     t0 = time.perf_counter()
-    jobs = _Jobs(workers, runner, time.time() + max_seconds, rounds, seed, progress)
+    jobs = _Jobs(workers, runner, time.time() + max_seconds, candidate_seconds, rounds, seed,
+                 progress)
     own = jobs.run("variant", [(None, v)], None)[0]
     report = RepairReport(v, [r.property for r in own.rows
                               if r.verdict == Verdict.VIOLATED.value], own.rows,

@@ -30,13 +30,15 @@ class Judged:
     late: bool = False
 
 
-def judge_job(args: tuple[Variant, tuple[str, ...] | None, bool, int, int, float]) -> Judged:
+def judge_job(args: tuple[Variant, tuple[str, ...] | None, bool, int, int, float,
+                          float | None]) -> Judged:
     """``(variant, property ids or None for the catalogue, whether to search at all,
-    rounds of statistics (0: none), their seed, the deadline as time.time())``."""
-    v, properties, search, rounds, seed, deadline = args
+    rounds of statistics (0: none), their seed, the deadline as time.time(), the seconds
+    the searches share or None for verify's own budgets)``."""
+    v, properties, search, rounds, seed, deadline, seconds = args
     if time.time() > deadline:
         return Judged([], None, late=True)
-    rows = search_rows(v, properties)[0] if search else []
+    rows = search_rows(v, properties, seconds)[0] if search else []
     figures = None
     if rounds:
         f = sampled_figures(v, POLICY, rounds, seed)

@@ -114,11 +114,13 @@ def _noted(row: Row, e: Expectation) -> Row:
     return row
 
 
-def _search_rows(v: Variant, properties: Sequence[str] | None = None
-                 ) -> tuple[list[Row], Any]:
+def _search_rows(v: Variant, properties: Sequence[str] | None = None,
+                 seconds: float | None = None) -> tuple[list[Row], Any]:
     """The search's rows for ``v``: every property of the catalogue, or those of
     ``properties`` (ids) only (``dominoproof repair`` judges a candidate on the properties
-    that failed first)."""
+    that failed first). ``seconds``: the time all of its searches share (``repair``'s
+    budget of a candidate); a search that runs out of it is partial, its properties
+    UNKNOWN. None: each search has :data:`VERIFY_SEARCH_SECONDS` of its own."""
     chosen = [p for p in CATALOGUE if properties is None or p.id in properties]
     plan = plans.search_plan(v)
     per_property: dict[str, list[Result]] = {}
@@ -130,8 +132,11 @@ def _search_rows(v: Variant, properties: Sequence[str] | None = None
     todo = plan.searches()
     while todo:
         variant, init, budget = todo.pop(0)
+        left = VERIFY_SEARCH_SECONDS
+        if seconds is not None:
+            left = max(0.0, min(left, seconds - (time.perf_counter() - t0)))
         r = explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES,
-                    max_seconds=VERIFY_SEARCH_SECONDS)
+                    max_seconds=left)
         if budget is not None and r.stop_reason.startswith("state budget"):
             # every deal is beyond the budget: the sampled deals instead, and it says so
             plan = plan.fallback()

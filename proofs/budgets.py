@@ -156,6 +156,11 @@ FAULT_STATES = 2_000_000
 #: a preset is a few dozen candidates, so this leaves room for the most promising pairs.
 #: A budget that runs out is reported with the candidates not judged (exit 3).
 REPAIR_CANDIDATES = 100
+#: ``repair``'s time for one candidate's searches (``--candidate-seconds``): a candidate
+#: whose graph is much larger than the variant's (an opening double that takes five tiles
+#: instead of none) stops there, its properties UNKNOWN -- judged, not a repair -- instead
+#: of holding up every other candidate for minutes.
+REPAIR_CANDIDATE_SECONDS = 90
 #: ``repair``'s wall-clock safety net (``--max-seconds``): no candidate starts after it.
 #: Two hours: a hundred candidates of the largest presets at about a minute each on two
 #: cores.

@@ -24,7 +24,12 @@ from dominoproof.options import (
     wrap,
 )
 from dominoproof.progress import on_terminal, progress
-from dominoproof.proofs.budgets import REPAIR_CANDIDATES, REPAIR_ROUNDS, REPAIR_SECONDS
+from dominoproof.proofs.budgets import (
+    REPAIR_CANDIDATE_SECONDS,
+    REPAIR_CANDIDATES,
+    REPAIR_ROUNDS,
+    REPAIR_SECONDS,
+)
 from dominoproof.proofs.properties import BY_ID
 from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import table_text
@@ -44,6 +49,10 @@ SHOWN = 10
 @click.option("--max-seconds", type=click.IntRange(min=1), default=REPAIR_SECONDS,
               show_default=True, metavar="S",
               help="Wall-clock safety net: no candidate starts after S seconds (exit 3).")
+@click.option("--candidate-seconds", type=click.IntRange(min=1),
+              default=REPAIR_CANDIDATE_SECONDS, show_default=True, metavar="S",
+              help="Time a candidate's searches share; beyond it its properties are "
+                   "UNKNOWN (judged, not a repair).")
 @click.option("-n", "--rounds", type=click.IntRange(min=1), default=REPAIR_ROUNDS,
               show_default=True, metavar="N",
               help="Random rounds behind each variant's statistics.")
@@ -55,8 +64,9 @@ SHOWN = 10
 @json_option
 @verbosity_options
 def command(variant: str, overrides: tuple[str, ...], max_candidates: int, max_seconds: int,
-            rounds: int, seed: int, workers: int | None, cluster: str | None,
-            scheduler: str | None, as_json: str | None, quiet: bool, verbose: bool) -> None:
+            candidate_seconds: int, rounds: int, seed: int, workers: int | None,
+            cluster: str | None, scheduler: str | None, as_json: str | None, quiet: bool,
+            verbose: bool) -> None:
     """Search the variants near VARIANT (a preset or a TOML file) for the nearest under
     which every property it violates holds, as `dominoproof verify` judges it on its small
     configurations (the same search and judge, on the compiled kernel where it runs).
@@ -93,8 +103,8 @@ def command(variant: str, overrides: tuple[str, ...], max_candidates: int, max_s
 
         with (spec.open() if spec.distributed else nullcontext()) as runner:
             report = repair(v, max_candidates=max_candidates, max_seconds=max_seconds,
-                            rounds=rounds, seed=seed, workers=workers, runner=runner,
-                            progress=told)
+                            candidate_seconds=candidate_seconds, rounds=rounds, seed=seed,
+                            workers=workers, runner=runner, progress=told)
     if as_json:
         emit("repair", report.to_json(), as_json)
     if text_too(as_json):
