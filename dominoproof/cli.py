@@ -72,6 +72,11 @@ class _Group(click.Group):
         except ReadingsDisagree as e:  # a defect of the tool, named: never a traceback
             click.echo(f"dominoproof: {one_line(str(e))}", err=True)
             ctx.exit(EXIT_VIOLATED)
+        except OSError as e:  # an output that cannot be written after the work: a full disk
+            where = f"{e.filename}: " if e.filename else ""
+            click.echo(f"dominoproof: error: could not write {one_line(where)}"
+                       f"{e.strerror or e}", err=True)
+            ctx.exit(EXIT_USAGE)
 
 
 def _usage(e: click.UsageError, path: str) -> NoReturn:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import click
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.options import check_output_path
+from dominoproof.options import check_output_path, write_out
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,7 +59,7 @@ def emit(kind: str, payload: dict[str, Any], dest: str | Path) -> None:
     if str(dest) == "-":
         click.echo(text)
     else:
-        Path(dest).write_text(text + "\n", encoding="utf-8")
+        write_out(dest, text + "\n")
 
 
 def text_too(dest: str | Path | None) -> bool:

@@ -69,6 +69,7 @@ __all__ = [
     "verbosity_options",
     "width",
     "wrap",
+    "write_out",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -253,9 +254,9 @@ def check_output_path(path: str | os.PathLike[str] | None, option: str) -> None:
     ``-`` (standard output) and None pass."""
     if path is None or str(path) == "-":
         return
+    _check_parent(path, option)
     if pathlib.Path(path).is_dir():
         raise DominoproofError(f"{option} {_plain(str(path))}: is a folder, not a file")
-    _check_parent(path, option)
 
 
 def check_output_folder(path: str | os.PathLike[str] | None, option: str) -> None:
@@ -274,6 +275,20 @@ def check_output_folder(path: str | os.PathLike[str] | None, option: str) -> Non
     _check_parent(path, option)
 
 
+def write_out(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write an output file (text as UTF-8); a failure to write it (a full disk) names the
+    file, for the command line's one line (:class:`dominoproof.cli._Group`)."""
+    try:
+        if isinstance(data, bytes):
+            pathlib.Path(path).write_bytes(data)
+        else:
+            pathlib.Path(path).write_text(data, encoding="utf-8")
+    except OSError as e:
+        if e.filename is None:
+            e.filename = os.fspath(path)
+        raise
+
+
 def _check_parent(path: str | os.PathLike[str], option: str) -> None:
     """The folder ``path`` is to be written in exists and is writable."""
     p = pathlib.Path(path)
@@ -284,6 +299,11 @@ def _check_parent(path: str | os.PathLike[str], option: str) -> None:
     if not os.access(folder, os.W_OK):
         raise DominoproofError(f"{option} {_plain(str(path))}: the folder "
                                f"{_plain(str(folder))} is not writable")
+    longest = os.pathconf(folder, "PC_NAME_MAX")
+    if len(os.fsencode(p.name)) > longest:
+        raise DominoproofError(f"{option} {_plain(str(path))[:60]}...: the file name is "
+                               f"{len(os.fsencode(p.name))} bytes long (allowed: at most "
+                               f"{longest} in {_plain(str(folder))})")
 
 
 def _plain(text: str) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from dominoproof.options import SHOWN_AS, wrap
+from dominoproof.options import SHOWN_AS, wrap, write_out
 from dominoproof.proofs.properties import CATALOGUE
 from dominoproof.verify import PARTS, SPACE_SUBJECT, Report, Row
 
@@ -265,7 +265,7 @@ def junit_xml(report: Report) -> str:
 
 
 def write_junit(report: Report, path: Path) -> None:
-    path.write_text(junit_xml(report), encoding="utf-8")
+    write_out(path, junit_xml(report))
 
 
 def _file_name(text: str) -> str:
@@ -290,6 +290,6 @@ def write_traces(report: Report, folder: Path) -> tuple[list[Path], list[str]]:
             continue
         path = folder / (f"{_file_name(r.subject)}.{_file_name(r.part)}."
                          f"{_file_name(r.property)}.json")
-        path.write_text(json.dumps(r.trace, indent=1) + "\n", encoding="utf-8")
+        write_out(path, json.dumps(r.trace, indent=1) + "\n")
         written.append(path)
     return written, skipped

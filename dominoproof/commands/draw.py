@@ -23,6 +23,7 @@ from dominoproof.options import (
     check_output_path,
     overrides_option,
     resolve_variant,
+    write_out,
 )
 from dominoproof.render.scene import require_matplotlib
 from dominoproof.render.table import round_scene
@@ -72,13 +73,13 @@ def command(source: str, overrides: tuple[str, ...], seed: int | None, upto: int
                     enumerate(trace.moves, 1) if m.kind is MoveKind.PLAY]
         folder.mkdir(parents=True, exist_ok=True)
         for n, svg in pictures:
-            (folder / f"move-{n:03d}.svg").write_text(svg, encoding="utf-8")
+            write_out(folder / f"move-{n:03d}.svg", svg)
         click.echo(f"wrote {len(pictures)} pictures into {folder}", err=True)
     if png_file is not None:
-        Path(png_file).write_bytes(scene.png())
+        write_out(png_file, scene.png())
         click.echo(f"wrote {png_file}", err=True)
     if svg_file is not None:
-        Path(svg_file).write_text(scene.svg(), encoding="utf-8")
+        write_out(svg_file, scene.svg())
         click.echo(f"wrote {svg_file}", err=True)
     if svg_file is None and png_file is None and steps_dir is None:
         click.echo(scene.svg(), nl=False)

@@ -58,6 +58,7 @@ from dominoproof.options import (
     verbosity,
     verbosity_options,
     width,
+    write_out,
 )
 from dominoproof.progress import progress
 from dominoproof.proofs.budgets import EXPLORE_MAX_STATES, EXPLORE_POOL_FROM, FEASIBLE_DEALS
@@ -265,7 +266,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
 
                     trace = dataclasses.replace(trace, rules=system_under_test(v, engine))
                 path = folder / f"{r.property}.json"
-                path.write_text(trace.dumps() + "\n", encoding="utf-8")
+                write_out(path, trace.dumps() + "\n")
                 written.append(str(path))
 
     if as_json:
@@ -308,15 +309,15 @@ def _draw(ver: Verification, highlight: str, dot_file: str | None, svg_file: str
     path = highlight_for(ver, highlight)
     out = []
     if dot_file:
-        Path(dot_file).write_text(to_dot(result, highlight=path), encoding="utf-8")
+        write_out(dot_file, to_dot(result, highlight=path))
         out.append(dot_file)
     if svg_file or png_file:
         scene = graph_scene(result, path)
         if svg_file:
-            Path(svg_file).write_text(scene.svg(), encoding="utf-8")
+            write_out(svg_file, scene.svg())
             out.append(svg_file)
         if png_file:
-            Path(png_file).write_bytes(scene.png())
+            write_out(png_file, scene.png())
             out.append(png_file)
     if path is not None:
         out.append(f"(highlighted: {path.label})")

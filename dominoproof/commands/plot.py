@@ -10,8 +10,6 @@ See :mod:`dominoproof.render.plots` for how the configurations along an axis are
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from dominoproof.model.errors import DominoproofError
@@ -21,6 +19,7 @@ from dominoproof.options import (
     overrides_option,
     resolve_variant,
     variant_argument,
+    write_out,
 )
 from dominoproof.render import plots
 from dominoproof.render.scene import require_matplotlib
@@ -111,9 +110,9 @@ def command(variant: str, overrides: tuple[str, ...], by: str, values: list[int]
             lines.append(f"{p.what:42} {p.policy:14} {p.figures.method:8} P(block) "
                          f"{plots.interval_text(p.figures.blocked)}")
     if png_file:
-        Path(png_file).write_bytes(plots.figure_bytes(fig, "png", close=not svg_file))
+        write_out(png_file, plots.figure_bytes(fig, "png", close=not svg_file))
         lines.append(f"wrote {png_file}")
     if svg_file:
-        Path(svg_file).write_bytes(plots.figure_bytes(fig, "svg"))
+        write_out(svg_file, plots.figure_bytes(fig, "svg"))
         lines.append(f"wrote {svg_file}")
     click.echo("\n".join(lines))

@@ -9,7 +9,6 @@ matplotlib (the plots extra) the page is written without the plots and says so.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -20,6 +19,7 @@ from dominoproof.options import (
     check_output_path,
     overrides_option,
     resolve_variant,
+    write_out,
 )
 from dominoproof.progress import progress
 from dominoproof.proofs.budgets import CROSSCHECK_STATES
@@ -84,7 +84,7 @@ def command(variants: tuple[str, ...], output: str, overrides: tuple[str, ...], 
         sections = gather(chosen, rounds=rounds, seed=seed, max_exact_deals=max_exact_deals,
                           stats=stats, plots=plots, progress=lambda what: bar.update(what))
     text = page(report, sections, notes=notes, max_rounds=max_rounds)
-    Path(output).write_text(text, encoding="utf-8")
+    write_out(output, text)
     click.echo(verdict_line(report))
     click.echo(f"wrote {output} ({len(text.encode('utf-8')):,} bytes)")
     sys.exit(report.exit_code)

@@ -51,6 +51,7 @@ from dominoproof.options import (
     variant_argument,
     verbosity,
     verbosity_options,
+    write_out,
 )
 from dominoproof.progress import progress
 from dominoproof.proofs.faults import FAULTS_BY_ID
@@ -107,9 +108,8 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
     with progress(f"witness {question}: searching rounds with Z3", quiet=quiet):
         w = witness(prover.search, question, depth=depth)
     if trace_out is not None and w.run is not None:
-        with open(trace_out, "w", encoding="utf-8") as fh:
-            fh.write(w.run.trace.dumps() if w.run.replayed and fault is None
-                     else json.dumps(w.run.to_json(), indent=1))
+        write_out(trace_out, w.run.trace.dumps() if w.run.replayed and fault is None
+                  else json.dumps(w.run.to_json(), indent=1))
     if as_json:
         emit("witness", w.to_json(), as_json)
     if text_too(as_json):

@@ -33,6 +33,7 @@ from dominoproof.options import (
     resolve_variant,
     verbosity,
     verbosity_options,
+    write_out,
 )
 from dominoproof.progress import progress
 from dominoproof.proofs.analysis.witness_table import QUESTION_ORDER, answer, exit_code
@@ -106,8 +107,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...],
         trace_dir.mkdir(parents=True, exist_ok=True)
         for a in answers:
             if a.trace is not None:
-                (trace_dir / f"{a.variant}.{a.question}.json").write_text(
-                    a.trace, encoding="utf-8")
+                write_out(trace_dir / f"{a.variant}.{a.question}.json", a.trace)
     code = exit_code(answers)
     if as_json:
         emit("witnesses", {"seconds": seconds, "seed": seed, "z3_seed": z3_seed,
