@@ -170,8 +170,6 @@ class Confirmations:
             return Confirmations(value)
         if isinstance(value, int) and not isinstance(value, bool):
             return Confirmations("count", value)
-        if isinstance(value, str) and value.isdigit():
-            return Confirmations("count", int(value))
         raise ValueError(f"not a number of confirmations: {value!r}")
 
     def needed(self, players: int) -> int:

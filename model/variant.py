@@ -478,6 +478,9 @@ def _convert(dotted: str, f: dataclasses.Field[Any], typ: Any, value: Any, sourc
         allowed = '"all", "all-others", or 1..players'
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise bad("must be a string or a whole number", allowed=allowed)
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            raise bad("a number is written without quotes, as every other number",
+                      allowed=allowed)
         try:
             return Confirmations.of(value)
         except ValueError:
