@@ -115,6 +115,11 @@ class SlotLayout:
     def width(self) -> int:
         return len(self.slots)
 
+    @property
+    def lead_double_opens(self) -> int:
+        """The slots an opening double opens: its halves' and a spinner's arms."""
+        return sum(sl.opens is not Opens.TOE for sl in self.slots)
+
 
 #: The one line: two slots, both opened by the lead, open to everyone, left and right
 #: interchangeable.

@@ -121,6 +121,15 @@ def validate(v: Variant) -> None:
             f'has ([layout] kind = "{lay.kind.value}")', source=src,
             key="[layout] double_takes", value=lay.double_takes,
             allowed='0 or 1, or [layout] kind = "chicken-foot"')
+    if lay.lead_double_takes:
+        # the opening double takes one tile on each slot it opens (SEMANTICS: pending)
+        opened = v.slot_layout.lead_double_opens
+        if lay.lead_double_takes != opened:
+            raise VariantError(
+                f"an opening double takes one tile on each of the {opened} slots it opens "
+                f'([layout] kind = "{lay.kind.value}"), so it takes {opened} or none',
+                source=src, key="[layout] lead_double_takes", value=lay.lead_double_takes,
+                allowed=f"0 or {opened}")
     for i, _ in v.scoring.tile_values:
         if i >= count:
             raise VariantError(f"not a tile of the double-{n} set", source=src,

@@ -101,7 +101,11 @@ def sample(count: int, seed: int, *, attempts: int = 200) -> list[Variant]:
         if len(out) == count:
             break
         try:
-            v = base.with_overrides(draw_overrides(rng), source=f"<space {seed}.{i}>")
+            drawn = draw_overrides(rng)
+            if drawn["layout.lead_double_takes"]:  # 0, or one tile on every slot it opens
+                drawn["layout.lead_double_takes"] = base.with_overrides(
+                    {**drawn, "layout.lead_double_takes": 0}).slot_layout.lead_double_opens
+            v = base.with_overrides(drawn, source=f"<space {seed}.{i}>")
         except DominoproofError:
             continue
         out.append(dataclasses.replace(v, name=f"space-{seed}-{len(out)}"))

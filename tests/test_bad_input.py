@@ -191,6 +191,33 @@ def test_an_output_path_in_a_missing_folder_fails_before_any_work(
     assert_bad(r, "no-such-folder", "does not exist")
 
 
+@pytest.mark.parametrize("option", ["--json", "--svg"])
+def test_an_output_name_too_long_fails_before_any_work(tmp_path: Path, option: str) -> None:
+    cmd = "show" if option == "--json" else "draw"
+    assert_bad(run(cmd, "tiny", option, str(tmp_path / ("x" * 300 + ".out"))),
+               option, "304 bytes", "at most 255")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [["show", "tiny", "--json", "/dev/full"],
+                                  ["draw", "tiny", "--svg", "/dev/full"]])
+def test_a_full_disk_at_the_end_is_one_line_not_a_traceback(args: list[str]) -> None:
+    assert_bad(run(*args), "could not write /dev/full", "No space left")
+
+
+def test_lead_double_takes_beyond_the_slots_it_opens_is_located() -> None:
+    assert_bad(run("show", "tiny", "-o", "layout.lead_double_takes=3"),
+               "[layout] lead_double_takes = 3", "2 slots", "allowed: 0 or 2")
+    assert run("show", "tiny", "-o", "layout.lead_double_takes=2").exit_code == 0
+
+
+def test_a_quoted_number_of_confirmations_is_refused_as_every_quoted_integer(
+        tmp_path: Path) -> None:
+    f = write(tmp_path, "c.toml", 'base = "tiny-2p-d3"\n[block]\nconfirmations = "1"\n')
+    assert_bad(run("show", f), "[block] confirmations", "without quotes")
+    assert_bad(run("show", "tiny", "-o", 'block.confirmations="1"'), "without quotes")
+
+
 # -- budgets -----------------------------------------------------------------------------
 
 
