@@ -64,6 +64,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "dominoproof: a property of a variant file, collected "
                                        "by pytest --dominoproof")
+    rlimit = config.getoption("dominoproof_rlimit")
+    if rlimit < 1:  # 0 is not "no limit": every query would be UNKNOWN at once
+        raise pytest.UsageError(f"--dominoproof-rlimit {rlimit}: must be at least 1 "
+                                f"(default {DEFAULT_RLIMIT:,})")
+    if not config.getoption("dominoproof"):
+        for given, name in ((config.getoption("dominoproof_strict"), "--dominoproof-strict"),
+                            (rlimit != DEFAULT_RLIMIT, "--dominoproof-rlimit")):
+            if given:
+                raise pytest.UsageError(f"{name} has no effect without --dominoproof, which "
+                                        "collects the variant files")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> VariantFile | None:

@@ -42,6 +42,18 @@ def test_without_the_option_no_variant_is_collected(repo: pytest.Pytester) -> No
     assert "house.toml" not in r.stdout.str()
 
 
+@pytest.mark.parametrize("args, words", [
+    (["--dominoproof", "--dominoproof-rlimit", "0"], "--dominoproof-rlimit 0: must be at least 1"),
+    (["--dominoproof-strict"], "--dominoproof-strict has no effect without --dominoproof"),
+    (["--dominoproof-rlimit", "5"], "--dominoproof-rlimit has no effect without --dominoproof"),
+])
+def test_a_plugin_option_that_cannot_work_is_a_usage_error(
+        repo: pytest.Pytester, args: list[str], words: str) -> None:
+    r = repo.runpytest(*args, "variants/")
+    assert r.ret == pytest.ExitCode.USAGE_ERROR
+    assert words in r.stderr.str() and "Traceback" not in r.stderr.str()
+
+
 def test_a_sound_variant_passes_and_a_broken_one_fails_with_the_round(
         repo: pytest.Pytester) -> None:
     r = repo.runpytest("--dominoproof", "variants/", "-k",
