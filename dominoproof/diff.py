@@ -366,6 +366,19 @@ class DiffReport:
     def differing(self) -> list[PropertyDiff]:
         return [p for p in self.properties if p.differs]
 
+    @property
+    def unsettled(self) -> list[str]:
+        """The properties a check did not settle on either side (UNKNOWN: a budget ran
+        out; ERROR): their verdicts being the same says nothing."""
+        return [p.property for p in self.properties
+                if {*p.a.values(), *p.b.values()} & {"UNKNOWN", "ERROR"}]
+
+    @property
+    def exit_code(self) -> int:
+        """0 answered; 3 a check was not settled (a budget ran out), so the comparison is
+        not complete."""
+        return 3 if self.unsettled else 0
+
     def to_json(self) -> dict[str, Any]:
         def side(v: Variant) -> dict[str, Any]:
             return {"name": v.name, "source": v.source, "base": v.base or None}
@@ -380,6 +393,7 @@ class DiffReport:
                 "parameters": [c.to_json() for c in self.parameters],
                 "properties": [p.to_json() for p in self.properties],
                 "differing": [p.property for p in self.differing],
+                "unsettled": self.unsettled, "exit_code": self.exit_code,
                 "statistics": stats, "checks": self.checks,
                 "seconds": round(self.seconds, 2), "notes": self.notes}
 
@@ -474,8 +488,16 @@ def render(r: DiffReport) -> str:
                       *[Text(d.a.get(p, "-")) for p in PARTS],
                       *[Text(d.b.get(p, "-")) for p in PARTS])
         out += ["  " + line for line in table_text(t).splitlines()]
-    else:
+    elif not r.unsettled:
         out.append("  none: every property has the same verdict under A and B")
+    else:
+        out.append("  none among the checks that settled")
+    if r.unsettled:
+        out += _wrap(f"Not compared: {len(r.unsettled)} properties ({', '.join(r.unsettled)})"
+                     ": a check of A or B did not settle (UNKNOWN: a budget ran out, or "
+                     "ERROR), so the same verdict says nothing; raise the budget (--rlimit, "
+                     "--timeout-ms) to compare them", WIDTH, initial_indent="  ",
+                     subsequent_indent="    ")
     for d in r.differing:
         out.append("")
         out += _wrap(f"{d.property} ({', '.join(d.rules)}): A "

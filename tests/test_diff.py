@@ -233,6 +233,8 @@ def test_the_interval_of_a_mean_is_the_normal_one() -> None:
     (["diff", "block-2p-d6"], "no base"),
     (["diff", "block-2p-d6", "-o", "block.confirmations=some"], "block.confirmations"),
     (["diff", "block-2p-d6", "tiny", "--rounds", "0"], "--rounds"),
+    (["diff", "block-2p-d6", "tiny", "--no-stats", "-n", "50"], "--rounds"),
+    (["diff", "block-2p-d6", "tiny", "--no-stats", "--seed", "3"], "--seed"),
 ])
 def test_bad_input_is_one_located_line_and_exit_2(args: list[str], words: str) -> None:
     r = CliRunner().invoke(main, args)
@@ -240,6 +242,21 @@ def test_bad_input_is_one_located_line_and_exit_2(args: list[str], words: str) -
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.output
     assert "checked" not in r.stderr  # no work before the error
+
+
+def test_an_exhausted_budget_is_not_the_same_verdict_but_exit_3(tmp_path: Path) -> None:
+    out = tmp_path / "diff.json"
+    r = CliRunner().invoke(main, ["diff", "tiny", "-o", "scoring.tie=split", "--no-stats",
+                                  "--rlimit", "1", "--json", str(out)])
+    assert r.exit_code == 3, r.output
+    doc = json.loads(out.read_text())
+    assert doc["exit_code"] == 3 and "termination" in doc["unsettled"]
+    # a property is unsettled exactly when a check of A or B said UNKNOWN or ERROR
+    for p in doc["properties"]:
+        verdicts = {*p["a"].values(), *p["b"].values()}
+        assert (p["property"] in doc["unsettled"]) == bool(verdicts & {"UNKNOWN", "ERROR"})
+    assert "every property has the same verdict" not in r.stdout
+    assert "Not compared:" in r.stdout
 
 
 def test_no_stats_and_the_same_rules_answer_with_exit_0() -> None:

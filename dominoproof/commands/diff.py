@@ -40,8 +40,14 @@ def command(first: str, second: str | None, overrides: tuple[str, ...], stats: b
     preset it names as its `base`. -o applies to B. The verdicts come from the checks of
     `dominoproof verify` (search on small configurations, Z3 per instance and for every
     size), run here on both variants. Exit code: 0 answered (whatever the verdicts),
-    2 bad input.
+    3 a check of either side did not settle (UNKNOWN: a budget ran out), 2 bad input.
     """
+    if not stats:  # the rounds and their seed feed the statistics only
+        ctx = click.get_current_context()
+        for name, flag in (("rounds", "--rounds"), ("seed", "--seed")):
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+                raise click.BadParameter("has no effect with --no-stats (it sets the random "
+                                         "rounds of the statistics)", param_hint=flag)
     a, b = pair(first, second, overrides)
     with progress("diff") as bar:
         report = diff(a, b, stats=stats, rounds=rounds, seed=seed, z3_seed=z3_seed,
@@ -53,3 +59,4 @@ def command(first: str, second: str | None, overrides: tuple[str, ...], stats: b
         emit("diff", report.to_json(), as_json)
     if text_too(as_json):
         click.echo(render(report), nl=False)
+    raise SystemExit(report.exit_code)
