@@ -26,7 +26,9 @@ job, or a task of a Dask cluster), its graph explored on the compiled kernel whe
    parameter whose rule ID a failing property checks, the parameters with the fewest
    values to try first.
 3. **Pairs**, only when no single change makes every property hold: two single changes
-   of different parameters, the pairs whose changes fixed the most on their own first.
+   of different parameters, each of which makes some failing property hold on its own
+   (``all_pairs``: any two), the pairs that leave the fewest properties failing under
+   both changes alone first (what neither fixes, a pair is least likely to fix).
 4. **Confirmation**: the best candidates (fewest failing, fewest changes;
    :data:`~dominoproof.proofs.budgets.REPAIR_CONFIRM`) are judged again on the whole
    catalogue (a change may break what held), with their statistics (block probability,
@@ -35,8 +37,11 @@ job, or a task of a Dask cluster), its graph explored on the compiled kernel whe
 
 The list: the confirmed candidates with the fewest failing properties (none: repairs),
 ranked by the number of changes, then by how little the statistics move
-(:meth:`Candidate.move`). A budget (candidates judged, a wall-clock safety net) that runs
-out is reported with the candidates judged and those not judged: never "no repair".
+(:meth:`Candidate.move`); and for each property the variant violates, the nearest
+candidates under which it holds (:attr:`RepairReport.per_property`), for a rule set no
+one candidate repairs whole (Mexican Train: its sound establishment repairs
+blocked-sound, not blocked-complete). A budget (candidates judged, a wall-clock safety
+net) that runs out is reported with the candidates judged and those not judged: never "no repair".
 """
 
 from __future__ import annotations
@@ -196,14 +201,25 @@ class RepairReport:
         return [c for c in self.best if not c.fails()]
 
     @property
+    def per_property(self) -> dict[str, list[Candidate]]:
+        """Each property the variant violates, and the nearest candidates judged under
+        which it holds: fewest changes, confirmed on the whole catalogue first, then the
+        fewest failing, then how little the statistics move."""
+        return {pid: sorted((c for c in self.judged if c.rows and pid not in c.fails()),
+                            key=lambda c: (len(c.changes), not c.confirmed, len(c.fails()),
+                                           c.move(self.figures), c.name))
+                for pid in self.failing}
+
+    @property
     def exit_code(self) -> int:
-        """0 the variant holds, or a repair was found by a search that ran to its end;
-        3 a budget ran out first; 1 the search ended without a repair."""
+        """0 the variant holds, or the search ran to its end and found a repair of every
+        property it violates (one candidate for all, or each its own); 3 a budget ran out
+        first; 1 the search ended with a property no candidate repairs."""
         if not self.failing:
             return 0
         if self.stopped:
             return 3
-        return 0 if self.repairs else 1
+        return 0 if self.repairs or all(self.per_property.values()) else 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -215,6 +231,8 @@ class RepairReport:
                 "rounds": self.rounds, "seed": self.seed, "policy": POLICY,
                 "figures": {fid: e.to_json() for fid, e in self.figures.items()}},
             "repairs": [c.name for c in self.repairs],
+            "per_property": {pid: [c.name for c in cands]
+                             for pid, cands in self.per_property.items()},
             "best": [c.to_json(self.figures) for c in self.best],
             "candidates": [c.to_json(self.figures) for c in self.candidates],
             "judged": len(self.judged), "not_judged": [c.name for c in self.not_judged],
@@ -339,15 +357,23 @@ def _try(v: Variant, changes: tuple[Change, ...],
     return "", Candidate(changes, changed)
 
 
-def pairs(v: Variant, singles: Sequence[Candidate], skipped: list[Skipped]) -> list[Candidate]:
-    """Two single changes of different parameters, those whose changes left the fewest
-    failing properties on their own first."""
+def pairs(v: Variant, singles: Sequence[Candidate], skipped: list[Skipped],
+          failing: Sequence[str], every: bool = False) -> list[Candidate]:
+    """Two single changes of different parameters, each of which makes a failing property
+    hold on its own (``every``: any two judged); first the pairs that leave the fewest
+    properties failing under both changes alone, then the fewest failing in all."""
     judged = [c for c in singles if c.failing is not None]
+    useful = [c for c in judged if set(failing) - set(c.failing or ())]
+    if not every and len(useful) < len(judged):
+        left = len(list(combinations(judged, 2))) - len(list(combinations(useful, 2)))
+        skipped.append(Skipped("pairs", None, f"not judged: {left} pairs with a change that "
+                               "makes no failing property hold on its own (--all-pairs "
+                               "judges them)"))
     seen = {configurations(c.variant): c.text() for c in singles}
     seen[configurations(v)] = "the variant itself"
-    ranked = sorted(combinations(judged, 2), key=lambda ab: (
-        len(ab[0].failing or ()) + len(ab[1].failing or ()),
-        len(set(ab[0].failing or ()) & set(ab[1].failing or ()))))
+    ranked = sorted(combinations(judged if every else useful, 2), key=lambda ab: (
+        len(set(ab[0].failing or ()) & set(ab[1].failing or ())),
+        len(ab[0].failing or ()) + len(ab[1].failing or ())))
     out = []
     for a, b in ranked:
         if a.changes[0].key == b.changes[0].key:
@@ -441,7 +467,7 @@ def _confirm(jobs: _Jobs, report: RepairReport, pool: Sequence[Candidate]) -> No
 
 def repair(v: Variant, *, max_candidates: int = REPAIR_CANDIDATES,
            max_seconds: float = REPAIR_SECONDS,
-           candidate_seconds: float = REPAIR_CANDIDATE_SECONDS,
+           candidate_seconds: float = REPAIR_CANDIDATE_SECONDS, all_pairs: bool = False,
            rounds: int = REPAIR_ROUNDS, seed: int = 0,
            workers: int | None = None, runner: Runner | None = None,
            progress: Progress | None = None) -> RepairReport:
@@ -461,7 +487,7 @@ def repair(v: Variant, *, max_candidates: int = REPAIR_CANDIDATES,
                               if r.verdict == Verdict.VIOLATED.value], own.rows,
                           rounds=rounds, seed=seed)
     if report.failing:
-        _search(jobs, report, max_candidates)
+        _search(jobs, report, max_candidates, all_pairs)
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -471,7 +497,7 @@ def counted(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
-def _search(jobs: _Jobs, report: RepairReport, budget: int) -> None:
+def _search(jobs: _Jobs, report: RepairReport, budget: int, all_pairs: bool) -> None:
     v, failing = report.variant, tuple(report.failing)
     singles, report.skipped = neighbours(v, failing)
     report.candidates = list(singles)
@@ -483,7 +509,7 @@ def _search(jobs: _Jobs, report: RepairReport, budget: int) -> None:
     _confirm(jobs, report, singles)
     if not any(c.confirmed and not c.fails() for c in singles) and not report.stopped:
         report.pairs_searched = True
-        two = pairs(v, singles, report.skipped)
+        two = pairs(v, singles, report.skipped, failing, all_pairs)
         report.candidates += two
         _judge(jobs, "pair", two[:budget], failing)
         if len(two) > budget:

@@ -137,6 +137,42 @@ def test_ranked_by_changes_then_by_how_little_the_statistics_move() -> None:
     assert r.exit_code == 3  # never "no repair exists"
 
 
+def test_each_failing_property_has_its_nearest_repairs_and_all_covered_is_exit_0() -> None:
+    v = broken()
+    r = RepairReport(v, FAILING, [], figures={"block": Estimate(0.3), "residual":
+                                              Estimate(10.0)})
+    sound = _cand(v, ["a"], ["parity"], 0.3, 10.0)  # repairs blocked-sound and procedure
+    parity2 = _cand(v, ["b", "c"], ["procedure"], 0.3, 10.0)  # repairs parity (two changes)
+    parity1 = _cand(v, ["d"], ["blocked-sound", "procedure"], 0.5, 10.0)  # parity, nearer
+    r.candidates = [sound, parity2, parity1]
+    assert r.repairs == []  # no one candidate repairs all three
+    per = r.per_property
+    assert per["blocked-sound"] == [sound, parity2] and per["procedure"] == [sound]
+    assert per["parity"] == [parity1, parity2]  # fewest changes first
+    assert r.exit_code == 0  # every failing property has a repair of its own
+    r.candidates = [sound]
+    assert r.per_property["parity"] == [] and r.exit_code == 1
+
+
+def test_pairs_are_of_changes_that_each_repair_something_least_overlap_first() -> None:
+    from dominoproof.repair import Skipped, pairs
+
+    v = broken()
+    singles, _ = neighbours(v, FAILING)
+    a, b, c, d = singles[:4]
+    a.failing, b.failing = ["parity"], ["blocked-sound", "procedure"]  # complementary
+    c.failing, d.failing = ["blocked-sound", "parity"], list(FAILING)  # d repairs nothing
+    skipped: list[Skipped] = []
+    got = pairs(v, [a, b, c, d], skipped, FAILING)
+    keys = [{x.key for x in p.changes} for p in got]
+    assert all(d.changes[0].key not in k for k in keys)  # d repairs nothing on its own
+    if a.changes[0].key != b.changes[0].key:
+        assert keys[0] == {a.changes[0].key, b.changes[0].key}  # nothing failing in both
+    assert any("--all-pairs" in s.why for s in skipped)
+    every = pairs(v, [a, b, c, d], [], FAILING, every=True)
+    assert len(every) > len(got)
+
+
 # ---------------------------------------------------------------------------
 # The command
 # ---------------------------------------------------------------------------

@@ -53,6 +53,9 @@ SHOWN = 10
               default=REPAIR_CANDIDATE_SECONDS, show_default=True, metavar="S",
               help="Time a candidate's searches share; beyond it its properties are "
                    "UNKNOWN (judged, not a repair).")
+@click.option("--all-pairs", is_flag=True, default=False,
+              help="Judge every pair of changes, not only pairs of changes that each make "
+                   "a failing property hold on their own.")
 @click.option("-n", "--rounds", type=click.IntRange(min=1), default=REPAIR_ROUNDS,
               show_default=True, metavar="N",
               help="Random rounds behind each variant's statistics.")
@@ -64,7 +67,7 @@ SHOWN = 10
 @json_option
 @verbosity_options
 def command(variant: str, overrides: tuple[str, ...], max_candidates: int, max_seconds: int,
-            candidate_seconds: int, rounds: int, seed: int, workers: int | None,
+            candidate_seconds: int, all_pairs: bool, rounds: int, seed: int, workers: int | None,
             cluster: str | None, scheduler: str | None, as_json: str | None, quiet: bool,
             verbose: bool) -> None:
     """Search the variants near VARIANT (a preset or a TOML file) for the nearest under
@@ -103,7 +106,8 @@ def command(variant: str, overrides: tuple[str, ...], max_candidates: int, max_s
 
         with (spec.open() if spec.distributed else nullcontext()) as runner:
             report = repair(v, max_candidates=max_candidates, max_seconds=max_seconds,
-                            candidate_seconds=candidate_seconds, rounds=rounds, seed=seed,
+                            candidate_seconds=candidate_seconds, all_pairs=all_pairs,
+                            rounds=rounds, seed=seed,
                             workers=workers, runner=runner, progress=told)
     if as_json:
         emit("repair", report.to_json(), as_json)
@@ -167,6 +171,25 @@ def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]
     return out
 
 
+def _per_property(r: RepairReport, shown: int = 3) -> list[str]:
+    """Each failing property with the nearest candidates under which it holds."""
+    out = ["", "Each failing property, the nearest candidates under which it holds:"]
+    for pid, cands in r.per_property.items():
+        if not cands:
+            out.append(f"  {pid}: none among the candidates judged")
+            continue
+        for i, c in enumerate(cands[:shown]):
+            others = [p for p in c.fails() if p != pid]
+            how = ("confirmed on the whole catalogue" if c.confirmed
+                   else "judged on the failing properties")
+            how += f"; still failing: {', '.join(others)}" if others else "; nothing fails"
+            out += wrap(f"{pid if i == 0 else ' ' * len(pid)}: {c.text()} ({how})", WIDTH,
+                        initial_indent="  ", subsequent_indent="      ")
+        if len(cands) > shown:
+            out.append(f"  {' ' * len(pid)}  ... and {len(cands) - shown} more (--json)")
+    return out
+
+
 def render(r: RepairReport, *, verbose: bool = False) -> str:
     """The report as text, :data:`~dominoproof.options.WIDTH` columns."""
     v = r.variant
@@ -195,6 +218,8 @@ def render(r: RepairReport, *, verbose: bool = False) -> str:
         out.append("No candidate confirmed.")
     for i, c in enumerate(best, 1):  # the rounds of the first (-v: of every one)
         out += _candidate(i, c, r, rounds=i == 1 or verbose)
+    if not repairs:
+        out += _per_property(r)
     if r.figures is not None:
         out += ["", *wrap(f"  statistics: {r.rounds:,} uniformly random rounds, seed "
                           f"{r.seed}; ranked by number of changes, then by how little they "
