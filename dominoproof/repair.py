@@ -350,7 +350,10 @@ def _try(v: Variant, changes: tuple[Change, ...],
         why = _no_effect(changed, v, sec, name)
         if why:
             return why, None
-    judged = configurations(changed)
+    try:
+        judged = configurations(changed)
+    except DominoproofError as e:
+        return f"no small configuration to judge it on: {str(e).split(': ', 1)[-1]}", None
     if judged in seen:
         return f"the search would judge the same configurations as {seen[judged]}", None
     seen[judged] = "; ".join(c.text() for c in changes)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from .layout import LayoutKind, OpenTrains, PublicTrain
+from .layout import LayoutKind, OpenTrains, PublicTrain, Shape, topology
 from .tiles import MAX_SET, Tile
 
 if TYPE_CHECKING:
@@ -273,6 +273,12 @@ def _tie(value: Any, z: Sizes, v: Variant) -> Any:
     return TieRule.NONE if value is TieRule.TEAM_TOTAL and _teams_dropped(z, v) else value
 
 
+def _lead_takes(value: Any, z: Sizes, v: Variant) -> Any:
+    """An opening double that takes tiles takes one on every slot it opens: as many as
+    the smaller table's layout has (a train each, and the public one)."""
+    return topology(Shape(v.layout.kind, z.players, z.n)).lead_double_opens if value else 0
+
+
 def _tile_values(value: Any, z: Sizes, v: Variant) -> Any:
     return tuple((i, x) for i, x in value if Tile.from_index(i).hi <= z.n)
 
@@ -351,7 +357,8 @@ class LayoutSpec:
     spinner_sides_first: bool = param(
         True, "Terms", "spinner: its arms open once both its sides are covered")
     lead_double_takes: int = param(
-        0, "R2.2", "tiles an opening double takes before play moves on", range=(0, 8))
+        0, "R2.2", "tiles an opening double takes before play moves on", range=(0, 8),
+        shrink=_lead_takes)
     double_takes: int = param(
         0, "R2.2", "tiles a later double takes (1: covered; 3: a chicken foot)", range=(0, 3))
     double_again: bool = param(
