@@ -411,11 +411,13 @@ class _Jobs:
 
     def run(self, stage: str, subjects: Sequence[tuple[Candidate | None, Variant]],
             properties: tuple[str, ...] | None, search: bool = True,
-            figures: bool = False) -> list[Judged]:
-        # a candidate's searches share its budget; the variant's own are verify's
+            figures: bool = False, budget: bool = True) -> list[Judged]:
+        # a candidate's searches share its budget (``budget``); the variant's own, and a
+        # confirmation's, are verify's
+        seconds = self.seconds if budget else None
         jobs: list[Job] = [(v.name, JOB, (v, properties, search,
                                           self.rounds if figures else 0, self.seed,
-                                          self.deadline, None if c is None else self.seconds))
+                                          self.deadline, None if c is None else seconds))
                            for c, v in subjects]
         index = {name: i for i, (name, _, _) in enumerate(jobs)}
         answers: dict[int, Judged] = {}
@@ -455,17 +457,17 @@ def _confirm(jobs: _Jobs, report: RepairReport, pool: Sequence[Candidate]) -> No
     variant's statistics, the first time)."""
     best = sorted((c for c in pool if c.failing is not None and not c.confirmed),
                   key=lambda c: (len(c.failing or ()), len(c.changes)))[:REPAIR_CONFIRM]
-    subjects: list[tuple[Candidate | None, Variant]] = [(c, c.variant) for c in best]
-    if report.figures is None:
-        subjects.append((None, report.variant))
-    got = jobs.run("confirm", subjects, None, figures=True)
-    for (cand, _), judged in zip(subjects, got, strict=True):
-        if judged.late:
-            continue
-        if cand is None:
-            report.figures = judged.figures
-            continue
-        cand.rows, cand.figures, cand.confirmed = judged.rows, judged.figures, True
+    if report.figures is None:  # the variant's own verdicts are known: its statistics
+        own = jobs.run("variant", [(None, report.variant)], None, search=False,
+                       figures=True)[0]
+        if not own.late:
+            report.figures = own.figures
+    # a few candidates, judged as verify judges (its budgets, not a candidate's)
+    got = jobs.run("confirm", [(c, c.variant) for c in best], None, figures=True,
+                   budget=False)
+    for cand, judged in zip(best, got, strict=True):
+        if not judged.late:
+            cand.rows, cand.figures, cand.confirmed = judged.rows, judged.figures, True
 
 
 def repair(v: Variant, *, max_candidates: int = REPAIR_CANDIDATES,

@@ -159,8 +159,10 @@ REPAIR_CANDIDATES = 100
 #: ``repair``'s time for one candidate's searches (``--candidate-seconds``): a candidate
 #: whose graph is much larger than the variant's (an opening double that takes five tiles
 #: instead of none) stops there, its properties UNKNOWN -- judged, not a repair -- instead
-#: of holding up every other candidate for minutes.
-REPAIR_CANDIDATE_SECONDS = 90
+#: of holding up every other candidate for minutes. Several times a Mexican Train
+#: candidate's time on two idle cores (docs/DESIGNER.md), so a loaded machine still leaves
+#: it room; the few candidates confirmed on the whole catalogue have verify's own budgets.
+REPAIR_CANDIDATE_SECONDS = 180
 #: ``repair``'s wall-clock safety net (``--max-seconds``): no candidate starts after it.
 #: Two hours: a hundred candidates of the largest presets at about a minute each on two
 #: cores.
