@@ -36,6 +36,7 @@ from dominoproof.model.tiles import Tile, tiles_of
 from dominoproof.model.variant import (
     Award,
     AwardUnit,
+    BlockCall,
     BlockWinner,
     Compare,
     DrawRule,
@@ -176,7 +177,9 @@ def variant_summary(variant: Variant) -> str:
         f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")
         + (", one that puts a marker out starting the run again"
-           if variant.block.restart_on_marker and variant.slot_layout.markers else ""),
+           if variant.block.restart_on_marker and variant.slot_layout.markers else "")
+        + ("; or called at a dead end (R4.7)"
+           if variant.block.call is BlockCall.DEAD_END else ""),
         f"fouls: {variant.fouls.rule.value}"
         + (f" ({variant.fouls.penalty} points)" if variant.fouls.rule is FoulRule.PENALISED
            else ""),
