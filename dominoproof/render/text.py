@@ -357,6 +357,8 @@ def _result_text(trace: Trace) -> list[str]:
         return out
     term = "blocked (R1.1, R4.4; scored by R5.2-R5.5)" if res.termination is Ending.BLOCKED \
         else "domino (a hand emptied)"
+    if res.termination is Ending.BLOCKED and not trace.rule_book.block_ready(final):
+        term = "blocked, called at a dead end (R4.7; scored by R5.2-R5.5)"
     out.append(f"  ended: {term}")
     if v.partnerships.compare is Compare.TEAM:
         out.append("  sides are teams: their totals are compared (R5.2)")
