@@ -183,7 +183,8 @@ class Encoding(Vocabulary):
         """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]; and where a
         dead end may be called, at one: the call, the same move and effect [R4.7]."""
         c = self.cases(s)
-        return (And(Or(c["establish"], c["call"]), m.kind == ESTABLISH, self.preds.no_tile(m)),
+        guard = Or(c["establish"], c["call"]) if self.CALL else c["establish"]
+        return (And(guard, m.kind == ESTABLISH, self.preds.no_tile(m)),
                 self.update(s, f"establish.{m.name}",
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 
