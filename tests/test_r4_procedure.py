@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import play, position, run, variant
 
+from dominoproof.game import Round
 from dominoproof.model import (
     FalseDeclarationError,
     IllegalMoveError,
@@ -19,6 +20,7 @@ from dominoproof.model import (
     outcome,
     random_round,
 )
+from dominoproof.model.engine import seeded_deal
 from dominoproof.model.spec import spec_for
 from dominoproof.model.variant import load_variant
 from dominoproof.render.narrate import narrate
@@ -315,3 +317,17 @@ def test_r4_7_the_narration_names_the_call() -> None:
              and not rules.block_ready(t.states()[-2]))
     step = narrate(t)[-1]
     assert step.rule == "R4.7" and "calls the block: every tile of" in step.text
+
+
+def test_r4_7_a_game_says_the_call() -> None:
+    """``dominoproof play``'s text of the move: a call, not R4.4's establishment."""
+    rules = spec_for(CALLED)
+    for seed in range(40):
+        rnd = Round(CALLED, seeded_deal(CALLED, seed), seed=seed)
+        while rnd.legal_moves():
+            m = rnd.legal_moves()[0]
+            if m.kind is MoveKind.ESTABLISH and not rules.block_ready(rnd.state):
+                assert rnd.move_text(m) == f"P{m.player} calls the block at a dead end (R4.7)"
+                return
+            rnd.push(rnd.legal_moves()[-1])
+    raise AssertionError("no call in 40 rounds")
