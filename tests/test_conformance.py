@@ -529,10 +529,13 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
         "layout.double_takes": 1, "layout.double_again": True,
         "block.restart_on_marker": True}),
-    # R4.7: a dead end may be called, on trains and on a spinner
+    # R4.7: a dead end may be called, on trains and on a spinner (double-2, 2 tiles each
+    # and 2 in the boneyard: every deal in its own draw order stays small)
     "trains-call": ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
-                                   "block.call": "dead-end"}),
-    "spinner-call": ("tiny-2p-d3", {"layout.kind": "spinner", "block.call": "dead-end"}),
+                                   "block.call": "dead-end", "set.max": 2,
+                                   "deal.hand_size": 2, "lead.tile": "2-2"}),
+    "spinner-call": ("tiny-2p-d3", {"layout.kind": "spinner", "block.call": "dead-end",
+                                    "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
@@ -552,7 +555,7 @@ FEATURES: dict[str, set[str]] = {
     "trains-restart": {"marker out", "run restarted", "play on another's train"},
     "trains-draw-one-restart": {"pass", "marker out", "run restarted", "pending"},
     "trains-call": {"call", "marker out", "play on another's train"},
-    "spinner-call": {"call", "play on an arm"},
+    "spinner-call": {"call", "arm waiting", "side covered"},
 }
 
 
