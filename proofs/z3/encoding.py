@@ -156,8 +156,10 @@ class Encoding(Vocabulary):
         out["draw-instead"] = (And(out["play"], bone, z3.Not(s.drew))
                                if self.ANY_TIME and self.DRAW is not DrawRule.NONE
                                else z3.BoolVal(False))
-        out["call"] = (And(s.status == PLAYING, z3.Not(guards[0][1]), z3.Not(guards[1][1]),
-                           self.preds.dead_end(s)) if self.CALL else z3.BoolVal(False))
+        # R4.7: after cases 1-3 (the round on, a hand to play from, no block ready)
+        out["call"] = (And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
+                           z3.Not(self.preds.block_ready(s)), self.preds.dead_end(s))
+                       if self.CALL else z3.BoolVal(False))
         self._cache[key] = out
         return out
 
