@@ -15,6 +15,11 @@ change that, and both are data, said in words wherever they show:
   (:func:`inherited_findings`): the finding's verdict is then expected as well as the
   default, and a row that shows it says it comes from the base's rules -- the designer's
   change neither caused it nor (yet) repaired it.
+* **Findings of a rule** (``[[rule_finding]]`` in ``expected.toml``): a property a rule
+  lets fail wherever it is on, whatever the preset (``[block] call = "dead-end"``: a called
+  block promises no empty boneyard). Any variant with that value of the parameter
+  expects the finding's verdicts as well as the default (:func:`rule_findings`), and a
+  row that shows one says why, naming the rule.
   A finding may also record what a method cannot settle on a preset -- the per-instance
   induction's NOT INDUCTIVE where the search's analogue holds, with why -- and, as
   property "*" of part "z3" with verdict UNKNOWN, a preset whose per-instance proofs
@@ -36,12 +41,14 @@ from importlib import resources
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import Access, Opens, SlotLayout
+from dominoproof.model.params import SECTIONS
 from dominoproof.model.variant import Variant, load_variant, presets
 from dominoproof.proofs.properties import BY_ID, Verdict
 from dominoproof.verify import ERROR, PARTS
 
-__all__ = ["Z3_STATES", "Finding", "findings", "findings_of", "inherited_findings",
-           "layout_features", "z3_deferred", "z3_unstated"]
+__all__ = ["Z3_STATES", "Finding", "RuleFinding", "findings", "findings_of",
+           "inherited_findings", "layout_features", "rule_findings", "z3_deferred",
+           "z3_unstated"]
 
 #: The features of :func:`layout_features` the per-instance Z3 relation
 #: (``proofs/z3/encoding.py``) states: every one, since the relation reads the slot data and
@@ -131,6 +138,48 @@ def findings() -> tuple[Finding, ...]:
             raise ValueError(f"{where}: no verdict {f.verdict!r}")
         out.append(f)
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class RuleFinding:
+    """A property a rule lets fail wherever it is on: the verdicts a method may find
+    besides the default, and why (what the rule, as its source states it, allows)."""
+
+    rule: str  #: the parameter, "section.key"
+    value: str  #: its value, as a variant file writes it
+    part: str
+    property: str
+    verdicts: tuple[str, ...]
+    why: str
+
+    def holds_for(self, v: Variant) -> bool:
+        section, key = self.rule.split(".")
+        return str(getattr(getattr(v, section), key)) == self.value
+
+
+@cache
+def _rule_findings() -> tuple[RuleFinding, ...]:
+    """Every ``[[rule_finding]]`` of ``expected.toml``, each checked (a parameter, a part,
+    a property and verdicts that exist)."""
+    text = resources.files(__package__).joinpath("expected.toml").read_text("utf-8")
+    out = []
+    for i, row in enumerate(tomllib.loads(text).get("rule_finding", [])):
+        f = RuleFinding(**{**row, "verdicts": tuple(row["verdicts"])})
+        where = f"expected.toml, rule finding {i + 1}"
+        section, _, key = f.rule.partition(".")
+        if key not in getattr(SECTIONS.get(section), "__dataclass_fields__", {}):
+            raise ValueError(f"{where}: no parameter {f.rule!r}")
+        if f.part not in PARTS or f.property not in BY_ID:
+            raise ValueError(f"{where}: no part {f.part!r} or property {f.property!r}")
+        if not f.verdicts or not set(f.verdicts) <= {x.value for x in Verdict} - {ERROR}:
+            raise ValueError(f"{where}: verdicts {f.verdicts!r}")
+        out.append(f)
+    return tuple(out)
+
+
+def rule_findings(v: Variant) -> dict[tuple[str, str], RuleFinding]:
+    """The findings of the rules ``v`` has on, by ``(part, property)``."""
+    return {(f.part, f.property): f for f in _rule_findings() if f.holds_for(v)}
 
 
 def findings_of(v: Variant) -> dict[tuple[str, str], Finding]:

@@ -168,7 +168,10 @@ class Round:
     def move_text(self, move: Move) -> str:
         """``move`` as a person says it in the current state: a play by the name of the
         slot it goes on and the number that end shows
-        (:func:`~dominoproof.model.moves.said`)."""
+        (:func:`~dominoproof.model.moves.said`); an establishment the run of confirmations
+        has not earned is a call at a dead end (R4.7)."""
+        if move.kind is MoveKind.ESTABLISH and not self.rules.block_ready(self.state):
+            return f"P{move.player} calls the block at a dead end (R4.7)"
         return said(self.layout, self.state, move)
 
     # -- the round as a whole -------------------------------------------------------------

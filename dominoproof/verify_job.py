@@ -10,7 +10,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from dominoproof.expected import findings_of, inherited_findings, z3_deferred, z3_unstated
+from dominoproof.expected import (
+    findings_of,
+    inherited_findings,
+    rule_findings,
+    z3_deferred,
+    z3_unstated,
+)
 from dominoproof.model.fast import engine_for
 from dominoproof.model.variant import Variant
 from dominoproof.proofs import space
@@ -81,34 +87,41 @@ def _worst(results: Sequence[Result]) -> Result:
 @dataclasses.dataclass(frozen=True)
 class Expectation:
     """The verdicts expected of one check, and the words its row says when it shows
-    ``when`` (every verdict when ``None``)."""
+    one of ``when`` (every verdict when ``None``)."""
 
     verdicts: tuple[str, ...]
     why: str = ""
-    when: str | None = None
+    when: tuple[str, ...] | None = None
 
 
 def expect(v: Variant, part: str, pid: str, default: tuple[str, ...],
            found: dict[tuple[str, str], Any] | None = None) -> Expectation:
     """The verdicts expected of ``part`` on ``pid`` for ``v``: ``default``, unless a
     finding of :mod:`dominoproof.expected` records the verdict the variant's published
-    rules get, with why; a finding ``v`` inherits from the preset it builds on adds its
-    verdict to ``default``, said where the row shows it."""
+    rules get, with why; a finding ``v`` inherits from the preset it builds on, and one of a
+    rule ``v`` has on, add their verdicts to ``default``, said where the row shows one
+    (the rule's why first: it names the cause)."""
     f = (found if found is not None else findings_of(v)).get((part, pid))
     if f is not None:
         return Expectation((f.verdict,), f"finding, as expected: {f.why}")
     base, inherited = inherited_findings(v)
     g = inherited.get((part, pid))
+    r = rule_findings(v).get((part, pid))
+    more = (*(r.verdicts if r is not None else ()), *((g.verdict,) if g is not None else ()))
+    verdicts = tuple(dict.fromkeys((*default, *more)))
+    if r is not None:
+        return Expectation(verdicts, f"finding of the rule {r.rule} = \"{r.value}\", as "
+                           f"expected: {r.why}", r.verdicts)
     if g is None:
         return Expectation(default)
-    return Expectation((*default, g.verdict),
+    return Expectation(verdicts,
                        f"inherited from the base {base}, a finding of its rules that this "
-                       f"file's changes leave standing: {g.why}", g.verdict)
+                       f"file's changes leave standing: {g.why}", (g.verdict,))
 
 
 def _noted(row: Row, e: Expectation) -> Row:
     """``row`` with the finding it is expected to show said in its detail."""
-    if e.why and (e.when is None or row.verdict == e.when):
+    if e.why and (e.when is None or row.verdict in e.when):
         row.detail = f"{e.why}; {row.detail}" if row.detail else e.why
         row.finding = e.why
     return row

@@ -18,6 +18,7 @@ from .layout import SlotLayout, layout_data
 from .tiles import Tile, TileSet, tile_index
 from .variant import (
     AwardUnit,
+    BlockCall,
     BlockWinner,
     Compare,
     DrawRule,
@@ -47,6 +48,7 @@ class Constants:
     C: int  #: R4.4: confirmations that establish a block [block.confirmations]
     EMPTY: bool  #: R4.4: a confirmation counts only with the boneyard empty
     RESTART: bool  #: R4.4: a confirmation putting a marker out restarts the run at 1
+    CALL: bool  #: R4.7: a player may call the block at a dead end [block.call]
     FOULS: FoulRule  #: R4.5 [fouls.rule]
     LEAD: LeadRule  #: who opens [lead.rule]
     LEADER: int  #: the seat of lead rule "player" and fallback "player" [lead.player]
@@ -83,6 +85,6 @@ def constants_of(v: Variant) -> Constants:
         LEADER=v.lead.player, LEAD_TILE=lead_tile, FALLBACK=v.lead.fallback,
         LAYOUT=layout_data(v), READING=v.layout.extend, VALUE=value, SIDES=sides,
         WINNER=v.scoring.block_winner, UNIT=v.scoring.award_unit, tiles=tiles,
-        RESTART=v.block.restart_on_marker,
+        RESTART=v.block.restart_on_marker, CALL=v.block.call is BlockCall.DEAD_END,
     )
 

@@ -56,6 +56,7 @@ class FastRules:
     boneyard_supplies_nothing = Rules.boneyard_supplies_nothing
     is_blocked = Rules.is_blocked
     block_ready = Rules.block_ready
+    dead_end = Rules.dead_end
     is_false_confirmation = Rules.is_false_confirmation
     heaviest = Rules.heaviest
     lightest = Rules.lightest
@@ -75,6 +76,7 @@ class FastRules:
         self.draw_rule = self.constants.DRAW
         self.must_be_empty = self.constants.EMPTY
         self.any_time = self.constants.WHEN is DrawWhen.ANY_TIME  # R3.5
+        self.call = self.constants.CALL  # R4.7: a dead end may be called
         w = self.layout.width
         self._w = w
         # Every move is a precomputed value: the hot loop allocates no moves.
@@ -120,6 +122,14 @@ class FastRules:
         lo, hi = s.ends
         if lo == CLOSED:
             return self._lead_moves(s)
+        suit = self.suit
+        if self.call and not (suit[lo] & ~s.table and suit[hi] & ~s.table):
+            # R4.7: an end's every tile is on the table: call the block, or go on
+            return (self._establish[p], *self._line_moves(s, p, hand, lo, hi))
+        return self._line_moves(s, p, hand, lo, hi)
+
+    def _line_moves(self, s: State, p: int, hand: int, lo: int, hi: int) -> tuple[Move, ...]:
+        """The moves of cases 5-8 on a line whose ends show ``lo`` and ``hi``."""
         cache, base, suit = self._play_cache, p * 2, self.suit
         m = hand & suit[lo]
         moves = (cache[base].get(m) or self._plays_on(p, 0, m)) if m else ()

@@ -302,7 +302,7 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
     if m.player != s.turn:
         return err(f"it is P{s.turn}'s turn, not P{m.player}'s", "Terms")
     forced = r.moves(s)
-    if forced and forced[0].kind in (ESTABLISH, DOMINO):
+    if len(forced) == 1 and forced[0].kind in (ESTABLISH, DOMINO):
         return err(f"the only move is {forced[0]!r}", "R4.4" if forced[0].kind is ESTABLISH
                    else "Terms")
     k = m.kind
@@ -311,7 +311,8 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
                    "allows", "Terms")
     if k is ESTABLISH:
         return err(f"{s.confirmed} of {r.C} confirmations, boneyard "
-                   f"{'empty' if not s.boneyard else 'not empty'}", "R4.4")
+                   f"{'empty' if not s.boneyard else 'not empty'}"
+                   + (", and no open end is dead (R4.7)" if r.constants.CALL else ""), "R4.4")
     if k is DOMINO:
         return err(f"P{m.player} still holds tiles", "Terms")
     if k is PLAY:

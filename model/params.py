@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 __all__ = [
-    "SECTIONS", "Award", "AwardUnit", "BlockSpec", "BlockWinner", "Compare", "Confirmations",
+    "SECTIONS", "Award", "AwardUnit", "BlockCall", "BlockSpec", "BlockWinner", "Compare",
+    "Confirmations",
     "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen", "ExtendReading", "FoulRule",
     "FoulSpec", "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec",
     "OpenTrains", "PartnershipSpec", "Proposer", "PublicTrain",
@@ -88,6 +89,15 @@ class Proposer(enum.StrEnum):
     """R4.1: who proposes the block."""
 
     STUCK = "stuck"  #: the player who, with the boneyard supplying nothing, cannot move
+
+
+class BlockCall(enum.StrEnum):
+    """R4.7: whether a player may call the block before the procedure of R4.4 ends."""
+
+    NEVER = "never"  #: only R4.4's run of confirmations establishes a block
+    #: a player may call it while an open end shows a number every tile of which is on
+    #: the table (Double Draw: "Any player can call 'blocked game' when they notice it")
+    DEAD_END = "dead-end"
 
 
 class FoulRule(enum.StrEnum):
@@ -391,6 +401,10 @@ class BlockSpec:
         False, "R4.4",
         "a confirmation that puts the confirmer's marker out starts the run again, as its "
         "first (trains)")
+    call: BlockCall = param(
+        BlockCall.NEVER, "R4.7",
+        'who may end the round early: "never" (R4.4 only) or "dead-end" (any player, '
+        "while an open end shows a number whose every tile is on the table)")
 
 
 @dataclass(frozen=True)

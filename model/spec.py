@@ -8,9 +8,9 @@ draw order or every draw order), the predicates of R1-R4 (:class:`Rules`), the n
 actions (:data:`CASES`, :data:`ACTIONS`: each a guard case and an effect), ``Next``
 (:meth:`Rules.moves`, :func:`next_states`) and the terminal states.
 
-The *imperative* reading of RULES.md; the Z3 relation (``dominoproof.proofs.z3``) is the
-declarative one, the engine (:func:`~dominoproof.model.fast.engine_for`) the same rules
-inlined; the conformance check ties them. The public functions at the end run this one.
+The *imperative* reading of RULES.md (the Z3 relation is the declarative one, the engine
+:func:`~dominoproof.model.fast.engine_for` these rules inlined); the public functions at
+the end run it.
 """
 
 from __future__ import annotations
@@ -88,9 +88,8 @@ class Init:
 
 
 def count_deals(variant: Variant, free_draw: bool) -> int:
-    """How many deals :func:`every_deal` enumerates: ``T! / (H!^P K! B!)`` ways to
-    fill the hands, the set-aside tiles and the boneyard, times ``B!`` draw orders
-    when the order is fixed (before deals voided by a ``redeal`` lead are dropped)."""
+    """How many deals :func:`every_deal` enumerates (voided ones too): ``T! / (H!^P K!
+    B!)`` ways to fill hands, set-aside tiles and boneyard, times ``B!`` fixed orders."""
     t, p, h = variant.tiles.count, variant.players, variant.deal.hand_size
     k, b = variant.deal.set_aside, variant.boneyard_size
     hands = math.prod(math.factorial(h) for _ in range(p))
@@ -167,10 +166,9 @@ def init_states(variant: Variant, init: Init,
 
 
 class Rules:
-    """The rule book of one variant (R1-R4): named actions, ``Next`` and the predicates.
-    Every method is pure. The only thing kept across calls is the last ``legal_moves``
-    answer, which ``apply`` uses to check legality without recomputing it. The engine
-    borrows these methods (``self: RuleBook``): each is stated once."""
+    """The rule book of one variant (R1-R4): named actions, ``Next``, the predicates; pure
+    but for the last ``legal_moves`` answer, kept for ``apply``. The engine borrows these
+    methods (``self: RuleBook``): each is stated once."""
 
     _memo_state: State | None = None
     _memo_moves: tuple[Move, ...] = ()
@@ -213,13 +211,9 @@ class Rules:
         return s.in_hands & m
 
     def ends_unplayable(self, s: State, reading: ExtendReading | None = None) -> bool:
-        """R2 (condition 1): no open end can be extended by any player.
-
-        ``reading`` (R2.3) defaults to the variant's: "holds a matching tile"
-        (any hand holds a tile carrying an end's number) or "has a legal move"
-        (some player may legally play on some end). Before the lead there are
-        no open ends and the leader can always play: not unplayable.
-        """
+        """R2 (condition 1): no open end can be extended by any player, in the R2.3
+        ``reading`` (default: the variant's): no hand holds a tile carrying an end's number,
+        or no player has a legal play. Before the lead: not unplayable (the leader plays)."""
         if not s.led:
             return False
         reading = reading or self.constants.READING
@@ -228,8 +222,7 @@ class Rules:
         return not any(self.has_play(s, p) for p in range(self.players))
 
     def boneyard_supplies_nothing(self, s: State) -> bool:
-        """R3 (condition 2): the boneyard is empty. Tiles set aside (never drawn) are
-        not part of it; under the block game (no drawing) every undealt tile is."""
+        """R3 (condition 2): the boneyard is empty (tiles set aside are not part of it)."""
         return s.boneyard == 0
 
     def is_blocked(self, s: State, reading: ExtendReading | None = None) -> bool:
@@ -241,6 +234,10 @@ class Rules:
     def block_ready(self, s: State) -> bool:
         """R4.4: enough consecutive confirmations, and the boneyard still empty."""
         return s.confirmed >= self.C and (not self.constants.EMPTY or s.boneyard == 0)
+
+    def dead_end(self: RuleBook, s: State) -> bool:
+        """R4.7: an open end shows a number every tile of which is on the table."""
+        return any(not self.suit[x] & ~s.table for x in self.layout.numbers(s.ends))
 
     def is_false_confirmation(self, s: State, m: Move) -> bool:
         """R4.5: a confirmation of inability by a player who has a legal play."""
@@ -297,9 +294,12 @@ class Rules:
     def moves(self: RuleBook, s: State) -> tuple[Move, ...]:
         """``Next``: the moves of the actions of the first guard case that holds in ``s``
         (``legal_moves`` without remembering the answer for ``apply``)."""
+        got: tuple[Move, ...] = ()
         for case in CASES:
             if case.guard(self, s):
-                return tuple(m for a in case.actions for m in a.moves(self, s))
+                got += tuple(m for a in case.actions for m in a.moves(self, s))
+                if not case.also:  # R4.7: a call is offered beside the case that decides
+                    return got
         raise AssertionError("the last case always holds")  # pragma: no cover
 
     def action_of(self, s: State, m: Move) -> Action:
@@ -310,12 +310,13 @@ class Rules:
             return LEAD_ACTION if m.end == LEAD else PLAY_ACTION
         if k is CONFIRM:
             return FOUL_ACTION if self.is_false_confirmation(s, m) else CONFIRM_ACTION
+        if k is ESTABLISH and not self.block_ready(s):
+            return CALL_ACTION  # R4.7
         return {DRAW: DRAW_ACTION, PASS: PASS_ACTION, ESTABLISH: ESTABLISH_ACTION,
                 DOMINO: DOMINO_ACTION}[k]
 
     def apply(self, s: State, m: Move) -> State:
-        """The state after ``m``; raises :class:`IllegalMoveError` (naming the rule) if
-        ``m`` is not legal in ``s``. ``s`` itself never changes."""
+        """The state after ``m``; an :class:`IllegalMoveError` naming the rule if not legal."""
         if type(m) is not Move or type(m.kind) is not MoveKind:
             # a plain tuple, or a Move whose kind is an int, compares equal to a legal move
             raise self.why_illegal(s, m)
@@ -339,9 +340,8 @@ class Rules:
 
 def _holder(hands: tuple[int, ...], t: int | None) -> tuple[int, int | None] | None:
     """Who holds tile ``t``, with it (``None``: nobody, or no tile)."""
-    if t is None:
-        return None
-    return next(((p, t) for p, h in enumerate(hands) if h >> t & 1), None)
+    return None if t is None else next(((p, t) for p, h in enumerate(hands) if h >> t & 1),
+                                       None)
 
 
 def _highest_double(r: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None] | None:
@@ -351,9 +351,9 @@ def _highest_double(r: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | Non
 
 
 # ---- The actions: each a guard case and an effect (SEMANTICS.md "Actions") ---
-# In a state, the first case whose guard holds decides the enabled moves; ``Next`` is
-# the disjunction of the moves its actions offer. Each effect names the variables it
-# changes; every other variable is unchanged (TLA+'s ``UNCHANGED``).
+# In a state, the first case whose guard holds decides the enabled moves (an ``also``
+# case adds its own before it); ``Next`` is their disjunction. Each effect names the
+# variables it changes; every other variable is unchanged (TLA+'s ``UNCHANGED``).
 
 
 @dataclass(frozen=True)
@@ -379,6 +379,7 @@ class Case:
     text: str
     guard: Callable[[RuleBook, State], bool]
     actions: tuple[Action, ...]
+    also: bool = False  #: its moves are offered beside those of the next case that holds
 
 
 def _with_hand(s: State, p: int, hand: int) -> tuple[int, ...]:
@@ -400,13 +401,11 @@ def _laid(r: RuleBook, s: State, m: Move, ends: tuple[int, ...], marks: int) -> 
 
 
 def _domino(r: RuleBook, s: State, m: Move) -> State:
-    """``status' = DOMINO``."""
-    return s._replace(status=Status.DOMINO)
+    return s._replace(status=Status.DOMINO)  # status' = DOMINO
 
 
 def _establish(r: RuleBook, s: State, m: Move) -> State:
-    """``status' = BLOCKED`` [R5.1]."""
-    return s._replace(status=Status.BLOCKED)
+    return s._replace(status=Status.BLOCKED)  # status' = BLOCKED [R5.1]
 
 
 def _lead_moves(r: RuleBook, s: State) -> Iterator[Move]:
@@ -495,6 +494,9 @@ ESTABLISH_ACTION = Action("Establish", ESTABLISH, ("R4.4", "R5.1"),
                           "after every needed confirmation, with the boneyard empty, the "
                           "block is established and the round ends",
                           lambda r, s: iter((Move.establish(s.turn),)), _establish)
+CALL_ACTION = Action("Call", ESTABLISH, ("R4.7",),
+                     "CALL: at a dead end any player may call the block, and the round ends",
+                     lambda r, s: iter((Move.establish(s.turn),)), _establish)
 LEAD_ACTION = Action("Lead", PLAY, ("Terms",),
                      "the opening tile, by the player and with the tile the lead rule names",
                      _lead_moves, _lead)
@@ -520,10 +522,12 @@ CASES: tuple[Case, ...] = (
     Case(1, "status != PLAYING", lambda r, s: s.status is not Status.PLAYING, ()),
     Case(2, "hand[p] = {}", lambda r, s: not s.hands[s.turn], (DOMINO_ACTION,)),
     Case(3, "block_ready", lambda r, s: r.block_ready(s), (ESTABLISH_ACTION,)),
+    Case(3, "CALL, dead_end", lambda r, s: r.constants.CALL and r.dead_end(s), (CALL_ACTION,),
+         also=True),  # R4.7: call, or go on as the next case that holds says
     Case(4, "no slot open", lambda r, s: not s.led, (LEAD_ACTION,)),
     Case(5, "WHEN = any-time, case 6's guard, playable(p) != {}", lambda r, s: r.constants.WHEN
-         is DrawWhen.ANY_TIME and CASES[6].guard(r, s) and r.playable_mask(s, s.turn) != 0,
-         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[6]) allows
+         is DrawWhen.ANY_TIME and CASES[7].guard(r, s) and r.playable_mask(s, s.turn) != 0,
+         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[7]) allows
     Case(5, "playable(p) != {}", lambda r, s: r.playable_mask(s, s.turn) != 0,
          (PLAY_ACTION, FOUL_ACTION)),
     Case(6, "boneyard != {}, DRAW != none, not drew",
@@ -533,8 +537,8 @@ CASES: tuple[Case, ...] = (
     Case(8, "otherwise", lambda r, s: True, (CONFIRM_ACTION,)),
 )
 
-ACTIONS: tuple[Action, ...] = (LEAD_ACTION, PLAY_ACTION, DRAW_ACTION, PASS_ACTION,
-                               CONFIRM_ACTION, FOUL_ACTION, ESTABLISH_ACTION, DOMINO_ACTION)
+ACTIONS: tuple[Action, ...] = (LEAD_ACTION, PLAY_ACTION, DRAW_ACTION, PASS_ACTION, CONFIRM_ACTION,
+                               FOUL_ACTION, ESTABLISH_ACTION, CALL_ACTION, DOMINO_ACTION)
 ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
 
 
@@ -542,16 +546,14 @@ ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
 
 
 def next_states(rules: RuleBook, s: State) -> list[tuple[Action, Move, State]]:
-    """``Next``: every transition ``s -> s'``, each labelled by its action and move.
-
-    Exactly :meth:`Rules.successors`, in the same order; ``[]`` in a terminal state."""
+    """``Next``: every transition ``s -> s'`` of :meth:`Rules.successors`, in its order,
+    each labelled by its action and move; ``[]`` in a terminal state."""
     return [(rules.action_of(s, m), m, t) for m, t in rules.successors(s)]
 
 
 def terminal_kind(rules: RuleBook, s: State) -> str | None:
-    """How ``s`` ends the round (:class:`~dominoproof.model.state.Ending`, by its label):
-    ``"blocked"``, ``"domino P<i>"``, or ``"stuck"`` for a state still being played with
-    no enabled action; ``None`` while play goes on."""
+    """How ``s`` ends the round (an :class:`~dominoproof.model.state.Ending`'s label):
+    ``"blocked"``, ``"domino P<i>"``, ``"stuck"`` (no move, yet playing) or ``None``."""
     ending = s.status.ending
     if ending is None and not rules.moves(s):
         ending = Ending.STUCK

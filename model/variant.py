@@ -38,6 +38,7 @@ from .params import (
     SECTIONS,
     Award,
     AwardUnit,
+    BlockCall,
     BlockSpec,
     BlockWinner,
     Compare,
@@ -67,8 +68,8 @@ from .tiles import MAX_SET, Tile, TileSet, tile_count, tile_index, tile_set
 from .variant_checks import validate, warnings
 
 __all__ = [
-    "Award", "AwardUnit", "BlockWinner", "Compare", "Confirmations", "DealOrder", "DrawRule",
-    "DrawWhen",
+    "Award", "AwardUnit", "BlockCall", "BlockWinner", "Compare", "Confirmations", "DealOrder",
+    "DrawRule", "DrawWhen",
     "ExtendReading",
     "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
     "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",

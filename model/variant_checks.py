@@ -14,6 +14,7 @@ from .errors import VariantError
 from .params import (
     Award,
     AwardUnit,
+    BlockCall,
     Compare,
     DrawRule,
     DrawWhen,
@@ -155,6 +156,12 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
                else "the boneyard is empty from the start")
         out.append(f'{src}: [draw] when = "any-time" has no effect: {why}, so nobody ever '
                    "draws instead of playing (R3.5)")
+    in_play = v.players * v.deal.hand_size + (
+        v.boneyard_size if v.draw.rule is not DrawRule.NONE else 0)
+    if v.block.call is BlockCall.DEAD_END and in_play < v.n + 1:
+        out.append(f'{src}: [block] call = "dead-end" has no effect: [deal] players x '
+                   f"hand_size and the boneyard bring only {in_play} tiles into play, fewer "
+                   f"than the {v.n + 1} tiles of a number, so no end is ever dead (R4.7)")
     if (v.partnerships.teams and v.partnerships.compare is Compare.PLAYER
             and v.scoring.tie is not TieRule.TEAM_TOTAL):
         out.append(f"{src}: [partnerships] teams has no effect: [partnerships] compare = "

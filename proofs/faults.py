@@ -128,6 +128,12 @@ FAULTS: tuple[Fault, ...] = (
           "with stock left, may pass the turn without drawing", ("R3.5", "R1.2"),
           ("termination",), "tiny-2p-d3",
           demo_overrides={**_DRAW_D2, "draw.when": "any-time"}),
+    # R4.7's call on the draw demo: stock is left to hold a tile of the called number
+    # (no abstract twin: called-block is not stated for every N and P)
+    Fault("call-unmatched-end", "the call read as \"no hand holds a tile of an end's "
+          "number\": a block is called while the boneyard still holds one, so the end is "
+          "not dead", ("R4.7",), ("called-block",), "tiny-2p-d3",
+          demo_overrides={**_DRAW_D2, "block.call": "dead-end"}),
     # Parity needs every tile in play and, to be refuted by a line whose ends never
     # change, an odd N: double-3, 5 tiles each, any opening tile.
     Fault("play-keeps-end", "a tile laid on an end leaves it showing the same number",

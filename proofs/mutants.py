@@ -131,6 +131,19 @@ class VoluntaryPass(FastRules):
         return got
 
 
+class CallUnmatchedEnd(FastRules):
+    """R4.7 broken: an end is taken for dead when no hand holds a tile of its number,
+    though the boneyard may still hold one: the block is called too early."""
+
+    def moves(self, s: State) -> tuple[Move, ...]:
+        got = super().moves(s)
+        if (self.call and got and got[0].kind is not MoveKind.ESTABLISH and s.led
+                and s.hands[s.turn] and any(not self.suit[x] & s.in_hands
+                                            for x in self.layout.numbers(s.ends))):
+            return (self._establish[s.turn], *got)
+        return got
+
+
 class PlayKeepsEnd(FastRules):
     """The layout broken: a tile laid on an end leaves that end showing the same number."""
 
@@ -388,6 +401,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "confirm-resets": ConfirmResets,
     "draw-from-empty-boneyard": DrawFromEmptyBoneyard,
     "voluntary-pass": VoluntaryPass,
+    "call-unmatched-end": CallUnmatchedEnd,
     "play-keeps-end": PlayKeepsEnd,
     "marker-stays-in": MarkerStaysIn,
     "double-left-uncovered": DoubleLeftUncovered,

@@ -20,7 +20,7 @@ from typing import Any
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import Access, LayoutKind, Opens
-from dominoproof.model.variant import FoulRule, Variant
+from dominoproof.model.variant import BlockCall, FoulRule, Variant
 
 
 class Kind(enum.StrEnum):
@@ -107,6 +107,17 @@ CATALOGUE: tuple[Property, ...] = (
         "In every state where the block is established, the boneyard supplies nothing and no "
         "hand holds a tile that extends any open end (under both readings of R2.3).",
         ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), Kind.STATE),
+    Property(
+        "called-block",
+        "In every state where the block was called (R4.7) rather than established by R4.4's "
+        "confirmations, an open end shows a number every tile of which is on the table: no "
+        "tile in a hand, the boneyard or set aside can ever be laid on it. (A call promises "
+        "no more: the boneyard may still hold tiles and another end may still be playable, "
+        "so blocked-sound and procedure may fail.)",
+        ("R4.7", "R2.1"), Kind.STATE,
+        applies_doc='variants where a dead end may be called ([block] call = "dead-end")',
+        applies=lambda v: v.block.call is BlockCall.DEAD_END,
+        why_not='no block can be called ([block] call = "never")'),
     Property(
         "blocked-complete",
         "Whenever R2 and R3 hold in a round still being played, the block is established "

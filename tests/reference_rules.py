@@ -403,6 +403,12 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
     if block_ready(variant, r):
         out.append((Move.establish(p), _replace(r, status=BLOCKED)))
         return out
+    # R4.7: where a dead end may be called -- an open end shows a number every tile of
+    # which is on the table -- the mover may call the block, or go on as below
+    if variant.block.call.value == "dead-end" and any(
+            all(t in r.table for t in all_tiles(variant.set.max) if x in t)
+            for x in r.ends if x is not None):
+        out.append((Move.establish(p), _replace(r, status=BLOCKED)))
     # 4. the lead
     if not opened(r):
         lead = lead_options(variant, r.hands)

@@ -190,6 +190,26 @@ def test_the_actions_follow_the_variant() -> None:
     assert "any time" in AbstractModel(_any_time()).rules_text()
 
 
+def test_the_call_is_an_action_and_its_findings_are_the_rules() -> None:
+    """R4.7: where a dead end may be called, the model states the call; blocked-sound and
+    procedure are then not inductive (findings of the rule), the rest is proved, every
+    query in EPR, and called-block itself is N/A with the reason."""
+    v = find_variant("tiny-2p-d3").with_overrides({"block.call": "dead-end"})
+    call = next(a for a in AbstractModel(v).actions if a.name == "call")
+    assert call.rules == ("R4.7",) and "call" not in [a.name for a in AbstractModel(
+        find_variant("tiny-2p-d3")).actions]
+    assert "a dead end may be called" in AbstractModel(v).rules_text()
+    got = {r.property: r for r in prove_all_sizes(v, None, timeout_ms=TIMEOUT_MS, seed=SEED)}
+    for pid in ("blocked-sound", "procedure"):
+        assert got[pid].verdict is Verdict.NOT_INDUCTIVE, got[pid].detail
+    for pid in ("no-false-confirmation", "conservation", "boneyard-monotone"):
+        assert got[pid].verdict is Verdict.PROVED, got[pid].detail
+        assert got[pid].stats["fragment"] == "EPR" and got[pid].stats["sanity_queries"][
+            "all_epr"]
+    assert got["called-block"].verdict is Verdict.NOT_APPLICABLE
+    assert "Value -> Tile" in got["called-block"].detail
+
+
 # ---------------------------------------------------------------------------
 # The layout is the variant's slot data, stated as rigid relations
 # ---------------------------------------------------------------------------

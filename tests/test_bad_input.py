@@ -270,6 +270,8 @@ def test_a_click_usage_error_is_one_line() -> None:
     (["block-2p-d6", "-o", "layout.public_train=after-own"],
      ("[layout] public_train", "[layout] kind")),
     (["block-2p-d6", "-o", "draw.when=any-time"], ("[draw] when", "[draw] rule")),
+    (["block-2p-d6", "-o", "block.call=dead-end", "-o", "deal.hand_size=2"],
+     ("[block] call", "[deal] players")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:

@@ -116,8 +116,11 @@ def assert_agree(res: c.Comparison) -> None:
     ("tiny-2p-d3", {"draw.when": "any-time"}, 60, False),
     ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time",
                     "fouls.rule": "penalised"}, 20, True),
+    ("tiny-2p-d3", {"block.call": "dead-end"}, 80, False),
+    ("tiny-2p-d3", {"draw.rule": "one", "block.call": "dead-end"}, 20, True),
 ], ids=["tiny", "tiny-free", "block-d3-2p", "block-d3-3p", "draw-one", "draw-one-free",
-        "fouls-2p", "leave2", "fouls-draw-one", "any-time", "any-time-draw-one-fouls-free"])
+        "fouls-2p", "leave2", "fouls-draw-one", "any-time", "any-time-draw-one-fouls-free",
+        "call", "call-draw-one-free"])
 def test_engine_matches_reference_on_sampled_deals(name: str, overrides: dict[str, Any],
                                                    k: int, free: bool) -> None:
     v = variant(name, overrides)
@@ -463,8 +466,9 @@ def test_engine_matches_z3_on_one_small_deal() -> None:
     ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
     ("fouls-4p-d6", {**SMALL, "deal.players": 2, "lead.tile": "3-3"}, False),
     ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time"}, True),
+    ("tiny-2p-d3", {"block.call": "dead-end"}, True),
 ], ids=["tiny-free", "draw-one-free", "block-d3-2p", "block-d3-3p", "fouls-2p",
-        "any-time-draw-one-free"])
+        "any-time-draw-one-free", "call-free"])
 def test_engine_matches_reference_on_every_deal(name: str, overrides: dict[str, Any],
                                                 free: bool) -> None:
     v = variant(name, overrides)
@@ -525,6 +529,13 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
         "layout.double_takes": 1, "layout.double_again": True,
         "block.restart_on_marker": True}),
+    # R4.7: a dead end may be called, on trains and on a spinner (double-2, 2 tiles each
+    # and 2 in the boneyard: every deal in its own draw order stays small)
+    "trains-call": ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
+                                   "block.call": "dead-end", "set.max": 2,
+                                   "deal.hand_size": 2, "lead.tile": "2-2"}),
+    "spinner-call": ("tiny-2p-d3", {"layout.kind": "spinner", "block.call": "dead-end",
+                                    "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
@@ -543,6 +554,8 @@ FEATURES: dict[str, set[str]] = {
     "line-covered": {"pending"},
     "trains-restart": {"marker out", "run restarted", "play on another's train"},
     "trains-draw-one-restart": {"pass", "marker out", "run restarted", "pending"},
+    "trains-call": {"call", "marker out", "play on another's train"},
+    "spinner-call": {"call", "arm waiting", "side covered"},
 }
 
 
@@ -579,6 +592,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
                 seen["run restarted"] += 1  # R4.4 restart_on_marker
             if m.kind is MoveKind.DRAW and rules.playable_mask(s, m.player):
                 seen["draw while able"] += 1  # R3.5
+            if m.kind is MoveKind.ESTABLISH and not rules.block_ready(s):
+                seen["call"] += 1  # R4.7
             if lay.marker_out(t.marks, m.player) and not lay.marker_out(marks, m.player):
                 seen["marker out"] += 1
             if m.kind is not MoveKind.PLAY or m.end < 0:
@@ -602,7 +617,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
 @pytest.mark.parametrize(("name", "k"), [
     ("spinner-sides-first", 60), ("spinner-at-once-takes-4", 60), ("trains", 60),
     ("trains-covered-again", 60), ("trains-draw-one", 20), ("trains-own-marker-out", 40),
-    ("trains-public-after-own", 60), ("trains-any-time", 20), ("chicken-foot-toes", 60),
+    ("trains-public-after-own", 60), ("trains-any-time", 20), ("trains-call", 40),
+    ("spinner-call", 60), ("chicken-foot-toes", 60),
     ("chicken-foot-lead-takes-4", 60), ("line-covered", 60), ("trains-restart", 60),
     ("trains-draw-one-restart", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:

@@ -52,6 +52,10 @@ SMALL = [
                     "deal.hand_size": 2, "lead.tile": "2-2"}, True),
     ("tiny-2p-d3", {"draw.when": "any-time", "layout.kind": "trains",
                     "lead.rule": "highest-double"}, False),
+    # R4.7: a dead end may be called (on a line, and on trains)
+    ("tiny-2p-d3", {"block.call": "dead-end"}, True),
+    ("tiny-2p-d3", {"block.call": "dead-end", "layout.kind": "trains",
+                    "lead.rule": "highest-double"}, False),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),

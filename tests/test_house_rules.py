@@ -1,7 +1,9 @@
 """Every house rule's example file (``docs/examples/house-rules/``) verified as a designer
 would: ``dominoproof verify FILE`` gives verdicts (exit 0 or 1: never bad input, never a
-crash), each file is a few lines on top of a preset, and the sound establishment under
-trains (``sound-block.toml``) holds where Mexican Train's own block does not."""
+crash), each file is a few lines on top of a preset, the sound establishment under
+trains (``sound-block.toml``) holds where Mexican Train's own block does not, and a called
+block (``called-block.toml``) keeps its dead end while blocked-sound fails as the rule's
+finding."""
 
 from __future__ import annotations
 
@@ -36,6 +38,16 @@ def test_each_example_verifies(path: Path, tmp_path: Path) -> None:
     assert r.exit_code in (0, 1), r.output
     rows = json.loads(out.read_text("utf-8"))["rows"]
     assert not [row for row in rows if row["verdict"] == "ERROR"]
+    if path.stem == "called-block":
+        # R4.7: a call guarantees its dead end, not R1.1: blocked-sound's violation is an
+        # expected finding of the rule, saying why
+        assert r.exit_code == 0, r.output
+        got = {(row["part"], row["property"]): row for row in rows}
+        assert got[("search", "called-block")]["verdict"] == "HOLDS"
+        assert got[("z3", "called-block")]["verdict"] == "PROVED"
+        sound = got[("search", "blocked-sound")]
+        assert sound["verdict"] == "VIOLATED"
+        assert 'finding of the rule block.call = "dead-end"' in sound["finding"]
     if path.stem == "sound-block":
         assert r.exit_code == 0, r.output
         sound = [row["verdict"] for row in rows if row["property"] == "blocked-sound"]

@@ -58,6 +58,7 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "draw-one-fouls": ("tiny-2p-d3", {"draw.rule": "one", "fouls.rule": "penalised",
                                       "fouls.penalty": 5}, False),
     "any-time-draw-one": ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time"}, True),
+    "call-draw-one": ("tiny-2p-d3", {"draw.rule": "one", "block.call": "dead-end"}, True),
     "block-3p": ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
     "leave2": ("draw-leave2-2p-d6", SMALL, False),
     "spinner": ("tiny-2p-d3", {"layout.kind": "spinner"}, False),
@@ -73,6 +74,7 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
                                                "layout.public_train": "after-own"}, False),
     "trains-any-time": ("tiny-2p-d3", {"layout.kind": "trains", "draw.when": "any-time"},
                         False),
+    "trains-call": ("tiny-2p-d3", {"layout.kind": "trains", "block.call": "dead-end"}, False),
     "covered-doubles": ("tiny-2p-d3", {"layout.double_takes": 1, "layout.double_again": True},
                         False),
     "chicken-foot": ("tiny-2p-d3", {"layout.kind": "chicken-foot",
@@ -160,11 +162,11 @@ def test_kernel_leads_as_the_rules_for_every_deal_and_lead_rule() -> None:
 
 @pytest.mark.parametrize(("field", "value"), [("DRAW", kt.DRAW_NONE if kernel.available()
                                                else 0), ("C", 1), ("READING", 1),
-                                              ("WHEN_ANY", 1)])
+                                              ("WHEN_ANY", 1), ("CALL", 1)])
 def test_the_oracle_check_fails_on_a_broken_kernel(field: str, value: int) -> None:
-    """A kernel reading the draw rule, the confirmations, R2.3's reading or who may draw
-    (R3.5) wrongly is caught: its successors or its predicates differ from the rules'
-    somewhere."""
+    """A kernel reading the draw rule, the confirmations, R2.3's reading, who may draw
+    (R3.5) or whether a dead end may be called (R4.7) wrongly is caught: its successors or
+    its predicates differ from the rules' somewhere."""
     v, inits = sampled("trains" if field == "READING" else "line")
     reach = c.reachable_states(v, inits)
     oracle = c.KernelOracle(v)

@@ -94,6 +94,15 @@ def test_a_slip_in_the_tile_values_is_a_disagreement_at_the_lead(slip: Any) -> N
     assert not res.ok, res.describe()
 
 
+def test_a_slip_in_the_call_is_a_disagreement(slip: Any) -> None:
+    """R4.7's call read off by the specification's table: the kernel, which states it from
+    [block] itself, still calls the block at a dead end."""
+    v = variant("tiny-2p-d3", {"block.call": "dead-end"})
+    assert _crosscheck(v, k=6).ok
+    slip("CALL", lambda v: False)
+    assert not _crosscheck(v, k=6).ok
+
+
 def test_a_slip_in_the_restart_on_a_marker_is_a_disagreement(slip: Any) -> None:
     """R4.4 restart_on_marker read off by the specification's table: the kernel, which
     states it from [block] itself, still restarts the run (confirmations disagree)."""

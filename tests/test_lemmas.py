@@ -55,10 +55,13 @@ def test_a_lemma_without_a_formula_must_say_why() -> None:
 def test_the_state_properties_are_lemmas_of_both_provers() -> None:
     props = {lem.property: lem for lem in LEMMAS if lem.property}
     state = {p.id for p in CATALOGUE if p.id in props}
-    assert state == {"blocked-sound", "conservation", "parity"}
+    assert state == {"blocked-sound", "conservation", "parity", "called-block"}
     assert props["blocked-sound"].abstract is not None
     assert props["conservation"].abstract is not None
     assert props["parity"].abstract is None and "modulo 2" in props["parity"].not_all_sizes
+    # R4.7: a candidate only where a dead end may be called; its negation leaves EPR
+    assert props["called-block"].abstract is None
+    assert "Value -> Tile" in props["called-block"].not_all_sizes
 
 
 def test_both_provers_read_the_one_list() -> None:

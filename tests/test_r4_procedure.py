@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers import play, position, run, variant
 
+from dominoproof.game import Round
 from dominoproof.model import (
     FalseDeclarationError,
     IllegalMoveError,
@@ -17,6 +20,10 @@ from dominoproof.model import (
     outcome,
     random_round,
 )
+from dominoproof.model.engine import seeded_deal
+from dominoproof.model.spec import spec_for
+from dominoproof.model.variant import load_variant
+from dominoproof.render.narrate import narrate
 
 BLOCK4 = find_variant("block-4p-d6")
 FOULS = find_variant("fouls-4p-d6")
@@ -237,3 +244,90 @@ def test_r4_5_after_a_foul_the_next_player_has_not_drawn() -> None:
     assert set(legal_moves(v, s)) == {play(v, s, 0, "2-6", 6), Move.confirm(0)}
     s = run(v, s, Move.confirm(0))
     assert (s.fouls, s.turn, s.confirmed, s.drew) == (1, 1, 0, False)
+
+
+# ---------------------------------------------------------------------------
+# R4.7 calling a block at a dead end ([block] call = "dead-end")
+# ---------------------------------------------------------------------------
+
+#: Double Draw as pagat gives it (docs/examples/house-rules/called-block.toml)
+CALLED = load_variant(Path(__file__).resolve().parent.parent / "docs" / "examples"
+                      / "house-rules" / "called-block.toml")
+UNCALLED = CALLED.with_overrides({"block.call": "never"})
+#: every tile of 3 on the table, both ends showing 3 (double-6: an even set)
+DEAD3 = "3-0 0-1 1-3 3-2 2-4 4-3 3-3 3-5 5-6 6-3"
+
+
+def test_r4_7_a_dead_end_may_be_called_with_stock_left() -> None:
+    s = position(CALLED, ["1-1 2-2", "4-4 5-5"], line=DEAD3, boneyard="6-6 0-6")
+    moves = legal_moves(CALLED, s)
+    assert moves[0] == Move.establish(0)  # the call, first ...
+    assert moves[1:] == legal_moves(UNCALLED, s)  # ... beside what the rules offer anyway
+    called = run(CALLED, s, Move.establish(0))
+    assert called.status is Status.BLOCKED and called.confirmed == 0
+    assert called.boneyard and not is_blocked(CALLED, called)  # R1.1 does not hold
+    assert outcome(CALLED, called) is not None  # the hands are scored at once
+
+
+def test_r4_7_the_call_is_a_choice_and_play_goes_on() -> None:
+    s = position(CALLED, ["1-1 2-2", "4-4 5-5"], line=DEAD3, boneyard="6-6 0-6")
+    s = run(CALLED, s, Move.draw(0, "6-6"))  # nobody noticed: P0 draws instead
+    assert s.status is Status.PLAYING and legal_moves(CALLED, s)[0] == Move.establish(0)
+
+
+def test_r4_7_no_call_without_a_dead_end() -> None:
+    s = position(CALLED, ["1-1 2-2", "4-4 5-5"], line="3-0 0-1 1-3", boneyard="6-6 3-6")
+    assert Move.establish(0) not in legal_moves(CALLED, s)
+    with pytest.raises(IllegalMoveError, match=r"no open end is dead \(R4\.7\)"):
+        run(CALLED, s, Move.establish(0))
+    dead = position(UNCALLED, ["1-1 2-2", "4-4 5-5"], line=DEAD3, boneyard="6-6 0-6")
+    assert Move.establish(0) not in legal_moves(UNCALLED, dead)  # "never": R4.4 only
+
+
+def test_r4_7_on_an_odd_set_the_other_end_may_still_take_a_tile() -> None:
+    """double-3: every 3 on the table shows at one end only; the other end's number is
+    still in a hand, so the called block leaves a legal play (blocked-sound fails)."""
+    v = variant("tiny-2p-d3", {"block.call": "dead-end"})
+    s = position(v, ["0-0 1-2", "2-2"], line="3-0 0-2 2-3 3-3 3-1", boneyard="0-1")
+    assert s.open_ends == (1, 3)
+    assert legal_moves(v, s)[0] == Move.establish(0) and play(v, s, 0, "1-2", 1) in \
+        legal_moves(v, s)
+    called = run(v, s, Move.establish(0))
+    assert spec_for(v).dead_end(called) and spec_for(v).playable_mask(called, 0)
+
+
+def test_r4_7_random_rounds_call_only_at_a_dead_end() -> None:
+    rules, calls, with_stock = spec_for(CALLED), 0, 0
+    for seed in range(40):
+        t = random_round(CALLED, seed)
+        for s, m in zip(t.states(), t.moves, strict=False):
+            if m.kind is MoveKind.ESTABLISH and not rules.block_ready(s):
+                calls += 1
+                with_stock += s.boneyard != 0
+                assert rules.dead_end(s)
+                both = s.open_ends  # an even set: the dead number shows at both ends
+                assert both[0] == both[1]
+    assert calls and with_stock
+
+
+def test_r4_7_the_narration_names_the_call() -> None:
+    rules = spec_for(CALLED)
+    t = next(t for t in map(lambda seed: random_round(CALLED, seed), range(40))
+             if t.moves[-1].kind is MoveKind.ESTABLISH
+             and not rules.block_ready(t.states()[-2]))
+    step = narrate(t)[-1]
+    assert step.rule == "R4.7" and "calls the block: every tile of" in step.text
+
+
+def test_r4_7_a_game_says_the_call() -> None:
+    """``dominoproof play``'s text of the move: a call, not R4.4's establishment."""
+    rules = spec_for(CALLED)
+    for seed in range(40):
+        rnd = Round(CALLED, seeded_deal(CALLED, seed), seed=seed)
+        while rnd.legal_moves():
+            m = rnd.legal_moves()[0]
+            if m.kind is MoveKind.ESTABLISH and not rules.block_ready(rnd.state):
+                assert rnd.move_text(m) == f"P{m.player} calls the block at a dead end (R4.7)"
+                return
+            rnd.push(rnd.legal_moves()[-1])
+    raise AssertionError("no call in 40 rounds")

@@ -46,6 +46,7 @@ SMALL = [
     ("draw-10p-d18", {"set.max": 3, "deal.players": 2, "deal.hand_size": 3,
                       "lead.tile": "3-3"}, "seed 3"),
     ("block-2p-d6", {"set.max": 2, "deal.hand_size": 2}, Init.every()),
+    ("tiny-2p-d3", {"block.call": "dead-end"}, "seed 0"),  # R4.7: the Call action
 ]
 
 
@@ -75,9 +76,13 @@ def test_next_is_the_rule_books_successors(name: str, overrides: Any, init: Any)
             assert m in tuple(a.moves(rules, s))  # ... which offers it
             assert a.effect(rules, s, m) == t  # and whose effect is the transition
             used[a.name] += 1
-        # Next is the moves of the actions of the first guard case that holds
-        case = next(c for c in CASES if c.guard(rules, s))
-        assert [m for a in case.actions for m in a.moves(rules, s)] == list(rules.moves(s))
+        # Next is the moves of the actions of the first guard case that holds, after
+        # those of the "also" cases before it that hold (R4.7's call)
+        held = [c for c in CASES if c.guard(rules, s)]
+        first = next(i for i, c in enumerate(held) if not c.also)
+        cases = [*(c for c in held[:first] if c.also), held[first]]
+        assert [m for c in cases for a in c.actions for m in a.moves(rules, s)] == list(
+            rules.moves(s))
     assert used["Lead"] and used["Play"] and used["Confirm"] and used["Establish"]
     assert used["Domino"]
 

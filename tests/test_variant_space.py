@@ -104,6 +104,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
         o["scoring.tile_values"] = {str(t): draw(st.integers(0, 50))}
     if draw_rule != "none" and rest - aside > 0 and draw(st.booleans()):
         o["draw.when"] = "any-time"  # R3.5 (drawn last: the earlier draws keep their values)
+    if draw(st.booleans()):
+        o["block.call"] = "dead-end"  # R4.7 (last again, for the same reason)
     return o
 
 
@@ -152,6 +154,10 @@ def check_variant(overrides: dict[str, Any], seed: int, free: bool) -> None:
 @example({"set.max": 2, "deal.players": 2, "deal.hand_size": 2, "deal.set_aside": 0,
           "draw.rule": "one", "draw.when": "any-time", "block.boneyard_must_be_empty": False,
           "lead.rule": "player", "lead.tile": "2-2"}, 1, True)
+# R4.7: a dead end may be called, on a draw-one line where a double-2 suit soon runs out
+@example({"set.max": 2, "deal.players": 2, "deal.hand_size": 2, "deal.set_aside": 0,
+          "draw.rule": "one", "block.call": "dead-end", "lead.rule": "player",
+          "lead.tile": "2-2"}, 0, True)
 def test_engine_reference_and_z3_agree_over_the_variant_space(
         overrides: dict[str, Any], seed: int, free: bool) -> None:
     check_variant(overrides, seed, free)
@@ -178,6 +184,7 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["scoring.block_winner"] == {"fewest-pips", "fewest-tiles"}  # R5.2a
     assert seen["scoring.award_unit"] == {"pips", "tiles"}  # R5.4's unit
     assert seen["draw.when"] == {"any-time"}
+    assert seen["block.call"] == {"dead-end"}
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
     assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal"}
 

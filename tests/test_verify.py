@@ -213,7 +213,7 @@ def test_a_file_built_on_a_preset_inherits_its_findings(tmp_path: Path) -> None:
         'base = "mid.toml"\nname = "house"\n[scoring]\nround_to = 5\n')
     v = load_variant(tmp_path / "house.toml")
     e = expect(v, "search", "blocked-sound", OK)
-    assert e.verdicts == (*OK, "VIOLATED") and e.when == "VIOLATED"
+    assert e.verdicts == (*OK, "VIOLATED") and e.when == ("VIOLATED",)
     assert e.why.startswith("inherited from the base double-draw-2p-d6")
     shown = _noted(Row(v.name, "search", "blocked-sound", "VIOLATED", e.verdicts), e)
     assert shown.ok and "inherited from the base" in shown.detail
@@ -225,6 +225,29 @@ def test_a_file_built_on_a_preset_inherits_its_findings(tmp_path: Path) -> None:
     (tmp_path / "plain.toml").write_text('base = "block-2p-d6"\n[scoring]\nround_to = 5\n')
     assert expect(load_variant(tmp_path / "plain.toml"), "search", "blocked-sound",
                   OK) == Expectation(OK)
+
+
+def test_a_rule_finding_is_expected_wherever_the_rule_is_on() -> None:
+    """R4.7: a called block promises no empty boneyard, on any preset: with [block] call =
+    "dead-end" blocked-sound may be VIOLATED, the row saying why and naming the rule (its
+    why first, before a finding the base's rules add); without it, the default."""
+    from dominoproof.expected import rule_findings
+    from dominoproof.verify import OK
+    from dominoproof.verify_job import Expectation, _noted, expect
+
+    v = find_variant("block-2p-d6").with_overrides({"block.call": "dead-end"})
+    e = expect(v, "search", "blocked-sound", OK)
+    assert e.verdicts == (*OK, "VIOLATED") and e.when == ("VIOLATED",)
+    assert e.why.startswith('finding of the rule block.call = "dead-end", as expected')
+    shown = _noted(Row(v.name, "search", "blocked-sound", "VIOLATED", e.verdicts), e)
+    assert shown.ok and "block.call" in shown.finding
+    assert expect(v, "z3", "blocked-sound", OK).verdicts == (*OK, "VIOLATED",
+                                                              "NOT INDUCTIVE")
+    assert expect(v, "search", "called-block", OK) == Expectation(OK)  # it must hold
+    assert rule_findings(find_variant("block-2p-d6")) == {}
+    dd = find_variant("double-draw-2p-d6").with_overrides({"block.call": "dead-end"})
+    both = expect(dd, "search", "blocked-sound", OK)  # the base's finding, and the rule's
+    assert both.verdicts == (*OK, "VIOLATED") and both.why.startswith("finding of the rule")
 
 
 def test_a_layout_the_z3_relation_does_not_state_is_named(

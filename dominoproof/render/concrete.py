@@ -239,6 +239,7 @@ def decoded_state_lines(s: ConcreteState) -> list[str]:
 _ACTIONS: dict[str, str] = {
     "domino": "P{turn} has emptied their hand: the round ends by a domino",
     "establish": "the block is established (R4.4)",
+    "call": "P{turn} calls the block: every tile of {x} is on the table (R4.7)",
     "lead": "P{turn} leads {t} (Terms)",
     "play": "P{turn} plays {t} on the end showing {x}, which then shows {y} (R2.1)",
     "foul": "P{turn} declares they cannot play though {t} fits the {x}: a foul (R4.5)",

@@ -325,6 +325,13 @@ def narrate(trace: Trace) -> list[Step]:
                 rule = "R4.2"
                 text = (f"P{p} confirms they cannot play — {after.confirmed} of {needed} in "
                         f"succession, proposed by P{after.proposer}, {boneyard_text(s)}")
+        elif k is MoveKind.ESTABLISH and not rules.block_ready(s):  # R4.7: a call
+            rule = "R4.7"
+            dead = sorted(x for x in rules.layout.numbers(s.ends)
+                          if not rules.suit[x] & ~s.table)
+            text = (f"P{p} calls the block: every tile of {' and '.join(map(str, dead))} "
+                    "is on the table, so no tile can ever be laid on an end showing it; the "
+                    f"round ends ({_left(s)})")
         elif k is MoveKind.ESTABLISH:
             rule = "R4.4"
             text = _establish_text(rules, s, told.ends_said(s))

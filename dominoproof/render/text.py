@@ -36,6 +36,7 @@ from dominoproof.model.tiles import Tile, tiles_of
 from dominoproof.model.variant import (
     Award,
     AwardUnit,
+    BlockCall,
     BlockWinner,
     Compare,
     DrawRule,
@@ -176,7 +177,9 @@ def variant_summary(variant: Variant) -> str:
         f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")
         + (", one that puts a marker out starting the run again"
-           if variant.block.restart_on_marker and variant.slot_layout.markers else ""),
+           if variant.block.restart_on_marker and variant.slot_layout.markers else "")
+        + ("; or called at a dead end (R4.7)"
+           if variant.block.call is BlockCall.DEAD_END else ""),
         f"fouls: {variant.fouls.rule.value}"
         + (f" ({variant.fouls.penalty} points)" if variant.fouls.rule is FoulRule.PENALISED
            else ""),
@@ -354,6 +357,8 @@ def _result_text(trace: Trace) -> list[str]:
         return out
     term = "blocked (R1.1, R4.4; scored by R5.2-R5.5)" if res.termination is Ending.BLOCKED \
         else "domino (a hand emptied)"
+    if res.termination is Ending.BLOCKED and not trace.rule_book.block_ready(final):
+        term = "blocked, called at a dead end (R4.7; scored by R5.2-R5.5)"
     out.append(f"  ended: {term}")
     if v.partnerships.compare is Compare.TEAM:
         out.append("  sides are teams: their totals are compared (R5.2)")

@@ -52,6 +52,14 @@ def build(m: AbstractModel) -> list[Action]:
                "guard 3: block_ready: the block is established",
                (), lambda s, _: (z3.And(m.live(s), m.has_tile(s, s.turn), m.ready(s)), true),
                lambda s, _, __: ([], dataclasses.replace(s, blocked=true), {})),
+        *([Action("call", MoveKind.ESTABLISH, ("R4.7",),
+                  "after guard 3, beside the guard that decides: an open end shows a number "
+                  "every tile of which is on the table: the mover calls the block",
+                  (("e", v.end), ("x", v.value)),
+                  lambda s, xs: (z3.And(m.moving(s), s.opened),
+                                 z3.And(s.shows(xs[0], xs[1]), m.dead(s, xs[1]))),
+                  lambda s, _, __: ([], dataclasses.replace(s, blocked=true), {}))]
+          if m.CALL else []),
         Action("lead", MoveKind.PLAY, ("Terms",),
                "guard 4: no open end yet: the mover leads with a tile of their hand",
                (("t", v.tile), ("a", v.value), ("b", v.value)),

@@ -70,6 +70,12 @@ NOT_STATABLE: dict[str, str] = {
         "logic over uninterpreted sorts cannot; its first half (every tile of an end's "
         "suit is on the table at a block when nothing is set aside) follows from "
         f"blocked-sound and conservation; {PER_INSTANCE}"),
+    # R4.7: the model states the call (its guard: every tile of the end's number on the
+    # table), but not the property: its negation needs a tile for every end and number
+    "called-block": (
+        "'no open end is dead' says: for every end and number, some tile carrying it is "
+        "not on the table -- a function Value -> Tile, which with 'every tile carries a "
+        f"number' (Tile -> Value) is a cycle outside EPR; {PER_INSTANCE}"),
     # the one layout property no layout the model states has: markers belong to trains,
     # whose owned slots leave the fragment (proofs/allsizes/layout.py, ``unstatable``)
     "markers": (

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.layout import layout_data
-from dominoproof.model.variant import DrawRule, DrawWhen, ExtendReading, FoulRule, Variant
+from dominoproof.model.variant import (
+    BlockCall,
+    DrawRule,
+    DrawWhen,
+    ExtendReading,
+    FoulRule,
+    Variant,
+)
 from dominoproof.proofs.z3.lemmas import Lemma, abstract_candidates
 
 from . import actions, twins
@@ -74,6 +81,8 @@ class AbstractModel:
         #: R3.5: a mover who can play may draw too
         self.ANY_TIME: bool = variant.draw.when is DrawWhen.ANY_TIME
         self.EMPTY: bool = variant.block.boneyard_must_be_empty
+        #: R4.7: a dead end may be called
+        self.CALL: bool = variant.block.call is BlockCall.DEAD_END
         # R4.4's restart_on_marker is not read here: it acts only where a layout has
         # markers, and this model refuses those layouts (trains: N/A, layout.py says why)
         self.P: int = variant.deal.players
@@ -131,8 +140,9 @@ class AbstractModel:
     def rules_text(self) -> str:
         v = self.variant
         when = ", any time" if self.ANY_TIME else ""
+        call = ", a dead end may be called" if self.CALL else ""
         text = (f"{v.name} rules: draw {self.DRAW.value}{when}, confirmations "
-                f"{v.block.confirmations!s}, boneyard_must_be_empty "
+                f"{v.block.confirmations!s}{call}, boneyard_must_be_empty "
                 f"{str(self.EMPTY).lower()}, fouls {v.fouls.rule.value}; "
                 f"{self.layout.describe()}; "
                 f"lead abstracted (any player, any tile)")
@@ -226,6 +236,11 @@ class AbstractModel:
         """R3: the boneyard supplies nothing."""
         t = z3.Const("t_b", self.v.tile)
         return z3.ForAll([t], z3.Not(s.in_boneyard(t)))
+
+    def dead(self, s: AState, x: Expr) -> Formula:
+        """R4.7: every tile carrying the number ``x`` is on the table."""
+        t = z3.Const("t_dd", self.v.tile)
+        return z3.ForAll([t], z3.Implies(self.v.carries(t, x), s.on_table(t)))
 
     def has_tile(self, s: AState, p: Expr) -> Formula:
         t = z3.Const("t_h", self.v.tile)

@@ -193,8 +193,10 @@ def _sanity(m: AbstractModel, chk: Checker, inv: _Invariant) -> _Sanity:
     expect("sat", "Inv satisfiable", *invf)
     for a in m.actions:
         expect("sat", f"{a.name} has a successor from Inv", *invf, m.step(a).formula)
+    # R4.7's call is offered beside the action that decides, never alone: leaving it out
+    # keeps its guard's "every tile of x" from being negated (a Value -> Tile function)
     expect("unsat", "every live Inv state enables an action", *invf, m.live(pre),
-           *[z3.Not(a.enabled(pre)) for a in m.actions])
+           *[z3.Not(a.enabled(pre)) for a in m.actions if a.name != "call"])
     return _Sanity(not problems, problems, chk.log[start:], time.perf_counter() - t0)
 
 

@@ -38,6 +38,7 @@ from .tables import (
     AGAIN,
     BITS,
     BLOCKED,
+    CALL,
     DOMINO,
     DRAW,
     DRAW_NONE,
@@ -174,6 +175,23 @@ def block_ready(K, f):  # type: ignore[no-untyped-def]
     return f[K[F_CONF]] >= K[C] and (not K[EMPTY] or empty(K, f, K[F_BONE]))
 
 
+@njit
+def dead_end(K, f):  # type: ignore[no-untyped-def]
+    """R4.7: an open slot shows a number every tile of which is on the table."""
+    e, mw, table = K[F_ENDS], K[MW], K[F_TABLE]
+    for i in range(K[W]):
+        v = f[e + i]
+        if v >= 0:
+            s = K[O_SUIT] + v * mw
+            whole = True
+            for w in range(mw):
+                if K[s + w] & ~f[table + w]:
+                    whole = False
+            if whole:
+                return True
+    return False
+
+
 @njit_inline
 def _holder(K, f, t):  # type: ignore[no-untyped-def]
     mw = K[MW]
@@ -263,7 +281,11 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         for w in range(mw):
             n = _moves_of(out, n, f[hand + w], w * BITS, PLAY, p, -1)
         return n
-    n = 0
+    n0 = 0
+    if K[CALL] and dead_end(K, f):  # R4.7: call the block, or go on as below
+        out[0] = move_code(ESTABLISH, p, -1, -1)
+        n0 = 1
+    n = n0
     tm = targets(K, f, p)
     e = K[F_ENDS]
     suit = K[O_SUIT]
@@ -275,7 +297,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
             n = _moves_of(out, n, f[hand + w] & K[s + w], w * BITS, PLAY, p, i)
     bone_empty = empty(K, f, K[F_BONE])
     may_draw = not bone_empty and K[DRAW] != DRAW_NONE and not f[K[F_DREW]]
-    if n:
+    if n > n0:
         if K[FOULS] and bone_empty and not (f[K[F_FOULS]] >> p) & 1:
             out[n] = move_code(CONFIRM, p, -1, -1)  # R4.5: a false declaration
             n += 1
@@ -283,12 +305,9 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
             n = _draws(K, f, out, n, p)
         return n
     if may_draw:
-        return _draws(K, f, out, 0, p)
-    if not bone_empty:
-        out[0] = move_code(PASS, p, -1, -1)
-        return 1
-    out[0] = move_code(CONFIRM, p, -1, -1)
-    return 1
+        return _draws(K, f, out, n0, p)
+    out[n0] = move_code(PASS if not bone_empty else CONFIRM, p, -1, -1)
+    return n0 + 1
 
 
 @njit

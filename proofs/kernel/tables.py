@@ -35,6 +35,7 @@ from dominoproof.model.layout import Access, Opens, layout_of
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
+    BlockCall,
     DealOrder,
     DrawRule,
     DrawWhen,
@@ -73,7 +74,9 @@ SIMPLE = 59
 RESTART = 61
 #: R3.5: 1 when a player who can play may draw too ([draw] when = "any-time")
 WHEN_ANY = 62
-HEADER = 64
+#: R4.7: 1 when a dead end may be called ([block] call = "dead-end")
+CALL = 68
+HEADER = 72
 
 # codes of the enumerations
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
@@ -196,7 +199,7 @@ def tables_for(v: Variant) -> Tables:
     ]
     header = [0] * HEADER
     any_time = v.draw.when is DrawWhen.ANY_TIME  # R3.5: plays and then draws
-    max_moves = max(t * w + 2, b + 2, t + 2) + (b if any_time else 0)
+    max_moves = max(t * w + 2, b + 2, t + 2) + (b if any_time else 0) + 1  # + a call
     header[:F_SIZE + 1] = [
         p, t, n, mw, w, _DRAW[v.draw.rule], c, int(v.block.boneyard_must_be_empty),
         int(v.fouls.rule is FoulRule.PENALISED), _LEAD[v.lead.rule], v.lead.player, lead_tile,
@@ -209,6 +212,7 @@ def tables_for(v: Variant) -> Tables:
     body: list[int] = []
     header[PLAIN] = int(f.pending < 0 and all(x < 0 for x in f.covered))
     header[WHEN_ANY] = int(any_time)
+    header[CALL] = int(v.block.call is BlockCall.DEAD_END)  # R4.7
     header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
                          and all(sl.double_takes == 0 for sl in data.slots))
     header[RESTART] = int(v.block.restart_on_marker)  # R4.4: the run restarts at 1

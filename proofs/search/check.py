@@ -335,7 +335,7 @@ def check_properties(result: SearchResult,
         else:
             res.verdict = Verdict.UNKNOWN
             res.detail = partial_detail(figures.stop_reason, result.size)
-        if p.id in ("blocked-sound", "blocked-complete", "parity", "tie"):
+        if p.id in ("blocked-sound", "blocked-complete", "parity", "tie", "called-block"):
             res.stats.update(ctx.counts)
         if not applies[p.id]:
             res.stats["checked anyway"] = res.verdict.value
@@ -405,5 +405,7 @@ def _holds_detail(pid: str, ctx: _Context, f: Figures) -> str:
         return f"{ctx.counts.get('ties', 0):,} tied blocked states checked; {n}"
     if pid == "parity":
         return f"{ctx.counts.get('parity blocks', 0):,} blocked states checked; {n}"
+    if pid == "called-block":
+        return f"{ctx.counts.get('called blocks', 0):,} called blocks checked; {n}"
     return n
 

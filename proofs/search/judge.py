@@ -174,6 +174,14 @@ class Judge:
                 why.append("a player has a legal move (R2.3, reading has-legal-move)")
             if why:
                 ctx.fail("blocked-sound", at, "block established, but " + "; ".join(why))
+        if (s.status is Status.BLOCKED and "called-block" in want
+                and not oracle.block_ready(s)):  # R4.7: a call, not R4.4's run
+            ctx.count("called blocks")
+            if not oracle.dead_end(s):
+                shown = ", ".join(str(x) for x in s.open_ends)
+                ctx.fail("called-block", at, f"the block was called ({s.confirmed} of "
+                         f"{oracle.C} confirmations), but no open end ({shown}) has every "
+                         "tile of its number on the table (R4.7)")
         if s.status is not Status.PLAYING and self.terminal_ids:
             _check_terminal(ctx, v, at, s, self.scorer(v, s), self.reference(s), v.teams,
                             v.tiles.suit, v.n % 2 == 0)

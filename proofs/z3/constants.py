@@ -25,7 +25,7 @@ from dominoproof.model.layout import (
     Slot,
     SlotLayout,
 )
-from dominoproof.model.params import AwardUnit, BlockWinner, Compare
+from dominoproof.model.params import AwardUnit, BlockCall, BlockWinner, Compare
 from dominoproof.model.tiles import Tile, tile_index
 from dominoproof.model.variant import DrawRule, DrawWhen, ExtendReading, FoulRule, LeadRule, Variant
 
@@ -43,6 +43,7 @@ class Z3Constants:
     C: int  #: R4.4: confirmations that establish a block [block.confirmations]
     EMPTY: bool  #: R4.4 [block.boneyard_must_be_empty]
     RESTART: bool  #: R4.4: a marker put out restarts the run [block.restart_on_marker]
+    CALL: bool  #: R4.7: a dead end may be called [block.call = "dead-end"]
     DRAW: DrawRule  #: R3.1 [draw.rule]
     ANY_TIME: bool  #: R3.5: a player who can play may draw too [draw.when = "any-time"]
     FOULS: FoulRule  #: R4.5 [fouls.rule]
@@ -80,7 +81,7 @@ def read_constants(v: Variant) -> Z3Constants:
         SIDES=sides, halves=halves,
         BY_TILES=v.scoring.block_winner is BlockWinner.FEWEST_TILES,
         AWARD_TILES=v.scoring.award_unit is AwardUnit.TILES,
-        RESTART=v.block.restart_on_marker)
+        RESTART=v.block.restart_on_marker, CALL=v.block.call is BlockCall.DEAD_END)
 
 
 def slots_of(v: Variant) -> SlotLayout:

@@ -131,7 +131,9 @@ class Encoding(Vocabulary):
         Keys: ``domino``, ``establish``, ``lead``, ``play``, ``draw``, ``pass``,
         ``confirm`` (2..8 of the list; 1, a finished round, has no move); and
         ``draw-instead``: case 5 where a player who can play may draw too (R3.5), with
-        stock left and not drawn this turn (false unless ``[draw] when = "any-time"``)."""
+        stock left and not drawn this turn (false unless ``[draw] when = "any-time"``);
+        ``call``: after case 3, where a dead end may be called, an open end is dead (R4.7:
+        offered beside the case that decides; false unless ``[block] call = "dead-end"``)."""
         key = ("cases", s.name)
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
@@ -154,6 +156,10 @@ class Encoding(Vocabulary):
         out["draw-instead"] = (And(out["play"], bone, z3.Not(s.drew))
                                if self.ANY_TIME and self.DRAW is not DrawRule.NONE
                                else z3.BoolVal(False))
+        # R4.7: after cases 1-3 (the round on, a hand to play from, no block ready)
+        out["call"] = (And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
+                           z3.Not(self.preds.block_ready(s)), self.preds.dead_end(s))
+                       if self.CALL else z3.BoolVal(False))
         self._cache[key] = out
         return out
 
@@ -176,8 +182,11 @@ class Encoding(Vocabulary):
                             status=z3.BitVecVal(DOMINO, STATUS_BITS)))
 
     def step_establish(self, s: StateVars, m: MoveVars) -> Step:
-        """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]."""
-        return (And(self.cases(s)["establish"], m.kind == ESTABLISH, self.preds.no_tile(m)),
+        """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]; and where a
+        dead end may be called, at one: the call, the same move and effect [R4.7]."""
+        c = self.cases(s)
+        guard = Or(c["establish"], c["call"]) if self.CALL else c["establish"]
+        return (And(guard, m.kind == ESTABLISH, self.preds.no_tile(m)),
                 self.update(s, f"establish.{m.name}",
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 

@@ -28,6 +28,7 @@ from dominoproof.model.variant import FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID, Fault
 from dominoproof.proofs.z3.encoding import (
     BV,
+    CLOSED_CODE,
     CONFIRM,
     COUNT_BITS,
     DRAW,
@@ -168,6 +169,22 @@ class VoluntaryPassZ3(Encoding):
         _, passed = self.step_pass(s, m)
         out["pass-instead"] = (And(instead, m.kind == PASS, self.preds.no_tile(m)),
                                self.update(passed, "instead"))
+        return out
+
+
+class CallUnmatchedEndZ3(Encoding):
+    """Twin of ``call-unmatched-end`` (R4.7): the call's guard asks only that no hand hold
+    a tile of an open end's number (the boneyard may still hold one)."""
+
+    def cases(self, s: StateVars) -> dict[str, Bool]:
+        out = dict(super().cases(s))
+        if not self.CALL:
+            return out
+        unmatched = Or([And(x != CLOSED_CODE, *[z3.Implies(self.carries(t, x),
+                                                           z3.Not(self.held(s, t)))
+                                               for t in range(self.T)]) for x in s.ends])
+        out["call"] = And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
+                          z3.Not(self.preds.block_ready(s)), unmatched)
         return out
 
 
@@ -449,6 +466,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "confirm-resets": Twin(ConfirmResetsZ3),
     "draw-from-empty-boneyard": Twin(DrawFromEmptyBoneyardZ3),
     "voluntary-pass": Twin(VoluntaryPassZ3),
+    "call-unmatched-end": Twin(CallUnmatchedEndZ3),
     "play-keeps-end": Twin(PlayKeepsEndZ3),
     "tie-wrong": Twin(scoring=TieWrongZ3),
     "highest-wins": Twin(scoring=HighestWinsZ3),

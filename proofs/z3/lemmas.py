@@ -223,6 +223,13 @@ def blocked_sound(e: Encoding, s: StateVars) -> Bool:
                           e.preds.ends_unplayable(s, ExtendReading.HOLDS_MATCHING_TILE)))
 
 
+def called_block(e: Encoding, s: StateVars) -> Bool:
+    """called-block: a block established without R4.4's run (a call, R4.7) has an open
+    end every tile of whose number is on the table."""
+    return z3.Implies(And(s.status == BLOCKED, z3.Not(e.preds.block_ready(s))),
+                      e.preds.dead_end(s))
+
+
 def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
     """Every tile of each end's suit is on the table, and the ends show the same number
     exactly when N is even."""
@@ -430,6 +437,13 @@ LEMMAS: tuple[Lemma, ...] = (
           "an open end",
           ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), blocked_sound, af.a_blocked_sound,
           property="blocked-sound"),
+    Lemma("called-block",
+          "a block established without the run of confirmations was called at a dead end: "
+          "an open end shows a number every tile of which is on the table",
+          ("R4.7", "R2.1"), called_block, applies=lambda e: e.CALL, property="called-block",
+          not_all_sizes="'no open end is dead' is, for every end and number, a tile not on "
+          "the table: a function Value -> Tile, which with 'every tile carries a number' "
+          "(Tile -> Value) is a cycle outside EPR (N/A there, proved per instance)"),
     Lemma("parity",
           "at a block every tile of each end's suit is on the table, and the ends show the "
           "same number exactly when N is even",
@@ -460,4 +474,5 @@ def abstract_statement(pid: str) -> Lemma | None:
 
 
 __all__ = ["BY_ID", "LEMMAS", "Lemma", "abstract_candidates", "abstract_statement",
-           "blocked_sound", "candidates_for", "hand_size", "parity", "parity_conclusion"]
+           "blocked_sound", "called_block", "candidates_for", "hand_size", "parity",
+           "parity_conclusion"]

@@ -29,6 +29,7 @@ from dominoproof.model.variant import ExtendReading, LeadFallback, LeadRule
 from dominoproof.proofs.z3.terms import And, Or
 from dominoproof.proofs.z3.vocabulary import (
     BV,
+    CLOSED_CODE,
     COUNT_BITS,
     DOMINO,
     LEAD_CODE,
@@ -202,6 +203,12 @@ class Predicates:
         """R4.4: ``confirmed >= C`` and, where the variant says so, an empty boneyard."""
         ready = z3.UGE(s.confirmed, self.v.C)
         return And(ready, self.v.boneyard_empty(s)) if self.v.EMPTY else ready
+
+    def dead_end(self, s: StateVars) -> Bool:
+        """R4.7: an open slot shows a number every tile of which is on the table."""
+        v = self.v
+        return Or([And(x != CLOSED_CODE, *[z3.Implies(v.carries(t, x), v.on_table(s, t))
+                                           for t in range(v.T)]) for x in s.ends])
 
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:
         """Seat ``q`` is among the last ``confirmed`` players to move (those who confirmed):

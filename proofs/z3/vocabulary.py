@@ -209,6 +209,7 @@ class Vocabulary:
         self.C: int = c.C
         self.EMPTY: bool = c.EMPTY
         self.RESTART: bool = c.RESTART  #: R4.4: a confirmation putting a marker out restarts
+        self.CALL: bool = c.CALL  #: R4.7: a dead end may be called
         self.DRAW: DrawRule = c.DRAW
         self.ANY_TIME: bool = c.ANY_TIME
         self.FOULS: FoulRule = c.FOULS
