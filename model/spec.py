@@ -24,7 +24,7 @@ from functools import cache
 from .constants import Constants, constants_of
 from .errors import DominoproofError, IllegalMoveError
 from .layout import Layout, layout_for, layout_of
-from .moves import LEAD, Move, MoveKind, why_illegal
+from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind, why_illegal
 from .rulebook import RuleBook
 from .state import Deal, Ending, State, StateFlaw, Status, state_status
 from .tiles import bits, mask_of, show_tiles
@@ -258,11 +258,11 @@ class Rules:
         return min(bits(mask), key=lambda t: (value[t], t))
 
     def opening(self: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None]:
-        """The leader and the tile they must lead with (``None``: any tile).
+        """The leader and the tile they must lead with (``None``: any tile;
+        ``DRAW_FOR_LEAD``: nobody holds it, and the players draw for it, R3.6).
 
         Raises :class:`VoidDeal` when the named tile is held by nobody and the
-        fallback is a redeal.
-        """
+        fallback is a redeal."""
         c = self.constants
         rule = c.LEAD
         if rule is LeadRule.PLAYER:
@@ -274,8 +274,8 @@ class Rules:
         fallback = c.FALLBACK
         if fallback is LeadFallback.REDEAL:
             raise VoidDeal(f"nobody holds the lead tile ({rule.value})")
-        if fallback is LeadFallback.PLAYER:
-            return c.LEADER, None
+        if fallback is LeadFallback.PLAYER or fallback is LeadFallback.DRAW:
+            return c.LEADER, None if fallback is LeadFallback.PLAYER else DRAW_FOR_LEAD
         if fallback is LeadFallback.HIGHEST_DOUBLE:
             found = _highest_double(self, hands)
             if found is not None:
@@ -289,10 +289,8 @@ class Rules:
     # -- Next -------------------------------------------------------------------------
     def legal_moves(self, s: State) -> tuple[Move, ...]:
         """Every legal move in ``s``, in a fixed order; ``()`` when the round is over."""
-        moves = self.moves(s)
-        self._memo_state = s
-        self._memo_moves = moves
-        return moves
+        self._memo_state, self._memo_moves = s, self.moves(s)
+        return self._memo_moves
 
     def moves(self: RuleBook, s: State) -> tuple[Move, ...]:
         """``Next``: the moves of the actions of the first guard case that holds in ``s``
@@ -325,8 +323,7 @@ class Rules:
         return self.step(s, m)
 
     def successors(self, s: State) -> list[tuple[Move, State]]:
-        step = self.step
-        return [(m, step(s, m)) for m in self.legal_moves(s)]
+        return [(m, self.step(s, m)) for m in self.legal_moves(s)]
 
     def step(self: RuleBook, s: State, m: Move) -> State:
         """The transition for a move already known to be legal: its action's effect."""
@@ -339,9 +336,8 @@ class Rules:
 
 def _holder(hands: tuple[int, ...], t: int | None) -> tuple[int, int | None] | None:
     """Who holds tile ``t``, with it (``None``: nobody, or no tile)."""
-    if t is None:
-        return None
-    return next(((p, t) for p, h in enumerate(hands) if h >> t & 1), None)
+    return None if t is None else next(((p, t) for p, h in enumerate(hands) if h >> t & 1),
+                                       None)
 
 
 def _highest_double(r: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None] | None:
@@ -464,10 +460,14 @@ def _draw_moves(r: RuleBook, s: State) -> Iterator[Move]:
 
 
 def _draw(r: RuleBook, s: State, m: Move) -> State:
-    """The tile goes from the boneyard to the hand; ``drew' = (DRAW = one)``."""
-    bit = 1 << m.tile
-    return s._replace(hands=_with_hand(s, m.player, s.hands[m.player] | bit),
-                      boneyard=s.boneyard & ~bit, drew=r.constants.DRAW is DrawRule.ONE,
+    """The tile goes from the boneyard to the hand; ``drew' = (DRAW = one)``. Before the
+    lead (R3.6) ``drew`` stays false and the turn passes, unless the drawer now holds
+    the tile the lead rule names (then they lead)."""
+    p, bit = m.player, 1 << m.tile
+    hands = _with_hand(s, p, s.hands[p] | bit)
+    turn = p if s.led or r.opening(hands)[1] != DRAW_FOR_LEAD else r.next_seat[p]
+    return s._replace(hands=hands, boneyard=s.boneyard & ~bit, turn=turn,
+                      drew=s.led and r.constants.DRAW is DrawRule.ONE,
                       stack=s.stack[1:] if s.stack is not None else None)
 
 
@@ -504,9 +504,10 @@ PLAY_ACTION = Action("Play", PLAY, ("R2.1", "R4.3"),
 FOUL_ACTION = Action("Foul", CONFIRM, ("R4.5",),
                      "a false declaration of inability by a player who could play, where the "
                      "variant makes it a recorded foul", _foul_moves, _foul)
-DRAW_ACTION = Action("Draw", DRAW, ("R3.1", "R3.5"),
-                     "a player who cannot play (R3.5: any, if WHEN = any-time) takes a boneyard "
-                     "tile (the top one, or any when the draw order is free)", _draw_moves, _draw)
+DRAW_ACTION = Action("Draw", DRAW, ("R3.1", "R3.5", "R3.6"),
+                     "a player who cannot play (R3.5: any, if WHEN = any-time; R3.6: before "
+                     "the lead, one seeking the named tile) takes a boneyard tile (the top "
+                     "one, or any when the draw order is free)", _draw_moves, _draw)
 PASS_ACTION = Action("Pass", PASS, ("R3.1",),
                      "draw-one games: the drawn tile does not fit, the turn passes",
                      lambda r, s: iter((Move.pass_(s.turn),)), _pass)
@@ -520,10 +521,12 @@ CASES: tuple[Case, ...] = (
     Case(1, "status != PLAYING", lambda r, s: s.status is not Status.PLAYING, ()),
     Case(2, "hand[p] = {}", lambda r, s: not s.hands[s.turn], (DOMINO_ACTION,)),
     Case(3, "block_ready", lambda r, s: r.block_ready(s), (ESTABLISH_ACTION,)),
+    Case(4, "no slot open, opening = DRAW_FOR_LEAD", lambda r, s: not s.led  # R3.6
+         and r.opening(s.hands)[1] == DRAW_FOR_LEAD, (DRAW_ACTION,)),
     Case(4, "no slot open", lambda r, s: not s.led, (LEAD_ACTION,)),
     Case(5, "WHEN = any-time, case 6's guard, playable(p) != {}", lambda r, s: r.constants.WHEN
-         is DrawWhen.ANY_TIME and CASES[6].guard(r, s) and r.playable_mask(s, s.turn) != 0,
-         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[6]) allows
+         is DrawWhen.ANY_TIME and CASES[7].guard(r, s) and r.playable_mask(s, s.turn) != 0,
+         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[7]) allows
     Case(5, "playable(p) != {}", lambda r, s: r.playable_mask(s, s.turn) != 0,
          (PLAY_ACTION, FOUL_ACTION)),
     Case(6, "boneyard != {}, DRAW != none, not drew",
