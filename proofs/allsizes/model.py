@@ -17,7 +17,15 @@ from dataclasses import dataclass
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.layout import layout_data
-from dominoproof.model.variant import DrawRule, DrawWhen, ExtendReading, FoulRule, Variant
+from dominoproof.model.variant import (
+    DrawRule,
+    DrawWhen,
+    ExtendReading,
+    FoulRule,
+    LeadFallback,
+    LeadRule,
+    Variant,
+)
 from dominoproof.proofs.z3.lemmas import Lemma, abstract_candidates
 
 from . import actions, twins
@@ -74,6 +82,9 @@ class AbstractModel:
         #: R3.5: a mover who can play may draw too
         self.ANY_TIME: bool = variant.draw.when is DrawWhen.ANY_TIME
         self.EMPTY: bool = variant.block.boneyard_must_be_empty
+        #: R3.6: before the lead, the players may draw for the tile the lead rule names
+        self.SEEKS: bool = (variant.lead.fallback is LeadFallback.DRAW
+                            and variant.lead.rule is not LeadRule.PLAYER)
         # R4.4's restart_on_marker is not read here: it acts only where a layout has
         # markers, and this model refuses those layouts (trains: N/A, layout.py says why)
         self.P: int = variant.deal.players
@@ -135,7 +146,8 @@ class AbstractModel:
                 f"{v.block.confirmations!s}, boneyard_must_be_empty "
                 f"{str(self.EMPTY).lower()}, fouls {v.fouls.rule.value}; "
                 f"{self.layout.describe()}; "
-                f"lead abstracted (any player, any tile)")
+                f"lead abstracted (any player, any tile"
+                f"{'; first, draws for it' if self.SEEKS else ''})")
         if self.fault:
             text += f"; abstract twin of fault {self.fault}"
         return text
