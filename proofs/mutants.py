@@ -131,6 +131,15 @@ class VoluntaryPass(FastRules):
         return got
 
 
+class LeadDrawsAlone(FastRules):
+    """R3.6 broken: drawing for the lead read as drawing until playable (R3.1): the first
+    player draws alone until the named tile turns up, the turn never passing."""
+
+    def step(self, s: State, m: Move) -> State:
+        nxt = super().step(s, m)
+        return nxt._replace(turn=m.player) if m.kind is MoveKind.DRAW and not s.led else nxt
+
+
 class PlayKeepsEnd(FastRules):
     """The layout broken: a tile laid on an end leaves that end showing the same number."""
 
@@ -388,6 +397,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "confirm-resets": ConfirmResets,
     "draw-from-empty-boneyard": DrawFromEmptyBoneyard,
     "voluntary-pass": VoluntaryPass,
+    "lead-draws-alone": LeadDrawsAlone,
     "play-keeps-end": PlayKeepsEnd,
     "marker-stays-in": MarkerStaysIn,
     "double-left-uncovered": DoubleLeftUncovered,

@@ -171,6 +171,15 @@ class VoluntaryPassZ3(Encoding):
         return out
 
 
+class LeadDrawsAloneZ3(Encoding):
+    """Twin of ``lead-draws-alone`` (R3.6): a draw for the lead leaves the turn with the
+    drawer, the named tile drawn or not."""
+
+    def step_lead_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
+        guard, post = super().step_lead_draw(s, m, top)
+        return guard, self.update(post, "alone", turn=s.turn)
+
+
 class PlayKeepsEndZ3(Encoding):
     """Twin of ``play-keeps-end`` (R2.1): a tile laid on an end leaves the ends as they
     were."""
@@ -449,6 +458,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "confirm-resets": Twin(ConfirmResetsZ3),
     "draw-from-empty-boneyard": Twin(DrawFromEmptyBoneyardZ3),
     "voluntary-pass": Twin(VoluntaryPassZ3),
+    "lead-draws-alone": Twin(LeadDrawsAloneZ3),
     "play-keeps-end": Twin(PlayKeepsEndZ3),
     "tie-wrong": Twin(scoring=TieWrongZ3),
     "highest-wins": Twin(scoring=HighestWinsZ3),
