@@ -129,18 +129,21 @@ class Encoding(Vocabulary):
         """The guard cases in the SEMANTICS order: each is its guard and no earlier one.
 
         Keys: ``domino``, ``establish``, ``lead-draw`` (4, where the players draw for the
-        lead, R3.6), ``lead``, ``play``, ``draw``, ``pass``, ``confirm`` (2..8 of the
-        list; 1, a finished round, has no move); and
+        lead, R3.6; false, and no guard of the list, where they never do), ``lead``,
+        ``play``, ``draw``, ``pass``, ``confirm`` (2..8 of the list; 1, a finished round,
+        has no move); and
         ``draw-instead``: case 5 where a player who can play may draw too (R3.5), with
         stock left and not drawn this turn (false unless ``[draw] when = "any-time"``)."""
         key = ("cases", s.name)
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
         bone = z3.Not(self.boneyard_empty(s))
+        seek = ([("lead-draw", And(z3.Not(s.led), self.preds.lead_choice(s).draws))]
+                if self.preds.seeks() else [])
         guards = [
             ("domino", self.hand_empty(s, s.turn)),
             ("establish", self.preds.block_ready(s)),
-            ("lead-draw", And(z3.Not(s.led), self.preds.lead_choice(s).draws)),
+            *seek,
             ("lead", z3.Not(s.led)),
             ("play", self.preds.can_play(s, s.turn)),
             ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
@@ -148,7 +151,7 @@ class Encoding(Vocabulary):
             ("pass", bone),
             ("confirm", z3.BoolVal(True)),
         ]
-        out: dict[str, Bool] = {}
+        out: dict[str, Bool] = {"lead-draw": z3.BoolVal(False)}
         earlier = [s.status == PLAYING]
         for name, g in guards:
             out[name] = And(*earlier, g)
@@ -325,7 +328,7 @@ class Encoding(Vocabulary):
         out = {
             "domino": self.step_domino(s, m),
             "establish": self.step_establish(s, m),
-            "lead-draw": self.step_lead_draw(s, m, top),
+            **({"lead-draw": self.step_lead_draw(s, m, top)} if self.preds.seeks() else {}),
             "lead": self.step_lead(s, m),
             "play": self.step_play(s, m),
             "foul": self.step_foul(s, m),
@@ -355,9 +358,10 @@ class Encoding(Vocabulary):
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
+        seek = [And(c["lead-draw"], z3.Not(self.boneyard_empty(s)))] if self.preds.seeks() \
+            else []  # R3.6
         return Or(c["domino"], c["establish"], And(c["lead"], self.preds.lead_tile_held(s)),
-                  And(c["lead-draw"], z3.Not(self.boneyard_empty(s))),  # R3.6
-                  c["play"], c["draw"], c["pass"], c["confirm"])
+                  *seek, c["play"], c["draw"], c["pass"], c["confirm"])
 
 
 __all__ = ["BLOCKED", "BV", "CLOSED_CODE", "CONFIRM", "COUNT_BITS", "DOMINO", "DOMINO_MOVE",

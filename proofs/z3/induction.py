@@ -158,9 +158,9 @@ def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     when nobody need draw any more (they drew it, and lead next)."""
     lead = And(m.kind == PLAY, m.end == LEAD_CODE, e.preds.is_leader(s, s.turn),
                e.lead_allowed(s, m))
-    seeks = e.preds.lead_choice(s).draws
-    if z3.is_false(seeks):
+    if not e.preds.seeks():
         return z3.Implies(z3.Not(s.led), lead)
+    seeks = e.preds.lead_choice(s).draws
     after = z3.If(e.preds.lead_choice(t).draws, e.preds.next_seat(s.turn), s.turn)
     draw = And(m.kind == DRAW, e.preds.drawer_in_turn(s), t.turn == after)
     return z3.Implies(z3.Not(s.led), z3.If(seeks, draw, lead))

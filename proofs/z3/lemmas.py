@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.layout import LayoutKind
-from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule, LeadFallback, LeadRule
+from dominoproof.model.variant import DrawRule, ExtendReading, FoulRule
 from dominoproof.proofs.z3 import lemma_formulas as af
 from dominoproof.proofs.z3.encoding import (
     BLOCKED,
@@ -189,7 +189,8 @@ def _pre_lead(e: Encoding, s: StateVars) -> Bool:
 
 def _leader(e: Encoding, s: StateVars) -> Bool:
     lead = e.preds.lead_choice(s)  # (while the players draw for the lead: _draw_for_lead)
-    return z3.Implies(And(z3.Not(s.led), z3.Not(lead.draws)), And(
+    before = And(z3.Not(s.led), z3.Not(lead.draws)) if e.preds.seeks() else z3.Not(s.led)
+    return z3.Implies(before, And(
         z3.Not(lead.void), e.initial_turn(s), e.preds.lead_tile_held(s)))
 
 
@@ -200,8 +201,7 @@ def _draw_for_lead(e: Encoding, s: StateVars) -> Bool:
 
 def _draws_for_lead(e: Encoding) -> bool:
     """R3.6: the lead rule names a tile, and nobody holding it means drawing for it."""
-    lead = e.variant.lead
-    return lead.fallback is LeadFallback.DRAW and lead.rule is not LeadRule.PLAYER
+    return e.preds.seeks()
 
 
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:

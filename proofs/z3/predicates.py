@@ -266,13 +266,17 @@ class Predicates:
             h = self.v.held(s, t)
             chosen[t] = And(none_yet, h)
             none_yet = And(none_yet, z3.Not(h))
-        seeks = (self.v.variant.lead.fallback is LeadFallback.DRAW
-                 and self.v.variant.lead.rule is not LeadRule.PLAYER)
         out = LeadChoice(chosen, z3.Not(none_yet),
                          none_yet if void_at_end else z3.BoolVal(False),
-                         none_yet if seeks else z3.BoolVal(False))
+                         none_yet if self.seeks() else z3.BoolVal(False))
         self.v._cache[key] = out
         return out
+
+    def seeks(self) -> bool:
+        """The players may draw for the lead (R3.6): the lead rule names a tile, and
+        nobody holding it means drawing for it (fallback "draw")."""
+        lead = self.v.variant.lead
+        return lead.fallback is LeadFallback.DRAW and lead.rule is not LeadRule.PLAYER
 
     def drawer_in_turn(self, s: StateVars) -> Bool:
         """While the players draw for the lead (R3.6), the player to move is the one
