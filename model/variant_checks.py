@@ -85,8 +85,9 @@ def validate(v: Variant) -> None:
         raise VariantError(
             f"the players draw for the named tile (R3.6), but {v.deal.set_aside} tile(s) "
             "set aside may hold it, never drawn", source=src, key="[lead] fallback",
-            value="draw", allowed='"highest-double", "heaviest-tile", "player", "redeal", '
-            "or [deal] set_aside = 0")
+            value="draw", allowed=('"highest-double", ' if v.lead.rule is LeadRule.TILE
+                                   else "") + '"heaviest-tile", "player", "redeal", or '
+            "[deal] set_aside = 0")
     c = v.block.confirmations
     if c.rule == "count" and not 1 <= c.count <= players:
         raise VariantError("out of range", source=src, key="[block] confirmations",
