@@ -16,7 +16,7 @@ from functools import cache
 
 from .constants import Constants
 from .layout import CLOSED, LINE, Layout
-from .moves import LEAD, Move, MoveKind
+from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from .rulebook import RuleBook
 from .spec import Rules
 from .state import State, Status
@@ -180,6 +180,8 @@ class FastRules:
 
     def _lead_moves(self, s: State) -> tuple[Move, ...]:
         leader, tile = self.opening(s.hands)
+        if tile == DRAW_FOR_LEAD:  # R3.6: nobody holds it; the player to move draws for it
+            return self._draws(s, s.turn) if s.boneyard else ()
         if leader != s.turn:
             return ()
         row = self._lead[leader]
@@ -218,9 +220,12 @@ class FastRules:
                 self.next_seat[p] if hand else p, 0, False, fouls, PLAYING, stack, marks))
         if kind is DRAW:
             bit = 1 << t
-            return _new(State, (
-                (*hands[:p], hands[p] | bit, *hands[p + 1:]), bone ^ bit, aside, table, ends,
-                p, conf, self.draw_rule is DrawRule.ONE, fouls, PLAYING,
+            hands = (*hands[:p], hands[p] | bit, *hands[p + 1:])
+            led = ends[0] != CLOSED  # R3.6: a draw for the lead passes the turn unless it
+            turn = p if led or self.opening(hands)[1] != DRAW_FOR_LEAD else self.next_seat[p]
+            return _new(State, (  # ... draws the tile the lead rule names
+                hands, bone ^ bit, aside, table, ends, turn, conf,
+                led and self.draw_rule is DrawRule.ONE, fouls, PLAYING,
                 stack[1:] if stack is not None else None, marks))
         if kind is CONFIRM:
             if self.fouls_possible and self.playable_mask(s, p):  # R4.5: recorded as a foul

@@ -4,7 +4,7 @@
 kind       meaning                                                     rule
 =========  ==========================================================  =========
 PLAY       lay ``tile`` on the slot ``end`` (-1: the lead)             R2, Terms
-DRAW       take ``tile`` from the boneyard                             R3.1
+DRAW       take ``tile`` from the boneyard (before the lead: for it)   R3.1, R3.6
 PASS       draw-one games: the drawn tile does not fit, turn passes    R3.1
 CONFIRM    declare "I cannot extend any open end" (the first such      R4.1-R4.2
            declaration of a run proposes the block)
@@ -56,6 +56,9 @@ class MoveKind(enum.IntEnum):
 
 NO_TILE = -1
 LEAD = -1  #: the ``end`` of the opening play: there is no open end yet
+#: the tile of ``RuleBook.opening`` when nobody holds the tile the lead rule names and the
+#: fallback is "draw": the players draw for it in turn, the leader named first (R3.6)
+DRAW_FOR_LEAD = -2
 TILE_LIMIT = tile_count(_MAX_SET)  #: tile indices are ``0 .. TILE_LIMIT-1``
 
 
@@ -306,7 +309,11 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
         return err(f"the only move is {forced[0]!r}", "R4.4" if forced[0].kind is ESTABLISH
                    else "Terms")
     k = m.kind
-    if not s.led and k is not PLAY:
+    seeking = not s.led and r.opening(s.hands)[1] == DRAW_FOR_LEAD
+    if seeking and k is not DRAW:
+        return err("nobody holds the tile the lead rule names: the players draw for it, "
+                   "one tile each in turn", "R3.6")
+    if not s.led and k is not PLAY and not seeking:
         return err("the round opens with the lead: a play of the tile the lead rule "
                    "allows", "Terms")
     if k is ESTABLISH:
@@ -335,7 +342,7 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
     if k is DRAW:
         if has_play and r.constants.WHEN is not DrawWhen.ANY_TIME:  # R3.5: any-time may draw
             return err("a player who can play must play", "R4.3")
-        if r.constants.DRAW is DrawRule.NONE:
+        if r.constants.DRAW is DrawRule.NONE and not seeking:
             return err("this variant has no drawing", "R3.1")
         if not s.boneyard:
             return err("the boneyard is empty", "R3.1")

@@ -76,6 +76,9 @@ class LeadFallback(enum.StrEnum):
     HEAVIEST_TILE = "heaviest-tile"
     PLAYER = "player"  #: ``lead.player`` leads with any tile
     REDEAL = "redeal"  #: the deal is void: the engine deals again; the model omits it
+    #: R3.6: the players draw one tile each in turn from ``lead.player`` on, until one
+    #: draws the named tile (a double, under "highest-double") and leads with it
+    DRAW = "draw"
 
 
 class ExtendReading(enum.StrEnum):
@@ -241,9 +244,13 @@ def _lead_tile(value: Any, z: Sizes, v: Variant) -> Any:
 
 
 def _lead_fallback(value: Any, z: Sizes, v: Variant) -> Any:
-    """A fallback that would repeat a lead rule turned into "highest-double"."""
+    """A fallback that would repeat a lead rule turned into "highest-double", or a draw
+    for the lead where the sizes set tiles aside (the named tile might never be drawn,
+    R3.6): the heaviest tile leads instead."""
     if (value is LeadFallback.HIGHEST_DOUBLE
             and _lead_rule(v.lead.rule, z, v) is LeadRule.HIGHEST_DOUBLE):
+        return LeadFallback.HEAVIEST_TILE
+    if value is LeadFallback.DRAW and z.aside > 0:
         return LeadFallback.HEAVIEST_TILE
     return value
 
@@ -346,13 +353,14 @@ class DrawSpec:
 class LeadSpec:
     rule: LeadRule = param(LeadRule.PLAYER, "Terms", "who opens the round, with which tile",
                            shrink=_lead_rule)
-    player: int = param(0, "Terms", "the seat that leads (rule player, fallback player)",
-                        range=(0, 9), shrink=_seat)
+    player: int = param(0, "Terms", "the seat that leads (rule player, fallback player), or "
+                        "draws first (fallback draw)", range=(0, 9), shrink=_seat)
     tile: str = param("", "Terms", 'the tile that leads under rule "tile", e.g. "6-6"',
                       shrink=_lead_tile)
     fallback: LeadFallback = param(
-        LeadFallback.HEAVIEST_TILE, "Terms", "what happens when nobody holds the named tile",
-        shrink=_lead_fallback,
+        LeadFallback.HEAVIEST_TILE, "Terms",
+        'what happens when nobody holds the named tile ("draw": the players draw for it '
+        "in turn, R3.6)", shrink=_lead_fallback,
     )
 
 

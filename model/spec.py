@@ -24,7 +24,7 @@ from functools import cache
 from .constants import Constants, constants_of
 from .errors import DominoproofError, IllegalMoveError
 from .layout import Layout, layout_for, layout_of
-from .moves import LEAD, Move, MoveKind, why_illegal
+from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind, why_illegal
 from .rulebook import RuleBook
 from .state import Deal, Ending, State, StateFlaw, Status, state_status
 from .tiles import bits, mask_of, show_tiles
@@ -106,8 +106,7 @@ def every_deal(variant: Variant, free_draw: bool,
     the set-aside tiles when there are any (they never change in a round, so no state is
     reachable from two parts: a parallel search by part duplicates nothing), else the
     first hand (deals sharing it are consecutive; parts may then reach common states)."""
-    p_count, h = variant.players, variant.deal.hand_size
-    k = variant.deal.set_aside
+    p_count, h, k = variant.players, variant.deal.hand_size, variant.deal.set_aside
     everything = tuple(range(variant.tiles.count))
     index, parts = part
 
@@ -131,16 +130,14 @@ def every_deal(variant: Variant, free_draw: bool,
             used = aside_mask | mask_of(t for hand in hands for t in hand)
             bone = tuple(t for t in everything if not used >> t & 1)
             masks = tuple(mask_of(hand) for hand in hands)
-            orders = (bone,) if free_draw else itertools.permutations(bone)
-            for stack in orders:
+            for stack in (bone,) if free_draw else itertools.permutations(bone):
                 yield Deal(masks, stack, aside_mask)
 
 
 def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = False, *,
                 closed: tuple[int, ...] | None = None) -> State:
     """Init for ``deal`` with ``leader`` to move: nothing on the table, every slot closed
-    (``closed``: the layout's closed slots, when the caller holds them), no confirmation,
-    no foul, no marker out."""
+    (``closed``, when the caller holds them), no confirmation, no foul, no marker out."""
     return _new(State, (deal.hands, mask_of(deal.stack), deal.set_aside, 0,
                         layout_of(variant).closed if closed is None else closed, leader, 0,
                         False, 0, Status.PLAYING, None if free_draw else deal.stack, 0))
@@ -152,9 +149,8 @@ def init_states(variant: Variant, init: Init,
     = the leader the lead rule names (read through ``rules``: a mutant's ``Init`` is the
     mutant's). A deal the lead rule voids (fallback ``redeal``) has no initial state."""
     rules = rules or spec_for(variant)
-    deals = (iter((init.deal,)) if init.deal is not None
-             else every_deal(variant, init.free_draw, init.part))
-    for deal in deals:
+    for deal in ((init.deal,) if init.deal is not None
+                 else every_deal(variant, init.free_draw, init.part)):
         try:
             leader, _ = rules.opening(deal.hands)
         except VoidDeal:
@@ -179,8 +175,7 @@ class Rules:
         c = self.constants
         self.layout: Layout = layout_for(c.LAYOUT, c.P)
         self.tiles = c.tiles
-        self.suit = c.tiles.suit
-        self.halves = c.tiles.halves
+        self.suit, self.halves = c.tiles.suit, c.tiles.halves
         self.players = c.P
         self.next_seat = tuple((p + 1) % c.P for p in range(c.P))
         self.C = c.C  #: R4.4: the confirmations that establish the block
@@ -235,6 +230,10 @@ class Rules:
         """R4.4: enough consecutive confirmations, and the boneyard still empty."""
         return s.confirmed >= self.C and (not self.constants.EMPTY or s.boneyard == 0)
 
+    def may_draw(self, s: State) -> bool:
+        """R3.1: a tile to draw, a rule that draws, none drawn this turn yet (case 6)."""
+        return bool(s.boneyard) and self.constants.DRAW is not DrawRule.NONE and not s.drew
+
     def dead_end(self: RuleBook, s: State) -> bool:
         """R4.7: an open end shows a number every tile of which is on the table."""
         return any(not self.suit[x] & ~s.table for x in self.layout.numbers(s.ends))
@@ -255,11 +254,11 @@ class Rules:
         return min(bits(mask), key=lambda t: (value[t], t))
 
     def opening(self: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None]:
-        """The leader and the tile they must lead with (``None``: any tile).
+        """The leader and the tile they must lead with (``None``: any tile;
+        ``DRAW_FOR_LEAD``: nobody holds it, and the players draw for it, R3.6).
 
         Raises :class:`VoidDeal` when the named tile is held by nobody and the
-        fallback is a redeal.
-        """
+        fallback is a redeal."""
         c = self.constants
         rule = c.LEAD
         if rule is LeadRule.PLAYER:
@@ -271,8 +270,8 @@ class Rules:
         fallback = c.FALLBACK
         if fallback is LeadFallback.REDEAL:
             raise VoidDeal(f"nobody holds the lead tile ({rule.value})")
-        if fallback is LeadFallback.PLAYER:
-            return c.LEADER, None
+        if fallback is LeadFallback.PLAYER or fallback is LeadFallback.DRAW:
+            return c.LEADER, None if fallback is LeadFallback.PLAYER else DRAW_FOR_LEAD
         if fallback is LeadFallback.HIGHEST_DOUBLE:
             found = _highest_double(self, hands)
             if found is not None:
@@ -286,10 +285,8 @@ class Rules:
     # -- Next -------------------------------------------------------------------------
     def legal_moves(self, s: State) -> tuple[Move, ...]:
         """Every legal move in ``s``, in a fixed order; ``()`` when the round is over."""
-        moves = self.moves(s)
-        self._memo_state = s
-        self._memo_moves = moves
-        return moves
+        self._memo_state, self._memo_moves = s, self.moves(s)
+        return self._memo_moves
 
     def moves(self: RuleBook, s: State) -> tuple[Move, ...]:
         """``Next``: the moves of the actions of the first guard case that holds in ``s``
@@ -326,8 +323,7 @@ class Rules:
         return self.step(s, m)
 
     def successors(self, s: State) -> list[tuple[Move, State]]:
-        step = self.step
-        return [(m, step(s, m)) for m in self.legal_moves(s)]
+        return [(m, self.step(s, m)) for m in self.legal_moves(s)]
 
     def step(self: RuleBook, s: State, m: Move) -> State:
         """The transition for a move already known to be legal: its action's effect."""
@@ -463,10 +459,14 @@ def _draw_moves(r: RuleBook, s: State) -> Iterator[Move]:
 
 
 def _draw(r: RuleBook, s: State, m: Move) -> State:
-    """The tile goes from the boneyard to the hand; ``drew' = (DRAW = one)``."""
-    bit = 1 << m.tile
-    return s._replace(hands=_with_hand(s, m.player, s.hands[m.player] | bit),
-                      boneyard=s.boneyard & ~bit, drew=r.constants.DRAW is DrawRule.ONE,
+    """The tile goes from the boneyard to the hand; ``drew' = (DRAW = one)``. Before the
+    lead (R3.6) ``drew`` stays false and the turn passes, unless the drawer now holds
+    the tile the lead rule names (then they lead)."""
+    p, bit = m.player, 1 << m.tile
+    hands = _with_hand(s, p, s.hands[p] | bit)
+    turn = p if s.led or r.opening(hands)[1] != DRAW_FOR_LEAD else r.next_seat[p]
+    return s._replace(hands=hands, boneyard=s.boneyard & ~bit, turn=turn,
+                      drew=s.led and r.constants.DRAW is DrawRule.ONE,
                       stack=s.stack[1:] if s.stack is not None else None)
 
 
@@ -506,9 +506,10 @@ PLAY_ACTION = Action("Play", PLAY, ("R2.1", "R4.3"),
 FOUL_ACTION = Action("Foul", CONFIRM, ("R4.5",),
                      "a false declaration of inability by a player who could play, where the "
                      "variant makes it a recorded foul", _foul_moves, _foul)
-DRAW_ACTION = Action("Draw", DRAW, ("R3.1", "R3.5"),
-                     "a player who cannot play (R3.5: any, if WHEN = any-time) takes a boneyard "
-                     "tile (the top one, or any when the draw order is free)", _draw_moves, _draw)
+DRAW_ACTION = Action("Draw", DRAW, ("R3.1", "R3.5", "R3.6"),
+                     "a player who cannot play (R3.5: any, if WHEN = any-time; R3.6: before "
+                     "the lead, one seeking the named tile) takes a boneyard tile (the top "
+                     "one, or any when the draw order is free)", _draw_moves, _draw)
 PASS_ACTION = Action("Pass", PASS, ("R3.1",),
                      "draw-one games: the drawn tile does not fit, the turn passes",
                      lambda r, s: iter((Move.pass_(s.turn),)), _pass)
@@ -524,15 +525,15 @@ CASES: tuple[Case, ...] = (
     Case(3, "block_ready", lambda r, s: r.block_ready(s), (ESTABLISH_ACTION,)),
     Case(3, "CALL, dead_end", lambda r, s: r.constants.CALL and r.dead_end(s), (CALL_ACTION,),
          also=True),  # R4.7: call, or go on as the next case that holds says
+    Case(4, "no slot open, opening = DRAW_FOR_LEAD", lambda r, s: not s.led  # R3.6
+         and r.opening(s.hands)[1] == DRAW_FOR_LEAD, (DRAW_ACTION,)),
     Case(4, "no slot open", lambda r, s: not s.led, (LEAD_ACTION,)),
-    Case(5, "WHEN = any-time, case 6's guard, playable(p) != {}", lambda r, s: r.constants.WHEN
-         is DrawWhen.ANY_TIME and CASES[7].guard(r, s) and r.playable_mask(s, s.turn) != 0,
-         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[7]) allows
+    Case(5, "WHEN = any-time, may_draw, playable(p) != {}", lambda r, s: r.constants.WHEN
+         is DrawWhen.ANY_TIME and r.may_draw(s) and r.playable_mask(s, s.turn) != 0,
+         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 allows
     Case(5, "playable(p) != {}", lambda r, s: r.playable_mask(s, s.turn) != 0,
          (PLAY_ACTION, FOUL_ACTION)),
-    Case(6, "boneyard != {}, DRAW != none, not drew",
-         lambda r, s: bool(s.boneyard) and r.constants.DRAW is not DrawRule.NONE and not s.drew,
-         (DRAW_ACTION,)),
+    Case(6, "may_draw", lambda r, s: r.may_draw(s), (DRAW_ACTION,)),
     Case(7, "boneyard != {}", lambda r, s: bool(s.boneyard), (PASS_ACTION,)),
     Case(8, "otherwise", lambda r, s: True, (CONFIRM_ACTION,)),
 )
@@ -546,8 +547,8 @@ ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
 
 
 def next_states(rules: RuleBook, s: State) -> list[tuple[Action, Move, State]]:
-    """``Next``: every transition ``s -> s'`` of :meth:`Rules.successors`, in its order,
-    each labelled by its action and move; ``[]`` in a terminal state."""
+    """``Next``: every transition ``s -> s'`` (:meth:`Rules.successors`, in its order),
+    labelled by its action and move; ``[]`` in a terminal state."""
     return [(rules.action_of(s, m), m, t) for m, t in rules.successors(s)]
 
 

@@ -81,6 +81,14 @@ def validate(v: Variant) -> None:
         raise VariantError('a fallback of "highest-double" repeats the lead rule', source=src,
                            key="[lead] fallback", value=v.lead.fallback.value,
                            allowed='"heaviest-tile", "player", "redeal"')
+    if (v.lead.fallback is LeadFallback.DRAW and v.lead.rule is not LeadRule.PLAYER
+            and v.deal.set_aside):
+        raise VariantError(
+            f"the players draw for the named tile (R3.6), but {v.deal.set_aside} tile(s) "
+            "set aside may hold it, never drawn", source=src, key="[lead] fallback",
+            value="draw", allowed=('"highest-double", ' if v.lead.rule is LeadRule.TILE
+                                   else "") + '"heaviest-tile", "player", "redeal", or '
+            "[deal] set_aside = 0")
     c = v.block.confirmations
     if c.rule == "count" and not 1 <= c.count <= players:
         raise VariantError("out of range", source=src, key="[block] confirmations",
@@ -170,6 +178,13 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
     if v.lead.tile and v.lead.rule is not LeadRule.TILE:
         out.append(f'{src}: [lead] tile = "{_plain(v.lead.tile)}" has no effect: [lead] '
                    f'rule = "{v.lead.rule.value}" does not name a tile (only "tile" does)')
+    if v.lead.fallback is LeadFallback.DRAW and (v.lead.rule is LeadRule.PLAYER
+                                                 or v.boneyard_size == 0):
+        why = ('[lead] rule = "player" names a seat, never a tile nobody may hold'
+               if v.lead.rule is LeadRule.PLAYER else
+               f"[deal] players x hand_size uses all {v.tiles.count} tiles, so someone "
+               "always holds it")
+        out.append(f'{src}: [lead] fallback = "draw" has no effect: {why} (R3.6)')
     if v.fouls.penalty and v.fouls.rule is FoulRule.IMPOSSIBLE:
         out.append(f"{src}: [fouls] penalty = {v.fouls.penalty} has no effect: [fouls] rule "
                    '= "impossible" rejects a false declaration, so no foul is ever '

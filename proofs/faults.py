@@ -134,6 +134,11 @@ FAULTS: tuple[Fault, ...] = (
           "number\": a block is called while the boneyard still holds one, so the end is "
           "not dead", ("R4.7",), ("called-block",), "tiny-2p-d3",
           demo_overrides={**_DRAW_D2, "block.call": "dead-end"}),
+    # R3.6 on the draw demo: in a deal whose boneyard holds 2-2, the players draw for it
+    Fault("lead-draws-alone", "drawing for the lead read as drawing until playable: the "
+          "first player draws alone until the named tile turns up, the turn never passing",
+          ("R3.6",), ("opening",), "tiny-2p-d3",
+          demo_overrides={**_DRAW_D2, "lead.fallback": "draw"}),
     # Parity needs every tile in play and, to be refuted by a line whose ends never
     # change, an odd N: double-3, 5 tiles each, any opening tile.
     Fault("play-keeps-end", "a tile laid on an end leaves it showing the same number",

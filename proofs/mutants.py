@@ -142,6 +142,13 @@ class CallUnmatchedEnd(FastRules):
                                             for x in self.layout.numbers(s.ends))):
             return (self._establish[s.turn], *got)
         return got
+class LeadDrawsAlone(FastRules):
+    """R3.6 broken: drawing for the lead read as drawing until playable (R3.1): the first
+    player draws alone until the named tile turns up, the turn never passing."""
+
+    def step(self, s: State, m: Move) -> State:
+        nxt = super().step(s, m)
+        return nxt._replace(turn=m.player) if m.kind is MoveKind.DRAW and not s.led else nxt
 
 
 class PlayKeepsEnd(FastRules):
@@ -402,6 +409,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "draw-from-empty-boneyard": DrawFromEmptyBoneyard,
     "voluntary-pass": VoluntaryPass,
     "call-unmatched-end": CallUnmatchedEnd,
+    "lead-draws-alone": LeadDrawsAlone,
     "play-keeps-end": PlayKeepsEnd,
     "marker-stays-in": MarkerStaysIn,
     "double-left-uncovered": DoubleLeftUncovered,

@@ -276,7 +276,24 @@ def lead_options(variant: Variant, hands: Sequence[frozenset[Tile]]) -> tuple[
         return heaviest_tile()
     if fallback == "player":
         return named_player()
+    if fallback == "draw":  # R3.6: nobody leads yet; the players draw for it, this one first
+        return variant.lead.player, []
     return None  # redeal: the model has no such initial state
+
+
+def named_tiles(variant: Variant) -> list[Tile]:
+    """The tiles the lead rule names: its tile, or under "highest-double" every double."""
+    if variant.lead.rule.value == "tile":
+        a, b = (int(x) for x in variant.lead.tile.replace("|", "-").split("-"))
+        return [(min(a, b), max(a, b))]
+    return [(d, d) for d in range(variant.set.max + 1)]
+
+
+def drawing_for_lead(variant: Variant, hands: Sequence[frozenset[Tile]]) -> bool:
+    """R3.6: the fallback is "draw" and no hand holds a tile the lead rule names."""
+    if variant.lead.rule.value == "player" or variant.lead.fallback.value != "draw":
+        return False
+    return all(holder(hands, t) is None for t in named_tiles(variant))
 
 
 def initial(variant: Variant, hands: Sequence[frozenset[Tile]], stack: Sequence[Tile],
@@ -409,7 +426,17 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
             all(t in r.table for t in all_tiles(variant.set.max) if x in t)
             for x in r.ends if x is not None):
         out.append((Move.establish(p), _replace(r, status=BLOCKED)))
-    # 4. the lead
+    # 4. the lead; before it, while nobody holds the tile the lead rule names (fallback
+    # "draw"), the player to move draws one tile, and keeps the turn only if it is that
+    # tile [R3.6]
+    if not opened(r) and drawing_for_lead(variant, r.hands):
+        choices = sorted(r.boneyard) if r.stack is None else list(r.stack[:1])
+        for t in choices:
+            out.append((Move.draw(p, index_of(t)), _replace(
+                r, hands=_with_hand(r, p, r.hands[p] | {t}), boneyard=r.boneyard - {t},
+                stack=None if r.stack is None else r.stack[1:],
+                turn=p if t in named_tiles(variant) else nxt)))
+        return out
     if not opened(r):
         lead = lead_options(variant, r.hands)
         if lead is not None and lead[0] == p:

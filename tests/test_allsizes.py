@@ -1,12 +1,13 @@
 """The all-sizes proofs: one abstract model, every N and every P.
 
-Fast tier: the correct rules of four variants (one per draw rule, and fouls)
-are PROVED; the layouts the fragment states (a spinner's waiting arms, doubles that
-must be covered) are proved, and the block while a double waits is where R2.3's
-readings differ; trains and toes are N/A with the reason; six fault twins (three of
-them the layout's) make exactly their properties NOT INDUCTIVE with a counterexample
-that names the action; the fragment check, the N/A, UNKNOWN and vacuity paths. Slow
-tier: every preset (against the findings), every twin, another seed.
+Fast tier: the correct rules of six variants (one per draw rule, fouls, a draw any
+time, R3.5, and a draw for the lead, R3.6) are PROVED; the layouts the fragment states
+(a spinner's waiting arms, doubles that must be covered) are proved, and the block
+while a double waits is where R2.3's readings differ; trains and toes are N/A with the
+reason; six fault twins (three of them the layout's) make exactly their properties NOT
+INDUCTIVE with a counterexample that names the action; the fragment check, the N/A,
+UNKNOWN and vacuity paths. Slow tier: every preset (against the findings), every twin,
+another seed.
 
 Expected verdicts are data (:data:`EXPECTED_FAILING`), never computed from the
 code under test.
@@ -100,12 +101,19 @@ def _any_time() -> Variant:
                                                       "draw.when": "any-time"})
 
 
+def _draw_for_lead() -> Variant:
+    """Draw-one where, nobody holding the highest double, the players draw for one (R3.6)."""
+    return find_variant("tiny-2p-d3").with_overrides({
+        "draw.rule": "one", "lead.rule": "highest-double", "lead.fallback": "draw"})
+
+
 VARIANTS: dict[str, Any] = {
     "tiny-2p-d3": lambda: find_variant("tiny-2p-d3"),  # draw until playable
     "block-2p-d6": lambda: find_variant("block-2p-d6"),  # no drawing
     "fouls-4p-d6": lambda: find_variant("fouls-4p-d6"),  # fouls penalised
     "draw-one": _draw_one,
     "any-time": _any_time,
+    "draw-for-lead": _draw_for_lead,
 }
 
 
@@ -188,6 +196,9 @@ def test_the_actions_follow_the_variant() -> None:
              for n in ("draw-one", "any-time")}
     assert "R3.5" in rules["any-time"] and "R3.5" not in rules["draw-one"]
     assert "any time" in AbstractModel(_any_time()).rules_text()
+    # R3.6: a draw before the lead only where the players draw for the lead
+    assert [n for n in VARIANTS if "lead_draw" in names[n]] == ["draw-for-lead"]
+    assert "draws for it" in AbstractModel(_draw_for_lead()).rules_text()
 
 
 def test_the_call_is_an_action_and_its_findings_are_the_rules() -> None:

@@ -272,6 +272,10 @@ def test_a_click_usage_error_is_one_line() -> None:
     (["block-2p-d6", "-o", "draw.when=any-time"], ("[draw] when", "[draw] rule")),
     (["block-2p-d6", "-o", "block.call=dead-end", "-o", "deal.hand_size=2"],
      ("[block] call", "[deal] players")),
+    # R3.6: a draw for the lead where nothing can miss: a seat leads, or every tile is dealt
+    (["block-2p-d6", "-o", "lead.fallback=draw"], ("[lead] fallback", "[lead] rule")),
+    (["partnership-4p-d6", "-o", "lead.fallback=draw"],
+     ("[lead] fallback", "[deal] players x hand_size")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:
@@ -288,6 +292,14 @@ def test_the_presets_have_no_parameter_without_effect() -> None:
     from dominoproof.model.variant import presets
 
     assert {name: v.warnings for name, v in presets().items() if v.warnings} == {}
+
+
+def test_a_draw_for_the_lead_with_tiles_set_aside_is_a_located_error() -> None:
+    """R3.6: the named tile might be set aside, never drawn: the draw might never end."""
+    assert_bad(run("show", "draw-leave2-2p-d6", "-o", "lead.fallback=draw"),
+               '[lead] fallback = "draw"', "2 tile(s) set aside", "[deal] set_aside = 0")
+    assert_bad(run("show", "block-2p-d6", "-o", "lead.rule=highest-double", "-o",
+                   "lead.fallback=draw"), '[lead] fallback = "draw"', "set aside")
 
 
 def test_a_lead_tile_not_in_the_set_is_an_error_under_any_lead_rule() -> None:

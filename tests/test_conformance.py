@@ -88,6 +88,8 @@ def move_kinds(v: Variant, states: Iterable[State]) -> Counter[str]:
                 name = "foul"
             if m.kind is MoveKind.PLAY and m.end == -1:
                 name = "lead"
+            if m.kind is MoveKind.DRAW and not s.led:
+                name = "draw for the lead"  # R3.6
             seen[name] += 1
     return seen
 
@@ -118,9 +120,12 @@ def assert_agree(res: c.Comparison) -> None:
                     "fouls.rule": "penalised"}, 20, True),
     ("tiny-2p-d3", {"block.call": "dead-end"}, 80, False),
     ("tiny-2p-d3", {"draw.rule": "one", "block.call": "dead-end"}, 20, True),
+    ("tiny-2p-d3", {"lead.fallback": "draw", "lead.player": 1}, 120, False),
+    ("tiny-2p-d3", {"lead.rule": "highest-double", "lead.fallback": "draw",
+                    "draw.rule": "one", "deal.players": 3, "deal.hand_size": 2}, 40, True),
 ], ids=["tiny", "tiny-free", "block-d3-2p", "block-d3-3p", "draw-one", "draw-one-free",
         "fouls-2p", "leave2", "fouls-draw-one", "any-time", "any-time-draw-one-fouls-free",
-        "call", "call-draw-one-free"])
+        "call", "call-draw-one-free", "draw-for-lead", "draw-for-double-3p-free"])
 def test_engine_matches_reference_on_sampled_deals(name: str, overrides: dict[str, Any],
                                                    k: int, free: bool) -> None:
     v = variant(name, overrides)
@@ -132,14 +137,14 @@ def test_the_samples_exercise_every_kind_of_move() -> None:
     """The configurations above reach leads, plays, draws, passes, confirmations,
     fouls, establishments and dominoes: the agreement is not vacuous."""
     seen: Counter[str] = Counter()
-    for name, overrides in [("tiny-2p-d3", {"draw.rule": "one"}),
+    for name, overrides in [("tiny-2p-d3", {"draw.rule": "one", "lead.fallback": "draw"}),
                             ("fouls-4p-d6", {**SMALL, "deal.players": 2,
                                              "lead.tile": "3-3"})]:
         v = variant(name, overrides)
         _, states = check(v, configs(sample(v, 40, seed=1)))
         seen += move_kinds(v, states)
     for kind in ("lead", "play", "draw", "pass", "confirm", "foul", "establish", "domino",
-                 "blocked"):
+                 "blocked", "draw for the lead"):
         assert seen[kind] > 0, (kind, seen)
 
 
@@ -162,6 +167,8 @@ def test_initial_states_agree_for_every_deal_and_lead_rule() -> None:
         {"lead.fallback": "redeal"},
         {"lead.rule": "highest-double", "lead.fallback": "heaviest-tile"},
         {"lead.rule": "highest-double", "lead.fallback": "redeal"},
+        {"lead.fallback": "draw", "lead.player": 1},  # R3.6: P1 draws first
+        {"lead.rule": "highest-double", "lead.fallback": "draw"},
         {"lead.rule": "player", "lead.player": 1},
         {"deal.order": "round-robin"},
     ]
@@ -521,6 +528,11 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
     "chicken-foot-lead-takes-4": ("block-2p-d6", {
         **_D3, "layout.kind": "chicken-foot", "layout.lead_double_takes": 4,
         "layout.double_takes": 3}),
+    # R3.6 on Chicken Foot's rules (draw one, the top double named, toes): double-3, 3
+    # tiles each, the centre double taking no tiles first (double-3 has not four of its 3s)
+    "chicken-foot-draw-for-root": ("chickenfoot-4p-d9", {
+        "set.max": 3, "deal.players": 2, "deal.hand_size": 3, "lead.tile": "3-3",
+        "layout.lead_double_takes": 0, "lead.fallback": "draw"}),
     "line-covered": ("block-2p-d6", {**SMALL, "layout.double_takes": 1}),
     # R4.4: a confirmation that puts a marker out starts the run again
     "trains-restart": ("block-2p-d6", {**_D3, "layout.kind": "trains", "deal.players": 3,
@@ -551,6 +563,7 @@ FEATURES: dict[str, set[str]] = {
     "trains-any-time": {"draw while able", "marker out", "play on another's train"},
     "chicken-foot-toes": {"toe open", "pending"},
     "chicken-foot-lead-takes-4": {"pending"},
+    "chicken-foot-draw-for-root": {"draw for the lead", "toe open", "pending", "pass"},
     "line-covered": {"pending"},
     "trains-restart": {"marker out", "run restarted", "play on another's train"},
     "trains-draw-one-restart": {"pass", "marker out", "run restarted", "pending"},
@@ -590,10 +603,12 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
                 seen["pass"] += 1
             if m.kind is MoveKind.CONFIRM and s.confirmed and t.confirmed == 1:
                 seen["run restarted"] += 1  # R4.4 restart_on_marker
-            if m.kind is MoveKind.DRAW and rules.playable_mask(s, m.player):
+            if m.kind is MoveKind.DRAW and s.led and rules.playable_mask(s, m.player):
                 seen["draw while able"] += 1  # R3.5
             if m.kind is MoveKind.ESTABLISH and not rules.block_ready(s):
                 seen["call"] += 1  # R4.7
+            if m.kind is MoveKind.DRAW and not s.led:
+                seen["draw for the lead"] += 1  # R3.6
             if lay.marker_out(t.marks, m.player) and not lay.marker_out(marks, m.player):
                 seen["marker out"] += 1
             if m.kind is not MoveKind.PLAY or m.end < 0:
@@ -619,7 +634,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     ("trains-covered-again", 60), ("trains-draw-one", 20), ("trains-own-marker-out", 40),
     ("trains-public-after-own", 60), ("trains-any-time", 20), ("trains-call", 40),
     ("spinner-call", 60), ("chicken-foot-toes", 60),
-    ("chicken-foot-lead-takes-4", 60), ("line-covered", 60), ("trains-restart", 60),
+    ("chicken-foot-lead-takes-4", 60), ("chicken-foot-draw-for-root", 20),
+    ("line-covered", 60), ("trains-restart", 60),
     ("trains-draw-one-restart", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
     """Engine, specification and reference agree on every state of sampled deals of each

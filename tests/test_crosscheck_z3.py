@@ -56,6 +56,10 @@ SMALL = [
     ("tiny-2p-d3", {"block.call": "dead-end"}, True),
     ("tiny-2p-d3", {"block.call": "dead-end", "layout.kind": "trains",
                     "lead.rule": "highest-double"}, False),
+    # R3.6: nobody was dealt 3-3 (seed 0): the players draw for it, P1 first in the
+    # deal's draw order; every draw order under draw-one
+    ("tiny-2p-d3", {"lead.fallback": "draw", "lead.player": 1}, False),
+    ("tiny-2p-d3", {"lead.fallback": "draw", "draw.rule": "one"}, True),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),

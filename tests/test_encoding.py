@@ -194,10 +194,12 @@ def test_every_action_is_deterministic_given_its_move() -> None:
 def test_each_action_is_enabled_somewhere() -> None:
     """No action of the relation is dead: each has a step from some state (sanity: a
     disjunct that can never fire would make its checks pass trivially)."""
-    for name, expected_dead in (("fouls-4p-d6", {"draw", "pass"}),
-                                ("draw-8p-d12", {"foul"}),
-                                ("tiny-2p-d3", {"foul", "pass"})):
-        v = variant(name)
+    for name, overrides, expected_dead in (
+            ("fouls-4p-d6", {}, {"draw", "pass"}),
+            ("draw-8p-d12", {}, {"foul"}),
+            ("tiny-2p-d3", {}, {"foul", "pass"}),
+            ("tiny-2p-d3", {"lead.fallback": "draw"}, {"foul", "pass"})):  # R3.6
+        v = variant(name, overrides)
         enc = Encoding(v)
         s, m = enc.state("s"), enc.move("m")
         dead = set()
@@ -209,6 +211,8 @@ def test_each_action_is_enabled_somewhere() -> None:
         # draw-until-playable never leaves "drew" set, but a state with it set exists in
         # the vocabulary: pass is only dead under the invariant, not here
         assert dead <= expected_dead, (name, dead)
+        # R3.6: the draw for the lead is an action only where the players may draw for it
+        assert ("lead-draw" in enc.steps(s, m)) == ("lead.fallback" in overrides), name
 
 
 def test_the_oracle_enumerates_without_duplicates() -> None:

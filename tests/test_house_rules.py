@@ -1,9 +1,10 @@
 """Every house rule's example file (``docs/examples/house-rules/``) verified as a designer
 would: ``dominoproof verify FILE`` gives verdicts (exit 0 or 1: never bad input, never a
 crash), each file is a few lines on top of a preset, the sound establishment under
-trains (``sound-block.toml``) holds where Mexican Train's own block does not, and a called
+trains (``sound-block.toml``) holds where Mexican Train's own block does not, a called
 block (``called-block.toml``) keeps its dead end while blocked-sound fails as the rule's
-finding."""
+finding, and Chicken Foot's draw for the [9|9] (``draw-for-root.toml``, R3.6) is searched,
+proved and cross-checked from a deal where nobody holds it."""
 
 from __future__ import annotations
 
@@ -52,3 +53,12 @@ def test_each_example_verifies(path: Path, tmp_path: Path) -> None:
         assert r.exit_code == 0, r.output
         sound = [row["verdict"] for row in rows if row["property"] == "blocked-sound"]
         assert "VIOLATED" not in sound and "HOLDS" in sound
+    if path.stem == "draw-for-root":  # R3.6: the draw for the [9|9], searched and proved
+        assert r.exit_code == 0, r.output
+        opening = {row["part"]: row for row in rows if row["property"] == "opening"}
+        assert opening["search"]["verdict"] == "HOLDS"
+        assert "(fallback draw)" in opening["search"]["configuration"]  # a deal reached it
+        assert opening["z3"]["verdict"] == "PROVED"
+        assert "draws for it" in opening["all sizes"]["configuration"]
+        cross = next(row for row in rows if row["part"] == "cross-check")
+        assert cross["verdict"] == "HOLDS"

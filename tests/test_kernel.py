@@ -59,6 +59,8 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
                                       "fouls.penalty": 5}, False),
     "any-time-draw-one": ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time"}, True),
     "call-draw-one": ("tiny-2p-d3", {"draw.rule": "one", "block.call": "dead-end"}, True),
+    # R3.6: nobody holds 3-3, and the players draw for it from P1 on
+    "draw-for-lead": ("tiny-2p-d3", {"lead.fallback": "draw", "lead.player": 1}, False),
     "block-3p": ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
     "leave2": ("draw-leave2-2p-d6", SMALL, False),
     "spinner": ("tiny-2p-d3", {"layout.kind": "spinner"}, False),
@@ -80,6 +82,9 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "chicken-foot": ("tiny-2p-d3", {"layout.kind": "chicken-foot",
                                     "layout.lead_double_takes": 4, "layout.double_takes": 3},
                      False),
+    "chicken-foot-draw-for-double": ("tiny-2p-d3", {
+        "layout.kind": "chicken-foot", "layout.double_takes": 3, "draw.rule": "one",
+        "lead.rule": "highest-double", "lead.fallback": "draw", "deal.hand_size": 2}, True),
 }
 
 
@@ -153,7 +158,9 @@ def test_kernel_successors_equal_the_rules_on_every_deal(name: str) -> None:
 def test_kernel_leads_as_the_rules_for_every_deal_and_lead_rule() -> None:
     for overrides in ({}, {"lead.rule": "highest-double", "lead.fallback": "heaviest-tile"},
                       {"lead.rule": "tile", "lead.tile": "3-3", "lead.fallback": "redeal"},
-                      {"lead.rule": "player", "lead.player": 1}):
+                      {"lead.rule": "player", "lead.player": 1},
+                      {"lead.fallback": "draw", "lead.player": 1},  # R3.6
+                      {"lead.rule": "highest-double", "lead.fallback": "draw"}):
         v = variant("tiny-2p-d3", overrides)
         res = c.compare_initial(v, every_deal(v, True), c.EngineOracle(v),
                                 c.get_oracle("kernel", v))
@@ -162,12 +169,15 @@ def test_kernel_leads_as_the_rules_for_every_deal_and_lead_rule() -> None:
 
 @pytest.mark.parametrize(("field", "value"), [("DRAW", kt.DRAW_NONE if kernel.available()
                                                else 0), ("C", 1), ("READING", 1),
-                                              ("WHEN_ANY", 1), ("CALL", 1)])
+                                              ("WHEN_ANY", 1), ("CALL", 1),
+                                              ("FALLBACK", 1)])
 def test_the_oracle_check_fails_on_a_broken_kernel(field: str, value: int) -> None:
     """A kernel reading the draw rule, the confirmations, R2.3's reading, who may draw
-    (R3.5) or whether a dead end may be called (R4.7) wrongly is caught: its successors or
-    its predicates differ from the rules' somewhere."""
-    v, inits = sampled("trains" if field == "READING" else "line")
+    (R3.5), whether a dead end may be called (R4.7) or the lead's fallback (R3.6's draw
+    read as the heaviest tile) wrongly is caught: its successors or its predicates differ
+    from the rules' somewhere."""
+    v, inits = sampled("trains" if field == "READING"
+                       else "draw-for-lead" if field == "FALLBACK" else "line")
     reach = c.reachable_states(v, inits)
     oracle = c.KernelOracle(v)
     oracle.book = KernelBook(v, broken(v, field, value))

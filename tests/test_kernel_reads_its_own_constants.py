@@ -20,7 +20,7 @@ from helpers import variant
 from dominoproof.model.constants import Constants, constants_of
 from dominoproof.model.fast import engine_for
 from dominoproof.model.spec import Init, every_deal, spec_for
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import LeadFallback, Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs import kernel
 
@@ -110,5 +110,15 @@ def test_a_slip_in_the_restart_on_a_marker_is_a_disagreement(slip: Any) -> None:
                                 "lead.rule": "highest-double", "block.restart_on_marker": True})
     assert _crosscheck(v, k=6).ok
     slip("RESTART", lambda v: False)
+    res = _crosscheck(v, k=6)
+    assert not res.ok, res.describe()
+
+
+def test_a_slip_in_the_lead_fallback_is_a_disagreement(slip: Any) -> None:
+    """R3.6 read off by the specification's table as the heaviest tile: the kernel, which
+    states the fallback from [lead] itself, has the players draw for 3-3 instead."""
+    v = variant("tiny-2p-d3", {"lead.fallback": "draw"})
+    assert _crosscheck(v, k=6).ok
+    slip("FALLBACK", lambda v: LeadFallback.HEAVIEST_TILE)
     res = _crosscheck(v, k=6)
     assert not res.ok, res.describe()

@@ -19,7 +19,7 @@ from dominoproof.model import (
     random_round,
     state_status,
 )
-from dominoproof.model.spec import CASES, spec_for
+from dominoproof.model.spec import CASES, DRAW_ACTION, spec_for
 from dominoproof.model.variant import ExtendReading, Variant
 
 READINGS = list(ExtendReading)
@@ -283,7 +283,9 @@ def test_r3_5_the_block_still_needs_the_boneyard_empty() -> None:
     assert able
 
 
-def test_r3_5_case_reads_case_6s_guard_by_position() -> None:
-    """The any-time case of model/spec.py asks CASES[7] for case 6's guard."""
-    assert [c.number for c in CASES[5:8]] == [5, 5, 6]
-    assert CASES[7].text == "boneyard != {}, DRAW != none, not drew"
+def test_r3_5_case_and_case_6_read_one_guard() -> None:
+    """The any-time case (5) draws under the guard of case 6, named once (may_draw)."""
+    any_time = next(c for c in CASES if c.text.startswith("WHEN = any-time"))
+    six = next(c for c in CASES if c.number == 6)
+    assert "may_draw" in any_time.text and six.text == "may_draw"
+    assert DRAW_ACTION in any_time.actions and six.actions == (DRAW_ACTION,)

@@ -76,7 +76,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
     if lead != "player":
         o["lead.fallback"] = draw(st.sampled_from(
             ["heaviest-tile", "player", "redeal"]
-            + (["highest-double"] if lead == "tile" else [])))
+            + (["highest-double"] if lead == "tile" else [])
+            + (["draw"] if aside == 0 else [])))  # R3.6: never with tiles set aside
     o["block.confirmations"] = draw(st.sampled_from(["all", "all-others",
                                                       *range(1, players + 1)]))
     if draw(st.booleans()):  # R4.4: no markers on a line, so no effect (a named warning)
@@ -158,6 +159,10 @@ def check_variant(overrides: dict[str, Any], seed: int, free: bool) -> None:
 @example({"set.max": 2, "deal.players": 2, "deal.hand_size": 2, "deal.set_aside": 0,
           "draw.rule": "one", "block.call": "dead-end", "lead.rule": "player",
           "lead.tile": "2-2"}, 0, True)
+# R3.6: nobody holds 2-2 (P2 draws first; P1, third, draws it from the fixed order)
+@example({"set.max": 2, "deal.players": 3, "deal.hand_size": 1, "deal.set_aside": 0,
+          "draw.rule": "one", "lead.rule": "tile", "lead.tile": "2-2", "lead.player": 2,
+          "lead.fallback": "draw"}, 4, False)
 def test_engine_reference_and_z3_agree_over_the_variant_space(
         overrides: dict[str, Any], seed: int, free: bool) -> None:
     check_variant(overrides, seed, free)
@@ -186,7 +191,8 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["draw.when"] == {"any-time"}
     assert seen["block.call"] == {"dead-end"}
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
-    assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal"}
+    assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal",
+                                     "draw"}
 
 
 def test_a_deliberately_broken_scoring_is_found_by_the_strategy_check(

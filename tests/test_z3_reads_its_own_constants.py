@@ -22,7 +22,7 @@ from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Shape, SlotLayout, topology
 from dominoproof.model.spec import Init, every_deal, spec_for
 from dominoproof.model.state import Status
-from dominoproof.model.variant import AwardUnit, BlockWinner, Variant
+from dominoproof.model.variant import AwardUnit, BlockWinner, LeadFallback, Variant
 from dominoproof.proofs import conformance as c
 from dominoproof.proofs.z3 import scoring, successors
 
@@ -135,5 +135,15 @@ def test_a_slip_in_the_restart_on_a_marker_is_a_disagreement(slip: Any) -> None:
                                 "lead.rule": "highest-double", "block.restart_on_marker": True})
     assert _crosscheck(v, terminal=False, k=6).ok
     slip("RESTART", lambda v: False)
+    res = _crosscheck(v, terminal=False, k=6)
+    assert not res.ok, res.describe()
+
+
+def test_a_slip_in_the_lead_fallback_is_a_disagreement(slip: Any) -> None:
+    """R3.6 read off by the specification's table as the heaviest tile: the Z3 relation,
+    which states the fallback from [lead] itself, has the players draw for 3-3 instead."""
+    v = variant("tiny-2p-d3", {"lead.fallback": "draw"})
+    assert _crosscheck(v, terminal=False, k=6).ok
+    slip("FALLBACK", lambda v: LeadFallback.HEAVIEST_TILE)
     res = _crosscheck(v, terminal=False, k=6)
     assert not res.ok, res.describe()

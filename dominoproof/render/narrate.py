@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
 from dominoproof.model.layout import Access, Opens, layout_for, layout_of
-from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile, bits, show_tiles
@@ -181,19 +181,29 @@ def _left(s: State) -> str:
     return "boneyard now empty" if n == 0 else f"{n} left in the boneyard"
 
 
-def _lead_reason(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
-    """Why this player leads with this tile (Terms: the lead rule and its fallback)."""
+def _named(variant: Variant) -> str:
+    """The tile the lead rule names, in words."""
+    lead = variant.lead
+    return Tile.parse(lead.tile).show() if lead.rule is LeadRule.TILE else "a double"
+
+
+def _lead_reason(variant: Variant, rules: RuleBook, s: State, m: Move,
+                 dealt: bool = True) -> str:
+    """Why this player leads with this tile (Terms: the lead rule and its fallback;
+    ``dealt`` false: the tile was drawn for the lead, R3.6)."""
     lead = variant.lead
     _, forced = rules.opening(s.hands)
     if lead.rule is LeadRule.PLAYER:
         return f'lead rule "player": P{lead.player} leads with any tile'
+    if not dealt and lead.fallback is LeadFallback.DRAW:
+        return (f'fallback "draw", R3.6: nobody was dealt {_named(variant)}, and P{m.player} '
+                "drew it")
     if lead.rule is LeadRule.TILE and forced == variant.lead_tile_index:
         return f'lead rule "tile": the holder of {Tile.parse(lead.tile).show()} leads with it'
     if lead.rule is LeadRule.HIGHEST_DOUBLE and forced is not None and \
             Tile.from_index(forced).is_double:
         return 'lead rule "highest-double": the highest double held leads'
-    named = (Tile.parse(lead.tile).show() if lead.rule is LeadRule.TILE
-             else "a double")
+    named = _named(variant)
     fb = lead.fallback
     if fb is LeadFallback.PLAYER:
         how = f"P{lead.player} leads with any tile"
@@ -281,7 +291,8 @@ def narrate(trace: Trace) -> list[Step]:
             shown_line, rows, where = told.play(i + 1, s, m, after)
             hand = (p, after.hands[p])
             if m.end == LEAD:
-                text = f"P{p} leads {t.show()} ({_lead_reason(variant, rules, s, m)})"
+                dealt = any(h >> m.tile & 1 for h in trace.deal.hands)
+                text = f"P{p} leads {t.show()} ({_lead_reason(variant, rules, s, m, dealt)})"
             else:
                 text = f"P{p} plays {t.show()} on {where}"
                 rule = "R2.1"
@@ -289,6 +300,13 @@ def narrate(trace: Trace) -> list[Step]:
                     rule = "R4.3"
                     text += (f": P{p} can play, so the block proposed by P{s.proposer} "
                              "was not real and play goes on")
+        elif k is MoveKind.DRAW and not s.led:  # R3.6: a draw for the lead
+            rule, hand = "R3.6", (p, after.hands[p])
+            found = rules.opening(after.hands)[1] != DRAW_FOR_LEAD
+            got = (f"{'it' if found else 'not it'}: P{after.turn} "
+                   f"{'leads' if found else 'draws'} next")
+            text = (f"nobody holds {_named(variant)}: P{p} draws "
+                    f"{Tile.from_index(m.tile).show()} for the lead, {got} ({_left(after)})")
         elif k is MoveKind.DRAW:
             able = rules.playable_mask(s, p) != 0  # R3.5: a draw by a player who can play
             rule = "R3.5" if able else "R3.1"

@@ -42,6 +42,7 @@ from dominoproof.model.variant import (
     DrawRule,
     DrawWhen,
     FoulRule,
+    LeadFallback,
     LeadRule,
     Variant,
 )
@@ -161,10 +162,12 @@ def variant_summary(variant: Variant) -> str:
     lead = variant.lead
     if lead.rule is LeadRule.PLAYER:
         lead_text = f"P{lead.player} leads"
-    elif lead.rule is LeadRule.TILE:
-        lead_text = f"{Tile.parse(lead.tile).show()} leads, else {lead.fallback.value}"
     else:
-        lead_text = f"highest double leads, else {lead.fallback.value}"
+        named = (f"{Tile.parse(lead.tile).show()} leads" if lead.rule is LeadRule.TILE
+                 else "highest double leads")
+        lead_text = f"{named}, else " + (
+            f"the players draw for it from P{lead.player} (R3.6)"
+            if lead.fallback is LeadFallback.DRAW else lead.fallback.value)
     bits_ = [
         f"double-{variant.n} ({variant.tiles.count} tiles)",
         f"{variant.players} players x {variant.deal.hand_size}",

@@ -70,6 +70,15 @@ def build(m: AbstractModel) -> list[Action]:
                (("t", v.tile), ("e", v.end), ("x", v.value), ("y", v.value)),
                _play_guard(m), _play_effect(m)),
     ]
+    if m.SEEKS:
+        acts.append(Action(
+            "lead_draw", MoveKind.DRAW, ("R3.6",),
+            "guard 4, fallback draw: before the lead the mover draws a tile from the "
+            "boneyard, then keeps the turn (they drew the named tile and lead next) or "
+            "passes it (the lead abstracted: which tile is named is not stated)",
+            (("t", v.tile),),
+            lambda s, xs: (z3.And(m.moving(s), z3.Not(s.opened)), s.in_boneyard(xs[0])),
+            _lead_draw_effect(m)))
     if m.fouls_possible:
         acts.append(Action(
             "foul", MoveKind.CONFIRM, ("R4.5",),
@@ -197,6 +206,21 @@ def _lead_effect(m: AbstractModel) -> Effect:
             post = dataclasses.replace(
                 post, pending=lambda f: z3.And(a == b, m.layout.lead_opens(f, a, b)))
         return after_play(m, s, tag, post)
+    return effect
+
+
+def _lead_draw_effect(m: AbstractModel) -> Effect:
+    """R3.6: the tile goes to the mover's hand; the turn stays or passes clockwise (a
+    free choice: whether the tile is the one the lead rule names is not stated);
+    ``drew`` is unchanged (a draw for the lead is no turn's draw)."""
+    def effect(s: AState, xs: Sequence[Expr], tag: str) -> Outcome:
+        t = xs[0]
+        nxt_ok, nxt = next_seat(m, s, tag)
+        turn2 = z3.Const(f"{tag}.turn'", m.v.player)
+        post = dataclasses.replace(s, holds=add2(s.holds, s.turn, t),
+                                   in_boneyard=remove1(s.in_boneyard, t), turn=turn2)
+        return [nxt_ok, z3.Or(turn2 == s.turn, turn2 == nxt)], post, {"next": nxt,
+                                                                    "turn'": turn2}
     return effect
 
 

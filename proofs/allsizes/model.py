@@ -23,6 +23,8 @@ from dominoproof.model.variant import (
     DrawWhen,
     ExtendReading,
     FoulRule,
+    LeadFallback,
+    LeadRule,
     Variant,
 )
 from dominoproof.proofs.z3.lemmas import Lemma, abstract_candidates
@@ -83,6 +85,9 @@ class AbstractModel:
         self.EMPTY: bool = variant.block.boneyard_must_be_empty
         #: R4.7: a dead end may be called
         self.CALL: bool = variant.block.call is BlockCall.DEAD_END
+        #: R3.6: before the lead, the players may draw for the tile the lead rule names
+        self.SEEKS: bool = (variant.lead.fallback is LeadFallback.DRAW
+                            and variant.lead.rule is not LeadRule.PLAYER)
         # R4.4's restart_on_marker is not read here: it acts only where a layout has
         # markers, and this model refuses those layouts (trains: N/A, layout.py says why)
         self.P: int = variant.deal.players
@@ -145,7 +150,8 @@ class AbstractModel:
                 f"{v.block.confirmations!s}{call}, boneyard_must_be_empty "
                 f"{str(self.EMPTY).lower()}, fouls {v.fouls.rule.value}; "
                 f"{self.layout.describe()}; "
-                f"lead abstracted (any player, any tile)")
+                f"lead abstracted (any player, any tile"
+                f"{'; first, draws for it' if self.SEEKS else ''})")
         if self.fault:
             text += f"; abstract twin of fault {self.fault}"
         return text

@@ -23,7 +23,15 @@ from dominoproof.model.engine import check_deal_shape, deal_error, initial_state
 from dominoproof.model.errors import IllegalMoveError, TraceError
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Access, Layout, Opens
-from dominoproof.model.moves import LEAD, Move, MoveKind, WrittenMove, resolve, said
+from dominoproof.model.moves import (
+    DRAW_FOR_LEAD,
+    LEAD,
+    Move,
+    MoveKind,
+    WrittenMove,
+    resolve,
+    said,
+)
 from dominoproof.model.outcome import outcome, side_of
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import VoidDeal
@@ -334,9 +342,15 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
                                      f"confirmations with the boneyard empty ({msg})")
             elif m.kind is MoveKind.PLAY and not s.table:
                 leader, tile = rules.opening(s.hands)
-                what = "any tile" if tile is None else Tile.from_index(tile).show()
-                rule, msg = "Terms", (f"the lead: under [lead] rule = \"{v.lead.rule.value}\""
-                                      f" P{leader} leads with {what} ({msg})")
+                if tile == DRAW_FOR_LEAD:
+                    rule, msg = "R3.6", (f"the lead: nobody holds the tile [lead] rule = "
+                                         f"\"{v.lead.rule.value}\" names, so P{s.turn} draws "
+                                         f"for it first ({msg})")
+                else:
+                    what = "any tile" if tile is None else Tile.from_index(tile).show()
+                    rule, msg = "Terms", (f"the lead: under [lead] rule = "
+                                          f"\"{v.lead.rule.value}\" P{leader} leads with "
+                                          f"{what} ({msg})")
             elif m.kind is MoveKind.CONFIRM and m.player < v.players and \
                     rules.has_play(s, m.player):
                 rule, msg = "R4.3", f"P{m.player} confirms while able to play ({msg})"

@@ -57,6 +57,7 @@ from .tables import (
     F_TABLE,
     F_TURN,
     FALLBACK,
+    FB_DRAW,
     FB_HIGHEST,
     FB_PLAYER,
     FB_REDEAL,
@@ -78,6 +79,7 @@ from .tables import (
     PLAYING,
     READING,
     RESTART,
+    SEEK,
     SIMPLE,
     WHEN_ANY,
     C,
@@ -214,7 +216,8 @@ def _highest_double(K, f):  # type: ignore[no-untyped-def]
 @njit
 def opening(K, f):  # type: ignore[no-untyped-def]
     """The leader and the tile they must lead with (-1: any), or (-2, -2) when the deal is
-    void (``Rules.opening``)."""
+    void, or (``lead.player``, SEEK) when the players draw for the tile (R3.6)
+    (``Rules.opening``)."""
     rule = K[LEAD]
     if rule == LEAD_PLAYER:
         return K[LEADER], -1
@@ -231,6 +234,8 @@ def opening(K, f):  # type: ignore[no-untyped-def]
         return -2, -2
     if fb == FB_PLAYER:
         return K[LEADER], -1
+    if fb == FB_DRAW:
+        return K[LEADER], SEEK
     if fb == FB_HIGHEST:
         q, t = _highest_double(K, f)
         if q >= 0:
@@ -272,6 +277,8 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         return 1
     if not led(K, f):
         leader, tile = opening(K, f)
+        if tile == SEEK:  # R3.6: nobody holds it: the player to move draws for it
+            return 0 if empty(K, f, K[F_BONE]) else _draws(K, f, out, 0, p)
         if leader != p:
             return 0
         if tile >= 0:
@@ -359,7 +366,11 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         word, bit = t // BITS, np.int64(1) << (t % BITS)
         g[p * mw + word] |= bit
         g[K[F_BONE] + word] &= ~bit
-        g[K[F_DREW]] = 1 if K[DRAW] == DRAW_ONE else 0
+        if led(K, f):
+            g[K[F_DREW]] = 1 if K[DRAW] == DRAW_ONE else 0
+        elif not (t == K[LEAD_TILE] if K[LEAD] == LEAD_BY_TILE
+                  else K[K[O_LO] + t] == K[K[O_HI] + t]):
+            g[K[F_TURN]] = nxt  # R3.6: a draw for the lead that misses the named tile
         sn = f[K[F_STACKN]]
         if sn >= 0:
             st = K[F_STACK]

@@ -67,7 +67,9 @@ from .tables import (
     PLAYING,
     READING,
     RESTART,
+    SEEK,
     Array,
+    B,
     N,
     P,
     T,
@@ -239,7 +241,14 @@ def _transition(K, f, m, g, want, fouls_possible):  # type: ignore[no-untyped-de
         bad |= 1 << BONEYARD_MONOTONE
     if want >> OPENING & 1 and not led(K, f) and empty(K, f, K[F_TABLE]):
         leader, must = opening(K, f)
-        if kind != PLAY or end != -1 or player != leader or (must >= 0 and tile != must):
+        if must == SEEK:  # R3.6: the players draw for it in turn, one tile each
+            drawn = K[B]
+            for w in range(K[MW]):
+                drawn -= popcount(f[bone + w])
+            after = player if opening(K, g)[1] != SEEK else (player + 1) % K[P]
+            if kind != DRAW_M or player != (leader + drawn) % K[P] or g[K[F_TURN]] != after:
+                bad |= 1 << OPENING
+        elif kind != PLAY or end != -1 or player != leader or (must >= 0 and tile != must):
             bad |= 1 << OPENING
     conf, turn = K[F_CONF], K[F_TURN]
     procedure = want >> PROCEDURE & 1

@@ -82,6 +82,9 @@ HEADER = 72
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
 LEAD_PLAYER, LEAD_BY_TILE, LEAD_HIGHEST = 0, 1, 2
 FB_HIGHEST, FB_HEAVIEST, FB_PLAYER, FB_REDEAL = 0, 1, 2, 3
+#: R3.6: fallback "draw" (the players draw for the named tile in turn), and the tile
+#: ``rules.opening`` gives while they do
+FB_DRAW, SEEK = 4, -3
 OPENS_LEAD, OPENS_SPINNER, OPENS_TOE = 0, 1, 2
 ACCESS_EVERYONE, ACCESS_OWNER, ACCESS_MARKER = 0, 1, 2
 #: R2.3 house rules: also anyone whose own marker is out; anyone whose own train is started
@@ -92,7 +95,8 @@ _DRAW = {DrawRule.NONE: DRAW_NONE, DrawRule.UNTIL_PLAYABLE: DRAW_UNTIL, DrawRule
 _LEAD = {LeadRule.PLAYER: LEAD_PLAYER, LeadRule.TILE: LEAD_BY_TILE,
          LeadRule.HIGHEST_DOUBLE: LEAD_HIGHEST}
 _FALLBACK = {LeadFallback.HIGHEST_DOUBLE: FB_HIGHEST, LeadFallback.HEAVIEST_TILE: FB_HEAVIEST,
-             LeadFallback.PLAYER: FB_PLAYER, LeadFallback.REDEAL: FB_REDEAL}
+             LeadFallback.PLAYER: FB_PLAYER, LeadFallback.REDEAL: FB_REDEAL,
+             LeadFallback.DRAW: FB_DRAW}
 _OPENS = {Opens.LEAD: OPENS_LEAD, Opens.SPINNER: OPENS_SPINNER, Opens.TOE: OPENS_TOE}
 _ACCESS = {Access.EVERYONE: ACCESS_EVERYONE, Access.OWNER: ACCESS_OWNER,
            Access.OWNER_OR_MARKER: ACCESS_MARKER, Access.OWNER_OR_MARKERS: ACCESS_MARKERS,

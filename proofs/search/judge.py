@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dominoproof.model.layout import CLOSED
-from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
@@ -189,6 +189,22 @@ class Judge:
             self.layout.state(at, s)
         return premise
 
+    def _draw_for_lead(self, at: Any, s: State, m: Move, j: Any, t: State,
+                       leader: int) -> None:
+        """opening, R3.6: before the lead, while nobody holds the tile the lead rule
+        names, each move is a draw by the next player clockwise from ``leader`` (one draw
+        each), who keeps the turn only if they drew that tile (they lead it next)."""
+        players = self.v.players
+        drawer = (leader + self.v.boneyard_size - s.boneyard.bit_count()) % players
+        found = self.oracle.opening(t.hands)[1] != DRAW_FOR_LEAD
+        turn = m.player if found else (m.player + 1) % players
+        if m.kind is not DRAW or m.player != drawer or t.turn != turn:
+            said = (f"P{m.player} draws, then P{t.turn} is to move" if m.kind is DRAW
+                    else repr(m))
+            self.ctx.fail("opening", at, f"nobody holds the tile the lead rule names, so "
+                          f"P{drawer} draws for it and {'keeps' if found else 'passes'} the "
+                          f"turn (R3.6); instead {said}", (j,))
+
     def transition(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
         """Check the transition properties of ``s --m--> t`` (``j`` names ``t``, the
         successor the system under test gives)."""
@@ -207,7 +223,9 @@ class Judge:
                 ctx.fail("boneyard-monotone", at, f"{m} changes the set-aside tiles", (j,))
         if "opening" in want and not s.led and not s.table:
             leader, tile = oracle.opening(s.hands)
-            if kind is not PLAY or m.end != LEAD or m.player != leader or (
+            if tile == DRAW_FOR_LEAD:  # R3.6: nobody holds it: the players draw for it
+                self._draw_for_lead(at, s, m, j, t, leader)
+            elif kind is not PLAY or m.end != LEAD or m.player != leader or (
                     tile is not None and m.tile != tile):
                 named = f" with {Tile.from_index(tile).show()}" if tile is not None else ""
                 first = (f"P{m.player} leads {Tile.from_index(m.tile).show()}"

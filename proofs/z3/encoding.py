@@ -128,8 +128,10 @@ class Encoding(Vocabulary):
     def cases(self, s: StateVars) -> dict[str, Bool]:
         """The guard cases in the SEMANTICS order: each is its guard and no earlier one.
 
-        Keys: ``domino``, ``establish``, ``lead``, ``play``, ``draw``, ``pass``,
-        ``confirm`` (2..8 of the list; 1, a finished round, has no move); and
+        Keys: ``domino``, ``establish``, ``lead-draw`` (4, where the players draw for the
+        lead, R3.6; false, and no guard of the list, where they never do), ``lead``,
+        ``play``, ``draw``, ``pass``, ``confirm`` (2..8 of the list; 1, a finished round,
+        has no move); and
         ``draw-instead``: case 5 where a player who can play may draw too (R3.5), with
         stock left and not drawn this turn (false unless ``[draw] when = "any-time"``);
         ``call``: after case 3, where a dead end may be called, an open end is dead (R4.7:
@@ -138,9 +140,12 @@ class Encoding(Vocabulary):
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
         bone = z3.Not(self.boneyard_empty(s))
+        seek = ([("lead-draw", And(z3.Not(s.led), self.preds.lead_choice(s).draws))]
+                if self.preds.seeks() else [])
         guards = [
             ("domino", self.hand_empty(s, s.turn)),
             ("establish", self.preds.block_ready(s)),
+            *seek,
             ("lead", z3.Not(s.led)),
             ("play", self.preds.can_play(s, s.turn)),
             ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
@@ -148,7 +153,7 @@ class Encoding(Vocabulary):
             ("pass", bone),
             ("confirm", z3.BoolVal(True)),
         ]
-        out: dict[str, Bool] = {}
+        out: dict[str, Bool] = {"lead-draw": z3.BoolVal(False)}
         earlier = [s.status == PLAYING]
         for name, g in guards:
             out[name] = And(*earlier, g)
@@ -218,6 +223,20 @@ class Encoding(Vocabulary):
                     self.preds.tile_ok(m), self.preds.tile_at(s, m, s.turn),
                     self.lead_allowed(s, m)),
                 self.after_play(s, m, "lead", ends, marks))
+
+    def step_lead_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
+        """4'. no slot open, nobody holds the tile the lead rule names, fallback "draw"
+        [R3.6]: Draw(p, t) for ``t`` in the boneyard (the top of the stack when the order
+        is fixed): the tile moves to the hand, ``drew`` stays false, and the turn passes
+        unless ``t`` is a tile the lead rule names (its drawer leads next)."""
+        top = top if top is not None else self.draw_top(s)
+        extra: dict[str, Any] = {} if s.drawn is None else {"drawn": s.drawn + 1}
+        named = Or([m.tile == t for t in self.preds.named_tiles()])
+        return (And(self.cases(s)["lead-draw"], m.kind == DRAW, self.preds.tile_ok(m),
+                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.BONEYARD),
+                    m.tile == top if top is not None else z3.BoolVal(True)),
+                self.update(s, f"lead-draw.{m.name}", loc=self.preds.moved(s, m, s.turn),
+                            turn=z3.If(named, s.turn, self.preds.next_seat(s.turn)), **extra))
 
     def step_play(self, s: StateVars, m: MoveVars) -> Step:
         """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on now
@@ -318,6 +337,7 @@ class Encoding(Vocabulary):
         out = {
             "domino": self.step_domino(s, m),
             "establish": self.step_establish(s, m),
+            **({"lead-draw": self.step_lead_draw(s, m, top)} if self.preds.seeks() else {}),
             "lead": self.step_lead(s, m),
             "play": self.step_play(s, m),
             "foul": self.step_foul(s, m),
@@ -347,8 +367,10 @@ class Encoding(Vocabulary):
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
+        seek = [And(c["lead-draw"], z3.Not(self.boneyard_empty(s)))] if self.preds.seeks() \
+            else []  # R3.6
         return Or(c["domino"], c["establish"], And(c["lead"], self.preds.lead_tile_held(s)),
-                  c["play"], c["draw"], c["pass"], c["confirm"])
+                  *seek, c["play"], c["draw"], c["pass"], c["confirm"])
 
 
 __all__ = ["BLOCKED", "BV", "CLOSED_CODE", "CONFIRM", "COUNT_BITS", "DOMINO", "DOMINO_MOVE",

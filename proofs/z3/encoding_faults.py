@@ -186,6 +186,13 @@ class CallUnmatchedEndZ3(Encoding):
         out["call"] = And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
                           z3.Not(self.preds.block_ready(s)), unmatched)
         return out
+class LeadDrawsAloneZ3(Encoding):
+    """Twin of ``lead-draws-alone`` (R3.6): a draw for the lead leaves the turn with the
+    drawer, the named tile drawn or not."""
+
+    def step_lead_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
+        guard, post = super().step_lead_draw(s, m, top)
+        return guard, self.update(post, "alone", turn=s.turn)
 
 
 class PlayKeepsEndZ3(Encoding):
@@ -467,6 +474,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "draw-from-empty-boneyard": Twin(DrawFromEmptyBoneyardZ3),
     "voluntary-pass": Twin(VoluntaryPassZ3),
     "call-unmatched-end": Twin(CallUnmatchedEndZ3),
+    "lead-draws-alone": Twin(LeadDrawsAloneZ3),
     "play-keeps-end": Twin(PlayKeepsEndZ3),
     "tie-wrong": Twin(scoring=TieWrongZ3),
     "highest-wins": Twin(scoring=HighestWinsZ3),

@@ -153,9 +153,17 @@ def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> B
 
 def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """opening [Terms]: the first move is the lead the variant names, by its player, with
-    the tile it names."""
-    return z3.Implies(z3.Not(s.led), And(
-        m.kind == PLAY, m.end == LEAD_CODE, e.preds.is_leader(s, s.turn), e.lead_allowed(s, m)))
+    the tile it names; while nobody holds that tile (fallback "draw", R3.6), a draw by the
+    next player clockwise from ``lead.player`` (one tile each), who keeps the turn only
+    when nobody need draw any more (they drew it, and lead next)."""
+    lead = And(m.kind == PLAY, m.end == LEAD_CODE, e.preds.is_leader(s, s.turn),
+               e.lead_allowed(s, m))
+    if not e.preds.seeks():
+        return z3.Implies(z3.Not(s.led), lead)
+    seeks = e.preds.lead_choice(s).draws
+    after = z3.If(e.preds.lead_choice(t).draws, e.preds.next_seat(s.turn), s.turn)
+    draw = And(m.kind == DRAW, e.preds.drawer_in_turn(s), t.turn == after)
+    return z3.Implies(z3.Not(s.led), z3.If(seeks, draw, lead))
 
 
 TRANSITION: dict[str, TransitionFormula] = {

@@ -188,8 +188,20 @@ def _pre_lead(e: Encoding, s: StateVars) -> Bool:
 
 
 def _leader(e: Encoding, s: StateVars) -> Bool:
-    return z3.Implies(z3.Not(s.led), And(
-        z3.Not(e.preds.lead_choice(s).void), e.initial_turn(s), e.preds.lead_tile_held(s)))
+    lead = e.preds.lead_choice(s)  # (while the players draw for the lead: _draw_for_lead)
+    before = And(z3.Not(s.led), z3.Not(lead.draws)) if e.preds.seeks() else z3.Not(s.led)
+    return z3.Implies(before, And(
+        z3.Not(lead.void), e.initial_turn(s), e.preds.lead_tile_held(s)))
+
+
+def _draw_for_lead(e: Encoding, s: StateVars) -> Bool:
+    return z3.Implies(And(z3.Not(s.led), e.preds.lead_choice(s).draws), And(
+        Or([e.in_boneyard(s, t) for t in e.preds.named_tiles()]), e.preds.drawer_in_turn(s)))
+
+
+def _draws_for_lead(e: Encoding) -> bool:
+    """R3.6: the lead rule names a tile, and nobody holding it means drawing for it."""
+    return e.preds.seeks()
 
 
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
@@ -316,10 +328,18 @@ LEMMAS: tuple[Lemma, ...] = (
           "deal may leave a hand empty; its first part is closed-before-lead"),
     Lemma("leader",
           "before the lead, the player to move is the leader the variant names, holding the "
-          "tile it names",
+          "tile it names (once somebody holds it, R3.6)",
           ("Terms",), _leader,
           not_all_sizes="the lead rules name tiles by value (arithmetic); there any seat may "
           "lead with any tile"),
+    Lemma("draw-for-lead",
+          "before the lead, while nobody holds the tile the lead rule names (fallback "
+          '"draw"), that tile (a double, under "highest-double") is in the boneyard, and the '
+          "player to move is the one lead.player is followed by clockwise, one seat per "
+          "tile drawn",
+          ("R3.6", "Terms"), _draw_for_lead, applies=_draws_for_lead,
+          not_all_sizes="the lead rules name tiles by value (arithmetic), and a seat per "
+          "tile drawn counts; there any seat may draw for the lead, keeping the turn or not"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
           ("R3.1",), lambda e, s: z3.Not(s.drew), lambda m, s: z3.Not(s.drew), applies=_draw_game,
           abstract_applies=lambda m: m.DRAW is not DrawRule.ONE),

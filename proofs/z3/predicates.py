@@ -39,6 +39,7 @@ from dominoproof.proofs.z3.vocabulary import (
     MoveVars,
     StateVars,
     Vocabulary,
+    count_is,
 )
 
 
@@ -48,12 +49,15 @@ class LeadChoice:
 
     ``chosen[t]``: tile ``t`` is the tile the lead rule names (at most one holds);
     ``named``: some tile is named (else ``lead.player`` leads with any tile);
-    ``void``: the deal is void (fallback "redeal", or nothing to lead with).
+    ``void``: the deal is void (fallback "redeal", or nothing to lead with);
+    ``draws``: nobody holds the tile, and the players draw for it (fallback "draw", R3.6;
+    ``lead.player`` draws first).
     """
 
     chosen: dict[int, Bool]
     named: Bool
     void: Bool
+    draws: Bool
 
 
 class Predicates:
@@ -238,7 +242,7 @@ class Predicates:
         heaviest = self.heaviest_order()
         fb = v.lead.fallback
         fallback: tuple[list[int], bool]
-        if fb is LeadFallback.PLAYER:
+        if fb is LeadFallback.PLAYER or fb is LeadFallback.DRAW:  # DRAW: see lead_choice
             fallback = ([], False)
         elif fb is LeadFallback.REDEAL:
             fallback = ([], True)
@@ -270,9 +274,34 @@ class Predicates:
             chosen[t] = And(none_yet, h)
             none_yet = And(none_yet, z3.Not(h))
         out = LeadChoice(chosen, z3.Not(none_yet),
-                         none_yet if void_at_end else z3.BoolVal(False))
+                         none_yet if void_at_end else z3.BoolVal(False),
+                         none_yet if self.seeks() else z3.BoolVal(False))
         self.v._cache[key] = out
         return out
+
+    def seeks(self) -> bool:
+        """The players may draw for the lead (R3.6): the lead rule names a tile, and
+        nobody holding it means drawing for it (fallback "draw")."""
+        lead = self.v.variant.lead
+        return lead.fallback is LeadFallback.DRAW and lead.rule is not LeadRule.PLAYER
+
+    def drawer_in_turn(self, s: StateVars) -> Bool:
+        """While the players draw for the lead (R3.6), the player to move is the one
+        ``lead.player`` is followed by clockwise, one seat per tile drawn so far (the
+        deal's ``B`` less the boneyard's count)."""
+        start, p, b = self.v.variant.lead.player, self.v.P, self.v.B
+        left = [self.v.in_boneyard(s, t) for t in range(self.v.T)]
+        return Or([And(count_is(left, b - d), s.turn == (start + d) % p)
+                   for d in range(b + 1)])
+
+    def named_tiles(self) -> list[int]:
+        """The tiles the lead rule names, one of which a draw for the lead seeks (R3.6):
+        ``lead.tile``, or every double under "highest-double" (nobody holds one then, so
+        the first drawn is the highest held)."""
+        if self.v.variant.lead.rule is LeadRule.TILE:
+            assert self.v.LEAD_TILE is not None
+            return [self.v.LEAD_TILE]
+        return [tile_index(d, d) for d in range(self.v.N + 1)]
 
     def is_leader(self, s: StateVars, seat: BV) -> Bool:
         """``seat`` is the leader of the hands of ``s``: the holder of the named tile, or
