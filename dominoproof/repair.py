@@ -205,7 +205,9 @@ class RepairReport:
         """Each property the variant violates, and the nearest candidates judged under
         which it holds: fewest changes, confirmed on the whole catalogue first, then the
         fewest failing, then how little the statistics move."""
-        return {pid: sorted((c for c in self.judged if c.rows and pid not in c.fails()),
+        def holds(c: Candidate, pid: str) -> bool:  # judged so, not a job that failed
+            return any(r.property == pid and r.verdict in FINE for r in c.rows)
+        return {pid: sorted((c for c in self.judged if holds(c, pid)),
                             key=lambda c: (len(c.changes), not c.confirmed, len(c.fails()),
                                            c.move(self.figures), c.name))
                 for pid in self.failing}
@@ -369,9 +371,8 @@ def pairs(v: Variant, singles: Sequence[Candidate], skipped: list[Skipped],
     useful = [c for c in judged if set(failing) - set(c.failing or ())]
     if not every and len(useful) < len(judged):
         left = len(list(combinations(judged, 2))) - len(list(combinations(useful, 2)))
-        skipped.append(Skipped("pairs", None, f"not judged: {left} pairs with a change that "
-                               "makes no failing property hold on its own (--all-pairs "
-                               "judges them)"))
+        skipped.append(Skipped(f"{left} pairs", None, "a change of the pair makes no failing "
+                               "property hold on its own (--all-pairs judges them)"))
     seen = {configurations(c.variant): c.text() for c in singles}
     seen[configurations(v)] = "the variant itself"
     ranked = sorted(combinations(judged if every else useful, 2), key=lambda ab: (

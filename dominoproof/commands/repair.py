@@ -175,18 +175,16 @@ def _per_property(r: RepairReport, shown: int = 3) -> list[str]:
     """Each failing property with the nearest candidates under which it holds."""
     out = ["", "Each failing property, the nearest candidates under which it holds:"]
     for pid, cands in r.per_property.items():
-        if not cands:
-            out.append(f"  {pid}: none among the candidates judged")
-            continue
-        for i, c in enumerate(cands[:shown]):
+        out.append(f"  {pid}:" + ("" if cands else " none among the candidates judged"))
+        for c in cands[:shown]:
             others = [p for p in c.fails() if p != pid]
             how = ("confirmed on the whole catalogue" if c.confirmed
                    else "judged on the failing properties")
             how += f"; still failing: {', '.join(others)}" if others else "; nothing fails"
-            out += wrap(f"{pid if i == 0 else ' ' * len(pid)}: {c.text()} ({how})", WIDTH,
-                        initial_indent="  ", subsequent_indent="      ")
+            out += wrap(f"- {c.text()} ({how})", WIDTH, initial_indent="    ",
+                        subsequent_indent="      ")
         if len(cands) > shown:
-            out.append(f"  {' ' * len(pid)}  ... and {len(cands) - shown} more (--json)")
+            out.append(f"    ... and {len(cands) - shown} more (--json)")
     return out
 
 
