@@ -57,6 +57,7 @@ class FastRules:
     is_blocked = Rules.is_blocked
     block_ready = Rules.block_ready
     dead_end = Rules.dead_end
+    may_draw = Rules.may_draw
     is_false_confirmation = Rules.is_false_confirmation
     heaviest = Rules.heaviest
     lightest = Rules.lightest
