@@ -345,6 +345,14 @@ LEMMAS: tuple[Lemma, ...] = (
           "it pending",
           ("R2.2",), pending_one_double, af.a_pending_one_double, applies=has_double_rules,
           abstract_applies=lambda m: bool(m.doubles)),
+    Lemma("pending-double-on-table",
+          "a double carrying the number a pending slot shows is on the table (it is the "
+          "double that waits: one double per number)",
+          ("R2.2", "Terms"), abstract=af.a_pending_double_on_table,
+          abstract_applies=lambda m: bool(m.COVER_OUT),
+          not_per_instance="each double is a tile of its own there, and confirmed-cannot-"
+          "cover says what the hands hold; for every N and P it is what shows that a last "
+          "double left waiting (out_on_double = \"covered\") covers no pending slot"),
     Lemma("pending-one-slot",
           "at most one slot is pending: a double laid during play makes its own slot "
           "pending only (no toes), and the opening double makes none pending",
