@@ -1,7 +1,9 @@
 """Every house rule's example file (``docs/examples/house-rules/``) verified as a designer
 would: ``dominoproof verify FILE`` gives verdicts (exit 0 or 1: never bad input, never a
-crash), each file is a few lines on top of a preset, and the sound establishment under
-trains (``sound-block.toml``) holds where Mexican Train's own block does not."""
+crash), each file is a few lines on top of a preset, the sound establishment under
+trains (``sound-block.toml``) holds where Mexican Train's own block does not, and a
+double that must be covered is never a last tile under ``out-on-double.toml`` (R2.2),
+with nothing found beyond the base's own findings."""
 
 from __future__ import annotations
 
@@ -36,6 +38,10 @@ def test_each_example_verifies(path: Path, tmp_path: Path) -> None:
     assert r.exit_code in (0, 1), r.output
     rows = json.loads(out.read_text("utf-8"))["rows"]
     assert not [row for row in rows if row["verdict"] == "ERROR"]
+    if path.stem == "out-on-double":  # R2.2: doubles-covered now says no last double waits
+        assert r.exit_code == 0, r.output
+        covered = [row["verdict"] for row in rows if row["property"] == "doubles-covered"]
+        assert "VIOLATED" not in covered and "HOLDS" in covered and "PROVED" in covered
     if path.stem == "sound-block":
         assert r.exit_code == 0, r.output
         sound = [row["verdict"] for row in rows if row["property"] == "blocked-sound"]
