@@ -124,7 +124,7 @@ def playable_guard(m: AbstractModel, *, need_empty: bool, first_foul: bool) -> G
             parts.append(z3.Not(s.fouls(s.turn)))
         return z3.And(*parts), z3.And(s.holds(s.turn, t), m.v.carries(t, x), s.shows(e, x),
                                       m.may_play_now(s, s.turn, e),
-                                      z3.Not(m.goes_out_waiting(s, s.turn, t, e)))
+                                      *m.not_going_out(s, s.turn, t, e))
     return guard
 
 
@@ -199,7 +199,7 @@ def _play_guard(m: AbstractModel) -> Guard:
         t, e, x, y = xs
         return (z3.And(m.moving(s), s.opened),
                 z3.And(s.holds(s.turn, t), s.shows(e, x), m.may_play_now(s, s.turn, e),
-                       m.other_half(t, x, y), z3.Not(m.goes_out_waiting(s, s.turn, t, e))))
+                       m.other_half(t, x, y), *m.not_going_out(s, s.turn, t, e)))
     return guard
 
 

@@ -179,19 +179,21 @@ class AbstractModel:
             parts.append(self.layout.pending_ok(s.pending, e))
         return parts[0] if len(parts) == 1 else z3.And(*parts)
 
-    def goes_out_waiting(self, s: AState, p: Expr, t: Expr, e: Expr) -> Formula:
-        """R2.2 (``bars_last_double``): ``t`` is ``p``'s last tile and a double that would
-        wait on ``e`` -- its doubles take tiles and no other slot is pending: no legal play
-        (the "last tile" a ``forall`` over tiles, negative wherever a play is offered)."""
+    def not_going_out(self, s: AState, p: Expr, t: Expr, e: Expr) -> list[Formula]:
+        """R2.2 (``bars_last_double``): ``[not (t is p's last tile and a double that would
+        wait on e)]`` -- e's doubles take tiles, no other slot is pending: no legal play
+        (the "last tile" a ``forall`` over tiles, negative wherever a play is offered);
+        ``[]`` where the rule is off (no term made: Z3's models depend on the terms)."""
         if not self.bars_last_double:
-            return self.v.bool(False)
+            return []
         u = z3.Const("u_lw", self.v.tile)
         lay = self.layout
 
         def rest(f: Expr) -> Formula:
             return z3.And(s.pending(f), f != e)
-        return z3.And(self.v.double(t), lay.among(e, lay.takers), z3.Not(lay.any_pending(rest)),
-                      z3.ForAll([u], z3.Implies(s.holds(p, u), u == t)))
+        return [z3.Not(z3.And(self.v.double(t), lay.among(e, lay.takers),
+                              z3.Not(lay.any_pending(rest)),
+                              z3.ForAll([u], z3.Implies(s.holds(p, u), u == t))))]
 
     def any_pending(self, s: AState) -> Formula:
         """Some slot is pending (false on a layout without double rules)."""
@@ -204,7 +206,7 @@ class AbstractModel:
         t, e, x = self.vars(("t_s", self.v.tile), ("e_s", self.v.end), ("x_s", self.v.value))
         return z3.ForAll([t, e, x], z3.Not(z3.And(
             s.holds(p, t), self.v.carries(t, x), s.shows(e, x), self.may_play_now(s, p, e),
-            z3.Not(self.goes_out_waiting(s, p, t, e)))))
+            *self.not_going_out(s, p, t, e))))
 
     def holds_no_match(self, s: AState, p: Expr) -> Formula:
         """``p`` holds no tile carrying a number any open end shows, whoever may play

@@ -219,7 +219,7 @@ class Encoding(Vocabulary):
         return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
                     self.layout.offered(s, m), Or(m.a == x, m.b == x),
                     self.preds.tile_at(s, m, s.turn),
-                    z3.Not(self.layout.goes_out_waiting(s, m))),
+                    *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
                 self.after_play(s, m, "play", ends, marks, self.layout.plays_again(m)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:

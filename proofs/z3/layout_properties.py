@@ -131,7 +131,7 @@ def doubles_covered(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Boo
                    == _pending_count(e, s)),
         z3.Implies(m.kind != PLAY, And(same)),
         # R2.2 (cover_out): a double left to wait is never its player's last tile
-        z3.Implies(new, z3.Not(e.hand_empty(t, s.turn))) if e.cover_out else z3.BoolVal(True))
+        *([z3.Implies(new, z3.Not(e.hand_empty(t, s.turn)))] if e.cover_out else []))
 
 
 def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:

@@ -79,7 +79,7 @@ def a_confirmed_hold_nothing(m: AbstractModel, s: AState) -> Any:
     q, t, e, x, _ = a_vars(m)
     return z3.ForAll([q, t, e, x], z3.Not(And(
         s.confirmed(q), s.holds(q, t), m.v.carries(t, x), s.shows(e, x),
-        m.may_play_now(s, q, e), z3.Not(m.goes_out_waiting(s, q, t, e)))))
+        m.may_play_now(s, q, e), *m.not_going_out(s, q, t, e))))
 
 
 def a_confirmed_empty_boneyard(m: AbstractModel, s: AState) -> Any:
