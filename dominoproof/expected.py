@@ -56,7 +56,7 @@ __all__ = ["Z3_STATES", "Finding", "RuleFinding", "findings", "findings_of",
 #: reading is left out of this set, and the Z3 checks of a layout with it say so.
 Z3_STATES: frozenset[str] = frozenset({
     "spinner-arms", "waiting-arms", "toes", "markers", "lead-takes", "double-takes",
-    "again", "own-marker-opens", "public-after-own"})
+    "again", "own-marker-opens", "public-after-own", "cover-out"})
 
 
 def layout_features(data: SlotLayout) -> dict[str, str]:
@@ -81,6 +81,8 @@ def layout_features(data: SlotLayout) -> dict[str, str]:
         out["double-takes"] = "doubles that take tiles before play moves on"
     if data.again:
         out["again"] = "the player of such a double playing again"
+    if data.cover_out:
+        out["cover-out"] = "such a double no player's last tile"
     return out
 
 

@@ -83,6 +83,13 @@ class PublicTrain(enum.StrEnum):
     AFTER_OWN = "after-own"  #: a player whose own train has a tile on it
 
 
+class OutOnDouble(enum.StrEnum):
+    """R2.2: whether a double that must be covered may be a player's last tile."""
+
+    ALLOWED = "allowed"  #: it may: the round ends, the double uncovered
+    COVERED = "covered"  #: it may not: a double that would wait is no legal last play
+
+
 @dataclass(frozen=True)
 class Slot:
     """One open end of the layout, as data."""
@@ -110,6 +117,9 @@ class SlotLayout:
     lead_takes: int = 0
     #: the player who lays a double (one that takes tiles) plays again
     again: bool = False
+    #: R2.2: a double that would wait to be covered is no player's last tile (only where
+    #: some slot's doubles take tiles: ``out_on_double = "covered"``)
+    cover_out: bool = False
 
     @property
     def width(self) -> int:
@@ -142,6 +152,7 @@ class Shape(NamedTuple):
     again: bool = False  #: the player who lays such a double plays again
     open_trains: OpenTrains = OpenTrains.MARKER  #: trains: who may play on a train
     public_train: PublicTrain = PublicTrain.ALWAYS  #: trains: who may play on the public
+    out_on_double: OutOnDouble = OutOnDouble.ALLOWED  #: R2.2: a last double that waits
 
 
 def topology(shape: Shape) -> SlotLayout:
@@ -149,7 +160,8 @@ def topology(shape: Shape) -> SlotLayout:
     kind, takes = shape.kind, shape.double_takes
     if kind is LayoutKind.LINE and not takes and not shape.lead_takes:
         return LINE
-    common = {"lead_takes": shape.lead_takes, "again": shape.again}
+    common = {"lead_takes": shape.lead_takes, "again": shape.again,
+              "cover_out": bool(takes) and shape.out_on_double is OutOnDouble.COVERED}
     if kind is LayoutKind.LINE:
         return SlotLayout(kind, (Slot("left", half=0, double_takes=takes),
                                  Slot("right", half=1, double_takes=takes)),
@@ -372,6 +384,13 @@ class Layout:
             marks = self.take_marker_in(marks, player)
         return self.canonical(tuple(out), marks)
 
+    def bars_going_out(self, marks: int, slot: int, tile: tuple[int, int]) -> bool:
+        """R2.2 (``cover_out``): laying ``tile`` (its halves) on ``slot`` may not be its
+        player's last play: it is a double that would wait there to be covered."""
+        a, b = tile
+        return (self.data.cover_out and a == b and self.data.slots[slot].double_takes > 0
+                and self.starts_wait(self.pending(marks) & ~(1 << slot)))
+
     def starts_wait(self, pending: int) -> bool:
         """R2.2: a double laid on a slot whose doubles take tiles makes it wait (and opens
         its toes) only while no other slot waits -- one double waits at a time (while
@@ -499,7 +518,7 @@ def layout_data(v: Variant) -> SlotLayout:
     lay = v.layout
     return topology(Shape(lay.kind, v.deal.players, v.set.max, lay.spinner_sides_first,
                           lay.lead_double_takes, lay.double_takes, lay.double_again,
-                          lay.open_trains, lay.public_train))
+                          lay.open_trains, lay.public_train, lay.out_on_double))
 
 
 def layout_of(variant: Variant) -> Layout:

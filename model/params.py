@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from .layout import LayoutKind, OpenTrains, PublicTrain, Shape, topology
+from .layout import LayoutKind, OpenTrains, OutOnDouble, PublicTrain, Shape, topology
 from .tiles import MAX_SET, Tile
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ __all__ = [
     "Confirmations",
     "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen", "ExtendReading", "FoulRule",
     "FoulSpec", "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec",
-    "OpenTrains", "PartnershipSpec", "Proposer", "PublicTrain",
+    "OpenTrains", "OutOnDouble", "PartnershipSpec", "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
 
@@ -389,6 +389,10 @@ class LayoutSpec:
         PublicTrain.ALWAYS, "R2.3",
         'trains: "always" (the public train is open to all) or "after-own" (only to a '
         "player whose own train has a tile on it)")
+    out_on_double: OutOnDouble = param(
+        OutOnDouble.ALLOWED, "R2.2",
+        'a double that must be covered as one\'s last tile: "allowed" (it ends the round) '
+        'or "covered" (it is no legal last play)')
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from .state import Deal, Ending, State, StateFlaw, Status, state_status
 from .tiles import bits, mask_of, show_tiles
 from .variant import DrawRule, DrawWhen, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
 
-PLAYING = Status.PLAYING
+PLAYING, BLOCKED = Status.PLAYING, Status.BLOCKED
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO = MoveKind
 _new = tuple.__new__  #: State._make without its checks (Init is on the engine's hot path)
 
@@ -184,15 +184,17 @@ class Rules:
 
     # -- R2, R3, R1.1: the conditions of a blocked game ---------------------------
     def playable_mask(self: RuleBook, s: State, player: int) -> int:
-        """Tiles of ``player`` that extend an open end ``player`` may play on (R2.1, R2.3);
+        """Tiles of ``player`` that extend an open end ``player`` may play on (R2.1, R2.3),
+        but not a last tile that is a double left to wait there (R2.2, ``cover_out``);
         before the lead, every tile of the hand."""
+        hand, m, ends, lay = s.hands[player], 0, s.ends, self.layout
         if not s.led:
-            return s.hands[player]
-        m = 0
-        ends, suit = s.ends, self.suit
-        for e in self.layout.targets(ends, player, s.marks):
-            m |= suit[ends[e]]
-        return s.hands[player] & m
+            return hand
+        last = self.halves[hand.bit_length() - 1] if _last(lay, hand) else None
+        for e in lay.targets(ends, player, s.marks):
+            if last is None or not lay.bars_going_out(s.marks, e, last):
+                m |= self.suit[ends[e]]
+        return hand & m
 
     def has_play(self, s: State, player: int) -> bool:
         """Whether ``player`` has a legal play on the layout (R2.3 "has a legal move")."""
@@ -396,12 +398,9 @@ def _laid(r: RuleBook, s: State, m: Move, ends: tuple[int, ...], marks: int) -> 
                       confirmed=0, drew=False)
 
 
-def _domino(r: RuleBook, s: State, m: Move) -> State:
-    return s._replace(status=Status.DOMINO)  # status' = DOMINO
-
-
-def _establish(r: RuleBook, s: State, m: Move) -> State:
-    return s._replace(status=Status.BLOCKED)  # status' = BLOCKED [R5.1]
+def _ends(status: Status) -> Callable[[RuleBook, State, Move], State]:
+    """The effect ``status' = status``: DOMINO, or BLOCKED [R5.1]."""
+    return lambda r, s, m: s._replace(status=status)
 
 
 def _lead_moves(r: RuleBook, s: State) -> Iterator[Move]:
@@ -420,12 +419,18 @@ def _lead(r: RuleBook, s: State, m: Move) -> State:
     return _laid(r, s, m, *r.layout.open(a, b, s.marks))
 
 
+def _last(lay: Layout, hand: int) -> bool:  # one tile, which a waiting double may not be
+    return lay.data.cover_out and hand != 0 and not hand & (hand - 1)
+
+
 def _play_moves(r: RuleBook, s: State) -> Iterator[Move]:
-    """Every playable tile on every slot the mover may play on that it matches [R2.1]."""
-    p, hand, ends = s.turn, s.hands[s.turn], s.ends
-    for slot in r.layout.targets(ends, p, s.marks):
+    """Every tile on every slot the mover may play on that it matches [R2.1], but a last
+    tile that is a double left to wait (``playable_mask``) [R2.2]."""
+    p, hand, ends, lay = s.turn, s.hands[s.turn], s.ends, r.layout
+    for slot in lay.targets(ends, p, s.marks):
         for t in bits(hand & r.suit[ends[slot]]):
-            yield Move(PLAY, p, t, slot)
+            if not (_last(lay, hand) and lay.bars_going_out(s.marks, slot, r.halves[t])):
+                yield Move(PLAY, p, t, slot)
 
 
 def _play(r: RuleBook, s: State, m: Move) -> State:
@@ -489,14 +494,14 @@ def _confirm(r: RuleBook, s: State, m: Move) -> State:
 
 DOMINO_ACTION = Action("Domino", DOMINO, ("Terms",),
                        "the player to move has emptied their hand: the round ends",
-                       lambda r, s: iter((Move.domino(s.turn),)), _domino)
+                       lambda r, s: iter((Move.domino(s.turn),)), _ends(Status.DOMINO))
 ESTABLISH_ACTION = Action("Establish", ESTABLISH, ("R4.4", "R5.1"),
                           "after every needed confirmation, with the boneyard empty, the "
                           "block is established and the round ends",
-                          lambda r, s: iter((Move.establish(s.turn),)), _establish)
+                          lambda r, s: iter((Move.establish(s.turn),)), _ends(BLOCKED))
 CALL_ACTION = Action("Call", ESTABLISH, ("R4.7",),
                      "CALL: at a dead end any player may call the block, and the round ends",
-                     lambda r, s: iter((Move.establish(s.turn),)), _establish)
+                     lambda r, s: iter((Move.establish(s.turn),)), _ends(BLOCKED))
 LEAD_ACTION = Action("Lead", PLAY, ("Terms",),
                      "the opening tile, by the player and with the tile the lead rule names",
                      _lead_moves, _lead)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import VariantError
-from .layout import Shape, SlotLayout, topology
+from .layout import SlotLayout, layout_data
 from .params import (
     SECTIONS,
     Award,
@@ -150,11 +150,7 @@ class Variant:
     @cached_property
     def slot_layout(self) -> SlotLayout:
         """The layout's slots (Terms "Layout"): the data every reading interprets."""
-        lay = self.layout
-        return topology(Shape(lay.kind, self.deal.players, self.set.max,
-                              lay.spinner_sides_first, lay.lead_double_takes,
-                              lay.double_takes, lay.double_again, lay.open_trains,
-                              lay.public_train))
+        return layout_data(self)
 
     @property
     def dealt(self) -> int:

@@ -23,6 +23,7 @@ from .params import (
     LeadFallback,
     LeadRule,
     OpenTrains,
+    OutOnDouble,
     PublicTrain,
     TieRule,
 )
@@ -208,6 +209,10 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
     if lay.double_again and not lay.double_takes:
         out.append(f"{src}: [layout] double_again = true has no effect: [layout] "
                    "double_takes = 0 lets a double be played like any tile (R2.2)")
+    if lay.out_on_double is not OutOnDouble.ALLOWED and not lay.double_takes:
+        out.append(f'{src}: [layout] out_on_double = "{lay.out_on_double.value}" has no '
+                   "effect: [layout] double_takes = 0, so no double laid in play must be "
+                   "covered and any may be a player's last tile (R2.2)")
     if lay.kind is not LayoutKind.TRAINS:  # R2.3: the trains' access rules need trains
         for key, value, default in (("open_trains", lay.open_trains, OpenTrains.MARKER),
                                     ("public_train", lay.public_train, PublicTrain.ALWAYS)):

@@ -207,6 +207,14 @@ FAULTS: tuple[Fault, ...] = (
           "block-2p-d6", demo_overrides={**_TRAINS_D3, "deal.hand_size": 2,
                                          "layout.public_train": "after-own"},
           demo_deals="seed 0"),
+    # R2.2's house rule of the trains family: a double that must be covered is no
+    # player's last tile (out_on_double = "covered"); shown on a line whose doubles must
+    # be covered, which the all-sizes model states too
+    Fault("out-on-waiting-double", 'out_on_double = "covered" broken: a player lays a '
+          "double that must be covered as their last tile, and the round ends on it",
+          ("R2.2",), ("doubles-covered",), "block-2p-d6",
+          demo_overrides={**_DOUBLES_D3, "layout.out_on_double": "covered"},
+          demo_deals="seed 11"),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

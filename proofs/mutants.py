@@ -216,6 +216,22 @@ class _PublicAlwaysOpen(Layout):
         return super().may_play(slot, player, marks)
 
 
+class _LastDoubleAllowed(Layout):
+    """A double that would wait to be covered may be a player's last tile all the same."""
+
+    def bars_going_out(self, marks: int, slot: int, tile: tuple[int, int]) -> bool:
+        return False
+
+
+class OutOnWaitingDouble(FastRules):
+    """R2.2 broken under out_on_double = "covered": a player may lay a double that must be
+    covered as their last tile, and go out on it (the round ends on an uncovered double)."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _LastDoubleAllowed(self.layout.data, self.players)  # the mutant's own
+
+
 class AnyMarkerOpens(FastRules):
     """R2.3 broken under open_trains = "own-marker-out": a player may play on every train
     while any player's marker is out, their own in or not."""
@@ -419,6 +435,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "restart-forgotten-last": RestartForgottenLast,
     "any-marker-opens": AnyMarkerOpens,
     "public-before-own": PublicBeforeOwn,
+    "out-on-waiting-double": OutOnWaitingDouble,
 }
 #: fault id -> the engine's mutant scoring
 SCORING_MUTANTS: dict[str, Scorer] = {

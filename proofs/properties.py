@@ -207,7 +207,8 @@ CATALOGUE: tuple[Property, ...] = (
         "play on a slot whose doubles take tiles, with nothing else pending, makes its slot "
         "and the toes it opens (showing its number) pending; the opening double makes the "
         "slots it opened pending where it takes tiles; a tile laid on a pending slot covers "
-        "it, and nothing else changes what is pending.",
+        "it, and nothing else changes what is pending; under out_on_double = \"covered\" no "
+        "such double that waits is its player's last tile.",
         ("R2.2",), Kind.TRANSITION,
         applies_doc="layouts with double rules (lead_double_takes or double_takes > 0)",
         applies=has_double_rules,

@@ -26,7 +26,8 @@ The rules of the layout, one function each:
 * a player may play on an open slot when everything it waits for is covered and its
   access allows: everyone, its owner, or anyone while its owner's marker is out (with
   "owner-or-markers", also anyone whose own marker is out; with "started", anyone whose
-  own train has had a tile laid on it); while slots are pending, only on those;
+  own train has had a tile laid on it); while slots are pending, only on those; with
+  out_on_double "covered", never a last tile that is a double left waiting there;
 * a symmetric group's slots are kept sorted by the number they show (closed ones last),
   each taking its covered and pending marks with it, and of two slots of a group showing
   the same number with the same marks only the first is offered (laying a tile on either
@@ -196,6 +197,15 @@ def offered(variant: Variant, table: Table, player: int) -> list[int]:
             continue
         out.append(i)
     return out
+
+
+def goes_out_waiting(variant: Variant, table: Table, slot: int, t: Tile,
+                     hand: frozenset[Tile]) -> bool:
+    """R2.2 with out_on_double = "covered": ``t`` is the whole ``hand`` and a double that
+    would wait on ``slot`` (its doubles take tiles, no other slot pending): no legal play."""
+    if variant.layout.out_on_double.value != "covered" or hand != {t} or t[0] != t[1]:
+        return False
+    return variant.slot_layout.slots[slot].double_takes > 0 and not table.pending - {slot}
 
 
 def numbers(table: Table) -> set[int]:

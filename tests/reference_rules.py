@@ -326,13 +326,20 @@ def opened(r: RefState) -> bool:
     return any(e is not None for e in r.ends)
 
 
+def plays(variant: Variant, r: RefState, p: int) -> list[tuple[Tile, int]]:
+    """Seat p's plays after the lead, (tile, slot): each slot offered to p (R2.3, and the
+    pending slots only while a double waits) with each tile carrying its number, but not
+    a last tile that is a double left waiting there (R2.2, out_on_double "covered")."""
+    hand = r.hands[p]
+    return [(t, slot) for slot in lay.offered(variant, r.layout, p) for t in sorted(hand)
+            if r.ends[slot] in t and not lay.goes_out_waiting(variant, r.layout, slot, t, hand)]
+
+
 def playable(variant: Variant, r: RefState, p: int) -> list[Tile]:
-    """Tiles of seat p that carry the number of a slot offered to p (R2.3, and the
-    pending slots only while a double waits); every tile before the lead."""
+    """Tiles of seat p it may play (:func:`plays`); every tile before the lead."""
     if not opened(r):
         return sorted(r.hands[p])
-    numbers = {r.ends[i] for i in lay.offered(variant, r.layout, p)}
-    return sorted(t for t in r.hands[p] if t[0] in numbers or t[1] in numbers)
+    return sorted({t for t, _ in plays(variant, r, p)})
 
 
 def ends_unplayable(variant: Variant, r: RefState) -> bool:
@@ -444,14 +451,10 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
                 out.append((Move.play(p, index_of(t), LEAD), _play(variant, r, p, t, None)))
         return out
     # 5. plays [R2.1, R4.3], and where fouls are penalised a false Confirm [R4.5]
-    tiles = playable(variant, r, p)
-    if tiles:
-        for slot in lay.offered(variant, r.layout, p):
-            x = r.ends[slot]
-            for t in tiles:
-                if x in t:
-                    out.append((Move.play(p, index_of(t), slot),
-                                _play(variant, r, p, t, slot)))
+    moves = plays(variant, r, p)
+    if moves:
+        for t, slot in moves:
+            out.append((Move.play(p, index_of(t), slot), _play(variant, r, p, t, slot)))
         if (variant.fouls.rule.value == "penalised" and not r.boneyard
                 and p not in r.fouls):
             out.append((Move.confirm(p), _replace(

@@ -64,6 +64,10 @@ EXPECTED_FAILING: dict[str, frozenset[str]] = {
     "arms-open-early": frozenset({"spinner-arms"}),
     "confirm-past-double": frozenset({"no-false-confirmation", "uncoverable-double",
                                       "blocked-sound", "procedure", "readings-agree"}),
+    # R2.2, out_on_double = "covered": a last double left waiting ends the round (the
+    # other three fail on the line's demo under the correct rules too, as above)
+    "out-on-waiting-double": frozenset({"doubles-covered", "blocked-sound", "procedure",
+                                        "readings-agree"}),
 }
 
 #: Where each twin breaks the proof: (a conjunct of the invariant dropped at an
@@ -83,10 +87,12 @@ EXPECTED_BREAK: dict[str, tuple[str | None, str, str]] = {
     "arms-open-early": ("waiting-arms", "play", "spinner-arms"),
     "confirm-past-double": ("confirmed-hold-nothing", "confirm_past_double",
                             "uncoverable-double"),
+    "out-on-waiting-double": (None, "play", "doubles-covered"),
 }
 
 FAST_FAULTS = ("all-others-confirm", "confirm-while-playable", "draw-loses-tile",
-               "double-left-uncovered", "arms-open-early", "confirm-past-double")
+               "double-left-uncovered", "arms-open-early", "confirm-past-double",
+               "out-on-waiting-double")
 SLOW_FAULTS = tuple(f for f in EXPECTED_FAILING if f not in FAST_FAULTS)
 
 
@@ -294,6 +300,10 @@ INSIDE: dict[str, dict[str, Any]] = {
         "layout.lead_double_takes": 4},
     "line, doubles covered, their player playing again": {
         "layout.double_takes": 1, "layout.double_again": True},
+    # R2.2: ... and a double that must be covered no player's last tile
+    "line, doubles covered, none a player's last tile": {
+        "layout.double_takes": 1, "layout.double_again": True,
+        "layout.out_on_double": "covered"},
     "chicken foot's arms, the opening double taking a tile on each": {
         "layout.kind": "chicken-foot", "layout.lead_double_takes": 4},
 }
@@ -414,7 +424,8 @@ def test_fault_twin_fails_its_properties_slow(fault: str) -> None:
     _check_fault(fault)
 
 
-LAYOUT_TWINS = ("double-left-uncovered", "arms-open-early", "confirm-past-double")
+LAYOUT_TWINS = ("double-left-uncovered", "arms-open-early", "confirm-past-double",
+                "out-on-waiting-double")
 
 
 @pytest.mark.parametrize("fault", LAYOUT_TWINS)
@@ -434,6 +445,7 @@ def test_the_layout_twins_break_what_the_correct_rules_prove(fault: str) -> None
     ("double-left-uncovered", "doubles-covered", "must take a tile first (R2.2)"),
     ("arms-open-early", "spinner-arms", "an arm may take a tile only once the sides"),
     ("confirm-past-double", "uncoverable-double", "which covers a pending end"),
+    ("out-on-waiting-double", "doubles-covered", "last tile"),
 ])
 def test_a_layout_counterexample_reads_with_its_marks(fault: str, pid: str, said: str) -> None:
     """Read on a small table, a layout twin's counterexample names the slots with their

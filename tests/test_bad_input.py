@@ -276,6 +276,8 @@ def test_a_click_usage_error_is_one_line() -> None:
     (["block-2p-d6", "-o", "lead.fallback=draw"], ("[lead] fallback", "[lead] rule")),
     (["partnership-4p-d6", "-o", "lead.fallback=draw"],
      ("[lead] fallback", "[deal] players x hand_size")),
+    (["block-2p-d6", "-o", "layout.out_on_double=covered"],
+     ("[layout] out_on_double", "[layout] double_takes")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:

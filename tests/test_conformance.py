@@ -548,6 +548,15 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
                                    "deal.hand_size": 2, "lead.tile": "2-2"}),
     "spinner-call": ("tiny-2p-d3", {"layout.kind": "spinner", "block.call": "dead-end",
                                     "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}),
+    # R2.2: a double that must be covered is no player's last tile
+    "trains-out-covered": ("block-2p-d6", {
+        **_D3, "layout.kind": "trains", "layout.double_takes": 1,
+        "layout.double_again": True, "layout.out_on_double": "covered"}),
+    "chicken-foot-out-covered": ("block-2p-d6", {
+        **_D3, "layout.kind": "chicken-foot", "layout.double_takes": 3,
+        "layout.out_on_double": "covered"}),
+    "line-out-covered": ("tiny-2p-d3", {"layout.double_takes": 1,
+                                        "layout.out_on_double": "covered"}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
@@ -569,6 +578,9 @@ FEATURES: dict[str, set[str]] = {
     "trains-draw-one-restart": {"pass", "marker out", "run restarted", "pending"},
     "trains-call": {"call", "marker out", "play on another's train"},
     "spinner-call": {"call", "arm waiting", "side covered"},
+    "trains-out-covered": {"last double refused", "pending", "plays again", "marker out"},
+    "chicken-foot-out-covered": {"last double refused", "toe open", "pending"},
+    "line-out-covered": {"last double refused", "pending"},
 }
 
 
@@ -598,6 +610,11 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
         if any(sl.access is Access.STARTED and s.ends[i] != CLOSED
                and not lay.may_play(i, s.turn, marks) for i, sl in enumerate(data.slots)):
             seen["public closed: own train not started"] += 1
+        hand = s.hands[s.turn] if s.status is Status.PLAYING and s.led else 0
+        if hand and not hand & (hand - 1) and rules.playable_mask(s, s.turn) == 0 and any(
+                lay.shows(s.ends, i) in v.tiles.halves[hand.bit_length() - 1]
+                for i in lay.targets(s.ends, s.turn, marks)):
+            seen["last double refused"] += 1  # R2.2: out_on_double = "covered"
         for m, t in rules.successors(s):
             if m.kind is MoveKind.PASS:
                 seen["pass"] += 1
@@ -636,7 +653,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     ("spinner-call", 60), ("chicken-foot-toes", 60),
     ("chicken-foot-lead-takes-4", 60), ("chicken-foot-draw-for-root", 20),
     ("line-covered", 60), ("trains-restart", 60),
-    ("trains-draw-one-restart", 20)])
+    ("trains-draw-one-restart", 20), ("trains-out-covered", 60),
+    ("chicken-foot-out-covered", 60), ("line-out-covered", 60)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
     """Engine, specification and reference agree on every state of sampled deals of each
     new topology, and the states exercise what makes that topology what it is."""
@@ -658,6 +676,8 @@ def _planted(v: Variant, bug: str) -> RuleBook:
         lay._toes = ()
     elif bug == "sides never covered":  # a spinner's arms wait for ever
         lay.covered = lambda marks, slot: False  # type: ignore[method-assign]
+    elif bug == "last double allowed":  # R2.2: out_on_double = "covered" forgotten
+        lay.bars_going_out = lambda marks, slot, tile: False  # type: ignore[method-assign]
     elif bug == "canonical forgets marks":  # a group sorted without its slots' marks
         plain = lay.canonical
         lay.canonical = lambda ends, marks=0: (plain(ends, 0)[0], marks)  # type: ignore
@@ -677,7 +697,8 @@ def _planted(v: Variant, bug: str) -> RuleBook:
 @pytest.mark.parametrize(("bug", "name"), [
     ("no toes", "chicken-foot-toes"), ("sides never covered", "spinner-sides-first"),
     ("canonical forgets marks", "spinner-at-once-takes-4"),
-    ("no playing again", "trains-covered-again")])
+    ("no playing again", "trains-covered-again"),
+    ("last double allowed", "trains-out-covered")])
 def test_the_reference_notices_a_layout_rule_planted_wrong(bug: str, name: str) -> None:
     """The reference reads each feature itself: toes, covered sides, the marks in the
     canonical form, playing again (markers, pending slots and waiting arms are the

@@ -60,6 +60,10 @@ SMALL = [
     # deal's draw order; every draw order under draw-one
     ("tiny-2p-d3", {"lead.fallback": "draw", "lead.player": 1}, False),
     ("tiny-2p-d3", {"lead.fallback": "draw", "draw.rule": "one"}, True),
+    # R2.2: a double that must be covered is no player's last tile (trains, two tiles each)
+    ("tiny-2p-d3", {"layout.kind": "trains", "deal.hand_size": 2, "layout.double_takes": 1,
+                    "layout.double_again": True, "layout.out_on_double": "covered",
+                    "lead.rule": "highest-double"}, True),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),

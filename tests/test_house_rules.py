@@ -3,8 +3,10 @@ would: ``dominoproof verify FILE`` gives verdicts (exit 0 or 1: never bad input,
 crash), each file is a few lines on top of a preset, the sound establishment under
 trains (``sound-block.toml``) holds where Mexican Train's own block does not, a called
 block (``called-block.toml``) keeps its dead end while blocked-sound fails as the rule's
-finding, and Chicken Foot's draw for the [9|9] (``draw-for-root.toml``, R3.6) is searched,
-proved and cross-checked from a deal where nobody holds it."""
+finding, Chicken Foot's draw for the [9|9] (``draw-for-root.toml``, R3.6) is searched,
+proved and cross-checked from a deal where nobody holds it, and a double that must be
+covered is never a last tile under ``out-on-double.toml`` (R2.2), with nothing found beyond
+the base's own findings."""
 
 from __future__ import annotations
 
@@ -49,6 +51,10 @@ def test_each_example_verifies(path: Path, tmp_path: Path) -> None:
         sound = got[("search", "blocked-sound")]
         assert sound["verdict"] == "VIOLATED"
         assert 'finding of the rule block.call = "dead-end"' in sound["finding"]
+    if path.stem == "out-on-double":  # R2.2: doubles-covered now says no last double waits
+        assert r.exit_code == 0, r.output
+        covered = [row["verdict"] for row in rows if row["property"] == "doubles-covered"]
+        assert "VIOLATED" not in covered and "HOLDS" in covered and "PROVED" in covered
     if path.stem == "sound-block":
         assert r.exit_code == 0, r.output
         sound = [row["verdict"] for row in rows if row["property"] == "blocked-sound"]

@@ -79,6 +79,8 @@ def analogue(name: str, **more: Any) -> Variant:
     ("trains", {"layout.public_train": "after-own"}),
     ("trains-doubles", {"layout.open_trains": "own-marker-out",
                         "layout.public_train": "after-own"}),
+    # R2.2: a double that must be covered is no player's last tile
+    ("trains-doubles", {"layout.out_on_double": "covered"}),
     ("spinner", {"set.max": 3, "deal.hand_size": 4}),  # arms reached once the sides are
     ("spinner-open", {"layout.double_takes": 1, "layout.lead_double_takes": 0}),
 ])
@@ -112,6 +114,9 @@ _TWINS = [
     pytest.param("confirm-past-double", {"fouls.rule": "penalised"}, marks=SLOW),
     pytest.param("confirm-past-double", {"layout.kind": "trains", "lead.rule": _H},
                  marks=SLOW),
+    ("out-on-waiting-double", {}),
+    pytest.param("out-on-waiting-double", {"layout.kind": "trains", "lead.rule": _H,
+                                           "layout.double_again": True}, marks=SLOW),
     ("restart-forgotten-last", {}),
     pytest.param("restart-forgotten-last", {"deal.players": 3, "deal.hand_size": 2},
                  marks=SLOW),

@@ -32,7 +32,9 @@ from dominoproof.proofs.z3.lemmas import BY_ID, LEMMAS, Lemma, candidates_for
 SHARED = ("conservation", "no-pending-draw", "confirmed-after-lead", "confirmed-hold-nothing",
           "confirmed-empty-boneyard", "blocked-after-run", "no-stock", "blocked-sound",
           # the layout's marks: a spinner's waiting arms, doubles that must be covered
-          "marks-typed", "waiting-arms", "uncovered-pending", "pending-one-double")
+          "marks-typed", "waiting-arms", "uncovered-pending", "pending-one-double",
+          # ... and none of them a player's last tile (R2.2, out_on_double = "covered")
+          "pending-double-on-table")
 
 
 def test_every_lemma_has_a_formula_or_a_reason_in_each_prover() -> None:

@@ -107,6 +107,9 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
         o["draw.when"] = "any-time"  # R3.5 (drawn last: the earlier draws keep their values)
     if draw(st.booleans()):
         o["block.call"] = "dead-end"  # R4.7 (last again, for the same reason)
+    if draw(st.booleans()):  # R2.2 (drawn after: the earlier draws keep their values)
+        o["layout.double_takes"] = 1  # doubles covered, and whether a last one may wait
+        o["layout.out_on_double"] = draw(st.sampled_from(["allowed", "covered"]))
     return o
 
 
@@ -163,6 +166,10 @@ def check_variant(overrides: dict[str, Any], seed: int, free: bool) -> None:
 @example({"set.max": 2, "deal.players": 3, "deal.hand_size": 1, "deal.set_aside": 0,
           "draw.rule": "one", "lead.rule": "tile", "lead.tile": "2-2", "lead.player": 2,
           "lead.fallback": "draw"}, 4, False)
+# R2.2: a double that must be covered is no player's last tile (seed 3: eight refusals)
+@example({"set.max": 2, "deal.players": 2, "deal.hand_size": 2, "deal.set_aside": 0,
+          "draw.rule": "until-playable", "lead.rule": "player", "lead.tile": "2-2",
+          "layout.double_takes": 1, "layout.out_on_double": "covered"}, 3, True)
 def test_engine_reference_and_z3_agree_over_the_variant_space(
         overrides: dict[str, Any], seed: int, free: bool) -> None:
     check_variant(overrides, seed, free)
@@ -190,6 +197,7 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["scoring.award_unit"] == {"pips", "tiles"}  # R5.4's unit
     assert seen["draw.when"] == {"any-time"}
     assert seen["block.call"] == {"dead-end"}
+    assert seen["layout.out_on_double"] == {"allowed", "covered"}  # R2.2
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
     assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal",
                                      "draw"}

@@ -396,6 +396,11 @@ def _layout_move(table: ConcreteTable, pid: str) -> list[str]:
     if pid == "doubles-covered" and s.pending and i not in s.pending:
         pending = ", ".join(s.names[j] for j in s.pending)
         return [f"the play goes on {e} while {pending} must take a tile first (R2.2)"]
+    after = table.after
+    if (pid == "doubles-covered" and after is not None and not after.hands[s.turn]
+            and after.pending and i in after.pending):
+        return [f"P{s.turn} lays their last tile on {e}, a double that must be covered: "
+                'it cannot end the round (out_on_double = "covered", R2.2)']
     if pid == "spinner-arms" and s.covered is not None and i not in s.covered:
         covered = ", ".join(s.names[j] for j in s.covered)
         now = (f"only {covered} {'is' if ',' not in covered else 'are'} covered" if covered

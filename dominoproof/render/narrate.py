@@ -231,6 +231,21 @@ def _fits(rules: RuleBook, s: State, player: int, tile: int) -> str:
     return "fits the " + " and the ".join(str(layout.shows(s.ends, e)) for e in ends)
 
 
+def _last_double(rules: RuleBook, s: State, player: int) -> str:
+    """R2.2 (out_on_double = "covered"): why a player whose last tile fits an end does not
+    play it -- a double that would wait there to be covered cannot end the round."""
+    hand, lay = s.hands[player], rules.layout
+    if (not s.led or not lay.data.cover_out or not hand or hand & (hand - 1)
+            or rules.playable_mask(s, player)):
+        return ""
+    t = hand.bit_length() - 1
+    if not any(lay.shows(s.ends, e) in rules.halves[t]
+               for e in lay.targets(s.ends, player, s.marks)):
+        return ""
+    return (f" (their last tile, {Tile.from_index(t).show()}, is a double that must be "
+            "covered: it cannot end the round, R2.2)")
+
+
 def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
     """R4.4, with R2 and R3 checked on the state (said plainly when they fail)."""
     needed = rules.C
@@ -312,12 +327,13 @@ def narrate(trace: Trace) -> list[Step]:
             rule = "R3.5" if able else "R3.1"
             fits = _fits(rules, s, p, m.tile)
             text = (f"P{p} {'could play but' if able else 'cannot play and'} draws "
-                    f"{Tile.from_index(m.tile).show()}, which {fits} ({_left(after)})")
+                    f"{Tile.from_index(m.tile).show()}, which {fits} ({_left(after)})"
+                    + _last_double(rules, s, p))
             hand = (p, after.hands[p])
         elif k is MoveKind.PASS:
             rule = "R3.1"
             text = (f"P{p} passes: the drawn tile does not fit, and draw-one allows one draw "
-                    f"a turn ({boneyard_text(s)})")
+                    f"a turn ({boneyard_text(s)})" + _last_double(rules, s, p))
             if after.confirmed:
                 text += (f"; counts as confirmation {after.confirmed} of {needed}, "
                          f"proposed by P{after.proposer}")
@@ -343,6 +359,8 @@ def narrate(trace: Trace) -> list[Step]:
                 rule = "R4.2"
                 text = (f"P{p} confirms they cannot play — {after.confirmed} of {needed} in "
                         f"succession, proposed by P{after.proposer}, {boneyard_text(s)}")
+            if not rules.is_false_confirmation(s, m):
+                text += _last_double(rules, s, p)
         elif k is MoveKind.ESTABLISH and not rules.block_ready(s):  # R4.7: a call
             rule = "R4.7"
             dead = sorted(x for x in rules.layout.numbers(s.ends)

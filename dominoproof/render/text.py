@@ -175,7 +175,9 @@ def variant_summary(variant: Variant) -> str:
         f"{variant.deal.set_aside} set aside",
         f"draw: {variant.draw.rule.value}"
         + (", any time (R3.5)" if variant.draw.when is DrawWhen.ANY_TIME else ""),
-        f"lead: {lead_text}",
+        f"lead: {lead_text}"
+        + ("; a double that must be covered is no one's last tile (R2.2)"
+           if variant.slot_layout.cover_out else ""),
         f"block: {variant.needed_confirmations} confirmation"
         f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")

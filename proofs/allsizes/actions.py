@@ -66,7 +66,8 @@ def build(m: AbstractModel) -> list[Action]:
                _lead_guard(m), _lead_effect(m)),
         Action("play", MoveKind.PLAY, ("R2.1", "R2.3", "R4.3"),
                "guard 5: the mover lays a tile carrying the number an end they may play "
-               "on shows; that end then shows the tile's other number",
+               "on shows (not, where out_on_double is \"covered\", a last tile that is a "
+               "double left waiting); that end then shows the tile's other number",
                (("t", v.tile), ("e", v.end), ("x", v.value), ("y", v.value)),
                _play_guard(m), _play_effect(m)),
     ]
@@ -139,7 +140,8 @@ def playable_guard(m: AbstractModel, *, need_empty: bool, first_foul: bool) -> G
         if first_foul:
             parts.append(z3.Not(s.fouls(s.turn)))
         return z3.And(*parts), z3.And(s.holds(s.turn, t), m.v.carries(t, x), s.shows(e, x),
-                                      m.may_play_now(s, s.turn, e))
+                                      m.may_play_now(s, s.turn, e),
+                                      *m.not_going_out(s, s.turn, t, e))
     return guard
 
 
@@ -229,7 +231,7 @@ def _play_guard(m: AbstractModel) -> Guard:
         t, e, x, y = xs
         return (z3.And(m.moving(s), s.opened),
                 z3.And(s.holds(s.turn, t), s.shows(e, x), m.may_play_now(s, s.turn, e),
-                       m.other_half(t, x, y)))
+                       m.other_half(t, x, y), *m.not_going_out(s, s.turn, t, e)))
     return guard
 
 

@@ -10,7 +10,8 @@ restate the rule from the slot data, not the model's effects:
   is a double, the slot's doubles take tiles and no other slot was pending, else those
   pending before but the slot played on; after the lead they are the slots it opened if
   it is a double that takes tiles (``lead_double_takes``), else none; no other move
-  changes them;
+  changes them; where out_on_double is "covered", a play of a double left pending leaves
+  its player a tile;
 * ``spinner-arms`` [Terms, R2.2] (every move): no play goes on an arm while a side it
   waits for is uncovered; a play covers its slot and nothing else changes what is
   covered; the lead opens each arm exactly when it is a double, showing its number; no
@@ -68,9 +69,11 @@ def doubles_covered(m: AbstractModel, s: AState, s2: AState, mv: Move) -> Formul
         def rest(g: Expr) -> Formula:
             return z3.And(s.pending(g), g != e)
         new = z3.And(m.v.double(t), lay.among(e, lay.takers), z3.Not(lay.any_pending(rest)))
-        return z3.And(
-            z3.Implies(lay.any_pending(s.pending), s.pending(e)),
-            z3.ForAll([f], s2.pending(f) == z3.If(new, f == e, rest(f))))
+        out = [z3.Implies(lay.any_pending(s.pending), s.pending(e)),
+               z3.ForAll([f], s2.pending(f) == z3.If(new, f == e, rest(f)))]
+        if m.COVER_OUT:  # R2.2: a double left waiting is never its player's last tile
+            out.append(z3.Implies(new, m.has_tile(s2, s.turn)))
+        return z3.And(*out)
     if mv.lead:
         a, b = mv.params["a"], mv.params["b"]
         if lay.data.lead_takes:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import z3  # type: ignore[import-untyped]
 
-from dominoproof.model.layout import layout_data
+from dominoproof.model.layout import OutOnDouble, layout_data
 from dominoproof.model.variant import (
     BlockCall,
     DrawRule,
@@ -121,6 +121,12 @@ class AbstractModel:
         #: its sides to be covered; while slots are pending, play goes on a pending slot
         self.arms_wait = True
         self.pending_restricts = True
+        #: R2.2 ([layout] out_on_double = "covered", where doubles laid in play take tiles):
+        #: a double that would wait to be covered is no player's last tile; the guards read
+        #: ``bars_last_double`` (a fault twin may drop it), the property reads the rule
+        self.COVER_OUT: bool = (variant.layout.out_on_double is OutOnDouble.COVERED
+                                and bool(self.layout.takers))
+        self.bars_last_double = self.COVER_OUT
         self.axioms: list[tuple[str, Formula]] = self._axioms()
         self.actions: list[Action] = actions.build(self)
         self.conjuncts: list[Conjunct] = self._conjuncts()
@@ -189,16 +195,34 @@ class AbstractModel:
             parts.append(self.layout.pending_ok(s.pending, e))
         return parts[0] if len(parts) == 1 else z3.And(*parts)
 
+    def not_going_out(self, s: AState, p: Expr, t: Expr, e: Expr) -> list[Formula]:
+        """R2.2 (``bars_last_double``): ``[not (t is p's last tile and a double that would
+        wait on e)]`` -- e's doubles take tiles, no other slot is pending: no legal play
+        (the "last tile" a ``forall`` over tiles, negative wherever a play is offered);
+        ``[]`` where the rule is off (no term made: Z3's models depend on the terms)."""
+        if not self.bars_last_double:
+            return []
+        u = z3.Const("u_lw", self.v.tile)
+        lay = self.layout
+
+        def rest(f: Expr) -> Formula:
+            return z3.And(s.pending(f), f != e)
+        return [z3.Not(z3.And(self.v.double(t), lay.among(e, lay.takers),
+                              z3.Not(lay.any_pending(rest)),
+                              z3.ForAll([u], z3.Implies(s.holds(p, u), u == t))))]
+
     def any_pending(self, s: AState) -> Formula:
         """Some slot is pending (false on a layout without double rules)."""
         return self.layout.any_pending(s.pending) if self.doubles else self.v.bool(False)
 
     def stuck(self, s: AState, p: Expr) -> Formula:
-        """``p`` holds no tile carrying a number an open end ``p`` may play on now shows
-        (R2.1, R2.2, R2.3, R4.2): ``p`` has no legal play."""
+        """``p`` holds no tile carrying a number an open end ``p`` may play on now shows,
+        but a last double that would wait there (R2.1, R2.2, R2.3, R4.2): ``p`` has no
+        legal play."""
         t, e, x = self.vars(("t_s", self.v.tile), ("e_s", self.v.end), ("x_s", self.v.value))
-        return z3.ForAll([t, e, x], z3.Not(z3.And(s.holds(p, t), self.v.carries(t, x),
-                                                  s.shows(e, x), self.may_play_now(s, p, e))))
+        return z3.ForAll([t, e, x], z3.Not(z3.And(
+            s.holds(p, t), self.v.carries(t, x), s.shows(e, x), self.may_play_now(s, p, e),
+            *self.not_going_out(s, p, t, e))))
 
     def holds_no_match(self, s: AState, p: Expr) -> Formula:
         """``p`` holds no tile carrying a number any open end shows, whoever may play
@@ -304,7 +328,7 @@ class AbstractModel:
         v = self.v
         w, x, y, zz = self.vars(("W", v.player), ("X", v.player), ("Y", v.player),
                                 ("Z", v.player))
-        t = z3.Const("T", v.tile)
+        t, u = z3.Const("T", v.tile), z3.Const("U", v.tile)
         a, b, c = self.vars(("A", v.value), ("B", v.value), ("C", v.value))
         btw = v.btw
         return [
@@ -323,6 +347,11 @@ class AbstractModel:
             ("double-defined", z3.ForAll([t], v.double(t) == z3.ForAll([a, b], z3.Implies(
                 z3.And(v.carries(t, a), v.carries(t, b)), a == b)))),
             *self.layout.axioms(v),
+            # R2.2 (out_on_double = "covered"): which double waits is read off the one
+            # double of its number, so that a last double never covers a pending slot
+            *([("one-double-per-number", z3.ForAll([t, u, a], z3.Implies(
+                z3.And(v.double(t), v.double(u), v.carries(t, a), v.carries(u, a)), t == u)))]
+              if self.COVER_OUT else []),
         ]
 
     # -- Init --------------------------------------------------------------

@@ -175,6 +175,13 @@ def _arms_open_early(m: AbstractModel) -> None:
     m.arms_wait = False
 
 
+@twin("out-on-waiting-double", "a double that would wait to be covered may be its "
+                               "player's last tile all the same (out_on_double = "
+                               '"covered" forgotten by the guards)')
+def _out_on_waiting_double(m: AbstractModel) -> None:
+    m.bars_last_double = False
+
+
 @twin("confirm-past-double", "an extra action confirm_past_double: with the boneyard empty "
                              "and slots pending, a player holding a tile that covers a "
                              "pending slot confirms, and it counts")

@@ -30,6 +30,7 @@ from .layout import (
     led,
     meets_suit,
     open_layout,
+    pending_mask,
     sort_plain,
     targets,
     with_marker,
@@ -76,6 +77,7 @@ from .tables import (
     O_SUIT,
     O_TAKES,
     O_VALUE,
+    OUT_COVERED,
     PLAYING,
     READING,
     RESTART,
@@ -112,18 +114,45 @@ def _moves_of(out, n, x, base, kind, player, end):  # type: ignore[no-untyped-de
 
 
 @njit
+def last_double(K, f, player):  # type: ignore[no-untyped-def]
+    """R2.2: where a double that would wait is no player's last tile (OUT_COVERED), the
+    double that is ``player``'s only tile; else -1."""
+    if not K[OUT_COVERED]:
+        return -1
+    off, t = player * K[MW], -1
+    for w in range(K[MW]):
+        x = f[off + w]
+        if x:
+            if t >= 0 or x & (x - 1):
+                return -1  # two tiles or more
+            t = w * BITS + ctz(x)
+    return t if t >= 0 and K[K[O_LO] + t] == K[K[O_HI] + t] else -1
+
+
+@njit
+def waits_out(K, f, t, i):  # type: ignore[no-untyped-def]
+    """The double ``t`` (>= 0), laid on slot ``i``, would wait there to be covered: the
+    slot's doubles take tiles and no other slot is pending (``Layout.bars_going_out``)."""
+    if t < 0 or K[K[O_TAKES] + i] == 0:
+        return False
+    return pending_mask(K, f[K[F_MARKS]]) & ~(np.int64(1) << i) == 0
+
+
+@njit
 def playable_any(K, f, player):  # type: ignore[no-untyped-def]
     """``playable_mask(s, player) != 0``: a tile of ``player``'s hand extends a slot they
-    may play on (R2.1, R2.3); before the lead, any tile of the hand."""
+    may play on (R2.1, R2.3), but not a last double left to wait there (R2.2); before the
+    lead, any tile of the hand."""
     off = player * K[MW]
     if not led(K, f):
         return not empty(K, f, off)
     tm = targets(K, f, player)
     e = K[F_ENDS]
+    last = last_double(K, f, player)
     while tm:
         i = ctz(tm)
         tm &= tm - 1
-        if meets_suit(K, f, off, f[e + i]):
+        if meets_suit(K, f, off, f[e + i]) and not waits_out(K, f, last, i):
             return True
     return False
 
@@ -296,9 +325,12 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     tm = targets(K, f, p)
     e = K[F_ENDS]
     suit = K[O_SUIT]
+    last = last_double(K, f, p)  # R2.2: a last double that would wait is no play
     while tm:
         i = ctz(tm)
         tm &= tm - 1
+        if waits_out(K, f, last, i):
+            continue
         s = suit + f[e + i] * mw
         for w in range(mw):
             n = _moves_of(out, n, f[hand + w] & K[s + w], w * BITS, PLAY, p, i)

@@ -31,7 +31,7 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from dominoproof.model.layout import Access, Opens, layout_of
+from dominoproof.model.layout import Access, Opens, OutOnDouble, layout_of
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
@@ -74,6 +74,9 @@ SIMPLE = 59
 RESTART = 61
 #: R3.5: 1 when a player who can play may draw too ([draw] when = "any-time")
 WHEN_ANY = 62
+#: R2.2: 1 when a double that would wait to be covered is no player's last tile
+#: ([layout] out_on_double = "covered"; it acts on the slots whose doubles take tiles)
+OUT_COVERED = 63
 #: R4.7: 1 when a dead end may be called ([block] call = "dead-end")
 CALL = 68
 HEADER = 72
@@ -220,6 +223,7 @@ def tables_for(v: Variant) -> Tables:
     header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
                          and all(sl.double_takes == 0 for sl in data.slots))
     header[RESTART] = int(v.block.restart_on_marker)  # R4.4: the run restarts at 1
+    header[OUT_COVERED] = int(v.layout.out_on_double is OutOnDouble.COVERED)  # R2.2
     for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
         header[o] = HEADER + len(body)
         body.extend(arr)

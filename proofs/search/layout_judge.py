@@ -201,7 +201,8 @@ class LayoutJudge:
 
     def _doubles(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
         """R2.2: plays go on pending slots while any is pending; a double that takes tiles
-        makes its slot (and the toes it opens) pending; covering a slot ends its wait."""
+        makes its slot (and the toes it opens) pending -- and, under ``cover_out``, is not
+        its player's last tile; covering a slot ends its wait."""
         f, w = self.fields, self.width
         ps, pt = pending_slots(f, s.marks, w), pending_slots(f, t.marks, w)
         shown_t = sorted(t.ends[i] for i in pt)
@@ -230,6 +231,11 @@ class LayoutJudge:
             return
         rest = ps - {m.end}
         takes = self.data.slots[m.end].double_takes
+        if a == b and takes and not rest and self.data.cover_out and not t.hands[m.player]:
+            fail("doubles-covered", at, f"{self._said(s, m)}, P{m.player}'s last tile: a "
+                 "double that must be covered cannot end the round (out_on_double = "
+                 '"covered", R2.2)', (j,))
+            return
         if a == b and takes and not rest:
             closed = [i for i in self.toes if s.ends[i] == CLOSED]
             toes = min(takes - 1, len(closed))

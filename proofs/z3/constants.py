@@ -21,6 +21,7 @@ from dominoproof.model.layout import (
     LayoutKind,
     Opens,
     OpenTrains,
+    OutOnDouble,
     PublicTrain,
     Slot,
     SlotLayout,
@@ -89,7 +90,9 @@ def slots_of(v: Variant) -> SlotLayout:
     variant's ``[layout]`` and ``[deal] players`` (Terms "Layout", R2.2)."""
     lay, p = v.layout, v.deal.players
     takes = lay.double_takes
-    extra = {"lead_takes": lay.lead_double_takes, "again": lay.double_again}
+    # R2.2: a double that would wait is no player's last tile, where doubles take tiles
+    extra = {"lead_takes": lay.lead_double_takes, "again": lay.double_again,
+             "cover_out": bool(takes) and lay.out_on_double is OutOnDouble.COVERED}
     if lay.kind is LayoutKind.LINE:  # two ends, the lead's low and high half
         if not takes and not extra["lead_takes"]:  # no double takes tiles: none plays on
             extra["again"] = False

@@ -202,7 +202,7 @@ class Encoding(Vocabulary):
         for the table, ``confirmed' = 0``, ``drew' = false``, and the turn stays with a
         player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2]."""
         p = s.turn
-        emptied = And([Or(m.tile == t, s.loc[t] != p) for t in range(self.T)])
+        emptied = self.preds.empties_hand(s, m)
         stays = emptied if again is None else Or(emptied, again)
         extra: dict[str, Any] = {} if marks is None else {"marks": marks}
         return self.update(
@@ -240,12 +240,14 @@ class Encoding(Vocabulary):
 
     def step_play(self, s: StateVars, m: MoveVars) -> Step:
         """5. Play(p, t, slot) for every playable ``t`` and every slot ``p`` may play on now
-        whose number ``t`` carries [R2.1, R4.3]; the layout's effect is :meth:`played`."""
+        whose number ``t`` carries [R2.1, R4.3], but not a last tile that is a double left
+        to wait there [R2.2]; the layout's effect is :meth:`played`."""
         x = self.layout.shown(s, m.end)
         ends, marks = self.layout.played(s, m)
         return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
                     self.layout.offered(s, m), Or(m.a == x, m.b == x),
-                    self.preds.tile_at(s, m, s.turn)),
+                    self.preds.tile_at(s, m, s.turn),
+                    *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
                 self.after_play(s, m, "play", ends, marks, self.layout.plays_again(m)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:

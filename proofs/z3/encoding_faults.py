@@ -316,6 +316,24 @@ class ConfirmPastDoubleZ3(Encoding):
         return out
 
 
+class OutOnWaitingDoublePreds(Predicates):
+    def goes_out_waiting(self, s: StateVars, t: int, seat: BV | int, i: int) -> Bool:
+        return z3.BoolVal(False)
+
+
+class OutOnWaitingDoubleTerms(LayoutTerms):
+    def goes_out_waiting(self, s: StateVars, m: MoveVars) -> Bool:
+        return z3.BoolVal(False)
+
+
+class OutOnWaitingDoubleZ3(Encoding):
+    """Twin of ``out-on-waiting-double`` (R2.2): under out_on_double = "covered" a player
+    may still lay a double that must be covered as their last tile, and go out on it."""
+
+    predicates = OutOnWaitingDoublePreds
+    layout_terms = OutOnWaitingDoubleTerms
+
+
 class RestartForgottenLastZ3(Encoding):
     """Twin of ``restart-forgotten-last`` (R4.4): where a confirmation that puts a marker
     out restarts the run, the one that completes the run counts on instead."""
@@ -492,6 +510,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "restart-forgotten-last": Twin(RestartForgottenLastZ3),
     "any-marker-opens": Twin(AnyMarkerOpensZ3),
     "public-before-own": Twin(PublicBeforeOwnZ3),
+    "out-on-waiting-double": Twin(OutOnWaitingDoubleZ3),
 }
 
 

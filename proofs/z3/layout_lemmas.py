@@ -15,6 +15,7 @@ import itertools
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.layout import Access, Opens
+from dominoproof.model.tiles import tile_index
 from dominoproof.proofs.z3.encoding import BV, CLOSED_CODE, Bool, Encoding, StateVars
 from dominoproof.proofs.z3.terms import And, Or
 
@@ -100,6 +101,15 @@ def pending_one_double(e: Encoding, s: StateVars) -> Bool:
                 for i in range(e.W) for j in range(i + 1, e.W)])
 
 
+def pending_double_on_table(e: Encoding, s: StateVars) -> Bool:
+    """The double of the number a pending slot shows is on the table: it is the double
+    that waits (R2.2; so a last double in a hand, which ``cover_out`` keeps from being
+    played, never covers a pending slot)."""
+    return And([z3.Implies(And(e.pending(s, i), s.ends[i] == x),
+                           e.on_table(s, tile_index(x, x)))
+                for i in range(e.W) for x in range(e.N + 1)])
+
+
 def pending_one_slot(e: Encoding, s: StateVars) -> Bool:
     """At most one slot is pending: a double laid during play makes its own slot pending
     only (the layout opens no toes), and the opening double makes none pending."""
@@ -154,6 +164,11 @@ def has_waiting_pending(e: Encoding) -> bool:
 
 def has_double_rules(e: Encoding) -> bool:
     return e.double_rules
+
+
+def has_cover_out(e: Encoding) -> bool:
+    """A double that would wait is no player's last tile (``out_on_double``, R2.2)."""
+    return e.cover_out
 
 
 def has_single_pending(e: Encoding) -> bool:

@@ -14,6 +14,8 @@ inductive invariant, action by action):
   leaves pending exactly its slot and the toes it opens (all showing its number); the
   opening double, where it takes tiles, leaves pending exactly the slots it opened; any
   other play leaves pending what was, but the slot it covered; no other move changes them;
+  and where a double that would wait is no player's last tile (``cover_out``, R2.2), no
+  play of such a double empties its player's hand;
 * ``spinner-arms`` [Terms, R2.2]: no play goes on a spinner's arm while a side it waits for
   is uncovered; the arms open with the lead exactly when it is a double, showing its
   number, and no other move opens one;
@@ -127,7 +129,9 @@ def doubles_covered(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Boo
                    _pending_count(e, t) + z3.If(_pending_at(e, s, m), z3.BitVecVal(1, COUNT_WIDTH),
                                                        z3.BitVecVal(0, COUNT_WIDTH))
                    == _pending_count(e, s)),
-        z3.Implies(m.kind != PLAY, And(same)))
+        z3.Implies(m.kind != PLAY, And(same)),
+        # R2.2 (cover_out): a double left to wait is never its player's last tile
+        *([z3.Implies(new, z3.Not(e.hand_empty(t, s.turn)))] if e.cover_out else []))
 
 
 def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:

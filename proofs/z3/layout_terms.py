@@ -18,8 +18,9 @@ built). Each effect is a pair ``(ends, marks)`` of terms over the pre-state and 
 * **a play** on slot ``i`` [R2.1, R2.2, R2.3]: ``i`` shows ``other(t, x)``; ``i`` is
   covered and no longer pending; a double laid on a slot whose doubles take tiles, with
   no other slot pending, makes ``i`` pending and opens the next ``takes - 1`` closed toes
-  (in slot order), showing ``a``, pending too; a play on one's own train takes one's
-  marker in;
+  (in slot order), showing ``a``, pending too (under ``cover_out`` such a double is no
+  player's last tile: :meth:`LayoutTerms.goes_out_waiting`); a play on one's own train
+  takes one's marker in;
 * **a pass, a confirmation, a foul** [R3.1, R4.2, R4.5]: the mover's marker goes out;
 * **the canonical form**: each symmetric group's slots sorted by the key (number shown,
   closed last; pending; covered), each slot's pending and covered bits moving with it.
@@ -169,6 +170,15 @@ class LayoutTerms:
                     k = f.markers + q
                     bits[k] = And(bits[k], z3.Not(And(s.turn == q, Or(own))))
         return self.canonical(ends, bits)
+
+    def goes_out_waiting(self, s: StateVars, m: MoveVars) -> Bool:
+        """R2.2 (``cover_out``): ``m.tile`` laid on ``m.end`` is the mover's last tile and a
+        double left waiting there (it takes tiles, nothing else is pending)."""
+        if not self.v.cover_out:
+            return z3.BoolVal(False)
+        rest = [And(self.v.pending(s, i), m.end != i) for i in range(self.v.W)]
+        return And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest),
+                   self.preds.empties_hand(s, m))
 
     def starts_wait(self, rest: list[Bool]) -> Bool:
         """A double on a slot whose doubles take tiles starts a wait only while no other

@@ -75,10 +75,11 @@ def a_confirmed_after_lead(m: AbstractModel, s: AState) -> Any:
 
 
 def a_confirmed_hold_nothing(m: AbstractModel, s: AState) -> Any:
+    """No confirmed seat has a legal play (R2.2: a last double left waiting is none)."""
     q, t, e, x, _ = a_vars(m)
     return z3.ForAll([q, t, e, x], z3.Not(And(
         s.confirmed(q), s.holds(q, t), m.v.carries(t, x), s.shows(e, x),
-        m.may_play_now(s, q, e))))
+        m.may_play_now(s, q, e), *m.not_going_out(s, q, t, e))))
 
 
 def a_confirmed_empty_boneyard(m: AbstractModel, s: AState) -> Any:
@@ -140,6 +141,12 @@ def a_pending_one_double(m: AbstractModel, s: AState) -> Any:
     f = z3.Const("f_j", m.v.end)
     return z3.ForAll([e, f, x], z3.Implies(And(s.pending(e), s.pending(f), s.shows(e, x)),
                                            s.shows(f, x)))
+
+
+def a_pending_double_on_table(m: AbstractModel, s: AState) -> Any:
+    _, t, e, x, _ = a_vars(m)
+    return z3.ForAll([t, e, x], z3.Implies(
+        And(m.v.double(t), m.v.carries(t, x), s.pending(e), s.shows(e, x)), s.on_table(t)))
 
 
 def a_blocked_sound(m: AbstractModel, s: AState) -> Any:

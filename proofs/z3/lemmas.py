@@ -51,6 +51,7 @@ from dominoproof.proofs.z3.encoding import (
 from dominoproof.proofs.z3.layout_lemmas import (
     confirmed_cannot_cover,
     confirmed_markers_out,
+    has_cover_out,
     has_double_rules,
     has_markers,
     has_marks,
@@ -60,6 +61,7 @@ from dominoproof.proofs.z3.layout_lemmas import (
     has_waiting_pending,
     in_canonical_order,
     marks_typed,
+    pending_double_on_table,
     pending_one_double,
     pending_one_slot,
     pending_owner_access,
@@ -372,6 +374,12 @@ LEMMAS: tuple[Lemma, ...] = (
           "it pending",
           ("R2.2",), pending_one_double, af.a_pending_one_double, applies=has_double_rules,
           abstract_applies=lambda m: bool(m.doubles)),
+    Lemma("pending-double-on-table",
+          "a double carrying the number a pending slot shows is on the table (it is the "
+          "double that waits: one double per number), so a last double in a hand, which "
+          'out_on_double = "covered" keeps from being played, covers no pending slot',
+          ("R2.2", "Terms"), pending_double_on_table, af.a_pending_double_on_table,
+          applies=has_cover_out, abstract_applies=lambda m: bool(m.COVER_OUT)),
     Lemma("pending-one-slot",
           "at most one slot is pending: a double laid during play makes its own slot "
           "pending only (no toes), and the opening double makes none pending",

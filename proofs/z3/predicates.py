@@ -117,9 +117,25 @@ class Predicates:
         """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
         if self.v.readings_coincide:
             return self.v.matches(s, t)
+        def at(i: int) -> list[Bool]:  # (a term made only where the rule is on: Z3's
+            # models depend on the terms made, and so would every other variant's)
+            bar = [z3.Not(self.goes_out_waiting(s, t, seat, i))] if self.v.cover_out else []
+            return [self.may_play_now(s, seat, i), self.v.carries_at(s, t, i), *bar]
         return self._per_seat(("matches_for", t, seat, s.name), seat, lambda: Or(
-            [And(self.may_play_now(s, seat, i), self.v.carries_at(s, t, i))
-             for i in range(self.v.W)]))
+            [And(*at(i)) for i in range(self.v.W)]))
+
+    def goes_out_waiting(self, s: StateVars, t: int, seat: BV | int, i: int) -> Bool:
+        """R2.2 (``cover_out``): tile ``t`` laid on slot ``i`` would be ``seat``'s last tile,
+        a double left waiting there (no other slot pending): not a legal play."""
+        a, b = self.v.halves[t]
+        if not (self.v.cover_out and a == b and self.v.slots[i].double_takes):
+            return z3.BoolVal(False)
+        return And(*[z3.Not(self.v.pending(s, j)) for j in range(self.v.W) if j != i],
+                   *[z3.Not(self.v.in_hand(s, u, seat)) for u in range(self.v.T) if u != t])
+
+    def empties_hand(self, s: StateVars, m: MoveVars) -> Bool:
+        """Laying ``m.tile`` empties the hand of the player to move."""
+        return And([Or(m.tile == t, s.loc[t] != s.turn) for t in range(self.v.T)])
 
     def _per_seat(self, key: tuple[Any, ...], seat: BV | int,
                   build: Callable[[], Bool]) -> Bool:

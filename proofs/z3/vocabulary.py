@@ -227,6 +227,8 @@ class Vocabulary:
         self.markers: bool = lay.markers
         self.lead_takes: int = lay.lead_takes  #: tiles the opening double takes
         self.again: bool = lay.again  #: the player who lays a double that takes tiles plays on
+        #: R2.2: a double that would wait to be covered is no player's last tile
+        self.cover_out: bool = lay.cover_out
         self.lead_halves = [(i, sl.half) for i, sl in enumerate(self.slots)
                             if sl.opens is Opens.LEAD]
         #: the spinner's arms (opened by an opening double) and the toes (opened by a
