@@ -247,20 +247,16 @@ class Rules:
     # -- the opening ----------------------------------------------------------------
     def heaviest(self, mask: int) -> int:
         """The heaviest tile of ``mask``: highest value, then highest index."""
-        value = self.value
-        return max(bits(mask), key=lambda t: (value[t], t))
+        return max(bits(mask), key=lambda t: (self.value[t], t))
 
     def lightest(self, mask: int) -> int:
         """The lightest tile of ``mask``: lowest value, then lowest index (R5.5)."""
-        value = self.value
-        return min(bits(mask), key=lambda t: (value[t], t))
+        return min(bits(mask), key=lambda t: (self.value[t], t))
 
     def opening(self: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None]:
         """The leader and the tile they must lead with (``None``: any tile;
-        ``DRAW_FOR_LEAD``: nobody holds it, and the players draw for it, R3.6).
-
-        Raises :class:`VoidDeal` when the named tile is held by nobody and the
-        fallback is a redeal."""
+        ``DRAW_FOR_LEAD``: nobody holds it, and the players draw for it, R3.6); raises
+        :class:`VoidDeal` when nobody holds the named tile and the fallback is a redeal."""
         c = self.constants
         rule = c.LEAD
         if rule is LeadRule.PLAYER:
@@ -278,10 +274,7 @@ class Rules:
             found = _highest_double(self, hands)
             if found is not None:
                 return found
-        held = 0
-        for h in hands:
-            held |= h
-        t = self.heaviest(held)
+        t = self.heaviest(sum(hands))  # hands are disjoint: their sum is their union
         return _holder(hands, t) or (c.LEADER, None)
 
     # -- Next -------------------------------------------------------------------------
