@@ -18,8 +18,9 @@ job, or a task of a Dask cluster), its graph explored on the compiled kernel whe
    rejects it in that variant; when it has no effect there (the validator's own warning
    names the changed key); when it is one of the sizes (the set, the players, the hands,
    the tiles set aside: the search replaces them by its small configuration's, so the
-   judge would not see the change); when the configurations the search judges stay
-   exactly as they were, or as an earlier candidate's; and when it is a scoring
+   judge would not see the change); when it is what makes the game rather than a rule
+   of it (the layout's topology: ``game`` metadata); when the configurations the search
+   judges stay exactly as they were, or as an earlier candidate's; and when it is a scoring
    parameter (rule R5) while every failing property is read off the graph's states and
    moves, which scoring does not change (only a terminal property reads R5).
    Each candidate is judged on the failing properties only; first the changes of a
@@ -313,6 +314,10 @@ def neighbours(v: Variant, failing: Sequence[str]) -> tuple[list[Candidate], lis
             if _is_size(f, value, v):
                 skipped.append(Skipped(key, None, "a size, not a rule: the search replaces "
                                        "it by its small configuration's"))
+                continue
+            if "game" in f.metadata:  # what makes the game, not a rule of it (params.py)
+                skipped.append(Skipped(key, None, f"not a rule: {f.metadata['game']} "
+                                       "(compare one with diff)"))
                 continue
             values = _values(f, value, v)
             if isinstance(values, str):

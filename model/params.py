@@ -368,7 +368,8 @@ class LeadSpec:
 class LayoutSpec:
     """Terms, Layout: the topology of the table and its rules for doubles."""
 
-    kind: LayoutKind = param(LayoutKind.LINE, "Terms", "topology of the layout")
+    kind: LayoutKind = param(LayoutKind.LINE, "Terms", "topology of the layout",
+                             game="the layout's topology: another one is another game")
     extend: ExtendReading = param(
         ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
     )

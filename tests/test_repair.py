@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from dominoproof.cli import main
 from dominoproof.jsonout import schema
-from dominoproof.model.params import LayoutKind, TieRule
+from dominoproof.model.params import TieRule
 from dominoproof.model.variant import Variant, find_variant, load_variant_data
 from dominoproof.proofs.analysis.figures import Estimate
 from dominoproof.proofs.runner import Runner, open_runner
@@ -64,9 +64,9 @@ def test_every_allowed_value_is_a_candidate_or_skipped_with_why() -> None:
     tried = {(c.changes[0].key, c.changes[0].after) for c in cands}
     tried |= {(s.key, s.value) for s in skipped}
     # every enumeration's other values, a bool flipped, every count of confirmations
-    for kind in LayoutKind:
-        if kind is not LayoutKind.LINE:
-            assert ("layout.kind", kind.value) in tried
+    for tie in TieRule:
+        if tie is not v.scoring.tie:
+            assert ("scoring.tie", tie.value) in tried
     assert ("block.boneyard_must_be_empty", False) in tried
     assert {("block.confirmations", x) for x in ("all", "all-others", 2)} <= tried
     assert ("block.confirmations", 1) not in tried  # the value it has
@@ -76,6 +76,9 @@ def test_every_allowed_value_is_a_candidate_or_skipped_with_why() -> None:
     assert "more than" in why["fouls.penalty"]
     assert "free-form" in why["lead.tile"]
     assert "a size" in why["set.max"] and "a size" in why["deal.players"]
+    # the layout's topology makes the game: another one is not a repair of its rules
+    assert "another game" in why["layout.kind"]
+    assert not any(c.changes[0].key == "layout.kind" for c in cands)
     # scoring cannot repair a property read off states and moves... but parity is terminal
     assert "scoring.tie" not in why
     only_states = neighbours(v, ["blocked-sound", "procedure"])[1]

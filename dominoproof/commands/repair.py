@@ -216,8 +216,7 @@ def render(r: RepairReport, *, verbose: bool = False) -> str:
         out.append("No candidate confirmed.")
     for i, c in enumerate(best, 1):  # the rounds of the first (-v: of every one)
         out += _candidate(i, c, r, rounds=i == 1 or verbose)
-    if not repairs:
-        out += _per_property(r)
+    out += _per_property(r)
     if r.figures is not None:
         out += ["", *wrap(f"  statistics: {r.rounds:,} uniformly random rounds, seed "
                           f"{r.seed}; ranked by number of changes, then by how little they "
