@@ -12,7 +12,10 @@ shows, or :data:`CLOSED` -- kept in ``State.ends``, plus the layout's **marks** 
 * covered (a spinner whose arms open once its sides are covered): one bit per slot
   some other slot waits for, set once a tile is laid on it;
 * pending (doubles that take tiles): one bit per slot that must take a tile before
-  play moves elsewhere -- the slots a double just laid occupies or opened.
+  play moves elsewhere -- the slots a double just laid occupies or opened;
+* first (trains, ``first_turn = "own-train"``): one bit -- the player to move is on
+  their first turn, laying tiles on their own train (each train then has a covered
+  bit, set once a tile is laid on it: a train not started is its owner's first turn).
 
 Every reading of the rules reads the same :class:`SlotLayout` data, each with one function
 of its own (the engine and the actions of :mod:`.spec` through :class:`Layout`).
@@ -83,6 +86,14 @@ class PublicTrain(enum.StrEnum):
     AFTER_OWN = "after-own"  #: a player whose own train has a tile on it
 
 
+class FirstTurn(enum.StrEnum):
+    """R2.3 (trains): what a player may lay on their first turn (own train not started)."""
+
+    ONE = "one"  #: one tile, as on every turn
+    #: tile after tile on their own train, until they end the turn or cannot go on
+    OWN_TRAIN = "own-train"
+
+
 @dataclass(frozen=True)
 class Slot:
     """One open end of the layout, as data."""
@@ -110,6 +121,9 @@ class SlotLayout:
     lead_takes: int = 0
     #: the player who lays a double (one that takes tiles) plays again
     again: bool = False
+    #: trains: on their first turn (own train not started) a player lays tile after tile
+    #: on their own train until they end the turn (R2.3, ``first_turn = "own-train"``)
+    first_turn: bool = False
 
     @property
     def width(self) -> int:
@@ -137,6 +151,7 @@ class Shape(NamedTuple):
     again: bool = False  #: the player who lays such a double plays again
     open_trains: OpenTrains = OpenTrains.MARKER  #: trains: who may play on a train
     public_train: PublicTrain = PublicTrain.ALWAYS  #: trains: who may play on the public
+    first_turn: FirstTurn = FirstTurn.ONE  #: trains: tiles laid on one's first turn
 
 
 def topology(shape: Shape) -> SlotLayout:
@@ -165,7 +180,8 @@ def topology(shape: Shape) -> SlotLayout:
         trains = tuple(Slot(f"train P{p}", owner=p, access=access,
                             double_takes=takes) for p in range(shape.players))
         return SlotLayout(kind, (*trains, Slot("public", access=public, double_takes=takes)),
-                          markers=True, **common)  # type: ignore[arg-type]
+                          markers=True, first_turn=shape.first_turn is FirstTurn.OWN_TRAIN,
+                          **common)  # type: ignore[arg-type]
     # chicken foot: the opening double's four arms, then toes: each further double laid
     # on a slot opens (takes - 1) more, for every double of the set but the opening one
     arms = tuple(Slot(f"arm {i + 1}", half=0, double_takes=takes) for i in range(4))
@@ -187,6 +203,8 @@ class MarkFields(NamedTuple):
     covered: tuple[int, ...]  #: per slot: its covered bit, or -1 if no slot waits for it
     pending: int  #: W bits, slot by slot: the slot must take a tile before play moves on
     width: int  #: bits in all
+    #: one bit: the player to move is on their first turn, laying on their own train
+    first: int = -1
 
 
 class Layout:
@@ -211,10 +229,14 @@ class Layout:
                            if sl.opens is Opens.LEAD)
         self._spinner = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.SPINNER)
         self._toes = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.TOE)
-        #: R2.3: where a slot is open to those whose own train is started, each owned slot
-        #: has a covered bit (a tile has been laid on it)
+        #: R2.3: where a slot is open to those whose own train is started, or a player's
+        #: first turn lasts while their own train has no tile, each owned slot has a
+        #: covered bit (a tile has been laid on it)
         self._started = (tuple(i for i, sl in enumerate(data.slots) if sl.owner is not None)
-                         if any(sl.access is Access.STARTED for sl in data.slots) else ())
+                         if data.first_turn or any(sl.access is Access.STARTED
+                                                   for sl in data.slots) else ())
+        #: R2.3 (first_turn): each seat's own train
+        self._own = {sl.owner: i for i, sl in enumerate(data.slots) if sl.owner is not None}
         #: the number an end shows names it, up to the symmetry: all slots form one
         #: symmetric group (the line), so a written move needs no slot name
         self.named_by_number = w <= 1 or any(len(g) == w for g in data.symmetric)
@@ -231,7 +253,10 @@ class Layout:
         pending = -1
         if doubles:
             pending, offset = offset, offset + w
-        self.fields = MarkFields(markers, tuple(covered), pending, offset)
+        first = -1
+        if data.first_turn:
+            first, offset = offset, offset + 1
+        self.fields = MarkFields(markers, tuple(covered), pending, offset, first)
         self.plain = offset == 0 and not self._spinner and not self._toes
         #: a layout of lines: plain, both ends opened by the lead, so every joint pairs two
         #: equal halves (the parity of each number on the table is that of its open ends)
@@ -264,6 +289,19 @@ class Layout:
         """``marks`` after a tile is laid on ``slot``: covered, if another slot waits for it."""
         b = self.fields.covered[slot]
         return marks | 1 << b if b >= 0 else marks
+
+    def first_turn(self, marks: int) -> bool:
+        """The player to move is on their first turn, laying tiles on their own train
+        (R2.3, ``first_turn = "own-train"``): they may lay another there, or end the turn."""
+        return self.fields.first >= 0 and bool(marks >> self.fields.first & 1)
+
+    def end_first_turn(self, marks: int) -> int:
+        """``marks`` after the player ends their first turn (nothing else changes)."""
+        return marks & ~(1 << self.fields.first) if self.fields.first >= 0 else marks
+
+    def own_train(self, player: int) -> int | None:
+        """The slot ``player`` owns (their train), if any."""
+        return self._own.get(player)
 
     def plays_again(self, slot: int) -> bool:
         """R2.2: the player who laid a double on ``slot`` plays again (it takes tiles)."""
@@ -347,11 +385,19 @@ class Layout:
         """The slot values and marks after ``player`` lays ``tile`` (its halves) on
         ``slot``: the slot shows the tile's other half; the slot is covered and no longer
         pending; a double that takes tiles makes its slot (and the toes it opens)
-        pending; a play on one's own train takes one's marker in."""
+        pending; a play on one's own train takes one's marker in; where first turns lay
+        several tiles, a play on one's own train during one's first turn (the train not
+        started before it, or that turn already under way) keeps the first turn going,
+        and any other play ends it."""
         a, b = tile
         x = ends[slot]
         out = list(ends)
         out[slot] = b if x == a else a
+        first = self.fields.first
+        if first >= 0:  # R2.3: read before the play covers the slot
+            own = self._own.get(player) == slot
+            going = own and (self.first_turn(marks) or not self.covered(marks, slot))
+            marks = marks | 1 << first if going else marks & ~(1 << first)
         marks = self.cover(marks, slot)
         pending = self.pending(marks) & ~(1 << slot)
         takes = self.data.slots[slot].double_takes
@@ -494,7 +540,7 @@ def layout_data(v: Variant) -> SlotLayout:
     lay = v.layout
     return topology(Shape(lay.kind, v.deal.players, v.set.max, lay.spinner_sides_first,
                           lay.lead_double_takes, lay.double_takes, lay.double_again,
-                          lay.open_trains, lay.public_train))
+                          lay.open_trains, lay.public_train, lay.first_turn))
 
 
 def layout_of(variant: Variant) -> Layout:

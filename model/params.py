@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from .layout import LayoutKind, OpenTrains, PublicTrain
+from .layout import FirstTurn, LayoutKind, OpenTrains, PublicTrain
 from .tiles import MAX_SET, Tile
 
 if TYPE_CHECKING:
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SECTIONS", "Award", "AwardUnit", "BlockSpec", "BlockWinner", "Compare", "Confirmations",
-    "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen", "ExtendReading", "FoulRule",
-    "FoulSpec", "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec",
+    "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen", "ExtendReading", "FirstTurn",
+    "FoulRule", "FoulSpec", "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec",
     "OpenTrains", "PartnershipSpec", "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
@@ -366,6 +366,10 @@ class LayoutSpec:
         PublicTrain.ALWAYS, "R2.3",
         'trains: "always" (the public train is open to all) or "after-own" (only to a '
         "player whose own train has a tile on it)")
+    first_turn: FirstTurn = param(
+        FirstTurn.ONE, "R2.3",
+        'trains: "one" (one tile a turn) or "own-train" (on one\'s first turn, tile after '
+        "tile on one's own train until one ends the turn)")
 
 
 @dataclass(frozen=True)

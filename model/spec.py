@@ -180,9 +180,7 @@ class Rules:
         self.constants: Constants = constants_of(variant)
         c = self.constants
         self.layout: Layout = layout_for(c.LAYOUT, c.P)
-        self.tiles = c.tiles
-        self.suit = c.tiles.suit
-        self.halves = c.tiles.halves
+        self.tiles, self.suit, self.halves = c.tiles, c.tiles.suit, c.tiles.halves
         self.players = c.P
         self.next_seat = tuple((p + 1) % c.P for p in range(c.P))
         self.C = c.C  #: R4.4: the confirmations that establish the block
@@ -213,13 +211,10 @@ class Rules:
         return s.in_hands & m
 
     def ends_unplayable(self, s: State, reading: ExtendReading | None = None) -> bool:
-        """R2 (condition 1): no open end can be extended by any player.
-
-        ``reading`` (R2.3) defaults to the variant's: "holds a matching tile"
-        (any hand holds a tile carrying an end's number) or "has a legal move"
-        (some player may legally play on some end). Before the lead there are
-        no open ends and the leader can always play: not unplayable.
-        """
+        """R2 (condition 1): no open end can be extended by any player. ``reading`` (R2.3)
+        defaults to the variant's: "holds a matching tile" (any hand holds a tile carrying
+        an end's number) or "has a legal move" (some player may legally play on some end).
+        Before the lead there are no open ends and the leader can always play: not so."""
         if not s.led:
             return False
         reading = reading or self.constants.READING
@@ -249,20 +244,15 @@ class Rules:
     # -- the opening ----------------------------------------------------------------
     def heaviest(self, mask: int) -> int:
         """The heaviest tile of ``mask``: highest value, then highest index."""
-        value = self.value
-        return max(bits(mask), key=lambda t: (value[t], t))
+        return max(bits(mask), key=lambda t: (self.value[t], t))
 
     def lightest(self, mask: int) -> int:
         """The lightest tile of ``mask``: lowest value, then lowest index (R5.5)."""
-        value = self.value
-        return min(bits(mask), key=lambda t: (value[t], t))
+        return min(bits(mask), key=lambda t: (self.value[t], t))
 
     def opening(self: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | None]:
-        """The leader and the tile they must lead with (``None``: any tile).
-
-        Raises :class:`VoidDeal` when the named tile is held by nobody and the
-        fallback is a redeal.
-        """
+        """The leader and the tile they must lead with (``None``: any tile); raises
+        :class:`VoidDeal` when nobody holds the named tile and the fallback is a redeal."""
         c = self.constants
         rule = c.LEAD
         if rule is LeadRule.PLAYER:
@@ -290,8 +280,7 @@ class Rules:
     def legal_moves(self, s: State) -> tuple[Move, ...]:
         """Every legal move in ``s``, in a fixed order; ``()`` when the round is over."""
         moves = self.moves(s)
-        self._memo_state = s
-        self._memo_moves = moves
+        self._memo_state, self._memo_moves = s, moves
         return moves
 
     def moves(self: RuleBook, s: State) -> tuple[Move, ...]:
@@ -304,14 +293,14 @@ class Rules:
 
     def action_of(self, s: State, m: Move) -> Action:
         """The action a move of ``s`` belongs to (a confirmation by a player who can play
-        is a Foul, R4.5)."""
-        k = m.kind
+        is a Foul, R4.5; a pass in a first turn going on ends it, R2.3)."""
+        k, first = m.kind, self.layout.first_turn(s.marks)  # R2.3: a first turn going on
         if k is PLAY:
-            return LEAD_ACTION if m.end == LEAD else PLAY_ACTION
+            return LEAD_ACTION if m.end == LEAD else LAY_ON_ACTION if first else PLAY_ACTION
         if k is CONFIRM:
             return FOUL_ACTION if self.is_false_confirmation(s, m) else CONFIRM_ACTION
-        return {DRAW: DRAW_ACTION, PASS: PASS_ACTION, ESTABLISH: ESTABLISH_ACTION,
-                DOMINO: DOMINO_ACTION}[k]
+        return {DRAW: DRAW_ACTION, PASS: END_TURN_ACTION if first else PASS_ACTION,
+                ESTABLISH: ESTABLISH_ACTION, DOMINO: DOMINO_ACTION}[k]
 
     def apply(self, s: State, m: Move) -> State:
         """The state after ``m``; raises :class:`IllegalMoveError` (naming the rule) if
@@ -388,14 +377,16 @@ def _with_hand(s: State, p: int, hand: int) -> tuple[int, ...]:
 def _laid(r: RuleBook, s: State, m: Move, ends: tuple[int, ...], marks: int) -> State:
     """A tile leaves the mover's hand for the table and the layout is ``ends``, ``marks``;
     the run of confirmations ends, ``drew' = false``, and the turn passes clockwise
-    unless the hand is now empty (a Domino follows) or the mover laid a double that
-    takes tiles where the layout says its player plays again [R2.2]."""
+    unless the hand is now empty (a Domino follows), the mover laid a double that takes
+    tiles where the layout says its player plays again [R2.2], or their first turn on
+    their own train goes on (``marks`` say so) [R2.3]."""
     p = m.player
     hand = s.hands[p] & ~(1 << m.tile)
     a, b = r.halves[m.tile]
-    again = a == b and m.end != LEAD and r.layout.plays_again(m.end)
+    stays = (a == b and m.end != LEAD and r.layout.plays_again(m.end)
+             or r.layout.first_turn(marks))
     return s._replace(hands=_with_hand(s, p, hand), table=s.table | 1 << m.tile, ends=ends,
-                      marks=marks, turn=r.next_seat[p] if hand and not again else p,
+                      marks=marks, turn=r.next_seat[p] if hand and not stays else p,
                       confirmed=0, drew=False)
 
 
@@ -507,6 +498,15 @@ FOUL_ACTION = Action("Foul", CONFIRM, ("R4.5",),
 DRAW_ACTION = Action("Draw", DRAW, ("R3.1", "R3.5"),
                      "a player who cannot play (R3.5: any, if WHEN = any-time) takes a boneyard "
                      "tile (the top one, or any when the draw order is free)", _draw_moves, _draw)
+LAY_ON_ACTION = Action("Lay on", PLAY, ("R2.1", "R2.3"), "first turn (FIRST = own-train): "
+                       "another tile on one's own train", lambda r, s: (
+                           m for m in _play_moves(r, s) if m.end == r.layout.own_train(s.turn)),
+                       _play)
+END_TURN_ACTION = Action("End turn", PASS, ("R2.3",), "first turn: the player stops laying on "
+                         "their own train; the turn passes, with no marker out and no "
+                         "confirmation", lambda r, s: iter((Move.pass_(s.turn),)),
+                         lambda r, s, m: s._replace(turn=r.next_seat[m.player],
+                                                    marks=r.layout.end_first_turn(s.marks)))
 PASS_ACTION = Action("Pass", PASS, ("R3.1",),
                      "draw-one games: the drawn tile does not fit, the turn passes",
                      lambda r, s: iter((Move.pass_(s.turn),)), _pass)
@@ -520,10 +520,12 @@ CASES: tuple[Case, ...] = (
     Case(1, "status != PLAYING", lambda r, s: s.status is not Status.PLAYING, ()),
     Case(2, "hand[p] = {}", lambda r, s: not s.hands[s.turn], (DOMINO_ACTION,)),
     Case(3, "block_ready", lambda r, s: r.block_ready(s), (ESTABLISH_ACTION,)),
+    Case(3, "first turn going on", lambda r, s: r.layout.first_turn(s.marks),
+         (LAY_ON_ACTION, END_TURN_ACTION)),  # R2.3: SEMANTICS's case 3'
     Case(4, "no slot open", lambda r, s: not s.led, (LEAD_ACTION,)),
     Case(5, "WHEN = any-time, case 6's guard, playable(p) != {}", lambda r, s: r.constants.WHEN
-         is DrawWhen.ANY_TIME and CASES[6].guard(r, s) and r.playable_mask(s, s.turn) != 0,
-         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[6]) allows
+         is DrawWhen.ANY_TIME and CASES[7].guard(r, s) and r.playable_mask(s, s.turn) != 0,
+         (PLAY_ACTION, DRAW_ACTION)),  # R3.5: play, or draw as case 6 (CASES[7]) allows
     Case(5, "playable(p) != {}", lambda r, s: r.playable_mask(s, s.turn) != 0,
          (PLAY_ACTION, FOUL_ACTION)),
     Case(6, "boneyard != {}, DRAW != none, not drew",
@@ -534,7 +536,8 @@ CASES: tuple[Case, ...] = (
 )
 
 ACTIONS: tuple[Action, ...] = (LEAD_ACTION, PLAY_ACTION, DRAW_ACTION, PASS_ACTION,
-                               CONFIRM_ACTION, FOUL_ACTION, ESTABLISH_ACTION, DOMINO_ACTION)
+                               CONFIRM_ACTION, FOUL_ACTION, ESTABLISH_ACTION, DOMINO_ACTION,
+                               LAY_ON_ACTION, END_TURN_ACTION)
 ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
 
 

@@ -48,6 +48,7 @@ from .params import (
     DrawSpec,
     DrawWhen,
     ExtendReading,
+    FirstTurn,
     FoulRule,
     FoulSpec,
     LayoutKind,
@@ -69,7 +70,7 @@ from .variant_checks import validate, warnings
 __all__ = [
     "Award", "AwardUnit", "BlockWinner", "Compare", "Confirmations", "DealOrder", "DrawRule",
     "DrawWhen",
-    "ExtendReading",
+    "ExtendReading", "FirstTurn",
     "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
     "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",
     "presets", "toml_value",
@@ -153,7 +154,7 @@ class Variant:
         return topology(Shape(lay.kind, self.deal.players, self.set.max,
                               lay.spinner_sides_first, lay.lead_double_takes,
                               lay.double_takes, lay.double_again, lay.open_trains,
-                              lay.public_train))
+                              lay.public_train, lay.first_turn))
 
     @property
     def dealt(self) -> int:

@@ -17,6 +17,7 @@ from .params import (
     Compare,
     DrawRule,
     DrawWhen,
+    FirstTurn,
     FoulRule,
     LayoutKind,
     LeadFallback,
@@ -177,9 +178,10 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
     if lay.double_again and not lay.double_takes:
         out.append(f"{src}: [layout] double_again = true has no effect: [layout] "
                    "double_takes = 0 lets a double be played like any tile (R2.2)")
-    if lay.kind is not LayoutKind.TRAINS:  # R2.3: the trains' access rules need trains
+    if lay.kind is not LayoutKind.TRAINS:  # R2.3: the trains' house rules need trains
         for key, value, default in (("open_trains", lay.open_trains, OpenTrains.MARKER),
-                                    ("public_train", lay.public_train, PublicTrain.ALWAYS)):
+                                    ("public_train", lay.public_train, PublicTrain.ALWAYS),
+                                    ("first_turn", lay.first_turn, FirstTurn.ONE)):
             if value is not default:
                 out.append(f'{src}: [layout] {key} = "{value.value}" has no effect: '
                            f'[layout] kind = "{lay.kind.value}" has no trains (R2.3)')

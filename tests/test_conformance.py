@@ -525,6 +525,14 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
         "layout.double_takes": 1, "layout.double_again": True,
         "block.restart_on_marker": True}),
+    # R2.3: a first turn lays tile after tile on one's own train; draw-one, and doubles
+    # to cover (a double laid during a first turn, played again after)
+    "trains-first-turn": ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
+                                         "layout.first_turn": "own-train"}),
+    "trains-first-turn-doubles": ("tiny-2p-d3", {
+        "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
+        "layout.double_takes": 1, "layout.double_again": True,
+        "layout.first_turn": "own-train"}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
@@ -543,6 +551,10 @@ FEATURES: dict[str, set[str]] = {
     "line-covered": {"pending"},
     "trains-restart": {"marker out", "run restarted", "play on another's train"},
     "trains-draw-one-restart": {"pass", "marker out", "run restarted", "pending"},
+    "trains-first-turn": {"first turn goes on", "first turn ended", "first turn lays on",
+                          "marker out", "play on another's train"},
+    "trains-first-turn-doubles": {"first turn goes on", "first turn ended",
+                                  "first turn lays on", "double in a first turn", "pass"},
 }
 
 
@@ -572,9 +584,14 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
         if any(sl.access is Access.STARTED and s.ends[i] != CLOSED
                and not lay.may_play(i, s.turn, marks) for i, sl in enumerate(data.slots)):
             seen["public closed: own train not started"] += 1
+        first = lay.first_turn(marks)  # R2.3: a first turn going on
         for m, t in rules.successors(s):
             if m.kind is MoveKind.PASS:
-                seen["pass"] += 1
+                seen["first turn ended" if first else "pass"] += 1
+            if m.kind is MoveKind.PLAY and lay.first_turn(t.marks):
+                seen["first turn lays on" if first else "first turn goes on"] += 1
+                if m.tile in v.tiles.doubles():
+                    seen["double in a first turn"] += 1
             if m.kind is MoveKind.CONFIRM and s.confirmed and t.confirmed == 1:
                 seen["run restarted"] += 1  # R4.4 restart_on_marker
             if m.kind is MoveKind.DRAW and rules.playable_mask(s, m.player):
@@ -604,7 +621,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     ("trains-covered-again", 60), ("trains-draw-one", 20), ("trains-own-marker-out", 40),
     ("trains-public-after-own", 60), ("trains-any-time", 20), ("chicken-foot-toes", 60),
     ("chicken-foot-lead-takes-4", 60), ("line-covered", 60), ("trains-restart", 60),
-    ("trains-draw-one-restart", 20)])
+    ("trains-draw-one-restart", 20), ("trains-first-turn", 40),
+    ("trains-first-turn-doubles", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
     """Engine, specification and reference agree on every state of sampled deals of each
     new topology, and the states exercise what makes that topology what it is."""

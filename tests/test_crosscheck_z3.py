@@ -52,6 +52,12 @@ SMALL = [
                     "deal.hand_size": 2, "lead.tile": "2-2"}, True),
     ("tiny-2p-d3", {"draw.when": "any-time", "layout.kind": "trains",
                     "lead.rule": "highest-double"}, False),
+    # R2.3: first turns lay tile after tile on one's own train (doubles to cover, too)
+    ("tiny-2p-d3", {"layout.first_turn": "own-train", "layout.kind": "trains",
+                    "lead.rule": "highest-double"}, False),
+    ("tiny-2p-d3", {"layout.first_turn": "own-train", "layout.kind": "trains",
+                    "lead.rule": "highest-double", "layout.double_takes": 1,
+                    "layout.double_again": True, "draw.rule": "one"}, True),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),

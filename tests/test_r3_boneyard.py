@@ -284,6 +284,6 @@ def test_r3_5_the_block_still_needs_the_boneyard_empty() -> None:
 
 
 def test_r3_5_case_reads_case_6s_guard_by_position() -> None:
-    """The any-time case of model/spec.py asks CASES[6] for case 6's guard."""
-    assert [c.number for c in CASES[4:7]] == [5, 5, 6]
-    assert CASES[6].text == "boneyard != {}, DRAW != none, not drew"
+    """The any-time case of model/spec.py asks CASES[7] for case 6's guard."""
+    assert [c.number for c in CASES[5:8]] == [5, 5, 6]
+    assert CASES[7].text == "boneyard != {}, DRAW != none, not drew"

@@ -46,6 +46,9 @@ SMALL = [
     ("draw-10p-d18", {"set.max": 3, "deal.players": 2, "deal.hand_size": 3,
                       "lead.tile": "3-3"}, "seed 3"),
     ("block-2p-d6", {"set.max": 2, "deal.hand_size": 2}, Init.every()),
+    # R2.3: a first turn lays on, then ends (Lay on, End turn)
+    ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
+                    "layout.first_turn": "own-train"}, "seed 0"),
 ]
 
 

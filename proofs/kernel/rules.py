@@ -23,6 +23,7 @@ import numpy as np
 
 from ._jit import njit, njit_inline
 from .layout import (
+    covered,
     ctz,
     empty,
     extend_layout,
@@ -57,6 +58,8 @@ from .tables import (
     F_TURN,
     FALLBACK,
     FB_HIGHEST,
+    FIRST_BIT,
+    FIRST_TURN,
     FB_PLAYER,
     FB_REDEAL,
     FOULS,
@@ -71,6 +74,7 @@ from .tables import (
     O_HI,
     O_LO,
     O_NEXT,
+    O_OWNER,
     O_SUIT,
     O_TAKES,
     O_VALUE,
@@ -265,6 +269,11 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         return n
     n = 0
     tm = targets(K, f, p)
+    first = first_turn(K, f[K[F_MARKS]])  # R2.3: p's first turn goes on: own train only
+    if first:
+        for i in range(K[W]):
+            if K[K[O_OWNER] + i] != p:
+                tm &= ~(np.int64(1) << i)
     e = K[F_ENDS]
     suit = K[O_SUIT]
     while tm:
@@ -273,6 +282,9 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         s = suit + f[e + i] * mw
         for w in range(mw):
             n = _moves_of(out, n, f[hand + w] & K[s + w], w * BITS, PLAY, p, i)
+    if first:  # lay on, or end the turn (a pass)
+        out[n] = move_code(PASS, p, -1, -1)
+        return n + 1
     bone_empty = empty(K, f, K[F_BONE])
     may_draw = not bone_empty and K[DRAW] != DRAW_NONE and not f[K[F_DREW]]
     if n:
@@ -289,6 +301,12 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         return 1
     out[0] = move_code(CONFIRM, p, -1, -1)
     return 1
+
+
+@njit_inline
+def first_turn(K, marks):  # type: ignore[no-untyped-def]
+    """R2.3: the player to move is on their first turn, laying on their own train."""
+    return K[FIRST_TURN] != 0 and (marks >> K[FIRST_BIT]) & 1 == 1
 
 
 @njit
@@ -332,6 +350,12 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         else:
             extend_layout(K, g, end, a, b, p, scr)
         again = a == b and end >= 0 and K[AGAIN] and K[K[O_TAKES] + end] > 0
+        if K[FIRST_TURN] and end >= 0:  # R2.3: on one's own train, one's first turn goes on
+            fb = np.int64(1) << K[FIRST_BIT]  # (started: the train's covered bit, before)
+            going = K[K[O_OWNER] + end] == p and (first_turn(K, f[mk])
+                                                  or not covered(K, f[mk], end))
+            g[mk] = g[mk] | fb if going else g[mk] & ~fb
+            again = again or going
         g[K[F_TURN]] = nxt if (not empty(K, g, p * mw) and not again) else p
         g[K[F_CONF]] = 0
         g[K[F_DREW]] = 0
@@ -359,6 +383,9 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         g[K[F_TURN]] = nxt
         g[K[F_DREW]] = 0
         g[mk] = with_marker(K, f[mk], p, True)
+    elif kind == PASS and first_turn(K, f[mk]):  # R2.3: the first turn ends, nothing else
+        g[K[F_TURN]] = nxt
+        g[mk] = f[mk] & ~(np.int64(1) << K[FIRST_BIT])
     elif kind == PASS:
         g[K[F_TURN]] = nxt
         g[K[F_DREW]] = 0

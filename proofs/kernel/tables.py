@@ -31,7 +31,7 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from dominoproof.model.layout import Access, Opens, layout_of
+from dominoproof.model.layout import Access, FirstTurn, LayoutKind, Opens, layout_of
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
@@ -73,7 +73,11 @@ SIMPLE = 59
 RESTART = 61
 #: R3.5: 1 when a player who can play may draw too ([draw] when = "any-time")
 WHEN_ANY = 62
-HEADER = 64
+#: R2.3: 1 when a player's first turn lays tile after tile on their own train, on trains
+#: ([layout] first_turn = "own-train"); and the bit of the marks that says the player to
+#: move is on it (-1: none). Whether their train is started is its covered bit.
+FIRST_TURN, FIRST_BIT = 64, 65
+HEADER = 72
 
 # codes of the enumerations
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
@@ -212,6 +216,9 @@ def tables_for(v: Variant) -> Tables:
     header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
                          and all(sl.double_takes == 0 for sl in data.slots))
     header[RESTART] = int(v.block.restart_on_marker)  # R4.4: the run restarts at 1
+    header[FIRST_TURN] = int(v.layout.kind is LayoutKind.TRAINS  # R2.3: trains only
+                             and v.layout.first_turn is FirstTurn.OWN_TRAIN)
+    header[FIRST_BIT] = f.first
     for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
         header[o] = HEADER + len(body)
         body.extend(arr)

@@ -128,8 +128,9 @@ class Encoding(Vocabulary):
     def cases(self, s: StateVars) -> dict[str, Bool]:
         """The guard cases in the SEMANTICS order: each is its guard and no earlier one.
 
-        Keys: ``domino``, ``establish``, ``lead``, ``play``, ``draw``, ``pass``,
-        ``confirm`` (2..8 of the list; 1, a finished round, has no move); and
+        Keys: ``domino``, ``establish``, ``first`` (3': a first turn going on, R2.3),
+        ``lead``, ``play``, ``draw``, ``pass``, ``confirm`` (2..8 of the list; 1, a
+        finished round, has no move); and
         ``draw-instead``: case 5 where a player who can play may draw too (R3.5), with
         stock left and not drawn this turn (false unless ``[draw] when = "any-time"``)."""
         key = ("cases", s.name)
@@ -139,6 +140,7 @@ class Encoding(Vocabulary):
         guards = [
             ("domino", self.hand_empty(s, s.turn)),
             ("establish", self.preds.block_ready(s)),
+            ("first", self.first_turn(s)),
             ("lead", z3.Not(s.led)),
             ("play", self.preds.can_play(s, s.turn)),
             ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
@@ -215,10 +217,36 @@ class Encoding(Vocabulary):
         whose number ``t`` carries [R2.1, R4.3]; the layout's effect is :meth:`played`."""
         x = self.layout.shown(s, m.end)
         ends, marks = self.layout.played(s, m)
+        again, going = self.layout.plays_again(m), self.layout.first_goes_on(s, m)
+        if going is not None:  # R2.3: a first turn going on keeps the turn too
+            again = going if again is None else Or(again, going)
         return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
                     self.layout.offered(s, m), Or(m.a == x, m.b == x),
                     self.preds.tile_at(s, m, s.turn)),
-                self.after_play(s, m, "play", ends, marks, self.layout.plays_again(m)))
+                self.after_play(s, m, "play", ends, marks, again))
+
+    def step_lay_on(self, s: StateVars, m: MoveVars) -> Step:
+        """3'. A first turn going on [R2.3]: Play(p, t, slot) as in 5, on ``p``'s own train
+        only; the same effect."""
+        if self.fields.first < 0 or not self.first_turns:
+            return z3.BoolVal(False), s
+        x = self.layout.shown(s, m.end)
+        return (And(self.cases(s)["first"], m.kind == PLAY, self.preds.tile_ok(m),
+                    self.own_train(s.turn, m), self.layout.offered(s, m),
+                    Or(m.a == x, m.b == x), self.preds.tile_at(s, m, s.turn)),
+                self.step_play(s, m)[1])
+
+    def step_end_turn(self, s: StateVars, m: MoveVars) -> Step:
+        """3'. A first turn going on [R2.3]: Pass(p) ends it: ``turn' = p+1``, the first-turn
+        mark cleared; no marker goes out, ``confirmed`` and ``drew`` unchanged."""
+        if self.fields.first < 0 or not self.first_turns:
+            return z3.BoolVal(False), s
+        bits = self.layout.mark_bits(s)
+        assert bits is not None
+        bits[self.fields.first] = z3.BoolVal(False)
+        return (And(self.cases(s)["first"], m.kind == PASS, self.preds.no_tile(m)),
+                self.update(s, f"end.{m.name}", turn=self.preds.next_seat(s.turn),
+                            marks=self.layout.word(bits)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:
         """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
@@ -311,6 +339,8 @@ class Encoding(Vocabulary):
             "establish": self.step_establish(s, m),
             "lead": self.step_lead(s, m),
             "play": self.step_play(s, m),
+            "lay-on": self.step_lay_on(s, m),
+            "end-turn": self.step_end_turn(s, m),
             "foul": self.step_foul(s, m),
             "draw": self.step_draw(s, m, top),
             "pass": self.step_pass(s, m),
@@ -338,7 +368,8 @@ class Encoding(Vocabulary):
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
-        return Or(c["domino"], c["establish"], And(c["lead"], self.preds.lead_tile_held(s)),
+        return Or(c["domino"], c["establish"], c["first"],
+                  And(c["lead"], self.preds.lead_tile_held(s)),
                   c["play"], c["draw"], c["pass"], c["confirm"])
 
 
