@@ -110,8 +110,9 @@ CATALOGUE: tuple[Property, ...] = (
         ("R1.1", "R2.1", "R2.2", "R2.3", "R3.2", "R3.3"), Kind.STATE),
     Property(
         "blocked-complete",
-        "Whenever R2 and R3 hold in a round still being played, the block is established "
-        "within one round of turns (at most P confirmations and the establishment).",
+        "Whenever R2 and R3 hold in a round still being played, between turns (not while a "
+        "first turn goes on, R2.3), the block is established within one round of turns (at "
+        "most P confirmations and the establishment).",
         ("R1.1", "R1.3", "R4.2", "R4.4"), Kind.LIVENESS),
     Property(
         "procedure",

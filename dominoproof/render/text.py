@@ -171,7 +171,9 @@ def variant_summary(variant: Variant) -> str:
         f"{variant.deal.set_aside} set aside",
         f"draw: {variant.draw.rule.value}"
         + (", any time (R3.5)" if variant.draw.when is DrawWhen.ANY_TIME else ""),
-        f"lead: {lead_text}",
+        f"lead: {lead_text}"
+        + ("; a first turn lays tile after tile on one's own train (R2.3)"
+           if variant.slot_layout.first_turn else ""),
         f"block: {variant.needed_confirmations} confirmation"
         f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")

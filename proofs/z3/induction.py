@@ -416,8 +416,8 @@ class InductionProofs(SessionPart):
         enc = self.enc
         s, m = enc.state("l0"), enc.move("lm")
 
-        def premise(x: StateVars) -> Bool:
-            return And(x.status == PLAYING, enc.preds.is_blocked(x))
+        def premise(x: StateVars) -> Bool:  # between turns: no first turn going on (R2.3)
+            return And(x.status == PLAYING, enc.preds.is_blocked(x), z3.Not(enc.first_turn(x)))
 
         hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
         # The step case written out rather than by :meth:`per_action`, whose obligation
