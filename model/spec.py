@@ -383,7 +383,7 @@ def _laid(r: RuleBook, s: State, m: Move, ends: tuple[int, ...], marks: int) -> 
     p = m.player
     hand = s.hands[p] & ~(1 << m.tile)
     a, b = r.halves[m.tile]
-    stays = (a == b and m.end != LEAD and r.layout.plays_again(m.end)
+    stays = ((a == b and m.end != LEAD and r.layout.plays_again(m.end))
              or r.layout.first_turn(marks))
     return s._replace(hands=_with_hand(s, p, hand), table=s.table | 1 << m.tile, ends=ends,
                       marks=marks, turn=r.next_seat[p] if hand and not stays else p,

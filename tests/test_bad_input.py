@@ -243,6 +243,8 @@ def test_a_click_usage_error_is_one_line() -> None:
     (["block-2p-d6", "-o", "layout.public_train=after-own"],
      ("[layout] public_train", "[layout] kind")),
     (["block-2p-d6", "-o", "draw.when=any-time"], ("[draw] when", "[draw] rule")),
+    (["block-2p-d6", "-o", "layout.first_turn=own-train"],
+     ("[layout] first_turn", "[layout] kind")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:

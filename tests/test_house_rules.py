@@ -1,7 +1,8 @@
 """Every house rule's example file (``docs/examples/house-rules/``) verified as a designer
 would: ``dominoproof verify FILE`` gives verdicts (exit 0 or 1: never bad input, never a
-crash), each file is a few lines on top of a preset, and the sound establishment under
-trains (``sound-block.toml``) holds where Mexican Train's own block does not."""
+crash), each file is a few lines on top of a preset, the sound establishment under
+trains (``sound-block.toml``) holds where Mexican Train's own block does not, and first
+turns on one's own train (``first-turn-train.toml``) keep ``train-access``."""
 
 from __future__ import annotations
 
@@ -40,3 +41,6 @@ def test_each_example_verifies(path: Path, tmp_path: Path) -> None:
         assert r.exit_code == 0, r.output
         sound = [row["verdict"] for row in rows if row["property"] == "blocked-sound"]
         assert "VIOLATED" not in sound and "HOLDS" in sound
+    if path.stem == "first-turn-train":  # R2.3: first turns judged on every move
+        access = [row["verdict"] for row in rows if row["property"] == "train-access"]
+        assert "HOLDS" in access and not set(access) - {"HOLDS", "PROVED", "UNKNOWN"}

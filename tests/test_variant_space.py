@@ -104,6 +104,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
         o["scoring.tile_values"] = {str(t): draw(st.integers(0, 50))}
     if draw_rule != "none" and rest - aside > 0 and draw(st.booleans()):
         o["draw.when"] = "any-time"  # R3.5 (drawn last: the earlier draws keep their values)
+    if draw(st.booleans()):  # R2.3: no trains on a line, so no effect (a named warning)
+        o["layout.first_turn"] = "own-train"  # (drawn last too)
     return o
 
 
@@ -178,6 +180,7 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["scoring.block_winner"] == {"fewest-pips", "fewest-tiles"}  # R5.2a
     assert seen["scoring.award_unit"] == {"pips", "tiles"}  # R5.4's unit
     assert seen["draw.when"] == {"any-time"}
+    assert seen["layout.first_turn"] == {"own-train"}
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
     assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal"}
 

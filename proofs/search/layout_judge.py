@@ -144,7 +144,7 @@ class LayoutJudge:
             return
         want = set(before)
         why = "nothing moves a marker"
-        if m.kind is CONFIRM or m.kind is PASS and not self._first(s):
+        if m.kind is CONFIRM or (m.kind is PASS and not self._first(s)):
             want.add(p)
             why = (f"P{p} {'passes' if m.kind is PASS else 'declares they cannot play'}, "
                    "which puts their marker out (R3.1, R4.2)")

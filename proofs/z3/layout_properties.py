@@ -5,7 +5,8 @@ Transition properties (a formula over a step ``s --m--> t`` of the encoding, pro
 inductive invariant, action by action):
 
 * ``markers`` [R2.3, R3.1, R4.2]: after each move, each seat's marker is out if that seat
-  has just passed (other than to end a first turn), confirmed or fouled, in if it has just played on a train it owns, and
+  has just passed (other than to end a first turn), confirmed or fouled, in if it has
+  just played on a train it owns, and
   as it was otherwise (with every marker in at the deal, a type lemma: a marker is out
   exactly when its owner has passed, confirmed or fouled since last playing on their own
   train);
@@ -185,7 +186,7 @@ def train_access(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
 
 
 def _first_turn(e: Encoding, s: StateVars, m: MoveVars, t: StateVars,
-                own: dict[int | None, int]) -> Bool:
+                own: dict[int, int]) -> Bool:
     """train-access under first_turn = "own-train" (R2.3): after a play the turn stays
     with its player, their first turn going on, exactly when it is on their own train and
     that train had no tile before the turn (or the hand is empty, or a double they play

@@ -36,8 +36,9 @@ class Ranking(Measure):
     """The termination measure, while the round is played:
 
     ``r = sum over tiles of w(place) + 1 + foul*|seats without a foul| + drew*[drew]
-    + marker*|markers in| + first*[first turn going on] + (C - confirmed)``, with ``w`` = ``bone`` for a boneyard tile, ``hand`` for a tile in
-    a hand, 0 on the table or set aside; ``r = 0`` once the round is over.
+    + marker*|markers in| + first*[first turn going on] + (C - confirmed)``, with ``w``
+    = ``bone`` for a boneyard tile, ``hand`` for a tile in a hand, 0 on the table or set
+    aside; ``r = 0`` once the round is over.
 
     Proving ``r' < r`` with the sums inside the solver asks a SAT solver to compare two
     adder trees, which it does badly. Every action moves at most the move's own tile, so
