@@ -15,7 +15,8 @@ shows, or :data:`CLOSED` -- kept in ``State.ends``, plus the layout's **marks** 
   play moves elsewhere -- the slots a double just laid occupies or opened;
 * first (trains, ``first_turn = "own-train"``): one bit -- the player to move is on
   their first turn, laying tiles on their own train (each train then has a covered
-  bit, set once a tile is laid on it: a train not started is its owner's first turn).
+  bit, set once a tile is laid on it: a train not started is its owner's first turn);
+  a double left waiting on it ends that turn (its own rule, R2.2, decides what follows).
 
 Every reading of the rules reads the same :class:`SlotLayout` data, each with one function
 of its own (the engine and the actions of :mod:`.spec` through :class:`Layout`).
@@ -388,16 +389,14 @@ class Layout:
         pending; a play on one's own train takes one's marker in; where first turns lay
         several tiles, a play on one's own train during one's first turn (the train not
         started before it, or that turn already under way) keeps the first turn going,
-        and any other play ends it."""
+        unless it leaves a double waiting there, and any other play ends it."""
         a, b = tile
         x = ends[slot]
         out = list(ends)
         out[slot] = b if x == a else a
-        first = self.fields.first
-        if first >= 0:  # R2.3: read before the play covers the slot
-            own = self._own.get(player) == slot
-            going = own and (self.first_turn(marks) or not self.covered(marks, slot))
-            marks = marks | 1 << first if going else marks & ~(1 << first)
+        # R2.3: whether the first turn may go on, read before the play covers the slot
+        going = (self.fields.first >= 0 and self._own.get(player) == slot
+                 and (self.first_turn(marks) or not self.covered(marks, slot)))
         marks = self.cover(marks, slot)
         pending = self.pending(marks) & ~(1 << slot)
         takes = self.data.slots[slot].double_takes
@@ -408,6 +407,9 @@ class Layout:
                 out[i] = a
                 pending |= 1 << i
         marks = self._with_pending(marks, pending)
+        if self.fields.first >= 0:  # a double left waiting on it ends the first turn
+            bit = 1 << self.fields.first
+            marks = marks | bit if going and not pending >> slot & 1 else marks & ~bit
         owner = self.data.slots[slot].owner
         if owner is not None and owner == player:
             marks = self.take_marker_in(marks, player)

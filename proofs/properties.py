@@ -219,10 +219,10 @@ CATALOGUE: tuple[Property, ...] = (
         'on the public train (public_train = "after-own") is by a player whose own train '
         "has a tile on it; a train counts as started exactly once a tile is laid on it. "
         'Under first_turn = "own-train", after a play the turn stays with its player, their '
-        "first turn going on, exactly when the play is on their own train and that train "
-        "had no tile before the turn (or a double they play again after, or an emptied "
-        "hand, keeps it); while it goes on every play is on their own train, and a pass "
-        "ends it and passes the turn.",
+        "first turn going on, exactly when the play is on their own train, that train had "
+        "no tile before the turn and no double is left waiting there (or a double they play "
+        "again after, or an emptied hand, keeps it); while it goes on every play is on "
+        "their own train, and a pass ends it and passes the turn.",
         ("R2.3",), Kind.TRANSITION,
         applies_doc="trains under a house rule of who may play where or when ([layout] "
                     "open_trains, public_train or first_turn)",

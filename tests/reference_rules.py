@@ -370,13 +370,14 @@ def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None) -> R
     """Play(p, t, slot); slot None is the lead. The turn passes unless the hand is now
     empty, the player laid a double that lets them play again [R2.2], or they laid it on
     their own train during their first turn (their train had no tile, or that turn was
-    already going on), which then goes on [R2.3]."""
+    already going on), which then goes on [R2.3] -- unless the tile is a double left
+    waiting there, which ends it."""
     players = variant.deal.players
     hand = r.hands[p] - {t}
     table = (lay.lead(variant, r.layout, t) if slot is None
              else lay.lay(variant, r.layout, slot, t, p))
     first = (slot is not None and lay.first_turns(variant) and slot == lay.own_train(variant, p)
-             and (r.first or slot not in r.covered))
+             and (r.first or slot not in r.covered) and slot not in table.pending)
     again = not hand or lay.plays_again(variant, t, slot) or first
     return _replace(r, hands=_with_hand(r, p, hand), table=r.table | {t},
                     turn=p if again else (p + 1) % players,

@@ -526,7 +526,7 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.double_takes": 1, "layout.double_again": True,
         "block.restart_on_marker": True}),
     # R2.3: a first turn lays tile after tile on one's own train; draw-one, and doubles
-    # to cover (a double laid during a first turn, played again after)
+    # to cover (a double laid during a first turn ends it; its player covers it)
     "trains-first-turn": ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
                                          "layout.first_turn": "own-train"}),
     "trains-first-turn-doubles": ("tiny-2p-d3", {
@@ -554,7 +554,8 @@ FEATURES: dict[str, set[str]] = {
     "trains-first-turn": {"first turn goes on", "first turn ended", "first turn lays on",
                           "marker out", "play on another's train"},
     "trains-first-turn-doubles": {"first turn goes on", "first turn ended",
-                                  "first turn lays on", "double in a first turn", "pass"},
+                                  "first turn lays on", "a double ends a first turn",
+                                  "pass"},
 }
 
 
@@ -590,8 +591,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
                 seen["first turn ended" if first else "pass"] += 1
             if m.kind is MoveKind.PLAY and lay.first_turn(t.marks):
                 seen["first turn lays on" if first else "first turn goes on"] += 1
-                if m.tile in v.tiles.doubles():
-                    seen["double in a first turn"] += 1
+            elif first and m.kind is MoveKind.PLAY and m.tile in v.tiles.doubles():
+                seen["a double ends a first turn"] += 1
             if m.kind is MoveKind.CONFIRM and s.confirmed and t.confirmed == 1:
                 seen["run restarted"] += 1  # R4.4 restart_on_marker
             if m.kind is MoveKind.DRAW and rules.playable_mask(s, m.player):

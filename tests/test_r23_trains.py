@@ -318,22 +318,24 @@ def test_r2_3_the_first_turn_is_the_one_that_starts_ones_train_and_only_that() -
     assert s.turn == 0 and not lay.first_turn(s.marks)  # a later turn: one tile
 
 
-def test_r2_3_a_double_in_a_first_turn_is_covered_by_it_or_left_to_the_others() -> None:
-    """With doubles to cover: a double laid on one's own train in a first turn makes it
-    pending and the turn goes on; the next tile there covers it. Ending the turn leaves
-    it pending: the next player must cover it (R2.2), here on a train closed to them."""
-    covered = {"layout.double_takes": 1, "layout.double_again": True}
+@pytest.mark.parametrize("again", [True, False])
+def test_r2_3_a_double_left_waiting_ends_a_first_turn(again: bool) -> None:
+    """With doubles to cover: a double laid on one's own train in a first turn waits for
+    a tile there, and ends the first turn; the double's own rule (R2.2) decides what
+    follows: where its player plays again, they must cover it (no End turn: a player who
+    can play must), and the turn then passes; else the next player must cover it."""
+    covered = {"layout.double_takes": 1, "layout.double_again": again}
     v, s = first_turn_round(covered, ("3-3 0-0 2-2 0-2", "1-3 1-1 1-2 0-3"), "0-1 2-3")
     lay = layout_of(v)
     s = run(v, s, Move.play(0, "3-3"), Move.play(1, "1-3", TRAIN_P1),
             Move.play(1, "1-1", TRAIN_P1))
-    assert s.turn == 1 and lay.first_turn(s.marks) and lay.pending(s.marks) == 1 << TRAIN_P1
-    assert legal_moves(v, s) == (Move.play(1, "1-2", TRAIN_P1), Move.pass_(1))
-    on = run(v, s, Move.play(1, "1-2", TRAIN_P1))
-    assert on.turn == 1 and lay.first_turn(on.marks) and not lay.pending(on.marks)
-    left = run(v, s, Move.pass_(1))
-    assert left.turn == 0 and lay.pending(left.marks) == 1 << TRAIN_P1
-    assert [m.kind for m in legal_moves(v, left)] == [MoveKind.DRAW]  # P0 cannot cover it
+    assert not lay.first_turn(s.marks) and lay.pending(s.marks) == 1 << TRAIN_P1
+    if not again:  # P0 must cover a double on a train closed to them: they draw
+        assert s.turn == 0 and [m.kind for m in legal_moves(v, s)] == [MoveKind.DRAW]
+        return
+    assert s.turn == 1 and legal_moves(v, s) == (Move.play(1, "1-2", TRAIN_P1),)
+    s = run(v, s, Move.play(1, "1-2", TRAIN_P1))
+    assert s.turn == 0 and not lay.first_turn(s.marks) and not lay.pending(s.marks)
 
 
 def test_r2_3_first_turns_keep_every_property_and_the_fault_breaks_train_access() -> None:

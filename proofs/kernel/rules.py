@@ -31,6 +31,7 @@ from .layout import (
     led,
     meets_suit,
     open_layout,
+    pending_mask,
     sort_plain,
     targets,
     with_marker,
@@ -352,8 +353,9 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         again = a == b and end >= 0 and K[AGAIN] and K[K[O_TAKES] + end] > 0
         if K[FIRST_TURN] and end >= 0:  # R2.3: on one's own train, one's first turn goes on
             fb = np.int64(1) << K[FIRST_BIT]  # (started: the train's covered bit, before)
-            going = K[K[O_OWNER] + end] == p and (first_turn(K, f[mk])
-                                                  or not covered(K, f[mk], end))
+            going = (K[K[O_OWNER] + end] == p
+                     and (first_turn(K, f[mk]) or not covered(K, f[mk], end))
+                     and not (pending_mask(K, g[mk]) >> end) & 1)  # no double left waiting
             g[mk] = g[mk] | fb if going else g[mk] & ~fb
             again = again or going
         g[K[F_TURN]] = nxt if (not empty(K, g, p * mw) and not again) else p

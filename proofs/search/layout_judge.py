@@ -211,10 +211,11 @@ class LayoutJudge:
 
     def _first_turn(self, at: Any, s: State, m: Move, j: Any, t: State) -> bool:
         """R2.3, first_turn = "own-train": after a play the turn stays with its player,
-        their first turn going on, exactly when it is on their own train and that train
-        had no tile before the turn (or an emptied hand, or a double they play again
-        after, keeps it); in a first turn plays go on one's own train; a pass ends it and
-        passes the turn; nothing else starts one. Whether it failed."""
+        their first turn going on, exactly when it is on their own train, that train had
+        no tile before the turn and no double is left waiting there (or an emptied hand,
+        or a double they play again after, keeps it); in a first turn plays go on one's
+        own train; a pass ends it and passes the turn; nothing else starts one. Whether it
+        failed."""
         p, mine = m.player, self.own.get(m.player)
         was, now = self._first(s), self._first(t)
         why = ""
@@ -229,7 +230,8 @@ class LayoutJudge:
                    'train only (first_turn = "own-train", R2.3)')
         else:
             untouched = mine is not None and mine not in covered_slots(self.fields, s.marks)
-            going = m.end == mine and (was or untouched)
+            waits = m.end in pending_slots(self.fields, t.marks, self.width)  # a double
+            going = m.end == mine and (was or untouched) and not waits
             a, b = self.halves[m.tile]
             again = (a == b and self.data.again and self.data.slots[m.end].double_takes > 0)
             stays = going or again or not t.hands[p]
@@ -239,7 +241,7 @@ class LayoutJudge:
                 want = ("their own train had no tile before the turn, so their first turn "
                         "goes on and the turn stays with them" if going else
                         "a first turn goes on only with plays on one's own train, which "
-                        "had no tile before the turn")
+                        "had no tile before the turn, leaving no double waiting there")
                 why = f": {got}, but {want} (R2.3)"
         if why:
             self.ctx.fail("train-access", at, f"{self._said(s, m)}{why}", (j,))

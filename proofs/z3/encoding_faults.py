@@ -281,8 +281,9 @@ class EveryTurnFirstTerms(LayoutTerms):
     def first_goes_on(self, s: StateVars, m: MoveVars) -> Bool | None:
         if self.v.fields.first < 0 or not self.v.first_turns:
             return None
-        return Or([And(s.turn == sl.owner, m.end == i)
-                   for i, sl in enumerate(self.v.slots) if sl.owner is not None])
+        return And(z3.Not(self.double_waits(s, m)), Or(
+            [And(s.turn == sl.owner, m.end == i)
+             for i, sl in enumerate(self.v.slots) if sl.owner is not None]))
 
 
 class EveryTurnFirstZ3(Encoding):

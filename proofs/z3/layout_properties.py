@@ -25,9 +25,9 @@ inductive invariant, action by action):
   whose own train has had a tile laid on it; a train is started exactly once a tile is
   laid on it (the lead starts none); where first turns lay several tiles, after a play
   the turn stays with its player, their first turn going on, exactly when it is on their
-  own train and that train had no tile before the turn (or a double played again after,
-  or an emptied hand, keeps it), plays in a first turn go on one's own train, and a
-  pass ends it and passes the turn.
+  own train, that train had no tile before the turn and no double is left waiting there
+  (or a double played again after, or an emptied hand, keeps it), plays in a first turn
+  go on one's own train, and a pass ends it and passes the turn.
 
 Properties of the state where a block is established (proved from the inductive
 invariant at every blocked state it allows, :meth:`~dominoproof.proofs.z3.induction.
@@ -188,14 +188,15 @@ def train_access(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
 def _first_turn(e: Encoding, s: StateVars, m: MoveVars, t: StateVars,
                 own: dict[int, int]) -> Bool:
     """train-access under first_turn = "own-train" (R2.3): after a play the turn stays
-    with its player, their first turn going on, exactly when it is on their own train and
-    that train had no tile before the turn (or the hand is empty, or a double they play
-    again after); while it goes on, plays go on one's own train; a pass ends it and
-    passes the turn; nothing else starts one."""
+    with its player, their first turn going on, exactly when it is on their own train,
+    that train had no tile before the turn and no double is left waiting there (or the
+    hand is empty, or a double they play again after); while it goes on, plays go on
+    one's own train; a pass ends it and passes the turn; nothing else starts one."""
     play = And(m.kind == PLAY, s.led)
     on_own = Or([And(s.turn == q, m.end == i) for q, i in own.items()])
     untouched = Or([And(s.turn == q, z3.Not(e.covered(s, i))) for q, i in own.items()])
-    going = And(play, on_own, Or(e.first_turn(s), untouched))
+    waits = Or([And(m.end == i, e.pending(t, i)) for i in own.values()])  # a double
+    going = And(play, on_own, Or(e.first_turn(s), untouched), z3.Not(waits))
     emptied = e.hand_empty(t, s.turn)
     takes = Or([m.end == i for i, sl in enumerate(e.slots) if sl.double_takes > 0])
     again = And(m.a == m.b, takes) if e.again else z3.BoolVal(False)

@@ -21,8 +21,8 @@ built). Each effect is a pair ``(ends, marks)`` of terms over the pre-state and 
   (in slot order), showing ``a``, pending too; a play on one's own train takes one's
   marker in;
   where first turns lay several tiles [R2.3], the play keeps the mover's first turn
-  going exactly when it is on their own train and that train had no tile before it (or
-  that turn was going on already);
+  going exactly when it is on their own train, that train had no tile before it (or
+  that turn was going on already), and it leaves no double waiting there;
 * **a pass, a confirmation, a foul** [R3.1, R4.2, R4.5]: the mover's marker goes out
   (but a pass that ends a first turn only ends it);
 * **the canonical form**: each symmetric group's slots sorted by the key (number shown,
@@ -159,7 +159,7 @@ class LayoutTerms:
             rest = [And(self.v.pending(s, i), z3.Not(at[i])) for i in range(self.v.W)]
             # a double on a slot that takes tiles, nothing else pending: its slot and the
             # toes it opens take the next tiles
-            new = And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
+            new = self.double_waits(s, m)
             toe = self.toes_opened(s, m, new)
             for i in self.v.toe_slots:
                 ends[i] = z3.If(toe[i], m.a, ends[i])
@@ -177,15 +177,23 @@ class LayoutTerms:
                     bits[k] = And(bits[k], z3.Not(And(s.turn == q, Or(own))))
         return self.canonical(ends, bits)
 
+    def double_waits(self, s: StateVars, m: MoveVars) -> Bool:
+        """The play ``m`` is a double on a slot whose doubles take tiles, with no other
+        slot pending: its slot (and the toes it opens) wait for the next tiles [R2.2]."""
+        if self.v.fields.pending < 0:
+            return z3.BoolVal(False)
+        rest = [And(self.v.pending(s, i), m.end != i) for i in range(self.v.W)]
+        return And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
+
     def first_goes_on(self, s: StateVars, m: MoveVars) -> Bool | None:
         """R2.3: after the play ``m``, the mover's first turn goes on: it is on their own
         train, which had no tile before it (its covered bit) or that turn was going on
-        already (None: first turns lay one tile)."""
+        already, and leaves no double waiting there (None: first turns lay one tile)."""
         if self.v.fields.first < 0 or not self.v.first_turns:
             return None
-        return Or([And(s.turn == sl.owner, m.end == i, Or(
+        return And(z3.Not(self.double_waits(s, m)), Or([And(s.turn == sl.owner, m.end == i, Or(
             self.v.first_turn(s), z3.Not(self.v.covered(s, i))))
-            for i, sl in enumerate(self.v.slots) if sl.owner is not None])
+            for i, sl in enumerate(self.v.slots) if sl.owner is not None]))
 
     def starts_wait(self, rest: list[Bool]) -> Bool:
         """A double on a slot whose doubles take tiles starts a wait only while no other
