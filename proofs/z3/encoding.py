@@ -227,9 +227,7 @@ class Encoding(Vocabulary):
 
     def step_lay_on(self, s: StateVars, m: MoveVars) -> Step:
         """3'. A first turn going on [R2.3]: Play(p, t, slot) as in 5, on ``p``'s own train
-        only; the same effect."""
-        if self.fields.first < 0 or not self.first_turns:
-            return z3.BoolVal(False), s
+        only; the same effect (an action only where first turns lay several tiles)."""
         x = self.layout.shown(s, m.end)
         return (And(self.cases(s)["first"], m.kind == PLAY, self.preds.tile_ok(m),
                     self.own_train(s.turn, m), self.layout.offered(s, m),
@@ -239,8 +237,6 @@ class Encoding(Vocabulary):
     def step_end_turn(self, s: StateVars, m: MoveVars) -> Step:
         """3'. A first turn going on [R2.3]: Pass(p) ends it: ``turn' = p+1``, the first-turn
         mark cleared; no marker goes out, ``confirmed`` and ``drew`` unchanged."""
-        if self.fields.first < 0 or not self.first_turns:
-            return z3.BoolVal(False), s
         bits = self.layout.mark_bits(s)
         assert bits is not None
         bits[self.fields.first] = z3.BoolVal(False)
@@ -339,13 +335,14 @@ class Encoding(Vocabulary):
             "establish": self.step_establish(s, m),
             "lead": self.step_lead(s, m),
             "play": self.step_play(s, m),
-            "lay-on": self.step_lay_on(s, m),
-            "end-turn": self.step_end_turn(s, m),
             "foul": self.step_foul(s, m),
             "draw": self.step_draw(s, m, top),
             "pass": self.step_pass(s, m),
             "confirm": self.step_confirm(s, m),
         }
+        if self.first_turns and self.fields.first >= 0:  # R2.3: 3', a first turn going on
+            out["lay-on"] = self.step_lay_on(s, m)
+            out["end-turn"] = self.step_end_turn(s, m)
         if top is None:
             self._cache[key] = out
         return out
