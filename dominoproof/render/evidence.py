@@ -135,7 +135,8 @@ def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
         if m.end == LEAD:
             return f"P{p} leads {t} (Terms)"
         on = f"P{p} plays {t} on {_end_played(variant, s, m)}"
-        if rules.layout.first_turn(rules.step(s, m).marks):
+        after = rules.step(s, m)
+        if after.hands[p] and rules.layout.first_turn(after.marks):
             return f"{on}, their first turn going on (R2.3)"
         return f"{on} (R2.1)"
     if k is MoveKind.DRAW:

@@ -285,7 +285,7 @@ def narrate(trace: Trace) -> list[Step]:
             else:
                 text = f"P{p} plays {t.show()} on {where}"
                 rule = "R2.1"
-                if rules.layout.first_turn(after.marks):  # R2.3: the first turn goes on
+                if after.hands[p] and rules.layout.first_turn(after.marks):  # R2.3
                     rule = "R2.3"
                     text += (f": P{p}'s first turn goes on: another tile on their own "
                              "train, or end the turn")

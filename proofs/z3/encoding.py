@@ -137,10 +137,11 @@ class Encoding(Vocabulary):
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
         bone = z3.Not(self.boneyard_empty(s))
+        first = self.first_turns and self.fields.first >= 0  # R2.3: where it applies
         guards = [
             ("domino", self.hand_empty(s, s.turn)),
             ("establish", self.preds.block_ready(s)),
-            ("first", self.first_turn(s)),
+            *([("first", self.first_turn(s))] if first else []),
             ("lead", z3.Not(s.led)),
             ("play", self.preds.can_play(s, s.turn)),
             ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
@@ -153,6 +154,8 @@ class Encoding(Vocabulary):
         for name, g in guards:
             out[name] = And(*earlier, g)
             earlier.append(z3.Not(g))
+        if not first:
+            out["first"] = z3.BoolVal(False)
         out["draw-instead"] = (And(out["play"], bone, z3.Not(s.drew))
                                if self.ANY_TIME and self.DRAW is not DrawRule.NONE
                                else z3.BoolVal(False))
@@ -365,7 +368,8 @@ class Encoding(Vocabulary):
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
-        return Or(c["domino"], c["establish"], c["first"],
+        first = [c["first"]] if self.first_turns and self.fields.first >= 0 else []
+        return Or(c["domino"], c["establish"], *first,
                   And(c["lead"], self.preds.lead_tile_held(s)),
                   c["play"], c["draw"], c["pass"], c["confirm"])
 

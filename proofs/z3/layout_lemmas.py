@@ -185,7 +185,8 @@ def has_pending_trains(e: Encoding) -> bool:
 
 
 __all__ = ["arms", "confirmed_cannot_cover", "confirmed_markers_out", "first_turn_own_train",
-           "has_double_rules", "has_first_turns", "has_markers", "has_marks", "has_pending_trains", "has_single_pending",
+           "has_double_rules", "has_first_turns", "has_markers", "has_marks",
+           "has_pending_trains", "has_single_pending",
            "has_waiting_arms", "has_waiting_pending", "in_canonical_order", "marks_typed",
            "pending_one_double", "pending_one_slot", "pending_owner_access", "shows_a_number",
            "slot_key", "uncovered_pending", "waiting_arms"]

@@ -99,9 +99,10 @@ def markers(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     for q in range(e.P):
         out.append(z3.Implies(z3.Not(s.led), z3.Not(e.marker_out(s, q))))
         mover = s.turn == q
-        # a pass that ends a first turn (R2.3) declares nothing: it puts no marker out
-        put_out = And(mover, Or(And(m.kind == PASS, z3.Not(e.first_turn(s))),
-                                m.kind == CONFIRM))
+        passed = m.kind == PASS
+        if e.first_turns:  # a pass that ends a first turn (R2.3) puts no marker out
+            passed = And(passed, z3.Not(e.first_turn(s)))
+        put_out = And(mover, Or(passed, m.kind == CONFIRM))
         own = [m.end == i for i, sl in enumerate(e.slots) if sl.owner == q]
         taken_in = And(mover, m.kind == PLAY, Or(own)) if own else z3.BoolVal(False)
         out.append(e.marker_out(t, q) == z3.If(put_out, z3.BoolVal(True), z3.If(

@@ -159,7 +159,7 @@ class LayoutTerms:
             rest = [And(self.v.pending(s, i), z3.Not(at[i])) for i in range(self.v.W)]
             # a double on a slot that takes tiles, nothing else pending: its slot and the
             # toes it opens take the next tiles
-            new = self.double_waits(s, m)
+            new = And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
             toe = self.toes_opened(s, m, new)
             for i in self.v.toe_slots:
                 ends[i] = z3.If(toe[i], m.a, ends[i])
