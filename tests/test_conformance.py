@@ -525,14 +525,16 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
         "layout.double_takes": 1, "layout.double_again": True,
         "block.restart_on_marker": True}),
-    # R2.3: a first turn lays tile after tile on one's own train; draw-one, and doubles
-    # to cover (a double laid during a first turn ends it; its player covers it)
-    "trains-first-turn": ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
-                                         "layout.first_turn": "own-train"}),
-    "trains-first-turn-doubles": ("tiny-2p-d3", {
+    # R2.3: a first turn lays tile after tile on one's own train; with doubles to cover
+    # (a double laid during a first turn ends it; its player covers it); draw-one
+    "trains-first-turn": ("block-2p-d6", {**_D3, "layout.kind": "trains",
+                                          "layout.first_turn": "own-train"}),
+    "trains-first-turn-doubles": ("block-2p-d6", {
+        **_D3, "layout.kind": "trains", "layout.double_takes": 1,
+        "layout.double_again": True, "layout.first_turn": "own-train"}),
+    "trains-first-turn-draw-one": ("tiny-2p-d3", {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
-        "layout.double_takes": 1, "layout.double_again": True,
-        "layout.first_turn": "own-train"}),
+        "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2", "layout.first_turn": "own-train"}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
@@ -555,7 +557,8 @@ FEATURES: dict[str, set[str]] = {
                           "marker out", "play on another's train"},
     "trains-first-turn-doubles": {"first turn goes on", "first turn ended",
                                   "first turn lays on", "a double ends a first turn",
-                                  "pass"},
+                                  "pending"},
+    "trains-first-turn-draw-one": {"first turn goes on", "first turn ended", "pass"},
 }
 
 
@@ -623,7 +626,7 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     ("trains-public-after-own", 60), ("trains-any-time", 20), ("chicken-foot-toes", 60),
     ("chicken-foot-lead-takes-4", 60), ("line-covered", 60), ("trains-restart", 60),
     ("trains-draw-one-restart", 20), ("trains-first-turn", 40),
-    ("trains-first-turn-doubles", 20)])
+    ("trains-first-turn-doubles", 40), ("trains-first-turn-draw-one", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
     """Engine, specification and reference agree on every state of sampled deals of each
     new topology, and the states exercise what makes that topology what it is."""
@@ -736,7 +739,8 @@ def test_random_rounds_notice_a_layout_rule_planted_wrong(bug: str, name: str) -
 def test_engine_matches_reference_on_every_deal_of_each_layout(name: str) -> None:
     v = layout_variant(name)
     # draw-one trains: every draw order alike (each boneyard tile equally likely drawn)
-    res, states = check(v, Init.every(name in ("trains-draw-one", "trains-draw-one-restart")))
+    res, states = check(v, Init.every(name in ("trains-draw-one", "trains-draw-one-restart",
+                                               "trains-first-turn-draw-one")))
     assert_agree(res)
     seen = layout_features(v, states)
     assert all(seen[f] > 0 for f in FEATURES[name]), (name, seen)
