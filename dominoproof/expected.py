@@ -56,7 +56,7 @@ __all__ = ["Z3_STATES", "Finding", "RuleFinding", "findings", "findings_of",
 #: reading is left out of this set, and the Z3 checks of a layout with it say so.
 Z3_STATES: frozenset[str] = frozenset({
     "spinner-arms", "waiting-arms", "toes", "markers", "lead-takes", "double-takes",
-    "again", "own-marker-opens", "public-after-own", "cover-out"})
+    "again", "own-marker-opens", "public-after-own", "cover-out", "first-turn"})
 
 
 def layout_features(data: SlotLayout) -> dict[str, str]:
@@ -75,6 +75,8 @@ def layout_features(data: SlotLayout) -> dict[str, str]:
         out["own-marker-opens"] = "every train open to a player whose own marker is out"
     if any(sl.access is Access.STARTED for sl in data.slots):
         out["public-after-own"] = "a public train open once one's own train is started"
+    if data.first_turn:
+        out["first-turn"] = "first turns laying tile after tile on one's own train"
     if data.lead_takes:
         out["lead-takes"] = f"an opening double that takes {data.lead_takes} tiles first"
     if any(sl.double_takes for sl in data.slots):

@@ -12,7 +12,11 @@ shows, or :data:`CLOSED` -- kept in ``State.ends``, plus the layout's **marks** 
 * covered (a spinner whose arms open once its sides are covered): one bit per slot
   some other slot waits for, set once a tile is laid on it;
 * pending (doubles that take tiles): one bit per slot that must take a tile before
-  play moves elsewhere -- the slots a double just laid occupies or opened.
+  play moves elsewhere -- the slots a double just laid occupies or opened;
+* first (trains, ``first_turn = "own-train"``): one bit -- the player to move is on
+  their first turn, laying tiles on their own train (each train then has a covered
+  bit, set once a tile is laid on it: a train not started is its owner's first turn);
+  a double left waiting on it ends that turn (its own rule, R2.2, decides what follows).
 
 Every reading of the rules reads the same :class:`SlotLayout` data, each with one function
 of its own (the engine and the actions of :mod:`.spec` through :class:`Layout`).
@@ -90,6 +94,14 @@ class OutOnDouble(enum.StrEnum):
     COVERED = "covered"  #: it may not: a double that would wait is no legal last play
 
 
+class FirstTurn(enum.StrEnum):
+    """R2.3 (trains): what a player may lay on their first turn (own train not started)."""
+
+    ONE = "one"  #: one tile, as on every turn
+    #: tile after tile on their own train, until they end the turn or cannot go on
+    OWN_TRAIN = "own-train"
+
+
 @dataclass(frozen=True)
 class Slot:
     """One open end of the layout, as data."""
@@ -120,6 +132,9 @@ class SlotLayout:
     #: R2.2: a double that would wait to be covered is no player's last tile (only where
     #: some slot's doubles take tiles: ``out_on_double = "covered"``)
     cover_out: bool = False
+    #: trains: on their first turn (own train not started) a player lays tile after tile
+    #: on their own train until they end the turn (R2.3, ``first_turn = "own-train"``)
+    first_turn: bool = False
 
     @property
     def width(self) -> int:
@@ -153,6 +168,7 @@ class Shape(NamedTuple):
     open_trains: OpenTrains = OpenTrains.MARKER  #: trains: who may play on a train
     public_train: PublicTrain = PublicTrain.ALWAYS  #: trains: who may play on the public
     out_on_double: OutOnDouble = OutOnDouble.ALLOWED  #: R2.2: a last double that waits
+    first_turn: FirstTurn = FirstTurn.ONE  #: trains: tiles laid on one's first turn
 
 
 def topology(shape: Shape) -> SlotLayout:
@@ -182,7 +198,8 @@ def topology(shape: Shape) -> SlotLayout:
         trains = tuple(Slot(f"train P{p}", owner=p, access=access,
                             double_takes=takes) for p in range(shape.players))
         return SlotLayout(kind, (*trains, Slot("public", access=public, double_takes=takes)),
-                          markers=True, **common)  # type: ignore[arg-type]
+                          markers=True, first_turn=shape.first_turn is FirstTurn.OWN_TRAIN,
+                          **common)  # type: ignore[arg-type]
     # chicken foot: the opening double's four arms, then toes: each further double laid
     # on a slot opens (takes - 1) more, for every double of the set but the opening one
     arms = tuple(Slot(f"arm {i + 1}", half=0, double_takes=takes) for i in range(4))
@@ -204,6 +221,8 @@ class MarkFields(NamedTuple):
     covered: tuple[int, ...]  #: per slot: its covered bit, or -1 if no slot waits for it
     pending: int  #: W bits, slot by slot: the slot must take a tile before play moves on
     width: int  #: bits in all
+    #: one bit: the player to move is on their first turn, laying on their own train
+    first: int = -1
 
 
 class Layout:
@@ -228,10 +247,14 @@ class Layout:
                            if sl.opens is Opens.LEAD)
         self._spinner = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.SPINNER)
         self._toes = tuple(i for i, sl in enumerate(data.slots) if sl.opens is Opens.TOE)
-        #: R2.3: where a slot is open to those whose own train is started, each owned slot
-        #: has a covered bit (a tile has been laid on it)
+        #: R2.3: where a slot is open to those whose own train is started, or a player's
+        #: first turn lasts while their own train has no tile, each owned slot has a
+        #: covered bit (a tile has been laid on it)
         self._started = (tuple(i for i, sl in enumerate(data.slots) if sl.owner is not None)
-                         if any(sl.access is Access.STARTED for sl in data.slots) else ())
+                         if data.first_turn or any(sl.access is Access.STARTED
+                                                   for sl in data.slots) else ())
+        #: R2.3 (first_turn): each seat's own train
+        self._own = {sl.owner: i for i, sl in enumerate(data.slots) if sl.owner is not None}
         #: the number an end shows names it, up to the symmetry: all slots form one
         #: symmetric group (the line), so a written move needs no slot name
         self.named_by_number = w <= 1 or any(len(g) == w for g in data.symmetric)
@@ -248,7 +271,10 @@ class Layout:
         pending = -1
         if doubles:
             pending, offset = offset, offset + w
-        self.fields = MarkFields(markers, tuple(covered), pending, offset)
+        first = -1
+        if data.first_turn:
+            first, offset = offset, offset + 1
+        self.fields = MarkFields(markers, tuple(covered), pending, offset, first)
         self.plain = offset == 0 and not self._spinner and not self._toes
         #: a layout of lines: plain, both ends opened by the lead, so every joint pairs two
         #: equal halves (the parity of each number on the table is that of its open ends)
@@ -281,6 +307,19 @@ class Layout:
         """``marks`` after a tile is laid on ``slot``: covered, if another slot waits for it."""
         b = self.fields.covered[slot]
         return marks | 1 << b if b >= 0 else marks
+
+    def first_turn(self, marks: int) -> bool:
+        """The player to move is on their first turn, laying tiles on their own train
+        (R2.3, ``first_turn = "own-train"``): they may lay another there, or end the turn."""
+        return self.fields.first >= 0 and bool(marks >> self.fields.first & 1)
+
+    def end_first_turn(self, marks: int) -> int:
+        """``marks`` after the player ends their first turn (nothing else changes)."""
+        return marks & ~(1 << self.fields.first) if self.fields.first >= 0 else marks
+
+    def own_train(self, player: int) -> int | None:
+        """The slot ``player`` owns (their train), if any."""
+        return self._own.get(player)
 
     def plays_again(self, slot: int) -> bool:
         """R2.2: the player who laid a double on ``slot`` plays again (it takes tiles)."""
@@ -364,11 +403,17 @@ class Layout:
         """The slot values and marks after ``player`` lays ``tile`` (its halves) on
         ``slot``: the slot shows the tile's other half; the slot is covered and no longer
         pending; a double that takes tiles makes its slot (and the toes it opens)
-        pending; a play on one's own train takes one's marker in."""
+        pending; a play on one's own train takes one's marker in; where first turns lay
+        several tiles, a play on one's own train during one's first turn (the train not
+        started before it, or that turn already under way) keeps the first turn going,
+        unless it leaves a double waiting there, and any other play ends it."""
         a, b = tile
         x = ends[slot]
         out = list(ends)
         out[slot] = b if x == a else a
+        # R2.3: whether the first turn may go on, read before the play covers the slot
+        going = (self.fields.first >= 0 and self._own.get(player) == slot
+                 and (self.first_turn(marks) or not self.covered(marks, slot)))
         marks = self.cover(marks, slot)
         pending = self.pending(marks) & ~(1 << slot)
         takes = self.data.slots[slot].double_takes
@@ -379,6 +424,9 @@ class Layout:
                 out[i] = a
                 pending |= 1 << i
         marks = self._with_pending(marks, pending)
+        if self.fields.first >= 0:  # a double left waiting on it ends the first turn
+            bit = 1 << self.fields.first
+            marks = marks | bit if going and not pending >> slot & 1 else marks & ~bit
         owner = self.data.slots[slot].owner
         if owner is not None and owner == player:
             marks = self.take_marker_in(marks, player)
@@ -518,7 +566,8 @@ def layout_data(v: Variant) -> SlotLayout:
     lay = v.layout
     return topology(Shape(lay.kind, v.deal.players, v.set.max, lay.spinner_sides_first,
                           lay.lead_double_takes, lay.double_takes, lay.double_again,
-                          lay.open_trains, lay.public_train, lay.out_on_double))
+                          lay.open_trains, lay.public_train, lay.out_on_double,
+                          lay.first_turn))
 
 
 def layout_of(variant: Variant) -> Layout:

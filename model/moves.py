@@ -199,8 +199,11 @@ def said(layout: Layout, state: State, move: Move) -> str:
     shows (``P0 plays [2|3] on 5``) and, where the number does not name the slot (a
     layout of several lines), by the slot's name from the layout's slot data too
     (``P0 plays [2|3] on train P1 (showing 5)``, ``... on north (showing 6)``); other
-    moves as ``str(move)``. The one text of a move made in a known state (``str(move)``
-    is the text of a move alone, which knows its slot's index only)."""
+    moves as ``str(move)``, but a pass that ends a first turn (R2.3): ``P0 ends their first
+    turn``. The one text of a move made in a known state (``str(move)`` is the text of a
+    move alone, which knows its slot's index only)."""
+    if move.kind is MoveKind.PASS and layout.first_turn(state.marks):
+        return f"P{move.player} ends their first turn"
     if (move.kind is MoveKind.PLAY and move._canonical()
             and 0 <= move.end < min(layout.width, len(state.ends))):
         tile = Tile.from_index(move.tile).show()
@@ -313,6 +316,10 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
     if seeking and k is not DRAW:
         return err("nobody holds the tile the lead rule names: the players draw for it, "
                    "one tile each in turn", "R3.6")
+    own = r.layout.own_train(m.player)
+    if r.layout.first_turn(s.marks) and k is not PASS and (k is not PLAY or m.end != own):
+        return err(f"P{m.player}'s first turn goes on: they lay another tile on their own "
+                   "train or end the turn (a pass)", "R2.3")
     if not s.led and k is not PLAY and not seeking:
         return err("the round opens with the lead: a play of the tile the lead rule "
                    "allows", "Terms")

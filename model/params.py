@@ -18,7 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from .layout import LayoutKind, OpenTrains, OutOnDouble, PublicTrain, Shape, topology
+from .layout import (
+    FirstTurn,
+    LayoutKind,
+    OpenTrains,
+    OutOnDouble,
+    PublicTrain,
+    Shape,
+    topology,
+)
 from .tiles import MAX_SET, Tile
 
 if TYPE_CHECKING:
@@ -26,10 +34,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SECTIONS", "Award", "AwardUnit", "BlockCall", "BlockSpec", "BlockWinner", "Compare",
-    "Confirmations",
-    "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen", "ExtendReading", "FoulRule",
-    "FoulSpec", "LayoutKind", "LayoutSpec", "LeadFallback", "LeadRule", "LeadSpec",
-    "OpenTrains", "OutOnDouble", "PartnershipSpec", "Proposer", "PublicTrain",
+    "Confirmations", "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen",
+    "ExtendReading", "FirstTurn", "FoulRule", "FoulSpec", "LayoutKind", "LayoutSpec",
+    "LeadFallback", "LeadRule", "LeadSpec", "OpenTrains", "OutOnDouble", "PartnershipSpec",
+    "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
 
@@ -394,6 +402,10 @@ class LayoutSpec:
         OutOnDouble.ALLOWED, "R2.2",
         'a double that must be covered as one\'s last tile: "allowed" (it ends the round) '
         'or "covered" (it is no legal last play)')
+    first_turn: FirstTurn = param(
+        FirstTurn.ONE, "R2.3",
+        'trains: "one" (one tile a turn) or "own-train" (on one\'s first turn, tile after '
+        "tile on one's own train until one ends the turn)")
 
 
 @dataclass(frozen=True)

@@ -4,20 +4,21 @@ state takes a :class:`RuleBook` and never asks which one it holds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .constants import Constants
 from .layout import Layout
-from .moves import Move
+from .moves import Move, MoveKind
 from .state import State
 from .tiles import TileSet
 from .variant import ExtendReading, Variant
 
 if TYPE_CHECKING:
     from .errors import IllegalMoveError
-    from .spec import Action
 
-__all__ = ["RuleBook"]
+__all__ = ["Action", "Case", "RuleBook"]
 
 
 class RuleBook(Protocol):
@@ -57,3 +58,29 @@ class RuleBook(Protocol):
     def successors(self, s: State) -> list[tuple[Move, State]]: ...
     def step(self, s: State, m: Move) -> State: ...
     def why_illegal(self, s: State, m: Move) -> IllegalMoveError: ...
+
+
+@dataclass(frozen=True)
+class Action:
+    """A named action: the moves it offers when its case decides, and its effect."""
+
+    name: str
+    kind: MoveKind
+    rules: tuple[str, ...]
+    doc: str
+    moves: Callable[[RuleBook, State], Iterator[Move]]
+    effect: Callable[[RuleBook, State, Move], State]
+
+    def __repr__(self) -> str:
+        return f"<action {self.name}>"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One guard case of SEMANTICS "Actions": its number, its guard, its actions."""
+
+    number: int
+    text: str
+    guard: Callable[[RuleBook, State], bool]
+    actions: tuple[Action, ...]
+    also: bool = False  #: its moves are offered beside those of the next case that holds

@@ -25,7 +25,7 @@ from .constants import Constants, constants_of
 from .errors import DominoproofError, IllegalMoveError
 from .layout import Layout, layout_for, layout_of
 from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind, why_illegal
-from .rulebook import RuleBook
+from .rulebook import Action, Case, RuleBook
 from .state import Deal, Ending, State, StateFlaw, Status, state_status
 from .tiles import bits, mask_of, show_tiles
 from .variant import DrawRule, DrawWhen, ExtendReading, FoulRule, LeadFallback, LeadRule, Variant
@@ -174,8 +174,7 @@ class Rules:
         self.constants: Constants = constants_of(variant)
         c = self.constants
         self.layout: Layout = layout_for(c.LAYOUT, c.P)
-        self.tiles = c.tiles
-        self.suit, self.halves = c.tiles.suit, c.tiles.halves
+        self.tiles, self.suit, self.halves = c.tiles, c.tiles.suit, c.tiles.halves
         self.players = c.P
         self.next_seat = tuple((p + 1) % c.P for p in range(c.P))
         self.C = c.C  #: R4.4: the confirmations that establish the block
@@ -296,16 +295,16 @@ class Rules:
 
     def action_of(self, s: State, m: Move) -> Action:
         """The action a move of ``s`` belongs to (a confirmation by a player who can play
-        is a Foul, R4.5)."""
-        k = m.kind
+        is a Foul, R4.5; a pass in a first turn going on ends it, R2.3)."""
+        k, first = m.kind, self.layout.first_turn(s.marks)  # R2.3: a first turn going on
         if k is PLAY:
-            return LEAD_ACTION if m.end == LEAD else PLAY_ACTION
+            return LEAD_ACTION if m.end == LEAD else LAY_ON_ACTION if first else PLAY_ACTION
         if k is CONFIRM:
             return FOUL_ACTION if self.is_false_confirmation(s, m) else CONFIRM_ACTION
         if k is ESTABLISH and not self.block_ready(s):
             return CALL_ACTION  # R4.7
-        return {DRAW: DRAW_ACTION, PASS: PASS_ACTION, ESTABLISH: ESTABLISH_ACTION,
-                DOMINO: DOMINO_ACTION}[k]
+        return {DRAW: DRAW_ACTION, PASS: END_TURN_ACTION if first else PASS_ACTION,
+                ESTABLISH: ESTABLISH_ACTION, DOMINO: DOMINO_ACTION}[k]
 
     def apply(self, s: State, m: Move) -> State:
         """The state after ``m``; an :class:`IllegalMoveError` naming the rule if not legal."""
@@ -345,32 +344,7 @@ def _highest_double(r: RuleBook, hands: tuple[int, ...]) -> tuple[int, int | Non
 # In a state, the first case whose guard holds decides the enabled moves (an ``also``
 # case adds its own before it); ``Next`` is their disjunction. Each effect names the
 # variables it changes; every other variable is unchanged (TLA+'s ``UNCHANGED``).
-
-
-@dataclass(frozen=True)
-class Action:
-    """A named action: the moves it offers when its case decides, and its effect."""
-
-    name: str
-    kind: MoveKind
-    rules: tuple[str, ...]
-    doc: str
-    moves: Callable[[RuleBook, State], Iterator[Move]]
-    effect: Callable[[RuleBook, State, Move], State]
-
-    def __repr__(self) -> str:
-        return f"<action {self.name}>"
-
-
-@dataclass(frozen=True)
-class Case:
-    """One guard case of SEMANTICS "Actions": its number, its guard, its actions."""
-
-    number: int
-    text: str
-    guard: Callable[[RuleBook, State], bool]
-    actions: tuple[Action, ...]
-    also: bool = False  #: its moves are offered beside those of the next case that holds
+# An :class:`Action` and a :class:`Case` are what :mod:`.rulebook` says they are.
 
 
 def _with_hand(s: State, p: int, hand: int) -> tuple[int, ...]:
@@ -380,14 +354,16 @@ def _with_hand(s: State, p: int, hand: int) -> tuple[int, ...]:
 def _laid(r: RuleBook, s: State, m: Move, ends: tuple[int, ...], marks: int) -> State:
     """A tile leaves the mover's hand for the table and the layout is ``ends``, ``marks``;
     the run of confirmations ends, ``drew' = false``, and the turn passes clockwise
-    unless the hand is now empty (a Domino follows) or the mover laid a double that
-    takes tiles where the layout says its player plays again [R2.2]."""
+    unless the hand is now empty (a Domino follows), the mover laid a double that takes
+    tiles where the layout says its player plays again [R2.2], or their first turn on
+    their own train goes on (``marks`` say so) [R2.3]."""
     p = m.player
     hand = s.hands[p] & ~(1 << m.tile)
     a, b = r.halves[m.tile]
-    again = a == b and m.end != LEAD and r.layout.plays_again(m.end)
+    stays = ((a == b and m.end != LEAD and r.layout.plays_again(m.end))
+             or r.layout.first_turn(marks))
     return s._replace(hands=_with_hand(s, p, hand), table=s.table | 1 << m.tile, ends=ends,
-                      marks=marks, turn=r.next_seat[p] if hand and not again else p,
+                      marks=marks, turn=r.next_seat[p] if hand and not stays else p,
                       confirmed=0, drew=False)
 
 
@@ -508,6 +484,15 @@ DRAW_ACTION = Action("Draw", DRAW, ("R3.1", "R3.5", "R3.6"),
                      "a player who cannot play (R3.5: any, if WHEN = any-time; R3.6: before "
                      "the lead, one seeking the named tile) takes a boneyard tile (the top "
                      "one, or any when the draw order is free)", _draw_moves, _draw)
+LAY_ON_ACTION = Action("Lay on", PLAY, ("R2.1", "R2.3"), "first turn (FIRST = own-train): "
+                       "another tile on one's own train", lambda r, s: (
+                           m for m in _play_moves(r, s) if m.end == r.layout.own_train(s.turn)),
+                       _play)
+END_TURN_ACTION = Action("End turn", PASS, ("R2.3",), "first turn: the player stops laying on "
+                         "their own train; the turn passes, with no marker out and no "
+                         "confirmation", lambda r, s: iter((Move.pass_(s.turn),)),
+                         lambda r, s, m: s._replace(turn=r.next_seat[m.player],
+                                                    marks=r.layout.end_first_turn(s.marks)))
 PASS_ACTION = Action("Pass", PASS, ("R3.1",),
                      "draw-one games: the drawn tile does not fit, the turn passes",
                      lambda r, s: iter((Move.pass_(s.turn),)), _pass)
@@ -523,6 +508,8 @@ CASES: tuple[Case, ...] = (
     Case(3, "block_ready", lambda r, s: r.block_ready(s), (ESTABLISH_ACTION,)),
     Case(3, "CALL, dead_end", lambda r, s: r.constants.CALL and r.dead_end(s), (CALL_ACTION,),
          also=True),  # R4.7: call, or go on as the next case that holds says
+    Case(3, "first turn going on", lambda r, s: r.layout.first_turn(s.marks),
+         (LAY_ON_ACTION, END_TURN_ACTION)),  # R2.3: SEMANTICS's case 3'
     Case(4, "no slot open, opening = DRAW_FOR_LEAD", lambda r, s: not s.led  # R3.6
          and r.opening(s.hands)[1] == DRAW_FOR_LEAD, (DRAW_ACTION,)),
     Case(4, "no slot open", lambda r, s: not s.led, (LEAD_ACTION,)),
@@ -536,8 +523,9 @@ CASES: tuple[Case, ...] = (
     Case(8, "otherwise", lambda r, s: True, (CONFIRM_ACTION,)),
 )
 
-ACTIONS: tuple[Action, ...] = (LEAD_ACTION, PLAY_ACTION, DRAW_ACTION, PASS_ACTION, CONFIRM_ACTION,
-                               FOUL_ACTION, ESTABLISH_ACTION, CALL_ACTION, DOMINO_ACTION)
+ACTIONS: tuple[Action, ...] = (LEAD_ACTION, PLAY_ACTION, DRAW_ACTION, PASS_ACTION,
+                               CONFIRM_ACTION, FOUL_ACTION, ESTABLISH_ACTION, CALL_ACTION,
+                               DOMINO_ACTION, LAY_ON_ACTION, END_TURN_ACTION)
 ACTIONS_BY_NAME: dict[str, Action] = {a.name: a for a in ACTIONS}
 
 

@@ -49,6 +49,7 @@ from .params import (
     DrawSpec,
     DrawWhen,
     ExtendReading,
+    FirstTurn,
     FoulRule,
     FoulSpec,
     LayoutKind,
@@ -70,7 +71,7 @@ from .variant_checks import validate, warnings
 __all__ = [
     "Award", "AwardUnit", "BlockCall", "BlockWinner", "Compare", "Confirmations", "DealOrder",
     "DrawRule", "DrawWhen",
-    "ExtendReading",
+    "ExtendReading", "FirstTurn",
     "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
     "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",
     "presets", "toml_value",

@@ -18,6 +18,7 @@ from .params import (
     Compare,
     DrawRule,
     DrawWhen,
+    FirstTurn,
     FoulRule,
     LayoutKind,
     LeadFallback,
@@ -213,9 +214,10 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
         out.append(f'{src}: [layout] out_on_double = "{lay.out_on_double.value}" has no '
                    "effect: [layout] double_takes = 0, so no double laid in play must be "
                    "covered and any may be a player's last tile (R2.2)")
-    if lay.kind is not LayoutKind.TRAINS:  # R2.3: the trains' access rules need trains
+    if lay.kind is not LayoutKind.TRAINS:  # R2.3: the trains' house rules need trains
         for key, value, default in (("open_trains", lay.open_trains, OpenTrains.MARKER),
-                                    ("public_train", lay.public_train, PublicTrain.ALWAYS)):
+                                    ("public_train", lay.public_train, PublicTrain.ALWAYS),
+                                    ("first_turn", lay.first_turn, FirstTurn.ONE)):
             if value is not default:
                 out.append(f'{src}: [layout] {key} = "{value.value}" has no effect: '
                            f'[layout] kind = "{lay.kind.value}" has no trains (R2.3)')

@@ -215,6 +215,12 @@ FAULTS: tuple[Fault, ...] = (
           ("R2.2",), ("doubles-covered",), "block-2p-d6",
           demo_overrides={**_DOUBLES_D3, "layout.out_on_double": "covered"},
           demo_deals="seed 11"),
+    # R2.3's first turns on trains: the test of "own train not started" forgotten
+    Fault("every-turn-first", 'first_turn = "own-train" read as: on every turn, not only '
+          "the first, a play on one's own train lets its player lay another there",
+          ("R2.3",), ("train-access",), "block-2p-d6",
+          demo_overrides={**_TRAINS_D3, "layout.first_turn": "own-train"},
+          demo_deals="seed 0"),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

@@ -250,6 +250,25 @@ class PublicBeforeOwn(FastRules):
         self.layout = _PublicAlwaysOpen(self.layout.data, self.players)  # the mutant's own
 
 
+class _EveryTurnFirst(Layout):
+    """Every play on one's own train read as one in a first turn still going on."""
+
+    def extend(self, ends: tuple[int, ...], marks: int, slot: int, tile: tuple[int, int],
+               player: int) -> tuple[tuple[int, ...], int]:
+        if self.fields.first >= 0 and self.own_train(player) == slot:
+            marks |= 1 << self.fields.first  # as if the first turn were going on
+        return super().extend(ends, marks, slot, tile, player)
+
+
+class EveryTurnFirst(FastRules):
+    """R2.3 broken under first_turn = "own-train": "own train not started" forgotten, so
+    every play on one's own train, on any turn, lets its player lay on."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _EveryTurnFirst(self.layout.data, self.players)  # the mutant's own
+
+
 class MarkerStaysIn(FastRules):
     """R3.1/R4.2 broken on trains: a pass or a confirmation leaves the player's marker
     in, so their train stays closed to the others."""
@@ -436,6 +455,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "any-marker-opens": AnyMarkerOpens,
     "public-before-own": PublicBeforeOwn,
     "out-on-waiting-double": OutOnWaitingDouble,
+    "every-turn-first": EveryTurnFirst,
 }
 #: fault id -> the engine's mutant scoring
 SCORING_MUTANTS: dict[str, Scorer] = {

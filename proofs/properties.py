@@ -89,9 +89,10 @@ def has_spinner(v: Variant) -> bool:
 
 def has_train_house_rule(v: Variant) -> bool:
     """R2.3's house rules of trains: every train open to a player whose own marker is
-    out, or a slot open only to players whose own train is started (the public train)."""
-    return any(sl.access in (Access.OWNER_OR_MARKERS, Access.STARTED)
-               for sl in v.slot_layout.slots)
+    out, a slot open only to players whose own train is started (the public train), or
+    first turns that lay tile after tile on one's own train."""
+    return v.slot_layout.first_turn or any(
+        sl.access in (Access.OWNER_OR_MARKERS, Access.STARTED) for sl in v.slot_layout.slots)
 
 
 def readings_can_differ(v: Variant) -> bool:
@@ -120,8 +121,9 @@ CATALOGUE: tuple[Property, ...] = (
         why_not='no block can be called ([block] call = "never")'),
     Property(
         "blocked-complete",
-        "Whenever R2 and R3 hold in a round still being played, the block is established "
-        "within one round of turns (at most P confirmations and the establishment).",
+        "Whenever R2 and R3 hold in a round still being played, between turns (not while a "
+        "first turn goes on, R2.3), the block is established within one round of turns (at "
+        "most P confirmations and the establishment).",
         ("R1.1", "R1.3", "R4.2", "R4.4"), Kind.LIVENESS),
     Property(
         "procedure",
@@ -197,7 +199,8 @@ CATALOGUE: tuple[Property, ...] = (
         "Each seat's marker is out exactly when its owner has passed, confirmed or fouled "
         "since last playing on their own train: a pass, a confirmation or a foul by a "
         "player puts that player's marker out, a play by a player on their own train takes "
-        "it in, and nothing else moves a marker (none is out at the deal).",
+        "it in, and nothing else moves a marker (none is out at the deal; a pass that ends "
+        "a first turn, R2.3, is no declaration and moves none).",
         ("R2.3", "R3.1", "R4.2"), Kind.TRANSITION,
         applies_doc="layouts with markers (trains)",
         applies=has_markers, why_not="the layout has no markers"),
@@ -226,10 +229,15 @@ CATALOGUE: tuple[Property, ...] = (
         "Every play on a train is by its owner, by anyone while the owner's marker is out, "
         'or (open_trains = "own-marker-out") by a player whose own marker is out; a play '
         'on the public train (public_train = "after-own") is by a player whose own train '
-        "has a tile on it; a train counts as started exactly once a tile is laid on it.",
+        "has a tile on it; a train counts as started exactly once a tile is laid on it. "
+        'Under first_turn = "own-train", after a play the turn stays with its player, their '
+        "first turn going on, exactly when the play is on their own train, that train had "
+        "no tile before the turn and no double is left waiting there (or a double they play "
+        "again after, or an emptied hand, keeps it); while it goes on every play is on "
+        "their own train, and a pass ends it and passes the turn.",
         ("R2.3",), Kind.TRANSITION,
-        applies_doc="trains under a house rule of who may play where ([layout] open_trains "
-                    "or public_train)",
+        applies_doc="trains under a house rule of who may play where or when ([layout] "
+                    "open_trains, public_train or first_turn)",
         applies=has_train_house_rule,
         why_not="no house rule of R2.3 for trains: who may play where is the slots' "
                 "default access"),

@@ -10,7 +10,11 @@ state held as plain values:
 * ``covered``: the slots another slot waits for (a spinner's sides) that have had a
   tile laid on them;
 * ``pending``: the slots a double has left waiting: while any is, play goes nowhere
-  else.
+  else;
+* ``first`` (``tests/reference_rules.py``): the player to move is on their first turn,
+  laying tiles on their own train (trains, ``[layout] first_turn = "own-train"``: a
+  player whose own train has no tile yet lays on it until they end the turn; each train
+  then counts as covered once a tile is laid on it).
 
 The rules of the layout, one function each:
 
@@ -68,15 +72,34 @@ def _other(t: Tile, x: int) -> int:
     return t[1] if t[0] == x else t[0]
 
 
+def first_turns(variant: Variant) -> bool:
+    """A first turn lays tile after tile on one's own train: trains, and the variant's
+    ``[layout] first_turn`` says "own-train"."""
+    return (variant.layout.kind.value == "trains"
+            and variant.layout.first_turn.value == "own-train")
+
+
+def own_train(variant: Variant, player: int) -> int | None:
+    """The slot ``player`` owns (their train), if any."""
+    for i, slot in enumerate(variant.slot_layout.slots):
+        if slot.owner == player:
+            return i
+    return None
+
+
 def waited_for(variant: Variant) -> set[int]:
     """The slots some other slot waits for: a spinner's sides; and every train, where a
-    slot is open only to players whose own train has a tile on it (access "started")."""
+    slot is open only to players whose own train has a tile on it (access "started") or
+    where a first turn lasts while one's own train has no tile."""
     out: set[int] = set()
     slots = variant.slot_layout.slots
+    trains = {i for i, other in enumerate(slots) if other.owner is not None}
     for slot in slots:
         out |= set(slot.after)
         if slot.access.value == "started":
-            out |= {i for i, other in enumerate(slots) if other.owner is not None}
+            out |= trains
+    if first_turns(variant):
+        out |= trains
     return out
 
 
@@ -218,6 +241,12 @@ def numbers(table: Table) -> set[int]:
 # ---------------------------------------------------------------------------
 
 
+def read_first(variant: Variant, marks: int) -> bool:
+    """The first-turn bit of ``State.marks``: the player to move is on their first turn."""
+    f = layout_of(variant).fields
+    return f.first >= 0 and (marks >> f.first) % 2 == 1
+
+
 def read_marks(variant: Variant, marks: int) -> tuple[frozenset[int], frozenset[int],
                                                        frozenset[int]]:
     """(markers out, covered slots, pending slots) of ``State.marks``."""
@@ -235,10 +264,14 @@ def read_marks(variant: Variant, marks: int) -> tuple[frozenset[int], frozenset[
 
 
 def write_marks(variant: Variant, markers: Sequence[int] | frozenset[int],
-                covered: frozenset[int], pending: frozenset[int]) -> int:
-    """``State.marks`` for the given markers, covered and pending slots."""
+                covered: frozenset[int], pending: frozenset[int], first: bool = False) -> int:
+    """``State.marks`` for the given markers, covered and pending slots, and whether the
+    player to move is on their first turn."""
     f = layout_of(variant).fields
     total = 0
+    if first:
+        assert f.first >= 0, "a first turn going on where first turns lay one tile"
+        total += 2 ** f.first
     for p in markers:
         assert f.markers >= 0, "a marker out in a layout without markers"
         total += 2 ** (f.markers + p)

@@ -112,6 +112,8 @@ class RefState:
     marks: frozenset[int] = frozenset()  #: seats whose marker is out
     covered: frozenset[int] = frozenset()  #: slots waited for, a tile laid on them
     pending: frozenset[int] = frozenset()  #: slots a double leaves waiting for a tile
+    #: the player to move is on their first turn, laying tiles on their own train (R2.3)
+    first: bool = False
 
     @property
     def layout(self) -> Table:
@@ -159,7 +161,7 @@ def from_model(variant: Variant, s: State) -> RefState:
         fouls=frozenset(fouls),
         status=s.status.name,
         stack=None if s.stack is None else tuple(tile_of(i) for i in s.stack),
-        marks=markers, covered=covered, pending=pending,
+        marks=markers, covered=covered, pending=pending, first=lay.read_first(variant, s.marks),
     )
 
 
@@ -180,7 +182,7 @@ def to_model(variant: Variant, r: RefState) -> State:
         fouls=fouls,
         status=Status[r.status],
         stack=None if r.stack is None else tuple(index_of(t) for t in r.stack),
-        marks=lay.write_marks(variant, r.marks, r.covered, r.pending),
+        marks=lay.write_marks(variant, r.marks, r.covered, r.pending, r.first),
     )
 
 
@@ -390,15 +392,20 @@ def _with_hand(r: RefState, p: int, hand: frozenset[Tile]) -> tuple[frozenset[Ti
 
 def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None) -> RefState:
     """Play(p, t, slot); slot None is the lead. The turn passes unless the hand is now
-    empty or the player laid a double that lets them play again [R2.2]."""
+    empty, the player laid a double that lets them play again [R2.2], or they laid it on
+    their own train during their first turn (their train had no tile, or that turn was
+    already going on), which then goes on [R2.3] -- unless the tile is a double left
+    waiting there, which ends it."""
     players = variant.deal.players
     hand = r.hands[p] - {t}
     table = (lay.lead(variant, r.layout, t) if slot is None
              else lay.lay(variant, r.layout, slot, t, p))
-    again = not hand or lay.plays_again(variant, t, slot)
+    first = (slot is not None and lay.first_turns(variant) and slot == lay.own_train(variant, p)
+             and (r.first or slot not in r.covered) and slot not in table.pending)
+    again = not hand or lay.plays_again(variant, t, slot) or first
     return _replace(r, hands=_with_hand(r, p, hand), table=r.table | {t},
                     turn=p if again else (p + 1) % players,
-                    confirmed=0, drew=False).with_layout(table)
+                    confirmed=0, drew=False, first=first).with_layout(table)
 
 
 def _out(variant: Variant, r: RefState) -> RefState:
@@ -433,6 +440,17 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
             all(t in r.table for t in all_tiles(variant.set.max) if x in t)
             for x in r.ends if x is not None):
         out.append((Move.establish(p), _replace(r, status=BLOCKED)))
+    # 3'. a first turn going on [R2.3]: another tile on one's own train, or end the turn
+    # (a pass that puts no marker out and counts no confirmation)
+    if r.first:
+        own = lay.own_train(variant, p)
+        for slot in lay.offered(variant, r.layout, p):
+            for t in sorted(r.hands[p]):
+                if slot == own and r.ends[slot] in t:
+                    out.append((Move.play(p, index_of(t), slot),
+                                _play(variant, r, p, t, slot)))
+        out.append((Move.pass_(p), _replace(r, turn=nxt, first=False)))
+        return out
     # 4. the lead; before it, while nobody holds the tile the lead rule names (fallback
     # "draw"), the player to move draws one tile, and keeps the turn only if it is that
     # tile [R3.6]

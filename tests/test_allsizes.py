@@ -271,6 +271,10 @@ OUTSIDE: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "trains": ({"layout.kind": "trains"}, (
         "slots train P0, train P1 are open to owner-or-marker",
         "End -> Player, a cycle of the sort graph, outside EPR", "markers")),
+    # R2.3's first turns on one's own train: trains, and a reason of their own (N/A)
+    "trains, first turns": ({"layout.kind": "trains", "layout.first_turn": "own-train"}, (
+        "markers", "first turns that lay tile after tile on one's own slot",
+        "the mover's own slot (Player -> End)")),
     "chicken foot": ({"layout.kind": "chicken-foot", "layout.lead_double_takes": 4,
                       "layout.double_takes": 3},
                      ("open as toes of a later double", "the first k - 1 closed toes",

@@ -278,6 +278,8 @@ def test_a_click_usage_error_is_one_line() -> None:
      ("[lead] fallback", "[deal] players x hand_size")),
     (["block-2p-d6", "-o", "layout.out_on_double=covered"],
      ("[layout] out_on_double", "[layout] double_takes")),
+    (["block-2p-d6", "-o", "layout.first_turn=own-train"],
+     ("[layout] first_turn", "[layout] kind")),
 ])
 def test_a_parameter_without_effect_is_a_warning_naming_both_keys(
         args: list[str], keys: tuple[str, ...]) -> None:

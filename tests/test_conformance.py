@@ -557,6 +557,16 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.out_on_double": "covered"}),
     "line-out-covered": ("tiny-2p-d3", {"layout.double_takes": 1,
                                         "layout.out_on_double": "covered"}),
+    # R2.3: a first turn lays tile after tile on one's own train; with doubles to cover
+    # (a double laid during a first turn ends it; its player covers it); draw-one
+    "trains-first-turn": ("block-2p-d6", {**_D3, "layout.kind": "trains",
+                                          "layout.first_turn": "own-train"}),
+    "trains-first-turn-doubles": ("block-2p-d6", {
+        **_D3, "layout.kind": "trains", "layout.double_takes": 1,
+        "layout.double_again": True, "layout.first_turn": "own-train"}),
+    "trains-first-turn-draw-one": ("tiny-2p-d3", {
+        "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
+        "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2", "layout.first_turn": "own-train"}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
@@ -581,6 +591,12 @@ FEATURES: dict[str, set[str]] = {
     "trains-out-covered": {"last double refused", "pending", "plays again", "marker out"},
     "chicken-foot-out-covered": {"last double refused", "toe open", "pending"},
     "line-out-covered": {"last double refused", "pending"},
+    "trains-first-turn": {"first turn goes on", "first turn ended", "first turn lays on",
+                          "marker out", "play on another's train"},
+    "trains-first-turn-doubles": {"first turn goes on", "first turn ended",
+                                  "first turn lays on", "a double ends a first turn",
+                                  "pending"},
+    "trains-first-turn-draw-one": {"first turn goes on", "first turn ended", "pass"},
 }
 
 
@@ -615,9 +631,14 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
                 lay.shows(s.ends, i) in v.tiles.halves[hand.bit_length() - 1]
                 for i in lay.targets(s.ends, s.turn, marks)):
             seen["last double refused"] += 1  # R2.2: out_on_double = "covered"
+        first = lay.first_turn(marks)  # R2.3: a first turn going on
         for m, t in rules.successors(s):
             if m.kind is MoveKind.PASS:
-                seen["pass"] += 1
+                seen["first turn ended" if first else "pass"] += 1
+            if m.kind is MoveKind.PLAY and lay.first_turn(t.marks):
+                seen["first turn lays on" if first else "first turn goes on"] += 1
+            elif first and m.kind is MoveKind.PLAY and m.tile in v.tiles.doubles():
+                seen["a double ends a first turn"] += 1
             if m.kind is MoveKind.CONFIRM and s.confirmed and t.confirmed == 1:
                 seen["run restarted"] += 1  # R4.4 restart_on_marker
             if m.kind is MoveKind.DRAW and s.led and rules.playable_mask(s, m.player):
@@ -654,7 +675,8 @@ def layout_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     ("chicken-foot-lead-takes-4", 60), ("chicken-foot-draw-for-root", 20),
     ("line-covered", 60), ("trains-restart", 60),
     ("trains-draw-one-restart", 20), ("trains-out-covered", 60),
-    ("chicken-foot-out-covered", 60), ("line-out-covered", 60)])
+    ("chicken-foot-out-covered", 60), ("line-out-covered", 60), ("trains-first-turn", 40),
+    ("trains-first-turn-doubles", 40), ("trains-first-turn-draw-one", 20)])
 def test_engine_matches_reference_on_each_layout(name: str, k: int) -> None:
     """Engine, specification and reference agree on every state of sampled deals of each
     new topology, and the states exercise what makes that topology what it is."""
@@ -770,7 +792,8 @@ def test_random_rounds_notice_a_layout_rule_planted_wrong(bug: str, name: str) -
 def test_engine_matches_reference_on_every_deal_of_each_layout(name: str) -> None:
     v = layout_variant(name)
     # draw-one trains: every draw order alike (each boneyard tile equally likely drawn)
-    res, states = check(v, Init.every(name in ("trains-draw-one", "trains-draw-one-restart")))
+    res, states = check(v, Init.every(name in ("trains-draw-one", "trains-draw-one-restart",
+                                               "trains-first-turn-draw-one")))
     assert_agree(res)
     seen = layout_features(v, states)
     assert all(seen[f] > 0 for f in FEATURES[name]), (name, seen)

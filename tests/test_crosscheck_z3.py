@@ -64,6 +64,12 @@ SMALL = [
     ("tiny-2p-d3", {"layout.kind": "trains", "deal.hand_size": 2, "layout.double_takes": 1,
                     "layout.double_again": True, "layout.out_on_double": "covered",
                     "lead.rule": "highest-double"}, True),
+    # R2.3: first turns lay tile after tile on one's own train (doubles to cover, too)
+    ("tiny-2p-d3", {"layout.first_turn": "own-train", "layout.kind": "trains",
+                    "lead.rule": "highest-double"}, False),
+    ("tiny-2p-d3", {"layout.first_turn": "own-train", "layout.kind": "trains",
+                    "lead.rule": "highest-double", "layout.double_takes": 1,
+                    "layout.double_again": True, "draw.rule": "one"}, True),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),

@@ -194,11 +194,14 @@ def test_every_action_is_deterministic_given_its_move() -> None:
 def test_each_action_is_enabled_somewhere() -> None:
     """No action of the relation is dead: each has a step from some state (sanity: a
     disjunct that can never fire would make its checks pass trivially)."""
+    first = {"layout.kind": "trains", "lead.rule": "highest-double",
+             "layout.first_turn": "own-train"}  # R2.3: lay-on and end-turn too
     for name, overrides, expected_dead in (
             ("fouls-4p-d6", {}, {"draw", "pass"}),
             ("draw-8p-d12", {}, {"foul"}),
             ("tiny-2p-d3", {}, {"foul", "pass"}),
-            ("tiny-2p-d3", {"lead.fallback": "draw"}, {"foul", "pass"})):  # R3.6
+            ("tiny-2p-d3", {"lead.fallback": "draw"}, {"foul", "pass"}),  # R3.6
+            ("tiny-2p-d3", first, {"foul", "pass"})):
         v = variant(name, overrides)
         enc = Encoding(v)
         s, m = enc.state("s"), enc.move("m")

@@ -4,9 +4,10 @@ crash), each file is a few lines on top of a preset, the sound establishment und
 trains (``sound-block.toml``) holds where Mexican Train's own block does not, a called
 block (``called-block.toml``) keeps its dead end while blocked-sound fails as the rule's
 finding, Chicken Foot's draw for the [9|9] (``draw-for-root.toml``, R3.6) is searched,
-proved and cross-checked from a deal where nobody holds it, and a double that must be
-covered is never a last tile under ``out-on-double.toml`` (R2.2), with nothing found beyond
-the base's own findings."""
+proved and cross-checked from a deal where nobody holds it, a double that must be covered
+is never a last tile under ``out-on-double.toml`` (R2.2), with nothing found beyond the
+base's own findings, and first turns on one's own train (``first-turn-train.toml``) keep
+``train-access``."""
 
 from __future__ import annotations
 
@@ -68,3 +69,6 @@ def test_each_example_verifies(path: Path, tmp_path: Path) -> None:
         assert "draws for it" in opening["all sizes"]["configuration"]
         cross = next(row for row in rows if row["part"] == "cross-check")
         assert cross["verdict"] == "HOLDS"
+    if path.stem == "first-turn-train":  # R2.3: first turns judged on every move
+        access = [row["verdict"] for row in rows if row["property"] == "train-access"]
+        assert "HOLDS" in access and not set(access) - {"HOLDS", "PROVED", "UNKNOWN", "N/A"}

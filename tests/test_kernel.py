@@ -77,6 +77,12 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "trains-any-time": ("tiny-2p-d3", {"layout.kind": "trains", "draw.when": "any-time"},
                         False),
     "trains-call": ("tiny-2p-d3", {"layout.kind": "trains", "block.call": "dead-end"}, False),
+    # R2.3: first turns lay tile after tile on one's own train; with doubles to cover
+    "trains-first-turn": ("tiny-2p-d3", {"layout.kind": "trains",
+                                         "layout.first_turn": "own-train"}, False),
+    "trains-first-turn-doubles": ("tiny-2p-d3", {
+        "layout.kind": "trains", "layout.first_turn": "own-train", "layout.double_takes": 1,
+        "layout.double_again": True, "draw.rule": "one"}, True),
     "covered-doubles": ("tiny-2p-d3", {"layout.double_takes": 1, "layout.double_again": True},
                         False),
     "chicken-foot": ("tiny-2p-d3", {"layout.kind": "chicken-foot",

@@ -118,7 +118,17 @@ def test_the_screen_reads_the_states_of_a_kernel_search_as_the_judge_does(name: 
     """The same premise states, census and failures (the variant's own rules fail
     nothing, but Mexican Train's establish a block while a train a marker opened is
     playable: an expected finding of ``procedure``, found by both)."""
-    v = small_variant(variant(name))
+    screens_as_the_judge(small_variant(variant(name)))
+
+
+def test_the_screen_reads_first_turns_as_the_judge_does() -> None:
+    """R2.3: where first turns lay tile after tile on one's own train, a state whose
+    first turn goes on is no premise of blocked-complete, for the screen and the judge."""
+    screens_as_the_judge(small_variant(variant("mextrain-4p-d12",
+                                               {"layout.first_turn": "own-train"})))
+
+
+def screens_as_the_judge(v: Any) -> None:
     free = v.boneyard_size > 0
     for seed in range(3):
         r = explore(v, Init.one(seeded_deal(v, seed), free_draw=free))

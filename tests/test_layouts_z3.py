@@ -327,3 +327,23 @@ def test_a_restart_on_a_marker_put_out_makes_the_block_on_trains_sound() -> None
     for pid in ("blocked-sound", "procedure", "termination"):
         r = pr.prove(pid)
         assert r.verdict is Verdict.PROVED, (pid, r.detail)
+
+
+#: ... with first turns laying tile after tile on one's own train (R2.3)
+_FIRST_D4 = {**_TRAINS_D4, "layout.first_turn": "own-train"}
+
+
+def test_uncoverable_double_under_first_turns_needs_their_lemma(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under first turns on one's own train, uncoverable-double is proved with the lemma
+    that a first turn going on has its own train started and waiting for no double;
+    without it, the invariant allows a first turn ended by a pass with its own double
+    waiting behind a marker that is in: not proved by induction."""
+    pr = Prover(variant("draw-2p-d6", _FIRST_D4))
+    r = pr.prove("uncoverable-double")
+    assert r.verdict is Verdict.PROVED, r.detail
+    assert "first-turn-own-train" in pr.invariant().ids
+    monkeypatch.setattr(lemmas, "LEMMAS", tuple(lem for lem in lemmas.LEMMAS
+                                                if lem.id != "first-turn-own-train"))
+    r = Prover(variant("draw-2p-d6", _FIRST_D4), bmc_depth=2).prove("uncoverable-double")
+    assert r.verdict is Verdict.NOT_INDUCTIVE, r.detail

@@ -29,14 +29,16 @@ from typing import Any
 import pytest
 import reference_rules as ref
 from click.testing import CliRunner
-from helpers import variant
+from helpers import run, tile_list, tiles, variant
 
 from dominoproof.cli import main
-from dominoproof.model import Status, Trace
-from dominoproof.model.engine import seeded_deal
+from dominoproof.model import IllegalMoveError, Move, MoveKind, Status, Trace
+from dominoproof.model.engine import initial_state, seeded_deal
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
-from dominoproof.model.spec import Init
+from dominoproof.model.moves import said
+from dominoproof.model.spec import Init, legal_moves, spec_for
+from dominoproof.model.state import Deal, State
 from dominoproof.model.variant import ExtendReading, Variant
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
@@ -257,3 +259,108 @@ def test_every_train_open_to_a_marker_out_lets_more_hands_play() -> None:
         owner = v.slot_layout.slots[i].owner
         assert owner is not None and owner != s.turn
         assert lay.marker_out(s.marks, s.turn) and not lay.marker_out(s.marks, owner)
+
+
+# ---------------------------------------------------------------------------
+# R2.3's first turns: tile after tile on one's own train (first_turn = "own-train")
+# ---------------------------------------------------------------------------
+
+#: double-3 trains, two players with four tiles each, two in the boneyard, the highest
+#: double leading; a first turn lays tile after tile on one's own train
+FIRST = {"layout.kind": "trains", "lead.rule": "highest-double", "deal.hand_size": 4,
+         "layout.first_turn": "own-train"}
+TRAIN_P0, TRAIN_P1, PUBLIC = 0, 1, 2
+
+
+def first_turn_round(overrides: dict[str, Any], hands: tuple[str, str],
+                     stack: str) -> tuple[Variant, State]:
+    """The initial state of the deal ``hands`` (P0, P1) and ``stack`` (top first)."""
+    v = variant("tiny-2p-d3", {**FIRST, **overrides})
+    deal = Deal(tuple(tiles(h) for h in hands), tuple(tile_list(stack)), 0)
+    return v, initial_state(v, deal)
+
+
+def test_r2_3_a_first_turn_lays_on_ones_own_train_until_the_player_ends_it() -> None:
+    v, s = first_turn_round({}, ("3-3 0-0 2-2 1-1", "1-3 0-1 0-3 0-2"), "2-3 1-2")
+    lay = layout_of(v)
+    s = run(v, s, Move.play(0, "3-3"), Move.play(1, "1-3", TRAIN_P1))
+    assert s.turn == 1 and lay.first_turn(s.marks)  # the turn stays with P1
+    # own train only: [0|3] fits the public train, but not now; no draw either
+    assert legal_moves(v, s) == (Move.play(1, "0-1", TRAIN_P1), Move.pass_(1))
+    with pytest.raises(IllegalMoveError, match=r"^R2\.3: P1's first turn goes on"):
+        run(v, s, Move.play(1, "0-3", PUBLIC))
+    with pytest.raises(IllegalMoveError, match=r"^R2\.3"):
+        run(v, s, Move.draw(1, "2-3"))
+    s = run(v, s, Move.play(1, "0-1", TRAIN_P1))
+    assert set(legal_moves(v, s)) == {Move.play(1, "0-3", TRAIN_P1),
+                                      Move.play(1, "0-2", TRAIN_P1), Move.pass_(1)}
+    ended = run(v, s, Move.pass_(1))  # End turn: no marker out, no confirmation
+    assert ended.turn == 0 and not lay.first_turn(ended.marks)
+    assert ended.confirmed == 0 and not lay.marker_out(ended.marks, 1)
+    assert spec_for(v).action_of(s, Move.pass_(1)).name == "End turn"
+    assert said(lay, s, Move.pass_(1)) == "P1 ends their first turn"
+
+
+def test_r2_3_the_first_turn_is_the_one_that_starts_ones_train_and_only_that() -> None:
+    """P0 cannot start their train on their first turn (they lead the hub): they draw,
+    start it on a later turn, and that turn goes on; P1's later plays on their own,
+    started train pass the turn as any play does."""
+    v, s = first_turn_round({}, ("3-3 0-0 2-2 1-1", "1-3 0-1 0-3 0-2"), "2-3 1-2")
+    lay = layout_of(v)
+    s = run(v, s, Move.play(0, "3-3"), Move.play(1, "1-3", TRAIN_P1),
+            Move.play(1, "0-1", TRAIN_P1), Move.pass_(1))
+    assert legal_moves(v, s) == (Move.draw(0, "2-3"),)  # stuck: draw until playable
+    s = run(v, s, Move.draw(0, "2-3"), Move.play(0, "2-3", TRAIN_P0))
+    assert s.turn == 0 and lay.first_turn(s.marks)  # P0's train started: their first turn
+    s = run(v, s, Move.play(0, "2-2", TRAIN_P0))
+    assert legal_moves(v, s) == (Move.pass_(0),)  # nothing more fits: end the turn
+    s = run(v, s, Move.pass_(0), Move.play(1, "0-2", TRAIN_P1))
+    assert s.turn == 0 and not lay.first_turn(s.marks)  # a later turn: one tile
+
+
+@pytest.mark.parametrize("again", [True, False])
+def test_r2_3_a_double_left_waiting_ends_a_first_turn(again: bool) -> None:
+    """With doubles to cover: a double laid on one's own train in a first turn waits for
+    a tile there, and ends the first turn; the double's own rule (R2.2) decides what
+    follows: where its player plays again, they must cover it (no End turn: a player who
+    can play must), and the turn then passes; else the next player must cover it."""
+    covered = {"layout.double_takes": 1, "layout.double_again": again}
+    v, s = first_turn_round(covered, ("3-3 0-0 2-2 0-2", "1-3 1-1 1-2 0-3"), "0-1 2-3")
+    lay = layout_of(v)
+    s = run(v, s, Move.play(0, "3-3"), Move.play(1, "1-3", TRAIN_P1),
+            Move.play(1, "1-1", TRAIN_P1))
+    assert not lay.first_turn(s.marks) and lay.pending(s.marks) == 1 << TRAIN_P1
+    if not again:  # P0 must cover a double on a train closed to them: they draw
+        assert s.turn == 0 and [m.kind for m in legal_moves(v, s)] == [MoveKind.DRAW]
+        return
+    assert s.turn == 1 and legal_moves(v, s) == (Move.play(1, "1-2", TRAIN_P1),)
+    s = run(v, s, Move.play(1, "1-2", TRAIN_P1))
+    assert s.turn == 0 and not lay.first_turn(s.marks) and not lay.pending(s.marks)
+
+
+def test_r2_3_first_turns_keep_every_property_and_the_fault_breaks_train_access() -> None:
+    """Every deal of double-3 trains (three tiles each): the first-turn rule keeps markers
+    and train-access (HOLDS); every-turn-first, which lets every turn on one's own train
+    go on, is VIOLATED with a round the fault's engine replays."""
+    v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3, "layout.kind": "trains",
+                                "lead.rule": "highest-double",
+                                "layout.first_turn": "own-train"})
+    ver = verify(v, Init.every(), properties=["train-access", "markers", "termination"])
+    assert [r.verdict for r in ver.results] == [Verdict.HOLDS] * 3
+    fault = FAULTS_BY_ID["every-turn-first"]
+    bad = verify(v, Init.every(), properties=["train-access"], engine=fault.engine)
+    res = bad.results[0]
+    assert res.verdict is Verdict.VIOLATED and "first turn" in res.detail
+    assert replay(res.trace, fault.engine_for(v))[-1] == res.trace.final
+
+
+def test_r2_3_one_tile_a_first_turn_is_every_presets_rule() -> None:
+    """The default changes nothing: no preset lays several tiles on a first turn, and no
+    layout but trains has the mark of one."""
+    from dominoproof.model.variant import presets
+
+    for name, v in presets().items():
+        assert v.layout.first_turn.value == "one", name
+        assert layout_of(v).fields.first == -1, name
+    line = variant("tiny-2p-d3", {"layout.first_turn": "own-train"})
+    assert not line.slot_layout.first_turn and layout_of(line).fields.first == -1

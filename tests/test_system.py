@@ -47,6 +47,9 @@ SMALL = [
                       "lead.tile": "3-3"}, "seed 3"),
     ("block-2p-d6", {"set.max": 2, "deal.hand_size": 2}, Init.every()),
     ("tiny-2p-d3", {"block.call": "dead-end"}, "seed 0"),  # R4.7: the Call action
+    # R2.3: a first turn lays on, then ends (Lay on, End turn)
+    ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
+                    "layout.first_turn": "own-train"}, "seed 0"),
 ]
 
 

@@ -110,6 +110,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):  # R2.2 (drawn after: the earlier draws keep their values)
         o["layout.double_takes"] = 1  # doubles covered, and whether a last one may wait
         o["layout.out_on_double"] = draw(st.sampled_from(["allowed", "covered"]))
+    if draw(st.booleans()):  # R2.3: no trains on a line, so no effect (a named warning)
+        o["layout.first_turn"] = "own-train"  # (drawn last too)
     return o
 
 
@@ -198,6 +200,7 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["draw.when"] == {"any-time"}
     assert seen["block.call"] == {"dead-end"}
     assert seen["layout.out_on_double"] == {"allowed", "covered"}  # R2.2
+    assert seen["layout.first_turn"] == {"own-train"}
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
     assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal",
                                      "draw"}

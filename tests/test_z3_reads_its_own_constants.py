@@ -147,3 +147,15 @@ def test_a_slip_in_the_lead_fallback_is_a_disagreement(slip: Any) -> None:
     slip("FALLBACK", lambda v: LeadFallback.HEAVIEST_TILE)
     res = _crosscheck(v, terminal=False, k=6)
     assert not res.ok, res.describe()
+
+
+def test_a_slip_in_the_first_turn_is_a_disagreement(slip: Any) -> None:
+    """R2.3 first_turn read off by the specification's table (its layout without first
+    turns): the Z3 relation, which states the slots from [layout] itself, still keeps a
+    first turn going on one's own train."""
+    v = variant("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
+                               "layout.first_turn": "own-train"})
+    assert _crosscheck(v, terminal=False, k=2).ok
+    slip("LAYOUT", lambda v: dataclasses.replace(v.slot_layout, first_turn=False))
+    res = _crosscheck(v, terminal=False, k=2)
+    assert not res.ok and "internal disagreement: engine vs z3" in res.describe()

@@ -134,9 +134,15 @@ def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
         t = Tile.from_index(m.tile).show()
         if m.end == LEAD:
             return f"P{p} leads {t} (Terms)"
-        return f"P{p} plays {t} on {_end_played(variant, s, m)} (R2.1)"
+        on = f"P{p} plays {t} on {_end_played(variant, s, m)}"
+        after = rules.step(s, m)
+        if after.hands[p] and rules.layout.first_turn(after.marks):
+            return f"{on}, their first turn going on (R2.3)"
+        return f"{on} (R2.1)"
     if k is MoveKind.DRAW:
         return f"P{p} draws {Tile.from_index(m.tile).show()} (R3.1)"
+    if k is MoveKind.PASS and rules.layout.first_turn(s.marks):
+        return f"P{p} ends their first turn (R2.3)"
     if k is MoveKind.PASS:
         return f"P{p} passes after drawing (R3.1)"
     if k is MoveKind.CONFIRM:

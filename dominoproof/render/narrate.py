@@ -311,6 +311,10 @@ def narrate(trace: Trace) -> list[Step]:
             else:
                 text = f"P{p} plays {t.show()} on {where}"
                 rule = "R2.1"
+                if after.hands[p] and rules.layout.first_turn(after.marks):  # R2.3
+                    rule = "R2.3"
+                    text += (f": P{p}'s first turn goes on: another tile on their own "
+                             "train, or end the turn")
                 if s.confirmed:
                     rule = "R4.3"
                     text += (f": P{p} can play, so the block proposed by P{s.proposer} "
@@ -330,6 +334,9 @@ def narrate(trace: Trace) -> list[Step]:
                     f"{Tile.from_index(m.tile).show()}, which {fits} ({_left(after)})"
                     + _last_double(rules, s, p))
             hand = (p, after.hands[p])
+        elif k is MoveKind.PASS and rules.layout.first_turn(s.marks):
+            rule = "R2.3"
+            text = f"P{p} ends their first turn (no marker goes out)"
         elif k is MoveKind.PASS:
             rule = "R3.1"
             text = (f"P{p} passes: the drawn tile does not fit, and draw-one allows one draw "

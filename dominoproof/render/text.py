@@ -178,6 +178,8 @@ def variant_summary(variant: Variant) -> str:
         f"lead: {lead_text}"
         + ("; a double that must be covered is no one's last tile (R2.2)"
            if variant.slot_layout.cover_out else ""),
+        + ("; a first turn lays tile after tile on one's own train (R2.3)"
+           if variant.slot_layout.first_turn else ""),
         f"block: {variant.needed_confirmations} confirmation"
         f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")

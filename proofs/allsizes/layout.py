@@ -57,6 +57,10 @@ OWNED_SLOTS = (
 MARKERS = (
     "a marker opens the slots its seat owns to everyone, so it needs the owner of a slot "
     "(End -> Player) with the slot of every seat (Player -> End): the same cycle")
+#: Why first turns laid on one's own train (R2.3) are outside the fragment.
+FIRST_TURNS = (
+    "a first turn goes on while the mover's own slot (Player -> End) has had no tile, and a "
+    "play keeps it going when its slot's owner (End -> Player) is the mover: the same cycle")
 #: Why toes are outside the fragment.
 TOES = (
     "a double laid during play opens 'the first k - 1 closed toes': a count of slots, and "
@@ -79,6 +83,8 @@ def unstatable(data: SlotLayout) -> str | None:
     if data.markers:
         why.append(f"markers (put out by a pass or a confirmation, taken in by a play on "
                    f"one's own slot): {MARKERS}")
+    if data.first_turn:
+        why.append(f"first turns that lay tile after tile on one's own slot: {FIRST_TURNS}")
     if not data.slots:
         why.append("the layout has no slot")
     return "; ".join(why) or None

@@ -89,7 +89,8 @@ class AbstractModel:
         self.SEEKS: bool = (variant.lead.fallback is LeadFallback.DRAW
                             and variant.lead.rule is not LeadRule.PLAYER)
         # R4.4's restart_on_marker is not read here: it acts only where a layout has
-        # markers, and this model refuses those layouts (trains: N/A, layout.py says why)
+        # markers, and this model refuses those layouts (trains: N/A, layout.py says why);
+        # nor R2.3's first_turn, which acts only on trains too
         self.P: int = variant.deal.players
         conf = variant.block.confirmations
         # R4.4 at this P: every seat, every seat but the proposer, or a number

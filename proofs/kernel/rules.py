@@ -23,6 +23,7 @@ import numpy as np
 
 from ._jit import njit, njit_inline
 from .layout import (
+    covered,
     ctz,
     empty,
     extend_layout,
@@ -62,6 +63,8 @@ from .tables import (
     FB_HIGHEST,
     FB_PLAYER,
     FB_REDEAL,
+    FIRST_BIT,
+    FIRST_TURN,
     FOULS,
     LEAD,
     LEAD_BY_TILE,
@@ -74,6 +77,7 @@ from .tables import (
     O_HI,
     O_LO,
     O_NEXT,
+    O_OWNER,
     O_SUIT,
     O_TAKES,
     O_VALUE,
@@ -323,6 +327,11 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         n0 = 1
     n = n0
     tm = targets(K, f, p)
+    first = first_turn(K, f[K[F_MARKS]])  # R2.3: p's first turn goes on: own train only
+    if first:
+        for i in range(K[W]):
+            if K[K[O_OWNER] + i] != p:
+                tm &= ~(np.int64(1) << i)
     e = K[F_ENDS]
     suit = K[O_SUIT]
     last = last_double(K, f, p)  # R2.2: a last double that would wait is no play
@@ -334,6 +343,9 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         s = suit + f[e + i] * mw
         for w in range(mw):
             n = _moves_of(out, n, f[hand + w] & K[s + w], w * BITS, PLAY, p, i)
+    if first:  # lay on, or end the turn (a pass)
+        out[n] = move_code(PASS, p, -1, -1)
+        return n + 1
     bone_empty = empty(K, f, K[F_BONE])
     may_draw = not bone_empty and K[DRAW] != DRAW_NONE and not f[K[F_DREW]]
     if n > n0:
@@ -347,6 +359,12 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
         return _draws(K, f, out, n0, p)
     out[n0] = move_code(PASS if not bone_empty else CONFIRM, p, -1, -1)
     return n0 + 1
+
+
+@njit_inline
+def first_turn(K, marks):  # type: ignore[no-untyped-def]
+    """R2.3: the player to move is on their first turn, laying on their own train."""
+    return K[FIRST_TURN] != 0 and (marks >> K[FIRST_BIT]) & 1 == 1
 
 
 @njit
@@ -390,6 +408,13 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         else:
             extend_layout(K, g, end, a, b, p, scr)
         again = a == b and end >= 0 and K[AGAIN] and K[K[O_TAKES] + end] > 0
+        if K[FIRST_TURN] and end >= 0:  # R2.3: on one's own train, one's first turn goes on
+            fb = np.int64(1) << K[FIRST_BIT]  # (started: the train's covered bit, before)
+            going = (K[K[O_OWNER] + end] == p
+                     and (first_turn(K, f[mk]) or not covered(K, f[mk], end))
+                     and not (pending_mask(K, g[mk]) >> end) & 1)  # no double left waiting
+            g[mk] = g[mk] | fb if going else g[mk] & ~fb
+            again = again or going
         g[K[F_TURN]] = nxt if (not empty(K, g, p * mw) and not again) else p
         g[K[F_CONF]] = 0
         g[K[F_DREW]] = 0
@@ -421,6 +446,9 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         g[K[F_TURN]] = nxt
         g[K[F_DREW]] = 0
         g[mk] = with_marker(K, f[mk], p, True)
+    elif kind == PASS and first_turn(K, f[mk]):  # R2.3: the first turn ends, nothing else
+        g[K[F_TURN]] = nxt
+        g[mk] = f[mk] & ~(np.int64(1) << K[FIRST_BIT])
     elif kind == PASS:
         g[K[F_TURN]] = nxt
         g[K[F_DREW]] = 0

@@ -41,6 +41,7 @@ from .rules import (
     PLAY,
     boneyard_supplies_nothing,
     ends_unplayable,
+    first_turn,
     gen_moves,
     is_blocked,
     opening,
@@ -311,6 +312,7 @@ def screen(job):  # type: ignore[no-untyped-def]
                 counts[DIFFER] += 1
             premise[i] = (boneyard_supplies_nothing(K, f)
                           and not empty(K, f, f[turn] * K[MW])
+                          and not first_turn(K, f[K[F_MARKS]])  # between turns (R2.3)
                           and (b if K[READING] else a))
         if i >= n_exp or not open_ & ~(1 << CONSERVATION):
             continue

@@ -31,7 +31,7 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from dominoproof.model.layout import Access, Opens, OutOnDouble, layout_of
+from dominoproof.model.layout import Access, FirstTurn, LayoutKind, Opens, OutOnDouble, layout_of
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
@@ -77,6 +77,11 @@ WHEN_ANY = 62
 #: R2.2: 1 when a double that would wait to be covered is no player's last tile
 #: ([layout] out_on_double = "covered"; it acts on the slots whose doubles take tiles)
 OUT_COVERED = 63
+#: R4.7: 1 when a dead end may be called ([block] call = "dead-end")
+#: R2.3: 1 when a player's first turn lays tile after tile on their own train, on trains
+#: ([layout] first_turn = "own-train"); and the bit of the marks that says the player to
+#: move is on it (-1: none). Whether their train is started is its covered bit.
+FIRST_TURN, FIRST_BIT = 64, 65
 #: R4.7: 1 when a dead end may be called ([block] call = "dead-end")
 CALL = 68
 HEADER = 72
@@ -224,6 +229,9 @@ def tables_for(v: Variant) -> Tables:
                          and all(sl.double_takes == 0 for sl in data.slots))
     header[RESTART] = int(v.block.restart_on_marker)  # R4.4: the run restarts at 1
     header[OUT_COVERED] = int(v.layout.out_on_double is OutOnDouble.COVERED)  # R2.2
+    header[FIRST_TURN] = int(v.layout.kind is LayoutKind.TRAINS  # R2.3: trains only
+                             and v.layout.first_turn is FirstTurn.OWN_TRAIN)
+    header[FIRST_BIT] = f.first
     for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
         header[o] = HEADER + len(body)
         body.extend(arr)

@@ -80,7 +80,9 @@ def round_bound(variant: Variant) -> tuple[int, str]:
     plays, ``B`` draws, ``B`` passes (draw-one games), ``F`` fouls; confirmations
     happen only once the boneyard is empty (R4.1) and a run of them is ended by a
     play, a foul or the establishment after at most ``P`` (R4.4), so at most
-    ``P*(I + F + 1)``; and one final move (Establish or Domino).
+    ``P*(I + F + 1)``; and one final move (Establish or Domino). Where a first turn
+    lays several tiles (R2.3), each play may be followed by the pass that ends one: at
+    most ``I`` more.
     """
     c = constants_of(variant)
     p, h, b = c.P, c.H, c.B
@@ -88,9 +90,12 @@ def round_bound(variant: Variant) -> tuple[int, str]:
     passes = b if c.DRAW is DrawRule.ONE else 0
     f = p if c.FOULS is FoulRule.PENALISED else 0
     restart = c.RESTART and c.LAYOUT.markers  # R4.4: one more confirmation per marker put out
-    bound = move_count_measure(p, c.DRAW, c.FOULS, restart).at_init(p, h, b, c.K)
+    first = c.LAYOUT.first_turn  # R2.3: a pass may end the first turn a play goes on with
+    bound = move_count_measure(p, c.DRAW, c.FOULS, restart, first).at_init(p, h, b, c.K)
     more, what = (("", "") if not restart else  # the markers in at the deal, the plays
                   (" + (P - 1)(P + I)", f" + {p - 1}*({p} + {i})"))
+    if first:
+        more, what = more + " + I", what + f" + {i}"
     text = (f"I + B + passes + F + P(I + F + 1){more} + 1 = {i} + {b} + {passes} + {f} + "
             f"{p}*({i} + {f} + 1){what} + 1 = {bound} (I = P*H + B = {i} tiles in play, "
             f"B = {b} in the boneyard, P = {p}, F = {f} possible fouls)")

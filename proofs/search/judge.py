@@ -132,7 +132,8 @@ class Judge:
     def state(self, at: Any, s: State) -> bool:
         """Check the state invariants and, at a terminal state, the terminal
         properties; return whether R2 and R3 hold in a round still being played
-        where no domino is due (the premise of blocked-complete)."""
+        where no domino is due, between turns (no first turn going on, R2.3): the
+        premise of blocked-complete."""
         ctx, v, oracle, want = self.ctx, self.v, self.oracle, self.want
         premise = False
         if "conservation" in want:
@@ -160,7 +161,7 @@ class Judge:
             if a != b:
                 ctx.count("R2.3 readings differ")
             premise = (s.status is Status.PLAYING and oracle.boneyard_supplies_nothing(s)
-                       and bool(s.hands[s.turn])
+                       and bool(s.hands[s.turn]) and not oracle.layout.first_turn(s.marks)
                        and (a if oracle.constants.READING is ExtendReading.HOLDS_MATCHING_TILE
                             else b))
         if s.status is Status.BLOCKED and "blocked-sound" in want:

@@ -102,7 +102,10 @@ class LayoutJudge:
         self.waited = frozenset(j for sl in data.slots for j in sl.after)
         #: R2.3: each seat's own train, and whether a slot waits for one's own train
         self.own = {sl.owner: i for i, sl in enumerate(data.slots) if sl.owner is not None}
-        self.started = any(sl.access is Access.STARTED for sl in data.slots)
+        #: ... or a first turn lasts while one's own train has no tile (R2.3)
+        self.first_turns = data.first_turn
+        self.started = self.first_turns or any(sl.access is Access.STARTED
+                                               for sl in data.slots)
 
     # -- one transition --------------------------------------------------------------
     def transition(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
@@ -141,7 +144,7 @@ class LayoutJudge:
             return
         want = set(before)
         why = "nothing moves a marker"
-        if m.kind in (PASS, CONFIRM):
+        if m.kind is CONFIRM or (m.kind is PASS and not self._first(s)):
             want.add(p)
             why = (f"P{p} {'passes' if m.kind is PASS else 'declares they cannot play'}, "
                    "which puts their marker out (R3.1, R4.2)")
@@ -173,6 +176,8 @@ class LayoutJudge:
                               + ("counts as started, with no tile laid on it" if got - want
                                  else "no longer counts as started") + " (R2.3)", (j,))
                 return
+        if self.first_turns and self._first_turn(at, s, m, j, t):
+            return
         if m.kind is not PLAY or m.end == LEAD:
             return
         sl = self.data.slots[m.end]
@@ -198,6 +203,49 @@ class LayoutJudge:
             why = (f"while P{sl.owner}'s marker is in: a train is open to others only "
                    "while its owner's marker is out (R2.3)")
         self.ctx.fail("train-access", at, f"{self._said(s, m)}, {why}", (j,))
+
+    def _first(self, s: State) -> bool:
+        """R2.3: the player to move in ``s`` is on their first turn (its mark is set)."""
+        b = self.fields.first
+        return b >= 0 and bool(s.marks >> b & 1)
+
+    def _first_turn(self, at: Any, s: State, m: Move, j: Any, t: State) -> bool:
+        """R2.3, first_turn = "own-train": after a play the turn stays with its player,
+        their first turn going on, exactly when it is on their own train, that train had
+        no tile before the turn and no double is left waiting there (or an emptied hand,
+        or a double they play again after, keeps it); in a first turn plays go on one's
+        own train; a pass ends it and passes the turn; nothing else starts one. Whether it
+        failed."""
+        p, mine = m.player, self.own.get(m.player)
+        was, now = self._first(s), self._first(t)
+        why = ""
+        if m.kind is not PLAY or m.end == LEAD:
+            if now and not was:
+                why = ": it starts a first turn, with no tile laid (R2.3)"
+            elif was and m.kind is PASS and (now or t.turn != (p + 1) % self.players):
+                why = (f": a pass ends P{p}'s first turn and passes the turn, but "
+                       + ("it goes on" if now else f"P{t.turn} is to move") + " (R2.3)")
+        elif was and m.end != mine:
+            why = (f", while P{p}'s first turn goes on: a first turn lays tiles on one's own "
+                   'train only (first_turn = "own-train", R2.3)')
+        else:
+            untouched = mine is not None and mine not in covered_slots(self.fields, s.marks)
+            waits = m.end in pending_slots(self.fields, t.marks, self.width)  # a double
+            going = m.end == mine and (was or untouched) and not waits
+            a, b = self.halves[m.tile]
+            again = (a == b and self.data.again and self.data.slots[m.end].double_takes > 0)
+            stays = going or again or not t.hands[p]
+            if now != going or (t.turn == p) != stays:
+                got = (f"the turn {'stays with' if t.turn == p else 'passes from'} P{p}, "
+                       f"their first turn {'going on' if now else 'over'}")
+                want = ("their own train had no tile before the turn, so their first turn "
+                        "goes on and the turn stays with them" if going else
+                        "a first turn goes on only with plays on one's own train, which "
+                        "had no tile before the turn, leaving no double waiting there")
+                why = f": {got}, but {want} (R2.3)"
+        if why:
+            self.ctx.fail("train-access", at, f"{self._said(s, m)}{why}", (j,))
+        return bool(why)
 
     def _doubles(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
         """R2.2: plays go on pending slots while any is pending; a double that takes tiles

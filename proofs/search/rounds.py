@@ -126,7 +126,9 @@ def _termination(seq: Sequence[State]) -> Failure | None:
 def _blocked_complete(v: Variant, oracle: RuleBook, seq: Sequence[State]) -> Failure | None:
     bound = v.players + 1
     for i, s in enumerate(seq):
-        if s.status is Status.PLAYING and oracle.is_blocked(s):
+        # between turns: not while a first turn goes on (R2.3), which ends it first
+        if (s.status is Status.PLAYING and oracle.is_blocked(s)
+                and not oracle.layout.first_turn(s.marks)):
             later = seq[i + 1:i + 1 + bound]
             if len(later) >= bound and all(x.status is not Status.BLOCKED for x in later):
                 ends = " and ".join(map(str, s.open_ends))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from dominoproof.model.layout import (
     Access,
+    FirstTurn,
     LayoutKind,
     Opens,
     OpenTrains,
@@ -114,8 +115,10 @@ def slots_of(v: Variant) -> SlotLayout:
         trains = tuple(Slot(f"train P{q}", owner=q, access=Access.OWNER_OR_MARKERS if own_out
                             else Access.OWNER_OR_MARKER, double_takes=takes) for q in range(p))
         public = Access.STARTED if lay.public_train is PublicTrain.AFTER_OWN else Access.EVERYONE
+        # R2.3: a first turn may lay tile after tile on one's own train
+        first = lay.first_turn is FirstTurn.OWN_TRAIN
         return SlotLayout(lay.kind, (*trains, Slot("public", access=public, double_takes=takes)),
-                          markers=True, **extra)  # type: ignore[arg-type]
+                          markers=True, first_turn=first, **extra)  # type: ignore[arg-type]
     # chicken foot: the opening double's four arms; each later double opens takes-1 toes
     arms = tuple(Slot(f"arm {i + 1}", half=0, double_takes=takes) for i in range(4))
     toes = tuple(Slot(f"toe {i + 1}", Opens.TOE, double_takes=takes)

@@ -128,10 +128,10 @@ class Encoding(Vocabulary):
     def cases(self, s: StateVars) -> dict[str, Bool]:
         """The guard cases in the SEMANTICS order: each is its guard and no earlier one.
 
-        Keys: ``domino``, ``establish``, ``lead-draw`` (4, where the players draw for the
-        lead, R3.6; false, and no guard of the list, where they never do), ``lead``,
-        ``play``, ``draw``, ``pass``, ``confirm`` (2..8 of the list; 1, a finished round,
-        has no move); and
+        Keys: ``domino``, ``establish``, ``first`` (3': a first turn going on, R2.3),
+        ``lead-draw`` (4, where the players draw for the lead, R3.6; false, and no guard of
+        the list, where they never do), ``lead``, ``play``, ``draw``, ``pass``, ``confirm``
+        (2..8 of the list; 1, a finished round, has no move); and
         ``draw-instead``: case 5 where a player who can play may draw too (R3.5), with
         stock left and not drawn this turn (false unless ``[draw] when = "any-time"``);
         ``call``: after case 3, where a dead end may be called, an open end is dead (R4.7:
@@ -142,9 +142,11 @@ class Encoding(Vocabulary):
         bone = z3.Not(self.boneyard_empty(s))
         seek = ([("lead-draw", And(z3.Not(s.led), self.preds.lead_choice(s).draws))]
                 if self.preds.seeks() else [])
+        first = self.first_turns and self.fields.first >= 0  # R2.3: where it applies
         guards = [
             ("domino", self.hand_empty(s, s.turn)),
             ("establish", self.preds.block_ready(s)),
+            *([("first", self.first_turn(s))] if first else []),
             *seek,
             ("lead", z3.Not(s.led)),
             ("play", self.preds.can_play(s, s.turn)),
@@ -158,6 +160,8 @@ class Encoding(Vocabulary):
         for name, g in guards:
             out[name] = And(*earlier, g)
             earlier.append(z3.Not(g))
+        if not first:
+            out["first"] = z3.BoolVal(False)
         out["draw-instead"] = (And(out["play"], bone, z3.Not(s.drew))
                                if self.ANY_TIME and self.DRAW is not DrawRule.NONE
                                else z3.BoolVal(False))
@@ -244,11 +248,34 @@ class Encoding(Vocabulary):
         to wait there [R2.2]; the layout's effect is :meth:`played`."""
         x = self.layout.shown(s, m.end)
         ends, marks = self.layout.played(s, m)
+        again, going = self.layout.plays_again(m), self.layout.first_goes_on(s, m)
+        if going is not None:  # R2.3: a first turn going on keeps the turn too
+            again = going if again is None else Or(again, going)
         return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
                     self.layout.offered(s, m), Or(m.a == x, m.b == x),
                     self.preds.tile_at(s, m, s.turn),
                     *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
-                self.after_play(s, m, "play", ends, marks, self.layout.plays_again(m)))
+                self.after_play(s, m, "play", ends, marks, again))
+
+    def step_lay_on(self, s: StateVars, m: MoveVars) -> Step:
+        """3'. A first turn going on [R2.3]: Play(p, t, slot) as in 5, on ``p``'s own train
+        only; the same effect (an action only where first turns lay several tiles)."""
+        x = self.layout.shown(s, m.end)
+        return (And(self.cases(s)["first"], m.kind == PLAY, self.preds.tile_ok(m),
+                    self.own_train(s.turn, m), self.layout.offered(s, m),
+                    Or(m.a == x, m.b == x), self.preds.tile_at(s, m, s.turn),
+                    *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
+                self.step_play(s, m)[1])
+
+    def step_end_turn(self, s: StateVars, m: MoveVars) -> Step:
+        """3'. A first turn going on [R2.3]: Pass(p) ends it: ``turn' = p+1``, the first-turn
+        mark cleared; no marker goes out, ``confirmed`` and ``drew`` unchanged."""
+        bits = self.layout.mark_bits(s)
+        assert bits is not None
+        bits[self.fields.first] = z3.BoolVal(False)
+        return (And(self.cases(s)["first"], m.kind == PASS, self.preds.no_tile(m)),
+                self.update(s, f"end.{m.name}", turn=self.preds.next_seat(s.turn),
+                            marks=self.layout.word(bits)))
 
     def step_foul(self, s: StateVars, m: MoveVars) -> Step:
         """5'. Where fouls are penalised, the boneyard is empty and ``p`` has no foul yet:
@@ -347,6 +374,9 @@ class Encoding(Vocabulary):
             "pass": self.step_pass(s, m),
             "confirm": self.step_confirm(s, m),
         }
+        if self.first_turns and self.fields.first >= 0:  # R2.3: 3', a first turn going on
+            out["lay-on"] = self.step_lay_on(s, m)
+            out["end-turn"] = self.step_end_turn(s, m)
         if top is None:
             self._cache[key] = out
         return out
@@ -371,7 +401,9 @@ class Encoding(Vocabulary):
         c = self.cases(s)
         seek = [And(c["lead-draw"], z3.Not(self.boneyard_empty(s)))] if self.preds.seeks() \
             else []  # R3.6
-        return Or(c["domino"], c["establish"], And(c["lead"], self.preds.lead_tile_held(s)),
+        first = [c["first"]] if self.first_turns and self.fields.first >= 0 else []
+        return Or(c["domino"], c["establish"], *first,
+                  And(c["lead"], self.preds.lead_tile_held(s)),
                   *seek, c["play"], c["draw"], c["pass"], c["confirm"])
 
 

@@ -301,6 +301,23 @@ class PublicBeforeOwnZ3(Encoding):
     predicates = PublicAlwaysOpenPreds
 
 
+class EveryTurnFirstTerms(LayoutTerms):
+    def first_goes_on(self, s: StateVars, m: MoveVars) -> Bool | None:
+        if self.v.fields.first < 0 or not self.v.first_turns:
+            return None
+        return And(z3.Not(self.double_waits(s, m)), Or(
+            [And(s.turn == sl.owner, m.end == i)
+             for i, sl in enumerate(self.v.slots) if sl.owner is not None]))
+
+
+class EveryTurnFirstZ3(Encoding):
+    """Twin of ``every-turn-first`` (R2.3): under first_turn = "own-train", every play on
+    one's own train, on any turn, keeps the turn (its train's having had no tile before
+    the turn is not asked)."""
+
+    layout_terms = EveryTurnFirstTerms
+
+
 class ConfirmPastDoubleZ3(Encoding):
     """Twin of ``confirm-past-double`` (R1.1, R4.3, R4.4): with the boneyard empty and slots
     pending, a player who holds a tile covering a pending slot may confirm inability
@@ -511,6 +528,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "any-marker-opens": Twin(AnyMarkerOpensZ3),
     "public-before-own": Twin(PublicBeforeOwnZ3),
     "out-on-waiting-double": Twin(OutOnWaitingDoubleZ3),
+    "every-turn-first": Twin(EveryTurnFirstZ3),
 }
 
 

@@ -424,8 +424,9 @@ class InductionProofs(SessionPart):
         enc = self.enc
         s, m = enc.state("l0"), enc.move("lm")
 
-        def premise(x: StateVars) -> Bool:
-            return And(x.status == PLAYING, enc.preds.is_blocked(x))
+        def premise(x: StateVars) -> Bool:  # between turns: no first turn going on (R2.3)
+            between = [z3.Not(enc.first_turn(x))] if enc.first_turns else []
+            return And(x.status == PLAYING, enc.preds.is_blocked(x), *between)
 
         hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
         # The step case written out rather than by :meth:`per_action`, whose obligation

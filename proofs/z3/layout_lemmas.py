@@ -143,6 +143,15 @@ def confirmed_cannot_cover(e: Encoding, s: StateVars) -> Bool:
     return And(out)
 
 
+def first_turn_own_train(e: Encoding, s: StateVars) -> Bool:
+    """While a first turn goes on (R2.3), the round is being played, past the lead, with
+    no confirmation recorded, and the player to move's own train has had a tile laid on it
+    and waits for none (a double left waiting there ends the first turn)."""
+    own = [And(s.turn == sl.owner, e.covered(s, i), z3.Not(e.pending(s, i)))
+           for i, sl in enumerate(e.slots) if sl.owner is not None]
+    return z3.Implies(e.first_turn(s), And(s.led, s.confirmed == 0, Or(own)))
+
+
 # -- where each is a candidate ------------------------------------------------------------
 
 
@@ -178,6 +187,11 @@ def has_single_pending(e: Encoding) -> bool:
             and not any(sl.opens is Opens.TOE for sl in e.slots))
 
 
+def has_first_turns(e: Encoding) -> bool:
+    """First turns lay tile after tile on one's own train (R2.3)."""
+    return e.first_turns and e.fields.first >= 0
+
+
 def has_pending_trains(e: Encoding) -> bool:
     """Doubles that take tiles on slots some owner's marker opens to the others."""
     return e.fields.pending >= 0 and e.fields.markers >= 0 and any(
@@ -185,8 +199,9 @@ def has_pending_trains(e: Encoding) -> bool:
         for sl in e.slots)
 
 
-__all__ = ["arms", "confirmed_cannot_cover", "confirmed_markers_out", "has_double_rules",
-           "has_markers", "has_marks", "has_pending_trains", "has_single_pending",
+__all__ = ["arms", "confirmed_cannot_cover", "confirmed_markers_out", "first_turn_own_train",
+           "has_double_rules", "has_first_turns", "has_markers", "has_marks",
+           "has_pending_trains", "has_single_pending",
            "has_waiting_arms", "has_waiting_pending", "in_canonical_order", "marks_typed",
            "pending_one_double", "pending_one_slot", "pending_owner_access", "shows_a_number",
            "slot_key", "uncovered_pending", "waiting_arms"]

@@ -5,7 +5,8 @@ Transition properties (a formula over a step ``s --m--> t`` of the encoding, pro
 inductive invariant, action by action):
 
 * ``markers`` [R2.3, R3.1, R4.2]: after each move, each seat's marker is out if that seat
-  has just passed, confirmed or fouled, in if it has just played on a train it owns, and
+  has just passed (other than to end a first turn), confirmed or fouled, in if it has
+  just played on a train it owns, and
   as it was otherwise (with every marker in at the deal, a type lemma: a marker is out
   exactly when its owner has passed, confirmed or fouled since last playing on their own
   train);
@@ -24,7 +25,11 @@ inductive invariant, action by action):
   to a player whose own marker is out) by a player whose marker is out; a play on a slot
   open only to players whose own train is started (the public train) is by a player
   whose own train has had a tile laid on it; a train is started exactly once a tile is
-  laid on it (the lead starts none).
+  laid on it (the lead starts none); where first turns lay several tiles, after a play
+  the turn stays with its player, their first turn going on, exactly when it is on their
+  own train, that train had no tile before the turn and no double is left waiting there
+  (or a double played again after, or an emptied hand, keeps it), plays in a first turn
+  go on one's own train, and a pass ends it and passes the turn.
 
 Properties of the state where a block is established (proved from the inductive
 invariant at every blocked state it allows, :meth:`~dominoproof.proofs.z3.induction.
@@ -96,7 +101,10 @@ def markers(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     for q in range(e.P):
         out.append(z3.Implies(z3.Not(s.led), z3.Not(e.marker_out(s, q))))
         mover = s.turn == q
-        put_out = And(mover, Or(m.kind == PASS, m.kind == CONFIRM))
+        passed = m.kind == PASS
+        if e.first_turns:  # a pass that ends a first turn (R2.3) puts no marker out
+            passed = And(passed, z3.Not(e.first_turn(s)))
+        put_out = And(mover, Or(passed, m.kind == CONFIRM))
         own = [m.end == i for i, sl in enumerate(e.slots) if sl.owner == q]
         taken_in = And(mover, m.kind == PLAY, Or(own)) if own else z3.BoolVal(False)
         out.append(e.marker_out(t, q) == z3.If(put_out, z3.BoolVal(True), z3.If(
@@ -158,7 +166,8 @@ def train_access(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     and when a train counts as started (see the module docstring)."""
     play = And(m.kind == PLAY, s.led)
     own = {sl.owner: i for i, sl in enumerate(e.slots) if sl.owner is not None}
-    started = any(sl.access is Access.STARTED for sl in e.slots)
+    # where a slot waits for one's own train, or first turns last while it has no tile
+    started = e.first_turns or any(sl.access is Access.STARTED for sl in e.slots)
     mover_out = Or([And(s.turn == q, e.marker_out(s, q)) for q in range(e.P)])
     mover_started = Or([And(s.turn == q, e.covered(s, i)) for q, i in own.items()])
     out = []
@@ -176,7 +185,34 @@ def train_access(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
                 laid = And(play, m.end == i)
                 out.append(z3.Implies(z3.Not(s.led), z3.Not(e.covered(s, i))))
                 out.append(e.covered(t, i) == Or(e.covered(s, i), laid))
+    if e.first_turns:
+        out.append(_first_turn(e, s, m, t, own))
     return And(out)
+
+
+def _first_turn(e: Encoding, s: StateVars, m: MoveVars, t: StateVars,
+                own: dict[int, int]) -> Bool:
+    """train-access under first_turn = "own-train" (R2.3): after a play the turn stays
+    with its player, their first turn going on, exactly when it is on their own train,
+    that train had no tile before the turn and no double is left waiting there (or the
+    hand is empty, or a double they play again after); while it goes on, plays go on
+    one's own train; a pass ends it and passes the turn; nothing else starts one."""
+    play = And(m.kind == PLAY, s.led)
+    on_own = Or([And(s.turn == q, m.end == i) for q, i in own.items()])
+    untouched = Or([And(s.turn == q, z3.Not(e.covered(s, i))) for q, i in own.items()])
+    waits = Or([And(m.end == i, e.pending(t, i)) for i in own.values()])  # a double
+    going = And(play, on_own, Or(e.first_turn(s), untouched), z3.Not(waits))
+    emptied = e.hand_empty(t, s.turn)
+    takes = Or([m.end == i for i, sl in enumerate(e.slots) if sl.double_takes > 0])
+    again = And(m.a == m.b, takes) if e.again else z3.BoolVal(False)
+    ends = And(m.kind == PASS, e.first_turn(s))
+    return And(
+        z3.Implies(And(play, e.first_turn(s)), on_own),
+        z3.Implies(play, And(e.first_turn(t) == going,
+                             (t.turn == s.turn) == Or(going, emptied, again))),
+        z3.Implies(ends, And(t.turn == e.preds.next_seat(s.turn), z3.Not(e.first_turn(t)))),
+        # no other move starts one (a Domino leaves a finished first turn as it was)
+        z3.Implies(And(z3.Not(play), e.first_turn(t)), e.first_turn(s)))
 
 
 # ---------------------------------------------------------------------------

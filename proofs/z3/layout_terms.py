@@ -21,7 +21,11 @@ built). Each effect is a pair ``(ends, marks)`` of terms over the pre-state and 
   (in slot order), showing ``a``, pending too (under ``cover_out`` such a double is no
   player's last tile: :meth:`LayoutTerms.goes_out_waiting`); a play on one's own train
   takes one's marker in;
-* **a pass, a confirmation, a foul** [R3.1, R4.2, R4.5]: the mover's marker goes out;
+  where first turns lay several tiles [R2.3], the play keeps the mover's first turn
+  going exactly when it is on their own train, that train had no tile before it (or
+  that turn was going on already), and it leaves no double waiting there;
+* **a pass, a confirmation, a foul** [R3.1, R4.2, R4.5]: the mover's marker goes out
+  (but a pass that ends a first turn only ends it);
 * **the canonical form**: each symmetric group's slots sorted by the key (number shown,
   closed last; pending; covered), each slot's pending and covered bits moving with it.
   A group of two without marks is one compare-and-swap; a larger group (a chicken foot's
@@ -163,6 +167,9 @@ class LayoutTerms:
             for i in range(self.v.W):
                 made = Or(at[i], toe.get(i, z3.BoolVal(False)))
                 bits[f.pending + i] = Or(rest[i], And(new, made))
+        going = self.first_goes_on(s, m)
+        if going is not None:
+            bits[f.first] = going
         if f.markers >= 0:  # a play on one's own train takes one's marker in
             for q in range(self.v.P):
                 own = [at[i] for i, sl in enumerate(self.v.slots) if sl.owner == q]
@@ -179,6 +186,24 @@ class LayoutTerms:
         rest = [And(self.v.pending(s, i), m.end != i) for i in range(self.v.W)]
         return And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest),
                    self.preds.empties_hand(s, m))
+
+    def double_waits(self, s: StateVars, m: MoveVars) -> Bool:
+        """The play ``m`` is a double on a slot whose doubles take tiles, with no other
+        slot pending: its slot (and the toes it opens) wait for the next tiles [R2.2]."""
+        if self.v.fields.pending < 0:
+            return z3.BoolVal(False)
+        rest = [And(self.v.pending(s, i), m.end != i) for i in range(self.v.W)]
+        return And(m.a == m.b, self.takes_tiles(m), self.starts_wait(rest))
+
+    def first_goes_on(self, s: StateVars, m: MoveVars) -> Bool | None:
+        """R2.3: after the play ``m``, the mover's first turn goes on: it is on their own
+        train, which had no tile before it (its covered bit) or that turn was going on
+        already, and leaves no double waiting there (None: first turns lay one tile)."""
+        if self.v.fields.first < 0 or not self.v.first_turns:
+            return None
+        return And(z3.Not(self.double_waits(s, m)), Or([And(s.turn == sl.owner, m.end == i, Or(
+            self.v.first_turn(s), z3.Not(self.v.covered(s, i))))
+            for i, sl in enumerate(self.v.slots) if sl.owner is not None]))
 
     def starts_wait(self, rest: list[Bool]) -> Bool:
         """A double on a slot whose doubles take tiles starts a wait only while no other

@@ -51,8 +51,10 @@ from dominoproof.proofs.z3.encoding import (
 from dominoproof.proofs.z3.layout_lemmas import (
     confirmed_cannot_cover,
     confirmed_markers_out,
+    first_turn_own_train,
     has_cover_out,
     has_double_rules,
+    has_first_turns,
     has_markers,
     has_marks,
     has_pending_trains,
@@ -391,6 +393,12 @@ LEMMAS: tuple[Lemma, ...] = (
           "train is open to everyone), or that player is to move with no confirmation "
           "recorded (they laid it on their own train and play again to cover it)",
           ("R2.2", "R2.3", "R3.1"), pending_owner_access, applies=has_pending_trains,
+          not_all_sizes=_LAYOUT_MARKERS),
+    Lemma("first-turn-own-train",
+          "while a first turn goes on, the round is past the lead with no confirmation "
+          "recorded, and the player to move's own train has a tile on it and waits for none "
+          "(a double left waiting there ends the first turn)",
+          ("R2.3", "R2.2", "R4.3"), first_turn_own_train, applies=has_first_turns,
           not_all_sizes=_LAYOUT_MARKERS),
     Lemma("confirmed-cannot-cover",
           "every player who has confirmed in the current run holds no tile carrying a "

@@ -36,8 +36,9 @@ class Ranking(Measure):
     """The termination measure, while the round is played:
 
     ``r = sum over tiles of w(place) + 1 + foul*|seats without a foul| + drew*[drew]
-    + (C - confirmed)``, with ``w`` = ``bone`` for a boneyard tile, ``hand`` for a tile in
-    a hand, 0 on the table or set aside; ``r = 0`` once the round is over.
+    + marker*|markers in| + first*[first turn going on] + (C - confirmed)``, with ``w``
+    = ``bone`` for a boneyard tile, ``hand`` for a tile in a hand, 0 on the table or set
+    aside; ``r = 0`` once the round is over.
 
     Proving ``r' < r`` with the sums inside the solver asks a SAT solver to compare two
     adder trees, which it does badly. Every action moves at most the move's own tile, so
@@ -69,6 +70,8 @@ class Ranking(Measure):
         if self.marker:  # R4.4: a confirmation putting a marker out restarts the run
             c = c + self.k(self.marker) * popcount([z3.Not(e.marker_out(s, q))
                                                     for q in range(e.P)], self.W)
+        if self.first:  # R2.3: the pass that ends a first turn changes nothing else
+            c = c + z3.If(e.first_turn(s), self.k(self.first), self.k(0))
         return c
 
     def term(self, e: Encoding, s: StateVars) -> Any:
@@ -108,6 +111,8 @@ class Ranking(Measure):
             parts.append(f"{self.drew}*[has drawn]")
         if self.marker:
             parts.append(f"{self.marker}*|markers in|")
+        if self.first:
+            parts.append(f"{self.first}*[first turn going on]")
         parts.append(f"({self.needed} - confirmations)")
         return "r = 1 + " + " + ".join(parts) + " while the round is played, 0 after"
 
@@ -117,7 +122,7 @@ def ranking_for(e: Encoding) -> Ranking:
     decrease ``r`` (:func:`~dominoproof.proofs.bounds.ranking_measure`)."""
     return Ranking(**asdict(ranking_measure(
         e.C, e.DRAW, e.FOULS, aside_drawable=e.may_draw_aside,
-        restart=e.RESTART and e.markers)))
+        restart=e.RESTART and e.markers, first_turn=e.first_turns)))
 
 
 class TerminationProof(InductionProofs):

@@ -229,6 +229,8 @@ class Vocabulary:
         self.again: bool = lay.again  #: the player who lays a double that takes tiles plays on
         #: R2.2: a double that would wait to be covered is no player's last tile
         self.cover_out: bool = lay.cover_out
+        #: R2.3: a first turn lays tile after tile on one's own train
+        self.first_turns: bool = lay.first_turn
         self.lead_halves = [(i, sl.half) for i, sl in enumerate(self.slots)
                             if sl.opens is Opens.LEAD]
         #: the spinner's arms (opened by an opening double) and the toes (opened by a
@@ -362,6 +364,17 @@ class Vocabulary:
         """A tile has been laid on slot ``i`` (tracked for the slots another waits for)."""
         b = self.fields.covered[i]
         return self.mark(s, b) if b >= 0 else z3.BoolVal(False)
+
+    def first_turn(self, s: StateVars) -> Bool:
+        """The player to move is on their first turn, laying tiles on their own train
+        (R2.3, ``first_turn = "own-train"``; else never)."""
+        b = self.fields.first
+        return self.mark(s, b) if b >= 0 and self.first_turns else z3.BoolVal(False)
+
+    def own_train(self, seat: BV, m: MoveVars) -> Bool:
+        """The move's slot is the train ``seat`` owns."""
+        return Or([And(seat == sl.owner, m.end == i) for i, sl in enumerate(self.slots)
+                   if sl.owner is not None])
 
     def pending(self, s: StateVars, i: int) -> Bool:
         """Slot ``i`` must take a tile before play moves elsewhere (doubles that take tiles)."""
