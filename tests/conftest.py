@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.internal.conjecture import providers as hypothesis_providers
 
+from dominoproof import progress
+
 settings.register_profile(
     "dev", max_examples=60, derandomize=True, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
@@ -83,3 +85,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if ("slow" in item.keywords) != want_slow:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _no_heartbeat_by_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command run in a test is piped: after ``PIPED_AFTER`` seconds it says it is still
+    working, so on a loaded machine a test that expects an empty standard error would
+    fail by the clock. The heartbeat waits for ever here; tests/test_progress_lines.py
+    sets its own threshold to test it."""
+    monkeypatch.setattr(progress, "PIPED_AFTER", float("inf"))

@@ -177,7 +177,7 @@ def variant_summary(variant: Variant) -> str:
         + (", any time (R3.5)" if variant.draw.when is DrawWhen.ANY_TIME else ""),
         f"lead: {lead_text}"
         + ("; a double that must be covered is no one's last tile (R2.2)"
-           if variant.slot_layout.cover_out else ""),
+           if variant.slot_layout.cover_out else "")
         + ("; a first turn lays tile after tile on one's own train (R2.3)"
            if variant.slot_layout.first_turn else ""),
         f"block: {variant.needed_confirmations} confirmation"
