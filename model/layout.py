@@ -571,5 +571,6 @@ def layout_data(v: Variant) -> SlotLayout:
 
 
 def layout_of(variant: Variant) -> Layout:
-    """The engine reading of ``variant``'s layout."""
-    return layout_for(layout_data(variant), variant.players)
+    """The engine reading of ``variant``'s layout (its slots computed once per variant:
+    ``Variant.slot_layout``, not again for every state judged)."""
+    return layout_for(variant.slot_layout, variant.players)
