@@ -76,15 +76,19 @@ def command(variant: str, overrides: tuple[str, ...], max_candidates: int, max_s
 
     The candidates: every single change of a parameter to another value it allows (every
     value of an enumeration, a bool flipped, every value of a small range), skipping what
-    the validator rejects, what has no effect and what the search cannot see (each listed
-    with why); then, when no single change suffices, pairs. Each is judged on the failing
-    properties, the best again on the whole catalogue with their statistics (block
-    probability, mean residual at a block, 95% intervals, --rounds random rounds from
-    --seed). Listed: the nearest repairs (or the candidates with the fewest failing
-    properties), by number of changes, then by how little the statistics move.
+    the validator rejects, what has no effect, what the search cannot see and what makes
+    the game rather than a rule of it (each listed with why); then, when no single change
+    suffices, pairs of changes that each make a failing property hold (--all-pairs: any
+    two). Each is judged on the failing properties, the best again on the whole catalogue
+    with their statistics (block probability, mean residual at a block, 95% intervals,
+    --rounds random rounds from --seed). Listed: the nearest repairs (or the candidates
+    with the fewest failing properties), by number of changes, then by how little the
+    statistics move; and for each failing property, the nearest candidates under which it
+    holds.
 
-    Exit code: 0 VARIANT holds everything, or a repair was found; 1 the search ended
-    without one; 3 a budget ran out first (the candidates judged and not judged are
+    Exit code: 0 VARIANT holds everything, or each property it violates holds under some
+    candidate (one for all, or each its own); 1 the search ended with a property no
+    candidate repairs; 3 a budget ran out first (the candidates judged and not judged are
     listed; never read as "no repair exists"); 2 bad input. Progress: a bar on a
     terminal, a line per candidate when piped (-q: none). Each candidate is a job, as in
     verify: a forked process, --workers at a time, or a task of a Dask cluster
