@@ -460,8 +460,10 @@ def _judge(jobs: _Jobs, stage: str, todo: list[Candidate], failing: tuple[str, .
 
 def _confirm(jobs: _Jobs, report: RepairReport, pool: Sequence[Candidate]) -> None:
     """The best of ``pool`` judged on the whole catalogue, with statistics (and the
-    variant's statistics, the first time)."""
-    best = sorted((c for c in pool if c.failing is not None and not c.confirmed),
+    variant's statistics, the first time): candidates under which some failing property
+    holds (one that repairs nothing is no answer, and its judgement may be long)."""
+    best = sorted((c for c in pool if c.failing is not None and not c.confirmed
+                   and set(report.failing) - set(c.failing)),
                   key=lambda c: (len(c.failing or ()), len(c.changes)))[:REPAIR_CONFIRM]
     if report.figures is None:  # the variant's own verdicts are known: its statistics
         own = jobs.run("variant", [(None, report.variant)], None, search=False,

@@ -28,6 +28,7 @@ from dominoproof.model.variant import Variant, find_variant, load_variant_data
 from dominoproof.proofs.analysis.figures import Estimate
 from dominoproof.proofs.runner import Runner, open_runner
 from dominoproof.repair import Candidate, Change, RepairReport, neighbours, repair
+from dominoproof.repair_job import Judged
 from dominoproof.verify import OK, Row
 
 BROKEN = """\
@@ -157,6 +158,27 @@ def test_each_failing_property_has_its_nearest_repairs_and_all_covered_is_exit_0
     assert r.exit_code == 0  # every failing property has a repair of its own
     r.candidates = [sound]
     assert r.per_property["parity"] == [] and r.exit_code == 1
+
+
+def test_only_candidates_that_repair_something_are_confirmed() -> None:
+    from dominoproof.repair import _confirm
+
+    v = broken()
+    r = RepairReport(v, FAILING, [], figures={"block": Estimate(0.3), "residual":
+                                              Estimate(10.0)})
+    helps = _cand(v, ["a"], ["parity"], 0.3, 10.0)
+    nothing = _cand(v, ["b"], list(FAILING), 0.3, 10.0)
+    helps.confirmed = nothing.confirmed = False
+    judged: list[str] = []
+
+    class Jobs:
+        def run(self, stage: str, subjects: list[tuple[Candidate, Variant]], *a: object,
+                **k: object) -> list[Judged]:
+            judged.extend(c.changes[0].key for c, _ in subjects)
+            return [Judged([]) for _ in subjects]
+
+    _confirm(Jobs(), r, [helps, nothing])  # type: ignore[arg-type]
+    assert judged == ["a"] and helps.confirmed and not nothing.confirmed
 
 
 def test_pairs_are_of_changes_that_each_repair_something_least_overlap_first() -> None:
