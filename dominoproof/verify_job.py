@@ -145,7 +145,7 @@ def _search_rows(v: Variant, properties: Sequence[str] | None = None,
     todo = plan.searches()
     while todo:
         variant, init, budget = todo.pop(0)
-        left = VERIFY_SEARCH_SECONDS
+        left: float = VERIFY_SEARCH_SECONDS
         if seconds is not None:
             left = max(0.0, min(left, seconds - (time.perf_counter() - t0)))
         r = explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES,
