@@ -555,7 +555,8 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
     "chicken-foot-out-covered": ("block-2p-d6", {
         **_D3, "layout.kind": "chicken-foot", "layout.double_takes": 3,
         "layout.out_on_double": "covered"}),
-    "line-out-covered": ("tiny-2p-d3", {"layout.double_takes": 1,
+    "line-out-covered": ("tiny-2p-d3", {"layout.double_takes": 1, "deal.hand_size": 2,
+                                        "set.max": 2, "lead.tile": "2-2",
                                         "layout.out_on_double": "covered"}),
     # R2.3: a first turn lays tile after tile on one's own train; with doubles to cover
     # (a double laid during a first turn ends it; its player covers it); draw-one
