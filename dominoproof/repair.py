@@ -134,6 +134,10 @@ class Candidate:
     def fails(self) -> list[str]:
         return [r.property for r in self.rows if r.verdict not in FINE]
 
+    def helps(self, failing: Sequence[str]) -> bool:
+        """Whether some property of ``failing`` holds under it (its first judgement)."""
+        return bool(set(failing) - set(self.failing or ()))
+
     def move(self, base: dict[str, Any] | None) -> float:
         """How far the statistics move from ``base``'s: the change of the block
         probability plus that of the mean residual at a block relative to ``base``'s
@@ -373,7 +377,7 @@ def pairs(v: Variant, singles: Sequence[Candidate], skipped: list[Skipped],
     hold on its own (``every``: any two judged); first the pairs that leave the fewest
     properties failing under both changes alone, then the fewest failing in all."""
     judged = [c for c in singles if c.failing is not None]
-    useful = [c for c in judged if set(failing) - set(c.failing or ())]
+    useful = [c for c in judged if c.helps(failing)]
     if not every and len(useful) < len(judged):
         left = len(list(combinations(judged, 2))) - len(list(combinations(useful, 2)))
         skipped.append(Skipped(f"{left} pairs", None, "a change of the pair makes no failing "
@@ -463,7 +467,7 @@ def _confirm(jobs: _Jobs, report: RepairReport, pool: Sequence[Candidate]) -> No
     variant's statistics, the first time): candidates under which some failing property
     holds (one that repairs nothing is no answer, and its judgement may be long)."""
     best = sorted((c for c in pool if c.failing is not None and not c.confirmed
-                   and set(report.failing) - set(c.failing)),
+                   and c.helps(report.failing)),
                   key=lambda c: (len(c.failing or ()), len(c.changes)))[:REPAIR_CONFIRM]
     if report.figures is None:  # the variant's own verdicts are known: its statistics
         own = jobs.run("variant", [(None, report.variant)], None, search=False,
