@@ -77,7 +77,6 @@ WHEN_ANY = 62
 #: R2.2: 1 when a double that would wait to be covered is no player's last tile
 #: ([layout] out_on_double = "covered"; it acts on the slots whose doubles take tiles)
 OUT_COVERED = 63
-#: R4.7: 1 when a dead end may be called ([block] call = "dead-end")
 #: R2.3: 1 when a player's first turn lays tile after tile on their own train, on trains
 #: ([layout] first_turn = "own-train"); and the bit of the marks that says the player to
 #: move is on it (-1: none). Whether their train is started is its covered bit.
