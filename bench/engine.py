@@ -78,7 +78,7 @@ class Target:
 
 #: On the engine's Python loop (no ``kernel`` extra, or ``--python``).
 TARGETS = (Target("block-2p-d6", OPENSPIEL, 10.0), Target("partnership-4p-d6", DOMINOES, 2.0))
-#: On the compiled kernel (numba: ``pip install 'dominoproof[kernel]'``).
+#: On the compiled kernel (numba, a dependency).
 KERNEL_TARGETS = (Target("block-2p-d6", OPENSPIEL, 100.0),
                   Target("partnership-4p-d6", DOMINOES, 20.0))
 
@@ -104,7 +104,7 @@ def ours(preset: str, seed: int, kernel: bool = False) -> tuple[Workload, float 
     what = (f"dominoproof {variant.players}p double-{variant.tiles.n}, "
             f"drawing: {variant.draw.rule.value}")
     if kernel and not kernel_reason(variant):
-        # numba (the kernel extra): loaded only where the kernel runs
+        # numba: loaded only where the kernel runs
         from dominoproof.proofs.kernel.playout import KernelRounds
 
         start = time.perf_counter()

@@ -74,7 +74,7 @@ def check_ours(deal: PromelaDeal, overrides: dict[str, Any] | None = None,
         # at a time, judging blocked-sound as it goes, and where it fails the breadth-first
         # search for the shortest trace (the verdict, timed); the graph for the same-game
         # counts and the catalogue's own verdict afterwards, untimed
-        from dominoproof.bench.lean import check_blocks  # numba: the kernel extra
+        from dominoproof.bench.lean import check_blocks  # numba: loaded only here
 
         # the machine code loaded from numba's cache (or compiled) by a sweep of the
         # first level, timed apart: pan's states/s leaves gcc out, ours leaves this out;

@@ -67,7 +67,7 @@ def check(v: Variant, inits: Init | list[Init], *, rules: RuleBook | None = None
     others: list[c.Oracle] = [ReferenceOracle(v)]
     if rules is None and scorer is None:
         others.append(c.get_oracle("spec", v))
-        if kernel.available():  # the compiled kernel (the kernel extra): tests/test_kernel.py
+        if kernel.available():  # the compiled kernel: tests/test_kernel.py
             others.append(c.get_oracle("kernel", v))
     res, *more = c.compare_all(v, reach.states, engine, others)  # the engine asked once
     for m in more:

@@ -1,4 +1,4 @@
-"""The compiled kernel: one more reading of the rules, for speed (the ``kernel`` extra).
+"""The compiled kernel: one more reading of the rules, for speed (numba, a dependency).
 
 The rules' specification stays the Python rule book (``model/spec.py``). The kernel
 states the variant's constants from its parameters itself, reads the slot data as a
@@ -10,9 +10,9 @@ This package's own module loads no numba: asking whether the kernel runs
 compiled module imported (:mod:`._jit`).
 
 Where numba is not installed (or ``DOMINOPROOF_KERNEL=0``), :func:`available` is False
-and every caller runs the Python path, and says so (:func:`status`). numba is an extra
-(``pip install 'dominoproof[kernel]'``): a user's install needs only pip, and the Python
-path gives the same answers, slower.
+and every caller runs the Python path, and says so (:func:`status`). numba is a dependency
+of the default install (pip alone installs it); an installation without it, or with the
+kernel turned off, gets the same answers from the Python path, slower.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .tables import unsupported
 
 __all__ = ["ENV", "available", "numba_installed", "reason", "status"]
 
-INSTALL = "pip install 'dominoproof[kernel]'"
+INSTALL = "pip install numba"
 #: set to "0" (or "no", "off", "false") to run the Python path even where numba is installed
 ENV = "DOMINOPROOF_KERNEL"
 
@@ -53,7 +53,8 @@ def status() -> str:
     if disabled_by_env():
         return f"kernel: off ({ENV}=0): the Python path runs, slower"
     if not numba_installed():
-        return f"kernel: numba is not installed: the Python path runs, slower ({INSTALL})"
+        return ("kernel: numba, a dependency, is not installed here: the Python path runs, "
+                f"slower ({INSTALL})")
     version = importlib.metadata.version("numba")
     return f"kernel: compiled by numba {version} (machine code cached across runs)"
 
