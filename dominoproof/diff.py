@@ -37,7 +37,7 @@ from rich.text import Text
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.variant import Variant, find_variant, toml_value
-from dominoproof.options import WIDTH, resolve_variant
+from dominoproof.options import SHOWN_AS, WIDTH, resolve_variant
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.analysis.simulate import simulate, wilson
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
@@ -516,7 +516,7 @@ def render(r: DiffReport) -> str:
         for s in SIDES:
             out += _wrap(f"under {s}: {sep.judged[s].text}", WIDTH,
                          initial_indent="      ", subsequent_indent="        ")
-        out += _indent(sep.round, "    | ")
+        out += _indent(sep.round, SHOWN_AS)
     if r.figures is not None:
         out += ["", f"Statistics, side by side with 95% intervals "
                 f"({r.figures['A'][0].source if r.figures['A'] else ''})"]

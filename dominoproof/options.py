@@ -38,7 +38,8 @@ import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import IO, Any, TypeVar
 
 import click
@@ -53,6 +54,7 @@ from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.properties import CATALOGUE
 
 __all__ = [
+    "SHOWN_AS",
     "WIDTH",
     "budget_options",
     "check_output_folder",
@@ -64,6 +66,7 @@ __all__ = [
     "policy_option",
     "resolve_variant",
     "seed_option",
+    "shown_under",
     "variant_argument",
     "verbosity",
     "verbosity_options",
@@ -83,14 +86,32 @@ MIN_WIDTH = 20
 
 #: how a report shows a round or a counterexample under its check
 SHOWN_AS = "    | "
+#: the columns taken by the prefixes the text being laid out will be shown under
+#: (:func:`shown_under`)
+_taken = 0
+
+
 def width(stream: IO[str] | None = None) -> int:
     """The columns output is laid out in: on a terminal (``stream``, default standard
     output) its width -- ``COLUMNS`` where set, else what the terminal says -- and
-    :data:`WIDTH` otherwise."""
+    :data:`WIDTH` otherwise; less the prefixes it will be shown under
+    (:func:`shown_under`)."""
     out = stream if stream is not None else sys.stdout
     if not getattr(out, "isatty", lambda: False)():
-        return WIDTH
-    return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
+        return max(MIN_WIDTH, WIDTH - _taken)
+    return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns - _taken)
+
+
+@contextmanager
+def shown_under(prefix: str = SHOWN_AS) -> Iterator[None]:
+    """Lay out what is rendered inside for being shown under ``prefix`` (a round under its
+    check): :func:`width` is narrower by the prefix, so the lines with it still fit."""
+    global _taken
+    _taken += len(prefix)
+    try:
+        yield
+    finally:
+        _taken -= len(prefix)
 
 
 def wrap(text: str, cols: int | None = None, initial_indent: str = "",

@@ -184,7 +184,8 @@ def verdict_line(report: Report) -> str:
     """The text report's last line: checks, subjects, time and the verdict."""
     verdict = ("all as expected" if not report.failures else
                "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
-    return (f"{len(report.rows)} checks on {len(report.subjects)} subjects in "
+    n = len(report.subjects)
+    return (f"{len(report.rows)} checks on {n} subject{'s' if n != 1 else ''} in "
             f"{report.seconds:.1f} s: {verdict}")
 
 

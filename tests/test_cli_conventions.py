@@ -106,6 +106,19 @@ def test_output_fits_the_terminal_and_piped_output_keeps_its_width(args: list[st
     assert 60 < widest(piped) <= 100
 
 
+def test_the_rounds_a_report_shows_under_its_checks_fit_with_their_prefix() -> None:
+    """A counterexample's round is laid out for the columns left beside the ``    | `` it
+    is shown under (it used to be laid out for the whole 100 and overrun by the prefix)."""
+    from dominoproof.options import SHOWN_AS
+
+    code, piped, _ = run(["verify", "tiny", "-o", "block.confirmations=all-others"])
+    assert code == 1
+    shown = [line for line in piped.splitlines() if line.startswith(SHOWN_AS)]
+    assert any(line.startswith(SHOWN_AS + "Counterexample to ") for line in shown)
+    assert widest("\n".join(shown)) > 90  # laid out to the width, not far short of it
+    assert widest(piped) <= 100, [ln for ln in piped.splitlines() if len(ln) > 100][:3]
+
+
 def test_a_path_longer_than_the_terminal_still_fits(tmp_path: Path) -> None:
     """Output that echoes a file's path fits however deep the user keeps the file: the
     path of a fresh clone (or of pytest's own temporary folder) varies in length from one

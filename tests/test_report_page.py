@@ -255,7 +255,7 @@ def test_the_page_is_self_contained_with_verdicts_rounds_figures_and_plots(
         page_and_report: tuple[str, Report]) -> None:
     text, report = page_and_report
     assert "<title>dominoproof report: tiny-2p-d3" in text
-    assert re.search(r'id="verdict">\d+ checks on 1 subjects in 1\.0 s: (FAILED|all as '
+    assert re.search(r'id="verdict">\d+ checks on 1 subject in 1\.0 s: (FAILED|all as '
                      r"expected)</p>", text)
     srcs = re.findall(r'(?:src|href)="([^"]*)"', text)
     assert srcs and all(s.startswith("data:image/") for s in srcs)  # no network

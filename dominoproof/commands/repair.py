@@ -14,6 +14,7 @@ from rich.text import Text
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.variant import toml_value
 from dominoproof.options import (
+    SHOWN_AS,
     WIDTH,
     cluster_options,
     console,
@@ -171,7 +172,7 @@ def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]
                         subsequent_indent="     ")
         if rounds and row.verdict not in ("HOLDS", "N/A") and row.round:
             out.append(f"   {row.property} still fails, the round:")
-            out += ["   | " + line for line in row.round.rstrip("\n").splitlines()]
+            out += [SHOWN_AS + line for line in row.round.rstrip("\n").splitlines()]
     return out
 
 

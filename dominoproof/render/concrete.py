@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.tiles import Tile
-from dominoproof.options import WIDTH
+from dominoproof.options import width
 from dominoproof.options import wrap as _wrap
 
 __all__ = ["ConcreteState", "ConcreteTable", "concretise", "describe", "framed"]
@@ -228,7 +228,7 @@ def decoded_state_lines(s: ConcreteState) -> list[str]:
     aside = f"set aside {_tiles(s.aside)}" if s.aside else "nothing set aside"
     fouls = f"fouls by {_seats(s.fouls)}" if s.fouls else "no foul"
     head = f"P{s.turn} to move; {_ends(s)}; {bone}; {aside}; {run}; {fouls}; {status}"
-    lines = _wrap(head, WIDTH - 16) or [head]
+    lines = _wrap(head, width() - 16) or [head]
     for p, hand in enumerate(s.hands):
         lines.append(f"P{p}  {_tiles(hand) if hand else '(no tiles)'}")
     lines.append(f"table  {_tiles(s.table) if s.table else '(empty)'}")
@@ -436,10 +436,10 @@ def framed(before: list[str], move: str, after: list[str] | None, what: str) -> 
     words, the state ``after`` and what fails, each under its label."""
     out = ["  before  " + before[0]] + ["          " + line for line in before[1:]]
     if move:
-        out += _wrap(move, WIDTH, initial_indent="  move    ", subsequent_indent="          ")
+        out += _wrap(move, width(), initial_indent="  move    ", subsequent_indent="          ")
     if after is not None:
         out += ["  after   " + after[0]] + ["          " + line for line in after[1:]]
-    return out + _wrap(what, WIDTH, initial_indent="  fails   ",
+    return out + _wrap(what, width(), initial_indent="  fails   ",
                        subsequent_indent="          ")
 
 
@@ -452,10 +452,10 @@ def describe(cex: Any, pid: str) -> tuple[str, str]:
             f"reachable; query \"{t.query}\"), read on a small table: {t.players} seats "
             f"{order} (clockwise), the numbers 0..{t.n}, and only these tiles of double-{t.n}: "
             f"{_tiles(t.tiles)} (the model does not need the rest of the set)")
-    out = _wrap(head, WIDTH)
+    out = _wrap(head, width())
     if t.duplicates:
         out += _wrap(f"note: the model found no such table with every tile distinct; "
-                             f"{', '.join(t.duplicates)} appear more than once", WIDTH,
+                             f"{', '.join(t.duplicates)} appear more than once", width(),
                              initial_indent="  ", subsequent_indent="  ")
     out += framed(decoded_state_lines(t.before), action_text(t),
                   decoded_state_lines(t.after) if t.after is not None else None, what)

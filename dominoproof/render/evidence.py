@@ -30,16 +30,16 @@ from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
-from dominoproof.model.tiles import Tile, bits, show_tiles
+from dominoproof.model.tiles import Tile, bits, show_tiles, tiles_of
 from dominoproof.model.variant import Variant
-from dominoproof.options import WIDTH
+from dominoproof.options import shown_under, width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
 from dominoproof.render.concrete import describe
-from dominoproof.render.text import render_round
+from dominoproof.render.text import pack, render_round
 
 __all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
 
@@ -102,7 +102,7 @@ def _pips(variant: Variant, mask: int) -> int:
     return sum(value[t] for t in bits(mask))
 
 
-def state_lines(variant: Variant, s: State) -> list[str]:
+def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
     """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
     fouls, the status; each hand; the tiles on the table."""
     shown = _ends_shown(variant, s)
@@ -117,12 +117,14 @@ def state_lines(variant: Variant, s: State) -> list[str]:
         parts.append("fouls by " + ", ".join(f"P{p}" for p in bits(s.fouls)))
     parts.append({Status.PLAYING: "being played", Status.BLOCKED: "blocked",
                   Status.DOMINO: "ended by a domino"}[s.status])
-    lines = _wrap("; ".join(parts), WIDTH - 16)
-    for p, hand in enumerate(s.hands):
+    lines = [indent + x for x in _wrap("; ".join(parts), width() - 16)]
+    for p, hand in enumerate(s.hands):  # a long hand (Mexican Train's) packed, tile by tile
         n = hand.bit_count()
-        lines.append(f"P{p}  " + (f"{show_tiles(hand)} ({n} tile{'s' if n != 1 else ''}, "
-                                  f"{_pips(variant, hand)} pips)" if hand else "(empty hand)"))
-    lines.append("table  " + (show_tiles(s.table) if s.table else "(empty)"))
+        lines += (pack(f"P{p}  ", [t.show() for t in tiles_of(hand)], indent,
+                       f"({n} tile{'s' if n != 1 else ''}, {_pips(variant, hand)} pips)")
+                  if hand else [f"{indent}P{p}  (empty hand)"])
+    lines += (pack("table  ", [t.show() for t in tiles_of(s.table)], indent) if s.table
+              else [f"{indent}table  (empty)"])
     return lines
 
 
@@ -188,18 +190,18 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
     states = trace.states()
     last = at.move if at is not None else moves
     lines = ["", "Where it fails"]
-    lines += _wrap(f"{at.where() if at else 'at the end'}: {fails}", WIDTH,
+    lines += _wrap(f"{at.where() if at else 'at the end'}: {fails}", width(),
                            initial_indent="  ", subsequent_indent="    ")
     if at is not None and at.transition:
         s = states[last - 1]
         lines += _wrap(move_text(trace.variant, trace.rule_book, s,
-                                         trace.moves[last - 1]), WIDTH,
+                                         trace.moves[last - 1]), width(),
                                initial_indent="  the move: ", subsequent_indent="    ")
         lines.append("  the state before it:")
-        lines += ["    " + x for x in state_lines(trace.variant, s)]
+        lines += state_lines(trace.variant, s, "    ")
     else:
         lines.append("  the state:")
-        lines += ["    " + x for x in state_lines(trace.variant, states[last])]
+        lines += state_lines(trace.variant, states[last], "    ")
     return Evidence(res.property, "round", text + "\n".join(lines) + "\n", fails, trace, at)
 
 
@@ -241,8 +243,8 @@ def _cti_evidence(res: Result, variant: Variant, scorer: Scorer | None) -> Evide
             "section 6)")
     out = _wrap(f"NOT INDUCTIVE: an unreachable state the proof's invariant does not "
                 f"exclude ({short_state(variant, cti.pre)}); then "
-                f"{move_text(variant, rules, cti.pre, cti.move)}: {fails}", WIDTH - 6)
-    out += _wrap(f"the lemma it needs: {need}", WIDTH - 6, initial_indent="  ",
+                f"{move_text(variant, rules, cti.pre, cti.move)}: {fails}", width())
+    out += _wrap(f"the lemma it needs: {need}", width(), initial_indent="  ",
                  subsequent_indent="    ")
     return Evidence(res.property, "cti", "\n".join(out) + "\n", fails)
 
@@ -252,7 +254,13 @@ def of_result(res: Result, variant: Variant | None = None, *,
     """The evidence of a VIOLATED or NOT INDUCTIVE result (None for other verdicts, or a
     counterexample that cannot be shown). ``variant`` is the one a per-instance CTI
     belongs to; ``scorer`` the scoring under test (a fault's), judged against the
-    declarative reading of R5."""
+    declarative reading of R5. Laid out to be shown under its check
+    (:data:`~dominoproof.options.SHOWN_AS`): with that prefix, every line fits."""
+    with shown_under():
+        return _of_result(res, variant, scorer)
+
+
+def _of_result(res: Result, variant: Variant | None, scorer: Scorer | None) -> Evidence | None:
     if res.verdict is Verdict.VIOLATED:
         trace = round_of(res)
         return _round_evidence(res, trace, scorer) if trace is not None else None

@@ -54,6 +54,7 @@ __all__ = [
     "estimate_text",
     "figure",
     "final_table",
+    "pack",
     "render_round",
     "rows_text",
     "side_name",
@@ -98,7 +99,7 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
     return wrap(text, width(), first, rest) or [first.rstrip()]
 
 
-def _pack(label: str, pieces: Sequence[str], indent: str, suffix: str = "") -> list[str]:
+def pack(label: str, pieces: Sequence[str], indent: str, suffix: str = "") -> list[str]:
     """``indent + label`` then the pieces (tiles) packed into lines of at most :func:`width`."""
     head = indent + label
     cont = " " * len(head)
@@ -128,7 +129,7 @@ def rows_text(rows: Sequence[ArmRow], indent: str) -> list[str]:
     w = max(len(r.name) for r in rows) + 2
     out: list[str] = []
     for r in rows:
-        lines = _pack(r.name.ljust(w), list(r.tiles), indent)
+        lines = pack(r.name.ljust(w), list(r.tiles), indent)
         if r.note:
             under = " " * (len(indent) + w)
             gap = "  " if r.tiles else ""
@@ -153,7 +154,7 @@ def _hand_line(variant: Variant, seat: int, hand: int, indent: str, width: int =
     if not hand:
         return [f"{indent}{f'P{seat}'.ljust(width)}(empty hand)"]
     pieces = [t.show() for t in tiles_of(hand)]
-    return _pack(f"P{seat}".ljust(width), pieces, indent,
+    return pack(f"P{seat}".ljust(width), pieces, indent,
                  f"({tiles_word(hand.bit_count())}, {residual(variant, hand)} pips)")
 
 
@@ -226,11 +227,11 @@ def _header(trace: Trace, title: str) -> list[str]:
         stack = [Tile.from_index(t).show() for t in deal.stack]
         order = "any order (free draw)" if trace.free_draw else "draw order, top first"
         if stack:
-            out += _pack("boneyard  ", stack, "  ", f"({tiles_word(len(stack))}, {order})")
+            out += pack("boneyard  ", stack, "  ", f"({tiles_word(len(stack))}, {order})")
         else:
             out.append("  boneyard  empty")
     if deal.set_aside:
-        out += _pack("set aside ", [t.show() for t in tiles_of(deal.set_aside)], "  ",
+        out += pack("set aside ", [t.show() for t in tiles_of(deal.set_aside)], "  ",
                      f"({tiles_word(deal.set_aside.bit_count())}, never drawn)")
     return out
 
@@ -241,7 +242,7 @@ def _steps_text(trace: Trace, steps: Sequence[Step]) -> list[str]:
         first = f"{st.number:>{_NUM_W}}. {st.rule:<{_TAG_W}}"
         out += _wrap(st.text, first, _INDENT)
         if st.line:
-            out += _pack("line  ", st.line, _INDENT)
+            out += pack("line  ", st.line, _INDENT)
         if st.table:
             out += rows_text(st.table, _INDENT)
         if st.hand is not None:
