@@ -500,6 +500,9 @@ def test_engine_matches_reference_on_every_deal_in_its_own_draw_order() -> None:
 #: specification's rule book is the engine's (``FastRules`` inlines the line only), so
 #: the reference, reading the slot data on its own terms, is the independent oracle.
 _D3 = {**SMALL, "lead.rule": "highest-double"}
+#: double-2, 2 tiles each, the [2|2] leading: where every feature of a layout's rule is
+#: met on far fewer states than double-3's (the comments give both counts)
+_D2 = {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}
 LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
     "spinner-sides-first": ("block-2p-d6", {**_D3, "layout.kind": "spinner"}),
     "spinner-at-once-takes-4": ("block-2p-d6", {
@@ -509,11 +512,13 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
     "trains-covered-again": ("block-2p-d6", {
         **_D3, "layout.kind": "trains", "layout.double_takes": 1,
         "layout.double_again": True}),
+    # draw one on double-2, 2 tiles each and 2 in the boneyard: every deal in every draw
+    # order is 1,670 states (double-3 with 3 each: 576,320, for no feature more)
     "trains-draw-one": ("tiny-2p-d3", {"layout.kind": "trains", "draw.rule": "one",
-                                       "lead.rule": "highest-double"}),
+                                       "lead.rule": "highest-double", **_D2}),
     # R2.3's house rules; three seats, so that a train whose owner's marker is in may be
-    # open to a third player whose own marker is out
-    "trains-own-marker-out": ("block-2p-d6", {**_D3, "deal.players": 3, "deal.hand_size": 2,
+    # open to a third player whose own marker is out (double-2: 2,019 states)
+    "trains-own-marker-out": ("block-2p-d6", {**_D3, **_D2, "deal.players": 3,
                                               "layout.kind": "trains",
                                               "layout.open_trains": "own-marker-out"}),
     "trains-public-after-own": ("block-2p-d6", {**_D3, "layout.kind": "trains",
@@ -521,33 +526,33 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
     # double-2 (2 tiles each, 2 in the boneyard): every deal in its own draw order stays
     # small (4,826 states) though a player who can play may draw too
     "trains-any-time": ("tiny-2p-d3", {"layout.kind": "trains", "draw.when": "any-time",
-                                       "lead.rule": "highest-double", "set.max": 2,
-                                       "deal.hand_size": 2, "lead.tile": "2-2"}),
+                                       "lead.rule": "highest-double", **_D2}),
     "chicken-foot-toes": ("block-2p-d6", {**_D3, "layout.kind": "chicken-foot",
                                           "layout.double_takes": 3}),
     "chicken-foot-lead-takes-4": ("block-2p-d6", {
         **_D3, "layout.kind": "chicken-foot", "layout.lead_double_takes": 4,
         "layout.double_takes": 3}),
-    # R3.6 on Chicken Foot's rules (draw one, the top double named, toes): double-3, 3
-    # tiles each, the centre double taking no tiles first (double-3 has not four of its 3s)
+    # R3.6 on Chicken Foot's rules (draw one, the top double named, toes): double-3, 4
+    # tiles each and 2 in the boneyard (110,708 states; 3 each: 728,765), the centre double
+    # taking no tiles first (double-3 has not four of its 3s)
     "chicken-foot-draw-for-root": ("chickenfoot-4p-d9", {
-        "set.max": 3, "deal.players": 2, "deal.hand_size": 3, "lead.tile": "3-3",
+        "set.max": 3, "deal.players": 2, "deal.hand_size": 4, "lead.tile": "3-3",
         "layout.lead_double_takes": 0, "lead.fallback": "draw"}),
     "line-covered": ("block-2p-d6", {**SMALL, "layout.double_takes": 1}),
-    # R4.4: a confirmation that puts a marker out starts the run again
-    "trains-restart": ("block-2p-d6", {**_D3, "layout.kind": "trains", "deal.players": 3,
-                                       "deal.hand_size": 2, "block.restart_on_marker": True}),
+    # R4.4: a confirmation that puts a marker out starts the run again (double-2, three
+    # seats: 2,013 states; double-3: 385,242)
+    "trains-restart": ("block-2p-d6", {**_D3, **_D2, "layout.kind": "trains",
+                                       "deal.players": 3, "block.restart_on_marker": True}),
     "trains-draw-one-restart": ("tiny-2p-d3", {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
         "layout.double_takes": 1, "layout.double_again": True,
-        "block.restart_on_marker": True}),
+        "block.restart_on_marker": True, **_D2}),
     # R4.7: a dead end may be called, on trains and on a spinner (double-2, 2 tiles each
     # and 2 in the boneyard: every deal in its own draw order stays small)
     "trains-call": ("tiny-2p-d3", {"layout.kind": "trains", "lead.rule": "highest-double",
-                                   "block.call": "dead-end", "set.max": 2,
-                                   "deal.hand_size": 2, "lead.tile": "2-2"}),
+                                   "block.call": "dead-end", **_D2}),
     "spinner-call": ("tiny-2p-d3", {"layout.kind": "spinner", "block.call": "dead-end",
-                                    "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}),
+                                    **_D2}),
     # R2.2: a double that must be covered is no player's last tile
     "trains-out-covered": ("block-2p-d6", {
         **_D3, "layout.kind": "trains", "layout.double_takes": 1,
@@ -555,8 +560,7 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
     "chicken-foot-out-covered": ("block-2p-d6", {
         **_D3, "layout.kind": "chicken-foot", "layout.double_takes": 3,
         "layout.out_on_double": "covered"}),
-    "line-out-covered": ("tiny-2p-d3", {"layout.double_takes": 1, "deal.hand_size": 2,
-                                        "set.max": 2, "lead.tile": "2-2",
+    "line-out-covered": ("tiny-2p-d3", {"layout.double_takes": 1, **_D2,
                                         "layout.out_on_double": "covered"}),
     # R2.3: a first turn lays tile after tile on one's own train; with doubles to cover
     # (a double laid during a first turn ends it; its player covers it); draw-one
@@ -567,7 +571,7 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layout.double_again": True, "layout.first_turn": "own-train"}),
     "trains-first-turn-draw-one": ("tiny-2p-d3", {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
-        "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2", "layout.first_turn": "own-train"}),
+        **_D2, "layout.first_turn": "own-train"}),
 }
 #: what each configuration must exercise (see :func:`layout_features`)
 FEATURES: dict[str, set[str]] = {
