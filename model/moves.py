@@ -343,7 +343,7 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
             at = (slots[m.end].name if type(m.end) is int and 0 <= m.end < len(slots)
                   else f"slot index {m.end}")
             return err(f"no open end at {at} for P{m.player} (open: {shown})", "R2.1")
-        if r.suit[s.ends[m.end]] >> m.tile & 1:  # it matches: a last double left to wait
+        if r.fits[s.ends[m.end]] >> m.tile & 1:  # it matches: a last double left to wait
             return err(f"{Tile.from_index(m.tile)} is P{m.player}'s last tile, a double that "
                        'would wait to be covered: it cannot end the round (out_on_double = '
                        '"covered")', "R2.2")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from .layout import (
     FirstTurn,
     LayoutKind,
+    Match,
     OpenTrains,
     OutOnDouble,
     PublicTrain,
@@ -36,8 +37,8 @@ __all__ = [
     "SECTIONS", "Award", "AwardUnit", "BlockCall", "BlockSpec", "BlockWinner", "Compare",
     "Confirmations", "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen",
     "ExtendReading", "FirstTurn", "FoulRule", "FoulSpec", "LayoutKind", "LayoutSpec",
-    "LeadFallback", "LeadRule", "LeadSpec", "OpenTrains", "OutOnDouble", "PartnershipSpec",
-    "Proposer", "PublicTrain",
+    "LeadFallback", "LeadRule", "LeadSpec", "Match", "OpenTrains", "OutOnDouble",
+    "PartnershipSpec", "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
 
@@ -378,6 +379,11 @@ class LayoutSpec:
 
     kind: LayoutKind = param(LayoutKind.LINE, "Terms", "topology of the layout",
                              game="the layout's topology: another one is another game")
+    match: Match = param(
+        Match.EQUAL, "R2.1",
+        'what a tile is laid on: "equal" (a tile carrying the end\'s number) or "matador" '
+        "(touching halves sum to N+1, 7 on double-6; the matadors, 0-0 and the tiles whose "
+        "halves sum to N+1, go on any end; an end showing 0 takes only a matador)")
     extend: ExtendReading = param(
         ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
     )
