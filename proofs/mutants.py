@@ -138,7 +138,7 @@ class CallUnmatchedEnd(FastRules):
     def moves(self, s: State) -> tuple[Move, ...]:
         got = super().moves(s)
         if (self.call and got and got[0].kind is not MoveKind.ESTABLISH and s.led
-                and s.hands[s.turn] and any(not self.suit[x] & s.in_hands
+                and s.hands[s.turn] and any(not self.fits[x] & s.in_hands
                                             for x in self.layout.numbers(s.ends))):
             return (self._establish[s.turn], *got)
         return got
