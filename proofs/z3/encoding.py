@@ -252,7 +252,7 @@ class Encoding(Vocabulary):
         if going is not None:  # R2.3: a first turn going on keeps the turn too
             again = going if again is None else Or(again, going)
         return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
-                    self.layout.offered(s, m), Or(m.a == x, m.b == x),
+                    self.layout.offered(s, m), self.fits_move(m, x),
                     self.preds.tile_at(s, m, s.turn),
                     *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
                 self.after_play(s, m, "play", ends, marks, again))
@@ -263,7 +263,7 @@ class Encoding(Vocabulary):
         x = self.layout.shown(s, m.end)
         return (And(self.cases(s)["first"], m.kind == PLAY, self.preds.tile_ok(m),
                     self.own_train(s.turn, m), self.layout.offered(s, m),
-                    Or(m.a == x, m.b == x), self.preds.tile_at(s, m, s.turn),
+                    self.fits_move(m, x), self.preds.tile_at(s, m, s.turn),
                     *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
                 self.step_play(s, m)[1])
 

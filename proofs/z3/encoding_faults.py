@@ -180,7 +180,7 @@ class CallUnmatchedEndZ3(Encoding):
         out = dict(super().cases(s))
         if not self.CALL:
             return out
-        unmatched = Or([And(x != CLOSED_CODE, *[z3.Implies(self.carries(t, x),
+        unmatched = Or([And(x != CLOSED_CODE, *[z3.Implies(self.fits(t, x),
                                                            z3.Not(self.held(s, t)))
                                                for t in range(self.T)]) for x in s.ends])
         out["call"] = And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
