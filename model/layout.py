@@ -576,7 +576,9 @@ class Layout:
         with one half of the opening tile), every joint pairs two equal halves, so a
         number shows on the table an odd number of times exactly when it shows on an odd
         number of open slots. (A double at a hub, a spinner or a foot offers its number
-        to more than two ends, so that count is the line's alone.)"""
+        to more than two ends, so that count is the line's alone; under Matador matching,
+        R2.1, a joint pairs halves summing to N+1 or a wild matador, so no count holds:
+        each open end then shows a half of some tile on the table.)"""
         if len(ends) != self.width:
             return False
         if table == 0:
@@ -585,6 +587,8 @@ class Layout:
             return False
         if (ends, marks) != self.canonical(ends, marks):
             return False
+        if self.data.match_total:
+            return all(v == CLOSED or tiles.suit[v] & table for v in ends)
         if not self.lines:
             return True
         odd = 0

@@ -149,7 +149,7 @@ class Encoding(Vocabulary):
             *([("first", self.first_turn(s))] if first else []),
             *seek,
             ("lead", z3.Not(s.led)),
-            ("play", self.preds.can_play(s, s.turn)),
+            ("play", self.play_guard(s)),
             ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
              else z3.BoolVal(False)),
             ("pass", bone),
@@ -171,6 +171,10 @@ class Encoding(Vocabulary):
                        if self.CALL else z3.BoolVal(False))
         self._cache[key] = out
         return out
+
+    def play_guard(self, s: StateVars) -> Bool:
+        """Case 5's guard: the player to move can play [R2.1, R2.3]."""
+        return self.preds.can_play(s, s.turn)
 
     def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
         """The post-state as terms: ``s`` with ``changes`` (tile places as ``loc=(...)``),
