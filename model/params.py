@@ -381,9 +381,9 @@ class LayoutSpec:
                              game="the layout's topology: another one is another game")
     match: Match = param(
         Match.EQUAL, "R2.1",
-        'what a tile is laid on: "equal" (a tile carrying the end\'s number) or "matador" '
-        "(touching halves sum to N+1, 7 on double-6; the matadors, 0-0 and the tiles whose "
-        "halves sum to N+1, go on any end; an end showing 0 takes only a matador)")
+        'what fits an end: "equal" (a tile carrying its number) or "matador" (a half '
+        "summing with it to N+1, 7 on double-6; the matadors, 0-0 and the tiles summing to "
+        "N+1, fit any end)")
     extend: ExtendReading = param(
         ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
     )
