@@ -98,9 +98,7 @@ class Match(enum.StrEnum):
     """R2.1: which tile may be laid on an end, and what the end shows then."""
 
     EQUAL = "equal"  #: a tile carrying the end's number; the end shows its other half
-    #: Matador: touching halves sum to N+1 (7 on double-6); the matadors (the tiles whose
-    #: halves sum to N+1, and 0-0) go on any end; an end showing 0 takes only a matador
-    MATADOR = "matador"
+    MATADOR = "matador"  #: touching halves sum to N+1; 0-0 and tiles summing to N+1 go anywhere
 
 
 class FirstTurn(enum.StrEnum):
