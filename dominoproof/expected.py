@@ -56,7 +56,7 @@ __all__ = ["Z3_STATES", "Finding", "RuleFinding", "findings", "findings_of",
 #: reading is left out of this set, and the Z3 checks of a layout with it say so.
 Z3_STATES: frozenset[str] = frozenset({
     "spinner-arms", "waiting-arms", "toes", "markers", "lead-takes", "double-takes",
-    "again", "own-marker-opens", "public-after-own", "cover-out", "first-turn"})
+    "again", "own-marker-opens", "public-after-own", "cover-out", "first-turn", "matador"})
 
 
 def layout_features(data: SlotLayout) -> dict[str, str]:
@@ -85,6 +85,8 @@ def layout_features(data: SlotLayout) -> dict[str, str]:
         out["again"] = "the player of such a double playing again"
     if data.cover_out:
         out["cover-out"] = "such a double no player's last tile"
+    if data.match_total:  # R2.1: touching halves sum to N+1, the matadors wild
+        out["matador"] = "Matador matching, touching halves summing to N+1"
     return out
 
 

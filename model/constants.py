@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .layout import SlotLayout, layout_data
+from .layout import SlotLayout, fits_masks, layout_data
 from .tiles import Tile, TileSet, tile_index
 from .variant import (
     AwardUnit,
@@ -61,6 +61,7 @@ class Constants:
     WINNER: BlockWinner  #: R5.2a: what wins a block: fewest pips or tiles [scoring.block_winner]
     UNIT: AwardUnit  #: R5.4: what the awards count: pips or tiles [scoring.award_unit]
     tiles: TileSet  #: the set itself: halves, suits, doubles
+    FITS: tuple[int, ...]  #: R2.1: the tiles that may be laid on an end showing x [layout.match]
 
 
 @cache
@@ -86,5 +87,6 @@ def constants_of(v: Variant) -> Constants:
         LAYOUT=layout_data(v), READING=v.layout.extend, VALUE=value, SIDES=sides,
         WINNER=v.scoring.block_winner, UNIT=v.scoring.award_unit, tiles=tiles,
         RESTART=v.block.restart_on_marker, CALL=v.block.call is BlockCall.DEAD_END,
+        FITS=fits_masks(tiles, v.slot_layout.match_total),
     )
 

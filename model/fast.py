@@ -12,10 +12,11 @@ own methods, read against this rule book (and a mutant's overrides).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 from .constants import Constants
-from .layout import CLOSED, LINE, Layout
+from .layout import CLOSED, LINE, Layout, shows
 from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from .rulebook import RuleBook
 from .spec import Rules
@@ -39,6 +40,7 @@ class FastRules:
     layout: Layout
     tiles: TileSet
     suit: tuple[int, ...]
+    fits: tuple[int, ...]
     halves: tuple[tuple[int, int], ...]
     players: int
     next_seat: tuple[int, ...]
@@ -100,7 +102,9 @@ class FastRules:
         # slot's suit (a pure function of its key; bounded so that huge sets stay small).
         self._play_cache: list[dict[int, tuple[Move, ...]]] = [
             {} for _ in range(p_count * w)]
-        self._line = self.layout.data == LINE
+        # the one line, under either matching rule (R2.1: ``match_total``, 0 or N+1)
+        self._total = self.layout.data.match_total
+        self._line = replace(self.layout.data, match_total=0) == LINE
         # Small sets: a suit has few subsets and the memo soon holds them all. Large
         # sets: hands meet a suit in ever new ways, so keep the memo small.
         self._cache_limit = _PLAY_CACHE_LIMIT if ts.n < 8 else _PLAY_CACHE_LIMIT // 16
@@ -123,7 +127,7 @@ class FastRules:
         lo, hi = s.ends
         if lo == CLOSED:
             return self._lead_moves(s)
-        suit = self.suit
+        suit = self.fits
         if self.call and not (suit[lo] & ~s.table and suit[hi] & ~s.table):
             # R4.7: an end's every tile is on the table: call the block, or go on
             return (self._establish[p], *self._line_moves(s, p, hand, lo, hi))
@@ -131,7 +135,7 @@ class FastRules:
 
     def _line_moves(self, s: State, p: int, hand: int, lo: int, hi: int) -> tuple[Move, ...]:
         """The moves of cases 5-8 on a line whose ends show ``lo`` and ``hi``."""
-        cache, base, suit = self._play_cache, p * 2, self.suit
+        cache, base, suit = self._play_cache, p * 2, self.fits
         m = hand & suit[lo]
         moves = (cache[base].get(m) or self._plays_on(p, 0, m)) if m else ()
         if hi != lo:
@@ -210,11 +214,12 @@ class FastRules:
                 ends = (a, b)  # a <= b: the opening tile's halves are the line's two ends
             else:
                 lo, hi = ends
+                x = lo if e == 0 else hi
+                # R2.1: the other half; under Matador, the half not summing with x to N+1
+                o = shows(a, b, x, self._total) if self._total else b if x == a else a
                 if e == 0:
-                    o = b if lo == a else a
                     ends = (o, hi) if o <= hi else (hi, o)
                 else:
-                    o = b if hi == a else a
                     ends = (lo, o) if lo <= o else (o, lo)
             return _new(State, (
                 (*hands[:p], hand, *hands[p + 1:]), bone, aside, table | bit, ends,

@@ -30,7 +30,7 @@ and logs name it by the number it shows (:meth:`Layout.slot_showing`).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -94,6 +94,13 @@ class OutOnDouble(enum.StrEnum):
     COVERED = "covered"  #: it may not: a double that would wait is no legal last play
 
 
+class Match(enum.StrEnum):
+    """R2.1: which tile may be laid on an end, and what the end shows then."""
+
+    EQUAL = "equal"  #: a tile carrying the end's number; the end shows its other half
+    MATADOR = "matador"  #: touching halves sum to N+1; 0-0 and tiles summing to N+1 go anywhere
+
+
 class FirstTurn(enum.StrEnum):
     """R2.3 (trains): what a player may lay on their first turn (own train not started)."""
 
@@ -135,6 +142,9 @@ class SlotLayout:
     #: trains: on their first turn (own train not started) a player lays tile after tile
     #: on their own train until they end the turn (R2.3, ``first_turn = "own-train"``)
     first_turn: bool = False
+    #: R2.1: 0 where a tile matches an end carrying its number; under Matador
+    #: (``match = "matador"``) the sum N+1 that touching halves make
+    match_total: int = 0
 
     @property
     def width(self) -> int:
@@ -169,13 +179,51 @@ class Shape(NamedTuple):
     public_train: PublicTrain = PublicTrain.ALWAYS  #: trains: who may play on the public
     out_on_double: OutOnDouble = OutOnDouble.ALLOWED  #: R2.2: a last double that waits
     first_turn: FirstTurn = FirstTurn.ONE  #: trains: tiles laid on one's first turn
+    match: Match = Match.EQUAL  #: R2.1: equal numbers, or halves summing to N+1 (Matador)
+
+
+def is_matador(a: int, b: int, total: int) -> bool:
+    """R2.1 (Matador, ``total`` = N+1): ``a-b`` is a matador, wild on any end: its halves
+    sum to ``total``, or it is 0-0."""
+    return a + b == total or a == b == 0
+
+
+def fits(a: int, b: int, x: int, total: int) -> bool:
+    """R2.1: ``a-b`` may be laid on an end showing ``x``: it carries ``x`` (``total`` 0),
+    or, under Matador, a half of it sums with ``x`` to ``total``, or it is a matador (so
+    an end showing 0, which no half sums with to N+1, takes only a matador)."""
+    if not total:
+        return x in (a, b)
+    return a + x == total or b + x == total or is_matador(a, b, total)
+
+
+def shows(a: int, b: int, x: int, total: int) -> int:
+    """R2.1: the number an end showing ``x`` shows once ``a-b`` (``a <= b``) is laid on
+    it: the half not touching. Equal matching: the half other than ``x``. Matador: the
+    half other than the one summing with ``x`` to ``total``; a matador laid where neither
+    half does so goes on with its low half touching and shows its high half (0-0 shows 0)
+    -- the rule books let the player turn it either way, and a move here names a tile and
+    an end, not a way round (RULES.md, R2.1)."""
+    if not total:
+        return b if x == a else a
+    return b if a + x == total else a if b + x == total else b
+
+
+def fits_masks(tiles: TileSet, total: int) -> tuple[int, ...]:
+    """``fits[x]``: the mask of the tiles that may be laid on an end showing ``x`` (R2.1;
+    ``total`` 0: the tiles carrying ``x``, ``tiles.suit[x]``)."""
+    if not total:
+        return tiles.suit
+    return tuple(sum(1 << t for t, (a, b) in enumerate(tiles.halves) if fits(a, b, x, total))
+                 for x in range(tiles.n + 1))
 
 
 def topology(shape: Shape) -> SlotLayout:
     """The slot data of a topology (see the module docstring)."""
     kind, takes = shape.kind, shape.double_takes
+    total = shape.n + 1 if shape.match is Match.MATADOR else 0
     if kind is LayoutKind.LINE and not takes and not shape.lead_takes:
-        return LINE
+        return replace(LINE, match_total=total) if total else LINE
     common = {"lead_takes": shape.lead_takes, "again": shape.again,
               "cover_out": bool(takes) and shape.out_on_double is OutOnDouble.COVERED}
     if kind is LayoutKind.LINE:
@@ -410,7 +458,7 @@ class Layout:
         a, b = tile
         x = ends[slot]
         out = list(ends)
-        out[slot] = b if x == a else a
+        out[slot] = shows(a, b, x, self.data.match_total)
         # R2.3: whether the first turn may go on, read before the play covers the slot
         going = (self.fields.first >= 0 and self._own.get(player) == slot
                  and (self.first_turn(marks) or not self.covered(marks, slot)))
@@ -526,7 +574,9 @@ class Layout:
         with one half of the opening tile), every joint pairs two equal halves, so a
         number shows on the table an odd number of times exactly when it shows on an odd
         number of open slots. (A double at a hub, a spinner or a foot offers its number
-        to more than two ends, so that count is the line's alone.)"""
+        to more than two ends, so that count is the line's alone; under Matador matching,
+        R2.1, a joint pairs halves summing to N+1 or a wild matador, so no count holds:
+        each open end then shows a half of some tile on the table.)"""
         if len(ends) != self.width:
             return False
         if table == 0:
@@ -535,6 +585,8 @@ class Layout:
             return False
         if (ends, marks) != self.canonical(ends, marks):
             return False
+        if self.data.match_total:
+            return all(v == CLOSED or tiles.suit[v] & table for v in ends)
         if not self.lines:
             return True
         odd = 0
@@ -567,7 +619,7 @@ def layout_data(v: Variant) -> SlotLayout:
     return topology(Shape(lay.kind, v.deal.players, v.set.max, lay.spinner_sides_first,
                           lay.lead_double_takes, lay.double_takes, lay.double_again,
                           lay.open_trains, lay.public_train, lay.out_on_double,
-                          lay.first_turn))
+                          lay.first_turn, lay.match))
 
 
 def layout_of(variant: Variant) -> Layout:

@@ -343,12 +343,14 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
             at = (slots[m.end].name if type(m.end) is int and 0 <= m.end < len(slots)
                   else f"slot index {m.end}")
             return err(f"no open end at {at} for P{m.player} (open: {shown})", "R2.1")
-        if r.suit[s.ends[m.end]] >> m.tile & 1:  # it matches: a last double left to wait
+        if r.fits[s.ends[m.end]] >> m.tile & 1:  # it matches: a last double left to wait
             return err(f"{Tile.from_index(m.tile)} is P{m.player}'s last tile, a double that "
                        'would wait to be covered: it cannot end the round (out_on_double = '
                        '"covered")', "R2.2")
+        total = r.layout.data.match_total  # R2.1 under Matador: what fits is a sum
         return err(f"{Tile.from_index(m.tile)} does not match the end showing "
-                   f"{s.ends[m.end]}", "R2.1")
+                   f"{s.ends[m.end]}" + (f": no half of it makes {total} with it, and it is "
+                                         "no matador" if total else ""), "R2.1")
     has_play = s.led and r.playable_mask(s, m.player) != 0
     if k is DRAW:
         if has_play and r.constants.WHEN is not DrawWhen.ANY_TIME:  # R3.5: any-time may draw

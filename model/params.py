@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from .layout import (
     FirstTurn,
     LayoutKind,
+    Match,
     OpenTrains,
     OutOnDouble,
     PublicTrain,
@@ -36,8 +37,8 @@ __all__ = [
     "SECTIONS", "Award", "AwardUnit", "BlockCall", "BlockSpec", "BlockWinner", "Compare",
     "Confirmations", "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen",
     "ExtendReading", "FirstTurn", "FoulRule", "FoulSpec", "LayoutKind", "LayoutSpec",
-    "LeadFallback", "LeadRule", "LeadSpec", "OpenTrains", "OutOnDouble", "PartnershipSpec",
-    "Proposer", "PublicTrain",
+    "LeadFallback", "LeadRule", "LeadSpec", "Match", "OpenTrains", "OutOnDouble",
+    "PartnershipSpec", "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
 ]
 
@@ -378,6 +379,11 @@ class LayoutSpec:
 
     kind: LayoutKind = param(LayoutKind.LINE, "Terms", "topology of the layout",
                              game="the layout's topology: another one is another game")
+    match: Match = param(
+        Match.EQUAL, "R2.1",
+        'what fits an end: "equal" (a tile carrying its number) or "matador" (a half '
+        "summing with it to N+1, 7 on double-6; the matadors, 0-0 and the tiles summing to "
+        "N+1, fit any end)")
     extend: ExtendReading = param(
         ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
     )

@@ -30,6 +30,7 @@ class RuleBook(Protocol):
     layout: Layout
     tiles: TileSet
     suit: tuple[int, ...]
+    fits: tuple[int, ...]  #: R2.1: the tiles that may be laid on an end showing x
     halves: tuple[tuple[int, int], ...]
     players: int
     next_seat: tuple[int, ...]

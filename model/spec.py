@@ -175,6 +175,7 @@ class Rules:
         c = self.constants
         self.layout: Layout = layout_for(c.LAYOUT, c.P)
         self.tiles, self.suit, self.halves = c.tiles, c.tiles.suit, c.tiles.halves
+        self.fits = c.FITS  #: R2.1: the tiles that may be laid on an end showing x
         self.players = c.P
         self.next_seat = tuple((p + 1) % c.P for p in range(c.P))
         self.C = c.C  #: R4.4: the confirmations that establish the block
@@ -192,7 +193,7 @@ class Rules:
         last = self.halves[hand.bit_length() - 1] if _last(lay, hand) else None
         for e in lay.targets(ends, player, s.marks):
             if last is None or not lay.bars_going_out(s.marks, e, last):
-                m |= self.suit[ends[e]]
+                m |= self.fits[ends[e]]
         return hand & m
 
     def has_play(self, s: State, player: int) -> bool:
@@ -200,10 +201,11 @@ class Rules:
         return self.playable_mask(s, player) != 0
 
     def matching_mask(self, s: State) -> int:
-        """Tiles in any hand that carry a number showing on any open end (R2.1)."""
+        """Tiles in any hand that fit a number showing on any open end (R2.1: carry it,
+        or under Matador sum with it to N+1, or are matadors)."""
         m = 0
         for v in self.layout.numbers(s.ends):
-            m |= self.suit[v]
+            m |= self.fits[v]
         return s.in_hands & m
 
     def ends_unplayable(self, s: State, reading: ExtendReading | None = None) -> bool:
@@ -236,8 +238,8 @@ class Rules:
         return bool(s.boneyard) and self.constants.DRAW is not DrawRule.NONE and not s.drew
 
     def dead_end(self: RuleBook, s: State) -> bool:
-        """R4.7: an open end shows a number every tile of which is on the table."""
-        return any(not self.suit[x] & ~s.table for x in self.layout.numbers(s.ends))
+        """R4.7: an open end shows a number every tile fitting which is on the table."""
+        return any(not self.fits[x] & ~s.table for x in self.layout.numbers(s.ends))
 
     def is_false_confirmation(self, s: State, m: Move) -> bool:
         """R4.5: a confirmation of inability by a player who has a legal play."""
@@ -397,7 +399,7 @@ def _play_moves(r: RuleBook, s: State) -> Iterator[Move]:
     tile that is a double left to wait (``playable_mask``) [R2.2]."""
     p, hand, ends, lay = s.turn, s.hands[s.turn], s.ends, r.layout
     for slot in lay.targets(ends, p, s.marks):
-        for t in bits(hand & r.suit[ends[slot]]):
+        for t in bits(hand & r.fits[ends[slot]]):
             if not (_last(lay, hand) and lay.bars_going_out(s.marks, slot, r.halves[t])):
                 yield Move(PLAY, p, t, slot)
 

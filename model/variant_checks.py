@@ -23,6 +23,7 @@ from .params import (
     LayoutKind,
     LeadFallback,
     LeadRule,
+    Match,
     OpenTrains,
     OutOnDouble,
     PublicTrain,
@@ -132,6 +133,16 @@ def validate(v: Variant) -> None:
             f'has ([layout] kind = "{lay.kind.value}")', source=src,
             key="[layout] double_takes", value=lay.double_takes,
             allowed='0 or 1, or [layout] kind = "chicken-foot"')
+    if lay.match is Match.MATADOR and (lay.kind is not LayoutKind.LINE or lay.double_takes
+                                       or lay.lead_double_takes):
+        # R2.1: Matador is a one-line game whose doubles are played like any tile
+        # ("Doubles are placed endwise and count the same as single dominoes")
+        raise VariantError(
+            'Matador matching is stated for one line whose doubles are played like any '
+            f'tile (here [layout] kind = "{lay.kind.value}", double_takes = '
+            f"{lay.double_takes}, lead_double_takes = {lay.lead_double_takes})",
+            source=src, key="[layout] match", value="matador",
+            allowed='"equal", or [layout] kind = "line" with no double rules')
     if lay.lead_double_takes:
         # the opening double takes one tile on each slot it opens (SEMANTICS: pending)
         opened = v.slot_layout.lead_double_opens

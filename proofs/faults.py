@@ -221,6 +221,13 @@ FAULTS: tuple[Fault, ...] = (
           ("R2.3",), ("train-access",), "block-2p-d6",
           demo_overrides={**_TRAINS_D3, "layout.first_turn": "own-train"},
           demo_deals="seed 0"),
+    # R2.1's Matador matching on the block demo (double-2: halves sum to 3; 0-0 and 1-2
+    # are the matadors); no abstract twin: Matador's sums are not stated for every N
+    Fault("matador-tame", 'match = "matador" broken: the matadors are not wild, laid (and '
+          "counted as playable) only where a half sums with the end to N+1, so a player "
+          "holding one declares they cannot play and the block is established while it "
+          "could still be laid", ("R2.1",), ("blocked-sound", "no-false-confirmation"),
+          "block-2p-d6", demo_overrides={**_BLOCK_D2, "layout.match": "matador"}),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

@@ -138,7 +138,7 @@ class CallUnmatchedEnd(FastRules):
     def moves(self, s: State) -> tuple[Move, ...]:
         got = super().moves(s)
         if (self.call and got and got[0].kind is not MoveKind.ESTABLISH and s.led
-                and s.hands[s.turn] and any(not self.suit[x] & s.in_hands
+                and s.hands[s.turn] and any(not self.fits[x] & s.in_hands
                                             for x in self.layout.numbers(s.ends))):
             return (self._establish[s.turn], *got)
         return got
@@ -434,6 +434,21 @@ def _scores_ignore_penalties(variant: Variant, s: State) -> Outcome | None:
 
 
 #: fault id -> the engine's mutant rule book
+class MatadorTame(FastRules):
+    """R2.1 broken under Matador matching: the matadors are not wild -- laid, and counted
+    for R2 and R4, only where a half of them sums with the end to N+1 -- so a player
+    holding one that sums with no end declares they cannot play, and the block is
+    established while it could still be laid."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        total = self.layout.data.match_total
+        if total:
+            self.fits = tuple(sum(1 << t for t, (a, b) in enumerate(self.halves)
+                                  if total in (a + x, b + x))
+                              for x in range(self.tiles.n + 1))
+
+
 ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "establish-without-boneyard-check": EstablishWithoutBoneyardCheck,
     "confirm-while-playable": ConfirmWhilePlayable,
@@ -456,6 +471,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "public-before-own": PublicBeforeOwn,
     "out-on-waiting-double": OutOnWaitingDouble,
     "every-turn-first": EveryTurnFirst,
+    "matador-tame": MatadorTame,
 }
 #: fault id -> the engine's mutant scoring
 SCORING_MUTANTS: dict[str, Scorer] = {

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import Access, LayoutKind, Opens
+from dominoproof.model.layout import Access, LayoutKind, Match, Opens
 from dominoproof.model.variant import BlockCall, FoulRule, Variant
 
 
@@ -191,9 +191,9 @@ CATALOGUE: tuple[Property, ...] = (
         "One line, every tile in play: at a block every tile of each end's suit is on the "
         "table, and the two ends show the same number exactly when N is even.",
         ("R1.1", "R2.1"), Kind.TERMINAL,
-        applies_doc="one-line variants with every tile in play (refuted where tiles are "
-                    "set aside)",
-        applies=lambda v: _line(v) and v.all_in_play),
+        applies_doc="one-line variants with every tile in play, matched by equal numbers "
+                    "(refuted where tiles are set aside)",
+        applies=lambda v: _line(v) and v.all_in_play and v.layout.match is Match.EQUAL),
     Property(
         "markers",
         "Each seat's marker is out exactly when its owner has passed, confirmed or fouled "

@@ -21,7 +21,12 @@ The rules of the layout, one function each:
 * the lead opens every slot that opens with it, showing the half of the opening tile
   the slot names; a double also opens a spinner's arms (showing its number) and, where
   the opening double takes tiles, leaves every slot it opened pending;
-* a tile laid on a slot makes it show the tile's other half; the slot is covered, and
+* a tile fits a slot when it carries the slot's number, or under Matador matching
+  (``[layout] match = "matador"``) the number's complement to N+1, or is a matador
+  (0-0, or halves summing to N+1);
+* a tile laid on a slot makes it show the tile's other half (under Matador, the half
+  other than the complement; a matador laid as a wild tile shows its higher half); the
+  slot is covered, and
   no longer pending; a double laid during play on a slot whose doubles take tiles,
   when nothing else is pending, leaves that slot pending and opens the first closed
   toes, as many as the double takes beyond its own slot, each showing its number and
@@ -70,6 +75,34 @@ def closed(variant: Variant) -> Table:
 
 def _other(t: Tile, x: int) -> int:
     return t[1] if t[0] == x else t[0]
+
+
+def sevens(variant: Variant) -> int | None:
+    """Matador matching (``[layout] match = "matador"``): the sum touching halves make,
+    N+1 (seven on double-6); ``None`` where equal numbers match."""
+    return variant.set.max + 1 if variant.layout.match.value == "matador" else None
+
+
+def fits(variant: Variant, t: Tile, x: int) -> bool:
+    """R2.1: may ``t`` go on an end showing ``x``? Equal matching: ``t`` carries ``x``.
+    Matador: ``t`` carries the complement of ``x`` to N+1, or is a matador (0-0, or
+    halves adding up to N+1), which goes anywhere; a blank has no complement, so only
+    a matador goes on a blank."""
+    total = sevens(variant)
+    if total is None:
+        return x in t
+    return (total - x) in t or t == (0, 0) or t[0] + t[1] == total
+
+
+def after(variant: Variant, t: Tile, x: int) -> int:
+    """R2.1: what an end showing ``x`` shows once ``t`` is laid on it. Equal matching:
+    the half other than ``x``. Matador: the half other than ``x``'s complement; where
+    ``t`` holds no complement (a matador laid as a wild tile), its higher half, the
+    lower one touching."""
+    total = sevens(variant)
+    if total is None:
+        return _other(t, x)
+    return _other(t, total - x) if (total - x) in t else max(t)
 
 
 def first_turns(variant: Variant) -> bool:
@@ -156,7 +189,7 @@ def lay(variant: Variant, table: Table, slot: int, t: Tile, player: int) -> Tabl
     ends = list(table.ends)
     x = ends[slot]
     assert x is not None
-    ends[slot] = _other(t, x)
+    ends[slot] = after(variant, t, x)
     covered = set(table.covered)
     if slot in waited_for(variant):
         covered.add(slot)

@@ -330,11 +330,19 @@ def opened(r: RefState) -> bool:
 
 def plays(variant: Variant, r: RefState, p: int) -> list[tuple[Tile, int]]:
     """Seat p's plays after the lead, (tile, slot): each slot offered to p (R2.3, and the
-    pending slots only while a double waits) with each tile carrying its number, but not
-    a last tile that is a double left waiting there (R2.2, out_on_double "covered")."""
+    pending slots only while a double waits) with each tile fitting its number (R2.1:
+    carrying it, or under Matador its complement to N+1, or a matador), but not a last
+    tile that is a double left waiting there (R2.2, out_on_double "covered")."""
     hand = r.hands[p]
     return [(t, slot) for slot in lay.offered(variant, r.layout, p) for t in sorted(hand)
-            if r.ends[slot] in t and not lay.goes_out_waiting(variant, r.layout, slot, t, hand)]
+            if lay.fits(variant, t, _shown(r, slot))
+            and not lay.goes_out_waiting(variant, r.layout, slot, t, hand)]
+
+
+def _shown(r: RefState, slot: int) -> int:
+    x = r.ends[slot]
+    assert x is not None
+    return x
 
 
 def playable(variant: Variant, r: RefState, p: int) -> list[Tile]:
@@ -355,7 +363,7 @@ def ends_unplayable(variant: Variant, r: RefState) -> bool:
     numbers = lay.numbers(r.layout)
     for hand in r.hands:
         for t in hand:
-            if t[0] in numbers or t[1] in numbers:
+            if any(lay.fits(variant, t, x) for x in numbers):
                 return False
     return True
 
@@ -437,7 +445,7 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
     # R4.7: where a dead end may be called -- an open end shows a number every tile of
     # which is on the table -- the mover may call the block, or go on as below
     if variant.block.call.value == "dead-end" and any(
-            all(t in r.table for t in all_tiles(variant.set.max) if x in t)
+            all(t in r.table for t in all_tiles(variant.set.max) if lay.fits(variant, t, x))
             for x in r.ends if x is not None):
         out.append((Move.establish(p), _replace(r, status=BLOCKED)))
     # 3'. a first turn going on [R2.3]: another tile on one's own train, or end the turn

@@ -279,6 +279,9 @@ OUTSIDE: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
                       "layout.double_takes": 3},
                      ("open as toes of a later double", "the first k - 1 closed toes",
                       "grows with N")),
+    # R2.1: Matador matching, touching halves summing to N+1 (a line, no other feature)
+    "matador": ({"layout.match": "matador"},
+                ("Matador matching (R2.1)", "sum to N+1", "Value -> Value")),
 }
 
 

@@ -313,6 +313,24 @@ def test_a_lead_tile_not_in_the_set_is_an_error_under_any_lead_rule() -> None:
                '[lead] rule = "highest-double"')
 
 
+@pytest.mark.parametrize("overrides, where", [
+    (["layout.kind=spinner"], 'kind = "spinner"'),
+    (["layout.kind=trains"], 'kind = "trains"'),
+    (["layout.double_takes=1"], "double_takes = 1"),
+])
+def test_matador_matching_off_a_plain_line_is_a_located_error(
+        overrides: list[str], where: str) -> None:
+    """R2.1: Matador is stated for one line whose doubles are played like any tile."""
+    args = [x for o in overrides for x in ("-o", o)]
+    assert_bad(run("show", "matador-2p-d6", *args), '[layout] match = "matador"', where,
+               '"equal", or [layout] kind = "line" with no double rules')
+
+
+def test_an_unknown_matching_rule_is_located() -> None:
+    assert_bad(run("show", "block-2p-d6", "-o", "layout.match=sevens"),
+               '[layout] match = "sevens"', 'allowed: "equal", "matador"')
+
+
 # -- the fuzz tests (slow tier) ---------------------------------------------------------
 
 _SECTIONS = {"set": ["max"], "deal": ["players", "hand_size", "set_aside", "order"],

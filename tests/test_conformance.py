@@ -805,6 +805,92 @@ def test_engine_matches_reference_on_every_deal_of_each_layout(name: str) -> Non
 
 
 # ---------------------------------------------------------------------------
+# R2.1, Matador matching: touching halves sum to N+1, the matadors wild
+# ---------------------------------------------------------------------------
+
+#: Matador on small sets, every deal: touching halves sum to N+1 (4 on double-3, 3 on
+#: double-2), the matadors (0-0 and the tiles summing to N+1) go on any end
+MATADOR: dict[str, tuple[str, dict[str, Any], bool]] = {
+    # the block game: double-3, 2 tiles each, 6 set aside, no drawing
+    "matador-block-d3": ("block-2p-d6", {**SMALL, "deal.hand_size": 2,
+                                         "layout.match": "matador"}, False),
+    # the draw game: double-2, 2 tiles each, 2 in the boneyard, any draw order
+    "matador-draw-d2": ("tiny-2p-d3", {"set.max": 2, "deal.hand_size": 2,
+                                       "lead.tile": "2-2", "layout.match": "matador"}, True),
+    # draw one, fouls penalised, a dead end may be called (R4.7 reads what fits an end)
+    "matador-draw-one-call": ("tiny-2p-d3", {
+        "set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2", "layout.match": "matador",
+        "draw.rule": "one", "fouls.rule": "penalised", "block.call": "dead-end"}, True),
+}
+
+
+def matador_features(v: Variant, states: Iterable[State]) -> Counter[str]:
+    """What the compared states exercise of Matador's matching (no vacuous agreement),
+    read off the tiles' halves: a play summing to N+1, a matador laid where it sums with
+    nothing, a non-matador held that carries an end's number yet is not offered, a blank
+    end, a block."""
+    rules, total = engine_for(v), v.set.max + 1
+    halves = v.tiles.halves
+    seen: Counter[str] = Counter()
+    for s in states:
+        if s.status is Status.BLOCKED:
+            seen["block"] += 1
+        if not s.led or s.status is not Status.PLAYING:
+            continue
+        if 0 in s.open_ends:
+            seen["blank end"] += 1
+        offered = {(m.tile, m.end) for m in rules.legal_moves(s) if m.kind is MoveKind.PLAY}
+        for t in range(v.tiles.count):
+            if not s.hands[s.turn] >> t & 1:
+                continue
+            a, b = halves[t]
+            for e, x in enumerate(s.ends):
+                summed = total in (a + x, b + x)
+                wild = a + b == total or a == b == 0
+                if (t, e) in offered:
+                    seen["sums to N+1" if summed else "matador wild"] += 1
+                elif x in (a, b) and not wild and not summed:
+                    seen["equal number refused"] += 1
+    return seen
+
+
+@pytest.mark.parametrize("name", list(MATADOR))
+def test_engine_matches_reference_under_matador_on_every_deal(name: str) -> None:
+    """Engine (its inlined line), specification, kernel and reference agree on every
+    state of every deal under Matador matching, and the states exercise it."""
+    preset, overrides, free = MATADOR[name]
+    v = variant(preset, overrides)
+    res, states = check(v, Init.every(free))
+    assert_agree(res)
+    seen = matador_features(v, states)
+    assert all(seen[f] > 0 for f in ("sums to N+1", "matador wild", "equal number refused",
+                                      "blank end", "block")), (name, seen)
+
+
+def _matador_planted(v: Variant, bug: str) -> RuleBook:
+    """The engine with Matador's matching planted wrong (the reference must notice)."""
+    from dominoproof.model.fast import FastRules
+
+    rules = FastRules(v)
+    if bug == "blank takes a blank":  # an end showing 0 takes any tile carrying a 0
+        rules.fits = (rules.fits[0] | v.tiles.suit[0], *rules.fits[1:])
+    elif bug == "an end shows as under equal numbers":
+        rules._total = 0  # the inlined line's equal reading of what an end shows
+    return rules
+
+
+@pytest.mark.parametrize("bug", ["blank takes a blank", "an end shows as under equal numbers"])
+def test_the_reference_notices_matador_planted_wrong(bug: str) -> None:
+    preset, overrides, _ = MATADOR["matador-block-d3"]
+    v = variant(preset, overrides)
+    rules = _matador_planted(v, bug)
+    reach = c.reachable_states(v, configs(sample(v, 40, seed=1)), rules=rules)
+    res = c.compare(v, reach.states, c.EngineOracle(v, rules), ReferenceOracle(v))
+    assert not res.ok, bug
+    assert "DISAGREE" in res.describe()
+
+
+# ---------------------------------------------------------------------------
 # dominoproof crosscheck
 # ---------------------------------------------------------------------------
 

@@ -96,6 +96,8 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "trains-out-covered": ("tiny-2p-d3", {"layout.kind": "trains", "deal.hand_size": 2,
                                           "layout.double_takes": 1, "layout.double_again": True,
                                           "layout.out_on_double": "covered"}, False),
+    # R2.1: Matador matching (halves summing to N+1 = 4, the matadors 0-0, 1-3, 2-2 wild)
+    "matador": ("tiny-2p-d3", {"layout.match": "matador"}, False),
 }
 
 
@@ -181,14 +183,17 @@ def test_kernel_leads_as_the_rules_for_every_deal_and_lead_rule() -> None:
 @pytest.mark.parametrize(("field", "value"), [("DRAW", kt.DRAW_NONE if kernel.available()
                                                else 0), ("C", 1), ("READING", 1),
                                               ("WHEN_ANY", 1), ("CALL", 1),
-                                              ("FALLBACK", 1), ("OUT_COVERED", 0)])
+                                              ("FALLBACK", 1), ("OUT_COVERED", 0),
+                                              ("MATCH", 0)])
 def test_the_oracle_check_fails_on_a_broken_kernel(field: str, value: int) -> None:
     """A kernel reading the draw rule, the confirmations, R2.3's reading, who may draw
     (R3.5), whether a dead end may be called (R4.7), the lead's fallback (R3.6's draw read
-    as the heaviest tile) or whether a last double may wait (R2.2) wrongly is caught: its
-    successors or its predicates differ from the rules' somewhere."""
+    as the heaviest tile), whether a last double may wait (R2.2) or what a matador leaves
+    showing (R2.1) wrongly is caught: its successors or its predicates differ from the
+    rules' somewhere."""
     v, inits = sampled({"READING": "trains", "FALLBACK": "draw-for-lead",
-                        "OUT_COVERED": "trains-out-covered"}.get(field, "line"))
+                        "OUT_COVERED": "trains-out-covered",
+                        "MATCH": "matador"}.get(field, "line"))
     reach = c.reachable_states(v, inits)
     oracle = c.KernelOracle(v)
     oracle.book = KernelBook(v, broken(v, field, value))

@@ -100,6 +100,34 @@ def test_the_relation_has_the_engines_successors_on_every_state_searched(
     assert marked, "no state with a mark set: the analogue exercises nothing new"
 
 
+@pytest.mark.parametrize("more", [
+    {},  # the block game: double-3, 3 tiles each
+    {"deal.set_aside": 0, "draw.rule": "until-playable"},  # drawing, 4 in the boneyard
+    {"draw.rule": "one", "deal.set_aside": 0, "fouls.rule": "penalised",
+     "block.call": "dead-end"},
+])
+def test_the_relation_has_the_engines_successors_under_matador(more: dict[str, Any]) -> None:
+    """R2.1, Matador (halves summing to N+1 = 4; 0-0, 1-3 and 2-2 wild): on every state
+    of two seeded deals, the Z3 relation's successors are the engine's, and among the
+    plays compared are matadors laid where they sum with nothing and ends showing 0."""
+    v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3,
+                                "layout.match": "matador", **more})
+    rules, seen = engine_for(v), {"wild": 0, "blank": 0}
+    for seed in (0, 1):
+        res = explore(v, Init.one(seeded_deal(v, seed)), max_states=400)
+        for s in res.states():
+            seen["blank"] += 0 in s.open_ends
+            engine = {(m, t.key()) for m, t in rules.successors(s)}
+            seen["wild"] += sum(
+                1 for m, _ in engine if m.kind.label == "play" and m.end >= 0
+                and 4 not in (v.tiles.halves[m.tile][0] + s.ends[m.end],
+                              v.tiles.halves[m.tile][1] + s.ends[m.end]))
+            z3s = z3_successors(v, s)
+            assert engine <= z3s, ("the relation misses", s, engine - z3s)
+            assert z3s <= engine, ("the engine misses", s, z3s - engine)
+    assert seen["wild"] and seen["blank"], seen
+
+
 #: each layout fault on its demo, and on a neighbour (fouls penalised, three seats, trains)
 _TWINS = [
     ("marker-stays-in", {}),

@@ -30,7 +30,7 @@ from dominoproof.proofs.z3.scoring import ScoreReader
 #: the presets of the variants of "Layouts of several lines", section 3
 NEW = ["all-fives-2p-d6", "bergen-2p-d6", "chickenfoot-4p-d9", "cuban-4p-d9",
        "dominican-4p-d6", "double-draw-2p-d6", "mextrain-4p-d12", "pool-3p-d6",
-       "sebastopol-4p-d6"]
+       "sebastopol-4p-d6", "matador-2p-d6"]
 
 
 @pytest.mark.parametrize("name", NEW)

@@ -112,6 +112,8 @@ def variants(draw: st.DrawFn) -> dict[str, Any]:
         o["layout.out_on_double"] = draw(st.sampled_from(["allowed", "covered"]))
     if draw(st.booleans()):  # R2.3: no trains on a line, so no effect (a named warning)
         o["layout.first_turn"] = "own-train"  # (drawn last too)
+    if "layout.double_takes" not in o and draw(st.booleans()):
+        o["layout.match"] = "matador"  # R2.1: halves summing to N+1 (a line, doubles plain)
     return o
 
 
@@ -172,6 +174,10 @@ def check_variant(overrides: dict[str, Any], seed: int, free: bool) -> None:
 @example({"set.max": 2, "deal.players": 2, "deal.hand_size": 2, "deal.set_aside": 0,
           "draw.rule": "until-playable", "lead.rule": "player", "lead.tile": "2-2",
           "layout.double_takes": 1, "layout.out_on_double": "covered"}, 3, True)
+# R2.1: Matador matching, halves summing to N+1 = 3 (0-0 and 1-2 wild), drawing one
+@example({"set.max": 2, "deal.players": 2, "deal.hand_size": 2, "deal.set_aside": 0,
+          "draw.rule": "one", "lead.rule": "player", "lead.tile": "2-2",
+          "layout.match": "matador"}, 0, True)
 def test_engine_reference_and_z3_agree_over_the_variant_space(
         overrides: dict[str, Any], seed: int, free: bool) -> None:
     check_variant(overrides, seed, free)
@@ -201,6 +207,7 @@ def test_the_strategy_draws_valid_variants_of_every_kind() -> None:
     assert seen["block.call"] == {"dead-end"}
     assert seen["layout.out_on_double"] == {"allowed", "covered"}  # R2.2
     assert seen["layout.first_turn"] == {"own-train"}
+    assert seen["layout.match"] == {"matador"}  # R2.1
     assert "partnerships.teams" in seen and "fouls.penalty" in seen
     assert seen["lead.fallback"] >= {"highest-double", "heaviest-tile", "player", "redeal",
                                      "draw"}

@@ -27,7 +27,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import CLOSED, Layout, LayoutKind, Opens, SlotLayout, layout_of
+from dominoproof.model.layout import (
+    CLOSED,
+    Layout,
+    LayoutKind,
+    Opens,
+    SlotLayout,
+    fits,
+    layout_of,
+    shows,
+)
 from dominoproof.model.moves import LEAD, Move, MoveKind, said
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
@@ -95,8 +104,11 @@ class Arms:
         end = self.ends[arm]
         if end is None:
             raise ValueError(f"arm {arm} ({self.data.slots[arm].name}) is not open")
-        far = tile.other(end)  # ValueError when the tile has no such half
-        self.tiles[arm].append((end, far))
+        total = self.data.match_total  # R2.1: 0, or N+1 under Matador matching
+        if not fits(tile.lo, tile.hi, end, total):
+            raise ValueError(f"{tile} does not fit an end showing {end}")
+        far = shows(tile.lo, tile.hi, end, total)
+        self.tiles[arm].append((tile.lo + tile.hi - far, far))
         self.ends[arm] = far
         self.pending.discard(arm)
 

@@ -11,7 +11,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import Access, Opens, layout_for, layout_of
+from dominoproof.model.layout import (
+    Access,
+    Opens,
+    fits,
+    is_matador,
+    layout_for,
+    layout_of,
+    shows,
+)
 from dominoproof.model.moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
@@ -41,8 +49,9 @@ class LineOfPlay:
     the line. The opening tile lies as printed, ``[lo|hi]``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, total: int = 0) -> None:
         self.tiles: list[tuple[int, int]] = []  #: (left half, right half), left to right
+        self.total = total  #: R2.1: 0 (equal numbers), or N+1 under Matador matching
 
     @property
     def ends(self) -> tuple[int, int] | None:
@@ -61,11 +70,14 @@ class LineOfPlay:
         if not self.tiles:
             raise ValueError("no open end before the lead")
         left, right = self.tiles[0][0], self.tiles[-1][1]
-        other = tile.other(end)  # raises ValueError if the tile has no such half
+        if not fits(tile.lo, tile.hi, end, self.total):
+            raise ValueError(f"{tile} does not fit an end showing {end}")
+        other = shows(tile.lo, tile.hi, end, self.total)  # R2.1: the half left showing
+        touching = tile.lo + tile.hi - other
         if left == end:
-            self.tiles.insert(0, (other, end))
+            self.tiles.insert(0, (other, touching))
         elif right == end:
-            self.tiles.append((end, other))
+            self.tiles.append((touching, other))
         else:
             raise ValueError(f"no open end shows {end} (ends {left} and {right})")
 
@@ -214,14 +226,22 @@ def _lead_reason(variant: Variant, rules: RuleBook, s: State, m: Move,
     return f"nobody holds {named}; fallback: {how}"
 
 
+def _matador(rules: RuleBook, s: State, m: Move) -> str:
+    """R2.1 (Matador): a matador laid where no half of it makes N+1, said as such."""
+    total, (a, b) = rules.layout.data.match_total, rules.halves[m.tile]
+    x = rules.layout.shows(s.ends, m.end)
+    if not total or not is_matador(a, b, total) or total in (a + x, b + x):
+        return ""
+    return f", a matador, wild on any end (its {shows(a, b, x, total)} now shows)"
+
+
 def _fits(rules: RuleBook, s: State, player: int, tile: int) -> str:
     """Which open ends a tile fits, said in words ("fits the 5", "does not fit")."""
     if not s.led:
         return "fits"
-    a, b = Tile.from_index(tile)
     layout = rules.layout
     ends = [e for e in layout.targets(s.ends, player, s.marks)
-            if layout.shows(s.ends, e) in (a, b)]
+            if rules.fits[layout.shows(s.ends, e)] >> tile & 1]
     if not ends:
         return "does not fit"
     data = layout.data
@@ -266,6 +286,11 @@ def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
     parts = [head, f"ends {shown}"]
     if holders:
         parts.append("but " + "; ".join(holders) + " (R2 does not hold)")
+    elif matching is not None and rules.layout.data.match_total:  # R2.1, Matador
+        total = rules.layout.data.match_total
+        need = sorted({total - x for x in rules.layout.numbers(s.ends) if 0 < x < total})
+        parts.append("no hand holds " + (f"{_or_list(need)} or " if need else "")
+                     + "a matador")
     elif matching is not None:
         parts.append(f"no hand holds {_or_list(ends)}")
     else:  # "has a legal move": where a hand matches an end nobody may play on yet
@@ -309,7 +334,7 @@ def narrate(trace: Trace) -> list[Step]:
                 dealt = any(h >> m.tile & 1 for h in trace.deal.hands)
                 text = f"P{p} leads {t.show()} ({_lead_reason(variant, rules, s, m, dealt)})"
             else:
-                text = f"P{p} plays {t.show()} on {where}"
+                text = f"P{p} plays {t.show()} on {where}" + _matador(rules, s, m)
                 rule = "R2.1"
                 if after.hands[p] and rules.layout.first_turn(after.marks):  # R2.3
                     rule = "R2.3"
@@ -371,7 +396,7 @@ def narrate(trace: Trace) -> list[Step]:
         elif k is MoveKind.ESTABLISH and not rules.block_ready(s):  # R4.7: a call
             rule = "R4.7"
             dead = sorted(x for x in rules.layout.numbers(s.ends)
-                          if not rules.suit[x] & ~s.table)
+                          if not rules.fits[x] & ~s.table)
             text = (f"P{p} calls the block: every tile of {' and '.join(map(str, dead))} "
                     "is on the table, so no tile can ever be laid on an end showing it; the "
                     f"round ends ({_left(s)})")
@@ -394,7 +419,8 @@ class _Told:
     def __init__(self, trace: Trace) -> None:
         self.variant = trace.variant
         self.several = trace.variant.slot_layout.width > 2
-        self.line: LineOfPlay | None = None if self.several else LineOfPlay()
+        self.line: LineOfPlay | None = None if self.several else LineOfPlay(
+            trace.variant.slot_layout.match_total)
         self.arms: RoundArms | None = RoundArms(trace) if self.several else None
         self.layout = layout_of(trace.variant)
 

@@ -61,6 +61,12 @@ MARKERS = (
 FIRST_TURNS = (
     "a first turn goes on while the mover's own slot (Player -> End) has had no tile, and a "
     "play keeps it going when its slot's owner (End -> Player) is the mover: the same cycle")
+#: Why Matador matching (R2.1, ``[layout] match = "matador"``) is outside the fragment.
+MATADOR = (
+    "a tile fits an end when a half of it and the end's number sum to N+1, and the "
+    "matadors are the tiles whose halves sum to N+1: addition on numbers, and N+1 names a "
+    "different number at each N; the complement of a number is a function Value -> Value, "
+    "a cycle of the sort graph, outside EPR")
 #: Why toes are outside the fragment.
 TOES = (
     "a double laid during play opens 'the first k - 1 closed toes': a count of slots, and "
@@ -85,6 +91,8 @@ def unstatable(data: SlotLayout) -> str | None:
                    f"one's own slot): {MARKERS}")
     if data.first_turn:
         why.append(f"first turns that lay tile after tile on one's own slot: {FIRST_TURNS}")
+    if data.match_total:
+        why.append(f"Matador matching (R2.1), touching halves summing to N+1: {MATADOR}")
     if not data.slots:
         why.append("the layout has no slot")
     return "; ".join(why) or None

@@ -53,7 +53,7 @@ from .tables import (
     F_STATUS,
     MAXMOVES,
     MW,
-    O_SUIT,
+    O_FITS,
     O_VALUE,
     PLAYING,
     P,
@@ -88,7 +88,7 @@ def matching_count(K, f):  # type: ignore[no-untyped-def]
         for i in range(K[W]):
             v = f[e + i]
             if v >= 0:
-                suits |= K[K[O_SUIT] + v * mw + w]
+                suits |= K[K[O_FITS] + v * mw + w]
         n += popcount(held & suits)
     return n
 

@@ -23,6 +23,7 @@ from .tables import (
     F_MARKS,
     LEAD_TAKES,
     MARKERS,
+    MATCH,
     MW,
     NGROUPS,
     NTOES,
@@ -30,6 +31,7 @@ from .tables import (
     O_AFTER,
     O_ALLOWED,
     O_COVERED,
+    O_FITS,
     O_GROUP,
     O_GSLOTS,
     O_GSTART,
@@ -82,6 +84,33 @@ def empty(K, f, off):  # type: ignore[no-untyped-def]
         if f[off + w] != 0:
             return False
     return True
+
+
+@njit
+def meets_fits(K, f, off, v):  # type: ignore[no-untyped-def]
+    """The mask at ``off`` holds a tile that may be laid on an end showing ``v`` (R2.1:
+    carrying ``v``, or under Matador summing with it to N+1, or a matador)."""
+    mw = K[MW]
+    s = K[O_FITS] + v * mw
+    for w in range(mw):
+        if f[off + w] & K[s + w]:
+            return True
+    return False
+
+
+@njit
+def shows(K, a, b, x):  # type: ignore[no-untyped-def]
+    """R2.1: what an end showing ``x`` shows once ``a-b`` is laid on it: the other half;
+    under Matador (``MATCH`` = N+1) the half not summing with ``x`` to N+1, and a matador
+    that makes no N+1 there shows its high half ``b``."""
+    total = K[MATCH]
+    if total == 0:
+        return b if x == a else a
+    if a + x == total:
+        return b
+    if b + x == total:
+        return a
+    return b
 
 
 @njit
@@ -319,7 +348,7 @@ def extend_layout(K, f, slot, a, b, player, scr):  # type: ignore[no-untyped-def
     e = K[F_ENDS]
     mk = K[F_MARKS]
     x = f[e + slot]
-    f[e + slot] = b if x == a else a
+    f[e + slot] = shows(K, a, b, x)
     marks = f[mk]
     cb = K[K[O_COVERED] + slot]
     if cb >= 0:

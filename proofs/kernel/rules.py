@@ -29,9 +29,10 @@ from .layout import (
     extend_layout,
     has_tile,
     led,
-    meets_suit,
+    meets_fits,
     open_layout,
     pending_mask,
+    shows,
     sort_plain,
     targets,
     with_marker,
@@ -74,11 +75,11 @@ from .tables import (
     MW,
     NGROUPS,
     O_DOUBLES,
+    O_FITS,
     O_HI,
     O_LO,
     O_NEXT,
     O_OWNER,
-    O_SUIT,
     O_TAKES,
     O_VALUE,
     OUT_COVERED,
@@ -156,7 +157,7 @@ def playable_any(K, f, player):  # type: ignore[no-untyped-def]
     while tm:
         i = ctz(tm)
         tm &= tm - 1
-        if meets_suit(K, f, off, f[e + i]) and not waits_out(K, f, last, i):
+        if meets_fits(K, f, off, f[e + i]) and not waits_out(K, f, last, i):
             return True
     return False
 
@@ -176,7 +177,7 @@ def ends_unplayable(K, f, reading):  # type: ignore[no-untyped-def]
             v = f[e + i]
             if v >= 0:
                 for q in range(p):
-                    if meets_suit(K, f, q * mw, v):
+                    if meets_fits(K, f, q * mw, v):
                         return False
         return True
     for q in range(p):
@@ -217,7 +218,7 @@ def dead_end(K, f):  # type: ignore[no-untyped-def]
     for i in range(K[W]):
         v = f[e + i]
         if v >= 0:
-            s = K[O_SUIT] + v * mw
+            s = K[O_FITS] + v * mw  # R4.7: every tile fitting it (R2.1) on the table
             whole = True
             for w in range(mw):
                 if K[s + w] & ~f[table + w]:
@@ -333,7 +334,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
             if K[K[O_OWNER] + i] != p:
                 tm &= ~(np.int64(1) << i)
     e = K[F_ENDS]
-    suit = K[O_SUIT]
+    suit = K[O_FITS]  # R2.1: the tiles that may be laid on each number
     last = last_double(K, f, p)  # R2.2: a last double that would wait is no play
     while tm:
         i = ctz(tm)
@@ -402,7 +403,7 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
             open_layout(K, g, a, b, scr)
         elif K[SIMPLE]:  # extend_layout where the slots carry no marks and take nothing
             e = K[F_ENDS] + end
-            g[e] = b if g[e] == a else a
+            g[e] = shows(K, a, b, g[e])
             if K[NGROUPS]:
                 sort_plain(K, g, K[NGROUPS])
         else:

@@ -62,6 +62,7 @@ from .tables import (
     F_TABLE,
     F_TURN,
     FOULS,
+    MATCH,
     MW,
     O_HI,
     O_LO,
@@ -198,7 +199,9 @@ def _well_formed(K, f, c, scr, mark_bits, parity):  # type: ignore[no-untyped-de
             return False
     if c[K[F_MARKS]] != marks:
         return False
-    if parity:  # a layout of lines: every joint pairs two equal halves
+    # a layout of lines: every joint pairs two equal halves (not under Matador matching,
+    # MATCH > 0, where a joint's halves sum to N+1 or a matador is wild, R2.1)
+    if parity and K[MATCH] == 0:
         odd = np.int64(0)
         table, lo, hi = K[F_TABLE], K[O_LO], K[O_HI]
         for x in range(t):

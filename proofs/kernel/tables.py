@@ -31,7 +31,15 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from dominoproof.model.layout import Access, FirstTurn, LayoutKind, Opens, OutOnDouble, layout_of
+from dominoproof.model.layout import (
+    Access,
+    FirstTurn,
+    LayoutKind,
+    Match,
+    Opens,
+    OutOnDouble,
+    layout_of,
+)
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import Tile, bits, tile_index
 from dominoproof.model.variant import (
@@ -83,6 +91,12 @@ OUT_COVERED = 63
 FIRST_TURN, FIRST_BIT = 64, 65
 #: R4.7: 1 when a dead end may be called ([block] call = "dead-end")
 CALL = 68
+#: R2.1: 0 when a tile matches an end carrying its number; N+1 under Matador matching
+#: ([layout] match = "matador": touching halves sum to N+1, the matadors are wild)
+MATCH = 60
+#: R2.1: the offset of ``fits``, for each number x the mask words of the tiles that may
+#: be laid on an end showing x (``O_SUIT`` under equal matching; its own rows under Matador)
+O_FITS = 66
 HEADER = 72
 
 # codes of the enumerations
@@ -234,6 +248,16 @@ def tables_for(v: Variant) -> Tables:
     for o, arr in zip(range(O_LO, O_BIT + 1), arrays, strict=True):
         header[o] = HEADER + len(body)
         body.extend(arr)
+    # R2.1, stated here from [layout] match: a tile carrying x; under Matador a half
+    # summing with x to N+1, or a matador (halves summing to N+1, or 0-0)
+    total = n + 1 if v.layout.match is Match.MATADOR else 0
+    header[MATCH] = total
+    header[O_FITS] = HEADER + len(body)
+    for x in range(n + 1):
+        body.extend(_mask_words(sum(
+            1 << i for i, (lo, hi) in enumerate(tiles.halves)
+            if (total in (lo + x, hi + x, lo + hi) or lo == hi == 0 if total
+                else x in (lo, hi))), mw))
     k = np.array(header + body, dtype=np.int64)
     return Tables(v, k, p, t, mw, w, f_size, max_moves)
 

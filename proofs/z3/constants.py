@@ -20,6 +20,7 @@ from dominoproof.model.layout import (
     Access,
     FirstTurn,
     LayoutKind,
+    Match,
     Opens,
     OpenTrains,
     OutOnDouble,
@@ -91,9 +92,11 @@ def slots_of(v: Variant) -> SlotLayout:
     variant's ``[layout]`` and ``[deal] players`` (Terms "Layout", R2.2)."""
     lay, p = v.layout, v.deal.players
     takes = lay.double_takes
-    # R2.2: a double that would wait is no player's last tile, where doubles take tiles
+    # R2.2: a double that would wait is no player's last tile, where doubles take tiles;
+    # R2.1: under Matador, touching halves sum to N+1 (0: equal numbers match)
     extra = {"lead_takes": lay.lead_double_takes, "again": lay.double_again,
-             "cover_out": bool(takes) and lay.out_on_double is OutOnDouble.COVERED}
+             "cover_out": bool(takes) and lay.out_on_double is OutOnDouble.COVERED,
+             "match_total": v.set.max + 1 if lay.match is Match.MATADOR else 0}
     if lay.kind is LayoutKind.LINE:  # two ends, the lead's low and high half
         if not takes and not extra["lead_takes"]:  # no double takes tiles: none plays on
             extra["again"] = False

@@ -149,7 +149,7 @@ class Encoding(Vocabulary):
             *([("first", self.first_turn(s))] if first else []),
             *seek,
             ("lead", z3.Not(s.led)),
-            ("play", self.preds.can_play(s, s.turn)),
+            ("play", self.play_guard(s)),
             ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
              else z3.BoolVal(False)),
             ("pass", bone),
@@ -171,6 +171,10 @@ class Encoding(Vocabulary):
                        if self.CALL else z3.BoolVal(False))
         self._cache[key] = out
         return out
+
+    def play_guard(self, s: StateVars) -> Bool:
+        """Case 5's guard: the player to move can play [R2.1, R2.3]."""
+        return self.preds.can_play(s, s.turn)
 
     def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
         """The post-state as terms: ``s`` with ``changes`` (tile places as ``loc=(...)``),
@@ -252,7 +256,7 @@ class Encoding(Vocabulary):
         if going is not None:  # R2.3: a first turn going on keeps the turn too
             again = going if again is None else Or(again, going)
         return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
-                    self.layout.offered(s, m), Or(m.a == x, m.b == x),
+                    self.layout.offered(s, m), self.fits_move(m, x),
                     self.preds.tile_at(s, m, s.turn),
                     *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
                 self.after_play(s, m, "play", ends, marks, again))
@@ -263,7 +267,7 @@ class Encoding(Vocabulary):
         x = self.layout.shown(s, m.end)
         return (And(self.cases(s)["first"], m.kind == PLAY, self.preds.tile_ok(m),
                     self.own_train(s.turn, m), self.layout.offered(s, m),
-                    Or(m.a == x, m.b == x), self.preds.tile_at(s, m, s.turn),
+                    self.fits_move(m, x), self.preds.tile_at(s, m, s.turn),
                     *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
                 self.step_play(s, m)[1])
 

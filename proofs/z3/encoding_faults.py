@@ -180,7 +180,7 @@ class CallUnmatchedEndZ3(Encoding):
         out = dict(super().cases(s))
         if not self.CALL:
             return out
-        unmatched = Or([And(x != CLOSED_CODE, *[z3.Implies(self.carries(t, x),
+        unmatched = Or([And(x != CLOSED_CODE, *[z3.Implies(self.fits(t, x),
                                                            z3.Not(self.held(s, t)))
                                                for t in range(self.T)]) for x in s.ends])
         out["call"] = And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
@@ -497,6 +497,31 @@ class Twin:
     note: str = ""
 
 
+class MatadorTameZ3(Encoding):
+    """Twin of ``matador-tame`` (R2.1): under Matador matching the matadors are not wild:
+    the play's guard and case 5's "can play" (so a confirmation's too) take a tile only
+    where a half of it sums with the end to N+1. The predicates the properties state
+    (R2 at a block, a false confirmation) keep the rule."""
+
+    def _tame(self, t: int, x: BV) -> Bool:
+        a, b = self.halves[t]
+        total = self.match_total
+        return Or([x == y for y in sorted({total - a, total - b}) if 1 <= y <= self.N])
+
+    def fits_move(self, m: MoveVars, x: BV) -> Bool:
+        if not self.match_total:
+            return super().fits_move(m, x)
+        a, b, y, total = self._wide(m, x)
+        return Or(a + y == total, b + y == total)
+
+    def play_guard(self, s: StateVars) -> Bool:
+        if not self.match_total:
+            return super().play_guard(s)
+        return Or([And(self.in_hand(s, t, s.turn), Or(z3.Not(s.led), Or(
+            [self._tame(t, s.ends[i]) for i in range(self.W)])))
+            for t in range(self.T)])
+
+
 Z3_MUTANTS: dict[str, Twin] = {
     "establish-without-boneyard-check": Twin(EstablishWithoutBoneyardCheckZ3),
     "boneyard-check-off": Twin(note="variant overrides only: the encoding reads them"),
@@ -529,6 +554,7 @@ Z3_MUTANTS: dict[str, Twin] = {
     "public-before-own": Twin(PublicBeforeOwnZ3),
     "out-on-waiting-double": Twin(OutOnWaitingDoubleZ3),
     "every-turn-first": Twin(EveryTurnFirstZ3),
+    "matador-tame": Twin(MatadorTameZ3),
 }
 
 

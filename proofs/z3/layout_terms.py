@@ -146,7 +146,7 @@ class LayoutTerms:
         """The slot values and marks after ``m.tile`` is laid on slot ``m.end`` (see the
         module docstring), in the canonical form."""
         x = self.shown(s, m.end)
-        other = z3.If(m.a == x, m.b, m.a)
+        other = self.v.shows_after(m, x)  # R2.1: the other half (Matador: see shows_after)
         at = [m.end == i for i in range(self.v.W)]
         ends = [z3.If(at[i], other, e) for i, e in enumerate(s.ends)]
         bits = self.mark_bits(s)

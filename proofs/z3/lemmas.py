@@ -172,12 +172,18 @@ def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
     """Slots open exactly when tiles are on the table, each showing a number of the set
     (or closed: arms and toes that did not open), in the canonical order; and, in a layout
     of one line, the parity of the numbers shown (:func:`ends_parity`): a hub, a spinner
-    or a foot offers a double's number to more than two ends, so it is the line's alone."""
+    or a foot offers a double's number to more than two ends, so it is the line's alone.
+    Under Matador matching (R2.1) a joint's halves sum to N+1, or a matador is wild, so no
+    parity holds: each open end shows a half of a tile on the table."""
     return And(
         s.led == z3.Not(e.nothing_on_table(s)),
         z3.Implies(s.led, And(*shows_a_number(e, s), *in_canonical_order(e, s))),
         z3.Implies(z3.Not(s.led), And(*(y == CLOSED_CODE for y in s.ends))),
-        *[ends_parity(e, s, x) for x in range(e.N + 1) if _one_line(e)])
+        *[ends_parity(e, s, x) for x in range(e.N + 1)
+          if _one_line(e) and not e.match_total],
+        *[z3.Implies(y != CLOSED_CODE, Or([And(e.on_table(s, t), e.carries(t, y))
+                                           for t in range(e.T)]))
+          for y in s.ends if e.match_total])
 
 
 def _one_line(e: Encoding) -> bool:
@@ -267,7 +273,9 @@ def _draw_game(e: Encoding) -> bool:
 
 
 def _line_all_in_play(e: Encoding) -> bool:
-    return e.variant.layout.kind is LayoutKind.LINE and e.K == 0
+    """One line, every tile in play, matched by equal numbers (R2.1: under Matador a
+    joint's halves sum to N+1, and no suit need be on the table at a block)."""
+    return e.variant.layout.kind is LayoutKind.LINE and e.K == 0 and not e.match_total
 
 
 # ---------------------------------------------------------------------------

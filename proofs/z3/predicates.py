@@ -114,13 +114,13 @@ class Predicates:
         return self._per_seat(("may_play_now", seat, i, s.name), seat, build)
 
     def matches_for(self, s: StateVars, t: int, seat: BV | int) -> Bool:
-        """Tile ``t`` carries the number a slot ``seat`` may play on now shows."""
+        """Tile ``t`` fits the number a slot ``seat`` may play on now shows (R2.1)."""
         if self.v.readings_coincide:
             return self.v.matches(s, t)
         def at(i: int) -> list[Bool]:  # (a term made only where the rule is on: Z3's
             # models depend on the terms made, and so would every other variant's)
             bar = [z3.Not(self.goes_out_waiting(s, t, seat, i))] if self.v.cover_out else []
-            return [self.may_play_now(s, seat, i), self.v.carries_at(s, t, i), *bar]
+            return [self.may_play_now(s, seat, i), self.v.fits_at(s, t, i), *bar]
         return self._per_seat(("matches_for", t, seat, s.name), seat, lambda: Or(
             [And(*at(i)) for i in range(self.v.W)]))
 
@@ -225,9 +225,9 @@ class Predicates:
         return And(ready, self.v.boneyard_empty(s)) if self.v.EMPTY else ready
 
     def dead_end(self, s: StateVars) -> Bool:
-        """R4.7: an open slot shows a number every tile of which is on the table."""
+        """R4.7: an open slot shows a number every tile fitting which is on the table."""
         v = self.v
-        return Or([And(x != CLOSED_CODE, *[z3.Implies(v.carries(t, x), v.on_table(s, t))
+        return Or([And(x != CLOSED_CODE, *[z3.Implies(v.fits(t, x), v.on_table(s, t))
                                            for t in range(v.T)]) for x in s.ends])
 
     def confirmed_seat(self, s: StateVars, q: int) -> Bool:

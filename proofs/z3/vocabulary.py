@@ -229,6 +229,8 @@ class Vocabulary:
         self.again: bool = lay.again  #: the player who lays a double that takes tiles plays on
         #: R2.2: a double that would wait to be covered is no player's last tile
         self.cover_out: bool = lay.cover_out
+        #: R2.1: 0 where a tile matches an end carrying its number; N+1 under Matador
+        self.match_total: int = lay.match_total
         #: R2.3: a first turn lays tile after tile on one's own train
         self.first_turns: bool = lay.first_turn
         self.lead_halves = [(i, sl.half) for i, sl in enumerate(self.slots)
@@ -335,6 +337,45 @@ class Vocabulary:
         a, b = self.halves[t]
         return x == a if a == b else Or(x == a, x == b)
 
+    def fits(self, t: int, x: BV) -> Bool:
+        """R2.1: tile ``t`` may be laid on a slot showing ``x``: it carries ``x``; under
+        Matador a half of it sums with ``x`` to N+1, or it is a matador (0-0, or halves
+        summing to N+1) and the slot is open (a blank takes nothing else)."""
+        total = self.match_total
+        if not total:
+            return self.carries(t, x)
+        a, b = self.halves[t]
+        if a + b == total or a == b == 0:
+            return x != CLOSED_CODE
+        return Or([x == y for y in sorted({total - a, total - b}) if 1 <= y <= self.N])
+
+    def fits_move(self, m: MoveVars, x: BV) -> Bool:
+        """:meth:`fits` for the move's tile, its halves ``m.a <= m.b`` (sums taken one bit
+        wider, so that none wraps)."""
+        if not self.match_total:
+            return Or(m.a == x, m.b == x)
+        a, b, y, total = self._wide(m, x)
+        return Or(a + y == total, b + y == total, a + b == total, And(m.a == 0, m.b == 0))
+
+    def shows_after(self, m: MoveVars, x: BV) -> BV:
+        """R2.1: what a slot showing ``x`` shows once the move's tile is laid on it: the
+        other half; under Matador the half not summing with ``x`` to N+1, and a matador
+        summing with nothing there shows its high half ``m.b``."""
+        if not self.match_total:
+            return z3.If(m.a == x, m.b, m.a)
+        a, b, y, total = self._wide(m, x)
+        return z3.If(a + y == total, m.b, z3.If(b + y == total, m.a, m.b))
+
+    def _wide(self, m: MoveVars, x: BV) -> tuple[BV, BV, BV, BV]:
+        return (z3.ZeroExt(1, m.a), z3.ZeroExt(1, m.b), z3.ZeroExt(1, x),
+                z3.BitVecVal(self.match_total, x.size() + 1))
+
+    def fits_at(self, s: StateVars, t: int, i: int) -> Bool:
+        """Tile ``t`` may be laid on slot ``i`` of ``s`` (:meth:`fits`, built once per
+        state)."""
+        out: Bool = self.memo(("fits", t, i, s.name), lambda: self.fits(t, s.ends[i]))
+        return out
+
     def carries_at(self, s: StateVars, t: int, i: int) -> Bool:
         """Tile ``t`` carries the number slot ``i`` of ``s`` shows (:meth:`carries`, built
         once per state: the lemmas ask it for every tile, slot and seat)."""
@@ -342,10 +383,10 @@ class Vocabulary:
         return out
 
     def matches(self, s: StateVars, t: int) -> Bool:
-        """Tile ``t`` carries the number some open slot shows (a closed slot shows 31, which
-        no tile carries)."""
+        """Tile ``t`` fits the number some open slot shows (R2.1; a closed slot shows 31,
+        which no tile fits)."""
         out: Bool = self.memo((f"matches{t}", s.name), lambda: Or(
-            [self.carries_at(s, t, i) for i in range(self.W)]))
+            [self.fits_at(s, t, i) for i in range(self.W)]))
         return out
 
     # -- the layout's marks (``State.marks``, the fields ``Layout.fields`` names) ----------
