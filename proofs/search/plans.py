@@ -189,7 +189,7 @@ def lead_case(v: Variant, hands: tuple[int, ...]) -> str:
             return "lead: the highest double dealt"
         named = "lead: no double dealt"
     if lead.fallback is LeadFallback.HIGHEST_DOUBLE:
-        return f"{named} (a double leads)" if doubles else f"{named} (nor any double)"
+        return f"{named}, another double leads" if doubles else f"{named}, and no double either"
     return f"{named} (fallback {lead.fallback.value})"
 
 
@@ -227,7 +227,7 @@ def possible_cases(v: Variant) -> set[str]:
         cases.add("lead: the highest double dealt")
         named = "lead: no double dealt"
     if lead.fallback is LeadFallback.HIGHEST_DOUBLE:
-        cases |= {f"{named} (a double leads)", f"{named} (nor any double)"}
+        cases |= {f"{named}, another double leads", f"{named}, and no double either"}
     elif not (lead.rule is LeadRule.HIGHEST_DOUBLE
               and lead.fallback is LeadFallback.REDEAL):
         cases.add(f"{named} (fallback {lead.fallback.value})")
