@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .layout import SlotLayout, fits_masks, layout_data
+from .layout import SlotLayout, layout_data
+from .matching import fits_masks
 from .tiles import Tile, TileSet, tile_index
 from .variant import (
     AwardUnit,

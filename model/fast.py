@@ -16,7 +16,8 @@ from dataclasses import replace
 from functools import cache
 
 from .constants import Constants
-from .layout import CLOSED, LINE, Layout, shows
+from .layout import CLOSED, LINE, Layout
+from .matching import shown_after
 from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from .rulebook import RuleBook
 from .spec import Rules
@@ -216,7 +217,7 @@ class FastRules:
                 lo, hi = ends
                 x = lo if e == 0 else hi
                 # R2.1: the other half; under Matador, the half not summing with x to N+1
-                o = shows(a, b, x, self._total) if self._total else b if x == a else a
+                o = shown_after(a, b, x, self._total) if self._total else b if x == a else a
                 if e == 0:
                     ends = (o, hi) if o <= hi else (hi, o)
                 else:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from .matching import shown_after
 from .tiles import TileSet, bits
 
 if TYPE_CHECKING:
@@ -180,42 +181,6 @@ class Shape(NamedTuple):
     out_on_double: OutOnDouble = OutOnDouble.ALLOWED  #: R2.2: a last double that waits
     first_turn: FirstTurn = FirstTurn.ONE  #: trains: tiles laid on one's first turn
     match: Match = Match.EQUAL  #: R2.1: equal numbers, or halves summing to N+1 (Matador)
-
-
-def is_matador(a: int, b: int, total: int) -> bool:
-    """R2.1 (Matador, ``total`` = N+1): ``a-b`` is a matador, wild on any end: its halves
-    sum to ``total``, or it is 0-0."""
-    return a + b == total or a == b == 0
-
-
-def fits(a: int, b: int, x: int, total: int) -> bool:
-    """R2.1: ``a-b`` may be laid on an end showing ``x``: it carries ``x`` (``total`` 0),
-    or, under Matador, a half of it sums with ``x`` to ``total``, or it is a matador (so
-    an end showing 0, which no half sums with to N+1, takes only a matador)."""
-    if not total:
-        return x in (a, b)
-    return a + x == total or b + x == total or is_matador(a, b, total)
-
-
-def shows(a: int, b: int, x: int, total: int) -> int:
-    """R2.1: the number an end showing ``x`` shows once ``a-b`` (``a <= b``) is laid on
-    it: the half not touching. Equal matching: the half other than ``x``. Matador: the
-    half other than the one summing with ``x`` to ``total``; a matador laid where neither
-    half does so goes on with its low half touching and shows its high half (0-0 shows 0)
-    -- the rule books let the player turn it either way, and a move here names a tile and
-    an end, not a way round (RULES.md, R2.1)."""
-    if not total:
-        return b if x == a else a
-    return b if a + x == total else a if b + x == total else b
-
-
-def fits_masks(tiles: TileSet, total: int) -> tuple[int, ...]:
-    """``fits[x]``: the mask of the tiles that may be laid on an end showing ``x`` (R2.1;
-    ``total`` 0: the tiles carrying ``x``, ``tiles.suit[x]``)."""
-    if not total:
-        return tiles.suit
-    return tuple(sum(1 << t for t, (a, b) in enumerate(tiles.halves) if fits(a, b, x, total))
-                 for x in range(tiles.n + 1))
 
 
 def topology(shape: Shape) -> SlotLayout:
@@ -458,7 +423,7 @@ class Layout:
         a, b = tile
         x = ends[slot]
         out = list(ends)
-        out[slot] = shows(a, b, x, self.data.match_total)
+        out[slot] = shown_after(a, b, x, self.data.match_total)
         # R2.3: whether the first turn may go on, read before the play covers the slot
         going = (self.fields.first >= 0 and self._own.get(player) == slot
                  and (self.first_turn(marks) or not self.covered(marks, slot)))

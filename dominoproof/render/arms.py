@@ -33,10 +33,9 @@ from dominoproof.model.layout import (
     LayoutKind,
     Opens,
     SlotLayout,
-    fits,
     layout_of,
-    shows,
 )
+from dominoproof.model.matching import fits, shown_after
 from dominoproof.model.moves import LEAD, Move, MoveKind, said
 from dominoproof.model.state import State
 from dominoproof.model.tiles import Tile
@@ -107,7 +106,7 @@ class Arms:
         total = self.data.match_total  # R2.1: 0, or N+1 under Matador matching
         if not fits(tile.lo, tile.hi, end, total):
             raise ValueError(f"{tile} does not fit an end showing {end}")
-        far = shows(tile.lo, tile.hi, end, total)
+        far = shown_after(tile.lo, tile.hi, end, total)
         self.tiles[arm].append((tile.lo + tile.hi - far, far))
         self.ends[arm] = far
         self.pending.discard(arm)

@@ -11,15 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
-from dominoproof.model.layout import (
-    Access,
-    Opens,
-    fits,
-    is_matador,
-    layout_for,
-    layout_of,
-    shows,
-)
+from dominoproof.model.layout import Access, Opens, layout_for, layout_of
+from dominoproof.model.matching import fits, is_matador, shown_after
 from dominoproof.model.moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
@@ -72,7 +65,7 @@ class LineOfPlay:
         left, right = self.tiles[0][0], self.tiles[-1][1]
         if not fits(tile.lo, tile.hi, end, self.total):
             raise ValueError(f"{tile} does not fit an end showing {end}")
-        other = shows(tile.lo, tile.hi, end, self.total)  # R2.1: the half left showing
+        other = shown_after(tile.lo, tile.hi, end, self.total)  # R2.1: the half left showing
         touching = tile.lo + tile.hi - other
         if left == end:
             self.tiles.insert(0, (other, touching))
@@ -232,7 +225,7 @@ def _matador(rules: RuleBook, s: State, m: Move) -> str:
     x = rules.layout.shows(s.ends, m.end)
     if not total or not is_matador(a, b, total) or total in (a + x, b + x):
         return ""
-    return f", a matador, wild on any end (its {shows(a, b, x, total)} now shows)"
+    return f", a matador, wild on any end (its {shown_after(a, b, x, total)} now shows)"
 
 
 def _fits(rules: RuleBook, s: State, player: int, tile: int) -> str:
