@@ -19,6 +19,7 @@ from dominoproof.expected import (
 )
 from dominoproof.model.fast import engine_for
 from dominoproof.model.variant import Variant
+from dominoproof.options import shown_under
 from dominoproof.proofs import space
 from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
 from dominoproof.proofs.budgets import (
@@ -65,7 +66,8 @@ def row_of(subject: str, part: str, res: Result, expected: tuple[str, ...], *,
     row = Row(subject, part, res.property, res.verdict.value, expected, res.method,
               res.configuration, res.detail, round(res.seconds, 3), trace)
     try:
-        ev = of_result(res, variant, scorer=scorer)
+        with shown_under():  # a report shows it under its check (SHOWN_AS): it fits with it
+            ev = of_result(res, variant, scorer=scorer)
     except Exception as e:  # the verdict stands; say why its evidence is missing
         row.fails = f"(the counterexample cannot be shown: {type(e).__name__}: {e})"
         return row

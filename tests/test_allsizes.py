@@ -683,7 +683,8 @@ def test_results_serialise_to_json() -> None:
 
 #: The presets whose layout the fragment cannot state, and the feature it names.
 REFUSED = {"mextrain-4p-d12": "End -> Player, a cycle of the sort graph, outside EPR",
-           "chickenfoot-4p-d9": "the first k - 1 closed toes"}
+           "chickenfoot-4p-d9": "the first k - 1 closed toes",
+           "matador-2p-d6": "Matador matching (R2.1)"}
 
 
 @pytest.mark.slow
@@ -691,7 +692,7 @@ def test_every_preset_is_proved() -> None:
     """Every preset: each core property, and each layout property that applies, PROVED for
     all sizes -- unless a finding of the all-sizes column records why not (Sebastopol), or
     the preset's published rules already break it at their own size (a finding of its
-    search); Mexican Train and Chicken Foot N/A, naming what leaves the fragment."""
+    search); Mexican Train, Chicken Foot and Matador N/A, naming what leaves the fragment."""
     from dominoproof.expected import findings_of
     from dominoproof.model.variant import preset_names
 

@@ -32,7 +32,7 @@ from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles, tiles_of
 from dominoproof.model.variant import Variant
-from dominoproof.options import shown_under, width
+from dominoproof.options import width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
@@ -254,13 +254,9 @@ def of_result(res: Result, variant: Variant | None = None, *,
     """The evidence of a VIOLATED or NOT INDUCTIVE result (None for other verdicts, or a
     counterexample that cannot be shown). ``variant`` is the one a per-instance CTI
     belongs to; ``scorer`` the scoring under test (a fault's), judged against the
-    declarative reading of R5. Laid out to be shown under its check
-    (:data:`~dominoproof.options.SHOWN_AS`): with that prefix, every line fits."""
-    with shown_under():
-        return _of_result(res, variant, scorer)
-
-
-def _of_result(res: Result, variant: Variant | None, scorer: Scorer | None) -> Evidence | None:
+    declarative reading of R5. Laid out in :func:`~dominoproof.options.width` columns:
+    a caller that shows it under a prefix lays it out inside
+    :func:`~dominoproof.options.shown_under`."""
     if res.verdict is Verdict.VIOLATED:
         trace = round_of(res)
         return _round_evidence(res, trace, scorer) if trace is not None else None
