@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from dominoproof.model import fives
 from dominoproof.model.fast import FastRules
 from dominoproof.model.layout import Access, Layout, SlotLayout
 from dominoproof.model.moves import LEAD, Move, MoveKind
@@ -433,6 +434,21 @@ def _scores_ignore_penalties(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, scores=res.awards)
 
 
+class FivesAnyCount(FastRules):
+    """R5.7 broken: a play scores the ends' count whatever it is, not only a multiple
+    of 5."""
+
+    def step(self, s: State, m: Move) -> State:
+        t = super().step(s, m)
+        if m.kind is MoveKind.PLAY and t.points:
+            total = fives.count(t.ends, t.weights)
+            if not fives.scored(total):
+                points = list(t.points)
+                points[m.player] += total
+                t = t._replace(points=tuple(points))
+        return t
+
+
 #: fault id -> the engine's mutant rule book
 class MatadorTame(FastRules):
     """R2.1 broken under Matador matching: the matadors are not wild -- laid, and counted
@@ -472,6 +488,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "out-on-waiting-double": OutOnWaitingDouble,
     "every-turn-first": EveryTurnFirst,
     "matador-tame": MatadorTame,
+    "fives-any-count": FivesAnyCount,
 }
 #: fault id -> the engine's mutant scoring
 SCORING_MUTANTS: dict[str, Scorer] = {
