@@ -142,6 +142,11 @@ def position(
         fouled |= 1 << p
     s = State(hand_masks, bone, v.tiles.full & ~used, table, line_ends(line), turn,
               confirmed, drew, fouled, status, None if free_draw else stack)
+    if v.scoring.in_play.value != "none":  # R5.7: the points and weights need the history
+        if line:
+            raise ValueError(f"{v.name} scores plays (R5.7): write the position before "
+                             "the lead and play the round from there")
+        s = s._replace(points=(0,) * v.players, weights=(0,) * layout_of(v).width)
     flaws = state_status(v, s)
     if flaws is not StateFlaw.OK:
         raise ValueError(f"not a well-formed state of {v.name}: {flaws!r}\n{s.describe()}")
