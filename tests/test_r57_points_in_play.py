@@ -181,3 +181,20 @@ def test_scoring_in_play_is_stated_for_a_line_or_a_sides_first_spinner(
         overrides: dict[str, object]) -> None:
     with pytest.raises(VariantError, match=r"\[scoring\] in_play"):
         variant("block-2p-d6", {"scoring.in_play": "fives", **overrides})
+
+
+def test_a_written_play_names_which_of_two_equal_ends_it_goes_on() -> None:
+    """Where two ends show one number but count differently, a trace writes the slot's
+    name too, and replays to the same play (and the same points)."""
+    from dominoproof.model.layout import layout_of
+    from dominoproof.model.moves import move_json, read_move, resolve
+
+    s = position(BLOCK, ["2-4 2-3 1-4", "4-4 3-4 0-0"])
+    for tile, player, number in (("2-4", 0, None), ("4-4", 1, 4), ("2-3", 0, 2),
+                                 ("3-4", 1, 3)):
+        s = lay(BLOCK, s, player, tile, number)
+    lay_ = layout_of(BLOCK)
+    for m in (m for m in legal_moves(BLOCK, s) if m.kind is MoveKind.PLAY):
+        written = move_json(lay_, s, m)
+        assert "slot" in written
+        assert resolve(lay_, s, read_move(written)) == m

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
+from dominoproof.model.fives import count
 from dominoproof.model.layout import (
     Access,
     Opens,
@@ -266,6 +267,15 @@ def _last_double(rules: RuleBook, s: State, player: int) -> str:
             "covered: it cannot end the round, R2.2)")
 
 
+def _scored(s: State, p: int, after: State) -> str:
+    """R5.7: what a play scored, where plays score: the ends' count when it is a
+    multiple of 5 (nothing said otherwise)."""
+    if not after.points or after.points[p] == s.points[p]:
+        return ""
+    return (f"; the ends count {count(after.ends, after.weights)}: P{p} scores "
+            f"{after.points[p] - s.points[p]} (R5.7; {after.points[p]} in play)")
+
+
 def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
     """R4.4, with R2 and R3 checked on the state (said plainly when they fail)."""
     needed = rules.C
@@ -344,6 +354,7 @@ def narrate(trace: Trace) -> list[Step]:
                     rule = "R4.3"
                     text += (f": P{p} can play, so the block proposed by P{s.proposer} "
                              "was not real and play goes on")
+            text += _scored(s, p, after)
         elif k is MoveKind.DRAW and not s.led:  # R3.6: a draw for the lead
             rule, hand = "R3.6", (p, after.hands[p])
             found = rules.opening(after.hands)[1] != DRAW_FOR_LEAD
