@@ -227,6 +227,10 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
         out.append(f'{src}: [scoring] award_unit = "{sc.award_unit.value}" has no effect: '
                    '[scoring] block_award and domino_award = "nothing" award nothing to '
                    "count (R5.4)")
+    if sc.in_play is InPlay.FIVES and v.n <= 1:
+        out.append(f'{src}: [scoring] in_play = "fives" has no effect: [set] max = {v.n}: '
+                   "no end shows more than 1 and a double at an end counts 2, so the ends "
+                   "never count a multiple of 5 above 0 (R5.7)")
     lay = v.layout
     if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
         out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "

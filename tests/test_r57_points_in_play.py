@@ -198,3 +198,11 @@ def test_a_written_play_names_which_of_two_equal_ends_it_goes_on() -> None:
         written = move_json(lay_, s, m)
         assert "slot" in written
         assert resolve(lay_, s, read_move(written)) == m
+
+
+def test_scoring_in_play_on_a_set_too_small_to_reach_five_is_a_named_warning() -> None:
+    v = variant("block-2p-d6", {"scoring.in_play": "fives", "set.max": 1,
+                                "deal.hand_size": 1})
+    assert any('in_play = "fives" has no effect' in w for w in v.warnings)
+    assert not variant("block-2p-d6", {"scoring.in_play": "fives", "set.max": 2,
+                                       "deal.hand_size": 2}).warnings
