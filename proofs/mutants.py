@@ -175,11 +175,12 @@ class _PendingIgnored(Layout):
         super().__init__(data, players)
         self.piles_up = piles_up
 
-    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0) -> tuple[int, ...]:
+    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0,
+                weights: tuple[int, ...] = ()) -> tuple[int, ...]:
         f = self.fields
         if f.pending >= 0:
             marks &= ~(((1 << self.width) - 1) << f.pending)
-        return super().targets(ends, player, marks)
+        return super().targets(ends, player, marks, weights)
 
     def starts_wait(self, pending: int) -> bool:
         return self.piles_up or super().starts_wait(pending)
@@ -255,10 +256,10 @@ class _EveryTurnFirst(Layout):
     """Every play on one's own train read as one in a first turn still going on."""
 
     def extend(self, ends: tuple[int, ...], marks: int, slot: int, tile: tuple[int, int],
-               player: int) -> tuple[tuple[int, ...], int]:
+               player: int, *, canon: bool = True) -> tuple[tuple[int, ...], int]:
         if self.fields.first >= 0 and self.own_train(player) == slot:
             marks |= 1 << self.fields.first  # as if the first turn were going on
-        return super().extend(ends, marks, slot, tile, player)
+        return super().extend(ends, marks, slot, tile, player, canon=canon)
 
 
 class EveryTurnFirst(FastRules):

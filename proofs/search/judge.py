@@ -320,11 +320,11 @@ def _check_terminal(ctx: Findings, v: Variant, i: Any, s: State, got: Outcome | 
             for k, side in enumerate(sides)]
     if list(got.scores) != owed:
         plus = f" plus its points in play {points} (R5.7)" if s.points else ""
-        why = (f"the engine's final scores are {list(got.scores)} per side; its awards "
-               f"{list(got.awards)} less its penalties {list(got.penalties)} per seat"
-               f"{plus} give {owed}")
+        said = (f"the engine's final scores are {list(got.scores)} per side; its awards "
+                f"{list(got.awards)} less its penalties {list(got.penalties)} per seat"
+                f"{plus} give {owed}")
         for pid in ("final-scores", "points-in-fives") if s.points else ("final-scores",):
-            ctx.fail(pid, i, why)
+            ctx.fail(pid, i, said)
     winners, awards = list(got.winners), list(got.awards)
     if s.status is Status.BLOCKED:
         # R5.2a: what a block compares: the totals, or the tiles left in each side's hands
