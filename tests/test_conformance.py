@@ -439,8 +439,11 @@ def test_the_named_actions_catch_each_engine_mutant(fault: Any) -> None:
 @pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 @pytest.mark.parametrize("fault", ENGINE_FAULTS, ids=lambda f: f.id)
 def test_the_kernel_catches_each_engine_mutant(fault: Any) -> None:
-    """The compiled kernel is an oracle too: each broken engine is reported against it."""
+    """The compiled kernel is an oracle too: each broken engine is reported against it
+    (where the kernel reads the variant: it declines scoring in play, R5.7)."""
     v = fault.variant()
+    if kernel.reason(v):
+        pytest.skip(kernel.reason(v))
     reach = c.reachable_states(v, fault.init(v), rules=fault.engine_for(v))
     res = c.compare(v, reach.states, c.EngineOracle(v, fault.engine_for(v)),
                     c.get_oracle("kernel", v))
