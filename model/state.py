@@ -139,8 +139,8 @@ class State(NamedTuple):
     def key(self) -> tuple[object, ...]:
         """Canonical key: equal keys, equal futures (``table`` is implied by the rest)."""
         return (self.hands, self.boneyard, self.set_aside, self.ends, self.marks, self.turn,
-                self.confirmed, self.drew, self.fouls, self.status, self.stack, self.points,
-                self.weights)
+                self.confirmed, self.drew, self.fouls, self.status, self.points, self.weights,
+                self.stack)
 
     def describe(self) -> str:
         """A few lines a person can read."""

@@ -51,7 +51,7 @@ Classification = Mapping[str, Any]
 
 #: The fields of :meth:`State.key`, in order (for readable differences).
 KEY_FIELDS = ("hands", "boneyard", "set_aside", "ends", "marks", "turn", "confirmed",
-              "drew", "fouls", "status", "stack", "points", "weights")
+              "drew", "fouls", "status", "points", "weights", "stack")
 
 
 class OracleUnavailable(DominoproofError):
@@ -317,7 +317,7 @@ def _without_points(lay: Layout, s: State, transitions: set[Transition]
             name = lay.data.slots[m.end].name
             twin = lay.twin(s.ends, s.marks, name, lay.targets(s.ends, m.player, s.marks))
             m = m._replace(end=twin) if twin is not None else m
-        out.add((m, k[:-2]))
+        out.add((m, k[:-3] + k[-1:]))  # the key without its points and weights
     return out
 
 

@@ -67,7 +67,8 @@ NOT_STATABLE: dict[str, str] = {
                     f"{PER_INSTANCE}",
     "points-in-fives": (
         "points in play sum the ends' numbers and test them modulo 5: arithmetic, outside "
-        "EPR; the abstract model has no points (R5.7); judged by the search"),
+        "EPR; the abstract model has no points (R5.7); judged per instance by the search "
+        "(`dominoproof verify`)"),
     "parity": (
         "the parity argument counts halves modulo 2 (odd or even N), which first-order "
         "logic over uninterpreted sorts cannot; its first half (every tile of an end's "
