@@ -206,3 +206,19 @@ def test_scoring_in_play_on_a_set_too_small_to_reach_five_is_a_named_warning() -
     assert any('in_play = "fives" has no effect' in w for w in v.warnings)
     assert not variant("block-2p-d6", {"scoring.in_play": "fives", "set.max": 2,
                                        "deal.hand_size": 2}).warnings
+
+
+@pytest.mark.parametrize(("overrides", "said"), [
+    (["scoring.in_play=fives", "layout.kind=trains"], 'kind = "trains"'),
+    (["scoring.in_play=sixes"], 'allowed: "none", "fives"'),
+])
+def test_bad_scoring_in_play_is_one_located_line(overrides: list[str], said: str) -> None:
+    from click.testing import CliRunner
+
+    from dominoproof.cli import main
+
+    args = [x for o in overrides for x in ("-o", o)]
+    res = CliRunner().invoke(main, ["show", "block-2p-d6", *args])
+    assert res.exit_code == 2
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "[scoring] in_play" in lines[0] and said in lines[0]
