@@ -222,3 +222,29 @@ def test_bad_scoring_in_play_is_one_located_line(overrides: list[str], said: str
     assert res.exit_code == 2
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and "[scoring] in_play" in lines[0] and said in lines[0]
+
+
+def test_the_narration_lays_a_play_on_the_end_it_names() -> None:
+    """Where both ends show 4 and one is the [4|4], the narration says which end a play
+    went on, draws the tile there, and says what it scored."""
+    from dominoproof.model.engine import Trace
+    from dominoproof.render.narrate import narrate
+
+    s0 = position(BLOCK, ["2-4 2-3 1-4", "4-4 3-4 0-0"])
+    s = s0
+    moves = []
+    for tile, player, number in (("2-4", 0, None), ("4-4", 1, 4), ("2-3", 0, 2),
+                                 ("3-4", 1, 3)):
+        before = s
+        s = lay(BLOCK, s, player, tile, number)
+        moves.append(next(m for m in legal_moves(BLOCK, before)
+                          if run(BLOCK, before, m) == s))
+    for m in (m for m in legal_moves(BLOCK, s) if m.kind is MoveKind.PLAY):
+        deal = Deal(s0.hands, (), s0.set_aside)
+        last = narrate(Trace(BLOCK, deal, (*moves, m)))[-1]
+        on_double = s.weights[m.end] == 2
+        assert ("(the double [4|4])" if on_double else "(not the double [4|4])") in last.text
+        line = "".join(last.line)
+        # the [4|4] lies at the right end: a play on it goes there, else on the left
+        assert line.endswith("[4|4][4|1]") if on_double else line.startswith("[1|4][4|3]")
+        assert ("P0 scores 5" in last.text) == on_double

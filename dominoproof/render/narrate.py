@@ -61,8 +61,10 @@ class LineOfPlay:
             return None
         return self.tiles[0][0], self.tiles[-1][1]
 
-    def lay(self, tile: Tile, end: int) -> None:
-        """Lay ``tile`` on the end showing ``end`` (:data:`LEAD` for the opening)."""
+    def lay(self, tile: Tile, end: int, on_double: bool | None = None) -> None:
+        """Lay ``tile`` on the end showing ``end`` (:data:`LEAD` for the opening); where
+        both ends show it, ``on_double`` says which: the one whose outer tile is a double
+        (R5.7: the two count differently), or the other."""
         if end == LEAD:
             if self.tiles:
                 raise ValueError("the line is already open")
@@ -75,6 +77,10 @@ class LineOfPlay:
             raise ValueError(f"{tile} does not fit an end showing {end}")
         other = shows(tile.lo, tile.hi, end, self.total)  # R2.1: the half left showing
         touching = tile.lo + tile.hi - other
+        if left == right == end and on_double is not None:  # R5.7: which of the two
+            first = self.tiles[0]
+            if (first[0] == first[1]) != on_double:
+                left = -1  # the right end is the one meant
         if left == end:
             self.tiles.insert(0, (other, touching))
         elif right == end:
@@ -442,9 +448,15 @@ class _Told:
         t = Tile.from_index(m.tile)
         number = LEAD if m.end == LEAD else self.layout.shows(s.ends, m.end)
         where = f"the {number}"
+        # R5.7: two ends show the number but count differently: which one is said
+        apart = (m.end != LEAD and bool(s.weights) and len(s.open_ends) == 2
+                 and s.ends[0] == s.ends[1] and s.weights[0] != s.weights[1])
+        on_double = s.weights[m.end] == 2 if apart else None
+        if apart:
+            where += f" ({'the double' if on_double else 'not the double'} [{number}|{number}])"
         try:
             if self.line is not None:
-                self.line.lay(t, number)
+                self.line.lay(t, number, on_double)
                 return tuple(self.line.shown()) + self._waiting(after), (), where
             if self.arms is not None:
                 self.arms.move(k, s, m, after)
