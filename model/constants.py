@@ -26,6 +26,7 @@ from .variant import (
     DrawWhen,
     ExtendReading,
     FoulRule,
+    InPlay,
     LeadFallback,
     LeadRule,
     Variant,
@@ -63,6 +64,7 @@ class Constants:
     UNIT: AwardUnit  #: R5.4: what the awards count: pips or tiles [scoring.award_unit]
     tiles: TileSet  #: the set itself: halves, suits, doubles
     FITS: tuple[int, ...]  #: R2.1: the tiles that may be laid on an end showing x [layout.match]
+    FIVES: bool = False  #: R5.7: a play scores the ends' count when it is a multiple of 5
 
 
 @cache
@@ -89,5 +91,6 @@ def constants_of(v: Variant) -> Constants:
         WINNER=v.scoring.block_winner, UNIT=v.scoring.award_unit, tiles=tiles,
         RESTART=v.block.restart_on_marker, CALL=v.block.call is BlockCall.DEAD_END,
         FITS=fits_masks(tiles, v.slot_layout.match_total),
+        FIVES=v.scoring.in_play is InPlay.FIVES,
     )
 

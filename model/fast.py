@@ -48,6 +48,7 @@ class FastRules:
     C: int
     fouls_possible: bool
     value: tuple[int, ...]
+    fives: bool
     _memo_state: State | None = None
     _memo_moves: tuple[Move, ...] = ()
 
@@ -105,7 +106,8 @@ class FastRules:
             {} for _ in range(p_count * w)]
         # the one line, under either matching rule (R2.1: ``match_total``, 0 or N+1)
         self._total = self.layout.data.match_total
-        self._line = replace(self.layout.data, match_total=0) == LINE
+        # (where plays score, R5.7, the specification's effects run: they keep the points)
+        self._line = replace(self.layout.data, match_total=0) == LINE and not self.fives
         # Small sets: a suit has few subsets and the memo soon holds them all. Large
         # sets: hands meet a suit in ever new ways, so keep the memo small.
         self._cache_limit = _PLAY_CACHE_LIMIT if ts.n < 8 else _PLAY_CACHE_LIMIT // 16
@@ -206,7 +208,7 @@ class FastRules:
         if not self._line:
             return self._spec_step(s, m)
         kind, p, t, e = m
-        hands, bone, aside, table, ends, _, conf, _, fouls, _, stack, marks = s
+        hands, bone, aside, table, ends, _, conf, _, fouls, _, stack, marks, pts, wts = s
         if kind is PLAY:
             bit = 1 << t
             hand = hands[p] ^ bit
@@ -224,7 +226,8 @@ class FastRules:
                     ends = (lo, o) if lo <= o else (o, lo)
             return _new(State, (
                 (*hands[:p], hand, *hands[p + 1:]), bone, aside, table | bit, ends,
-                self.next_seat[p] if hand else p, 0, False, fouls, PLAYING, stack, marks))
+                self.next_seat[p] if hand else p, 0, False, fouls, PLAYING, stack, marks, pts,
+                wts))
         if kind is DRAW:
             bit = 1 << t
             hands = (*hands[:p], hands[p] | bit, *hands[p + 1:])
@@ -233,17 +236,17 @@ class FastRules:
             return _new(State, (  # ... draws the tile the lead rule names
                 hands, bone ^ bit, aside, table, ends, turn, conf,
                 led and self.draw_rule is DrawRule.ONE, fouls, PLAYING,
-                stack[1:] if stack is not None else None, marks))
+                stack[1:] if stack is not None else None, marks, pts, wts))
         if kind is CONFIRM:
             if self.fouls_possible and self.playable_mask(s, p):  # R4.5: recorded as a foul
                 return _new(State, (hands, bone, aside, table, ends, self.next_seat[p], 0,
-                                    False, fouls | 1 << p, PLAYING, stack, marks))
+                                    False, fouls | 1 << p, PLAYING, stack, marks, pts, wts))
             return _new(State, (hands, bone, aside, table, ends, self.next_seat[p], conf + 1,
-                                False, fouls, PLAYING, stack, marks))
+                                False, fouls, PLAYING, stack, marks, pts, wts))
         if kind is PASS:
             return _new(State, (hands, bone, aside, table, ends, self.next_seat[p],
                                 0 if self.must_be_empty else conf + 1, False, fouls, PLAYING,
-                                stack, marks))
+                                stack, marks, pts, wts))
         if kind is ESTABLISH:
             return s._replace(status=Status.BLOCKED)
         return s._replace(status=Status.DOMINO)

@@ -369,9 +369,7 @@ class Layout:
         f = self.fields
         for g in self.data.symmetric:
             was = marks
-            order = sorted(g, key=lambda i: (ends[i] == CLOSED, ends[i],
-                                             self._pending_bit(was, i),
-                                             self._covered_bit(was, i)))
+            order = sorted(g, key=lambda i: self.sort_key(ends, was, i))
             if order == list(g):
                 continue
             new_marks = marks
@@ -385,6 +383,12 @@ class Layout:
             marks = new_marks
         return tuple(out), marks
 
+    def sort_key(self, ends: tuple[int, ...], marks: int, slot: int) -> tuple[int, ...]:
+        """What the canonical form sorts a symmetric group's slots by: closed last, the
+        number shown, then the slot's marks."""
+        return (ends[slot] == CLOSED, ends[slot], self._pending_bit(marks, slot),
+                self._covered_bit(marks, slot))
+
     def _pending_bit(self, marks: int, slot: int) -> int:
         p = self.fields.pending
         return marks >> (p + slot) & 1 if p >= 0 else 0
@@ -393,7 +397,8 @@ class Layout:
         b = self.fields.covered[slot]
         return marks >> b & 1 if b >= 0 else 0
 
-    def open(self, a: int, b: int, marks: int = 0) -> tuple[tuple[int, ...], int]:
+    def open(self, a: int, b: int, marks: int = 0, *, canon: bool = True
+             ) -> tuple[tuple[int, ...], int]:
         """The slot values and marks after the opening tile ``a-b`` (``a <= b``): the
         lead's slots show its halves; a double also opens the spinner's arms that wait
         for nothing, and takes its tiles on every slot it opened."""
@@ -409,10 +414,10 @@ class Layout:
                     if v != CLOSED:
                         opened |= 1 << i
                 marks = self._with_pending(marks, opened)
-        return self.canonical(tuple(out), marks)
+        return self.canonical(tuple(out), marks) if canon else (tuple(out), marks)
 
     def extend(self, ends: tuple[int, ...], marks: int, slot: int, tile: tuple[int, int],
-               player: int) -> tuple[tuple[int, ...], int]:
+               player: int, *, canon: bool = True) -> tuple[tuple[int, ...], int]:
         """The slot values and marks after ``player`` lays ``tile`` (its halves) on
         ``slot``: the slot shows the tile's other half; the slot is covered and no longer
         pending; a double that takes tiles makes its slot (and the toes it opens)
@@ -443,7 +448,7 @@ class Layout:
         owner = self.data.slots[slot].owner
         if owner is not None and owner == player:
             marks = self.take_marker_in(marks, player)
-        return self.canonical(tuple(out), marks)
+        return self.canonical(tuple(out), marks) if canon else (tuple(out), marks)
 
     def bars_going_out(self, marks: int, slot: int, tile: tuple[int, int]) -> bool:
         """R2.2 (``cover_out``): laying ``tile`` (its halves) on ``slot`` may not be its
@@ -484,11 +489,12 @@ class Layout:
         return (sl.access in (Access.OWNER_OR_MARKER, Access.OWNER_OR_MARKERS)
                 and sl.owner is not None and self.marker_out(marks, sl.owner))
 
-    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0) -> tuple[int, ...]:
+    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0,
+                weights: tuple[int, ...] = ()) -> tuple[int, ...]:
         """The open slots ``player`` may play on -- only the pending ones while a double
         takes its tiles -- one per symmetric group and number (a slot showing the same
         number as an earlier slot of its group is the same move, up to the layout's
-        symmetry)."""
+        symmetry; where plays score, R5.7, only if it counts the same: ``weights``)."""
         if not marks:
             allowed = self._allowed[player]
         else:
@@ -501,7 +507,8 @@ class Layout:
             v = ends[i]
             if v == CLOSED:
                 continue
-            if any(j < i and ends[j] == v and self._same(marks, i, j) for j in self._group[i]):
+            if any(j < i and ends[j] == v and self._same(marks, i, j)
+                   and (not weights or weights[i] == weights[j]) for j in self._group[i]):
                 continue
             out.append(i)
         return tuple(out)

@@ -189,9 +189,16 @@ def move_json(layout: Layout, state: State, move: Move) -> dict[str, Any]:
             out["end"] = None
         else:
             out["end"] = layout.shows(state.ends, move.end)
-            if not layout.named_by_number:
+            if not layout.named_by_number or _counted_apart(state, move.end):
                 out["slot"] = layout.data.slots[move.end].name
     return out
+
+
+def _counted_apart(state: State, slot: int) -> bool:
+    """R5.7: another end shows ``slot``'s number but counts differently (one of them a
+    double at its end): the number alone does not name the play."""
+    w, x = state.weights, state.ends[slot]
+    return bool(w) and any(y == x and w[j] != w[slot] for j, y in enumerate(state.ends))
 
 
 def said(layout: Layout, state: State, move: Move) -> str:
@@ -271,7 +278,7 @@ def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
         return Move(kind, player, tile, LEAD)
     ends, marks = state.ends, state.marks
     seat = player if 0 <= player < len(state.hands) else state.turn
-    targets = layout.targets(ends, seat, marks)
+    targets = layout.targets(ends, seat, marks, state.weights)
     for slot in targets:
         if written.goes_on(layout, ends, slot):
             return Move(kind, player, tile, slot)

@@ -41,6 +41,9 @@ class Outcome:
     counts: tuple[int, ...] = ()
     winner_by: BlockWinner = BlockWinner.FEWEST_PIPS  #: R5.2a [scoring.block_winner]
     unit: AwardUnit = AwardUnit.PIPS  #: R5.4: what the awards count [scoring.award_unit]
+    #: R5.7: per side, the points its plays scored (``()`` where plays score nothing);
+    #: its score adds them to its award
+    points: tuple[int, ...] = ()
 
     @property
     def winning_players(self) -> tuple[int, ...]:
@@ -63,6 +66,7 @@ class Outcome:
             **({"block_winner": self.winner_by.value, "counts": list(self.counts)}
                if self.winner_by is not BlockWinner.FEWEST_PIPS else {}),
             **({"award_unit": self.unit.value} if self.unit is not AwardUnit.PIPS else {}),
+            **({"points": list(self.points)} if self.points else {}),
         }
 
 
@@ -116,6 +120,12 @@ def side_totals(sides: tuple[tuple[int, ...], ...], residuals: tuple[int, ...]
     return tuple(sum(residuals[p] for p in side) for side in sides)
 
 
+def side_points(sides: tuple[tuple[int, ...], ...], points: tuple[int, ...]
+                ) -> tuple[int, ...]:
+    """R5.7: each side's points scored in play (``()`` where plays score nothing)."""
+    return tuple(sum(points[p] for p in side) for side in sides) if points else ()
+
+
 def seat_penalties(variant: Variant, fouls: int) -> tuple[int, ...]:
     """R4.5: what each seat's fouls cost it (``fouls``: the seats that fouled, a mask)."""
     return tuple(variant.fouls.penalty if fouls >> p & 1 else 0
@@ -146,9 +156,11 @@ def outcome(variant: Variant, s: State) -> Outcome | None:
     else:
         term = Ending.BLOCKED
         winners, awards, tied, why = _blocked(variant, s, sides, counts, basis, proposer)
-    scores = tuple(awards[i] - sum(penalties[p] for p in side) for i, side in enumerate(sides))
+    points = side_points(sides, s.points)  # R5.7: scored in play, () where nothing is
+    scores = tuple(awards[i] - sum(penalties[p] for p in side) + (points[i] if points else 0)
+                   for i, side in enumerate(sides))
     return Outcome(term, residuals, sides, totals, tuple(winners), tuple(awards), penalties,
-                   scores, tied, proposer, why, counts, c.WINNER, c.UNIT)
+                   scores, tied, proposer, why, counts, c.WINNER, c.UNIT, points)
 
 
 def _blocked(

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SECTIONS", "Award", "AwardUnit", "BlockCall", "BlockSpec", "BlockWinner", "Compare",
     "Confirmations", "DealOrder", "DealSpec", "DrawRule", "DrawSpec", "DrawWhen",
-    "ExtendReading", "FirstTurn", "FoulRule", "FoulSpec", "LayoutKind", "LayoutSpec",
+    "ExtendReading", "FirstTurn", "FoulRule", "FoulSpec", "InPlay", "LayoutKind", "LayoutSpec",
     "LeadFallback", "LeadRule", "LeadSpec", "Match", "OpenTrains", "OutOnDouble",
     "PartnershipSpec", "Proposer", "PublicTrain",
     "ScoringSpec", "SetSpec", "Sizes", "TieRule", "param",
@@ -142,6 +142,16 @@ class AwardUnit(enum.StrEnum):
 
     PIPS = "pips"  #: the residual counts (R5.3: pips, or the variant's tile values)
     TILES = "tiles"  #: the tiles left in hand, one each
+
+
+class InPlay(enum.StrEnum):
+    """R5.7: what a play scores as it is made."""
+
+    NONE = "none"  #: nothing: a round scores only at its end (R5.4)
+    #: All Fives: a play (the lead too) scores the count of the layout's ends -- a double
+    #: at an end counted by both halves, a spinner's arm once a tile is on it -- when that
+    #: count is a multiple of 5 (the count itself: 5, 10, 15 ...)
+    FIVES = "fives"
 
 
 class Compare(enum.StrEnum):
@@ -477,6 +487,10 @@ class ScoringSpec:
         (), "R5.3", 'special tile values overriding a+b, e.g. { "0-0" = 25 }',
         shrink=_tile_values,
     )
+    in_play: InPlay = param(
+        InPlay.NONE, "R5.7",
+        'points scored as tiles are laid: "none", or "fives" (All Fives: the ends\' count '
+        "when it is a multiple of 5; the final score adds them to the award)")
 
 
 SECTIONS: dict[str, type] = {

@@ -37,6 +37,7 @@ class RuleBook(Protocol):
     C: int
     fouls_possible: bool
     value: tuple[int, ...]
+    fives: bool  #: R5.7: plays score the ends' count when it is a multiple of 5
 
     def __init__(self, variant: Variant) -> None: ...
     def playable_mask(self, s: State, player: int) -> int: ...

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from . import fives
 from .constants import Constants, constants_of
 from .errors import DominoproofError, IllegalMoveError
 from .layout import Layout, layout_for, layout_of
@@ -138,9 +139,12 @@ def dealt_state(variant: Variant, deal: Deal, leader: int, free_draw: bool = Fal
                 closed: tuple[int, ...] | None = None) -> State:
     """Init for ``deal`` with ``leader`` to move: nothing on the table, every slot closed
     (``closed``, when the caller holds them), no confirmation, no foul, no marker out."""
+    lay = layout_of(variant)
     return _new(State, (deal.hands, mask_of(deal.stack), deal.set_aside, 0,
-                        layout_of(variant).closed if closed is None else closed, leader, 0,
-                        False, 0, Status.PLAYING, None if free_draw else deal.stack, 0))
+                        lay.closed if closed is None else closed, leader, 0, False, 0,
+                        Status.PLAYING, None if free_draw else deal.stack, 0,
+                        *(fives.initial(lay, variant.players) if constants_of(variant).FIVES
+                          else ((), ()))))
 
 
 def init_states(variant: Variant, init: Init,
@@ -181,6 +185,7 @@ class Rules:
         self.C = c.C  #: R4.4: the confirmations that establish the block
         self.fouls_possible = c.FOULS is FoulRule.PENALISED
         self.value = c.VALUE
+        self.fives = c.FIVES  #: R5.7: plays score the ends' count, a multiple of 5
 
     # -- R2, R3, R1.1: the conditions of a blocked game ---------------------------
     def playable_mask(self: RuleBook, s: State, player: int) -> int:
@@ -364,9 +369,10 @@ def _laid(r: RuleBook, s: State, m: Move, ends: tuple[int, ...], marks: int) -> 
     a, b = r.halves[m.tile]
     stays = ((a == b and m.end != LEAD and r.layout.plays_again(m.end))
              or r.layout.first_turn(marks))
-    return s._replace(hands=_with_hand(s, p, hand), table=s.table | 1 << m.tile, ends=ends,
-                      marks=marks, turn=r.next_seat[p] if hand and not stays else p,
-                      confirmed=0, drew=False)
+    new = s._replace(hands=_with_hand(s, p, hand), table=s.table | 1 << m.tile, ends=ends,
+                     marks=marks, turn=r.next_seat[p] if hand and not stays else p,
+                     confirmed=0, drew=False)
+    return fives.laid(r.layout, s, new, m.end, (a, b), p) if r.fives else new  # R5.7
 
 
 def _ends(status: Status) -> Callable[[RuleBook, State, Move], State]:
@@ -387,7 +393,7 @@ def _lead(r: RuleBook, s: State, m: Move) -> State:
     """The slots opened by the lead show the halves of ``t = a-b`` (a double also opens
     a spinner's arms, and takes its tiles where the layout says so)."""
     a, b = r.halves[m.tile]
-    return _laid(r, s, m, *r.layout.open(a, b, s.marks))
+    return _laid(r, s, m, *r.layout.open(a, b, s.marks, canon=not r.fives))
 
 
 def _last(lay: Layout, hand: int) -> bool:  # one tile, which a waiting double may not be
@@ -398,7 +404,7 @@ def _play_moves(r: RuleBook, s: State) -> Iterator[Move]:
     """Every tile on every slot the mover may play on that it matches [R2.1], but a last
     tile that is a double left to wait (``playable_mask``) [R2.2]."""
     p, hand, ends, lay = s.turn, s.hands[s.turn], s.ends, r.layout
-    for slot in lay.targets(ends, p, s.marks):
+    for slot in lay.targets(ends, p, s.marks, s.weights):
         for t in bits(hand & r.fits[ends[slot]]):
             if not (_last(lay, hand) and lay.bars_going_out(s.marks, slot, r.halves[t])):
                 yield Move(PLAY, p, t, slot)
@@ -409,7 +415,7 @@ def _play(r: RuleBook, s: State, m: Move) -> State:
     covered; a double that takes tiles waits there (and opens its toes); a play on
     one's own train takes one's marker in."""
     return _laid(r, s, m, *r.layout.extend(s.ends, s.marks, m.end, r.halves[m.tile],
-                                           m.player))
+                                           m.player, canon=not r.fives))
 
 
 def _foul_moves(r: RuleBook, s: State) -> Iterator[Move]:

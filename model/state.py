@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .layout import CLOSED, layout_of
-from .params import DealOrder
+from .params import DealOrder, InPlay
 from .tiles import Tile, bits, mask_of, show_tiles
 
 if TYPE_CHECKING:
@@ -92,6 +92,12 @@ class State(NamedTuple):
     status: Status
     stack: tuple[int, ...] | None  #: remaining draw order (top first), or None
     marks: int = 0  #: mask of seats whose marker is out (layouts with markers)
+    #: R5.7 (``[scoring] in_play = "fives"``; else ``()``): per seat, the points its plays
+    #: have scored
+    points: tuple[int, ...] = ()
+    #: R5.7 (likewise): per slot, how many times the number it shows counts (0, 1, or 2
+    #: for a double at that end), going with ``ends`` in their canonical form
+    weights: tuple[int, ...] = ()
 
     # -- derived views ---------------------------------------------------------
     @property
@@ -133,7 +139,8 @@ class State(NamedTuple):
     def key(self) -> tuple[object, ...]:
         """Canonical key: equal keys, equal futures (``table`` is implied by the rest)."""
         return (self.hands, self.boneyard, self.set_aside, self.ends, self.marks, self.turn,
-                self.confirmed, self.drew, self.fouls, self.status, self.stack)
+                self.confirmed, self.drew, self.fouls, self.status, self.points, self.weights,
+                self.stack)
 
     def describe(self) -> str:
         """A few lines a person can read."""
@@ -145,6 +152,9 @@ class State(NamedTuple):
                      + (f", set aside: {self.set_aside.bit_count()}" if self.set_aside else ""))
         if self.confirmed:
             lines.append(f"  R4: {self.confirmed} confirmation(s), proposed by P{self.proposer}")
+        if self.points:
+            lines.append("  points in play (R5.7): " + ", ".join(
+                f"P{p} {x}" for p, x in enumerate(self.points)))
         return "\n".join(lines)
 
 
@@ -160,6 +170,7 @@ class StateFlaw(enum.IntFlag):
     BAD_STACK = enum.auto()  #: draw order disagrees with the boneyard
     BAD_PROCEDURE = enum.auto()  #: more confirmations than players, or a fouler outside
     BAD_PLAYERS = enum.auto()
+    BAD_SCORE = enum.auto()  #: R5.7: points in play or the ends' weights out of shape
 
 
 def state_status(variant: Variant, s: State) -> StateFlaw:
@@ -197,6 +208,11 @@ def state_status(variant: Variant, s: State) -> StateFlaw:
         flaws |= StateFlaw.BAD_ENDS
     if not layout.consistent(ts, s.table & ts.full, s.ends, s.marks):
         flaws |= StateFlaw.BAD_ENDS
+    fives = variant.scoring.in_play is InPlay.FIVES  # R5.7: the points and the weights
+    shape = (variant.players, layout.width) if fives else (0, 0)
+    if ((len(s.points), len(s.weights)) != shape or any(x < 0 for x in s.points)
+            or any(w not in (0, 1, 2) for w in s.weights)):
+        flaws |= StateFlaw.BAD_SCORE
     return flaws
 
 

@@ -52,6 +52,7 @@ from .params import (
     FirstTurn,
     FoulRule,
     FoulSpec,
+    InPlay,
     LayoutKind,
     LayoutSpec,
     LeadFallback,
@@ -72,7 +73,7 @@ __all__ = [
     "Award", "AwardUnit", "BlockCall", "BlockWinner", "Compare", "Confirmations", "DealOrder",
     "DrawRule", "DrawWhen",
     "ExtendReading", "FirstTurn",
-    "FoulRule", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
+    "FoulRule", "InPlay", "LayoutKind", "LeadFallback", "LeadRule", "Proposer", "Sizes", "TieRule",
     "Variant", "find_variant", "load_variant", "load_variant_data", "preset_names",
     "presets", "toml_value",
 ]

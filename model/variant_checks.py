@@ -20,6 +20,7 @@ from .params import (
     DrawWhen,
     FirstTurn,
     FoulRule,
+    InPlay,
     LayoutKind,
     LeadFallback,
     LeadRule,
@@ -143,6 +144,21 @@ def validate(v: Variant) -> None:
             f"{lay.double_takes}, lead_double_takes = {lay.lead_double_takes})",
             source=src, key="[layout] match", value="matador",
             allowed='"equal", or [layout] kind = "line" with no double rules')
+    if v.scoring.in_play is InPlay.FIVES and (
+            lay.kind not in (LayoutKind.LINE, LayoutKind.SPINNER) or lay.match is Match.MATADOR
+            or lay.double_takes or lay.lead_double_takes
+            or (lay.kind is LayoutKind.SPINNER and not lay.spinner_sides_first)):
+        # R5.7: All Fives and Muggins count the ends of a line, or of a spinner whose
+        # arms open once both its sides are covered; their doubles take no tiles
+        raise VariantError(
+            "scoring in play counts the ends of one line, or of a spinner whose arms open "
+            f'once both its sides are covered, with no double rules (here [layout] kind = '
+            f'"{lay.kind.value}", match = "{lay.match.value}", double_takes = '
+            f"{lay.double_takes}, lead_double_takes = {lay.lead_double_takes}, "
+            f"spinner_sides_first = {str(lay.spinner_sides_first).lower()})",
+            source=src, key="[scoring] in_play", value="fives",
+            allowed='"none", or [layout] kind = "line" or "spinner" (sides first) with '
+                    'match = "equal" and no double rules')
     if lay.lead_double_takes:
         # the opening double takes one tile on each slot it opens (SEMANTICS: pending)
         opened = v.slot_layout.lead_double_opens
@@ -211,6 +227,10 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
         out.append(f'{src}: [scoring] award_unit = "{sc.award_unit.value}" has no effect: '
                    '[scoring] block_award and domino_award = "nothing" award nothing to '
                    "count (R5.4)")
+    if sc.in_play is InPlay.FIVES and v.n <= 1:
+        out.append(f'{src}: [scoring] in_play = "fives" has no effect: [set] max = {v.n}: '
+                   "no end shows more than 1 and a double at an end counts 2, so the ends "
+                   "never count a multiple of 5 above 0 (R5.7)")
     lay = v.layout
     if not lay.spinner_sides_first and lay.kind is not LayoutKind.SPINNER:
         out.append(f"{src}: [layout] spinner_sides_first = false has no effect: [layout] "

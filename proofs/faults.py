@@ -75,6 +75,8 @@ class Fault:
 _DRAW_D2 = {"set.max": 2, "deal.hand_size": 2, "lead.tile": "2-2"}
 #: The block game on double-2: 2 tiles each, 2 out of play.
 _BLOCK_D2 = {"set.max": 2, "deal.hand_size": 2}
+#: Muggins on double-2: 2 tiles each, 2 in the boneyard, none set aside.
+_FIVES_D2 = {"set.max": 2, "deal.hand_size": 2, "deal.set_aside": 0}
 #: Four players on double-2: one tile each, 2 out of play, the top double leads.
 _TEAMS_D2 = {"set.max": 2, "deal.hand_size": 1, "lead.tile": "2-2"}
 #: Three players on double-2, two tiles each, the holder of 2-2 leads (fouls need a
@@ -228,6 +230,10 @@ FAULTS: tuple[Fault, ...] = (
           "holding one declares they cannot play and the block is established while it "
           "could still be laid", ("R2.1",), ("blocked-sound", "no-false-confirmation"),
           "block-2p-d6", demo_overrides={**_BLOCK_D2, "layout.match": "matador"}),
+    # R5.7's scoring in play, on Muggins' line shrunk to double-2, hands of 2
+    Fault("fives-any-count", 'in_play = "fives" broken: a play scores the ends\' count '
+          "whatever it is, not only a multiple of 5", ("R5.7",), ("points-in-fives",),
+          "muggins-2p-d6", demo_overrides=_FIVES_D2),
 )
 
 FAULTS_BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from dominoproof.model import fives
 from dominoproof.model.fast import FastRules
 from dominoproof.model.layout import Access, Layout, SlotLayout
 from dominoproof.model.moves import LEAD, Move, MoveKind
@@ -174,11 +175,12 @@ class _PendingIgnored(Layout):
         super().__init__(data, players)
         self.piles_up = piles_up
 
-    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0) -> tuple[int, ...]:
+    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0,
+                weights: tuple[int, ...] = ()) -> tuple[int, ...]:
         f = self.fields
         if f.pending >= 0:
             marks &= ~(((1 << self.width) - 1) << f.pending)
-        return super().targets(ends, player, marks)
+        return super().targets(ends, player, marks, weights)
 
     def starts_wait(self, pending: int) -> bool:
         return self.piles_up or super().starts_wait(pending)
@@ -254,10 +256,10 @@ class _EveryTurnFirst(Layout):
     """Every play on one's own train read as one in a first turn still going on."""
 
     def extend(self, ends: tuple[int, ...], marks: int, slot: int, tile: tuple[int, int],
-               player: int) -> tuple[tuple[int, ...], int]:
+               player: int, *, canon: bool = True) -> tuple[tuple[int, ...], int]:
         if self.fields.first >= 0 and self.own_train(player) == slot:
             marks |= 1 << self.fields.first  # as if the first turn were going on
-        return super().extend(ends, marks, slot, tile, player)
+        return super().extend(ends, marks, slot, tile, player, canon=canon)
 
 
 class EveryTurnFirst(FastRules):
@@ -433,6 +435,21 @@ def _scores_ignore_penalties(variant: Variant, s: State) -> Outcome | None:
     return dataclasses.replace(res, scores=res.awards)
 
 
+class FivesAnyCount(FastRules):
+    """R5.7 broken: a play scores the ends' count whatever it is, not only a multiple
+    of 5."""
+
+    def step(self, s: State, m: Move) -> State:
+        t = super().step(s, m)
+        if m.kind is MoveKind.PLAY and t.points:
+            total = fives.count(t.ends, t.weights)
+            if not fives.scored(total):
+                points = list(t.points)
+                points[m.player] += total
+                t = t._replace(points=tuple(points))
+        return t
+
+
 #: fault id -> the engine's mutant rule book
 class MatadorTame(FastRules):
     """R2.1 broken under Matador matching: the matadors are not wild -- laid, and counted
@@ -472,6 +489,7 @@ ENGINE_MUTANTS: dict[str, type[FastRules]] = {
     "out-on-waiting-double": OutOnWaitingDouble,
     "every-turn-first": EveryTurnFirst,
     "matador-tame": MatadorTame,
+    "fives-any-count": FivesAnyCount,
 }
 #: fault id -> the engine's mutant scoring
 SCORING_MUTANTS: dict[str, Scorer] = {

@@ -20,7 +20,7 @@ from typing import Any
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import Access, LayoutKind, Match, Opens
-from dominoproof.model.variant import BlockCall, FoulRule, Variant
+from dominoproof.model.variant import BlockCall, FoulRule, InPlay, Variant
 
 
 class Kind(enum.StrEnum):
@@ -184,8 +184,18 @@ CATALOGUE: tuple[Property, ...] = (
         applies=lambda v: v.fouls.rule is FoulRule.PENALISED),
     Property(
         "final-scores",
-        "Each side's final score is its award minus the penalties of its seats.",
+        "Each side's final score is its award minus the penalties of its seats (plus, "
+        "where plays score, R5.7, its seats' points in play).",
         ("R4.5", "R5.4", "R5.5"), Kind.TERMINAL),
+    Property(
+        "points-in-fives",
+        "Where plays score (R5.7), a play adds to its player's points a multiple of 5 (or "
+        "nothing), no other move changes anyone's points, and each side's final score is "
+        "its award less its seats' penalties plus its seats' points in play.",
+        ("R5.7",), Kind.TRANSITION,
+        applies_doc='variants that score in play ([scoring] in_play = "fives")',
+        applies=lambda v: v.scoring.in_play is InPlay.FIVES,
+        why_not='plays score nothing ([scoring] in_play = "none")'),
     Property(
         "parity",
         "One line, every tile in play: at a block every tile of each end's suit is on the "

@@ -66,11 +66,27 @@ class Table:
     markers: frozenset[int] = frozenset()
     covered: frozenset[int] = frozenset()
     pending: frozenset[int] = frozenset()
+    #: R5.7 (scoring in play only, else empty): per slot, how many times its number
+    #: counts -- 0 closed or a bare spinner arm, 1, 2 a double at that end
+    weights: tuple[int, ...] = ()
+
+
+def scores_in_play(variant: Variant) -> bool:
+    """R5.7: the variant scores plays (``[scoring] in_play = "fives"``)."""
+    return variant.scoring.in_play.value == "fives"
 
 
 def closed(variant: Variant) -> Table:
-    """Before the lead: every slot closed, no marker out, nothing covered or pending."""
-    return Table(tuple(None for _ in variant.slot_layout.slots))
+    """Before the lead: every slot closed, no marker out, nothing covered or pending,
+    nothing counted."""
+    slots = variant.slot_layout.slots
+    weights = tuple(0 for _ in slots) if scores_in_play(variant) else ()
+    return Table(tuple(None for _ in slots), weights=weights)
+
+
+def count(table: Table) -> int:
+    """R5.7: the ends' count: each open slot's number as many times as it counts."""
+    return sum(w * x for x, w in zip(table.ends, table.weights, strict=True) if x is not None)
 
 
 def _other(t: Tile, x: int) -> int:
@@ -149,21 +165,25 @@ def canonical(variant: Variant, table: Table) -> Table:
     marks going with it."""
     ends = list(table.ends)
     covered, pending = set(table.covered), set(table.pending)
+    weights = list(table.weights) or [0] * len(ends)
     for group in variant.slot_layout.symmetric:
         items = []
         for i in group:
             v = ends[i]
-            items.append((v is None, -1 if v is None else v, i in pending, i in covered, v))
+            items.append((v is None, -1 if v is None else v, i in pending, i in covered,
+                          weights[i], v))
         items.sort()
-        for i, (_, _, is_pending, is_covered, v) in zip(group, items, strict=True):
+        for i, (_, _, is_pending, is_covered, w, v) in zip(group, items, strict=True):
             ends[i] = v
+            weights[i] = w
             pending.discard(i)
             covered.discard(i)
             if is_pending:
                 pending.add(i)
             if is_covered:
                 covered.add(i)
-    return Table(tuple(ends), table.markers, frozenset(covered), frozenset(pending))
+    return Table(tuple(ends), table.markers, frozenset(covered), frozenset(pending),
+                 tuple(weights) if table.weights else ())
 
 
 def lead(variant: Variant, table: Table, t: Tile) -> Table:
@@ -179,12 +199,17 @@ def lead(variant: Variant, table: Table, t: Tile) -> Table:
     pending: set[int] = set()
     if double and data.lead_takes > 0:
         pending = {i for i, v in enumerate(ends) if v is not None}
+    # R5.7: the lead's halves count once each; a spinner's arms count once played on
+    weights = tuple(1 if slot.opens.value == "lead" else 0 for slot in data.slots
+                    ) if table.weights else ()
     return canonical(variant, Table(tuple(ends), table.markers, table.covered,
-                                    frozenset(pending)))
+                                    frozenset(pending), weights))
 
 
-def lay(variant: Variant, table: Table, slot: int, t: Tile, player: int) -> Table:
-    """``player`` lays ``t`` on the open ``slot``."""
+def lay(variant: Variant, table: Table, slot: int, t: Tile, player: int,
+        lone_double: bool = False) -> Table:
+    """``player`` lays ``t`` on the open ``slot`` (``lone_double``: the one tile on the
+    table is a double, whose other halves then lie at an end, R5.7)."""
     data = variant.slot_layout
     ends = list(table.ends)
     x = ends[slot]
@@ -204,8 +229,14 @@ def lay(variant: Variant, table: Table, slot: int, t: Tile, player: int) -> Tabl
     markers = set(table.markers)
     if data.slots[slot].owner == player:
         markers.discard(player)
+    weights = list(table.weights)
+    if weights:  # R5.7: a double at an end counts both halves
+        weights[slot] = 2 if t[0] == t[1] else 1
+        for i, s in enumerate(data.slots):
+            if lone_double and i != slot and s.opens.value == "lead" and weights[i] > 0:
+                weights[i] = 2
     return canonical(variant, Table(tuple(ends), frozenset(markers), frozenset(covered),
-                                    frozenset(pending)))
+                                    frozenset(pending), tuple(weights)))
 
 
 def plays_again(variant: Variant, t: Tile, slot: int | None) -> bool:
@@ -247,12 +278,19 @@ def offered(variant: Variant, table: Table, player: int) -> list[int]:
             continue
         if table.pending and i not in table.pending:
             continue
-        marks = (i in table.pending, i in table.covered)
-        if any(j < i and table.ends[j] == x and (j in table.pending, j in table.covered)
+        marks = (i in table.pending, i in table.covered, _weight(table, i))
+        if any(j < i and table.ends[j] == x and (j in table.pending, j in table.covered,
+                                                  _weight(table, j))
                == marks for j in group_of(variant, i)):
             continue
         out.append(i)
     return out
+
+
+def _weight(table: Table, i: int) -> int:
+    """R5.7: how many times slot ``i`` counts (two equal slots counting differently are
+    two plays: they score differently); 0 where plays score nothing."""
+    return table.weights[i] if table.weights else 0
 
 
 def goes_out_waiting(variant: Variant, table: Table, slot: int, t: Tile,

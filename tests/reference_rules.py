@@ -114,14 +114,17 @@ class RefState:
     pending: frozenset[int] = frozenset()  #: slots a double leaves waiting for a tile
     #: the player to move is on their first turn, laying tiles on their own train (R2.3)
     first: bool = False
+    #: R5.7 (scoring in play only): each seat's points, and how many times each slot counts
+    points: tuple[int, ...] = ()
+    weights: tuple[int, ...] = ()
 
     @property
     def layout(self) -> Table:
-        return Table(self.ends, self.marks, self.covered, self.pending)
+        return Table(self.ends, self.marks, self.covered, self.pending, self.weights)
 
     def with_layout(self, table: Table) -> RefState:
         return _replace(self, ends=table.ends, marks=table.markers, covered=table.covered,
-                        pending=table.pending)
+                        pending=table.pending, weights=table.weights)
 
 
 def mask_to_set(mask: int) -> frozenset[Tile]:
@@ -162,6 +165,7 @@ def from_model(variant: Variant, s: State) -> RefState:
         status=s.status.name,
         stack=None if s.stack is None else tuple(tile_of(i) for i in s.stack),
         marks=markers, covered=covered, pending=pending, first=lay.read_first(variant, s.marks),
+        points=s.points, weights=s.weights,
     )
 
 
@@ -183,6 +187,7 @@ def to_model(variant: Variant, r: RefState) -> State:
         status=Status[r.status],
         stack=None if r.stack is None else tuple(index_of(t) for t in r.stack),
         marks=lay.write_marks(variant, r.marks, r.covered, r.pending, r.first),
+        points=r.points, weights=r.weights,
     )
 
 
@@ -304,11 +309,13 @@ def initial(variant: Variant, hands: Sequence[frozenset[Tile]], stack: Sequence[
     lead = lead_options(variant, hands)
     if lead is None:
         return None
+    scores = lay.scores_in_play(variant)  # R5.7: nobody has scored, nothing counts
     return RefState(
         hands=tuple(hands), boneyard=frozenset(stack), aside=aside, table=frozenset(),
         ends=lay.closed(variant).ends, turn=lead[0], confirmed=0,
         drew=False, fouls=frozenset(), status=PLAYING,
         stack=None if free_draw else tuple(stack),
+        points=tuple(0 for _ in hands) if scores else (), weights=lay.closed(variant).weights,
     )
 
 
@@ -406,14 +413,18 @@ def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None) -> R
     waiting there, which ends it."""
     players = variant.deal.players
     hand = r.hands[p] - {t}
+    lone = len(r.table) == 1 and all(a == b for a, b in r.table)
     table = (lay.lead(variant, r.layout, t) if slot is None
-             else lay.lay(variant, r.layout, slot, t, p))
+             else lay.lay(variant, r.layout, slot, t, p, lone))
+    points = list(r.points)
+    if points and lay.count(table) % 5 == 0:  # R5.7: the count, when a multiple of 5
+        points[p] += lay.count(table)
     first = (slot is not None and lay.first_turns(variant) and slot == lay.own_train(variant, p)
              and (r.first or slot not in r.covered) and slot not in table.pending)
     again = not hand or lay.plays_again(variant, t, slot) or first
     return _replace(r, hands=_with_hand(r, p, hand), table=r.table | {t},
-                    turn=p if again else (p + 1) % players,
-                    confirmed=0, drew=False, first=first).with_layout(table)
+                    turn=p if again else (p + 1) % players, confirmed=0, drew=False,
+                    first=first, points=tuple(points)).with_layout(table)
 
 
 def _out(variant: Variant, r: RefState) -> RefState:

@@ -126,7 +126,9 @@ def score(variant: Variant, r: ref.RefState) -> dict[str, Any] | None:
                                              "team-total", "leader", "no-double"):
                 awards[winners[0]] = award(rule, winners)
     penalties = [variant.fouls.penalty if p in r.fouls else 0 for p in range(players)]
-    scores = [awards[i] - sum(penalties[p] for p in side) for i, side in enumerate(sds)]
+    # R5.7: each side's final score adds its seats' points scored in play
+    scores = [awards[i] - sum(penalties[p] for p in side)
+              + sum(r.points[p] for p in side if r.points) for i, side in enumerate(sds)]
     return {
         "termination": "domino" if r.status == ref.DOMINO else "blocked",
         "residuals": tuple(residuals),

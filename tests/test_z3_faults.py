@@ -15,7 +15,7 @@ from dominoproof.model.variant import find_variant
 from dominoproof.proofs.faults import FAULTS, FAULTS_BY_ID
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.search.rounds import replay
-from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS, twin_prover
+from dominoproof.proofs.z3.encoding_faults import Z3_MUTANTS, Z3_UNSTATED, twin_prover
 from dominoproof.proofs.z3.queries import Prover, Run
 
 CASES = [with_z3_twin(f.id, pid) for f in FAULTS for pid in f.catches]
@@ -33,7 +33,7 @@ def test_every_fault_has_a_twin() -> None:
             assert f.variant_overrides, fid
     if awaited:
         pytest.xfail(f"{', '.join(awaited)}: {AWAITING_Z3}")
-    assert set(Z3_MUTANTS) == set(FAULTS_BY_ID)
+    assert set(Z3_MUTANTS) | set(Z3_UNSTATED) == set(FAULTS_BY_ID)
 
 
 @pytest.mark.parametrize(("fault", "pid"), CASES)

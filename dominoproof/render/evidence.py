@@ -213,6 +213,7 @@ _FLAW_WORDS = {
     StateFlaw.BAD_STACK: "a draw order that is not the boneyard's",
     StateFlaw.BAD_PROCEDURE: "a run of confirmations no round has",
     StateFlaw.BAD_PLAYERS: "another number of players",
+    StateFlaw.BAD_SCORE: "points in play or ends' weights out of shape",
 }
 
 

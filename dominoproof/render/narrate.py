@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dominoproof.model.engine import Trace
+from dominoproof.model.fives import count
 from dominoproof.model.layout import Access, Opens, layout_for, layout_of
 from dominoproof.model.matching import fits, is_matador, shown_after
 from dominoproof.model.moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
@@ -53,8 +54,10 @@ class LineOfPlay:
             return None
         return self.tiles[0][0], self.tiles[-1][1]
 
-    def lay(self, tile: Tile, end: int) -> None:
-        """Lay ``tile`` on the end showing ``end`` (:data:`LEAD` for the opening)."""
+    def lay(self, tile: Tile, end: int, on_double: bool | None = None) -> None:
+        """Lay ``tile`` on the end showing ``end`` (:data:`LEAD` for the opening); where
+        both ends show it, ``on_double`` says which: the one whose outer tile is a double
+        (R5.7: the two count differently), or the other."""
         if end == LEAD:
             if self.tiles:
                 raise ValueError("the line is already open")
@@ -67,6 +70,10 @@ class LineOfPlay:
             raise ValueError(f"{tile} does not fit an end showing {end}")
         other = shown_after(tile.lo, tile.hi, end, self.total)  # R2.1: the half left showing
         touching = tile.lo + tile.hi - other
+        if left == right == end and on_double is not None:  # R5.7: which of the two
+            first = self.tiles[0]
+            if (first[0] == first[1]) != on_double:
+                left = -1  # the right end is the one meant
         if left == end:
             self.tiles.insert(0, (other, touching))
         elif right == end:
@@ -259,6 +266,15 @@ def _last_double(rules: RuleBook, s: State, player: int) -> str:
             "covered: it cannot end the round, R2.2)")
 
 
+def _scored(s: State, p: int, after: State) -> str:
+    """R5.7: what a play scored, where plays score: the ends' count when it is a
+    multiple of 5 (nothing said otherwise)."""
+    if not after.points or after.points[p] == s.points[p]:
+        return ""
+    return (f"; the ends count {count(after.ends, after.weights)}: P{p} scores "
+            f"{after.points[p] - s.points[p]} (R5.7; {after.points[p]} in play)")
+
+
 def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
     """R4.4, with R2 and R3 checked on the state (said plainly when they fail)."""
     needed = rules.C
@@ -337,6 +353,7 @@ def narrate(trace: Trace) -> list[Step]:
                     rule = "R4.3"
                     text += (f": P{p} can play, so the block proposed by P{s.proposer} "
                              "was not real and play goes on")
+            text += _scored(s, p, after)
         elif k is MoveKind.DRAW and not s.led:  # R3.6: a draw for the lead
             rule, hand = "R3.6", (p, after.hands[p])
             found = rules.opening(after.hands)[1] != DRAW_FOR_LEAD
@@ -424,9 +441,15 @@ class _Told:
         t = Tile.from_index(m.tile)
         number = LEAD if m.end == LEAD else self.layout.shows(s.ends, m.end)
         where = f"the {number}"
+        # R5.7: two ends show the number but count differently: which one is said
+        apart = (m.end != LEAD and bool(s.weights) and len(s.open_ends) == 2
+                 and s.ends[0] == s.ends[1] and s.weights[0] != s.weights[1])
+        on_double = s.weights[m.end] == 2 if apart else None
+        if apart:
+            where += f" ({'the double' if on_double else 'not the double'} [{number}|{number}])"
         try:
             if self.line is not None:
-                self.line.lay(t, number)
+                self.line.lay(t, number, on_double)
                 return tuple(self.line.shown()) + self._waiting(after), (), where
             if self.arms is not None:
                 self.arms.move(k, s, m, after)

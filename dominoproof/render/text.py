@@ -288,7 +288,8 @@ def counts_against(variant: Variant, res: Outcome) -> bool:
 
 def score_table(variant: Variant, final: State, res: Outcome) -> Table:
     """R5: one row per seat (and a total row per team when teams are compared):
-    tiles left, residual, award, foul penalty, score, result. The side/team column
+    tiles left, residual, award, foul penalty, points in play (where plays score,
+    R5.7), score, result. The side/team column
     appears when the variant has teams (otherwise every seat is its own side). Under
     award "nothing" (:func:`counts_against`) the award is 0 for everyone and the score
     column is what counts instead, and says so: each side's own pips (its residual)
@@ -306,7 +307,7 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
     names = (["tiles\nR5.2a" if by_tiles else "tiles\nR5.4"] if counted else []) + [
         "residual\n(pips) R5.3" if counted else "residual\nR5.3",
         f"award\n({res.unit.value}) R5.4/5" if counted else "award\nR5.4/R5.5",
-        "foul penalty\nR4.5"]
+        "foul penalty\nR4.5"] + (["in play\nR5.7"] if res.points else [])
     against = counts_against(variant, res)
     names.append("score: own pips\nagainst (R5.3+R4.5)" if against else "score")
     for name in names:
@@ -326,7 +327,9 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
             return str(res.totals[i] + sum(res.penalties[p] for p in res.sides[i]))
         return str(res.scores[i])
 
-    def row(*cells: str, count: str = "", end_section: bool = False) -> None:
+    def row(*cells: str, count: str = "", end_section: bool = False, pts: str = "") -> None:
+        # R5.7: the points scored in play, before the score that adds them
+        cells = cells[:6] + ((pts,) if res.points else ()) + cells[6:]
         cells = cells[:3] + ((count,) if counted else ()) + cells[3:]
         texts = [Text(c) for c in (cells if teams else cells[:1] + cells[2:])]
         table.add_row(*texts, end_section=end_section)
@@ -342,12 +345,13 @@ def score_table(variant: Variant, final: State, res: Outcome) -> Table:
             row(f"P{p}", name, tiles, str(res.residuals[p]),
                 str(res.awards[i]) if single else "", str(res.penalties[p]),
                 score(i) if single else "", result(i) if single else "",
-                count=str(final.hands[p].bit_count()))
+                count=str(final.hands[p].bit_count()),
+                pts=str(final.points[p]) if final.points else "")
         if not single:
             row("", side_name(side), "team total", str(res.totals[i]), str(res.awards[i]),
                 str(sum(res.penalties[p] for p in side)), score(i), result(i),
                 count=str(sum(final.hands[p].bit_count() for p in side)),
-                end_section=i < last)
+                end_section=i < last, pts=str(res.points[i]) if res.points else "")
     return table
 
 

@@ -49,6 +49,7 @@ from dominoproof.model.variant import (
     DrawWhen,
     ExtendReading,
     FoulRule,
+    InPlay,
     LeadFallback,
     LeadRule,
     Variant,
@@ -131,8 +132,11 @@ def words(tiles: int) -> int:
 
 def unsupported(v: Variant) -> str:
     """Why the kernel cannot read ``v`` (``""``: it can). Every rule and slot feature of
-    the engine is read from the table; what does not fit is a layout of more slots or
-    mark bits than a word holds."""
+    the engine is read from the table but one, scoring in play (R5.7: its frame has no
+    points); what else does not fit is a layout of more slots or mark bits than a word
+    holds."""
+    if v.scoring.in_play is not InPlay.NONE:
+        return f'points scored in play ([scoring] in_play = "{v.scoring.in_play.value}")'
     lay = layout_of(v)
     if lay.width > MAX_SLOTS:
         return f"a layout of {lay.width} slots (the kernel holds at most {MAX_SLOTS})"

@@ -14,6 +14,7 @@ import struct
 
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import CLOSED, layout_of
+from dominoproof.model.params import InPlay
 from dominoproof.model.state import State, Status
 from dominoproof.model.variant import Variant
 
@@ -36,7 +37,9 @@ class Codec:
     does not fit raises ``OverflowError`` rather than colliding with another state;
     any value that fits is decoded exactly (a mask holding a tile outside the set
     too: faulty rules must not be hidden by the encoding). Sets of up to 32 tiles
-    (double-6) fit; the search is for small sets.
+    (double-6) fit; the search is for small sets. Where plays score (R5.7) the record
+    ends, before the draw order's bytes, with each seat's points (16 bits) and each
+    slot's weight (a byte); elsewhere it has neither.
     """
 
     def __init__(self, variant: Variant, order: tuple[int, ...] | None = None) -> None:
@@ -50,7 +53,11 @@ class Codec:
         bits = layout_of(variant).fields.width
         self.markers = bits > 0
         marks = "" if not bits else "H" if bits <= 16 else "I" if bits <= 32 else "Q"
-        self._rec = struct.Struct("<" + "I" * (p + 3) + "BBBBH" + "B" * w + marks + "BB")
+        #: R5.7: the points of each seat and the weight of each slot, where plays score
+        self.fives = variant.scoring.in_play is InPlay.FIVES
+        tally = "H" * p + "B" * w if self.fives else ""
+        self._rec = struct.Struct("<" + "I" * (p + 3) + "BBBBH" + "B" * w + marks + tally
+                                  + "BB")
         self._head = self._rec.size
         self._status = tuple(Status)
         #: the suffixes of the fixed draw order, by length (what tag 2 implies)
@@ -64,7 +71,10 @@ class Codec:
 
     def pack(self, s: State) -> bytes:
         """The packed record of ``s`` (``encode`` is its little-endian integer)."""
-        hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack, marks = s
+        (hands, bone, aside, table, ends, turn, conf, drew, fouls, status, stack, marks,
+         points, weights) = s
+        if len(points) + len(weights) != (self.p + self.w if self.fives else 0):
+            raise OverflowError(f"points in play out of the encodable range: {s!r}")
         e = self._ends.get(ends)
         if e is None:
             if len(ends) != self.w:
@@ -83,12 +93,12 @@ class Codec:
         try:
             if self.markers:
                 rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf,
-                                     fouls, *e, marks, tag, k)
+                                     fouls, *e, marks, *points, *weights, tag, k)
             elif marks:
                 raise ValueError("marks in a layout without marks")
             else:
                 rec = self._rec.pack(*hands, bone, aside, table, status, drew, turn, conf,
-                                     fouls, *e, tag, k)
+                                     fouls, *e, *points, *weights, tag, k)
         except (struct.error, ValueError):
             raise OverflowError(f"state out of the encodable range: {s!r}") from None
         return rec + extra if extra else rec
@@ -104,6 +114,11 @@ class Codec:
         status, drew, turn, conf, fouls = fields[p + 3:p + 8]
         code = fields[p + 8:p + 8 + w]
         *marked, tag, k = fields[p + 8 + w:]
+        points: tuple[int, ...] = ()
+        weights: tuple[int, ...] = ()
+        if self.fives:  # R5.7: the seats' points and the slots' weights close the record
+            weights, points = tuple(marked[-w:]), tuple(marked[-w - p:-w])
+            del marked[-w - p:]
         marks = marked[0] if marked else 0
         ends = self._ends_of.get(code)
         if ends is None:
@@ -115,7 +130,7 @@ class Codec:
             stack = self._suffix[k]
         return tuple.__new__(State, (  # State._make without its checks
             fields[:p], fields[p], fields[p + 1], fields[p + 2], ends, turn, conf,
-            bool(drew), fouls, self._status[status], stack, marks))
+            bool(drew), fouls, self._status[status], stack, marks, points, weights))
 
     def decode(self, c: int) -> State:
         # trailing zero bytes (a last stack tile 0) are gone from the integer: unpack pads

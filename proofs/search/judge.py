@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dominoproof.model.fives import STEP, count
 from dominoproof.model.layout import CLOSED
 from dominoproof.model.moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer
@@ -96,9 +97,9 @@ class Judge:
     """
 
     TERMINAL = frozenset({"winner-lowest", "award", "tie", "pips", "foul-penalty",
-                          "final-scores", "parity"})
+                          "final-scores", "parity", "points-in-fives"})
     TRANSITION = frozenset({"boneyard-monotone", "opening", "no-false-confirmation",
-                            "procedure"}) | LayoutJudge.TRANSITION
+                            "procedure", "points-in-fives"}) | LayoutJudge.TRANSITION
     #: properties that need every state, not just the terminal ones
     EVERY_STATE = TRANSITION | {"conservation", "blocked-complete"}
     #: properties that need R2 under both readings of R2.3 (the census of the readings)
@@ -263,8 +264,25 @@ class Judge:
             if why:
                 ctx.fail("procedure", at, "the block is established, but "
                          + "; ".join(why), (j,))
+        if "points-in-fives" in want and s.points:
+            self._points(at, s, m, j, t)
         if self.layout is not None:
             self.layout.transition(at, s, m, j, t)
+
+    def _points(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
+        """points-in-fives, R5.7: a play adds a multiple of 5 (or nothing) to its own
+        player's points; nothing else changes anyone's points."""
+        gained = [b - a for a, b in zip(s.points, t.points, strict=True)]
+        scorer = m.player if m.kind is PLAY else None
+        others = [f"P{k} {g:+d}" for k, g in enumerate(gained) if g and k != scorer]
+        if others:
+            self.ctx.fail("points-in-fives", at, f"{m} changes the points in play of "
+                          f"{', '.join(others)} (R5.7: only a play scores, for its player)",
+                          (j,))
+        elif scorer is not None and (gained[scorer] < 0 or gained[scorer] % STEP):
+            self.ctx.fail("points-in-fives", at, f"{m} scores {gained[scorer]}: not a "
+                          f"multiple of {STEP} (R5.7; the ends count "
+                          f"{count(t.ends, t.weights)})", (j,))
 
 
 
@@ -296,12 +314,17 @@ def _check_terminal(ctx: Findings, v: Variant, i: Any, s: State, got: Outcome | 
         ctx.fail("foul-penalty", i, f"the engine charges penalties {list(got.penalties)} "
                  f"per seat; R4.5 charges {list(want.penalties)} (fouls by "
                  f"{', '.join(f'P{p}' for p in fouled) or 'nobody'})")
-    owed = [got.awards[k] - sum(got.penalties[p] for p in side)
+    # R5.7: the points the seats' plays scored, read from the state (none: no such rule)
+    points = [sum(s.points[p] for p in side) if s.points else 0 for side in sides]
+    owed = [got.awards[k] - sum(got.penalties[p] for p in side) + points[k]
             for k, side in enumerate(sides)]
     if list(got.scores) != owed:
-        ctx.fail("final-scores", i, f"the engine's final scores are {list(got.scores)} per "
-                 f"side; its awards {list(got.awards)} less its penalties "
-                 f"{list(got.penalties)} per seat give {owed}")
+        plus = f" plus its points in play {points} (R5.7)" if s.points else ""
+        said = (f"the engine's final scores are {list(got.scores)} per side; its awards "
+                f"{list(got.awards)} less its penalties {list(got.penalties)} per seat"
+                f"{plus} give {owed}")
+        for pid in ("final-scores", "points-in-fives") if s.points else ("final-scores",):
+            ctx.fail(pid, i, said)
     winners, awards = list(got.winners), list(got.awards)
     if s.status is Status.BLOCKED:
         # R5.2a: what a block compares: the totals, or the tiles left in each side's hands

@@ -526,9 +526,14 @@ class ScoreReader:
 
         residuals, totals, counts, won = take(P), take(n), take(n), take(n)
         awards, penalties, scores = take(n), take(P), take(n)
+        # R5.7: the relation has no points in play; the final score adds the ones the
+        # state records to the award less the penalties the terms state
+        points = [sum(state.points[p] for p in side) for side in self.variant.teams
+                  ] if state.points else []
         return Scored(ending, tuple(residuals), tuple(totals), tuple(counts),
                       tuple(i for i, w in enumerate(won) if w), tuple(awards),
-                      tuple(penalties), tuple(signed(x) for x in scores))
+                      tuple(penalties), tuple(signed(x) + (points[i] if points else 0)
+                                              for i, x in enumerate(scores)))
 
 
 class Classifier:
