@@ -393,7 +393,8 @@ class LayoutSpec:
         Match.EQUAL, "R2.1",
         'what fits an end: "equal" (a tile carrying its number) or "matador" (a half '
         "summing with it to N+1, 7 on double-6; the matadors, 0-0 and the tiles summing to "
-        "N+1, fit any end)")
+        "N+1, fit any end)",
+        game="what matches: summing to N+1 instead of equal numbers is another game (Matador)")
     extend: ExtendReading = param(
         ExtendReading.HOLDS_MATCHING_TILE, "R2.3", 'what "an end can be extended" means'
     )
