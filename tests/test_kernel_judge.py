@@ -28,6 +28,7 @@ from dominoproof.model.spec import Init
 from dominoproof.model.state import Status
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, Fault
+from dominoproof.proofs.kernel.tables import unsupported
 from dominoproof.proofs.properties import BY_ID
 from dominoproof.proofs.search import check as graphcheck
 from dominoproof.proofs.search.plans import small_variant
@@ -155,7 +156,9 @@ def fault_search(fault_id: str) -> SearchResult:
                    kernel=False)
 
 
-KEYED = [f for f in FAULTS if f.engine is not None]
+#: the faults with a rule book whose demo the kernel reads (not R5.7's points in play: the
+#: kernel declines such variants, and the judge runs on the Python path alone)
+KEYED = [f for f in FAULTS if f.engine is not None and not unsupported(f.variant())]
 
 
 @pytest.mark.parametrize("fault", KEYED, ids=lambda f: f.id)
