@@ -86,16 +86,20 @@ def empty(K, f, off):  # type: ignore[no-untyped-def]
     return True
 
 
+@njit_inline
+def _meets_row(K, f, off, row):  # type: ignore[no-untyped-def]
+    """The mask at ``off`` shares a tile with the table's mask at ``row``."""
+    for w in range(K[MW]):
+        if f[off + w] & K[row + w]:
+            return True
+    return False
+
+
 @njit
 def meets_fits(K, f, off, v):  # type: ignore[no-untyped-def]
     """The mask at ``off`` holds a tile that may be laid on an end showing ``v`` (R2.1:
     carrying ``v``, or under Matador summing with it to N+1, or a matador)."""
-    mw = K[MW]
-    s = K[O_FITS] + v * mw
-    for w in range(mw):
-        if f[off + w] & K[s + w]:
-            return True
-    return False
+    return _meets_row(K, f, off, K[O_FITS] + v * K[MW])
 
 
 @njit
@@ -116,12 +120,7 @@ def shows(K, a, b, x):  # type: ignore[no-untyped-def]
 @njit
 def meets_suit(K, f, off, v):  # type: ignore[no-untyped-def]
     """The mask at ``off`` holds a tile carrying ``v`` (R2.1)."""
-    mw = K[MW]
-    s = K[O_SUIT] + v * mw
-    for w in range(mw):
-        if f[off + w] & K[s + w]:
-            return True
-    return False
+    return _meets_row(K, f, off, K[O_SUIT] + v * K[MW])
 
 
 # -- The layout (model/layout.py's Layout) ---------------------------------------------
