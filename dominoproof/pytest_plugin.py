@@ -37,6 +37,7 @@ from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import layout_of
 from dominoproof.model.moves import said
 from dominoproof.model.variant import load_variant
+from dominoproof.options import shown_under
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Verdict
 from dominoproof.proofs.z3.queries import Run
@@ -193,7 +194,8 @@ def _failure(r: Result, variant: Variant | None = None) -> str:
     prop = BY_ID[r.property]
     lines = [f"{r.property} {r.verdict.value} ({r.method}), rules {', '.join(prop.rules)}",
              f"  {prop.statement}", f"  {r.detail}"]
-    ev = of_result(r, variant)
+    with shown_under("  "):  # shown indented by two: it fits with them
+        ev = of_result(r, variant)
     if ev is not None:
         lines += [f"  {ln}" if ln else "" for ln in ev.text.rstrip("\n").splitlines()]
     elif isinstance(r.trace, Run):  # Z3's round, which the engine does not replay

@@ -44,6 +44,7 @@ from dominoproof.options import (
     lists_in_help,
     overrides_option,
     resolve_variant,
+    shown_under,
     variant_argument,
     verbosity,
     verbosity_options,
@@ -198,7 +199,8 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
     scorer = None
     if fault is not None:
         scorer = FAULTS_BY_ID[fault].scorer
-    ev = of_result(r, prover.variant, scorer=scorer)
+    with shown_under("  "):  # printed indented by two: it fits with them
+        ev = of_result(r, prover.variant, scorer=scorer)
     if ev is not None:
         for line in ev.text.rstrip("\n").splitlines():
             out.print(f"  {line}" if line else "")
