@@ -192,6 +192,11 @@ class WrittenMove(NamedTuple):
         leaving = f", leaving {self.leaves}" if self.leaves is not None else ""
         return f"P{self.player} plays {tile} on {self.number}{at}{leaving}"
 
+    @property
+    def way(self) -> int:
+        """The ``Move.leaves`` this written move names (ONE_WAY where it names none)."""
+        return ONE_WAY if self.leaves is None else self.leaves
+
     def goes_on(self, layout: Layout, ends: tuple[int, ...], slot: int) -> bool:
         """Whether this written play may be the play on ``slot`` (``ends`` the slot
         values): the slot shows the written number and bears the written name, if any."""
@@ -297,8 +302,8 @@ def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
     """The move ``written`` names in ``state``: a play's slot is the one its player may
     play on that shows the written number (and bears the written name, if any). A
     play on a number no such slot shows raises :class:`IllegalMoveError` (R2.1)."""
-    kind, player, tile, number, name, written_leaves = written
-    leaves = ONE_WAY if written_leaves is None else written_leaves
+    kind, player, tile, number, name, _ = written
+    leaves = written.way
     if kind is not MoveKind.PLAY:
         return Move(kind, player, tile, LEAD, leaves)
     if number is None:

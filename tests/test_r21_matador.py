@@ -11,13 +11,24 @@ showing. Every preset but matador-2p-d6 matches equal numbers, unchanged.
 
 from __future__ import annotations
 
+import json
 import re
+from functools import partial
 from itertools import pairwise
 
 import pytest
 from helpers import established, play, position, run, tiles, variant
 
-from dominoproof.model import IllegalMoveError, Move, MoveKind, State, Status, random_round
+from dominoproof.model import (
+    IllegalMoveError,
+    Move,
+    MoveKind,
+    State,
+    Status,
+    Trace,
+    TraceError,
+    random_round,
+)
 from dominoproof.model.layout import Match
 from dominoproof.model.spec import Init, legal_moves, spec_for
 from dominoproof.model.state import StateFlaw, state_status
@@ -190,6 +201,20 @@ def test_random_rounds_lay_only_fitting_tiles_and_block_on_blanks() -> None:
         final = states[-1]
         blank_blocks += final.status is Status.BLOCKED and 0 in final.ends
     assert wild and blank_blocks and against
+
+
+def test_a_trace_writes_the_way_round_and_replays_only_with_it() -> None:
+    """A turned matador's play is written with the number it leaves ("leaves") and
+    replays to the same round; the trace without it names no legal move (R2.1)."""
+    trace = next(t for t in map(partial(random_round, MATADOR), range(50))
+                 if any(m.leaves >= 0 for m in t.moves))
+    data = trace.to_json()
+    assert Trace.from_json(json.loads(json.dumps(data))).moves == trace.moves
+    written = [w for w in data["moves"] if "leaves" in w]
+    assert written and all(w["kind"] == "play" for w in written)
+    del written[0]["leaves"]
+    with pytest.raises(TraceError, match="is a matador, turned either way round"):
+        Trace.from_json(data)
 
 
 def test_the_narrated_line_makes_seven_at_every_joint_but_a_matadors() -> None:
