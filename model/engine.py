@@ -378,7 +378,8 @@ def _named(book: RuleBook, layout: Layout, s: State, w: WrittenMove) -> Move:
     if w.kind is MoveKind.PLAY and w.number is not None:
         for m in book.legal_moves(s):
             if (m.kind is MoveKind.PLAY and m.player == w.player and m.tile == w.tile
-                    and m.end != LEAD and w.goes_on(layout, s.ends, m.end)):
+                    and m.leaves == w.way and m.end != LEAD
+                    and w.goes_on(layout, s.ends, m.end)):
                 return m
     return resolve(layout, s, w)
 

@@ -17,7 +17,7 @@ from functools import cache
 
 from .constants import Constants
 from .layout import CLOSED, LINE, Layout
-from .matching import shown_after
+from .matching import ONE_WAY, shown_after, turns
 from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from .rulebook import RuleBook
 from .spec import Rules
@@ -85,14 +85,16 @@ class FastRules:
         w = self.layout.width
         self._w = w
         # Every move is a precomputed value: the hot loop allocates no moves.
-        self._play: list[list[Move | None]] = []
+        # (a matador with two different halves: its two plays, one each way round, R2.1)
+        self._play: list[list[tuple[Move, ...]]] = []
         self._lead: list[list[Move]] = []
         self._draw: list[list[Move]] = []
         for p in range(p_count):
-            row: list[Move | None] = [None] * (ts.count * w)
+            row: list[tuple[Move, ...]] = [()] * (ts.count * w)
             for t in range(ts.count):
+                ways = turns(*ts.halves[t], self.layout.data.match_total) or (ONE_WAY,)
                 for e in range(w):
-                    row[t * w + e] = Move(PLAY, p, t, e)
+                    row[t * w + e] = tuple(Move(PLAY, p, t, e, x) for x in ways)
             self._play.append(row)
             self._lead.append([Move(PLAY, p, t, LEAD) for t in range(ts.count)])
             self._draw.append([Move(DRAW, p, t) for t in range(ts.count)])
@@ -176,11 +178,9 @@ class FastRules:
             return got
         row = self._play[p]
         w = self._w
-        moves = []
+        moves: list[Move] = []
         for t in bits(m):
-            mv = row[t * w + e]
-            assert mv is not None
-            moves.append(mv)
+            moves += row[t * w + e]
         got = tuple(moves)
         if len(cache) < self._cache_limit:
             cache[m] = got
@@ -207,7 +207,7 @@ class FastRules:
         the engine's hot loop short; the field order is ``State``'s."""
         if not self._line:
             return self._spec_step(s, m)
-        kind, p, t, e = m
+        kind, p, t, e, leaves = m
         hands, bone, aside, table, ends, _, conf, _, fouls, _, stack, marks, pts, wts = s
         if kind is PLAY:
             bit = 1 << t
@@ -218,8 +218,10 @@ class FastRules:
             else:
                 lo, hi = ends
                 x = lo if e == 0 else hi
-                # R2.1: the other half; under Matador, the half not summing with x to N+1
-                o = shown_after(a, b, x, self._total) if self._total else b if x == a else a
+                # R2.1: the other half; under Matador, the half not summing with x to N+1,
+                # or the half a turned matador leaves
+                o = (shown_after(a, b, x, self._total, leaves) if self._total
+                     else b if x == a else a)
                 if e == 0:
                     ends = (o, hi) if o <= hi else (hi, o)
                 else:

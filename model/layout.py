@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from .matching import shown_after
+from .matching import ONE_WAY, shown_after
 from .tiles import TileSet, bits
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 #: The value of a slot that is not open (yet). In the canonical form a closed slot
 #: sorts after every number (as the Z3 encoding's closed code, 31, does).
 CLOSED = -1
+Ends = tuple[tuple[int, ...], int]  #: slot values and marks, as the layout's changes give them
 
 
 class LayoutKind(enum.StrEnum):
@@ -417,18 +418,17 @@ class Layout:
         return self.canonical(tuple(out), marks) if canon else (tuple(out), marks)
 
     def extend(self, ends: tuple[int, ...], marks: int, slot: int, tile: tuple[int, int],
-               player: int, *, canon: bool = True) -> tuple[tuple[int, ...], int]:
+               player: int, *, canon: bool = True, leaves: int = ONE_WAY) -> Ends:
         """The slot values and marks after ``player`` lays ``tile`` (its halves) on
-        ``slot``: the slot shows the tile's other half; the slot is covered and no longer
-        pending; a double that takes tiles makes its slot (and the toes it opens)
-        pending; a play on one's own train takes one's marker in; where first turns lay
-        several tiles, a play on one's own train during one's first turn (the train not
-        started before it, or that turn already under way) keeps the first turn going,
-        unless it leaves a double waiting there, and any other play ends it."""
-        a, b = tile
-        x = ends[slot]
-        out = list(ends)
-        out[slot] = shown_after(a, b, x, self.data.match_total)
+        ``slot``: the slot shows the tile's other half (a turned matador: the half the play
+        ``leaves``, R2.1); the slot is covered and no longer pending; a double that takes
+        tiles makes its slot (and the toes it opens) pending; a play on one's own train
+        takes one's marker in; where first turns lay several tiles, a play on one's own
+        train during one's first turn (the train not started before it, or that turn
+        already under way) keeps the first turn going, unless it leaves a double waiting
+        there, and any other play ends it."""
+        (a, b), x, out = tile, ends[slot], list(ends)
+        out[slot] = shown_after(a, b, x, self.data.match_total, leaves)
         # R2.3: whether the first turn may go on, read before the play covers the slot
         going = (self.fields.first >= 0 and self._own.get(player) == slot
                  and (self.first_turn(marks) or not self.covered(marks, slot)))

@@ -31,6 +31,7 @@ import enum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import FalseDeclarationError, IllegalMoveError, brief
+from .matching import ONE_WAY, turns
 from .params import DrawRule, DrawWhen
 from .state import State, Status
 from .tiles import MAX_SET as _MAX_SET
@@ -69,11 +70,16 @@ class Move(NamedTuple):
     player: int
     tile: int = NO_TILE  #: tile index (PLAY, DRAW)
     end: int = LEAD  #: the slot played on (PLAY); LEAD for the opening tile
+    #: the number the slot is left showing, where the player chooses it: a Matador matador
+    #: with two different halves turned either way round (R2.1, ``matching.turns``);
+    #: ONE_WAY where the rules lay the tile one way only
+    leaves: int = ONE_WAY
 
     # -- constructors (accept tile text or indices) -----------------------
     @staticmethod
-    def play(player: int, tile: str | int | Tile, end: int = LEAD) -> Move:
-        return Move(MoveKind.PLAY, player, _tile_index(tile), end)
+    def play(player: int, tile: str | int | Tile, end: int = LEAD,
+             leaves: int = ONE_WAY) -> Move:
+        return Move(MoveKind.PLAY, player, _tile_index(tile), end, leaves)
 
     @staticmethod
     def draw(player: int, tile: str | int | Tile) -> Move:
@@ -100,10 +106,12 @@ class Move(NamedTuple):
         k = self.kind
         if not self._canonical():  # e.g. a tile index outside every set: show the fields
             kind = f"MoveKind.{k.name}" if isinstance(k, MoveKind) else repr(k)
-            return f"Move({kind}, {self.player!r}, {self.tile!r}, {self.end!r})"
+            leaves = "" if self.leaves == ONE_WAY else f", {self.leaves!r}"
+            return f"Move({kind}, {self.player!r}, {self.tile!r}, {self.end!r}{leaves})"
         if k is MoveKind.PLAY:
-            end = "" if self.end == LEAD else f", {self.end}"
-            return f'Move.play({self.player}, "{Tile.from_index(self.tile)}"{end})'
+            end = "" if self.end == LEAD and self.leaves == ONE_WAY else f", {self.end}"
+            leaves = "" if self.leaves == ONE_WAY else f", {self.leaves}"
+            return f'Move.play({self.player}, "{Tile.from_index(self.tile)}"{end}{leaves})'
         if k is MoveKind.DRAW:
             return f'Move.draw({self.player}, "{Tile.from_index(self.tile)}")'
         name = "pass_" if k is MoveKind.PASS else k.label
@@ -115,7 +123,10 @@ class Move(NamedTuple):
         if type(k) is not MoveKind or type(self.player) is not int:
             return False
         if k is MoveKind.PLAY:
-            return type(t) is int and 0 <= t < TILE_LIMIT and type(self.end) is int
+            return (type(t) is int and 0 <= t < TILE_LIMIT and type(self.end) is int
+                    and type(self.leaves) is int)
+        if self.leaves != ONE_WAY:
+            return False
         if k is MoveKind.DRAW:
             return type(t) is int and 0 <= t < TILE_LIMIT and self.end == LEAD
         return t == NO_TILE and self.end == LEAD
@@ -129,7 +140,7 @@ class Move(NamedTuple):
             # a move alone knows its slot's index only: the slot's name is the layout's
             # and the number it shows the state's (:func:`said` says both)
             return (f"P{p} leads {t}" if self.end == LEAD
-                    else f"P{p} plays {t} on slot index {self.end}")
+                    else f"P{p} plays {t} on slot index {self.end}{_leaving(self)}")
         if k is MoveKind.DRAW:
             return f"P{p} draws {Tile.from_index(self.tile).show()}"
         if k is MoveKind.PASS:
@@ -139,6 +150,11 @@ class Move(NamedTuple):
         if k is MoveKind.ESTABLISH:
             return "the block is established"
         return f"P{p} dominoes (empty hand)"
+
+
+def _leaving(move: Move) -> str:
+    """The way round a play names, said after it (R2.1, Matador: ``, leaving 6``)."""
+    return "" if move.leaves == ONE_WAY else f", leaving {move.leaves}"
 
 
 def _tile_index(tile: str | int | Tile) -> int:
@@ -162,6 +178,9 @@ class WrittenMove(NamedTuple):
     tile: int = NO_TILE
     number: int | None = None  #: the number the end played on shows; None: the lead
     slot: str | None = None  #: the slot's name, where the number does not say which
+    #: the number the play leaves its end showing, where the player turned a matador
+    #: (R2.1, Matador; ``Move.leaves``); None where the rules lay the tile one way only
+    leaves: int | None = None
 
     def show(self) -> str:
         """The move as a person writes it: ``P0 plays [2|3] on 5``, ``P1 draws [0|4]``."""
@@ -170,7 +189,13 @@ class WrittenMove(NamedTuple):
         tile = (Tile.from_index(self.tile).show() if 0 <= self.tile < TILE_LIMIT
                 else f"tile {self.tile}")
         at = f" ({self.slot})" if self.slot is not None else ""
-        return f"P{self.player} plays {tile} on {self.number}{at}"
+        leaving = f", leaving {self.leaves}" if self.leaves is not None else ""
+        return f"P{self.player} plays {tile} on {self.number}{at}{leaving}"
+
+    @property
+    def way(self) -> int:
+        """The ``Move.leaves`` this written move names (ONE_WAY where it names none)."""
+        return ONE_WAY if self.leaves is None else self.leaves
 
     def goes_on(self, layout: Layout, ends: tuple[int, ...], slot: int) -> bool:
         """Whether this written play may be the play on ``slot`` (``ends`` the slot
@@ -191,6 +216,8 @@ def move_json(layout: Layout, state: State, move: Move) -> dict[str, Any]:
             out["end"] = layout.shows(state.ends, move.end)
             if not layout.named_by_number or _counted_apart(state, move.end):
                 out["slot"] = layout.data.slots[move.end].name
+        if move.leaves != ONE_WAY:  # R2.1: a matador turned as its player chose
+            out["leaves"] = move.leaves
     return out
 
 
@@ -216,9 +243,9 @@ def said(layout: Layout, state: State, move: Move) -> str:
         tile = Tile.from_index(move.tile).show()
         shown = layout.shows(state.ends, move.end)
         if layout.named_by_number:
-            return f"P{move.player} plays {tile} on {shown}"
+            return f"P{move.player} plays {tile} on {shown}{_leaving(move)}"
         name = layout.data.slots[move.end].name
-        return f"P{move.player} plays {tile} on {name} (showing {shown})"
+        return f"P{move.player} plays {tile} on {name} (showing {shown}){_leaving(move)}"
     return str(move)
 
 
@@ -229,10 +256,10 @@ def read_move(data: Any) -> WrittenMove:
     if not isinstance(data, dict):
         raise ValueError(f" = {brief(data)}: a move is an object with kind, player, tile, "
                          "end")
-    extra = sorted(set(data) - {"kind", "player", "tile", "end", "slot"})
+    extra = sorted(set(data) - {"kind", "player", "tile", "end", "slot", "leaves"})
     if extra:
         raise ValueError(f".{brief(extra[0], quote=False)}: unknown key (allowed: kind, "
-                         "player, tile, end, slot)")
+                         "player, tile, end, slot, leaves)")
     kinds = [k.label for k in MoveKind]
     kind = data.get("kind")
     if not isinstance(kind, str) or kind not in kinds:
@@ -264,29 +291,34 @@ def read_move(data: Any) -> WrittenMove:
     slot: Any = data.get("slot")
     if slot is not None and not isinstance(slot, str):
         raise ValueError(f".slot = {brief(slot)}: not a slot's name (allowed: a string)")
-    return WrittenMove(MoveKind[kind.upper()], player, index, end, slot)
+    leaves: Any = data.get("leaves")
+    if leaves is not None and (not _whole(leaves) or not 0 <= leaves <= _MAX_SET):
+        raise ValueError(f".leaves = {brief(leaves)}: not a number a matador leaves showing "
+                         f"(allowed: a number 0..{_MAX_SET}, or no key)")
+    return WrittenMove(MoveKind[kind.upper()], player, index, end, slot, leaves)
 
 
 def resolve(layout: Layout, state: State, written: WrittenMove) -> Move:
     """The move ``written`` names in ``state``: a play's slot is the one its player may
     play on that shows the written number (and bears the written name, if any). A
     play on a number no such slot shows raises :class:`IllegalMoveError` (R2.1)."""
-    kind, player, tile, number, name = written
+    kind, player, tile, number, name, _ = written
+    leaves = written.way
     if kind is not MoveKind.PLAY:
-        return Move(kind, player, tile)
+        return Move(kind, player, tile, LEAD, leaves)
     if number is None:
-        return Move(kind, player, tile, LEAD)
+        return Move(kind, player, tile, LEAD, leaves)
     ends, marks = state.ends, state.marks
     seat = player if 0 <= player < len(state.hands) else state.turn
     targets = layout.targets(ends, seat, marks, state.weights)
     for slot in targets:
         if written.goes_on(layout, ends, slot):
-            return Move(kind, player, tile, slot)
+            return Move(kind, player, tile, slot, leaves)
     if name is not None:  # a slot the layout's symmetry makes one with a target (the
         # east of a spinner whose west shows the same number, neither covered): that target
         twin = layout.twin(ends, marks, name, targets)
         if twin is not None and layout.shows(ends, twin) == number:
-            return Move(kind, player, tile, twin)
+            return Move(kind, player, tile, twin, leaves)
     shown = ", ".join(str(ends[i]) for i in layout.targets(ends, seat, marks)) or "none"
     where = f" named {name!r}" if name is not None else ""
     raise IllegalMoveError(f"no open end{where} shows {number} for P{player} (open: {shown})",
@@ -336,9 +368,14 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
                    + (", and no open end is dead (R4.7)" if r.constants.CALL else ""), "R4.4")
     if k is DOMINO:
         return err(f"P{m.player} still holds tiles", "Terms")
+    if k is not PLAY and m.leaves != ONE_WAY:
+        return err("only a play names a number it leaves showing", "R2.1")
     if k is PLAY:
         if not 0 <= m.tile < r.tiles.count or not s.hands[m.player] >> m.tile & 1:
             return err(f"P{m.player} does not hold that tile", "Terms")
+        if m.leaves != ONE_WAY and (not s.led or m.end == LEAD):
+            return err("the lead lays its tile with both halves open: it names no number "
+                       "it leaves showing", "R2.1")
         if not s.led:
             return err("the lead must follow the variant's lead rule", "Terms")
         if m.end == LEAD:
@@ -350,6 +387,15 @@ def why_illegal(r: RuleBook, s: State, m: Move) -> IllegalMoveError:
             at = (slots[m.end].name if type(m.end) is int and 0 <= m.end < len(slots)
                   else f"slot index {m.end}")
             return err(f"no open end at {at} for P{m.player} (open: {shown})", "R2.1")
+        ways = turns(*r.halves[m.tile], r.layout.data.match_total)
+        named = m.leaves in ways if ways else m.leaves == ONE_WAY
+        if r.fits[s.ends[m.end]] >> m.tile & 1 and not named:
+            if ways:  # R2.1: a matador turned either way, the play naming which
+                return err(f"{Tile.from_index(m.tile)} is a matador, turned either way "
+                           f"round: its play names the half it leaves showing, "
+                           f"{ways[0]} or {ways[1]}", "R2.1")
+            return err(f"{Tile.from_index(m.tile)} goes on one way only: its play names "
+                       "no number it leaves showing (only a matador is turned)", "R2.1")
         if r.fits[s.ends[m.end]] >> m.tile & 1:  # it matches: a last double left to wait
             return err(f"{Tile.from_index(m.tile)} is P{m.player}'s last tile, a double that "
                        'would wait to be covered: it cannot end the round (out_on_double = '

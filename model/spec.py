@@ -25,6 +25,7 @@ from . import fives
 from .constants import Constants, constants_of
 from .errors import DominoproofError, IllegalMoveError
 from .layout import Layout, layout_for, layout_of
+from .matching import ONE_WAY, turns
 from .moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind, why_illegal
 from .rulebook import Action, Case, RuleBook
 from .state import Deal, Ending, State, StateFlaw, Status, state_status
@@ -402,20 +403,22 @@ def _last(lay: Layout, hand: int) -> bool:  # one tile, which a waiting double m
 
 def _play_moves(r: RuleBook, s: State) -> Iterator[Move]:
     """Every tile on every slot the mover may play on that it matches [R2.1], but a last
-    tile that is a double left to wait (``playable_mask``) [R2.2]."""
+    tile that is a double left to wait (``playable_mask``) [R2.2]; a matador turned
+    either way, once for each half it may leave showing [R2.1]."""
     p, hand, ends, lay = s.turn, s.hands[s.turn], s.ends, r.layout
     for slot in lay.targets(ends, p, s.marks, s.weights):
         for t in bits(hand & r.fits[ends[slot]]):
             if not (_last(lay, hand) and lay.bars_going_out(s.marks, slot, r.halves[t])):
-                yield Move(PLAY, p, t, slot)
+                for leaves in turns(*r.halves[t], lay.data.match_total) or (ONE_WAY,):
+                    yield Move(PLAY, p, t, slot, leaves)
 
 
 def _play(r: RuleBook, s: State, m: Move) -> State:
-    """The slot played on shows the tile's other half, ``other(t, x)``; the slot is
-    covered; a double that takes tiles waits there (and opens its toes); a play on
-    one's own train takes one's marker in."""
+    """The slot played on shows the tile's other half, ``other(t, x)`` (a turned matador:
+    the half the move leaves); the slot is covered; a double that takes tiles waits there
+    (and opens its toes); a play on one's own train takes one's marker in."""
     return _laid(r, s, m, *r.layout.extend(s.ends, s.marks, m.end, r.halves[m.tile],
-                                           m.player, canon=not r.fives))
+                                           m.player, canon=not r.fives, leaves=m.leaves))
 
 
 def _foul_moves(r: RuleBook, s: State) -> Iterator[Move]:

@@ -12,6 +12,7 @@ import dataclasses
 from dominoproof.model import fives
 from dominoproof.model.fast import FastRules
 from dominoproof.model.layout import Access, Layout, SlotLayout
+from dominoproof.model.matching import ONE_WAY
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer, outcome
 from dominoproof.model.state import State, Status
@@ -256,10 +257,11 @@ class _EveryTurnFirst(Layout):
     """Every play on one's own train read as one in a first turn still going on."""
 
     def extend(self, ends: tuple[int, ...], marks: int, slot: int, tile: tuple[int, int],
-               player: int, *, canon: bool = True) -> tuple[tuple[int, ...], int]:
+               player: int, *, canon: bool = True, leaves: int = ONE_WAY
+               ) -> tuple[tuple[int, ...], int]:
         if self.fields.first >= 0 and self.own_train(player) == slot:
             marks |= 1 << self.fields.first  # as if the first turn were going on
-        return super().extend(ends, marks, slot, tile, player, canon=canon)
+        return super().extend(ends, marks, slot, tile, player, canon=canon, leaves=leaves)
 
 
 class EveryTurnFirst(FastRules):

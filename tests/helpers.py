@@ -47,6 +47,7 @@ from dominoproof.model import (
     state_status,
 )
 from dominoproof.model.layout import CLOSED, layout_of
+from dominoproof.model.matching import ONE_WAY
 
 try:  # the plots extra: the tests that draw a plot skip without it, saying so
     import matplotlib  # noqa: F401
@@ -153,13 +154,15 @@ def position(
     return s
 
 
-def play(v: Variant, s: State, player: int, tile: str, number: int) -> Move:
+def play(v: Variant, s: State, player: int, tile: str, number: int,
+         leaves: int = ONE_WAY) -> Move:
     """``player``'s play of ``tile`` on the open end showing ``number`` in ``s`` (the slot
-    the layout names so). Raises ``ValueError`` if no end ``player`` may play on shows it."""
+    the layout names so), a matador turned to leave ``leaves`` showing (R2.1). Raises
+    ``ValueError`` if no end ``player`` may play on shows it."""
     slot = layout_of(v).slot_showing(s.ends, player, number, s.marks)
     if slot is None:
         raise ValueError(f"no open end shows {number} for P{player} in {s.open_ends}")
-    return Move.play(player, tile, slot)
+    return Move.play(player, tile, slot, leaves)
 
 
 def run(v: Variant, s: State, *moves: Move) -> State:

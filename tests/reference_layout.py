@@ -25,8 +25,8 @@ The rules of the layout, one function each:
   (``[layout] match = "matador"``) the number's complement to N+1, or is a matador
   (0-0, or halves summing to N+1);
 * a tile laid on a slot makes it show the tile's other half (under Matador, the half
-  other than the complement; a matador laid as a wild tile shows its higher half); the
-  slot is covered, and
+  other than the complement; a matador whose halves differ is turned either way round,
+  on any slot, and shows the half its player chose to leave); the slot is covered, and
   no longer pending; a double laid during play on a slot whose doubles take tiles,
   when nothing else is pending, leaves that slot pending and opens the first closed
   toes, as many as the double takes beyond its own slot, each showing its number and
@@ -110,15 +110,29 @@ def fits(variant: Variant, t: Tile, x: int) -> bool:
     return (total - x) in t or t == (0, 0) or t[0] + t[1] == total
 
 
-def after(variant: Variant, t: Tile, x: int) -> int:
-    """R2.1: what an end showing ``x`` shows once ``t`` is laid on it. Equal matching:
-    the half other than ``x``. Matador: the half other than ``x``'s complement; where
-    ``t`` holds no complement (a matador laid as a wild tile), its higher half, the
-    lower one touching."""
+def ways_round(variant: Variant, t: Tile) -> list[int | None]:
+    """R2.1: the numbers a play of ``t`` may choose to leave its slot showing. Matador:
+    a matador is wild "on any open end of the layout in either orientation" (pagat), so
+    one whose two halves differ leaves either, lower first, wherever it goes (also where
+    a half of it is the complement); ``[None]``: the tile goes on one way, no choice
+    (equal matching, 0-0, any tile that is no matador)."""
     total = sevens(variant)
+    wild = total is not None and (t == (0, 0) or t[0] + t[1] == total)
+    return sorted(t) if wild and t[0] != t[1] else [None]
+
+
+def after(variant: Variant, t: Tile, x: int, leaves: int | None = None) -> int:
+    """R2.1: what an end showing ``x`` shows once ``t`` is laid on it. Equal matching:
+    the half other than ``x``. Matador: the half the player turned the matador to
+    leave (``leaves``, one of :func:`ways_round`), else the half other than ``x``'s
+    complement (0-0 shows 0)."""
+    total = sevens(variant)
+    if leaves is not None:
+        assert leaves in t, (t, leaves)
+        return leaves
     if total is None:
         return _other(t, x)
-    return _other(t, total - x) if (total - x) in t else max(t)
+    return _other(t, total - x) if (total - x) in t else t[0]
 
 
 def first_turns(variant: Variant) -> bool:
@@ -207,14 +221,15 @@ def lead(variant: Variant, table: Table, t: Tile) -> Table:
 
 
 def lay(variant: Variant, table: Table, slot: int, t: Tile, player: int,
-        lone_double: bool = False) -> Table:
+        lone_double: bool = False, leaves: int | None = None) -> Table:
     """``player`` lays ``t`` on the open ``slot`` (``lone_double``: the one tile on the
-    table is a double, whose other halves then lie at an end, R5.7)."""
+    table is a double, whose other halves then lie at an end, R5.7; ``leaves``: the half
+    a turned matador leaves showing, R2.1)."""
     data = variant.slot_layout
     ends = list(table.ends)
     x = ends[slot]
     assert x is not None
-    ends[slot] = after(variant, t, x)
+    ends[slot] = after(variant, t, x, leaves)
     covered = set(table.covered)
     if slot in waited_for(variant):
         covered.add(slot)

@@ -335,15 +335,18 @@ def opened(r: RefState) -> bool:
     return any(e is not None for e in r.ends)
 
 
-def plays(variant: Variant, r: RefState, p: int) -> list[tuple[Tile, int]]:
-    """Seat p's plays after the lead, (tile, slot): each slot offered to p (R2.3, and the
-    pending slots only while a double waits) with each tile fitting its number (R2.1:
-    carrying it, or under Matador its complement to N+1, or a matador), but not a last
-    tile that is a double left waiting there (R2.2, out_on_double "covered")."""
+def plays(variant: Variant, r: RefState, p: int) -> list[tuple[Tile, int, int | None]]:
+    """Seat p's plays after the lead, (tile, slot, the half it leaves showing or None):
+    each slot offered to p (R2.3, and the pending slots only while a double waits) with
+    each tile fitting its number (R2.1: carrying it, or under Matador its complement to
+    N+1, or a matador, turned either way), but not a last tile that is a double left
+    waiting there (R2.2, out_on_double "covered")."""
     hand = r.hands[p]
-    return [(t, slot) for slot in lay.offered(variant, r.layout, p) for t in sorted(hand)
+    return [(t, slot, way) for slot in lay.offered(variant, r.layout, p)
+            for t in sorted(hand)
             if lay.fits(variant, t, _shown(r, slot))
-            and not lay.goes_out_waiting(variant, r.layout, slot, t, hand)]
+            and not lay.goes_out_waiting(variant, r.layout, slot, t, hand)
+            for way in lay.ways_round(variant, t)]
 
 
 def _shown(r: RefState, slot: int) -> int:
@@ -356,7 +359,7 @@ def playable(variant: Variant, r: RefState, p: int) -> list[Tile]:
     """Tiles of seat p it may play (:func:`plays`); every tile before the lead."""
     if not opened(r):
         return sorted(r.hands[p])
-    return sorted({t for t, _ in plays(variant, r, p)})
+    return sorted({t for t, _, _ in plays(variant, r, p)})
 
 
 def ends_unplayable(variant: Variant, r: RefState) -> bool:
@@ -405,7 +408,8 @@ def _with_hand(r: RefState, p: int, hand: frozenset[Tile]) -> tuple[frozenset[Ti
     return tuple(hands)
 
 
-def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None) -> RefState:
+def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None,
+          leaves: int | None = None) -> RefState:
     """Play(p, t, slot); slot None is the lead. The turn passes unless the hand is now
     empty, the player laid a double that lets them play again [R2.2], or they laid it on
     their own train during their first turn (their train had no tile, or that turn was
@@ -415,7 +419,7 @@ def _play(variant: Variant, r: RefState, p: int, t: Tile, slot: int | None) -> R
     hand = r.hands[p] - {t}
     lone = len(r.table) == 1 and all(a == b for a, b in r.table)
     table = (lay.lead(variant, r.layout, t) if slot is None
-             else lay.lay(variant, r.layout, slot, t, p, lone))
+             else lay.lay(variant, r.layout, slot, t, p, lone, leaves))
     points = list(r.points)
     if points and lay.count(table) % 5 == 0:  # R5.7: the count, when a multiple of 5
         points[p] += lay.count(table)
@@ -490,8 +494,9 @@ def transitions(variant: Variant, r: RefState) -> list[tuple[Move, RefState]]:
     # 5. plays [R2.1, R4.3], and where fouls are penalised a false Confirm [R4.5]
     moves = plays(variant, r, p)
     if moves:
-        for t, slot in moves:
-            out.append((Move.play(p, index_of(t), slot), _play(variant, r, p, t, slot)))
+        for t, slot, way in moves:
+            move = Move.play(p, index_of(t), slot, -1 if way is None else way)
+            out.append((move, _play(variant, r, p, t, slot, way)))
         if (variant.fouls.rule.value == "penalised" and not r.boneyard
                 and p not in r.fouls):
             out.append((Move.confirm(p), _replace(

@@ -830,8 +830,9 @@ MATADOR: dict[str, tuple[str, dict[str, Any], bool]] = {
 def matador_features(v: Variant, states: Iterable[State]) -> Counter[str]:
     """What the compared states exercise of Matador's matching (no vacuous agreement),
     read off the tiles' halves: a play summing to N+1, a matador laid where it sums with
-    nothing, a non-matador held that carries an end's number yet is not offered, a blank
-    end, a block."""
+    nothing, a matador offered both ways round (also where a half of it sums to N+1), a
+    non-matador held that carries an end's number yet is not offered, a blank end, a
+    block."""
     rules, total = engine_for(v), v.set.max + 1
     halves = v.tiles.halves
     seen: Counter[str] = Counter()
@@ -842,7 +843,10 @@ def matador_features(v: Variant, states: Iterable[State]) -> Counter[str]:
             continue
         if 0 in s.open_ends:
             seen["blank end"] += 1
-        offered = {(m.tile, m.end) for m in rules.legal_moves(s) if m.kind is MoveKind.PLAY}
+        ways: dict[tuple[int, int], set[int]] = {}
+        for m in rules.legal_moves(s):
+            if m.kind is MoveKind.PLAY:
+                ways.setdefault((m.tile, m.end), set()).add(m.leaves)
         for t in range(v.tiles.count):
             if not s.hands[s.turn] >> t & 1:
                 continue
@@ -850,8 +854,10 @@ def matador_features(v: Variant, states: Iterable[State]) -> Counter[str]:
             for e, x in enumerate(s.ends):
                 summed = total in (a + x, b + x)
                 wild = a + b == total or a == b == 0
-                if (t, e) in offered:
+                if (t, e) in ways:
                     seen["sums to N+1" if summed else "matador wild"] += 1
+                    if ways[t, e] == {a, b} and a != b:  # R2.1: turned either way
+                        seen["turned" + (" where a half sums" if summed else "")] += 1
                 elif x in (a, b) and not wild and not summed:
                     seen["equal number refused"] += 1
     return seen
@@ -867,7 +873,8 @@ def test_engine_matches_reference_under_matador_on_every_deal(name: str) -> None
     assert_agree(res)
     seen = matador_features(v, states)
     assert all(seen[f] > 0 for f in ("sums to N+1", "matador wild", "equal number refused",
-                                      "blank end", "block")), (name, seen)
+                                      "blank end", "block", "turned",
+                                      "turned where a half sums")), (name, seen)
 
 
 def _matador_planted(v: Variant, bug: str) -> RuleBook:
@@ -879,10 +886,13 @@ def _matador_planted(v: Variant, bug: str) -> RuleBook:
         rules.fits = (rules.fits[0] | v.tiles.suit[0], *rules.fits[1:])
     elif bug == "an end shows as under equal numbers":
         rules._total = 0  # the inlined line's equal reading of what an end shows
+    elif bug == "a matador goes on one way only":  # R2.1: not turned: its first play only
+        rules._play = [[ms[:1] for ms in row] for row in rules._play]
     return rules
 
 
-@pytest.mark.parametrize("bug", ["blank takes a blank", "an end shows as under equal numbers"])
+@pytest.mark.parametrize("bug", ["blank takes a blank", "an end shows as under equal numbers",
+                                 "a matador goes on one way only"])
 def test_the_reference_notices_matador_planted_wrong(bug: str) -> None:
     preset, overrides, _ = MATADOR["matador-block-d3"]
     v = variant(preset, overrides)

@@ -40,8 +40,8 @@ pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
 if kernel.available():
     from dominoproof.proofs.kernel import screen as kj
+    from dominoproof.proofs.kernel.book import encode_move
     from dominoproof.proofs.kernel.codec import int_key
-    from dominoproof.proofs.kernel.rules import move_code
     from dominoproof.proofs.kernel.tables import tables_for
     from dominoproof.proofs.search import compiled as sc
     from dominoproof.proofs.search.compiled import KernelCodec, _spec
@@ -85,7 +85,7 @@ def keyed(r: SearchResult) -> tuple[Any, ...] | None:
                          for i in range(r.size)], dtype=np.int64)
     except OverflowError:
         return None
-    moves = [move_code(int(m.kind), m.player, m.tile, m.end)
+    moves = [encode_move(m)
              for i in range(r.expanded) for m in r.rules.moves(r.state(i))]
     return (tb, spec, keys, np.array(r.edge_ptr, dtype=np.int64),
             np.array(r.edge_to, dtype=np.int32), np.array(moves, dtype=np.int64))

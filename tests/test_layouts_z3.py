@@ -109,10 +109,11 @@ def test_the_relation_has_the_engines_successors_on_every_state_searched(
 def test_the_relation_has_the_engines_successors_under_matador(more: dict[str, Any]) -> None:
     """R2.1, Matador (halves summing to N+1 = 4; 0-0, 1-3 and 2-2 wild): on every state
     of two seeded deals, the Z3 relation's successors are the engine's, and among the
-    plays compared are matadors laid where they sum with nothing and ends showing 0."""
+    plays compared are matadors laid where they sum with nothing, matadors turned to
+    leave the half that does not sum (R2.1, either way round) and ends showing 0."""
     v = variant("block-2p-d6", {"set.max": 3, "deal.hand_size": 3,
                                 "layout.match": "matador", **more})
-    rules, seen = engine_for(v), {"wild": 0, "blank": 0}
+    rules, seen = engine_for(v), {"wild": 0, "blank": 0, "turned": 0}
     for seed in (0, 1):
         res = explore(v, Init.one(seeded_deal(v, seed)), max_states=400)
         for s in res.states():
@@ -122,10 +123,12 @@ def test_the_relation_has_the_engines_successors_under_matador(more: dict[str, A
                 1 for m, _ in engine if m.kind.label == "play" and m.end >= 0
                 and 4 not in (v.tiles.halves[m.tile][0] + s.ends[m.end],
                               v.tiles.halves[m.tile][1] + s.ends[m.end]))
+            seen["turned"] += sum(1 for m, _ in engine if m.leaves >= 0
+                                  and m.leaves + s.ends[m.end] != 4)
             z3s = z3_successors(v, s)
             assert engine <= z3s, ("the relation misses", s, engine - z3s)
             assert z3s <= engine, ("the engine misses", s, z3s - engine)
-    assert seen["wild"] and seen["blank"], seen
+    assert seen["wild"] and seen["blank"] and seen["turned"], seen
 
 
 #: each layout fault on its demo, and on a neighbour (fouls penalised, three seats, trains)

@@ -3,20 +3,32 @@
 A tile is laid where a half of it and the end's number sum to N+1 (7 on double-6), and
 the end then shows its other half; the matadors -- 0-0 and the tiles whose halves sum to
 N+1 -- go on any end at any time; so an end showing 0 takes only a matador, and a line
-whose open ends show 0 is blocked for everyone who holds none. A matador laid where no
-half of it makes N+1 shows its high half (a move names a tile and an end, not a way
-round). Every preset but matador-2p-d6 matches equal numbers, unchanged.
+whose open ends show 0 is blocked for everyone who holds none. A matador is turned
+either way round ("in either orientation", pagat): one whose halves differ is two plays
+on any end -- also where a half of it makes N+1 -- each naming the half it leaves
+showing. Every preset but matador-2p-d6 matches equal numbers, unchanged.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from functools import partial
 from itertools import pairwise
 
 import pytest
 from helpers import established, play, position, run, tiles, variant
 
-from dominoproof.model import IllegalMoveError, Move, MoveKind, State, Status, random_round
+from dominoproof.model import (
+    IllegalMoveError,
+    Move,
+    MoveKind,
+    State,
+    Status,
+    Trace,
+    TraceError,
+    random_round,
+)
 from dominoproof.model.layout import Match
 from dominoproof.model.spec import Init, legal_moves, spec_for
 from dominoproof.model.state import StateFlaw, state_status
@@ -56,6 +68,13 @@ def plays(v: Variant, s: State) -> set[tuple[str, int]]:
             if m.kind is MoveKind.PLAY}
 
 
+def turned(v: Variant, s: State) -> set[tuple[str, int, int]]:
+    """The legal plays of ``s`` that name a way round: (tile, end's number, the number
+    it leaves showing)."""
+    return {(str(Tile.from_index(m.tile)), s.ends[m.end], m.leaves)
+            for m in legal_moves(v, s) if m.kind is MoveKind.PLAY and m.leaves >= 0}
+
+
 def test_every_other_preset_matches_equal_numbers() -> None:
     for name, v in presets().items():
         want = Match.MATADOR if name == "matador-2p-d6" else Match.EQUAL
@@ -81,22 +100,43 @@ def test_a_tile_goes_where_touching_halves_sum_to_seven() -> None:
     assert run(BLOCK, s, play(BLOCK, s, 0, "1-1", 6)).ends == (1, 3)
 
 
-def test_the_matadors_go_on_any_end() -> None:
-    """[0|0] and [2|5] make no 7 with 3 or 6, yet go on either; [2|5] then shows its high
-    half, [0|0] a blank."""
+def test_the_matadors_go_on_any_end_either_way_round() -> None:
+    """[0|0] and [2|5] make no 7 with 3 or 6, yet go on either; [2|5] turned either way,
+    leaving its 2 or its 5 (two plays on each end), [0|0] a blank (one play)."""
     s = at(BLOCK, ["0-0 2-5 4-4", "5-5"], table="3-6", ends=(3, 6))
     assert plays(BLOCK, s) == {("0-0", 3), ("0-0", 6), ("2-5", 3), ("2-5", 6), ("4-4", 3)}
+    assert turned(BLOCK, s) == {("2-5", 3, 2), ("2-5", 3, 5), ("2-5", 6, 2), ("2-5", 6, 5)}
+    assert sum(m.kind is MoveKind.PLAY for m in legal_moves(BLOCK, s)) == 7
     assert run(BLOCK, s, play(BLOCK, s, 0, "0-0", 6)).ends == (0, 3)
-    assert run(BLOCK, s, play(BLOCK, s, 0, "2-5", 3)).ends == (5, 6)
-    # where a half of a matador makes 7 it goes on as any tile: [2|5] on a 5 shows the 5
+    assert run(BLOCK, s, play(BLOCK, s, 0, "2-5", 3, 5)).ends == (5, 6)
+    assert run(BLOCK, s, play(BLOCK, s, 0, "2-5", 3, 2)).ends == (2, 6)
+    # where a half of a matador makes 7 it is still turned either way: [2|5] on a 5
+    # leaves the 5 (2 touching, 7) or its 2 (5 touching, wild)
     t = at(BLOCK, ["2-5", "4-4"], table="3-5", ends=(3, 5))
-    assert run(BLOCK, t, play(BLOCK, t, 0, "2-5", 5)).ends == (3, 5)
+    assert turned(BLOCK, t) >= {("2-5", 5, 5), ("2-5", 5, 2)}
+    assert run(BLOCK, t, play(BLOCK, t, 0, "2-5", 5, 5)).ends == (3, 5)
+    assert run(BLOCK, t, play(BLOCK, t, 0, "2-5", 5, 2)).ends == (2, 3)
+
+
+def test_a_play_names_its_way_round_exactly_when_it_has_two() -> None:
+    """A matador's play must say which half it leaves showing (one of its own); any
+    other tile's, and 0-0's, names none (R2.1)."""
+    s = at(BLOCK, ["0-0 2-5 4-4", "5-5"], table="3-6", ends=(3, 6))
+    with pytest.raises(IllegalMoveError, match=r"^R2\.1: 2-5 is a matador, turned either "
+                                               r"way round: .* 2 or 5"):
+        run(BLOCK, s, play(BLOCK, s, 0, "2-5", 3))
+    with pytest.raises(IllegalMoveError, match=r"^R2\.1: 2-5 is a matador"):
+        run(BLOCK, s, play(BLOCK, s, 0, "2-5", 3, 4))
+    for tile in ("4-4", "0-0"):
+        with pytest.raises(IllegalMoveError, match=rf"^R2\.1: {tile} goes on one way only"):
+            run(BLOCK, s, play(BLOCK, s, 0, tile, 3, int(tile[0])))
 
 
 def test_a_blank_end_takes_only_a_matador() -> None:
     s = at(BLOCK, ["0-5 0-6 1-6", "4-4"], table="0-0", ends=(0, 0))
     assert plays(BLOCK, s) == {("1-6", 0)}  # [0|5] and [0|6] carry the 0: no 7
-    assert run(BLOCK, s, play(BLOCK, s, 0, "1-6", 0)).ends == (0, 6)  # the end reopens
+    assert run(BLOCK, s, play(BLOCK, s, 0, "1-6", 0, 6)).ends == (0, 6)  # the end reopens
+    assert run(BLOCK, s, play(BLOCK, s, 0, "1-6", 0, 1)).ends == (0, 1)
     assert plays(EQUAL, position(EQUAL, ["0-5 0-6 1-6", "4-4"], line="0-0")) == {
         ("0-5", 0), ("0-6", 0)}
 
@@ -136,8 +176,9 @@ def _fits(a: int, b: int, x: int, total: int) -> bool:
 
 def test_random_rounds_lay_only_fitting_tiles_and_block_on_blanks() -> None:
     """Every play of 200 random rounds of matador-2p-d6 fits its end as the rule books
-    say; an end shows what R2.1 says; some rounds block with a blank end showing."""
-    blank_blocks = wild = 0
+    say; an end shows what R2.1 says (a matador the half its play names); some rounds
+    block with a blank end showing, some turn a matador against its N+1 sum."""
+    blank_blocks = wild = against = 0
     for seed in range(200):
         trace = random_round(MATADOR, seed)
         states = trace.states()
@@ -149,11 +190,31 @@ def test_random_rounds_lay_only_fitting_tiles_and_block_on_blanks() -> None:
             assert _fits(a, b, x, 7), (seed, m, s.ends)
             wild += 7 not in (a + x, b + x)
             other = s.ends[1 - m.end]
-            shown = {b} if a + x == 7 else {a} if b + x == 7 else {a, b}
+            if _matador(a, b) and a != b:  # turned as the play says
+                assert m.leaves in (a, b), (seed, m)
+                shown = {m.leaves}
+                against += 7 in (a + x, b + x) and m.leaves == 7 - x
+            else:
+                assert m.leaves == -1, (seed, m)
+                shown = {b} if a + x == 7 else {a}
             assert any(sorted((other, y)) == list(t.ends) for y in shown), (seed, m)
         final = states[-1]
         blank_blocks += final.status is Status.BLOCKED and 0 in final.ends
-    assert wild and blank_blocks
+    assert wild and blank_blocks and against
+
+
+def test_a_trace_writes_the_way_round_and_replays_only_with_it() -> None:
+    """A turned matador's play is written with the number it leaves ("leaves") and
+    replays to the same round; the trace without it names no legal move (R2.1)."""
+    trace = next(t for t in map(partial(random_round, MATADOR), range(50))
+                 if any(m.leaves >= 0 for m in t.moves))
+    data = trace.to_json()
+    assert Trace.from_json(json.loads(json.dumps(data))).moves == trace.moves
+    written = [w for w in data["moves"] if "leaves" in w]
+    assert written and all(w["kind"] == "play" for w in written)
+    del written[0]["leaves"]
+    with pytest.raises(TraceError, match="is a matador, turned either way round"):
+        Trace.from_json(data)
 
 
 def test_the_narrated_line_makes_seven_at_every_joint_but_a_matadors() -> None:

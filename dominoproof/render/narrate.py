@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from dominoproof.model.engine import Trace
 from dominoproof.model.fives import count
 from dominoproof.model.layout import Access, Opens, layout_for, layout_of
-from dominoproof.model.matching import fits, is_matador, shown_after
+from dominoproof.model.matching import ONE_WAY, fits, is_matador, shown_after
 from dominoproof.model.moves import DRAW_FOR_LEAD, LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State
@@ -54,10 +54,12 @@ class LineOfPlay:
             return None
         return self.tiles[0][0], self.tiles[-1][1]
 
-    def lay(self, tile: Tile, end: int, on_double: bool | None = None) -> None:
+    def lay(self, tile: Tile, end: int, on_double: bool | None = None,
+            leaves: int = ONE_WAY) -> None:
         """Lay ``tile`` on the end showing ``end`` (:data:`LEAD` for the opening); where
         both ends show it, ``on_double`` says which: the one whose outer tile is a double
-        (R5.7: the two count differently), or the other."""
+        (R5.7: the two count differently), or the other; a matador turned as its play
+        says, leaving ``leaves`` showing (R2.1)."""
         if end == LEAD:
             if self.tiles:
                 raise ValueError("the line is already open")
@@ -68,7 +70,7 @@ class LineOfPlay:
         left, right = self.tiles[0][0], self.tiles[-1][1]
         if not fits(tile.lo, tile.hi, end, self.total):
             raise ValueError(f"{tile} does not fit an end showing {end}")
-        other = shown_after(tile.lo, tile.hi, end, self.total)  # R2.1: the half left showing
+        other = shown_after(tile.lo, tile.hi, end, self.total, leaves)  # R2.1: left showing
         touching = tile.lo + tile.hi - other
         if left == right == end and on_double is not None:  # R5.7: which of the two
             first = self.tiles[0]
@@ -227,12 +229,17 @@ def _lead_reason(variant: Variant, rules: RuleBook, s: State, m: Move,
 
 
 def _matador(rules: RuleBook, s: State, m: Move) -> str:
-    """R2.1 (Matador): a matador laid where no half of it makes N+1, said as such."""
+    """R2.1 (Matador): a matador laid so that its touching half makes no N+1 -- where no
+    half does, or turned the other way round -- said as such."""
     total, (a, b) = rules.layout.data.match_total, rules.halves[m.tile]
     x = rules.layout.shows(s.ends, m.end)
-    if not total or not is_matador(a, b, total) or total in (a + x, b + x):
+    if not total or not is_matador(a, b, total):
         return ""
-    return f", a matador, wild on any end (its {shown_after(a, b, x, total)} now shows)"
+    shown = shown_after(a, b, x, total, m.leaves)
+    if a + b - shown + x == total:  # its touching half makes N+1: laid as any tile
+        return ""
+    return (f", a matador, wild on any end and either way round (its {shown} now "
+            "shows)")
 
 
 def _fits(rules: RuleBook, s: State, player: int, tile: int) -> str:
@@ -449,7 +456,7 @@ class _Told:
             where += f" ({'the double' if on_double else 'not the double'} [{number}|{number}])"
         try:
             if self.line is not None:
-                self.line.lay(t, number, on_double)
+                self.line.lay(t, number, on_double, m.leaves)
                 return tuple(self.line.shown()) + self._waiting(after), (), where
             if self.arms is not None:
                 self.arms.move(k, s, m, after)

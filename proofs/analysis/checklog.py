@@ -49,16 +49,18 @@ NO_SLOT = -2
 
 
 def play_of(rules: RuleBook, s: State, player: int, tile: int, shows: int | None,
-            name: str | None = None) -> Move:
+            name: str | None = None, leaves: int | None = None) -> Move:
     """The play of ``tile`` by ``player`` on the open end showing ``shows`` (None: the
     lead), as our rules name it: ``Move.end`` is the slot, and the layout says which slot
     ``player`` may play on shows that number (bearing the slot name ``name``, where the
-    log gives one). Where no slot does, the play on :data:`NO_SLOT`, which the rules
-    reject (R2.1)."""
+    log gives one); a matador turned to leave ``leaves`` showing, where the log says
+    (R2.1). Where no slot does, the play on :data:`NO_SLOT`, which the rules reject
+    (R2.1)."""
     if shows is None:
         return Move.play(player, tile, LEAD)
     try:
-        return resolve(rules.layout, s, WrittenMove(MoveKind.PLAY, player, tile, shows, name))
+        return resolve(rules.layout, s, WrittenMove(MoveKind.PLAY, player, tile, shows, name,
+                                                    leaves))
     except IllegalMoveError:
         return Move.play(player, tile, NO_SLOT)
 
@@ -160,7 +162,7 @@ def pass_of(rules: RuleBook, s: State, player: int) -> Move:
 
 def our_move(rules: RuleBook, s: State, step: Step) -> Move:
     if isinstance(step, Play):
-        return play_of(rules, s, step.player, step.tile, step.shows, step.slot)
+        return play_of(rules, s, step.player, step.tile, step.shows, step.slot, step.leaves)
     if isinstance(step, Pass):
         return pass_of(rules, s, step.player)
     return step

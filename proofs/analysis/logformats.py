@@ -43,11 +43,14 @@ class Play(NamedTuple):
     tile: int
     shows: int | None
     slot: str | None = None  #: the slot's name, where the number does not say which
+    #: the number a turned matador leaves showing (R2.1, Matador), where the log says
+    leaves: int | None = None
 
     def __str__(self) -> str:
         t = Tile.from_index(self.tile).show()
+        leaving = "" if self.leaves is None else f", leaving {self.leaves}"
         return (f"P{self.player} leads {t}" if self.shows is None
-                else f"P{self.player} plays {t} on {self.shows}")
+                else f"P{self.player} plays {t} on {self.shows}{leaving}")
 
 
 class Pass(NamedTuple):
@@ -156,7 +159,7 @@ def _trace_round(data: Any, where: str) -> LoggedRound:
         except ValueError as e:
             raise TraceError(f"{where}: moves[{i}]{e}") from None
         if w.kind is MoveKind.PLAY:  # the end by the number it shows, read in the state
-            moves.append(Play(w.player, w.tile, w.number, w.slot))
+            moves.append(Play(w.player, w.tile, w.number, w.slot, w.leaves))
         else:
             moves.append(Move(w.kind, w.player, w.tile))
         written.append(w.show())

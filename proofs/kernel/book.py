@@ -23,7 +23,13 @@ _KINDS = tuple(MoveKind)
 
 def decode_move(m: int) -> Move:
     """The :class:`Move` of a kernel move code."""
-    return Move(_KINDS[m & 7], (m >> 3) & 31, ((m >> 8) & 255) - 1, ((m >> 16) & 255) - 1)
+    return Move(_KINDS[m & 7], (m >> 3) & 31, ((m >> 8) & 255) - 1, ((m >> 16) & 255) - 1,
+                kr.leaves_of(m))
+
+
+def encode_move(m: Move) -> int:
+    """The kernel move code of a :class:`Move` (:func:`decode_move`'s inverse)."""
+    return kr.move_code(int(m.kind), m.player, m.tile, m.end) | (m.leaves + 1) << 24
 
 
 class KernelBook:

@@ -103,18 +103,16 @@ def meets_fits(K, f, off, v):  # type: ignore[no-untyped-def]
 
 
 @njit
-def shows(K, a, b, x):  # type: ignore[no-untyped-def]
+def shows(K, a, b, x, leaves):  # type: ignore[no-untyped-def]
     """R2.1: what an end showing ``x`` shows once ``a-b`` is laid on it: the other half;
-    under Matador (``MATCH`` = N+1) the half not summing with ``x`` to N+1, and a matador
-    that makes no N+1 there shows its high half ``b``."""
+    under Matador (``MATCH`` = N+1) a matador turned either way shows the half its play
+    ``leaves`` (>= 0), any other tile the half not summing with ``x`` to N+1."""
+    if leaves >= 0:
+        return leaves
     total = K[MATCH]
     if total == 0:
         return b if x == a else a
-    if a + x == total:
-        return b
-    if b + x == total:
-        return a
-    return b
+    return b if a + x == total else a
 
 
 @njit
@@ -340,14 +338,14 @@ def open_layout(K, f, a, b, scr):  # type: ignore[no-untyped-def]
 
 
 @njit
-def extend_layout(K, f, slot, a, b, player, scr):  # type: ignore[no-untyped-def]
+def extend_layout(K, f, slot, a, b, player, scr, leaves):  # type: ignore[no-untyped-def]
     """The slots after ``player`` lays ``a-b`` on ``slot`` (``Layout.extend``): it shows the
     other half, is covered and no longer pending; a double that takes tiles makes its
     slot and the toes it opens pending; a play on one's own train takes one's marker in."""
     e = K[F_ENDS]
     mk = K[F_MARKS]
     x = f[e + slot]
-    f[e + slot] = shows(K, a, b, x)
+    f[e + slot] = shows(K, a, b, x, leaves)
     marks = f[mk]
     cb = K[K[O_COVERED] + slot]
     if cb >= 0:

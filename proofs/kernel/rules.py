@@ -72,6 +72,7 @@ from .tables import (
     LEAD_PLAYER,
     LEAD_TILE,
     LEADER,
+    MATCH,
     MW,
     NGROUPS,
     O_DOUBLES,
@@ -102,6 +103,35 @@ PLAY, DRAW_M, PASS, CONFIRM, ESTABLISH, DOMINO_M = 0, 1, 2, 3, 4, 5
 @njit_inline
 def move_code(kind: int, player: int, tile: int, end: int) -> int:
     return kind | player << 3 | (tile + 1) << 8 | (end + 1) << 16
+
+
+@njit_inline
+def leaves_of(m: int) -> int:
+    """The number a move code's play leaves its end showing, where its player turned a
+    matador (R2.1, Matador: bits 24-31 hold it plus one); -1 (``ONE_WAY``) otherwise."""
+    return ((m >> 24) & 255) - 1
+
+
+@njit_inline
+def _plays_of(K, out, n, x, base, player, end):  # type: ignore[no-untyped-def]
+    """``out[n:]`` := the plays by ``player`` on ``end`` of each tile of the word ``x``
+    (tile ``base`` + its bit), lowest first; under Matador (``MATCH`` = N+1) a matador
+    whose halves differ is turned either way, two plays, low half left showing first
+    (R2.1); the new count."""
+    total = K[MATCH]
+    while x:
+        t = base + ctz(x)
+        a, b = K[K[O_LO] + t], K[K[O_HI] + t]
+        code = move_code(PLAY, player, t, end)
+        if total and a != b and a + b == total:
+            out[n] = code | (a + 1) << 24
+            out[n + 1] = code | (b + 1) << 24
+            n += 2
+        else:
+            out[n] = code
+            n += 1
+        x &= x - 1
+    return n
 
 
 @njit_inline
@@ -343,7 +373,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
             continue
         s = suit + f[e + i] * mw
         for w in range(mw):
-            n = _moves_of(out, n, f[hand + w] & K[s + w], w * BITS, PLAY, p, i)
+            n = _plays_of(K, out, n, f[hand + w] & K[s + w], w * BITS, p, i)
     if first:  # lay on, or end the turn (a pass)
         out[n] = move_code(PASS, p, -1, -1)
         return n + 1
@@ -403,11 +433,11 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
             open_layout(K, g, a, b, scr)
         elif K[SIMPLE]:  # extend_layout where the slots carry no marks and take nothing
             e = K[F_ENDS] + end
-            g[e] = shows(K, a, b, g[e])
+            g[e] = shows(K, a, b, g[e], leaves_of(m))
             if K[NGROUPS]:
                 sort_plain(K, g, K[NGROUPS])
         else:
-            extend_layout(K, g, end, a, b, p, scr)
+            extend_layout(K, g, end, a, b, p, scr, leaves_of(m))
         again = a == b and end >= 0 and K[AGAIN] and K[K[O_TAKES] + end] > 0
         if K[FIRST_TURN] and end >= 0:  # R2.3: on one's own train, one's first turn goes on
             fb = np.int64(1) << K[FIRST_BIT]  # (started: the train's covered bit, before)

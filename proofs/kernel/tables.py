@@ -228,7 +228,11 @@ def tables_for(v: Variant) -> Tables:
     ]
     header = [0] * HEADER
     any_time = v.draw.when is DrawWhen.ANY_TIME  # R3.5: plays and then draws
-    max_moves = max(t * w + 2, b + 2, t + 2) + (b if any_time else 0) + 1  # + a call
+    # R2.1, Matador: a matador whose halves differ is two plays on an end, one each way
+    turned = (sum(lo != hi and lo + hi == n + 1 for lo, hi in tiles.halves)
+              if v.layout.match is Match.MATADOR else 0)
+    max_moves = (max((t + turned) * w + 2, b + 2, t + 2) + (b if any_time else 0)
+                 + 1)  # + a call
     header[:F_SIZE + 1] = [
         p, t, n, mw, w, _DRAW[v.draw.rule], c, int(v.block.boneyard_must_be_empty),
         int(v.fouls.rule is FoulRule.PENALISED), _LEAD[v.lead.rule], v.lead.player, lead_tile,

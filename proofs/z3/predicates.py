@@ -157,9 +157,10 @@ class Predicates:
         return out
 
     def tile_ok(self, m: MoveVars) -> Bool:
-        """The move's tile is a tile of the set, ``a-b`` with its halves ``a <= b``."""
+        """The move's tile is a tile of the set, ``a-b`` with its halves ``a <= b``, and
+        the way round it names is one it may name (R2.1, :meth:`Vocabulary.way_ok`)."""
         return And(z3.ULT(m.tile, self.v.T), *[
-            z3.Implies(m.tile == t, And(m.a == a, m.b == b))
+            z3.Implies(m.tile == t, And(m.a == a, m.b == b, self.v.way_ok(m, t)))
             for t, (a, b) in enumerate(self.v.halves)])
 
     def tile_at(self, s: StateVars, m: MoveVars, place: BV | int) -> Bool:
@@ -167,7 +168,8 @@ class Predicates:
         return And([z3.Implies(m.tile == t, s.loc[t] == place) for t in range(self.v.T)])
 
     def no_tile(self, m: MoveVars) -> Bool:
-        return And(m.tile == NO_TILE_CODE, m.end == LEAD_CODE, m.a == 0, m.b == 0)
+        return And(m.tile == NO_TILE_CODE, m.end == LEAD_CODE, m.a == 0, m.b == 0,
+                   self.v.way_ok(m, None))
 
     def moved(self, s: StateVars, m: MoveVars, place: BV | int) -> tuple[BV, ...]:
         """Every tile's place after the move's tile goes to ``place``."""

@@ -51,6 +51,7 @@ from typing import Any, TypeAlias
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.layout import CLOSED, Access, MarkFields, Opens, layout_for
+from dominoproof.model.matching import ONE_WAY
 from dominoproof.model.moves import LEAD, NO_TILE, Move, MoveKind
 from dominoproof.model.state import State, Status
 from dominoproof.model.tiles import bits
@@ -70,6 +71,8 @@ NO_TILE_CODE = 255  #: the tile field of a move without a tile
 END_BITS = 5  #: an end's number (N <= 18), a slot index
 CLOSED_CODE = 31  #: the value of a closed slot
 LEAD_CODE = 31  #: the end field of the lead and of moves without an end
+#: the leaves field of a move naming no way round (``ONE_WAY``: all but a turned matador)
+ONE_WAY_CODE = 31
 SEAT_BITS = 4  #: seats 0..9
 COUNT_BITS = 5  #: confirmations 0..P (P <= 10; mutants may go one further)
 STATUS_BITS = 2
@@ -161,7 +164,8 @@ class StateVars:
 
 @dataclass(frozen=True)
 class MoveVars:
-    """One move: kind, tile index, end, and the tile's halves ``a <= b``."""
+    """One move: kind, tile index, end, the number a turned matador leaves showing (R2.1,
+    ``ONE_WAY_CODE`` for every other move), and the tile's halves ``a <= b``."""
 
     name: str
     kind: BV
@@ -169,9 +173,10 @@ class MoveVars:
     end: BV
     a: BV
     b: BV
+    leaves: BV
 
     def fields(self) -> dict[str, Any]:
-        return {"kind": self.kind, "tile": self.tile, "end": self.end}
+        return {"kind": self.kind, "tile": self.tile, "end": self.end, "leaves": self.leaves}
 
 
 @dataclass
@@ -298,6 +303,7 @@ class Vocabulary:
             end=z3.BitVec(f"end_{name}", END_BITS),
             a=z3.BitVec(f"a_{name}", END_BITS),
             b=z3.BitVec(f"b_{name}", END_BITS),
+            leaves=z3.BitVec(f"leaves_{name}", END_BITS),
         )
 
     # -- views: the sets of SEMANTICS -----------------------------------------------
@@ -359,12 +365,25 @@ class Vocabulary:
 
     def shows_after(self, m: MoveVars, x: BV) -> BV:
         """R2.1: what a slot showing ``x`` shows once the move's tile is laid on it: the
-        other half; under Matador the half not summing with ``x`` to N+1, and a matador
-        summing with nothing there shows its high half ``m.b``."""
+        other half; under Matador the half a turned matador leaves (:meth:`way_ok`), any
+        other tile the half not summing with ``x`` to N+1."""
         if not self.match_total:
             return z3.If(m.a == x, m.b, m.a)
-        a, b, y, total = self._wide(m, x)
-        return z3.If(a + y == total, m.b, z3.If(b + y == total, m.a, m.b))
+        a, _, y, total = self._wide(m, x)
+        return z3.If(m.leaves != ONE_WAY_CODE, m.leaves, z3.If(a + y == total, m.b, m.a))
+
+    def way_ok(self, m: MoveVars, t: int | None) -> Bool:
+        """R2.1: the move's way round, for its tile ``t`` (None: a move without a tile).
+        Under Matador a matador with two different halves is wild "in either
+        orientation": laid on an end, the move names either half as the one it leaves
+        showing; every other move -- the lead, a draw, any other tile, 0-0, equal
+        matching -- names none."""
+        if t is not None and self.match_total:
+            a, b = self.halves[t]
+            if a != b and a + b == self.match_total:
+                return z3.If(And(m.kind == PLAY, m.end != LEAD_CODE),
+                             Or(m.leaves == a, m.leaves == b), m.leaves == ONE_WAY_CODE)
+        return m.leaves == ONE_WAY_CODE
 
     def _wide(self, m: MoveVars, x: BV) -> tuple[BV, BV, BV, BV]:
         return (z3.ZeroExt(1, m.a), z3.ZeroExt(1, m.b), z3.ZeroExt(1, x),
@@ -493,13 +512,16 @@ class Vocabulary:
         num = partial(_num, model)
         tile = num(m.tile)
         end = num(m.end)
+        leaves = num(m.leaves)
         return Move(MoveKind(num(m.kind)), num(s.turn),
                     NO_TILE if tile == NO_TILE_CODE else tile,
-                    LEAD if end == LEAD_CODE else end)
+                    LEAD if end == LEAD_CODE else end,
+                    ONE_WAY if leaves == ONE_WAY_CODE else leaves)
 
     def move_is(self, m: MoveVars, mv: Move) -> Bool:
         """``m`` is the concrete move ``mv``."""
         return And(m.kind == int(mv.kind),
                    m.tile == (NO_TILE_CODE if mv.tile == NO_TILE else mv.tile),
-                   m.end == (LEAD_CODE if mv.end == LEAD else mv.end))
+                   m.end == (LEAD_CODE if mv.end == LEAD else mv.end),
+                   m.leaves == (ONE_WAY_CODE if mv.leaves == ONE_WAY else mv.leaves))
 
