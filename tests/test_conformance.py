@@ -475,7 +475,9 @@ def test_engine_matches_z3_on_one_small_deal() -> None:
     ("block-2p-d6", SMALL, False),
     ("block-2p-d6", {**SMALL, "deal.players": 3}, False),
     ("fouls-4p-d6", {**SMALL, "deal.players": 2, "lead.tile": "3-3"}, False),
-    ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time"}, True),
+    # R3.5 on double-2: every deal in every draw order stays small, players draw while able
+    ("tiny-2p-d3", {"draw.rule": "one", "draw.when": "any-time", "set.max": 2,
+                    "deal.hand_size": 2, "lead.tile": "2-2"}, True),
     ("tiny-2p-d3", {"block.call": "dead-end"}, True),
 ], ids=["tiny-free", "draw-one-free", "block-d3-2p", "block-d3-3p", "fouls-2p",
         "any-time-draw-one-free", "call-free"])
@@ -512,8 +514,9 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
         **_D3, "layout.kind": "spinner", "layout.spinner_sides_first": False,
         "layout.lead_double_takes": 4}),
     "trains": ("block-2p-d6", {**_D3, "layout.kind": "trains"}),
+    # double-2 and three seats (1,989 states): a seat plays again on the double it laid
     "trains-covered-again": ("block-2p-d6", {
-        **_D3, "layout.kind": "trains", "layout.double_takes": 1,
+        **_D3, **_D2, "deal.players": 3, "layout.kind": "trains", "layout.double_takes": 1,
         "layout.double_again": True}),
     # draw one on double-2, 2 tiles each and 2 in the boneyard: every deal in every draw
     # order is 1,670 states (double-3 with 3 each: 576,320, for no feature more)
@@ -541,7 +544,7 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
     "chicken-foot-draw-for-root": ("chickenfoot-4p-d9", {
         "set.max": 3, "deal.players": 2, "deal.hand_size": 4, "lead.tile": "3-3",
         "layout.lead_double_takes": 0, "lead.fallback": "draw"}),
-    "line-covered": ("block-2p-d6", {**SMALL, "layout.double_takes": 1}),
+    "line-covered": ("block-2p-d6", {**SMALL, **_D2, "layout.double_takes": 1}),
     # R4.4: a confirmation that puts a marker out starts the run again (double-2, three
     # seats: 2,013 states; double-3: 385,242)
     "trains-restart": ("block-2p-d6", {**_D3, **_D2, "layout.kind": "trains",
@@ -556,21 +559,23 @@ LAYOUTS: dict[str, tuple[str, dict[str, Any]]] = {
                                    "block.call": "dead-end", **_D2}),
     "spinner-call": ("tiny-2p-d3", {"layout.kind": "spinner", "block.call": "dead-end",
                                     **_D2}),
-    # R2.2: a double that must be covered is no player's last tile
+    # R2.2: a double that must be covered is no player's last tile (double-2, three
+    # seats: 2,049 and 597 states, where two seats meet no seat playing again)
     "trains-out-covered": ("block-2p-d6", {
-        **_D3, "layout.kind": "trains", "layout.double_takes": 1,
+        **_D3, **_D2, "deal.players": 3, "layout.kind": "trains", "layout.double_takes": 1,
         "layout.double_again": True, "layout.out_on_double": "covered"}),
     "chicken-foot-out-covered": ("block-2p-d6", {
-        **_D3, "layout.kind": "chicken-foot", "layout.double_takes": 3,
-        "layout.out_on_double": "covered"}),
+        **_D3, **_D2, "deal.players": 3, "layout.kind": "chicken-foot",
+        "layout.double_takes": 3, "layout.out_on_double": "covered"}),
     "line-out-covered": ("tiny-2p-d3", {"layout.double_takes": 1, **_D2,
                                         "layout.out_on_double": "covered"}),
     # R2.3: a first turn lays tile after tile on one's own train; with doubles to cover
     # (a double laid during a first turn ends it; its player covers it); draw-one
-    "trains-first-turn": ("block-2p-d6", {**_D3, "layout.kind": "trains",
+    # (double-2: 1,130 states each, every feature met)
+    "trains-first-turn": ("block-2p-d6", {**_D3, **_D2, "layout.kind": "trains",
                                           "layout.first_turn": "own-train"}),
     "trains-first-turn-doubles": ("block-2p-d6", {
-        **_D3, "layout.kind": "trains", "layout.double_takes": 1,
+        **_D3, **_D2, "layout.kind": "trains", "layout.double_takes": 1,
         "layout.double_again": True, "layout.first_turn": "own-train"}),
     "trains-first-turn-draw-one": ("tiny-2p-d3", {
         "layout.kind": "trains", "draw.rule": "one", "lead.rule": "highest-double",
