@@ -36,6 +36,10 @@ job, or a task of a Dask cluster), its graph explored on the compiled kernel whe
    mean residual at a block, 95% intervals: :func:`~dominoproof.proofs.analysis.stats.
    sampled_figures`, uniformly random rounds from a fixed seed) and the variant's.
 
+A property the variant violates "holds" under a candidate when no row of it fails and
+one holds or proves it: N/A on every row is no repair (the change took away what the
+property is about -- the markers, the doubles to cover -- and with it the question).
+
 The list: the confirmed candidates with the fewest failing properties (none: repairs),
 ranked by the number of changes, then by how little the statistics move
 (:meth:`Candidate.move`); and for each property the variant violates, the nearest
@@ -78,6 +82,19 @@ __all__ = ["Candidate", "Change", "RepairReport", "Skipped", "counted", "neighbo
 JOB = "dominoproof.repair_job:judge_job"
 #: the verdicts under which a property does not fail: it holds, or does not apply
 FINE = (Verdict.HOLDS.value, Verdict.PROVED.value, Verdict.NOT_APPLICABLE.value)
+
+
+def failing_in(rows: Sequence[Row], repairing: Sequence[str] = ()) -> list[str]:
+    """The properties that fail in ``rows``, in order: a row not :data:`FINE`, and each
+    of ``repairing`` (those the variant repaired violates) whose every row is N/A -- a
+    change under which it no longer applies has not repaired it."""
+    out = list(dict.fromkeys(r.property for r in rows if r.verdict not in FINE))
+    na = Verdict.NOT_APPLICABLE.value
+    for pid in repairing:
+        verdicts = [r.verdict for r in rows if r.property == pid]
+        if pid not in out and verdicts and all(x == na for x in verdicts):
+            out.append(pid)
+    return out
 #: the statistics compared: figure id -> label
 FIGURES = {"block": "block probability", "residual": "mean residual at a block (pips)"}
 
@@ -123,6 +140,8 @@ class Candidate:
     confirmed: bool = False  #: judged again on the whole catalogue
     figures: dict[str, Any] | None = None
     seconds: float = 0.0
+    #: the properties the variant repaired violates: N/A on every row is no repair
+    repairing: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -132,7 +151,7 @@ class Candidate:
         return "; ".join(c.text() for c in self.changes)
 
     def fails(self) -> list[str]:
-        return [r.property for r in self.rows if r.verdict not in FINE]
+        return failing_in(self.rows, self.repairing)
 
     def helps(self, failing: Sequence[str]) -> bool:
         """Whether some property of ``failing`` holds under it (its first judgement)."""
@@ -211,7 +230,8 @@ class RepairReport:
         which it holds: fewest changes, confirmed on the whole catalogue first, then the
         fewest failing, then how little the statistics move."""
         def holds(c: Candidate, pid: str) -> bool:  # judged so, not a job that failed
-            return any(r.property == pid and r.verdict in FINE for r in c.rows)
+            return (any(r.property == pid for r in c.rows)
+                    and pid not in failing_in(c.rows, (pid,)))
         return {pid: sorted((c for c in self.judged if holds(c, pid)),
                             key=lambda c: (len(c.changes), not c.confirmed, len(c.fails()),
                                            c.move(self.figures), c.name))
@@ -458,8 +478,8 @@ def _judge(jobs: _Jobs, stage: str, todo: list[Candidate], failing: tuple[str, .
     for cand, got in zip(todo, jobs.run(stage, [(c, c.variant) for c in todo], failing),
                          strict=True):
         if not got.late:
-            cand.rows = got.rows
-            cand.failing = [r.property for r in got.rows if r.verdict not in FINE]
+            cand.rows, cand.repairing = got.rows, failing
+            cand.failing = failing_in(got.rows, failing)
 
 
 def _confirm(jobs: _Jobs, report: RepairReport, pool: Sequence[Candidate]) -> None:

@@ -14,6 +14,7 @@ may still hold a matching tile, so ``blocked-sound`` (and with it ``procedure``,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 
@@ -158,6 +159,29 @@ def test_each_failing_property_has_its_nearest_repairs_and_all_covered_is_exit_0
     assert r.exit_code == 0  # every failing property has a repair of its own
     r.candidates = [sound]
     assert r.per_property["parity"] == [] and r.exit_code == 1
+
+
+def test_a_property_that_no_longer_applies_is_not_repaired() -> None:
+    """A change under which a violated property is N/A on every row (its subject gone:
+    no markers, no doubles to cover) has not repaired it: it still counts as failing."""
+    v = broken()
+    r = RepairReport(v, FAILING, [], figures={"block": Estimate(0.3), "residual":
+                                              Estimate(10.0)})
+    gone = _cand(v, ["a"], [], 0.3, 10.0)
+    gone.rows = [dataclasses.replace(row, verdict="N/A") if row.property == "parity"
+                 else row for row in gone.rows]
+    gone.repairing = tuple(FAILING)
+    sound = _cand(v, ["b", "c"], [], 0.3, 10.0)
+    r.candidates = [gone, sound]
+    assert gone.fails() == ["parity"]
+    assert r.best == [sound] and r.repairs == [sound]
+    assert r.per_property["parity"] == [sound]
+    assert gone in r.per_property["blocked-sound"]  # what it does repair, it repairs
+    # a property the variant did not violate may well not apply under a candidate
+    other = _cand(v, ["d"], [], 0.3, 10.0)
+    other.rows.append(Row(v.name, "search", "markers", "N/A", OK))
+    other.repairing = tuple(FAILING)
+    assert other.fails() == []
 
 
 def test_only_candidates_that_repair_something_are_confirmed() -> None:
