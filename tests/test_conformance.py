@@ -1012,16 +1012,21 @@ def test_engine_matches_reference_when_plays_score_on_every_deal(name: str) -> N
     assert all(seen[f] > 0 for f in want), (name, seen)
 
 
-def test_engine_matches_z3_where_plays_score_without_the_points() -> None:
-    """The Z3 relation has no points (R5.7): it is compared on the rest of every
-    successor, two equal ends counting differently being one move there, and its
-    reading of R5 adds the state's points to the award."""
-    preset, overrides, _ = FIVES["muggins-d2"]
+@pytest.mark.parametrize("name", ["muggins-d2", "all-fives-d2"])
+def test_engine_matches_z3_where_plays_score(name: str) -> None:
+    """The Z3 relation states R5.7: on every deal, every successor is compared with its
+    points and the ends' weights, two equal ends counting differently being two moves,
+    and its reading of R5 adds the state's points to the award. The states exercise the
+    rule."""
+    preset, overrides, free = FIVES[name]
     v = variant(preset, overrides)
-    reach = c.reachable_states(v, Init.one(sample(v, 1, seed=3)[0]))
+    reach = c.reachable_states(v, Init.every(free))  # every deal: 929 and 710 states
     res = c.compare(v, reach.states, c.EngineOracle(v), c.get_oracle("z3", v))
     assert res.ok, res.describe()
     assert res.terminal > 0
+    seen = fives_features(reach.states)
+    assert all(seen[f] > 0 for f in ("points", "ended with points", "double at an end",
+                                     "one number, two counts")), seen
 
 
 def test_the_reference_notices_plays_scored_wrong() -> None:
