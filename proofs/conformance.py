@@ -84,9 +84,6 @@ class Z3Oracle:
     """The Z3 transition relation and the declarative scoring (see the module docstring)."""
 
     name = "z3"
-    #: R5.7: the relation has no points in play, nor the weights of the ends that count
-    #: them; its successors are compared on the rest of the state
-    reads_in_play = False
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant

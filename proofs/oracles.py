@@ -31,14 +31,13 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from dominoproof.model.engine import initial_state
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import engine_for
-from dominoproof.model.layout import Layout, layout_of
-from dominoproof.model.moves import Move, MoveKind
+from dominoproof.model.moves import Move
 from dominoproof.model.outcome import Outcome, Scorer, outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.spec import VoidDeal, dealt_state, spec_for
 from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import Tile, bits
-from dominoproof.model.variant import InPlay, Variant
+from dominoproof.model.variant import Variant
 from dominoproof.proofs.kernel import reason as kernel_reason
 from dominoproof.proofs.readings import ReadingsDisagree
 
@@ -306,21 +305,6 @@ def compare_answers(state: State, sa: set[Transition], ca: Classification | None
     return out, len(by_move_a.keys() | by_move_b.keys()), terminal
 
 
-def _without_points(lay: Layout, s: State, transitions: set[Transition]
-                    ) -> set[Transition]:
-    """The transitions of ``s`` as a reading without R5.7 has them: their successors'
-    keys short of its two fields, and each play on the slot the layout names without
-    the ends' weights (two ends showing one number, one a double, are one move there)."""
-    out = set()
-    for m, k in transitions:
-        if m.kind is MoveKind.PLAY and m.end >= 0:
-            name = lay.data.slots[m.end].name
-            twin = lay.twin(s.ends, s.marks, name, lay.targets(s.ends, m.player, s.marks))
-            m = m._replace(end=twin) if twin is not None else m
-        out.add((m, k[:-3] + k[-1:]))  # the key without its points and weights
-    return out
-
-
 def _by_move(transitions: set[Transition]) -> dict[Move, set[Key]]:
     out: dict[Move, set[Key]] = {}
     for m, k in transitions:
@@ -345,23 +329,11 @@ def compare_all(variant: Variant, states: Iterable[State], oracle_a: Oracle,
     pass: ``oracle_a`` answers once per state, whatever the number of others (the engine
     against the reference, the specification and the kernel on every state of a search).
     One :class:`Comparison` per other oracle, in their order."""
-    # R5.7: where plays score, an oracle that does not read it (``reads_in_play``
-    # false: the Z3 relation) is compared on every field of the state but its points
-    # and the ends' weights
-    fives = variant.scoring.in_play is not InPlay.NONE
-    reads = getattr(oracle_a, "reads_in_play", True)
-    lay = layout_of(variant)
     results = [Comparison(oracle_a.name, b.name) for b in others]
     for s in states:
         sa, ca = oracle_a.successors(s), oracle_a.classify(s)
         for res, b in zip(results, others, strict=True):
-            sb = b.successors(s)
-            if fives and not (reads and getattr(b, "reads_in_play", True)):
-                found, n, terminal = compare_answers(s, _without_points(lay, s, sa), ca,
-                                                     _without_points(lay, s, sb),
-                                                     b.classify(s))
-            else:
-                found, n, terminal = compare_answers(s, sa, ca, sb, b.classify(s))
+            found, n, terminal = compare_answers(s, sa, ca, b.successors(s), b.classify(s))
             res.merge(Comparison(res.a, res.b, 1, n, terminal, int(bool(found)), found,
                                  len(found)), keep)
     return results

@@ -67,8 +67,8 @@ def check(v: Variant, inits: Init | list[Init], *, rules: RuleBook | None = None
     others: list[c.Oracle] = [ReferenceOracle(v)]
     if rules is None and scorer is None:
         others.append(c.get_oracle("spec", v))
-        if kernel.available() and not kernel.reason(v):  # tests/test_kernel.py; it
-            others.append(c.get_oracle("kernel", v))  # declines scoring in play (R5.7)
+        if kernel.available() and not kernel.reason(v):  # tests/test_kernel.py
+            others.append(c.get_oracle("kernel", v))
     res, *more = c.compare_all(v, reach.states, engine, others)  # the engine asked once
     for m in more:
         res.merge(m)
@@ -440,7 +440,7 @@ def test_the_named_actions_catch_each_engine_mutant(fault: Any) -> None:
 @pytest.mark.parametrize("fault", ENGINE_FAULTS, ids=lambda f: f.id)
 def test_the_kernel_catches_each_engine_mutant(fault: Any) -> None:
     """The compiled kernel is an oracle too: each broken engine is reported against it
-    (where the kernel reads the variant: it declines scoring in play, R5.7)."""
+    (fives-any-count's too: the kernel reads scoring in play, R5.7)."""
     v = fault.variant()
     if kernel.reason(v):
         pytest.skip(kernel.reason(v))
@@ -1013,8 +1013,8 @@ def fives_features(states: Iterable[State]) -> Counter[str]:
 def test_engine_matches_reference_when_plays_score_on_every_deal(name: str) -> None:
     """Engine, specification and reference agree on every state of every deal where
     plays score (R5.7): the points and the ends' weights are part of each successor, and
-    the final scores add the points; the kernel declines the variant (no points in its
-    frame). The states exercise the rule."""
+    the final scores add the points; the kernel is an oracle too (the points and the
+    weights in its frame). The states exercise the rule."""
     preset, overrides, free = FIVES[name]
     v = variant(preset, overrides)
     assert v.scoring.in_play.value == "fives"
@@ -1027,16 +1027,21 @@ def test_engine_matches_reference_when_plays_score_on_every_deal(name: str) -> N
     assert all(seen[f] > 0 for f in want), (name, seen)
 
 
-def test_engine_matches_z3_where_plays_score_without_the_points() -> None:
-    """The Z3 relation has no points (R5.7): it is compared on the rest of every
-    successor, two equal ends counting differently being one move there, and its
-    reading of R5 adds the state's points to the award."""
-    preset, overrides, _ = FIVES["muggins-d2"]
+@pytest.mark.parametrize("name", ["muggins-d2", "all-fives-d2"])
+def test_engine_matches_z3_where_plays_score(name: str) -> None:
+    """The Z3 relation states R5.7: on every deal, every successor is compared with its
+    points and the ends' weights, two equal ends counting differently being two moves,
+    and its reading of R5 adds the state's points to the award. The states exercise the
+    rule."""
+    preset, overrides, free = FIVES[name]
     v = variant(preset, overrides)
-    reach = c.reachable_states(v, Init.one(sample(v, 1, seed=3)[0]))
+    reach = c.reachable_states(v, Init.every(free))  # every deal: 929 and 710 states
     res = c.compare(v, reach.states, c.EngineOracle(v), c.get_oracle("z3", v))
     assert res.ok, res.describe()
     assert res.terminal > 0
+    seen = fives_features(reach.states)
+    assert all(seen[f] > 0 for f in ("points", "ended with points", "double at an end",
+                                     "one number, two counts")), seen
 
 
 def test_the_reference_notices_plays_scored_wrong() -> None:

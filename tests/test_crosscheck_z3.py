@@ -70,6 +70,11 @@ SMALL = [
     ("tiny-2p-d3", {"layout.first_turn": "own-train", "layout.kind": "trains",
                     "lead.rule": "highest-double", "layout.double_takes": 1,
                     "layout.double_again": True, "draw.rule": "one"}, True),
+    # R5.7: plays score (the points and the ends' weights part of every successor):
+    # Muggins' line, All Fives' spinner whose arms open once both sides are covered
+    ("muggins-2p-d6", {"set.max": 3, "deal.hand_size": 3, "scoring.in_play": "fives"},
+     True),
+    ("all-fives-2p-d6", {"set.max": 3, "deal.hand_size": 3, "lead.tile": "3-3"}, True),
     pytest.param("draw-leave2-2p-d6", {"set.max": 3, "deal.hand_size": 3}, True, marks=SLOW),
     pytest.param("partnership-4p-d6", {"set.max": 3, "deal.hand_size": 2, "lead.tile": "3-3"},
                  False, marks=SLOW),
@@ -166,6 +171,9 @@ CORRECT = [
     pytest.param("fouls-4p-d6", {"set.max": 2, "deal.players": 2, "deal.hand_size": 2,
                                  "lead.tile": "2-2"}, marks=SLOW),
     pytest.param("draw-leave2-2p-d6", {"set.max": 2, "deal.hand_size": 2}, marks=SLOW),
+    # R5.7: points-in-fives HOLDS in the search and is PROVED by Z3
+    ("muggins-2p-d6", {"set.max": 2, "deal.hand_size": 2, "deal.set_aside": 0,
+                       "scoring.in_play": "fives"}),
 ]
 
 

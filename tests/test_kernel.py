@@ -98,6 +98,12 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], bool]] = {
                                           "layout.out_on_double": "covered"}, False),
     # R2.1: Matador matching (halves summing to N+1 = 4, the matadors 0-0, 1-3, 2-2 wild)
     "matador": ("tiny-2p-d3", {"layout.match": "matador"}, False),
+    # R5.7: plays score the ends' count (the points and the weights in the frame and key):
+    # Muggins' line, All Fives' spinner (its arms open once both sides are covered)
+    "fives-line": ("muggins-2p-d6", {"set.max": 3, "deal.hand_size": 3,
+                                     "deal.set_aside": 2}, False),
+    "fives-spinner": ("all-fives-2p-d6", {"set.max": 3, "deal.hand_size": 3,
+                                          "lead.tile": "3-3"}, True),
 }
 
 
@@ -155,14 +161,17 @@ def test_kernel_successors_equal_the_rules_on_every_state(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["line", "spinner", "trains", "chicken-foot"])
+@pytest.mark.parametrize("name", ["line", "spinner", "trains", "chicken-foot", "fives-line",
+                                  "fives-spinner"])
 def test_kernel_successors_equal_the_rules_on_every_deal(name: str) -> None:
     """Every deal: the line in every draw order the deal fixes (986,210 states: the
     kernel's reading of a stack, R3.1's top tile), the other layouts in every draw order
     the rules allow (any boneyard tile drawn: 89,434 to 396,186 states; a fixed order
     multiplies them by 5 to 7 without reading anything else of the layout -- which tile
     is drawn does not depend on it, whether one is; their fixed orders are the seeded
-    deals' of the test above). ``line-free-draw`` on every deal is
+    deals' of the test above); where plays score (R5.7), Muggins' line and All Fives'
+    spinner, the points and the ends' weights part of every successor. ``line-free-draw``
+    on every deal is
     tests/test_conformance.py's ``tiny-free``, where the kernel is one of the oracles."""
     v, inits = config(name)
     agree_on_every_state(v, inits if name == "line" else Init.every(True))

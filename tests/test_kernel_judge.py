@@ -48,14 +48,20 @@ if kernel.available():
 
 #: the properties the screen reads, and the two that need R2.3's readings
 WANTED = frozenset({"conservation", "boneyard-monotone", "opening", "no-false-confirmation",
-                    "procedure", "blocked-sound", "blocked-complete"})
+                    "procedure", "points-in-fives", "blocked-sound", "blocked-complete"})
+
+
+def no_scoring(v: Any) -> Any:
+    raise AssertionError(f"{v.name}: a state still being played is not scored")
 
 
 def by_the_judge(r: SearchResult, wanted: set[str]) -> sc.Screen:
     """What the Python judge finds on the states of ``r`` still being played: the first
     failure of each screened property, the premise states and the readings' census."""
     ctx = graphcheck._Context(r, engine_for(r.variant), wanted)
-    judge = graphcheck.Judge(ctx, r.variant, ctx.oracle, r.scorer)
+    # (points-in-fives is terminal too: the judge reads no terminal state here, so no
+    # reading of R5 is ever asked for)
+    judge = graphcheck.Judge(ctx, r.variant, ctx.oracle, r.scorer, reader=no_scoring)
     out = sc.Screen([])
     for i in range(r.size):
         s = r.state(i)
@@ -111,7 +117,8 @@ def same(a: sc.Screen, b: sc.Screen) -> None:
 
 
 OWN = ["tiny-2p-d3", "block-4p-d6", "fouls-4p-d6", "partnership-4p-d6", "draw-4p-d12",
-       "bergen-2p-d6", "pool-3p-d6", "mextrain-4p-d12", "sebastopol-4p-d6"]
+       "bergen-2p-d6", "pool-3p-d6", "mextrain-4p-d12", "sebastopol-4p-d6", "muggins-2p-d6",
+       "all-fives-2p-d6"]
 
 
 @pytest.mark.parametrize("name", OWN)
@@ -156,8 +163,8 @@ def fault_search(fault_id: str) -> SearchResult:
                    kernel=False)
 
 
-#: the faults with a rule book whose demo the kernel reads (not R5.7's points in play: the
-#: kernel declines such variants, and the judge runs on the Python path alone)
+#: the faults with a rule book whose demo the kernel reads (R5.7's fives-any-count too:
+#: the kernel's keys hold the points in play)
 KEYED = [f for f in FAULTS if f.engine is not None and not unsupported(f.variant())]
 
 
@@ -168,6 +175,18 @@ def test_the_screen_finds_the_judges_first_failure_under_a_broken_rule_set(
     if keyed(r) is None:
         pytest.skip(f"{fault.id}: some state does not fit the kernel's keys")
     same(screened(r, set(WANTED)), by_the_judge(r, set(WANTED)))
+
+
+def test_the_screen_finds_points_scored_wrong_where_the_judge_does() -> None:
+    """R5.7: fives-any-count's states fit the kernel's keys (the points in play and the
+    ends' weights are fields of them), and the screen finds points-in-fives failing at
+    the judge's first failing play."""
+    r = fault_search("fives-any-count")
+    assert keyed(r) is not None
+    got = screened(r, {"points-in-fives"})
+    at, then = got.first["points-in-fives"]
+    assert then >= 0 and r.state(then).points != r.state(at).points
+    assert got.first == by_the_judge(r, {"points-in-fives"}).first
 
 
 def test_every_screened_property_fails_under_some_fault() -> None:

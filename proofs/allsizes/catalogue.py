@@ -68,8 +68,8 @@ NOT_STATABLE: dict[str, str] = {
     "points-in-fives": (
         "points in play sum the ends' numbers and test them modulo 5: arithmetic, outside "
         "EPR; the abstract model has no points (R5.7); per instance the search judges it "
-        "(`dominoproof verify`; `dominoproof prove` says N/A: the Z3 relation has no "
-        "points either)"),
+        "and the Z3 relation's induction proves it (`dominoproof verify`, `dominoproof "
+        "prove`)"),
     "parity": (
         "the parity argument counts halves modulo 2 (odd or even N), which first-order "
         "logic over uninterpreted sorts cannot; its first half (every tile of an end's "

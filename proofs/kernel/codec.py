@@ -13,7 +13,8 @@ tightly as the configuration allows:
   value, the layout's marks, the turn, the R4 count, the draw-one flag (draw-one games
   only), the fouls (where fouls are penalised), the status, and the draw order: its
   length when it is a suffix of the one deal's order (the only orders a fixed-order
-  search of one deal meets), or every tile of it (every deal in a fixed order).
+  search of one deal meets), or every tile of it (every deal in a fixed order); where
+  plays score (R5.7), each slot's weight and each seat's points in play.
 
 A field never straddles two words; the items are laid out largest first in the first
 word with room. The codec is exact on every state of its configuration: a state whose
@@ -43,12 +44,15 @@ from .tables import (
     F_STACKN,
     F_STATUS,
     F_TABLE,
+    F_TALLY,
     F_TURN,
+    FIVES,
     KASIDE,
     Array,
     B,
     C,
     Tables,
+    W,
 )
 
 # -- the codec's table: header ------------------------------------------------------
@@ -63,6 +67,8 @@ STACK_FREE, STACK_SUFFIX, STACK_EXPLICIT = 0, 1, 2
 # field kinds
 FK_END, FK_MARKS, FK_TURN, FK_CONF, FK_DREW, FK_FOULS, FK_STATUS, FK_STACKN, FK_STACKTILE = \
     range(9)
+#: R5.7: a slot's weight, a seat's points in play (where plays score)
+FK_WEIGHT, FK_POINTS = 9, 10
 #: ints per field in the codec's table
 FW = 7
 _FIELD_OF = {FK_MARKS: F_MARKS, FK_TURN: F_TURN, FK_CONF: F_CONF, FK_DREW: F_DREW,
@@ -134,6 +140,10 @@ def key_spec(tb: Tables, *, free_draw: bool, one_deal: bool,
         fields.append((FK_STACKN, 0, _bits_for(b)))
     if stack_mode == STACK_EXPLICIT:
         fields += [(FK_STACKTILE, i, _bits_for(t - 1)) for i in range(b)]
+    if k[FIVES]:  # R5.7: weights 0..2; a seat plays at most every tile, each play
+        # scoring at most every slot's number twice (whatever the count: broken rules too)
+        fields += [(FK_WEIGHT, i, 2) for i in range(tb.width)]
+        fields += [(FK_POINTS, q, _bits_for(t * 2 * v.n * tb.width)) for q in range(p)]
     for kind, index, nbits in fields:
         if nbits:
             items.append((nbits, "field", kind, index))
@@ -201,6 +211,10 @@ def _frame_at(kt: Array, kind: int, index: int) -> int:
         return int(kt[F_ENDS]) + index
     if kind == FK_STACKTILE:
         return int(kt[F_STACK]) + index
+    if kind == FK_WEIGHT:
+        return int(kt[F_TALLY]) + index
+    if kind == FK_POINTS:
+        return int(kt[F_TALLY]) + int(kt[W]) + index
     return int(kt[F_STACKN if kind == FK_STACKN else _FIELD_OF[kind]])
 
 

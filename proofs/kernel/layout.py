@@ -21,6 +21,8 @@ from .tables import (
     BITS,
     F_ENDS,
     F_MARKS,
+    F_TALLY,
+    FIVES,
     LEAD_TAKES,
     MARKERS,
     MATCH,
@@ -220,6 +222,7 @@ def targets(K, f, player):  # type: ignore[no-untyped-def]
     out = np.int64(0)
     gof = K[O_GROUP]
     plain = K[PLAIN] != 0
+    tally = K[F_TALLY] if K[FIVES] else -1  # R5.7: slots counted differently differ
     while allowed:
         i = ctz(allowed)
         allowed &= allowed - 1
@@ -234,7 +237,8 @@ def targets(K, f, player):  # type: ignore[no-untyped-def]
                 j = K[K[O_GSLOTS] + x]
                 if j < i and f[e + j] == v and (plain or (
                         _pbit(K, marks, i) == _pbit(K, marks, j)
-                        and _cbit(K, marks, i) == _cbit(K, marks, j))):
+                        and _cbit(K, marks, i) == _cbit(K, marks, j))) and (
+                        tally < 0 or f[tally + i] == f[tally + j]):
                     same = True
                     break
         if not same:
@@ -245,7 +249,8 @@ def targets(K, f, player):  # type: ignore[no-untyped-def]
 @njit
 def canonical(K, f, scr):  # type: ignore[no-untyped-def]
     """Sort each symmetric group's slots by the number they show, closed last, each
-    slot's marks going with it (``Layout.canonical``), in place. ``scr``: scratch."""
+    slot's marks going with it (``Layout.canonical``), in place; where plays score (R5.7)
+    each slot's weight too, slots alike but for it sorted by weight. ``scr``: scratch."""
     ng = K[NGROUPS]
     if ng == 0:
         return
@@ -253,9 +258,11 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
     mk = K[F_MARKS]
     pend = K[PENDING]
     gs = K[O_GSLOTS]
-    if K[PLAIN]:
+    fives = K[FIVES] != 0
+    if K[PLAIN] and not fives:
         sort_plain(K, f, ng)
         return
+    tally = K[F_TALLY]
     for g in range(ng):
         a, b = K[K[O_GSTART] + g], K[K[O_GSTART] + g + 1]
         n = b - a
@@ -265,8 +272,8 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
             i = K[gs + a + x]
             v = f[e + i]
             closed = 1 if v < 0 else 0
-            scr[n + x] = ((closed * 64 + v + 1) * 2 + _pbit(K, marks, i)) * 2 \
-                + _cbit(K, marks, i)
+            scr[n + x] = (((closed * 64 + v + 1) * 2 + _pbit(K, marks, i)) * 2
+                          + _cbit(K, marks, i)) * 4 + (f[tally + i] if fives else 0)
             scr[x] = x
         moved = False
         for x in range(1, n):
@@ -279,11 +286,15 @@ def canonical(K, f, scr):  # type: ignore[no-untyped-def]
             continue
         for x in range(n):
             scr[2 * n + x] = f[e + K[gs + a + x]]
+            if fives:
+                scr[3 * n + x] = f[tally + K[gs + a + x]]
         new = marks
         for x in range(n):
             dest = K[gs + a + x]
             src = K[gs + a + scr[x]]
             f[e + dest] = scr[2 * n + scr[x]]
+            if fives:
+                f[tally + dest] = scr[3 * n + scr[x]]
             if pend >= 0:
                 bit = np.int64(1) << (pend + dest)
                 new = new | bit if _pbit(K, marks, src) else new & ~bit

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import fives
 from ._jit import njit, njit_inline
 from .layout import (
     covered,
@@ -66,6 +67,7 @@ from .tables import (
     FB_REDEAL,
     FIRST_BIT,
     FIRST_TURN,
+    FIVES,
     FOULS,
     LEAD,
     LEAD_BY_TILE,
@@ -429,6 +431,8 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         g[p * mw + word] &= ~bit
         g[K[F_TABLE] + word] |= bit
         a, b = K[K[O_LO] + t], K[K[O_HI] + t]
+        if K[FIVES]:  # R5.7: the weights of the slots laid on, before the canonical form
+            fives.weigh(K, f, g, end, a, b)
         if end < 0:
             open_layout(K, g, a, b, scr)
         elif K[SIMPLE]:  # extend_layout where the slots carry no marks and take nothing
@@ -449,6 +453,8 @@ def step(K, f, m, g, scr):  # type: ignore[no-untyped-def]
         g[K[F_TURN]] = nxt if (not empty(K, g, p * mw) and not again) else p
         g[K[F_CONF]] = 0
         g[K[F_DREW]] = 0
+        if K[FIVES]:  # R5.7: the play scores the count, a multiple of 5
+            fives.score(K, g, p)
     elif kind == DRAW_M:
         mw = K[MW]
         word, bit = t // BITS, np.int64(1) << (t % BITS)

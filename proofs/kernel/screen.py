@@ -18,7 +18,10 @@ ones. Every rule is read from :mod:`.rules` and :mod:`.layout` (the kernel's rea
   layout of lines) each number on an odd number of open ends exactly when it shows an
   odd number of times on the table;
 * the **transition properties**: boneyard-monotone, opening, no-false-confirmation and
-  procedure (R4.2-R4.5), on every move of every expanded state.
+  procedure (R4.2-R4.5), and where plays score points-in-fives (R5.7: a play adds a
+  multiple of 5, or nothing, to its player's points, no other move changes anyone's),
+  on every move of every expanded state; points-in-fives' terminal half (the final
+  scores add the points) is the judge's, which reads every state where the round is over.
 
 Layout properties are not screened: where they are wanted, the judge reads every state.
 :func:`judge_blocked` is blocked-sound's statement at one established block, for the
@@ -60,7 +63,9 @@ from .tables import (
     F_STACKN,
     F_STATUS,
     F_TABLE,
+    F_TALLY,
     F_TURN,
+    FIVES,
     FOULS,
     MATCH,
     MW,
@@ -79,9 +84,12 @@ from .tables import (
 )
 
 #: the screened properties, as indices of :func:`screen`'s ``first`` and ``then``
-CONSERVATION, BONEYARD_MONOTONE, OPENING, NO_FALSE_CONFIRMATION, PROCEDURE = range(5)
+CONSERVATION, BONEYARD_MONOTONE, OPENING, NO_FALSE_CONFIRMATION, PROCEDURE, \
+    POINTS_IN_FIVES = range(6)
 #: their catalogue ids, in that order
-IDS = ("conservation", "boneyard-monotone", "opening", "no-false-confirmation", "procedure")
+IDS = ("conservation", "boneyard-monotone", "opening", "no-false-confirmation", "procedure",
+       "points-in-fives")
+SCREENED = len(IDS)
 #: ``counts``: R2.3's readings compared, and where they differ
 COMPARED, DIFFER = range(2)
 #: ``premise``'s value at a state where the round is over (the judge reads it)
@@ -159,6 +167,12 @@ def _well_formed(K, f, c, scr, mark_bits, parity):  # type: ignore[no-untyped-de
     turn, conf, fouls = f[K[F_TURN]], f[K[F_CONF]], f[K[F_FOULS]]
     if not 0 <= turn < p or not 0 <= conf <= p or fouls < 0 or fouls >> p:
         return False
+    if K[FIVES]:  # R5.7: each slot's weight 0, 1 or 2, each seat's points not negative
+        tally = K[F_TALLY]
+        for i in range(K[W] + p):
+            x = f[tally + i]
+            if x < 0 or (i < K[W] and x > 2):
+                return False
     marks = f[K[F_MARKS]]
     if marks < 0 or (mark_bits < 63 and marks >> mark_bits):
         return False
@@ -273,6 +287,13 @@ def _transition(K, f, m, g, want, fouls_possible):  # type: ignore[no-untyped-de
             kind == ESTABLISH and (f[conf] < K[P] or not boneyard_supplies_nothing(K, f)
                                    or not is_blocked(K, f)))):
         bad |= 1 << PROCEDURE
+    if want >> POINTS_IN_FIVES & 1 and K[FIVES]:  # R5.7: only a play scores, for its player
+        pts = K[F_TALLY] + K[W]
+        for q in range(K[P]):
+            gained = g[pts + q] - f[pts + q]
+            if gained and (kind != PLAY or q != player or gained < 0
+                           or gained % K[FIVES] != 0):
+                bad |= 1 << POINTS_IN_FIVES
     return bad
 
 
@@ -329,7 +350,7 @@ def screen(job):  # type: ignore[no-untyped-def]
             j = edge_to[e0 + x]
             unpack(KC, K, codes[j], g)
             bad = _transition(K, f, m, g, open_, fouls_possible)
-            for k in range(1, 5):
+            for k in range(1, SCREENED):
                 if bad >> k & 1:
                     first[k] = i
                     then[k] = j

@@ -90,8 +90,15 @@ OUT_COVERED = 63
 #: ([layout] first_turn = "own-train"); and the bit of the marks that says the player to
 #: move is on it (-1: none). Whether their train is started is its covered bit.
 FIRST_TURN, FIRST_BIT = 64, 65
+#: R5.7: what a play's count must be a multiple of to score (5: [scoring] in_play =
+#: "fives"), 0 where plays score nothing
+FIVES = 67
 #: R4.7: 1 when a dead end may be called ([block] call = "dead-end")
 CALL = 68
+#: R5.7: where the frame holds each slot's weight (how many times the number it shows
+#: counts: 0, 1, or 2 for a double at that end), then each seat's points in play; where
+#: plays score nothing, the frame's size (it holds neither)
+F_TALLY = 69
 #: R2.1: 0 when a tile matches an end carrying its number; N+1 under Matador matching
 #: ([layout] match = "matador": touching halves sum to N+1, the matadors are wild)
 MATCH = 60
@@ -132,11 +139,8 @@ def words(tiles: int) -> int:
 
 def unsupported(v: Variant) -> str:
     """Why the kernel cannot read ``v`` (``""``: it can). Every rule and slot feature of
-    the engine is read from the table but one, scoring in play (R5.7: its frame has no
-    points); what else does not fit is a layout of more slots or mark bits than a word
-    holds."""
-    if v.scoring.in_play is not InPlay.NONE:
-        return f'points scored in play ([scoring] in_play = "{v.scoring.in_play.value}")'
+    the engine is read from the table; what does not fit is a layout of more slots or
+    mark bits than a word holds."""
     lay = layout_of(v)
     if lay.width > MAX_SLOTS:
         return f"a layout of {lay.width} slots (the kernel holds at most {MAX_SLOTS})"
@@ -171,7 +175,7 @@ class Tables:
     def at(self) -> dict[int, int]:
         """Where each field of a frame starts (``F_BONE`` ... ``F_STACK``), as Python ints:
         :func:`frame_of` and :func:`state_of` index lists with them."""
-        return {o: int(self.k[o]) for o in range(F_BONE, F_SIZE + 1)}
+        return {o: int(self.k[o]) for o in (*range(F_BONE, F_SIZE + 1), F_TALLY)}
 
 
 @cache
@@ -199,7 +203,9 @@ def tables_for(v: Variant) -> Tables:
     f_ends = f_table + mw
     f_turn = f_ends + w
     f_stack = f_turn + 7
-    f_size = f_stack + max(1, b)
+    f_tally = f_stack + max(1, b)  # R5.7: the slots' weights and the seats' points
+    fives = v.scoring.in_play is InPlay.FIVES
+    f_size = f_tally + (w + p if fives else 0)
     # the symmetric groups
     group = [-1] * w
     gstart = [0]
@@ -246,7 +252,12 @@ def tables_for(v: Variant) -> Tables:
     header[PLAIN] = int(f.pending < 0 and all(x < 0 for x in f.covered))
     header[WHEN_ANY] = int(any_time)
     header[CALL] = int(v.block.call is BlockCall.DEAD_END)  # R4.7
-    header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes
+    # R5.7, stated here from [scoring] in_play: a play scores the ends' count when it is
+    # a multiple of 5 (pagat's All Fives and Muggins)
+    header[FIVES] = 5 if fives else 0
+    header[F_TALLY] = f_tally
+    # (where plays score, a play also changes the slots' weights: not SIMPLE)
+    header[SIMPLE] = int(header[PLAIN] == 1 and f.markers < 0 and not toes and not fives
                          and all(sl.double_takes == 0 for sl in data.slots))
     header[RESTART] = int(v.block.restart_on_marker)  # R4.4: the run restarts at 1
     header[OUT_COVERED] = int(v.layout.out_on_double is OutOnDouble.COVERED)  # R2.2
@@ -312,6 +323,9 @@ def frame_of(tb: Tables, s: State) -> Array:
         buf[k[F_STACKN]] = len(s.stack)
         st = k[F_STACK]
         buf[st:st + len(s.stack)] = s.stack
+    if s.weights or s.points:  # R5.7
+        tally = k[F_TALLY]
+        buf[tally:tally + tb.width + tb.players] = (*s.weights, *s.points)
     return np.array(buf, dtype=np.int64)
 
 
@@ -335,9 +349,15 @@ def state_of(tb: Tables, frame: Array) -> State:
     n = f[k[F_STACKN]]
     st = k[F_STACK]
     stack = None if n < 0 else tuple(f[st:st + n])
+    points: tuple[int, ...] = ()
+    weights: tuple[int, ...] = ()
+    tally = k[F_TALLY]
+    if tally < tb.frame:  # R5.7: the slots' weights, then the seats' points
+        weights = tuple(f[tally:tally + tb.width])
+        points = tuple(f[tally + tb.width:tally + tb.width + tb.players])
     return State(hands, bone, aside, table, ends, f[k[F_TURN]], f[k[F_CONF]],
                  bool(f[k[F_DREW]]), f[k[F_FOULS]], _STATUS[f[k[F_STATUS]]], stack,
-                 f[k[F_MARKS]])
+                 f[k[F_MARKS]], points, weights)
 
 
 __all__ = ["BITS", "Tables", "bits", "frame_of", "state_of", "tables_for",

@@ -28,7 +28,7 @@ from dominoproof.model.layout import (
     Slot,
     SlotLayout,
 )
-from dominoproof.model.params import AwardUnit, BlockCall, BlockWinner, Compare
+from dominoproof.model.params import AwardUnit, BlockCall, BlockWinner, Compare, InPlay
 from dominoproof.model.tiles import Tile, tile_index
 from dominoproof.model.variant import DrawRule, DrawWhen, ExtendReading, FoulRule, LeadRule, Variant
 
@@ -58,6 +58,9 @@ class Z3Constants:
     halves: tuple[tuple[int, int], ...]  #: each tile's halves a <= b (the numbering)
     BY_TILES: bool  #: R5.2a: a block is won by the fewest tiles [scoring.block_winner]
     AWARD_TILES: bool  #: R5.4: the awards count tiles, not pips [scoring.award_unit]
+    #: R5.7: a play scores the ends' count when it is a multiple of this (5), 0 where plays
+    #: score nothing [scoring.in_play]
+    FIVES: int = 0
 
 
 def read_constants(v: Variant) -> Z3Constants:
@@ -84,7 +87,8 @@ def read_constants(v: Variant) -> Z3Constants:
         SIDES=sides, halves=halves,
         BY_TILES=v.scoring.block_winner is BlockWinner.FEWEST_TILES,
         AWARD_TILES=v.scoring.award_unit is AwardUnit.TILES,
-        RESTART=v.block.restart_on_marker, CALL=v.block.call is BlockCall.DEAD_END)
+        RESTART=v.block.restart_on_marker, CALL=v.block.call is BlockCall.DEAD_END,
+        FIVES=5 if v.scoring.in_play is InPlay.FIVES else 0)
 
 
 def slots_of(v: Variant) -> SlotLayout:

@@ -35,6 +35,7 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.state import Deal, State, Status
 from dominoproof.model.variant import DrawRule, FoulRule
+from dominoproof.proofs.z3 import fives_terms
 from dominoproof.proofs.z3.layout_terms import LayoutTerms
 from dominoproof.proofs.z3.predicates import Predicates
 from dominoproof.proofs.z3.terms import And, Or
@@ -103,6 +104,7 @@ class Encoding(Vocabulary):
                           z3.Not(s.drew), s.fouls == 0, s.status == PLAYING]
         if s.marks is not None:
             cs.append(s.marks == 0)
+        cs += [x == 0 for x in (*s.points, *s.weights)]  # R5.7: nobody has scored
         if deal is None:
             cs += [self.conservation(s), self.nothing_on_table(s)]
             for place, k in [*((p, self.H) for p in range(self.P)),
@@ -176,6 +178,10 @@ class Encoding(Vocabulary):
         """Case 5's guard: the player to move can play [R2.1, R2.3]."""
         return self.preds.can_play(s, s.turn)
 
+    def in_play_scores(self, count: BV) -> Bool:
+        """R5.7: a play leaving the layout's count ``count`` scores it: a multiple of 5."""
+        return z3.URem(count, z3.BitVecVal(self.FIVES, count.size())) == 0
+
     def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
         """The post-state as terms: ``s`` with ``changes`` (tile places as ``loc=(...)``),
         every other variable UNCHANGED. ``tag`` names it (formula caches key on names)."""
@@ -204,15 +210,21 @@ class Encoding(Vocabulary):
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
 
     def after_play(self, s: StateVars, m: MoveVars, tag: str, ends: tuple[BV, ...],
-                   marks: BV | None = None, again: Bool | None = None) -> StateVars:
+                   marks: BV | None = None, again: Bool | None = None,
+                   weights: list[BV] | None = None) -> StateVars:
         """The common effect of a play (and the lead) of ``m.tile`` with new slot values
         ``ends`` (and marks ``marks``, where the layout has them): the tile leaves the hand
         for the table, ``confirmed' = 0``, ``drew' = false``, and the turn stays with a
-        player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2]."""
+        player who emptied their hand (a Domino follows) or who plays ``again`` [R2.2].
+        Where plays score [R5.7], the slots weigh ``weights`` and the mover scores the
+        count when it is a multiple of 5 (:mod:`.fives_terms`)."""
         p = s.turn
         emptied = self.preds.empties_hand(s, m)
         stays = emptied if again is None else Or(emptied, again)
         extra: dict[str, Any] = {} if marks is None else {"marks": marks}
+        if weights is not None:
+            extra.update(weights=tuple(weights),
+                         points=fives_terms.scored_points(self, s, tuple(ends), weights))
         return self.update(
             s, f"{tag}.{m.name}", loc=self.preds.moved(s, m, self.TABLE), ends=tuple(ends),
             confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
@@ -226,11 +238,13 @@ class Encoding(Vocabulary):
     def step_lead(self, s: StateVars, m: MoveVars) -> Step:
         """4. no slot open: Play(p, t, LEAD) for the tile(s) the lead rule allows; the slots
         the lead opens show the halves of ``t = a-b`` (:meth:`opening`)."""
-        ends, marks = self.layout.opening(s, m)
+        weights = fives_terms.lead_weights(self) if self.FIVES else None  # R5.7
+        ends, marks = (self.layout.opening(s, m, weights) if weights is not None
+                       else self.layout.opening(s, m))
         return (And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
                     self.preds.tile_ok(m), self.preds.tile_at(s, m, s.turn),
                     self.lead_allowed(s, m)),
-                self.after_play(s, m, "lead", ends, marks))
+                self.after_play(s, m, "lead", ends, marks, weights=weights))
 
     def step_lead_draw(self, s: StateVars, m: MoveVars, top: BV | None = None) -> Step:
         """4'. no slot open, nobody holds the tile the lead rule names, fallback "draw"
@@ -251,7 +265,9 @@ class Encoding(Vocabulary):
         whose number ``t`` carries [R2.1, R4.3], but not a last tile that is a double left
         to wait there [R2.2]; the layout's effect is :meth:`played`."""
         x = self.layout.shown(s, m.end)
-        ends, marks = self.layout.played(s, m)
+        weights = fives_terms.play_weights(self, s, m) if self.FIVES else None  # R5.7
+        ends, marks = (self.layout.played(s, m, weights) if weights is not None
+                       else self.layout.played(s, m))
         again, going = self.layout.plays_again(m), self.layout.first_goes_on(s, m)
         if going is not None:  # R2.3: a first turn going on keeps the turn too
             again = going if again is None else Or(again, going)
@@ -259,7 +275,7 @@ class Encoding(Vocabulary):
                     self.layout.offered(s, m), self.fits_move(m, x),
                     self.preds.tile_at(s, m, s.turn),
                     *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
-                self.after_play(s, m, "play", ends, marks, again))
+                self.after_play(s, m, "play", ends, marks, again, weights))
 
     def step_lay_on(self, s: StateVars, m: MoveVars) -> Step:
         """3'. A first turn going on [R2.3]: Play(p, t, slot) as in 5, on ``p``'s own train

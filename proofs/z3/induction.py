@@ -42,6 +42,7 @@ from dominoproof.proofs.z3.encoding import (
     Step,
     popcount,
 )
+from dominoproof.proofs.z3.fives_terms import points_in_fives
 from dominoproof.proofs.z3.houdini import HoudiniResult, violations
 from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS, TransitionFormula
 from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma
@@ -171,6 +172,7 @@ TRANSITION: dict[str, TransitionFormula] = {
     "no-false-confirmation": no_false_confirmation,
     "boneyard-monotone": boneyard_monotone,
     "opening": opening,
+    "points-in-fives": points_in_fives,  # R5.7
     **LAYOUT_TRANSITIONS,  # markers, doubles-covered, spinner-arms
 }
 

@@ -96,11 +96,12 @@ class LayoutTerms:
         return s.marks | (wide << self.v.fields.markers if self.v.fields.markers else wide)
 
     # -- the opening -------------------------------------------------------------------
-    def opening(self, s: StateVars, m: MoveVars) -> Layer:
+    def opening(self, s: StateVars, m: MoveVars, weights: list[BV] | None = None) -> Layer:
         """The slot values and marks after the lead of ``m.tile = a-b`` (``a <= b``): the
         lead slots show its halves; a double also opens every spinner arm, showing ``a``,
         and where the opening double takes tiles, every slot it opened is pending; every
-        other slot is closed. Then the canonical form."""
+        other slot is closed. Then the canonical form (``weights``: see
+        :meth:`canonical`)."""
         double = m.a == m.b
         closed = z3.BitVecVal(CLOSED_CODE, END_BITS)
         ends: list[BV] = [closed] * self.v.W
@@ -112,16 +113,17 @@ class LayoutTerms:
             ends[i] = z3.If(double, m.a, closed)
             opened[i] = double
         bits = self.mark_bits(s)
+        sorted_ = self.v.lead_sorted and weights is None  # (weights: sorted with them)
         if bits is None or not (self.v.lead_takes and self.v.fields.pending >= 0):
-            if self.v.lead_sorted:
+            if sorted_:
                 return tuple(ends), s.marks
         else:
             p = self.v.fields.pending
             for i in range(self.v.W):
                 bits[p + i] = z3.If(double, opened[i], bits[p + i])
-        if self.v.lead_sorted:
+        if sorted_:
             return tuple(ends), self.word(bits)
-        return self.canonical(ends, bits)
+        return self.canonical(ends, bits, weights)
 
     # -- a play on a slot ----------------------------------------------------------------
     def shown(self, s: StateVars, slot: BV) -> BV:
@@ -142,16 +144,16 @@ class LayoutTerms:
             return None
         return And(m.a == m.b, self.takes_tiles(m))
 
-    def played(self, s: StateVars, m: MoveVars) -> Layer:
+    def played(self, s: StateVars, m: MoveVars, weights: list[BV] | None = None) -> Layer:
         """The slot values and marks after ``m.tile`` is laid on slot ``m.end`` (see the
-        module docstring), in the canonical form."""
+        module docstring), in the canonical form (``weights``: see :meth:`canonical`)."""
         x = self.shown(s, m.end)
         other = self.v.shows_after(m, x)  # R2.1: the other half (Matador: see shows_after)
         at = [m.end == i for i in range(self.v.W)]
         ends = [z3.If(at[i], other, e) for i, e in enumerate(s.ends)]
         bits = self.mark_bits(s)
         if bits is None:
-            return self.canonical(ends, None)
+            return self.canonical(ends, None, weights)
         f = self.v.fields
         for i in range(self.v.W):  # the slot played on is covered
             if f.covered[i] >= 0:
@@ -176,7 +178,7 @@ class LayoutTerms:
                 if own:
                     k = f.markers + q
                     bits[k] = And(bits[k], z3.Not(And(s.turn == q, Or(own))))
-        return self.canonical(ends, bits)
+        return self.canonical(ends, bits, weights)
 
     def goes_out_waiting(self, s: StateVars, m: MoveVars) -> Bool:
         """R2.2 (``cover_out``): ``m.tile`` laid on ``m.end`` is the mover's last tile and a
@@ -242,24 +244,29 @@ class LayoutTerms:
         return Or(cases)
 
     def distinct(self, s: StateVars, j: int, i: int) -> Bool:
-        """Slots ``j`` and ``i`` of one group differ: in the number shown, or in a mark."""
+        """Slots ``j`` and ``i`` of one group differ: in the number shown, or in a mark, or
+        where plays score (R5.7) in their weight (they score differently)."""
+        counts = [s.weights[j] != s.weights[i]] if s.weights else []
         if not self.v.slot_marked(i) and not self.v.slot_marked(j):
-            return s.ends[j] != s.ends[i]
+            return Or(s.ends[j] != s.ends[i], *counts) if counts else s.ends[j] != s.ends[i]
         return Or(s.ends[j] != s.ends[i], self.v.pending(s, j) != self.v.pending(s, i),
-                  self.v.covered(s, j) != self.v.covered(s, i))
+                  self.v.covered(s, j) != self.v.covered(s, i), *counts)
 
     # -- the canonical form --------------------------------------------------------------
-    def canonical(self, ends: Sequence[BV], bits: Bits = None) -> Layer:
+    def canonical(self, ends: Sequence[BV], bits: Bits = None,
+                  weights: list[BV] | None = None) -> Layer:
         """The layout's canonical form of ``ends`` and the marks' ``bits``: each symmetric
         group sorted by (number shown, closed last; pending; covered), each slot's marks
-        moving with it (see the module docstring)."""
+        moving with it (see the module docstring). Where plays score (R5.7), ``weights``,
+        each slot's weight, move with their slots too (sorted in place), slots alike but
+        for their weight sorted by it."""
         out = list(ends)
         bits = list(bits) if bits is not None else None
         f = self.v.fields
         for g in self.v.symmetric:
             if g in self.v.unsorted:  # the relation modulo symmetry (proofs/z3/symmetry.py)
                 continue
-            if not any(self.v.slot_marked(i) for i in g) and len(g) == 2:
+            if not any(self.v.slot_marked(i) for i in g) and len(g) == 2 and weights is None:
                 i, j = g
                 u, w = out[i], out[j]
                 out[i], out[j] = z3.If(z3.ULE(u, w), u, w), z3.If(z3.ULE(u, w), w, u)
@@ -269,16 +276,19 @@ class LayoutTerms:
             # take no tiles) is sorted by the numbers alone: no bit moves with a slot
             row = [(out[i],
                     bits[f.pending + i] if bits is not None and f.pending >= 0 else false,
-                    bits[f.covered[i]] if bits is not None and f.covered[i] >= 0 else false)
+                    bits[f.covered[i]] if bits is not None and f.covered[i] >= 0 else false,
+                    weights[i] if weights is not None else None)
                    for i in g]
             for a, b in insertion_network(len(row)):
                 row[a], row[b] = _compare_swap(row[a], row[b])
-            for i, (v, p, c) in zip(g, row, strict=True):
+            for i, (v, p, c, wt) in zip(g, row, strict=True):
                 out[i] = v
                 if bits is not None and f.pending >= 0:
                     bits[f.pending + i] = p
                 if bits is not None and f.covered[i] >= 0:
                     bits[f.covered[i]] = c
+                if weights is not None:
+                    weights[i] = wt
         return tuple(out), self.word(bits)
 
 
@@ -289,21 +299,23 @@ def insertion_network(n: int) -> list[tuple[int, int]]:
     return [(b - 1, b) for a in range(1, n) for b in range(a, 0, -1)]
 
 
-Slot3: TypeAlias = "tuple[BV, Bool, Bool]"
+#: a slot as the canonical form sorts it: number, pending, covered, and where plays score
+#: (R5.7) weight (else None)
+Slot4: TypeAlias = "tuple[BV, Bool, Bool, BV | None]"
 
 
-def _key(x: Slot3) -> BV:
+def _key(x: Slot4) -> BV:
     one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
-    v, p, c = x
-    return z3.Concat(v, z3.If(p, one, zero), z3.If(c, one, zero))
+    v, p, c, w = x
+    return z3.Concat(v, z3.If(p, one, zero), z3.If(c, one, zero), *([] if w is None else [w]))
 
 
-def _compare_swap(x: Slot3, y: Slot3) -> tuple[Slot3, Slot3]:
+def _compare_swap(x: Slot4, y: Slot4) -> tuple[Slot4, Slot4]:
     """``(x, y)`` in key order (the smaller first; equal keys are equal slots)."""
     keep = z3.ULE(_key(x), _key(y))
-    lo = tuple(z3.If(keep, a, b) for a, b in zip(x, y, strict=True))
-    hi = tuple(z3.If(keep, b, a) for a, b in zip(x, y, strict=True))
-    return lo, hi
+    lo = tuple(a if a is None else z3.If(keep, a, b) for a, b in zip(x, y, strict=True))
+    hi = tuple(b if b is None else z3.If(keep, b, a) for a, b in zip(x, y, strict=True))
+    return lo, hi  # type: ignore[return-value]
 
 
 def _count(bools: list[Bool], width: int) -> BV:

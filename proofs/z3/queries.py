@@ -150,9 +150,6 @@ class Prover:
         if not prop.applies_to(self.variant):
             return Result(pid, Verdict.NOT_APPLICABLE, METHOD_INDUCTION, self.configuration(),
                           prop.not_applicable())
-        if pid in NOT_STATED:
-            return Result(pid, Verdict.NOT_APPLICABLE, METHOD_INDUCTION, self.configuration(),
-                          NOT_STATED[pid])
         if pid in STATE_PROPERTIES:
             return self.prove_state(prop)
         if pid in TRANSITION:
@@ -196,15 +193,6 @@ class Prover:
             self.last_sanity = done.pop("<sanity>")
         return [done[pid] for pid in pids]
 
-
-#: The properties the Z3 relation does not state, and why (the search judges them).
-NOT_STATED: dict[str, str] = {
-    "points-in-fives": (
-        "the Z3 relation has no points in play (R5.7): its state and transitions leave "
-        "them out, and its reading of R5 adds to each side's award the points a concrete "
-        "state records; the search judges the property on every reachable play and "
-        "terminal state"),
-}
 
 _FORKED: Prover | None = None  #: the prover a forked worker of prove_all inherits
 

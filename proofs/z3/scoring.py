@@ -526,8 +526,9 @@ class ScoreReader:
 
         residuals, totals, counts, won = take(P), take(n), take(n), take(n)
         awards, penalties, scores = take(n), take(P), take(n)
-        # R5.7: the relation has no points in play; the final score adds the ones the
-        # state records to the award less the penalties the terms state
+        # R5.7: the terms of R5 read no points in play (the relation's transitions keep
+        # them); the final score adds the ones the state records to the award less the
+        # penalties the terms state
         points = [sum(state.points[p] for p in side) for side in self.variant.teams
                   ] if state.points else []
         return Scored(ending, tuple(residuals), tuple(totals), tuple(counts),

@@ -23,6 +23,9 @@ drew         Bool             draw-one: the player to move has drawn [R3.1]
 fouls        BitVec(P)        seats that made a false declaration [R4.5]
 status       BitVec(2)        0 PLAYING, 1 BLOCKED, 2 DOMINO (``Status`` values)
 drawn        BitVec(8)        fixed draw order only: tiles drawn so far from the stack
+points[p]    BitVec(16)       where plays score (R5.7) only: seat ``p``'s points in play
+weight[i]    BitVec(2)        likewise: how many times slot ``i``'s number counts (0, 1,
+                              or 2 for a double at that end), going with its slot
 ===========  ===============  ===========================================================
 
 The sets of SEMANTICS are views (``proofs/z3/predicates.py``): ``hand[p] = {t : loc[t] =
@@ -78,6 +81,8 @@ COUNT_BITS = 5  #: confirmations 0..P (P <= 10; mutants may go one further)
 STATUS_BITS = 2
 KIND_BITS = 3
 DRAWN_BITS = 8
+POINT_BITS = 16  #: R5.7: a seat's points in play (at most T plays of 4 * 2 * 18 each)
+WEIGHT_BITS = 2  #: R5.7: a slot's weight, 0..2
 STUTTER = 6  #: BMC padding only: a finished round stays as it is (never a model move)
 
 PLAYING, BLOCKED, DOMINO = (int(s) for s in Status)
@@ -142,6 +147,9 @@ class StateVars:
     #: slots of which the lead opens one (not variables: which ones to look at): the
     #: first lead slot; modulo symmetry, its whole group, whose order is free there
     lead_slots: tuple[int, ...] = (0,)
+    #: R5.7 (where plays score; else none): each seat's points, each slot's weight
+    points: tuple[BV, ...] = ()
+    weights: tuple[BV, ...] = ()
 
     @property
     def led(self) -> Bool:
@@ -159,6 +167,8 @@ class StateVars:
             out["drawn"] = self.drawn
         if self.marks is not None:
             out["marks"] = self.marks
+        out.update({f"points{q}": x for q, x in enumerate(self.points)})
+        out.update({f"weight{i}": x for i, x in enumerate(self.weights)})
         return out
 
 
@@ -223,6 +233,7 @@ class Vocabulary:
         self.VALUE: tuple[int, ...] = c.VALUE
         self.SIDES: tuple[tuple[int, ...], ...] = c.SIDES
         self.LEAD_TILE: int | None = c.LEAD_TILE
+        self.FIVES: int = c.FIVES  #: R5.7: 5 where plays score, else 0
         self.BONEYARD, self.ASIDE, self.TABLE = self.P, self.P + 1, self.P + 2
         # the layout's slots (SEMANTICS "Constants": the layout)
         lay = c.LAYOUT
@@ -293,6 +304,10 @@ class Vocabulary:
             marks=vec("marks", self.fields.width) if self.fields.width else None,
             lead_slots=next((g for g in self.unsorted if self.lead_halves[0][0] in g),
                             (self.lead_halves[0][0],)),
+            points=tuple(vec(f"points{q}", POINT_BITS) for q in range(self.P))
+            if self.FIVES else (),
+            weights=tuple(vec(f"weight{i}", WEIGHT_BITS) for i in range(self.W))
+            if self.FIVES else (),
         )
 
     def move(self, name: str) -> MoveVars:
@@ -471,6 +486,8 @@ class Vocabulary:
                 (sv.fouls, s.fouls), (sv.status, int(s.status))]
         if sv.marks is not None:
             out.append((sv.marks, s.marks))
+        out += [*zip(sv.points, s.points, strict=True),
+                *zip(sv.weights, s.weights, strict=True)]
         if sv.drawn is not None:
             assert self.stack is not None and s.stack is not None
             done = len(self.stack) - len(s.stack)
@@ -505,7 +522,8 @@ class Vocabulary:
             ends=tuple(CLOSED if num(x) == CLOSED_CODE else num(x) for x in s.ends),
             turn=num(s.turn), confirmed=num(s.confirmed), drew=flag(s.drew),
             fouls=num(s.fouls), status=Status(num(s.status)), stack=stack,
-            marks=num(s.marks) if s.marks is not None else 0)
+            marks=num(s.marks) if s.marks is not None else 0,
+            points=tuple(num(x) for x in s.points), weights=tuple(num(x) for x in s.weights))
 
     def decode_move(self, model: Model, s: StateVars, m: MoveVars) -> Move:
         """The model's move ``m`` (made by ``turn`` of ``s``) as a model :class:`Move`."""
