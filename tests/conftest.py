@@ -52,7 +52,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: the fast tier.
 LONGEST_FIRST = (
     "tests/test_verify.py::test_every_preset_and_fault_is_as_expected",
-    "tests/test_conformance.py::test_engine_matches_reference_on_every_deal_of_each_layout",
+    "tests/test_conformance_layouts.py::test_engine_matches_reference_on_every_deal_of_each_layout",
     "tests/test_docs.py::test_page_runs_with_its_slow_blocks",
     "tests/test_conformance.py::test_engine_matches_reference_on_every_deal",
     "tests/test_kernel.py::test_kernel_successors_equal_the_rules_on_every_deal",
