@@ -268,8 +268,4 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, runner: Runner 
 
     if runner is not None:
         return runner.map(_timed, jobs, done=landed)
-    # the jobs' modules loaded once, here: every forked process inherits them instead of
-    # importing them again (about half a second each, before any check)
-    for home in {fn.rpartition(":")[0] or JOBS for _, fn, _ in jobs}:
-        importlib.import_module(home)
     return fork_each(workers, died).map(_guarded, jobs, done=landed)
