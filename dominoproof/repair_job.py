@@ -13,7 +13,7 @@ from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis.figures import Estimate
 from dominoproof.proofs.analysis.stats import sampled_figures
 from dominoproof.verify import Row
-from dominoproof.verify_job import search_rows
+from dominoproof.verify_job import search_rows, warm
 
 #: the policy of the statistics: every legal move equally likely (as ``diff`` samples)
 POLICY = "random"
@@ -46,4 +46,4 @@ def judge_job(args: tuple[Variant, tuple[str, ...] | None, bool, int, int, float
     return Judged(rows, figures)
 
 
-__all__ = ["POLICY", "Judged", "judge_job"]
+__all__ = ["POLICY", "Judged", "judge_job", "warm"]

@@ -230,10 +230,11 @@ def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bo
     jobs: list[Job] = [(v.name, "variant_job", (v, seed, timeout_ms, crosscheck, rlimit))
                        for v in chosen]
     if faults:
+        # a slip in a rule no preset uses: the readings compared over the parameter space
+        # (before the faults: the faults are the shortest jobs, best left to fill the end)
+        jobs.append((SPACE_SUBJECT, "space_job", (SPACE_VARIANTS, seed)))
         jobs += [(f"fault {f.id}", "fault_job", (f.id, seed, timeout_ms, rlimit))
                  for f in FAULTS]
-        # a slip in a rule no preset uses: the readings compared over the parameter space
-        jobs.append((SPACE_SUBJECT, "space_job", (SPACE_VARIANTS, seed)))
     report = Report(subjects=[name for name, _, _ in jobs])
     done: dict[str, list[Row]] = {}
 
@@ -268,4 +269,12 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, runner: Runner 
 
     if runner is not None:
         return runner.map(_timed, jobs, done=landed)
+    if len(jobs) > workers:
+        # many jobs to fork: their modules loaded here once, and what a module's warm()
+        # loads (the kernel's machine code), so that every job inherits it instead of
+        # loading it -- or, on a first run, compiling it -- itself
+        for home in dict.fromkeys(fn.rpartition(":")[0] or JOBS for _, fn, _ in jobs):
+            warm = getattr(importlib.import_module(home), "warm", None)
+            if warm is not None:
+                warm()
     return fork_each(workers, died).map(_guarded, jobs, done=landed)

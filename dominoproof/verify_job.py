@@ -18,7 +18,7 @@ from dominoproof.expected import (
     z3_unstated,
 )
 from dominoproof.model.fast import engine_for
-from dominoproof.model.variant import Variant
+from dominoproof.model.variant import Variant, find_variant
 from dominoproof.options import shown_under
 from dominoproof.proofs import space
 from dominoproof.proofs.allsizes import TWINS, prove_all_sizes
@@ -384,6 +384,24 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
         except Exception as e:
             rows.append(Row.crashed(subject, "all sizes", "(all sizes)", e))
     return rows
+
+
+#: the variant whose small search loads the kernel before the jobs are forked
+WARM = "tiny-2p-d3"
+
+
+def warm() -> None:
+    """Run once in the parent before many jobs are forked (:func:`dominoproof.verify.
+    run_jobs`): the compiled kernel's machine code loaded -- compiled, the first time on a
+    machine -- by the first search of :data:`WARM`'s plan and its judge, so that every
+    job inherits it instead of loading (or compiling) it itself. Nothing else is kept:
+    the rule books and oracles it built are forgotten, as each job starts without them."""
+    v = find_variant(WARM)
+    if kernel_reason(v):  # the Python path: nothing to load
+        return
+    variant, init, budget = plans.search_plan(v).searches()[0]
+    list(check_properties(explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES)))
+    _fresh_rule_books()
 
 
 def variant_job(args: tuple[Variant, int, int, int, int]) -> list[Row]:
