@@ -399,3 +399,46 @@ def test_a_not_inductive_row_carries_the_search_s_real_round() -> None:
     _with_real_rounds(rows)
     assert rows[1].round == "R" and "breaks it for real" in rows[1].detail
     assert rows[2].round == ""  # the search found no round of procedure
+
+
+_WARMED_JOBS = '''
+import os
+from dominoproof.verify import Row, OK
+
+LOG = {log!r}
+
+
+def warm():
+    with open(LOG, "a") as f:
+        f.write(f"warm {{os.getpid()}}\\n")
+
+
+def job(name):
+    with open(LOG, "a") as f:
+        f.write(f"job {{os.getpid()}}\\n")
+    return [Row(name, "search", "p", "HOLDS", OK)]
+'''
+
+
+@pytest.mark.parametrize(("jobs", "workers", "warmed"), [(5, 2, True), (2, 2, False)])
+def test_a_job_modules_warm_runs_once_in_the_parent_before_many_jobs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int, workers: int,
+        warmed: bool) -> None:
+    """run_jobs loads what a job module's warm() loads once, in the parent, where there are
+    more jobs than workers to fork (each job inherits it); a few jobs fork without it."""
+    import os
+
+    from dominoproof.verify import run_jobs
+
+    log, module = tmp_path / "log", f"warmed_jobs_{jobs}_{workers}"  # a module of its own
+    (tmp_path / f"{module}.py").write_text(_WARMED_JOBS.format(log=str(log)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    got = run_jobs([(f"s{i}", f"{module}:job", f"s{i}") for i in range(jobs)],
+                   workers=workers)
+    assert [rows[0].subject for rows, _ in got] == [f"s{i}" for i in range(jobs)]
+    lines = log.read_text().splitlines()
+    warms = [line for line in lines if line.startswith("warm")]
+    assert warms == ([f"warm {os.getpid()}"] if warmed else [])
+    assert lines[:len(warms)] == warms  # before any job
+    ran = [line for line in lines if line.startswith("job")]
+    assert len(ran) == jobs and f"job {os.getpid()}" not in ran  # each job forked
