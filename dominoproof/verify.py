@@ -64,7 +64,7 @@ from dominoproof.proofs.budgets import (
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.properties import Verdict
 from dominoproof.proofs.readings import ReadingsDisagree
-from dominoproof.proofs.runner import Runner, fork_each
+from dominoproof.proofs.runner import ForkEach, Runner, Warming, fork_each
 
 OK = (Verdict.HOLDS.value, Verdict.PROVED.value)
 NA = (Verdict.NOT_APPLICABLE.value,)
@@ -271,12 +271,36 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, runner: Runner 
 
     if runner is not None:
         return runner.map(_timed, jobs, done=landed)
-    if len(jobs) > workers:
-        # many jobs to fork: their modules loaded here once, and what a module's warm()
-        # loads (the kernel's machine code), so that every job inherits it instead of
-        # loading it -- or, on a first run, compiling it -- itself
-        for home in dict.fromkeys(fn.rpartition(":")[0] or JOBS for _, fn, _ in jobs):
-            warm = getattr(importlib.import_module(home), "warm", None)
-            if warm is not None:
-                warm()
-    return fork_each(workers, died).map(_guarded, jobs, done=landed)
+    pool = fork_each(workers, died)
+    warming = _warming(jobs) if len(jobs) > workers else None
+    if isinstance(pool, ForkEach):
+        return pool.map(_guarded, jobs, done=landed, warming=warming)
+    if warming is not None:  # pragma: no cover - no fork on this system
+        warming.prepare()
+    return pool.map(_guarded, jobs, done=landed)
+
+
+def _warming(jobs: Sequence[Job]) -> Warming | None:
+    """Many jobs to fork: their modules loaded here once, and what a module's ``warm()``
+    loads (the kernel's machine code), so that every job inherits it instead of loading
+    it -- or, on a first run, compiling it -- itself. The jobs a module's ``cold(fn,
+    args)`` names need none of it: they run while it compiles
+    (:class:`~dominoproof.proofs.runner.Warming`)."""
+    where = [fn.rpartition(":") for _, fn, _ in jobs]
+    homes = {home: importlib.import_module(home or JOBS) for home, _, _ in where}
+    warms = [w for w in (getattr(m, "warm", None) for m in homes.values()) if w is not None]
+    if not warms:
+        return None
+
+    def is_cold(i: int) -> bool:
+        home, _, fn = where[i]
+        test = getattr(homes[home], "cold", None)
+        return test is not None and bool(test(fn, jobs[i][2]))
+
+    cold = frozenset(i for i in range(len(jobs)) if is_cold(i))
+
+    def prepare() -> None:
+        for w in warms:
+            w()
+
+    return Warming(prepare, cold)

@@ -201,7 +201,7 @@ def _crosscheck_row(v: Variant, small: Variant, result: Any, sample: int) -> Row
     n = result.size
     step = max(1, n // sample)
     ids = list(range(0, n, step))[:sample]
-    ends = [i for i in range(result.expanded) if result.ending_of(i) is not None]
+    ends = result.over()
     ids += ends[::max(1, len(ends) // sample)][:sample]
     states = [result.state(i) for i in dict.fromkeys(ids)]
     # the first initial state of each case of the lead rule the search reached (the named
@@ -388,6 +388,15 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
 
 #: the variant whose small search loads the kernel before the jobs are forked
 WARM = "tiny-2p-d3"
+def cold(fn: str, args: Any) -> bool:
+    """Whether job ``fn(args)`` never loads the kernel -- a fault whose search runs its
+    own rule book, which the kernel does not state (:func:`kernel_reason`) -- and so may
+    run while :func:`warm` compiles it (:func:`dominoproof.verify.run_jobs`)."""
+    if fn != "fault_job":
+        return False
+    f = FAULTS_BY_ID[args[0]]
+    v = f.variant()
+    return bool(kernel_reason(v, f.engine_for(v)))
 
 
 def warm() -> None:

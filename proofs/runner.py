@@ -40,6 +40,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from types import TracebackType
 from typing import Any, TypeVar
@@ -47,7 +48,7 @@ from typing import Any, TypeVar
 from dominoproof.model.errors import DominoproofError
 
 __all__ = ["EXTRA", "ClusterSpec", "DaskCluster", "ForkEach", "LocalPool", "Runner",
-           "cluster_spec", "fork_each", "fork_process", "open_runner", "pipe"]
+           "Warming", "cluster_spec", "fork_each", "fork_process", "open_runner", "pipe"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -115,6 +116,20 @@ class LocalPool(Runner):
         return [results[i] for i in range(len(items))]
 
 
+@dataclass(frozen=True)
+class Warming:
+    """What the parts of a :class:`ForkEach` map inherit, prepared before they fork: the
+    compiled kernel's machine code, which ``prepare`` loads -- and on a machine's first
+    run compiles, and caches on disk, for a while. So that a core does not wait for it,
+    ``prepare`` runs first in a process of its own, while the ``cold`` parts (their
+    indices: parts that need nothing of it) use the other workers; when that process
+    ends, ``prepare`` runs here, loading what it cached, and every other part follows.
+    With one worker, or no cold part, ``prepare`` simply runs here first."""
+
+    prepare: Callable[[], None]
+    cold: frozenset[int] = frozenset()
+
+
 class ForkEach(Runner):
     """Each part in a process of its own, forked from this one, ``workers`` at a time.
 
@@ -132,22 +147,41 @@ class ForkEach(Runner):
         return f"a forked process per part, {self.workers} at a time"
 
     def map(self, job: Callable[[T], R], items: Sequence[T], *,
-            done: Callable[[int, R], None] | None = None) -> list[R]:
+            done: Callable[[int, R], None] | None = None,
+            warming: Warming | None = None) -> list[R]:
+        """As :meth:`Runner.map`; with ``warming``, what the parts inherit is prepared
+        first (:class:`Warming`)."""
         ctx = multiprocessing.get_context("fork")
         todo = list(enumerate(items))
         running: dict[Connection, tuple[int, Any, float]] = {}
         results: dict[int, R] = {}
+        cold: frozenset[int] = frozenset()
+        gate = None  #: the process preparing, while the cold parts run beside it
+        if warming is not None and warming.cold and self.workers > 1:
+            cold, gate = warming.cold, fork_process(warming.prepare)
+        elif warming is not None:
+            warming.prepare()
         try:
-            while todo or running:
-                while todo and len(running) < self.workers:
-                    i, item = todo.pop(0)
+            while todo or running or gate is not None:
+                while len(running) < self.workers - (gate is not None):
+                    k = next((k for k, (i, _) in enumerate(todo)
+                              if gate is None or i in cold), None)
+                    if k is None:
+                        break
+                    i, item = todo.pop(k)
                     recv, send = ctx.Pipe(duplex=False)
                     proc = ctx.Process(target=_child, args=(job, item, send))
                     started = time.perf_counter()
                     proc.start()
                     send.close()
                     running[recv] = (i, proc, started)
-                for conn in wait(list(running)):
+                for conn in wait([*running, *([gate.sentinel] if gate is not None else [])]):
+                    if gate is not None and conn == gate.sentinel:
+                        gate.join()
+                        gate = None
+                        assert warming is not None
+                        warming.prepare()  # here now: it loads what the process cached
+                        continue
                     assert isinstance(conn, Connection)
                     i, proc, started = running.pop(conn)
                     results[i] = self._answer(i, conn, proc, started)
@@ -156,6 +190,8 @@ class ForkEach(Runner):
         finally:  # interrupted, or a part raised: no part outlives the map
             for _, proc, _ in running.values():
                 proc.terminate()
+            if gate is not None:
+                gate.terminate()
         return [results[i] for i in range(len(items))]
 
     def _answer(self, i: int, conn: Connection, proc: Any, started: float) -> Any:

@@ -417,6 +417,29 @@ def job(name):
     with open(LOG, "a") as f:
         f.write(f"job {{os.getpid()}}\\n")
     return [Row(name, "search", "p", "HOLDS", OK)]
+
+
+def cold(fn, args):
+    return fn == "cold_job"
+
+
+PARENT = os.getpid()  # imported by the parent first
+
+
+def cold_warm():
+    """warm(), which in a forked process waits (10 s at most) for a cold job to run."""
+    import time
+    for _ in range(1000):
+        if os.getpid() == PARENT or "cold" in open(LOG).read():
+            break
+        time.sleep(0.01)
+    plain_warm()  # noqa: F821 - the module's own warm(), renamed where this one is warm()
+
+
+def cold_job(name):
+    with open(LOG, "a") as f:
+        f.write(f"cold {{os.getpid()}}\\n")
+    return [Row(name, "search", "p", "HOLDS", OK)]
 '''
 
 
@@ -442,3 +465,30 @@ def test_a_job_modules_warm_runs_once_in_the_parent_before_many_jobs(
     assert lines[:len(warms)] == warms  # before any job
     ran = [line for line in lines if line.startswith("job")]
     assert len(ran) == jobs and f"job {os.getpid()}" not in ran  # each job forked
+
+
+def test_cold_jobs_run_while_warm_compiles_in_a_process_of_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jobs a module's cold() names need nothing warm() loads: they run beside a forked
+    process that runs warm() first (on a first run it compiles and caches); then warm()
+    runs in the parent, and the other jobs follow it, never before."""
+    import os
+
+    from dominoproof.verify import run_jobs
+
+    log, module = tmp_path / "log", "warmed_jobs_cold"
+    (tmp_path / f"{module}.py").write_text(_WARMED_JOBS.format(log=str(log))
+                                           + "\nwarm, plain_warm = cold_warm, warm\n")
+    log.write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    jobs = [(f"s{i}", f"{module}:job", f"s{i}") for i in range(3)]
+    jobs += [(f"c{i}", f"{module}:cold_job", f"c{i}") for i in range(3)]
+    got = run_jobs(jobs, workers=2)
+    assert [rows[0].subject for rows, _ in got] == [name for name, _, _ in jobs]
+    lines = log.read_text().splitlines()
+    warms = [k for k, line in enumerate(lines) if line.startswith("warm")]
+    assert len(warms) == 2 and lines[warms[0]] != f"warm {os.getpid()}"  # forked first
+    assert lines[warms[1]] == f"warm {os.getpid()}"  # then here
+    assert sum(line.startswith("cold") for line in lines) == 3
+    assert all(k > warms[1] for k, line in enumerate(lines) if line.startswith("job"))
+    assert any(line.startswith("cold") for line in lines[:warms[1]])  # beside warm()

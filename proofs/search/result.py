@@ -29,6 +29,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from dominoproof.model.engine import Trace, deal_of
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.fast import is_own
@@ -224,6 +226,13 @@ class SearchResult:
         """How the round ends at state ``i`` (``stuck`` included), ``None`` while it is
         played or when ``i`` was not expanded."""
         return kind_ending(self.kind[i]) if i < self.expanded else None
+
+    def over(self) -> list[int]:
+        """The ids of the expanded states where the round is over (``stuck`` included),
+        in order: one pass over :attr:`kind`, not a call per state."""
+        kinds = np.asarray(self.kind[:self.expanded])
+        ids: list[int] = np.flatnonzero(kinds != kind_code(None)).tolist()
+        return ids
 
     def successors(self, i: int) -> list[tuple[Move, int]]:
         """The labelled edges out of state ``i`` (empty if terminal or unexpanded)."""
