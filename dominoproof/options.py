@@ -48,7 +48,6 @@ from rich.console import Console
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.reading import read_toml
 from dominoproof.model.variant import Variant, find_variant
-from dominoproof.proofs.analysis.policies import POLICIES
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.properties import CATALOGUE
@@ -228,12 +227,7 @@ def _faults() -> tuple[str, list[tuple[str, str]]]:
     return "Faults (--fault ID)", [(f.id, f.description) for f in FAULTS]
 
 
-def _policies() -> tuple[str, list[tuple[str, str]]]:
-    return "Policies (--policy NAME)", [(p.name, p.summary) for p in POLICIES.values()]
-
-
-_HELP_LISTS: dict[str, HelpList] = {"properties": _properties, "faults": _faults,
-                                    "policies": _policies}
+_HELP_LISTS: dict[str, HelpList] = {"properties": _properties, "faults": _faults}
 
 
 def policy_option(f: F) -> F:
@@ -247,8 +241,9 @@ def policy_option(f: F) -> F:
 
 
 def lists_in_help(*names: str | HelpList) -> type[ListsInHelp]:
-    """A :class:`ListsInHelp` command class listing ``names`` (properties, faults,
-    policies, or a command's own list) at the end of its help."""
+    """A :class:`ListsInHelp` command class listing ``names`` (properties, faults, or a
+    list of its own: the policies' is :func:`dominoproof.proofs.analysis.policies.
+    help_list`) at the end of its help."""
     return type("ListsInHelp", (ListsInHelp,), {"lists": names})
 
 

@@ -492,3 +492,29 @@ def test_cold_jobs_run_while_warm_compiles_in_a_process_of_its_own(
     assert sum(line.startswith("cold") for line in lines) == 3
     assert all(k > warms[1] for k, line in enumerate(lines) if line.startswith("job"))
     assert any(line.startswith("cold") for line in lines[:warms[1]])  # beside warm()
+
+
+_PARENT_MODULES = """
+import json, sys
+from click.testing import CliRunner
+from dominoproof.cli import main
+r = CliRunner().invoke(main, ["verify", "tiny-2p-d3", "-q"])
+print(r.exit_code, json.dumps(sorted(m for m in sys.modules if m.startswith("dominoproof"))))
+"""
+
+
+def test_verify_s_parent_loads_at_most_35_of_the_package_s_modules() -> None:
+    """The parent only forks jobs and reports: the search, Z3, the renderers and the
+    analysis load in the job's process (docs/ARCHITECTURE.md's figure)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _PARENT_MODULES], capture_output=True,
+                         text=True, check=True).stdout
+    code, _, names = out.partition(" ")
+    loaded = json.loads(names)
+    assert code == "0" and "dominoproof.verify" in loaded
+    assert len(loaded) <= 35, loaded
+    assert not any(m.startswith(("dominoproof.proofs.z3", "dominoproof.proofs.search",
+                                 "dominoproof.render", "dominoproof.proofs.analysis"))
+                   for m in loaded)

@@ -21,6 +21,7 @@ from dominoproof.options import (
     variant_argument,
     write_out,
 )
+from dominoproof.proofs.analysis.policies import help_list
 from dominoproof.render import plots
 from dominoproof.render.scene import require_matplotlib
 
@@ -38,7 +39,7 @@ def _values(ctx: click.Context, param: click.Parameter, value: str | None) -> li
     return out
 
 
-@click.command("plot", cls=lists_in_help("policies"),
+@click.command("plot", cls=lists_in_help(help_list),
                short_help="Plots (PNG, SVG): P(block) by set size or players per policy, "
                           "with intervals; the residual at a block.")
 @variant_argument

@@ -22,7 +22,7 @@ from dominoproof.options import (
     verbosity_options,
 )
 from dominoproof.progress import progress
-from dominoproof.proofs.analysis.policies import policy_named
+from dominoproof.proofs.analysis.policies import help_list, policy_named
 from dominoproof.proofs.analysis.simulate import Distribution
 from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import figure, figures_table, side_name, table_text
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from dominoproof.proofs.analysis.simulate import Statistics
 
 
-@click.command("simulate", cls=lists_in_help("policies"),
+@click.command("simulate", cls=lists_in_help(help_list),
                short_help="Monte-Carlo statistics: blocks, residuals, winners, R5.6 risk.")
 @variant_argument
 @click.option("-n", "--rounds", type=click.IntRange(min=1), default=10_000, show_default=True,

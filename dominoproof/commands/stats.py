@@ -32,7 +32,7 @@ from dominoproof.options import (
 )
 from dominoproof.progress import progress
 from dominoproof.proofs.analysis import stats
-from dominoproof.proofs.analysis.policies import policy_named
+from dominoproof.proofs.analysis.policies import help_list, policy_named
 from dominoproof.proofs.analysis.stats import sampled_figures
 from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import figure, figures_table, table_text
@@ -51,7 +51,7 @@ def _option_name(name: str) -> str:
         name, "--" + name.replace("_", "-"))
 
 
-@click.command("stats", cls=lists_in_help("policies"),
+@click.command("stats", cls=lists_in_help(help_list),
                short_help="Exact (small sets) or sampled figures under a play policy: "
                           "blocks, ties, residuals, length, awards, R5.6 risk.")
 @variant_argument

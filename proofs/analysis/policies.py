@@ -49,6 +49,7 @@ __all__ = [
     "Greedy",
     "Policy",
     "UniformRandom",
+    "help_list",
     "is_chance",
     "move_distribution",
     "pick",
@@ -177,6 +178,11 @@ class BlockSeeking(Policy):
 #: The policies by name, in the order they are listed.
 POLICIES: Mapping[str, Policy] = {p.name: p for p in (UniformRandom(), Greedy(),
                                                       BlockSeeking())}
+
+
+def help_list() -> tuple[str, list[tuple[str, str]]]:
+    """The policies as a command's help lists them, with their summaries."""
+    return "Policies (--policy NAME)", [(p.name, p.summary) for p in POLICIES.values()]
 
 
 def policy_named(name: str | Policy) -> Policy:
