@@ -197,18 +197,19 @@ def _bounded_walk(r: SearchResult, start: int, budget: int) -> tuple[bool | None
     stack: list[tuple[int, int, list[int]]] = [(start, budget, [])]
     unknown = False
     blocked, being_played = kind_code(Ending.BLOCKED), kind_code(None)
+    ptr, to, kind, expanded = r.edge_ptr, r.edge_to, r.kind, r.expanded
     while stack:
         v, left, path = stack.pop()
-        if v >= r.expanded:
+        if v >= expanded:
             unknown = True
             continue
-        k = r.kind[v]
+        k = kind[v]
         if k == blocked:
             continue
         if k != being_played or left == 0:
             return False, path
-        for _m, w in r.successors(v):
-            stack.append((w, left - 1, [*path, w]))
+        for e in range(ptr[v], ptr[v + 1]):  # the successors' ids: no move is needed
+            stack.append((to[e], left - 1, [*path, to[e]]))
     return (None if unknown else True), []
 
 
@@ -235,7 +236,7 @@ def _check_liveness(ctx: _Context) -> None:
             ctx.counts["bounded walks leaving the explored part"] = unknown
     if "termination" in ctx.wanted:
         stuck_kind = kind_code(Ending.STUCK)
-        stuck = next((i for i in range(r.expanded) if r.kind[i] == stuck_kind), None)
+        stuck = next((i for i in r.over() if r.kind[i] == stuck_kind), None)
         if stuck is not None:
             ctx.fail("termination", stuck, "a round still being played where no move is "
                      "enabled: it can never end")

@@ -427,14 +427,12 @@ def figures_of(r: SearchResult, analyses: bool = True) -> Figures:
     terminals: dict[str, int] = {}
     shortest: dict[str, int] = {}
     depth = r.depth
-    being_played = kind_code(None)
-    for i in range(n):
-        k = r.kind[i]
-        if k != being_played:
-            label = kind_label(k)
-            terminals[label] = terminals.get(label, 0) + 1
-            if depth[i] < shortest.get(label, 1 << 30):
-                shortest[label] = depth[i]
+    ended = r.over()
+    for i in ended:
+        label = kind_label(r.kind[i])
+        terminals[label] = terminals.get(label, 0) + 1
+        if depth[i] < shortest.get(label, 1 << 30):
+            shortest[label] = depth[i]
     sequences: dict[str, int] | None = None
     longest: dict[str, int] | None = None
     acyclic: bool | None = None
@@ -444,12 +442,10 @@ def figures_of(r: SearchResult, analyses: bool = True) -> Figures:
         dist = r.longest_from_roots()
         if ways is not None and dist is not None:
             sequences, longest = {}, {}
-            for i in range(n):
-                k = r.kind[i]
-                if k != being_played:
-                    label = kind_label(k)
-                    sequences[label] = sequences.get(label, 0) + ways[i]
-                    longest[label] = max(longest.get(label, 0), dist[i])
+            for i in ended:
+                label = kind_label(r.kind[i])
+                sequences[label] = sequences.get(label, 0) + ways[i]
+                longest[label] = max(longest.get(label, 0), dist[i])
     # Estimated memory of the visited set and the graph's arrays.
     visited = r.visited_bytes() + sum(a.itemsize * len(a) for a in (
         r.parent, r.depth, r.kind, r.edge_ptr, r.edge_to))
