@@ -67,11 +67,22 @@ class Constants:
     FIVES: bool = False  #: R5.7: a play scores the ends' count when it is a multiple of 5
 
 
-@cache
 def constants_of(v: Variant) -> Constants:
-    """The constants of ``v`` (cached: one record per rule book). The rules that turn the
-    variant's parameters into a constant -- C, the sides, the tile values, the lead tile --
-    are stated here, for the specification and the engine, from the parameters alone."""
+    """The constants of ``v`` (cached: one record per rule book, kept on the variant
+    itself too, as its hash is: the engine and the judge ask for them several times per
+    state, and finding an equal variant in a cache compares every parameter)."""
+    got: Constants | None = v.__dict__.get("_constants")
+    if got is None:
+        got = _constants(v)
+        object.__setattr__(v, "_constants", got)
+    return got
+
+
+@cache
+def _constants(v: Variant) -> Constants:
+    """The rules that turn the variant's parameters into a constant -- C, the sides, the
+    tile values, the lead tile -- stated here, for the specification and the engine,
+    from the parameters alone."""
     players, tiles = v.deal.players, v.tiles
     confirmations = v.block.confirmations  # R4.4: "all", "all-others" or a number
     c = (players if confirmations.rule == "all" else players - 1

@@ -119,12 +119,19 @@ class Variant:
 
     # -- identity ----------------------------------------------------------
     def rules_key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, s) for s in SECTIONS)
+        """The rule parameters, section by section: what equality and hashing read
+        (made once: a variant is immutable, and the rule books' caches ask often)."""
+        key: tuple[Any, ...] | None = self.__dict__.get("_key")
+        if key is None:
+            key = tuple(getattr(self, s) for s in SECTIONS)
+            object.__setattr__(self, "_key", key)
+        return key
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Variant):
             return NotImplemented
-        return self.rules_key() == other.rules_key()
+        return self is other or (hash(self) == hash(other)
+                                 and self.rules_key() == other.rules_key())
 
     def __hash__(self) -> int:
         h: int | None = self.__dict__.get("_hash")
@@ -132,6 +139,13 @@ class Variant:
             h = hash(self.rules_key())
             object.__setattr__(self, "_hash", h)
         return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what is derived and kept here (the hash, the key, the
+        constants): a string's hash differs from one process to another (a cluster's
+        worker makes its own)."""
+        return {k: v for k, v in self.__dict__.items()
+                if k not in ("_hash", "_key", "_constants")}
 
     def __repr__(self) -> str:
         return f"find_variant({self.name!r})"

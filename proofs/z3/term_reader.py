@@ -38,6 +38,7 @@ class TermReader:
         self._free = _free_names(self.packed)
         self._read: list[int] | None = None  #: positions in Encoding.values of the free ones
         self._memo: dict[tuple[int | bool, ...], tuple[int, ...]] = {}
+        self._seen: dict[tuple[Any, ...], tuple[int, ...]] = {}  #: by state (see read)
         self._locs = frozenset(str(x) for x in s.loc) & self._free
         self.hands_only = bool(self._locs) and self._hands_only()
         self._collapse: list[bool] = []  #: per read position: a place to collapse
@@ -76,7 +77,22 @@ class TermReader:
         return True
 
     def read(self, state: State) -> tuple[int, ...]:
-        """The terms' values in ``state``, in order (unsigned, each of its width)."""
+        """The terms' values in ``state``, in order (unsigned, each of its width).
+        Where the terms see only whether a tile is in a hand, a state is first looked
+        up by its fields less the boneyard, the table and the tiles set aside (what the
+        key below is made of, and more): most states a search ends in are read so."""
+        if self.hands_only:
+            seen = (state.hands, state.ends, state.turn, state.confirmed, state.drew,
+                    state.fouls, state.status, state.marks, state.points, state.weights,
+                    None if state.stack is None else len(state.stack))
+            got = self._seen.get(seen)
+            if got is None:
+                got = self._seen[seen] = self._read_values(state)
+            return got
+        return self._read_values(state)
+
+    def _read_values(self, state: State) -> tuple[int, ...]:
+        """:meth:`read`, from the values of the variables the terms contain."""
         pairs = self.enc.values(self.s, state)
         if self._read is None:
             self._read = [i for i, (x, _) in enumerate(pairs) if str(x) in self._free]
