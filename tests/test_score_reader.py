@@ -35,6 +35,8 @@ def test_a_term_that_looks_at_the_boneyard_is_not_collapsed() -> None:
     assert hands.hands_only
     assert not stock.hands_only
     assert not below.hands_only
+    # a state is looked up by its fields only where the places collapse to the hands
+    assert hands._fields is not None and stock._fields is None and below._fields is None
     assert ScoreReader(v).reader.hands_only
     assert not Classifier(v).predicates.hands_only  # R3 reads the boneyard
 

@@ -6,7 +6,8 @@ terminal state a search or a cross-check meets through :class:`TermReader`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -46,6 +47,7 @@ class TermReader:
         self._values: dict[tuple[int, int], Any] = {}  #: (value, width) -> Z3 constant
         self._decls: dict[int, tuple[Any, int]] = {}  #: variable id -> (declaration, width)
         self._ctx = self.packed.ctx_ref()
+        self._fields = self._state_fields()
 
     def _hands_only(self) -> bool:
         """Whether the terms see each tile's place only through atoms that cannot tell the
@@ -78,18 +80,35 @@ class TermReader:
 
     def read(self, state: State) -> tuple[int, ...]:
         """The terms' values in ``state``, in order (unsigned, each of its width).
-        Where the terms see only whether a tile is in a hand, a state is first looked
-        up by its fields less the boneyard, the table and the tiles set aside (what the
-        key below is made of, and more): most states a search ends in are read so."""
-        if self.hands_only:
-            seen = (state.hands, state.ends, state.turn, state.confirmed, state.drew,
-                    state.fouls, state.status, state.marks, state.points, state.weights,
-                    None if state.stack is None else len(state.stack))
-            got = self._seen.get(seen)
-            if got is None:
-                got = self._seen[seen] = self._read_values(state)
-            return got
-        return self._read_values(state)
+        A state is first looked up by the fields of it that the terms' variables are
+        read from (:meth:`_state_fields`), without making those values: most states a
+        search ends in are read so."""
+        if self._fields is None:
+            return self._read_values(state)
+        seen = tuple(f(state) for f in self._fields)
+        got = self._seen.get(seen)
+        if got is None:
+            got = self._seen[seen] = self._read_values(state)
+        return got
+
+    def _state_fields(self) -> list[Callable[[State], Any]] | None:
+        """The fields of a concrete state that the terms' variables are read from (the
+        hands for every tile's place, where only whether it is in a hand matters), or
+        None where a tile's other places matter too."""
+        s, free = self.s, self._free
+        if self._locs and not self.hands_only:
+            return None
+        fields: list[Callable[[State], Any]] = [attrgetter("hands")] if self._locs else []
+        for name in ("turn", "confirmed", "drew", "fouls", "status", "marks"):
+            x = getattr(s, name)
+            if x is not None and str(x) in free:
+                fields.append(attrgetter(name))
+        for name in ("ends", "points", "weights"):
+            fields += [_item(name, i) for i, x in enumerate(getattr(s, name))
+                       if str(x) in free]
+        if s.drawn is not None and str(s.drawn) in free:
+            fields.append(_stack_left)
+        return fields
 
     def _read_values(self, state: State) -> tuple[int, ...]:
         """:meth:`read`, from the values of the variables the terms contain."""
@@ -138,6 +157,18 @@ class TermReader:
             got = self._values[key] = (z3.BoolVal(bool(w)) if size < 0
                                        else z3.BitVecVal(w, size))
         return got.as_ast()
+
+
+def _item(name: str, i: int) -> Callable[[State], Any]:
+    """The ``i``-th item of a state's field ``name`` (a slot's end, a seat's points)."""
+    get = attrgetter(name)
+    return lambda st: get(st)[i]
+
+
+def _stack_left(st: State) -> int:
+    """How many tiles of the draw order are left (the variable ``drawn`` reads it)."""
+    assert st.stack is not None
+    return len(st.stack)
 
 
 def _free_names(term: Any) -> frozenset[str]:
