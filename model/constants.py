@@ -71,11 +71,7 @@ def constants_of(v: Variant) -> Constants:
     """The constants of ``v`` (cached: one record per rule book, kept on the variant
     itself too, as its hash is: the engine and the judge ask for them several times per
     state, and finding an equal variant in a cache compares every parameter)."""
-    got: Constants | None = v.__dict__.get("_constants")
-    if got is None:
-        got = _constants(v)
-        object.__setattr__(v, "_constants", got)
-    return got
+    return v.derived(_constants)
 
 
 @cache

@@ -13,18 +13,15 @@ shows, or :data:`CLOSED` -- kept in ``State.ends``, plus the layout's **marks** 
   some other slot waits for, set once a tile is laid on it;
 * pending (doubles that take tiles): one bit per slot that must take a tile before
   play moves elsewhere -- the slots a double just laid occupies or opened;
-* first (trains, ``first_turn = "own-train"``): one bit -- the player to move is on
-  their first turn, laying tiles on their own train (each train then has a covered
-  bit, set once a tile is laid on it: a train not started is its owner's first turn);
-  a double left waiting on it ends that turn (its own rule, R2.2, decides what follows).
+* first (trains, ``first_turn = "own-train"``): one bit -- the player to move is on their
+  first turn, laying tiles on their own train (each train then has a covered bit, set once
+  a tile is laid on it); a double left waiting on it ends that turn (R2.2 says what next).
 
 Every reading of the rules reads the same :class:`SlotLayout` data, each with one function
 of its own (the engine and the actions of :mod:`.spec` through :class:`Layout`).
 ``docs/LAYOUTS.md`` lists them, and the topologies (:func:`topology`: line, spinner,
-trains, chicken-foot) with their slot data and their rules for doubles.
-
-A :class:`~dominoproof.model.moves.Move`'s ``end`` names a slot by its index; people
-and logs name it by the number it shows (:meth:`Layout.slot_showing`).
+trains, chicken-foot) with their slot data and their rules for doubles. A move's ``end``
+names a slot by its index; people name it by its number (:meth:`Layout.slot_showing`).
 """
 
 from __future__ import annotations
@@ -585,6 +582,10 @@ def layout_for(data: SlotLayout, players: int) -> Layout:
     return Layout(data, players)
 
 
+def _layout_of(variant: Variant) -> Layout:
+    return layout_for(variant.slot_layout, variant.players)
+
+
 def layout_data(v: Variant) -> SlotLayout:
     """The layout's slots (Terms "Layout") from the variant's ``[layout]`` parameters."""
     lay = v.layout
@@ -595,6 +596,5 @@ def layout_data(v: Variant) -> SlotLayout:
 
 
 def layout_of(variant: Variant) -> Layout:
-    """The engine reading of ``variant``'s layout (its slots computed once per variant:
-    ``Variant.slot_layout``, not again for every state judged)."""
-    return layout_for(variant.slot_layout, variant.players)
+    """The engine reading of ``variant``'s layout, kept on the variant (``derived``)."""
+    return variant.derived(_layout_of)

@@ -107,7 +107,7 @@ class State(NamedTuple):
     @property
     def led(self) -> bool:
         """The lead has been played: some slot of the layout is open."""
-        return any(v != CLOSED for v in self.ends)
+        return self.ends.count(CLOSED) < len(self.ends)  # not every slot closed
 
     @property
     def open_ends(self) -> tuple[int, ...]:

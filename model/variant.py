@@ -25,12 +25,12 @@ import enum
 import json
 import tomllib
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import VariantError
 from .layout import SlotLayout, layout_data
@@ -84,6 +84,9 @@ _TOP_ALLOWED = {"name": 'a quoted string, e.g. "my-game"',
                 "description": "a quoted string"}
 _TABLE = "a table: a [section] header followed by key = value lines"
 
+T = TypeVar("T")
+_KEPT = ("_hash", "_key", "_derived")  #: what a Variant keeps, made in its process
+
 
 @dataclass(frozen=True, eq=False)
 class Variant:
@@ -119,33 +122,34 @@ class Variant:
 
     # -- identity ----------------------------------------------------------
     def rules_key(self) -> tuple[Any, ...]:
-        """The rule parameters, section by section: what equality and hashing read
-        (made once: a variant is immutable, and the rule books' caches ask often)."""
-        key: tuple[Any, ...] | None = self.__dict__.get("_key")
-        if key is None:
-            key = tuple(getattr(self, s) for s in SECTIONS)
-            object.__setattr__(self, "_key", key)
-        return key
+        """The rule parameters, section by section (made once): what ``==`` reads."""
+        if "_key" not in self.__dict__:
+            self.__dict__["_key"] = tuple(getattr(self, s) for s in SECTIONS)
+        return typing.cast(tuple[Any, ...], self.__dict__["_key"])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Variant):
             return NotImplemented
-        return self is other or (hash(self) == hash(other)
-                                 and self.rules_key() == other.rules_key())
+        same = hash(self) == hash(other) and self.rules_key() == other.rules_key()
+        return self is other or same
 
     def __hash__(self) -> int:
-        h: int | None = self.__dict__.get("_hash")
-        if h is None:
-            h = hash(self.rules_key())
-            object.__setattr__(self, "_hash", h)
-        return h
+        if "_hash" not in self.__dict__:
+            self.__dict__["_hash"] = hash(self.rules_key())
+        return typing.cast(int, self.__dict__["_hash"])
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without what is derived and kept here (the hash, the key, the
-        constants): a string's hash differs from one process to another (a cluster's
-        worker makes its own)."""
-        return {k: v for k, v in self.__dict__.items()
-                if k not in ("_hash", "_key", "_constants")}
+        """Pickled without the hash and what is kept here (a string's hash differs in
+        another process: a cluster's worker makes its own)."""
+        return {k: v for k, v in self.__dict__.items() if k not in _KEPT}
+
+    def derived(self, make: Callable[[Variant], T]) -> T:
+        """``make(self)``, made once and kept on this variant: what a reading derives
+        from the parameters alone (constants, layout) and asks for in every state."""
+        memo: dict[Any, Any] = self.__dict__.setdefault("_derived", {})
+        if make not in memo:
+            memo[make] = make(self)
+        return typing.cast(T, memo[make])
 
     def __repr__(self) -> str:
         return f"find_variant({self.name!r})"
