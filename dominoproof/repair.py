@@ -82,6 +82,8 @@ __all__ = ["Candidate", "Change", "RepairReport", "Skipped", "counted", "neighbo
 JOB = "dominoproof.repair_job:judge_job"
 #: the verdicts under which a property does not fail: it holds, or does not apply
 FINE = (Verdict.HOLDS.value, Verdict.PROVED.value, Verdict.NOT_APPLICABLE.value)
+#: the statistics compared: figure id -> label
+FIGURES = {"block": "block probability", "residual": "mean residual at a block (pips)"}
 
 
 def failing_in(rows: Sequence[Row], repairing: Sequence[str] = ()) -> list[str]:
@@ -95,8 +97,6 @@ def failing_in(rows: Sequence[Row], repairing: Sequence[str] = ()) -> list[str]:
         if pid not in out and verdicts and all(x == na for x in verdicts):
             out.append(pid)
     return out
-#: the statistics compared: figure id -> label
-FIGURES = {"block": "block probability", "residual": "mean residual at a block (pips)"}
 
 
 @dataclass(frozen=True)
