@@ -32,7 +32,7 @@ from .variant import (
     Variant,
 )
 
-__all__ = ["Constants", "constants_of"]
+__all__ = ["Constants", "constants_of", "make_constants"]
 
 
 @dataclass(frozen=True)
@@ -71,14 +71,15 @@ def constants_of(v: Variant) -> Constants:
     """The constants of ``v`` (cached: one record per rule book, kept on the variant
     itself too, as its hash is: the engine and the judge ask for them several times per
     state, and finding an equal variant in a cache compares every parameter)."""
-    return v.derived(_constants)
+    return v.derived(make_constants)
 
 
 @cache
-def _constants(v: Variant) -> Constants:
-    """The rules that turn the variant's parameters into a constant -- C, the sides, the
-    tile values, the lead tile -- stated here, for the specification and the engine,
-    from the parameters alone."""
+def make_constants(v: Variant) -> Constants:
+    """The constants of ``v``, made (cached across equal variants; ``constants_of``
+    reads them). The rules that turn the variant's parameters into a constant -- C, the
+    sides, the tile values, the lead tile -- are stated here, for the specification and
+    the engine, from the parameters alone."""
     players, tiles = v.deal.players, v.tiles
     confirmations = v.block.confirmations  # R4.4: "all", "all-others" or a number
     c = (players if confirmations.rule == "all" else players - 1

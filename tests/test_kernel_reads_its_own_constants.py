@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from helpers import variant
 
-from dominoproof.model.constants import Constants, constants_of
+from dominoproof.model.constants import Constants, constants_of, make_constants
 from dominoproof.model.fast import engine_for
 from dominoproof.model.spec import Init, every_deal, spec_for
 from dominoproof.model.variant import LeadFallback, Variant
@@ -31,7 +31,7 @@ if kernel.available():
 
 
 def _forget() -> None:
-    for f in (constants_of, engine_for, spec_for, tables_for):
+    for f in (make_constants, engine_for, spec_for, tables_for):
         f.cache_clear()
 
 

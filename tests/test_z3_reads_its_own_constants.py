@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from helpers import variant
 
-from dominoproof.model.constants import Constants, constants_of
+from dominoproof.model.constants import Constants, constants_of, make_constants
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import Shape, SlotLayout, topology
 from dominoproof.model.spec import Init, every_deal, spec_for
@@ -28,7 +28,7 @@ from dominoproof.proofs.z3 import scoring, successors
 
 
 def _forget() -> None:
-    for f in (constants_of, engine_for, spec_for, successors._oracle,
+    for f in (make_constants, engine_for, spec_for, successors._oracle,
               scoring._classifier, scoring.score_reader):
         f.cache_clear()
 
