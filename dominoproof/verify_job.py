@@ -388,6 +388,8 @@ def verify_fault(fault_id: str, *, seed: int = 0, timeout_ms: int = DEFAULT_TIME
 
 #: the variant whose small search loads the kernel before the jobs are forked
 WARM = "tiny-2p-d3"
+
+
 def cold(fn: str, args: Any) -> bool:
     """Whether job ``fn(args)`` never loads the kernel -- a fault whose search runs its
     own rule book, which the kernel does not state (:func:`kernel_reason`) -- and so may

@@ -94,21 +94,27 @@ class TermReader:
     def _state_fields(self) -> list[Callable[[State], Any]] | None:
         """The fields of a concrete state that the terms' variables are read from (the
         hands for every tile's place, where only whether it is in a hand matters), or
-        None where a tile's other places matter too."""
+        None where a tile's other places matter too, or where a variable the terms
+        contain is not named here (:meth:`Encoding.values` reads it some other way)."""
         s, free = self.s, self._free
         if self._locs and not self.hands_only:
             return None
         fields: list[Callable[[State], Any]] = [attrgetter("hands")] if self._locs else []
+        named = set(self._locs)
         for name in ("turn", "confirmed", "drew", "fouls", "status", "marks"):
             x = getattr(s, name)
             if x is not None and str(x) in free:
                 fields.append(attrgetter(name))
+                named.add(str(x))
         for name in ("ends", "points", "weights"):
-            fields += [_item(name, i) for i, x in enumerate(getattr(s, name))
-                       if str(x) in free]
+            for i, x in enumerate(getattr(s, name)):
+                if str(x) in free:
+                    fields.append(_item(name, i))
+                    named.add(str(x))
         if s.drawn is not None and str(s.drawn) in free:
             fields.append(_stack_left)
-        return fields
+            named.add(str(s.drawn))
+        return fields if named == set(free) else None
 
     def _read_values(self, state: State) -> tuple[int, ...]:
         """:meth:`read`, from the values of the variables the terms contain."""
