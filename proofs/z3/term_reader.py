@@ -14,6 +14,7 @@ import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.state import State
 from dominoproof.proofs.z3.encoding import BV, Encoding, StateVars
+from dominoproof.proofs.z3.vocabulary import FIELDS
 
 
 class TermReader:
@@ -95,22 +96,22 @@ class TermReader:
         """The fields of a concrete state that the terms' variables are read from (the
         hands for every tile's place, where only whether it is in a hand matters), or
         None where a tile's other places matter too, or where a variable the terms
-        contain is not named here (:meth:`Encoding.values` reads it some other way)."""
+        contain is read otherwise (:meth:`Encoding.values`, :data:`FIELDS`)."""
         s, free = self.s, self._free
         if self._locs and not self.hands_only:
             return None
         fields: list[Callable[[State], Any]] = [attrgetter("hands")] if self._locs else []
         named = set(self._locs)
-        for name in ("turn", "confirmed", "drew", "fouls", "status", "marks"):
+        for name, per_item in FIELDS:  # each variable read from the field of its name
             x = getattr(s, name)
-            if x is not None and str(x) in free:
+            if per_item:
+                for i, xi in enumerate(x):
+                    if str(xi) in free:
+                        fields.append(_item(name, i))
+                        named.add(str(xi))
+            elif x is not None and str(x) in free:
                 fields.append(attrgetter(name))
                 named.add(str(x))
-        for name in ("ends", "points", "weights"):
-            for i, x in enumerate(getattr(s, name)):
-                if str(x) in free:
-                    fields.append(_item(name, i))
-                    named.add(str(x))
         if s.drawn is not None and str(s.drawn) in free:
             fields.append(_stack_left)
             named.add(str(s.drawn))

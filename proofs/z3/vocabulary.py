@@ -84,6 +84,13 @@ DRAWN_BITS = 8
 POINT_BITS = 16  #: R5.7: a seat's points in play (at most T plays of 4 * 2 * 18 each)
 WEIGHT_BITS = 2  #: R5.7: a slot's weight, 0..2
 STUTTER = 6  #: BMC padding only: a finished round stays as it is (never a model move)
+#: The variables of a copy read each from the field of the same name of a concrete
+#: state (:meth:`Vocabulary.values`), in order, and whether there is one per item (a
+#: slot's, a seat's); ``loc`` (from the hands, boneyard, set-aside tiles and table) and
+#: ``drawn`` (from the draw order left) are read otherwise.
+FIELDS = (("ends", True), ("turn", False), ("confirmed", False), ("drew", False),
+          ("fouls", False), ("status", False), ("marks", False), ("points", True),
+          ("weights", True))
 
 PLAYING, BLOCKED, DOMINO = (int(s) for s in Status)
 PLAY, DRAW, PASS, CONFIRM, ESTABLISH, DOMINO_MOVE = (int(k) for k in MoveKind)
@@ -478,16 +485,17 @@ class Vocabulary:
         return where
 
     def values(self, sv: StateVars, s: State) -> list[tuple[Any, int | bool]]:
-        """Each variable of ``sv`` with its value in the concrete state ``s``."""
+        """Each variable of ``sv`` with its value in the concrete state ``s``: the tiles'
+        places, then each of :data:`FIELDS` (the state's field of the same name), then the
+        tiles drawn from a fixed draw order."""
         out: list[tuple[Any, int | bool]] = list(zip(sv.loc, self.places(s), strict=True))
-        out += [(x, CLOSED_CODE if v == CLOSED else v)
-                for x, v in zip(sv.ends, s.ends, strict=True)]
-        out += [(sv.turn, s.turn), (sv.confirmed, s.confirmed), (sv.drew, s.drew),
-                (sv.fouls, s.fouls), (sv.status, int(s.status))]
-        if sv.marks is not None:
-            out.append((sv.marks, s.marks))
-        out += [*zip(sv.points, s.points, strict=True),
-                *zip(sv.weights, s.weights, strict=True)]
+        for name, per_item in FIELDS:
+            x, w = getattr(sv, name), getattr(s, name)
+            if per_item:
+                out += zip(x, (CLOSED_CODE if v == CLOSED else v for v in w) if name == "ends"
+                           else w, strict=True)
+            elif x is not None:
+                out.append((x, w if isinstance(w, bool) else int(w)))
         if sv.drawn is not None:
             assert self.stack is not None and s.stack is not None
             done = len(self.stack) - len(s.stack)
