@@ -130,8 +130,8 @@ class Variant:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Variant):
             return NotImplemented
-        same = hash(self) == hash(other) and self.rules_key() == other.rules_key()
-        return self is other or same
+        return self is other or (hash(self) == hash(other)
+                                 and self.rules_key() == other.rules_key())
 
     def __hash__(self) -> int:
         if "_hash" not in self.__dict__:
