@@ -100,14 +100,11 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
     post = {a: {lem.id: lem(enc, st) for lem in candidates} for a, (_, st) in steps.items()}
     rounds = 0
     changed = True
-    #: each action's last check that no lemma alive fails, by how many were dropped then:
-    #: while none has been dropped since, the same query would be asked again
-    clean: dict[str, int] = {}
     while changed and alive and not unknown:
         changed = False
         rounds += 1
         for a, (guard, st) in steps.items():
-            while alive and clean.get(a) != len(dropped):
+            while alive:
                 goals = {lem.id: post[a][lem.id] for lem in alive
                          if not post[a][lem.id].eq(pre[lem.id])}
                 hyps = [pre[lem.id] for lem in alive]
@@ -118,7 +115,6 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
                     unknown, reason = True, c.reason
                     break
                 if not bad:
-                    clean[a] = len(dropped)
                     break
                 p0, p1 = enc.decode_state(c.model, s), enc.decode_state(c.model, st)
                 mv = enc.decode_move(c.model, s, m)
