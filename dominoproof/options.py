@@ -59,6 +59,7 @@ __all__ = [
     "check_output_folder",
     "check_output_path",
     "console",
+    "counted",
     "overrides_option",
     "parse_override",
     "parse_overrides",
@@ -122,6 +123,11 @@ def wrap(text: str, cols: int | None = None, initial_indent: str = "",
     return textwrap.wrap(text, cols or width(), initial_indent=initial_indent,
                          subsequent_indent=subsequent_indent, break_on_hyphens=False,
                          break_long_words=True)
+
+
+def counted(n: int, what: str) -> str:
+    """``n`` of ``what``, singular for one ("1 candidate", "6 candidates")."""
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def verbosity_options(f: F) -> F:

@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from dominoproof.options import SHOWN_AS, wrap, write_out
+from dominoproof.options import SHOWN_AS, counted, wrap, write_out
 from dominoproof.proofs.properties import CATALOGUE
 from dominoproof.verify import PARTS, SPACE_SUBJECT, Report, Row
 
@@ -185,7 +185,7 @@ def verdict_line(report: Report) -> str:
     verdict = ("all as expected" if not report.failures else
                "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
     n = len(report.subjects)
-    return (f"{len(report.rows)} checks on {n} subject{'s' if n != 1 else ''} in "
+    return (f"{len(report.rows)} checks on {counted(n, 'subject')} in "
             f"{report.seconds:.1f} s: {verdict}")
 
 

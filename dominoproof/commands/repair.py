@@ -18,6 +18,7 @@ from dominoproof.options import (
     WIDTH,
     cluster_options,
     console,
+    counted,
     overrides_option,
     resolve_variant,
     variant_argument,
@@ -34,7 +35,7 @@ from dominoproof.proofs.budgets import (
 from dominoproof.proofs.properties import BY_ID
 from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import table_text
-from dominoproof.repair import FIGURES, Candidate, RepairReport, counted, repair
+from dominoproof.repair import FIGURES, Candidate, RepairReport, repair
 from dominoproof.verify import Row
 
 #: candidates not judged that the text names (the JSON names them all)

@@ -32,7 +32,7 @@ from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles, tiles_of
 from dominoproof.model.variant import Variant
-from dominoproof.options import width
+from dominoproof.options import counted, width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
@@ -111,8 +111,8 @@ def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
     if s.set_aside:
         parts.append(f"{s.set_aside.bit_count()} set aside")
     if s.confirmed:
-        parts.append(f"{s.confirmed} confirmation{'s' if s.confirmed != 1 else ''} in "
-                     f"succession, proposed by P{s.proposer} (R4.2)")
+        parts.append(f"{counted(s.confirmed, 'confirmation')} in succession, proposed by "
+                     f"P{s.proposer} (R4.2)")
     if s.fouls:
         parts.append("fouls by " + ", ".join(f"P{p}" for p in bits(s.fouls)))
     parts.append({Status.PLAYING: "being played", Status.BLOCKED: "blocked",
@@ -121,7 +121,7 @@ def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
     for p, hand in enumerate(s.hands):  # a long hand (Mexican Train's) packed, tile by tile
         n = hand.bit_count()
         lines += (pack(f"P{p}  ", [t.show() for t in tiles_of(hand)], indent,
-                       f"({n} tile{'s' if n != 1 else ''}, {_pips(variant, hand)} pips)")
+                       f"({counted(n, 'tile')}, {_pips(variant, hand)} pips)")
                   if hand else [f"{indent}P{p}  (empty hand)"])
     lines += (pack("table  ", [t.show() for t in tiles_of(s.table)], indent) if s.table
               else [f"{indent}table  (empty)"])
@@ -182,7 +182,7 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
     fails = at.why if at is not None else res.detail
     moves = len(trace.moves)
     title = (f"Counterexample to {res.property} ({', '.join(BY_ID[res.property].rules)}): "
-             f"a round of {moves} move{'s' if moves != 1 else ''}")
+             f"a round of {counted(moves, 'move')}")
     try:
         text = render_round(trace, title=title)
     except Exception as e:  # the verdict stands; say why the round cannot be drawn

@@ -46,9 +46,9 @@ from dominoproof.model.variant import (
     LeadRule,
     Variant,
 )
-from dominoproof.options import width, wrap
+from dominoproof.options import counted, width, wrap
 from dominoproof.render.arms import follow
-from dominoproof.render.narrate import ArmRow, Step, boneyard_text, narrate, table_rows, tiles_word
+from dominoproof.render.narrate import ArmRow, Step, boneyard_text, narrate, table_rows
 
 __all__ = [
     "estimate_text",
@@ -155,7 +155,7 @@ def _hand_line(variant: Variant, seat: int, hand: int, indent: str, width: int =
         return [f"{indent}{f'P{seat}'.ljust(width)}(empty hand)"]
     pieces = [t.show() for t in tiles_of(hand)]
     return pack(f"P{seat}".ljust(width), pieces, indent,
-                 f"({tiles_word(hand.bit_count())}, {residual(variant, hand)} pips)")
+                 f"({counted(hand.bit_count(), 'tile')}, {residual(variant, hand)} pips)")
 
 
 def variant_summary(variant: Variant) -> str:
@@ -181,8 +181,7 @@ def variant_summary(variant: Variant) -> str:
            if variant.slot_layout.cover_out else "")
         + ("; a first turn lays tile after tile on one's own train (R2.3)"
            if variant.slot_layout.first_turn else ""),
-        f"block: {variant.needed_confirmations} confirmation"
-        f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
+        f"block: {counted(variant.needed_confirmations, 'confirmation')} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")
         + (", one that puts a marker out starting the run again"
            if variant.block.restart_on_marker and variant.slot_layout.markers else "")
@@ -227,12 +226,12 @@ def _header(trace: Trace, title: str) -> list[str]:
         stack = [Tile.from_index(t).show() for t in deal.stack]
         order = "any order (free draw)" if trace.free_draw else "draw order, top first"
         if stack:
-            out += pack("boneyard  ", stack, "  ", f"({tiles_word(len(stack))}, {order})")
+            out += pack("boneyard  ", stack, "  ", f"({counted(len(stack), 'tile')}, {order})")
         else:
             out.append("  boneyard  empty")
     if deal.set_aside:
         out += pack("set aside ", [t.show() for t in tiles_of(deal.set_aside)], "  ",
-                     f"({tiles_word(deal.set_aside.bit_count())}, never drawn)")
+                     f"({counted(deal.set_aside.bit_count(), 'tile')}, never drawn)")
     return out
 
 
