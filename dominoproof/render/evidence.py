@@ -39,7 +39,7 @@ from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
 from dominoproof.render.concrete import describe
-from dominoproof.render.text import pack, render_round
+from dominoproof.render.text import hand_lines, pack, render_round
 
 __all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
 
@@ -97,11 +97,6 @@ def _end_played(variant: Variant, s: State, m: Move) -> str:
     return f"{layout.data.slots[m.end].name} (showing {shown})"
 
 
-def _pips(variant: Variant, mask: int) -> int:
-    value = variant.tile_value
-    return sum(value[t] for t in bits(mask))
-
-
 def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
     """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
     fouls, the status; each hand; the tiles on the table."""
@@ -119,10 +114,7 @@ def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
                   Status.DOMINO: "ended by a domino"}[s.status])
     lines = [indent + x for x in _wrap("; ".join(parts), width() - 16)]
     for p, hand in enumerate(s.hands):  # a long hand (Mexican Train's) packed, tile by tile
-        n = hand.bit_count()
-        lines += (pack(f"P{p}  ", [t.show() for t in tiles_of(hand)], indent,
-                       f"({counted(n, 'tile')}, {_pips(variant, hand)} pips)")
-                  if hand else [f"{indent}P{p}  (empty hand)"])
+        lines += hand_lines(variant, p, hand, indent, width=4)
     lines += (pack("table  ", [t.show() for t in tiles_of(s.table)], indent) if s.table
               else [f"{indent}table  (empty)"])
     return lines

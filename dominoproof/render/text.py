@@ -54,6 +54,7 @@ __all__ = [
     "estimate_text",
     "figure",
     "final_table",
+    "hand_lines",
     "pack",
     "render_round",
     "rows_text",
@@ -150,7 +151,9 @@ def table_text(table: Table, indent: int = 0) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
-def _hand_line(variant: Variant, seat: int, hand: int, indent: str, width: int = 5) -> list[str]:
+def hand_lines(variant: Variant, seat: int, hand: int, indent: str, width: int = 5) -> list[str]:
+    """A hand's tiles after ``P<seat>`` (padded to ``width``), packed into lines of at
+    most :func:`width` columns, with how many tiles and pips; or ``(empty hand)``."""
     if not hand:
         return [f"{indent}{f'P{seat}'.ljust(width)}(empty hand)"]
     pieces = [t.show() for t in tiles_of(hand)]
@@ -218,7 +221,7 @@ def _header(trace: Trace, title: str) -> list[str]:
             for seat in team:
                 team_of[seat] = side_name(team)
     for p, hand in enumerate(deal.hands):
-        lines = _hand_line(v, p, hand, "  ")
+        lines = hand_lines(v, p, hand, "  ")
         if p in team_of:
             lines[-1] += f"  team {team_of[p]}"
         out += lines
@@ -246,7 +249,7 @@ def _steps_text(trace: Trace, steps: Sequence[Step]) -> list[str]:
             out += rows_text(st.table, _INDENT)
         if st.hand is not None:
             seat, hand = st.hand
-            out += _hand_line(trace.variant, seat, hand, _INDENT, width=6)
+            out += hand_lines(trace.variant, seat, hand, _INDENT, width=6)
     return out
 
 
@@ -364,7 +367,7 @@ def _result_text(trace: Trace) -> list[str]:
         out += _wrap(f"the round is not over: the trace stops before its end (open ends "
                      f"{ends}, P{final.turn} to move, {boneyard_text(final)})", "  ", "    ")
         for p, hand in enumerate(final.hands):
-            out += _hand_line(v, p, hand, "  ")
+            out += hand_lines(v, p, hand, "  ")
         return out
     term = "blocked (R1.1, R4.4; scored by R5.2-R5.5)" if res.termination is Ending.BLOCKED \
         else "domino (a hand emptied)"
