@@ -26,22 +26,23 @@ from dataclasses import dataclass
 from dominoproof.model.engine import Trace
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
-from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.moves import LEAD, Move, MoveKind, said
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles, tiles_of
 from dominoproof.model.variant import Variant
-from dominoproof.options import counted, width
+from dominoproof.options import counted, shown_under, width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
 from dominoproof.render.concrete import describe
-from dominoproof.render.text import hand_lines, pack, render_round
+from dominoproof.render.text import final_table, hand_lines, pack, render_round
 
-__all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
+__all__ = ["Evidence", "indented_evidence", "move_text", "of_result", "round_of",
+           "state_lines"]
 
 Scorer = Callable[[Variant, State], "Outcome | None"]
 
@@ -261,3 +262,26 @@ def of_result(res: Result, variant: Variant | None = None, *,
         text, fails = describe(res.trace, res.property)
         return Evidence(res.property, "all sizes", text, fails)
     return None
+
+
+def indented_evidence(res: Result, variant: Variant | None = None, *,
+                      scorer: Scorer | None = None, what: str = "the round",
+                      final: bool = False) -> list[str]:
+    """The evidence of a failed result as lines indented by two, as ``prove`` and the
+    pytest plugin show it under the verdict: :func:`of_result`'s, laid out for the
+    indent; else, for a round of Z3's that the engine does not replay, ``what`` it is,
+    its deal, its moves and its last state (with ``final``, the table at the last)."""
+    with shown_under("  "):  # shown indented by two: it fits with them
+        ev = of_result(res, variant, scorer=scorer)
+    if ev is not None:
+        return [f"  {line}" if line else "" for line in ev.text.rstrip("\n").splitlines()]
+    if not isinstance(res.trace, Run):
+        return []
+    run = res.trace
+    layout = layout_of(run.trace.variant)
+    return [f"  {what} (replayed in the engine: no: {run.mismatch}):",
+            f"    deal: {run.trace.deal.to_json()}",
+            *(f"    {i:3}. {said(layout, s, m)}"
+              for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1)),
+            *(f"    {line}" for line in run.states[-1].describe().splitlines()),
+            *(final_table(run.trace, run.states, "    ") if final else ())]
