@@ -61,6 +61,7 @@ __all__ = [
     "check_output_path",
     "console",
     "counted",
+    "indented",
     "overrides_option",
     "parse_override",
     "parse_overrides",
@@ -101,6 +102,12 @@ def width(stream: IO[str] | None = None) -> int:
     if not getattr(out, "isatty", lambda: False)():
         return max(MIN_WIDTH, WIDTH - _taken)
     return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns - _taken)
+
+
+def indented(text: str, prefix: str = SHOWN_AS) -> list[str]:
+    """``text``'s lines, each under ``prefix`` (default: a round or a counterexample
+    shown under its check, :data:`SHOWN_AS`)."""
+    return [prefix + line for line in text.rstrip("\n").splitlines()]
 
 
 @contextmanager

@@ -35,6 +35,7 @@ import pytest
 from dominoproof import api
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.variant import load_variant
+from dominoproof.options import indented
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Verdict
 from dominoproof.proofs.z3.session import premises
@@ -159,8 +160,7 @@ class PropertyItem(pytest.Item):
             real = self.file.real_rounds().get(self.prop.id)
             if real:
                 text += ("\n  a real round breaks it (the search of a small configuration, "
-                         "as verify runs it):\n" + "\n".join(
-                             f"    {ln}" for ln in real.rstrip("\n").splitlines()))
+                         "as verify runs it):\n" + "\n".join(indented(real, "    ")))
             raise PropertyFailed(text)
         if result.verdict is Verdict.UNKNOWN:
             if strict:
