@@ -37,7 +37,7 @@ from rich.text import Text
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.variant import Variant, find_variant, toml_value
-from dominoproof.options import SHOWN_AS, WIDTH, resolve_variant
+from dominoproof.options import WIDTH, indented, resolve_variant
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.analysis.simulate import simulate, wilson
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
@@ -444,10 +444,6 @@ def _value(f: Figure) -> str:
     return estimate_text(f.value, f.low, f.high, probability=f.unit == "share")
 
 
-def _indent(text: str, prefix: str) -> list[str]:
-    return [prefix + line for line in text.rstrip("\n").splitlines()]
-
-
 def render(r: DiffReport) -> str:
     """The report as text, :data:`~dominoproof.options.WIDTH` columns."""
     out = [f"diff  A: {r.a.name}   B: {r.b.name}"]
@@ -468,7 +464,7 @@ def render(r: DiffReport) -> str:
         for c in r.parameters:
             t.add_row(Text(c.key), Text(c.rule), Text(_cell(c.a)), Text(_cell(c.b)),
                       Text(c.meaning))
-        out += ["  " + line for line in table_text(t).splitlines()]
+        out += indented(table_text(t), "  ")
     else:
         out.append("  none: the rules are the same")
     out.append("")
@@ -487,7 +483,7 @@ def render(r: DiffReport) -> str:
             t.add_row(Text(d.property), Text(" ".join(d.rules)),
                       *[Text(d.a.get(p, "-")) for p in PARTS],
                       *[Text(d.b.get(p, "-")) for p in PARTS])
-        out += ["  " + line for line in table_text(t).splitlines()]
+        out += indented(table_text(t), "  ")
     elif not r.unsettled:
         out.append("  none: every property has the same verdict under A and B")
     else:
@@ -516,7 +512,7 @@ def render(r: DiffReport) -> str:
         for s in SIDES:
             out += _wrap(f"under {s}: {sep.judged[s].text}", WIDTH,
                          initial_indent="      ", subsequent_indent="        ")
-        out += _indent(sep.round, SHOWN_AS)
+        out += indented(sep.round)
     if r.figures is not None:
         out += ["", f"Statistics, side by side with 95% intervals "
                 f"({r.figures['A'][0].source if r.figures['A'] else ''})"]
@@ -528,7 +524,7 @@ def render(r: DiffReport) -> str:
         for fa, fb in zip(r.figures["A"], r.figures["B"], strict=True):
             t.add_row(Text(fa.label), Text(" ".join(fa.rules)), Text(_value(fa)),
                       Text(_value(fb)), Text("apart" if _apart(fa, fb) else ""))
-        out += ["  " + line for line in table_text(t).splitlines()]
+        out += indented(table_text(t), "  ")
         out.append("  apart: the two 95% intervals do not overlap")
     out += ["", f"answered in {r.seconds:.1f} s"]
     return "\n".join(out) + "\n"

@@ -38,7 +38,7 @@ import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, TypeVar
 
@@ -55,10 +55,13 @@ from dominoproof.proofs.properties import CATALOGUE
 __all__ = [
     "SHOWN_AS",
     "WIDTH",
+    "aligned",
     "budget_options",
     "check_output_folder",
     "check_output_path",
     "console",
+    "counted",
+    "indented",
     "overrides_option",
     "parse_override",
     "parse_overrides",
@@ -101,6 +104,12 @@ def width(stream: IO[str] | None = None) -> int:
     return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns - _taken)
 
 
+def indented(text: str, prefix: str = SHOWN_AS) -> list[str]:
+    """``text``'s lines, each under ``prefix`` (default: a round or a counterexample
+    shown under its check, :data:`SHOWN_AS`)."""
+    return [prefix + line for line in text.rstrip("\n").splitlines()]
+
+
 @contextmanager
 def shown_under(prefix: str = SHOWN_AS) -> Iterator[None]:
     """Lay out what is rendered inside for being shown under ``prefix`` (a round under its
@@ -122,6 +131,21 @@ def wrap(text: str, cols: int | None = None, initial_indent: str = "",
     return textwrap.wrap(text, cols or width(), initial_indent=initial_indent,
                          subsequent_indent=subsequent_indent, break_on_hyphens=False,
                          break_long_words=True)
+
+
+def aligned(rows: Sequence[Sequence[str]], right: Container[int] = ()) -> list[str]:
+    """``rows`` of cells (the first: the header) as lines of columns two spaces apart,
+    each as wide as its widest cell: a column whose index is in ``right`` justified
+    right, the others left; no trailing spaces."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.rjust(w) if i in right else c.ljust(w)
+                      for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+            for r in rows]
+
+
+def counted(n: int, what: str) -> str:
+    """``n`` of ``what``, singular for one ("1 candidate", "6 candidates")."""
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def verbosity_options(f: F) -> F:

@@ -33,7 +33,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from dominoproof.options import console
+from dominoproof.options import WIDTH, console
 
 
 class Bar:
@@ -65,7 +65,6 @@ PIPED_AFTER = 5.0
 #: a phase that changes its words often is said at most once in this many seconds, and
 #: a step that runs long is said to be running again after as many
 PIPED_EVERY = 15.0
-_PIPED_WIDTH = 100
 
 
 class LineBar(Bar):
@@ -91,7 +90,7 @@ class LineBar(Bar):
             count = (f" ({self._done:,.0f} of {self._total:,.0f}{' done' if again else ''})"
                      if self._total is not None and every != PIPED_EVERY else "")
             line = f"dominoproof {self._what} [{now - self._t0:,.0f} s]: {text}{count}"
-            click.echo(line if len(line) <= _PIPED_WIDTH else line[:_PIPED_WIDTH - 3] + "...",
+            click.echo(line if len(line) <= WIDTH else line[:WIDTH - 3] + "...",
                        err=True)
             self._said, self._last = text, now
 

@@ -34,15 +34,12 @@ import pytest
 
 from dominoproof import api
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.layout import layout_of
-from dominoproof.model.moves import said
 from dominoproof.model.variant import load_variant
-from dominoproof.options import shown_under
+from dominoproof.options import indented
 from dominoproof.proofs.budgets import DEFAULT_RLIMIT
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Verdict
-from dominoproof.proofs.z3.queries import Run
 from dominoproof.proofs.z3.session import premises
-from dominoproof.render.evidence import of_result
+from dominoproof.render.evidence import indented_evidence
 from dominoproof.verify_job import search_rows
 
 if TYPE_CHECKING:
@@ -163,8 +160,7 @@ class PropertyItem(pytest.Item):
             real = self.file.real_rounds().get(self.prop.id)
             if real:
                 text += ("\n  a real round breaks it (the search of a small configuration, "
-                         "as verify runs it):\n" + "\n".join(
-                             f"    {ln}" for ln in real.rstrip("\n").splitlines()))
+                         "as verify runs it):\n" + "\n".join(indented(real, "    ")))
             raise PropertyFailed(text)
         if result.verdict is Verdict.UNKNOWN:
             if strict:
@@ -194,17 +190,5 @@ def _failure(r: Result, variant: Variant | None = None) -> str:
     prop = BY_ID[r.property]
     lines = [f"{r.property} {r.verdict.value} ({r.method}), rules {', '.join(prop.rules)}",
              f"  {prop.statement}", f"  {r.detail}"]
-    with shown_under("  "):  # shown indented by two: it fits with them
-        ev = of_result(r, variant)
-    if ev is not None:
-        lines += [f"  {ln}" if ln else "" for ln in ev.text.rstrip("\n").splitlines()]
-    elif isinstance(r.trace, Run):  # Z3's round, which the engine does not replay
-        run = r.trace
-        lines.append(f"  the counterexample round (replayed in the engine: no: "
-                     f"{run.mismatch}):")
-        lines.append(f"    deal: {run.trace.deal.to_json()}")
-        layout = layout_of(run.trace.variant)
-        lines += [f"    {i:3}. {said(layout, s, m)}"
-                  for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1)]
-        lines += [f"    {ln}" for ln in run.states[-1].describe().splitlines()]
+    lines += indented_evidence(r, variant, what="the counterexample round")
     return "\n".join(lines)

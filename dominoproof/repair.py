@@ -62,6 +62,7 @@ from typing import Any
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.params import SECTIONS, Confirmations, Sizes
 from dominoproof.model.variant import Variant, toml_value
+from dominoproof.options import counted
 from dominoproof.proofs.budgets import (
     REPAIR_CANDIDATE_SECONDS,
     REPAIR_CANDIDATES,
@@ -527,11 +528,6 @@ def repair(v: Variant, *, max_candidates: int = REPAIR_CANDIDATES,
         _search(jobs, report, max_candidates, all_pairs)
     report.seconds = time.perf_counter() - t0
     return report
-
-
-def counted(n: int, what: str) -> str:
-    """``n`` of ``what``, singular for one ("1 candidate", "6 candidates")."""
-    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def _search(jobs: _Jobs, report: RepairReport, budget: int, all_pairs: bool) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from dominoproof.options import SHOWN_AS, wrap, write_out
+from dominoproof.options import SHOWN_AS, counted, indented, wrap, write_out
 from dominoproof.proofs.properties import CATALOGUE
 from dominoproof.verify import PARTS, SPACE_SUBJECT, Report, Row
 
@@ -104,7 +104,7 @@ def print_findings(report: Report, console: Console, *, rounds: bool) -> None:
             _lines(console, of[0].finding.removeprefix("finding, as expected: "), "    ")
             with_round = next((r for r in of if r.round), None)
             if with_round is not None and rounds:
-                console.print(_indent(with_round.round, SHOWN_AS), markup=False)
+                console.print("\n".join(indented(with_round.round)), markup=False)
             elif with_round is not None:
                 _lines(console, "its round: with -v", "    ", style="dim")
     console.print()
@@ -185,12 +185,8 @@ def verdict_line(report: Report) -> str:
     verdict = ("all as expected" if not report.failures else
                "UNKNOWN verdicts only" if report.exit_code == 3 else "FAILED")
     n = len(report.subjects)
-    return (f"{len(report.rows)} checks on {n} subject{'s' if n != 1 else ''} in "
+    return (f"{len(report.rows)} checks on {counted(n, 'subject')} in "
             f"{report.seconds:.1f} s: {verdict}")
-
-
-def _indent(text: str, prefix: str) -> str:
-    return "\n".join(prefix + line for line in text.rstrip("\n").splitlines())
 
 
 def _evidence(console: Console, r: Row) -> None:
@@ -201,7 +197,7 @@ def _evidence(console: Console, r: Row) -> None:
     for i, shown in enumerate(x for x in (r.cti, r.round) if x):  # and a real round
         if i:
             console.print(SHOWN_AS.rstrip(), markup=False)
-        console.print(_indent(shown, SHOWN_AS), markup=False)
+        console.print("\n".join(indented(shown)), markup=False)
     if not (r.round or r.cti) and r.fails and r.fails not in r.detail:
         console.print(f"    fails: {r.fails}", markup=False)
 

@@ -36,15 +36,12 @@ from rich.table import Table
 
 from dominoproof.api import prove
 from dominoproof.jsonout import emit, json_option, text_too
-from dominoproof.model.layout import layout_of
-from dominoproof.model.moves import said
 from dominoproof.options import (
     budget_options,
     console,
     lists_in_help,
     overrides_option,
     resolve_variant,
-    shown_under,
     variant_argument,
     verbosity,
     verbosity_options,
@@ -55,8 +52,7 @@ from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import CATALOGUE, Verdict, find_property
 from dominoproof.proofs.z3.queries import STATE_PROPERTIES, Run
 from dominoproof.proofs.z3.session import premises
-from dominoproof.render.evidence import of_result
-from dominoproof.render.text import final_table
+from dominoproof.render.evidence import indented_evidence
 
 if TYPE_CHECKING:
     from dominoproof.proofs.properties import Result
@@ -199,22 +195,8 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
     scorer = None
     if fault is not None:
         scorer = FAULTS_BY_ID[fault].scorer
-    with shown_under("  "):  # printed indented by two: it fits with them
-        ev = of_result(r, prover.variant, scorer=scorer)
-    if ev is not None:
-        for line in ev.text.rstrip("\n").splitlines():
-            out.print(f"  {line}" if line else "")
-    elif isinstance(r.trace, Run):  # a round the engine does not replay: its moves
-        run = r.trace
-        out.print(f"  the round (replayed in the engine: no: {run.mismatch}):")
-        out.print(f"    deal: {run.trace.deal.to_json()}")
-        layout = layout_of(run.trace.variant)
-        for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1):
-            out.print(f"    {i:3}. {said(layout, s, m)}")
-        for line in run.states[-1].describe().splitlines():
-            out.print(f"    {line}")
-        for line in final_table(run.trace, run.states, "    "):
-            out.print(line)
+    for line in indented_evidence(r, prover.variant, scorer=scorer, final=True):
+        out.print(line)
     if isinstance(r.trace, Run) and r.trace.loop_from is not None:
         out.print(f"  ... and the state after move {r.trace.loop_from} comes back: the round "
                   "can go on for ever")

@@ -14,10 +14,11 @@ from rich.text import Text
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.variant import toml_value
 from dominoproof.options import (
-    SHOWN_AS,
     WIDTH,
     cluster_options,
     console,
+    counted,
+    indented,
     overrides_option,
     resolve_variant,
     variant_argument,
@@ -34,7 +35,7 @@ from dominoproof.proofs.budgets import (
 from dominoproof.proofs.properties import BY_ID
 from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import table_text
-from dominoproof.repair import FIGURES, Candidate, RepairReport, counted, repair
+from dominoproof.repair import FIGURES, Candidate, RepairReport, repair
 from dominoproof.verify import Row
 
 #: candidates not judged that the text names (the JSON names them all)
@@ -137,10 +138,6 @@ def _figure(e: Any, fid: str) -> str:
     return f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"
 
 
-def _indent(table: Table, prefix: str) -> list[str]:
-    return [prefix + line for line in table_text(table).splitlines()]
-
-
 def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]:
     """Candidate ``c`` as text: its changes, verdicts, statistics and, with ``rounds``,
     the round of each property still failing (verify's evidence)."""
@@ -154,7 +151,7 @@ def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]
             rules = BY_ID[row.property].rules if row.property in BY_ID else ()
             t.add_row(Text(row.property), Text(" ".join(rules)),
                       Text(before.get(row.property, "-")), Text(row.verdict))
-    out += _indent(t, "   ")
+    out += indented(table_text(t), "   ")
     same = len([row for row in c.rows if row.verdict == before.get(row.property)
                 and row.property not in r.failing])
     out.append(f"   the other {same} properties: as before")
@@ -165,14 +162,14 @@ def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]
         for fid, label in FIGURES.items():
             t.add_row(Text(label), Text(_figure(r.figures[fid], fid)),
                       Text(_figure(c.figures[fid], fid)))
-        out += _indent(t, "   ")
+        out += indented(table_text(t), "   ")
     for row in c.rows:
         if row.verdict == "ERROR":
             out += wrap(f"{row.property}: {row.detail}", WIDTH, initial_indent="   ",
                         subsequent_indent="     ")
         if rounds and row.verdict not in ("HOLDS", "N/A") and row.round:
             out.append(f"   {row.property} still fails, the round:")
-            out += [SHOWN_AS + line for line in row.round.rstrip("\n").splitlines()]
+            out += indented(row.round)
     return out
 
 

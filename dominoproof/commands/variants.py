@@ -6,7 +6,7 @@ import click
 
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.variant import LeadRule, Variant, presets
-from dominoproof.options import width
+from dominoproof.options import aligned, width
 
 
 @click.command("variants", short_help="The built-in variants (presets).")
@@ -27,16 +27,10 @@ def command(as_json: str | None) -> None:
         return "highest double"
 
     header = ("name", "set", "players", "hand", "aside", "draw (R3.1)", "lead", "tie (R5.5)")
-    right = {2, 3, 4}
     rows = [(v.name, f"d{v.n}", str(v.players), str(v.deal.hand_size),
              str(v.deal.set_aside), v.draw.rule.value, lead(v), v.scoring.tie.value)
             for v in presets().values()]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
-
+    head, *lines = aligned([header, *rows], right={2, 3, 4})
     if as_json:
         emit("variants", {"presets": [
             {"name": v.name, "aliases": list(v.aliases), "description": v.description,
@@ -45,9 +39,9 @@ def command(as_json: str | None) -> None:
              "tie": v.scoring.tie.value} for v in presets().values()]}, as_json)
     if not text_too(as_json):
         return
-    out = [line(header), "-" * min(width(), len(line(header)))]
-    for v, row in zip(presets().values(), rows, strict=True):
-        out.append(line(row))
+    out = [head, "-" * min(width(), len(head))]
+    for v, shown in zip(presets().values(), lines, strict=True):
+        out.append(shown)
         about = _first_sentence(v.description)
         if v.aliases:
             about = f"aka {', '.join(v.aliases)} — {about}"

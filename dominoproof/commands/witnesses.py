@@ -27,6 +27,7 @@ from dominoproof.model.fast import system_under_test
 from dominoproof.model.variant import Variant, preset_names
 from dominoproof.options import (
     PositiveNumber,
+    aligned,
     check_output_folder,
     console,
     overrides_option,
@@ -124,16 +125,11 @@ def _print(answers: list[Answer], level: int) -> None:
     rows = [(a.variant, a.question, a.cell(),
              "yes" if a.proved else ("NO" if a.status == "contradiction" else "no"),
              "" if a.gap is None else str(a.gap), f"{a.seconds:.1f}s") for a in answers]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "  ".join(c.rjust(w) if i >= 3 else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
-
-    out.print(line(header))
-    out.print("-" * len(line(header)))
-    for a, row in zip(answers, rows, strict=True):
-        out.print(line(row))
+    head, *lines = aligned([header, *rows], right={3, 4, 5})
+    out.print(head)
+    out.print("-" * len(head))
+    for a, shown in zip(answers, lines, strict=True):
+        out.print(shown)
         if level > 0 or a.status == "contradiction":
             out.print(f"    {a.why}")
     if level >= 0:

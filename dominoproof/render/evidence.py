@@ -26,22 +26,23 @@ from dataclasses import dataclass
 from dominoproof.model.engine import Trace
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
-from dominoproof.model.moves import LEAD, Move, MoveKind
+from dominoproof.model.moves import LEAD, Move, MoveKind, said
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles, tiles_of
 from dominoproof.model.variant import Variant
-from dominoproof.options import width
+from dominoproof.options import counted, shown_under, width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
 from dominoproof.render.concrete import describe
-from dominoproof.render.text import pack, render_round
+from dominoproof.render.text import final_table, hand_lines, pack, render_round
 
-__all__ = ["Evidence", "move_text", "of_result", "round_of", "state_lines"]
+__all__ = ["Evidence", "indented_evidence", "move_text", "of_result", "round_of",
+           "state_lines"]
 
 Scorer = Callable[[Variant, State], "Outcome | None"]
 
@@ -97,11 +98,6 @@ def _end_played(variant: Variant, s: State, m: Move) -> str:
     return f"{layout.data.slots[m.end].name} (showing {shown})"
 
 
-def _pips(variant: Variant, mask: int) -> int:
-    value = variant.tile_value
-    return sum(value[t] for t in bits(mask))
-
-
 def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
     """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
     fouls, the status; each hand; the tiles on the table."""
@@ -111,18 +107,15 @@ def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
     if s.set_aside:
         parts.append(f"{s.set_aside.bit_count()} set aside")
     if s.confirmed:
-        parts.append(f"{s.confirmed} confirmation{'s' if s.confirmed != 1 else ''} in "
-                     f"succession, proposed by P{s.proposer} (R4.2)")
+        parts.append(f"{counted(s.confirmed, 'confirmation')} in succession, proposed by "
+                     f"P{s.proposer} (R4.2)")
     if s.fouls:
         parts.append("fouls by " + ", ".join(f"P{p}" for p in bits(s.fouls)))
     parts.append({Status.PLAYING: "being played", Status.BLOCKED: "blocked",
                   Status.DOMINO: "ended by a domino"}[s.status])
     lines = [indent + x for x in _wrap("; ".join(parts), width() - 16)]
     for p, hand in enumerate(s.hands):  # a long hand (Mexican Train's) packed, tile by tile
-        n = hand.bit_count()
-        lines += (pack(f"P{p}  ", [t.show() for t in tiles_of(hand)], indent,
-                       f"({n} tile{'s' if n != 1 else ''}, {_pips(variant, hand)} pips)")
-                  if hand else [f"{indent}P{p}  (empty hand)"])
+        lines += hand_lines(variant, p, hand, indent, width=4)
     lines += (pack("table  ", [t.show() for t in tiles_of(s.table)], indent) if s.table
               else [f"{indent}table  (empty)"])
     return lines
@@ -182,7 +175,7 @@ def _round_evidence(res: Result, trace: Trace, scorer: Scorer | None) -> Evidenc
     fails = at.why if at is not None else res.detail
     moves = len(trace.moves)
     title = (f"Counterexample to {res.property} ({', '.join(BY_ID[res.property].rules)}): "
-             f"a round of {moves} move{'s' if moves != 1 else ''}")
+             f"a round of {counted(moves, 'move')}")
     try:
         text = render_round(trace, title=title)
     except Exception as e:  # the verdict stands; say why the round cannot be drawn
@@ -269,3 +262,26 @@ def of_result(res: Result, variant: Variant | None = None, *,
         text, fails = describe(res.trace, res.property)
         return Evidence(res.property, "all sizes", text, fails)
     return None
+
+
+def indented_evidence(res: Result, variant: Variant | None = None, *,
+                      scorer: Scorer | None = None, what: str = "the round",
+                      final: bool = False) -> list[str]:
+    """The evidence of a failed result as lines indented by two, as ``prove`` and the
+    pytest plugin show it under the verdict: :func:`of_result`'s, laid out for the
+    indent; else, for a round of Z3's that the engine does not replay, ``what`` it is,
+    its deal, its moves and its last state (with ``final``, the table at the last)."""
+    with shown_under("  "):  # shown indented by two: it fits with them
+        ev = of_result(res, variant, scorer=scorer)
+    if ev is not None:
+        return [f"  {line}" if line else "" for line in ev.text.rstrip("\n").splitlines()]
+    if not isinstance(res.trace, Run):
+        return []
+    run = res.trace
+    layout = layout_of(run.trace.variant)
+    return [f"  {what} (replayed in the engine: no: {run.mismatch}):",
+            f"    deal: {run.trace.deal.to_json()}",
+            *(f"    {i:3}. {said(layout, s, m)}"
+              for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1)),
+            *(f"    {line}" for line in run.states[-1].describe().splitlines()),
+            *(final_table(run.trace, run.states, "    ") if final else ())]

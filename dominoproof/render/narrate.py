@@ -24,10 +24,10 @@ from dominoproof.model.variant import (
     LeadRule,
     Variant,
 )
+from dominoproof.options import counted
 from dominoproof.render.arms import Arms, RoundArms, centre_name
 
-__all__ = ["ArmRow", "LineOfPlay", "Step", "boneyard_text", "narrate", "table_rows",
-           "tiles_word"]
+__all__ = ["ArmRow", "LineOfPlay", "Step", "boneyard_text", "narrate", "table_rows"]
 
 
 # ---------------------------------------------------------------------------
@@ -164,7 +164,7 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
     if others:
         rows.append(ArmRow(", ".join(others), (), "not open (the lead is no double)"))
     if toes:
-        rows.append(ArmRow(f"{toes} toe{'s' if toes != 1 else ''}", (),
+        rows.append(ArmRow(counted(toes, "toe"), (),
                            "not open yet (a double laid in play opens them)"))
     return tuple(rows)
 
@@ -179,15 +179,10 @@ def _or_list(xs: Sequence[object]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def tiles_word(n: int) -> str:
-    """``1 tile``, ``n tiles``."""
-    return f"{n} tile" if n == 1 else f"{n} tiles"
-
-
 def boneyard_text(s: State) -> str:
     """How many tiles the boneyard holds, in words."""
     n = s.boneyard.bit_count()
-    return "boneyard empty" if n == 0 else f"{tiles_word(n)} in the boneyard"
+    return "boneyard empty" if n == 0 else f"{counted(n, 'tile')} in the boneyard"
 
 
 def _left(s: State) -> str:
@@ -287,8 +282,7 @@ def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
     needed = rules.C
     proposer = s.proposer
     who = f" from P{proposer}" if proposer is not None else ""
-    head = (f"block established: {needed} confirmation{'s' if needed != 1 else ''} "
-            f"in succession{who}")
+    head = f"block established: {counted(needed, 'confirmation')} in succession{who}"
     ends = _numbers(rules.layout.numbers(s.ends))
     # R2 as the variant reads it (R2.3), as in Rules.ends_unplayable: a tile carrying
     # an end's number, or a legal play

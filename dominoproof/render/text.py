@@ -46,14 +46,15 @@ from dominoproof.model.variant import (
     LeadRule,
     Variant,
 )
-from dominoproof.options import width, wrap
+from dominoproof.options import counted, width, wrap
 from dominoproof.render.arms import follow
-from dominoproof.render.narrate import ArmRow, Step, boneyard_text, narrate, table_rows, tiles_word
+from dominoproof.render.narrate import ArmRow, Step, boneyard_text, narrate, table_rows
 
 __all__ = [
     "estimate_text",
     "figure",
     "final_table",
+    "hand_lines",
     "pack",
     "render_round",
     "rows_text",
@@ -150,12 +151,14 @@ def table_text(table: Table, indent: int = 0) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
-def _hand_line(variant: Variant, seat: int, hand: int, indent: str, width: int = 5) -> list[str]:
+def hand_lines(variant: Variant, seat: int, hand: int, indent: str, width: int = 5) -> list[str]:
+    """A hand's tiles after ``P<seat>`` (padded to ``width``), packed into lines of at
+    most :func:`width` columns, with how many tiles and pips; or ``(empty hand)``."""
     if not hand:
         return [f"{indent}{f'P{seat}'.ljust(width)}(empty hand)"]
     pieces = [t.show() for t in tiles_of(hand)]
     return pack(f"P{seat}".ljust(width), pieces, indent,
-                 f"({tiles_word(hand.bit_count())}, {residual(variant, hand)} pips)")
+                 f"({counted(hand.bit_count(), 'tile')}, {residual(variant, hand)} pips)")
 
 
 def variant_summary(variant: Variant) -> str:
@@ -181,8 +184,7 @@ def variant_summary(variant: Variant) -> str:
            if variant.slot_layout.cover_out else "")
         + ("; a first turn lays tile after tile on one's own train (R2.3)"
            if variant.slot_layout.first_turn else ""),
-        f"block: {variant.needed_confirmations} confirmation"
-        f"{'' if variant.needed_confirmations == 1 else 's'} in succession"
+        f"block: {counted(variant.needed_confirmations, 'confirmation')} in succession"
         + (" with the boneyard empty" if variant.block.boneyard_must_be_empty else "")
         + (", one that puts a marker out starting the run again"
            if variant.block.restart_on_marker and variant.slot_layout.markers else "")
@@ -219,7 +221,7 @@ def _header(trace: Trace, title: str) -> list[str]:
             for seat in team:
                 team_of[seat] = side_name(team)
     for p, hand in enumerate(deal.hands):
-        lines = _hand_line(v, p, hand, "  ")
+        lines = hand_lines(v, p, hand, "  ")
         if p in team_of:
             lines[-1] += f"  team {team_of[p]}"
         out += lines
@@ -227,12 +229,12 @@ def _header(trace: Trace, title: str) -> list[str]:
         stack = [Tile.from_index(t).show() for t in deal.stack]
         order = "any order (free draw)" if trace.free_draw else "draw order, top first"
         if stack:
-            out += pack("boneyard  ", stack, "  ", f"({tiles_word(len(stack))}, {order})")
+            out += pack("boneyard  ", stack, "  ", f"({counted(len(stack), 'tile')}, {order})")
         else:
             out.append("  boneyard  empty")
     if deal.set_aside:
         out += pack("set aside ", [t.show() for t in tiles_of(deal.set_aside)], "  ",
-                     f"({tiles_word(deal.set_aside.bit_count())}, never drawn)")
+                     f"({counted(deal.set_aside.bit_count(), 'tile')}, never drawn)")
     return out
 
 
@@ -247,7 +249,7 @@ def _steps_text(trace: Trace, steps: Sequence[Step]) -> list[str]:
             out += rows_text(st.table, _INDENT)
         if st.hand is not None:
             seat, hand = st.hand
-            out += _hand_line(trace.variant, seat, hand, _INDENT, width=6)
+            out += hand_lines(trace.variant, seat, hand, _INDENT, width=6)
     return out
 
 
@@ -365,7 +367,7 @@ def _result_text(trace: Trace) -> list[str]:
         out += _wrap(f"the round is not over: the trace stops before its end (open ends "
                      f"{ends}, P{final.turn} to move, {boneyard_text(final)})", "  ", "    ")
         for p, hand in enumerate(final.hands):
-            out += _hand_line(v, p, hand, "  ")
+            out += hand_lines(v, p, hand, "  ")
         return out
     term = "blocked (R1.1, R4.4; scored by R5.2-R5.5)" if res.termination is Ending.BLOCKED \
         else "domino (a hand emptied)"
