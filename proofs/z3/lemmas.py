@@ -52,8 +52,6 @@ from dominoproof.proofs.z3.layout_lemmas import (
     confirmed_cannot_cover,
     confirmed_markers_out,
     first_turn_own_train,
-    has_cover_out,
-    has_double_rules,
     has_first_turns,
     has_markers,
     has_marks,
@@ -209,11 +207,6 @@ def _draw_for_lead(e: Encoding, s: StateVars) -> Bool:
         Or([e.in_boneyard(s, t) for t in e.preds.named_tiles()]), e.preds.drawer_in_turn(s)))
 
 
-def _draws_for_lead(e: Encoding) -> bool:
-    """R3.6: the lead rule names a tile, and nobody holding it means drawing for it."""
-    return e.preds.seeks()
-
-
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
     return And([z3.Implies(e.preds.confirmed_seat(s, q), And(
         [z3.Not(And(e.in_hand(s, t, q), e.preds.matches_for(s, t, q))) for t in range(e.T)]))
@@ -349,7 +342,7 @@ LEMMAS: tuple[Lemma, ...] = (
           '"draw"), that tile (a double, under "highest-double") is in the boneyard, and the '
           "player to move is the one lead.player is followed by clockwise, one seat per "
           "tile drawn",
-          ("R3.6", "Terms"), _draw_for_lead, applies=_draws_for_lead,
+          ("R3.6", "Terms"), _draw_for_lead, applies=lambda e: e.preds.seeks(),
           not_all_sizes="the lead rules name tiles by value (arithmetic), and a seat per "
           "tile drawn counts; there any seat may draw for the lead, keeping the turn or not"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
@@ -382,14 +375,14 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("pending-one-double",
           "every pending slot shows the same number, the number of the double that made "
           "it pending",
-          ("R2.2",), pending_one_double, af.a_pending_one_double, applies=has_double_rules,
+          ("R2.2",), pending_one_double, af.a_pending_one_double, applies=lambda e: e.double_rules,
           abstract_applies=lambda m: bool(m.doubles)),
     Lemma("pending-double-on-table",
           "a double carrying the number a pending slot shows is on the table (it is the "
           "double that waits: one double per number), so a last double in a hand, which "
           'out_on_double = "covered" keeps from being played, covers no pending slot',
           ("R2.2", "Terms"), pending_double_on_table, af.a_pending_double_on_table,
-          applies=has_cover_out, abstract_applies=lambda m: bool(m.COVER_OUT)),
+          applies=lambda e: e.cover_out, abstract_applies=lambda m: bool(m.COVER_OUT)),
     Lemma("pending-one-slot",
           "at most one slot is pending: a double laid during play makes its own slot "
           "pending only (no toes), and the opening double makes none pending",
@@ -411,7 +404,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("confirmed-cannot-cover",
           "every player who has confirmed in the current run holds no tile carrying a "
           "pending slot's number: they could not cover the double",
-          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=has_double_rules,
+          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=lambda e: e.double_rules,
           not_all_sizes=f"{_NOT_NEEDED}: there confirmed-hold-nothing reads where a seat may "
           "play now (only on pending slots while a double waits), which says it"),
     Lemma("closed-before-lead",
