@@ -223,19 +223,14 @@ class PendingIgnored(Predicates):
         return self.may_play(s, seat, i)
 
 
-def _distinct_ignores_pending(self: LayoutTerms, s: StateVars, j: int, i: int) -> Bool:
-    """Two slots of a group showing one number are one move whether pending or not
-    (the mutant offers the slots as if nothing were pending)."""
-    return Or(s.ends[j] != s.ends[i], self.v.covered(s, j) != self.v.covered(s, i))
-
-
 class PendingAlike(LayoutTerms):
-    distinct = _distinct_ignores_pending
+    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
+        """Two slots of a group showing one number are one move whether pending or not
+        (the mutant offers the slots as if nothing were pending)."""
+        return Or(s.ends[j] != s.ends[i], self.v.covered(s, j) != self.v.covered(s, i))
 
 
-class PendingAlikePileUp(LayoutTerms):
-    distinct = _distinct_ignores_pending
-
+class PendingAlikePileUp(PendingAlike):
     def starts_wait(self, rest: list[Bool]) -> Bool:
         return z3.BoolVal(True)
 
