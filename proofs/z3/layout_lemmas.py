@@ -159,14 +159,6 @@ def has_marks(e: Encoding) -> bool:
     return e.fields.width > 0
 
 
-def has_markers(e: Encoding) -> bool:
-    return e.fields.markers >= 0
-
-
-def has_waiting_arms(e: Encoding) -> bool:
-    return bool(arms(e))
-
-
 def has_waiting_pending(e: Encoding) -> bool:
     return bool(arms(e)) and e.lead_takes > 0 and e.fields.pending >= 0
 
@@ -191,8 +183,8 @@ def has_pending_trains(e: Encoding) -> bool:
 
 
 __all__ = ["arms", "confirmed_cannot_cover", "confirmed_markers_out", "first_turn_own_train",
-           "has_first_turns", "has_markers", "has_marks",
+           "has_first_turns", "has_marks",
            "has_pending_trains", "has_single_pending",
-           "has_waiting_arms", "has_waiting_pending", "in_canonical_order", "marks_typed",
+           "has_waiting_pending", "in_canonical_order", "marks_typed",
            "pending_one_double", "pending_one_slot", "pending_owner_access", "shows_a_number",
            "slot_key", "uncovered_pending", "waiting_arms"]

@@ -49,15 +49,14 @@ from dominoproof.proofs.z3.encoding import (
     xor_all,
 )
 from dominoproof.proofs.z3.layout_lemmas import (
+    arms,
     confirmed_cannot_cover,
     confirmed_markers_out,
     first_turn_own_train,
     has_first_turns,
-    has_markers,
     has_marks,
     has_pending_trains,
     has_single_pending,
-    has_waiting_arms,
     has_waiting_pending,
     in_canonical_order,
     marks_typed,
@@ -261,10 +260,6 @@ def parity(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(s.status == BLOCKED, parity_conclusion(e, s))
 
 
-def _draw_game(e: Encoding) -> bool:
-    return e.DRAW is not DrawRule.ONE
-
-
 def _line_all_in_play(e: Encoding) -> bool:
     """One line, every tile in play, matched by equal numbers (R2.1: under Matador a
     joint's halves sum to N+1, and no suit need be on the table at a block)."""
@@ -346,7 +341,8 @@ LEMMAS: tuple[Lemma, ...] = (
           not_all_sizes="the lead rules name tiles by value (arithmetic), and a seat per "
           "tile drawn counts; there any seat may draw for the lead, keeping the turn or not"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
-          ("R3.1",), lambda e, s: z3.Not(s.drew), lambda m, s: z3.Not(s.drew), applies=_draw_game,
+          ("R3.1",), lambda e, s: z3.Not(s.drew), lambda m, s: z3.Not(s.drew),
+          applies=lambda e: e.DRAW is not DrawRule.ONE,
           abstract_applies=lambda m: m.DRAW is not DrawRule.ONE),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
           ("R4.5",), lambda e, s: s.fouls == 0, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
@@ -360,12 +356,12 @@ LEMMAS: tuple[Lemma, ...] = (
           abstract_applies=lambda m: bool(m.waits or m.doubles)),
     Lemma("confirmed-markers-out",
           "every player who has confirmed in the current run has their marker out",
-          ("R4.2", "R2.3"), confirmed_markers_out, applies=has_markers,
+          ("R4.2", "R2.3"), confirmed_markers_out, applies=lambda e: e.fields.markers >= 0,
           not_all_sizes=_LAYOUT_MARKERS),
     Lemma("waiting-arms",
           "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
           "side shows (the spinner's number)",
-          ("Terms", "R2.2"), waiting_arms, af.a_waiting_arms, applies=has_waiting_arms,
+          ("Terms", "R2.2"), waiting_arms, af.a_waiting_arms, applies=lambda e: bool(arms(e)),
           abstract_applies=lambda m: bool(m.waits)),
     Lemma("uncovered-pending",
           "while a side a spinner's open arm waits for is uncovered, that side is pending "
