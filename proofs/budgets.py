@@ -30,11 +30,11 @@ DEFAULT_RLIMIT = 200_000_000
 DEFAULT_TIMEOUT_MS = 600_000
 #: The optimiser that makes a counterexample to induction small gets this share (1/10) of
 #: the resource limit: its model is only an illustration, kept even when the optimum is
-#: not reached. (Stated in ``proofs/z3/induction.py`` as ``MINIMISE_SHARE``.)
+#: not reached (``proofs/z3/induction.py``).
 CTI_MINIMISE_SHARE = 10
 #: The longest rounds (termination's bound) over which the witness table bounds the
-#: residual by unrolling every round: beyond it one query takes more than a minute.
-#: (Stated in ``proofs/z3/witness_bounds.py`` as ``EVERY_ROUND_LIMIT``.)
+#: residual by unrolling every round: beyond it one query takes more than a minute
+#: (``proofs/z3/witness_bounds.py``).
 WITNESS_EVERY_ROUND = 60
 
 #: The two budgets a check can exhaust, as a verdict's reason names them.

@@ -8,10 +8,11 @@ themselves; a fault that is a variant override needs none.
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from dominoproof.model import fives
 from dominoproof.model.fast import FastRules
-from dominoproof.model.layout import Access, Layout, SlotLayout
+from dominoproof.model.layout import Access, Layout
 from dominoproof.model.matching import ONE_WAY
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.outcome import Outcome, Scorer, outcome
@@ -168,13 +169,19 @@ class PlayKeepsEnd(FastRules):
 # the slot data through a broken Layout of its own)
 
 
-class _PendingIgnored(Layout):
-    """A player may play on any open slot they may play on, pending or not; with
-    ``piles_up``, a double laid there waits too."""
+class _OwnLayout(FastRules):
+    """A mutant that reads the slot data through a broken Layout of its own, made by
+    :attr:`broken` from the slot data and the number of players."""
 
-    def __init__(self, data: SlotLayout, players: int, piles_up: bool = False) -> None:
-        super().__init__(data, players)
-        self.piles_up = piles_up
+    broken: ClassVar[type[Layout]]
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = type(self).broken(self.layout.data, self.players)  # the mutant's own
+
+
+class _PendingIgnored(Layout):
+    """A player may play on any open slot they may play on, pending or not."""
 
     def targets(self, ends: tuple[int, ...], player: int, marks: int = 0,
                 weights: tuple[int, ...] = ()) -> tuple[int, ...]:
@@ -183,8 +190,12 @@ class _PendingIgnored(Layout):
             marks &= ~(((1 << self.width) - 1) << f.pending)
         return super().targets(ends, player, marks, weights)
 
+
+class _PilesUp(_PendingIgnored):
+    """As :class:`_PendingIgnored`, and a double laid there waits too."""
+
     def starts_wait(self, pending: int) -> bool:
-        return self.piles_up or super().starts_wait(pending)
+        return True
 
 
 class _SidesIgnored(Layout):
@@ -226,31 +237,25 @@ class _LastDoubleAllowed(Layout):
         return False
 
 
-class OutOnWaitingDouble(FastRules):
+class OutOnWaitingDouble(_OwnLayout):
     """R2.2 broken under out_on_double = "covered": a player may lay a double that must be
     covered as their last tile, and go out on it (the round ends on an uncovered double)."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = _LastDoubleAllowed(self.layout.data, self.players)  # the mutant's own
+    broken = _LastDoubleAllowed
 
 
-class AnyMarkerOpens(FastRules):
+class AnyMarkerOpens(_OwnLayout):
     """R2.3 broken under open_trains = "own-marker-out": a player may play on every train
     while any player's marker is out, their own in or not."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = _AnyMarkerOpens(self.layout.data, self.players)  # the mutant's own
+    broken = _AnyMarkerOpens
 
 
-class PublicBeforeOwn(FastRules):
+class PublicBeforeOwn(_OwnLayout):
     """R2.3 broken under public_train = "after-own": the public train is open to a player
     whose own train has no tile yet."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = _PublicAlwaysOpen(self.layout.data, self.players)  # the mutant's own
+    broken = _PublicAlwaysOpen
 
 
 class _EveryTurnFirst(Layout):
@@ -264,13 +269,11 @@ class _EveryTurnFirst(Layout):
         return super().extend(ends, marks, slot, tile, player, canon=canon, leaves=leaves)
 
 
-class EveryTurnFirst(FastRules):
+class EveryTurnFirst(_OwnLayout):
     """R2.3 broken under first_turn = "own-train": "own train not started" forgotten, so
     every play on one's own train, on any turn, lets its player lay on."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = _EveryTurnFirst(self.layout.data, self.players)  # the mutant's own
+    broken = _EveryTurnFirst
 
 
 class MarkerStaysIn(FastRules):
@@ -285,30 +288,24 @@ class MarkerStaysIn(FastRules):
         return nxt
 
 
-class DoubleLeftUncovered(FastRules):
+class DoubleLeftUncovered(_OwnLayout):
     """R2.2 broken: while a double waits to be covered, play may go elsewhere."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = _PendingIgnored(self.layout.data, self.players)  # the mutant's own
+    broken = _PendingIgnored
 
 
-class DoublesPileUp(FastRules):
+class DoublesPileUp(_OwnLayout):
     """R2.2 broken: while a double waits to be covered, play may go elsewhere, and a double
     laid there waits too (two doubles wait at once)."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = _PendingIgnored(self.layout.data, self.players, piles_up=True)
+    broken = _PilesUp
 
 
-class ArmsOpenEarly(FastRules):
+class ArmsOpenEarly(_OwnLayout):
     """Terms/R2.2 broken: a spinner's arms may be played on before its sides are
     covered."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = _SidesIgnored(self.layout.data, self.players)
+    broken = _SidesIgnored
 
 
 class ConfirmPastDouble(FastRules):

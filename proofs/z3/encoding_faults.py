@@ -27,6 +27,7 @@ from dominoproof.model.layout import Access
 from dominoproof.model.variant import FoulRule
 from dominoproof.proofs.faults import FAULTS_BY_ID, Fault
 from dominoproof.proofs.z3.encoding import (
+    BLOCKED,
     BV,
     CLOSED_CODE,
     CONFIRM,
@@ -51,8 +52,6 @@ from dominoproof.proofs.z3.queries import Prover
 from dominoproof.proofs.z3.scoring import SCORE_BITS, ScoreTerms, Scoring
 from dominoproof.proofs.z3.terms import And, Or
 
-BLOCKED_CODE = 1
-
 
 class EstablishWithoutBoneyardCheckZ3(Encoding):
     """Twin of ``establish-without-boneyard-check`` (R4.1, R4.4): with stock left after the
@@ -67,7 +66,7 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
         out = {a: (And(g, z3.Not(early)), post) for a, (g, post) in base.items()}
         out["establish-early"] = (
             And(early, m.kind == ESTABLISH, self.preds.no_tile(m)),
-            self.update(s, f"early.{m.name}", status=z3.BitVecVal(BLOCKED_CODE, STATUS_BITS)))
+            self.update(s, f"early.{m.name}", status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
         out["confirm-not-draw"] = (
             And(stock, z3.Not(early), self.cases(s)["draw"], m.kind == CONFIRM,
                 self.preds.no_tile(m)),
@@ -224,19 +223,14 @@ class PendingIgnored(Predicates):
         return self.may_play(s, seat, i)
 
 
-def _distinct_ignores_pending(self: LayoutTerms, s: StateVars, j: int, i: int) -> Bool:
-    """Two slots of a group showing one number are one move whether pending or not
-    (the mutant offers the slots as if nothing were pending)."""
-    return Or(s.ends[j] != s.ends[i], self.v.covered(s, j) != self.v.covered(s, i))
-
-
 class PendingAlike(LayoutTerms):
-    distinct = _distinct_ignores_pending
+    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
+        """Two slots of a group showing one number are one move whether pending or not
+        (the mutant offers the slots as if nothing were pending)."""
+        return Or(s.ends[j] != s.ends[i], self.v.covered(s, j) != self.v.covered(s, i))
 
 
-class PendingAlikePileUp(LayoutTerms):
-    distinct = _distinct_ignores_pending
-
+class PendingAlikePileUp(PendingAlike):
     def starts_wait(self, rest: list[Bool]) -> Bool:
         return z3.BoolVal(True)
 
@@ -376,7 +370,7 @@ class TieWrongZ3(Scoring):
         n = len(self.sides)
         last = [And(sc.lowest[i], *[z3.Not(sc.lowest[j]) for j in range(i + 1, n)])
                 for i in range(n)]
-        blocked_tie = And(s.status == BLOCKED_CODE, sc.tie)
+        blocked_tie = And(s.status == BLOCKED, sc.tie)
         others = [z3.Sum([sc.totals[j] for j in range(n) if j != i]) if n > 1
                   else self.k(0) for i in range(n)]
         winners = tuple(z3.If(blocked_tie, last[i], sc.winners[i]) for i in range(n))
@@ -400,7 +394,7 @@ class HighestWinsZ3(Scoring):
         given = self.k(0)
         for i in range(n - 1, -1, -1):
             given = z3.If(sc.winners[i], sc.awards[i], given)
-        blocked = s.status == BLOCKED_CODE
+        blocked = s.status == BLOCKED
         winners = tuple(z3.If(blocked, first[i], sc.winners[i]) for i in range(n))
         awards = tuple(z3.If(blocked, z3.If(first[i], given, self.k(0)), sc.awards[i])
                        for i in range(n))

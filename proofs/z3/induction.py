@@ -106,11 +106,6 @@ class CTI:
                 "post": st(self.post), "assumed": self.assumed}
 
 
-#: The optimiser that makes a CTI small gets 1/MINIMISE_SHARE of the resource limit
-#: (why: ``proofs/budgets.py``).
-MINIMISE_SHARE = CTI_MINIMISE_SHARE
-
-
 # ---------------------------------------------------------------------------
 # Transition properties, as formulas
 # ---------------------------------------------------------------------------
@@ -356,7 +351,7 @@ class InductionProofs(SessionPart):
         """A model of ``fs`` with as few tiles on the table, then in hands, as the
         optimiser finds within its share of the resource limit (None if it finds nothing)."""
         opt = Optimizer(seed=self.session.seed, timeout_ms=self.session.timeout_ms,
-                        rlimit=max(1, self.session.rlimit // MINIMISE_SHARE), ledger=ledger)
+                        rlimit=max(1, self.session.rlimit // CTI_MINIMISE_SHARE), ledger=ledger)
         opt.add(*fs)
         enc = self.enc
         opt.minimize(popcount([enc.on_table(s, t) for t in range(enc.T)]))

@@ -159,25 +159,8 @@ def has_marks(e: Encoding) -> bool:
     return e.fields.width > 0
 
 
-def has_markers(e: Encoding) -> bool:
-    return e.fields.markers >= 0
-
-
-def has_waiting_arms(e: Encoding) -> bool:
-    return bool(arms(e))
-
-
 def has_waiting_pending(e: Encoding) -> bool:
     return bool(arms(e)) and e.lead_takes > 0 and e.fields.pending >= 0
-
-
-def has_double_rules(e: Encoding) -> bool:
-    return e.double_rules
-
-
-def has_cover_out(e: Encoding) -> bool:
-    """A double that would wait is no player's last tile (``out_on_double``, R2.2)."""
-    return e.cover_out
 
 
 def has_single_pending(e: Encoding) -> bool:
@@ -200,8 +183,8 @@ def has_pending_trains(e: Encoding) -> bool:
 
 
 __all__ = ["arms", "confirmed_cannot_cover", "confirmed_markers_out", "first_turn_own_train",
-           "has_double_rules", "has_first_turns", "has_markers", "has_marks",
+           "has_first_turns", "has_marks",
            "has_pending_trains", "has_single_pending",
-           "has_waiting_arms", "has_waiting_pending", "in_canonical_order", "marks_typed",
+           "has_waiting_pending", "in_canonical_order", "marks_typed",
            "pending_one_double", "pending_one_slot", "pending_owner_access", "shows_a_number",
            "slot_key", "uncovered_pending", "waiting_arms"]

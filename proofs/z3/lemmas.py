@@ -49,17 +49,14 @@ from dominoproof.proofs.z3.encoding import (
     xor_all,
 )
 from dominoproof.proofs.z3.layout_lemmas import (
+    arms,
     confirmed_cannot_cover,
     confirmed_markers_out,
     first_turn_own_train,
-    has_cover_out,
-    has_double_rules,
     has_first_turns,
-    has_markers,
     has_marks,
     has_pending_trains,
     has_single_pending,
-    has_waiting_arms,
     has_waiting_pending,
     in_canonical_order,
     marks_typed,
@@ -209,11 +206,6 @@ def _draw_for_lead(e: Encoding, s: StateVars) -> Bool:
         Or([e.in_boneyard(s, t) for t in e.preds.named_tiles()]), e.preds.drawer_in_turn(s)))
 
 
-def _draws_for_lead(e: Encoding) -> bool:
-    """R3.6: the lead rule names a tile, and nobody holding it means drawing for it."""
-    return e.preds.seeks()
-
-
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
     return And([z3.Implies(e.preds.confirmed_seat(s, q), And(
         [z3.Not(And(e.in_hand(s, t, q), e.preds.matches_for(s, t, q))) for t in range(e.T)]))
@@ -266,10 +258,6 @@ def parity(e: Encoding, s: StateVars) -> Bool:
     """parity: at a block every tile of each end's suit is on the table, and the two ends
     show the same number exactly when N is even."""
     return z3.Implies(s.status == BLOCKED, parity_conclusion(e, s))
-
-
-def _draw_game(e: Encoding) -> bool:
-    return e.DRAW is not DrawRule.ONE
 
 
 def _line_all_in_play(e: Encoding) -> bool:
@@ -349,11 +337,12 @@ LEMMAS: tuple[Lemma, ...] = (
           '"draw"), that tile (a double, under "highest-double") is in the boneyard, and the '
           "player to move is the one lead.player is followed by clockwise, one seat per "
           "tile drawn",
-          ("R3.6", "Terms"), _draw_for_lead, applies=_draws_for_lead,
+          ("R3.6", "Terms"), _draw_for_lead, applies=lambda e: e.preds.seeks(),
           not_all_sizes="the lead rules name tiles by value (arithmetic), and a seat per "
           "tile drawn counts; there any seat may draw for the lead, keeping the turn or not"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
-          ("R3.1",), lambda e, s: z3.Not(s.drew), lambda m, s: z3.Not(s.drew), applies=_draw_game,
+          ("R3.1",), lambda e, s: z3.Not(s.drew), lambda m, s: z3.Not(s.drew),
+          applies=lambda e: e.DRAW is not DrawRule.ONE,
           abstract_applies=lambda m: m.DRAW is not DrawRule.ONE),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
           ("R4.5",), lambda e, s: s.fouls == 0, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
@@ -367,12 +356,12 @@ LEMMAS: tuple[Lemma, ...] = (
           abstract_applies=lambda m: bool(m.waits or m.doubles)),
     Lemma("confirmed-markers-out",
           "every player who has confirmed in the current run has their marker out",
-          ("R4.2", "R2.3"), confirmed_markers_out, applies=has_markers,
+          ("R4.2", "R2.3"), confirmed_markers_out, applies=lambda e: e.fields.markers >= 0,
           not_all_sizes=_LAYOUT_MARKERS),
     Lemma("waiting-arms",
           "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
           "side shows (the spinner's number)",
-          ("Terms", "R2.2"), waiting_arms, af.a_waiting_arms, applies=has_waiting_arms,
+          ("Terms", "R2.2"), waiting_arms, af.a_waiting_arms, applies=lambda e: bool(arms(e)),
           abstract_applies=lambda m: bool(m.waits)),
     Lemma("uncovered-pending",
           "while a side a spinner's open arm waits for is uncovered, that side is pending "
@@ -382,14 +371,14 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("pending-one-double",
           "every pending slot shows the same number, the number of the double that made "
           "it pending",
-          ("R2.2",), pending_one_double, af.a_pending_one_double, applies=has_double_rules,
+          ("R2.2",), pending_one_double, af.a_pending_one_double, applies=lambda e: e.double_rules,
           abstract_applies=lambda m: bool(m.doubles)),
     Lemma("pending-double-on-table",
           "a double carrying the number a pending slot shows is on the table (it is the "
           "double that waits: one double per number), so a last double in a hand, which "
           'out_on_double = "covered" keeps from being played, covers no pending slot',
           ("R2.2", "Terms"), pending_double_on_table, af.a_pending_double_on_table,
-          applies=has_cover_out, abstract_applies=lambda m: bool(m.COVER_OUT)),
+          applies=lambda e: e.cover_out, abstract_applies=lambda m: bool(m.COVER_OUT)),
     Lemma("pending-one-slot",
           "at most one slot is pending: a double laid during play makes its own slot "
           "pending only (no toes), and the opening double makes none pending",
@@ -411,7 +400,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("confirmed-cannot-cover",
           "every player who has confirmed in the current run holds no tile carrying a "
           "pending slot's number: they could not cover the double",
-          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=has_double_rules,
+          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=lambda e: e.double_rules,
           not_all_sizes=f"{_NOT_NEEDED}: there confirmed-hold-nothing reads where a seat may "
           "play now (only on pending slots while a double waits), which says it"),
     Lemma("closed-before-lead",

@@ -39,8 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar, cast
 
 from dominoproof.model.rulebook import RuleBook
-from dominoproof.model.variant import Variant, find_variant
-from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from dominoproof.model.variant import Variant
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Property, Result, Verdict
 from dominoproof.proofs.runner import fork_each
 from dominoproof.proofs.z3.bmc import BMCResult, Run
@@ -213,13 +212,5 @@ def _prove_forked(job: str) -> Any:  # pragma: no cover - runs in a forked worke
     return res, prover.ledger
 
 
-def prove_catalogue(variant: Variant | str, ids: Sequence[str] | None = None, *,
-                    seed: int = 0, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                    rlimit: int = DEFAULT_RLIMIT) -> list[Result]:
-    """Every property of the catalogue (or ``ids``) for one variant, by induction."""
-    v = find_variant(variant) if isinstance(variant, str) else variant
-    return Prover(v, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit).prove_all(ids)
-
-
 __all__ = ["CTI", "QUESTIONS", "STATE_PROPERTIES", "TRANSITION", "TYPE_OK", "BMCResult", "Prover",
-           "Ranking", "Run", "SanityCheck", "Witness", "prove_catalogue", "ranking_for", "witness"]
+           "Ranking", "Run", "SanityCheck", "Witness", "ranking_for", "witness"]

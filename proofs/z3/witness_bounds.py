@@ -185,11 +185,6 @@ def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
     yield from _every_round(prover, floor)
 
 
-#: The longest rounds (termination's bound) over which the residual is bounded by
-#: bounded model checking (why: ``proofs/budgets.py``).
-EVERY_ROUND_LIMIT = WITNESS_EVERY_ROUND
-
-
 def _every_round(prover: WitnessSearch, floor: Callable[[], int | None]
                  ) -> Iterator[dict[str, Any]]:
     """Where termination is PROVED with a small bound, every round is at most that many
@@ -198,7 +193,7 @@ def _every_round(prover: WitnessSearch, floor: Callable[[], int | None]
     waited for). Unsatisfiable, the best known is the largest of every round; satisfiable,
     Z3's round is better, and the question is asked again above it."""
     bound = prover.ranking_bound()
-    if bound is None or bound > EVERY_ROUND_LIMIT:
+    if bound is None or bound > WITNESS_EVERY_ROUND:
         yield {"complete": True}
         return
     path = prover.unroll("m", bound, stutter=True)
@@ -242,7 +237,7 @@ def _none_at_block(prover: WitnessSearch, pred: Callable[[Any], Bool],
               "reaches it)")
     yield {"why": allows}
     bound = prover.ranking_bound()
-    if bound is None or bound > EVERY_ROUND_LIMIT:
+    if bound is None or bound > WITNESS_EVERY_ROUND:
         yield {"complete": True}
         return
     path = prover.unroll("e", bound, stutter=True)
