@@ -32,7 +32,7 @@ from dominoproof.model.layout import CLOSED, Access, MarkFields, Opens, layout_o
 from dominoproof.model.moves import LEAD, Move, MoveKind
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, Status
-from dominoproof.model.tiles import Tile, bits
+from dominoproof.model.tiles import Tile, show_tiles
 from dominoproof.model.variant import ExtendReading, Variant
 
 if TYPE_CHECKING:
@@ -68,6 +68,12 @@ def covered_slots(f: MarkFields, marks: int) -> frozenset[int]:
 def _slots(idx: Iterable[int], s: State, names: tuple[str, ...]) -> str:
     """Slots as people name them, with the number each shows."""
     return ", ".join(f"{names[i]} ({s.ends[i]})" for i in sorted(idx)) or "none"
+
+
+def _holding(s: State, tiles: int) -> list[str]:
+    """Each seat whose hand holds some of ``tiles``, with those it holds."""
+    return [f"P{p} holds {show_tiles(hand & tiles)}" for p, hand in enumerate(s.hands)
+            if hand & tiles]
 
 
 class LayoutJudge:
@@ -370,11 +376,7 @@ class LayoutJudge:
         for i in pending:
             if 0 <= s.ends[i] < len(suit):  # (a broken rule set may leave it closed)
                 covering |= suit[s.ends[i]]
-        why = []
-        for p, hand in enumerate(s.hands):
-            cover = list(bits(hand & covering))
-            if cover:
-                why.append(f"P{p} holds " + "".join(Tile.from_index(t).show() for t in cover))
+        why = _holding(s, covering)
         if s.boneyard:
             why.append(f"the boneyard holds {s.boneyard.bit_count()} tile(s)")
         if why:
@@ -389,13 +391,7 @@ class LayoutJudge:
         legal = not o.ends_unplayable(s, ExtendReading.HAS_LEGAL_MOVE)
         if holds == legal:
             return
-        held = o.matching_mask(s)  # R2.1: the tiles in hand matching an open end
-        matching = []
-        for p, hand in enumerate(s.hands):
-            hit = list(bits(hand & held))
-            if hit:
-                matching.append(f"P{p} holds "
-                                + "".join(Tile.from_index(t).show() for t in hit))
+        matching = _holding(s, o.matching_mask(s))  # R2.1: the tiles matching an open end
         players = [p for p in range(self.players) if o.has_play(s, p)]
         if holds and not legal:
             text = ("; ".join(matching) + " matching an open end, yet no player has a "
