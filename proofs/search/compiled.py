@@ -79,11 +79,9 @@ class KernelCodec(Codec):
         self._frame = np.zeros(tb.frame, dtype=np.int64)  # decode_row's scratch
 
     def encode(self, s: State) -> int:
-        f = frame_of(self.tb, s)
-        if not pack(self.spec.kc, self.tb.k, f, self._key):
-            raise OverflowError(f"state out of the kernel's encodable range: {s!r}")
+        fits = pack(self.spec.kc, self.tb.k, frame_of(self.tb, s), self._key)
         code = key_int(self._key)
-        if self.decode(code) != s:
+        if not fits or self.decode(code) != s:
             raise OverflowError(f"state out of the kernel's encodable range: {s!r}")
         return code
 
@@ -175,12 +173,6 @@ class KernelSearchResult(SearchResult):
         codec = self.codec
         assert isinstance(codec, KernelCodec)
         return codec.decode_row(self.keys[i])
-
-    def states(self) -> Iterator[State]:
-        codec = self.codec
-        assert isinstance(codec, KernelCodec)
-        for i in range(self.size):
-            yield codec.decode_row(self.keys[i])
 
     def visited_bytes(self) -> int:
         """The visited set: every key, and the hash table of ids."""
@@ -494,8 +486,7 @@ def screen_search(result: SearchResult, wanted: Iterable[str], readings: bool,
     codec = result.codec
     assert isinstance(codec, KernelCodec)
     return screen_keys(result.variant, codec.tb, codec.spec, result.keys, result.expanded,
-                       np.frombuffer(result.edge_ptr, dtype=np.int64),
-                       np.frombuffer(result.edge_to, dtype=np.int32), wanted, readings)
+                       *_csr(result), wanted, readings)
 
 
 def screen_keys(variant: Variant, tb: Tables, spec: KeySpec, keys: Array, n_exp: int,

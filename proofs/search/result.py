@@ -211,8 +211,7 @@ class SearchResult:
 
     def states(self) -> Iterator[State]:
         """Every discovered state, decoded, in BFS order (ids 0, 1, ...)."""
-        decode = self.codec.decode
-        return (decode(c) for c in self.codes)
+        return (self.state(i) for i in range(self.size))
 
     def id_of(self, s: State) -> int | None:
         """The id of ``s`` if the search reached it."""
