@@ -126,16 +126,14 @@ def compare_initial(variant: Variant, deals: Iterable[Deal], oracle_a: Any, orac
         if ka != kb:
             res.mismatched_states += 1
             res.mismatch_count += 1
-            if len(res.mismatches) < keep:
-                if ka is None or kb is None:
-                    detail = f"Init of the deal {d.to_json()}: {ka!r} | {kb!r}"
-                else:
-                    detail = f"Init of the deal {d.to_json()}: " + \
-                        describe_key_difference(ka, kb)
-                # a deal one side voids has no Init: the dealt position, P0 to move
-                probe = initial_state(variant, d, free_draw=free_draw) if ka is not None \
-                    and kb is not None else dealt_state(variant, d, 0, free_draw)
-                res.mismatches.append(Mismatch(probe, "initial state", detail))
+        if ka != kb and len(res.mismatches) < keep:
+            both = ka is not None and kb is not None
+            diff = describe_key_difference(ka, kb) if both else f"{ka!r} | {kb!r}"
+            # a deal one side voids has no Init: the dealt position, P0 to move
+            probe = (initial_state(variant, d, free_draw=free_draw) if both
+                     else dealt_state(variant, d, 0, free_draw))
+            res.mismatches.append(Mismatch(probe, "initial state",
+                                           f"Init of the deal {d.to_json()}: {diff}"))
     return res
 
 
