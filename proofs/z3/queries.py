@@ -55,7 +55,6 @@ from dominoproof.proofs.z3.induction import (
 from dominoproof.proofs.z3.layout_properties import AT_BLOCK
 from dominoproof.proofs.z3.lemmas import Lemma
 from dominoproof.proofs.z3.ranking import Ranking, TerminationProof, ranking_for
-from dominoproof.proofs.z3.scoring import Scoring
 from dominoproof.proofs.z3.session import ProofSession, SanityCheck
 from dominoproof.proofs.z3.solver import Ledger
 from dominoproof.proofs.z3.witnesses import QUESTIONS, Witness, WitnessSearch, witness
@@ -116,7 +115,6 @@ class Prover:
     invariant_seconds: _Part[float] = _Part("session")
     prove: _Part[Callable[[str], Result]] = _Part("session")
     configuration: _Part[Callable[[], str]] = _Part("session")
-    scoring: _Part[Callable[[], Scoring]] = _Part("session")
     invariant: _Part[Callable[[], HoudiniResult]] = _Part("session")
     adopt_invariant: _Part[Callable[[Sequence[str]], None]] = _Part("session")
     # the bounded search's and the witnesses'
