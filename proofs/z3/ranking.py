@@ -103,16 +103,10 @@ class Ranking(Measure):
 
     def describe(self) -> str:
         parts = [f"{self.bone}*|boneyard|", f"{self.hand}*|tiles in hands|"]
-        if self.aside:
-            parts.append(f"{self.aside}*|set aside|")
-        if self.foul:
-            parts.append(f"{self.foul}*|seats without a foul|")
-        if self.drew:
-            parts.append(f"{self.drew}*[has drawn]")
-        if self.marker:
-            parts.append(f"{self.marker}*|markers in|")
-        if self.first:
-            parts.append(f"{self.first}*[first turn going on]")
+        parts += [f"{w}*{what}" for w, what in (
+            (self.aside, "|set aside|"), (self.foul, "|seats without a foul|"),
+            (self.drew, "[has drawn]"), (self.marker, "|markers in|"),
+            (self.first, "[first turn going on]")) if w]
         parts.append(f"({self.needed} - confirmations)")
         return "r = 1 + " + " + ".join(parts) + " while the round is played, 0 after"
 
@@ -149,10 +143,8 @@ class TerminationProof(InductionProofs):
         sv.add(enc.init(s, shuffled_deal(self.variant, random.Random(self.session.seed))))
         c = sv.check()
         at_init = int(c.model.eval(r0, True).as_long()) if c.sat else None
-        if at_init != bound:
-            failed_bound = f"r at an initial state is {at_init}, expected {bound}"
-        else:
-            failed_bound = ""
+        failed_bound = (f"r at an initial state is {at_init}, expected {bound}"
+                        if at_init != bound else "")
         if not failed and not failed_bound and not h.unknown:
             detail = (f"{rank.describe()}; every action decreases it "
                       f"(Inv {self.session.lemmas_text(h)}); at Init r = {bound}, "
