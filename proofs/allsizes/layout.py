@@ -213,13 +213,10 @@ class SlotRelations:
     def describe(self) -> str:
         """The layout in a configuration line (``"one line"``, ``"one spinner, arms
         waiting for its sides"``)."""
-        parts = [f"one {self.data.kind.value}"]
-        if self.waits:
-            parts.append("arms waiting for its sides")
-        if self.data.lead_takes:
-            parts.append("the opening double taking a tile on each slot it opens")
-        if self.takers:
-            parts.append("doubles covered before play moves on")
-        if self.data.again:
-            parts.append("a double's player playing again")
-        return ", ".join(parts)
+        parts = [(True, f"one {self.data.kind.value}"),
+                 (self.waits, "arms waiting for its sides"),
+                 (self.data.lead_takes, "the opening double taking a tile on each slot it "
+                                        "opens"),
+                 (self.takers, "doubles covered before play moves on"),
+                 (self.data.again, "a double's player playing again")]
+        return ", ".join(text for has, text in parts if has)
