@@ -101,10 +101,8 @@ def verify(variant: Variant, init: Init, *, engine: type[RuleBook] | None = None
            scorer: Scorer | None = None,
            properties: Iterable[str | Property] | None = None,
            max_states: int | None = None, max_seconds: float | None = None,
-           workers: int = 1, inapplicable: bool = False,
-           on_parts: Callable[[int], None] | None = None,
-           how: str | None = None, runner: Runner | None = None,
-           parts: int | None = None, scratch: str | None = None,
+           workers: int = 1, inapplicable: bool = False, how: str | None = None,
+           runner: Runner | None = None, parts: int | None = None, scratch: str | None = None,
            on_part: Callable[[int, int], None] | None = None) -> Verification:
     """Explore ``init`` under ``engine`` (default: the variant's rules) and check the
     catalogue: in this process, or, for every deal with ``workers > 1`` or a ``runner``
@@ -114,7 +112,7 @@ def verify(variant: Variant, init: Init, *, engine: type[RuleBook] | None = None
     every deal, else sampled and how many (``how``: how the one deal was chosen, e.g.
     "the deal of seed 0")."""
     ver = _verify(variant, init, engine, scorer, properties, max_states, max_seconds,
-                  workers, inapplicable, on_parts, _ByParts(runner, parts, scratch, on_part))
+                  workers, inapplicable, _ByParts(runner, parts, scratch, on_part))
     ver.coverage = of_init(variant, init, how)
     for r in ver.results:
         r.method = ver.coverage.method()
@@ -134,13 +132,11 @@ class _ByParts:
 def _verify(variant: Variant, init: Init, engine: type[RuleBook] | None, scorer: Scorer | None,
             properties: Iterable[str | Property] | None, max_states: int | None,
             max_seconds: float | None, workers: int, inapplicable: bool,
-            on_parts: Callable[[int], None] | None, by: _ByParts) -> Verification:
+            by: _ByParts) -> Verification:
     ids = tuple(p.id for p in selected(properties)) if properties is not None else None
     if init.deal is None and (workers > 1 or by.runner is not None or by.parts is not None):
         n = by.parts if by.parts is not None else (
             by.runner.workers if by.runner is not None else workers)
-        if on_parts is not None:
-            on_parts(n)
         figures, got = explore_by_deal(
             variant, init, engine=engine, scorer=scorer, max_states=max_states,
             max_seconds=max_seconds, workers=workers, parts=n,
