@@ -231,7 +231,7 @@ def explore_by_deal(variant: Variant, init: Init, *, engine: type[RuleBook] | No
                     parts: int | None = None,
                     check: Callable[[SearchResult], R] | None = None,
                     runner: Runner | None = None, scratch: str | None = None,
-                    buckets: int | None = None, only: Sequence[int] | None = None,
+                    only: Sequence[int] | None = None,
                     on_part: Callable[[int, int], None] | None = None,
                     ) -> tuple[Figures, list[R | None]]:
     """Every deal of ``init``, split into ``parts`` (default: one per worker) explored on
@@ -245,10 +245,10 @@ def explore_by_deal(variant: Variant, init: Init, *, engine: type[RuleBook] | No
     they ran.
 
     ``scratch``: the folder of the parts' bucket files (default: a temporary folder of
-    this machine; on a cluster of several machines, a folder they all share).
-    ``buckets``: the reducers of the exact merge (default: one per part). ``only``: run
-    these parts of the ``parts`` alone (a measured slice; the figures are the slice's).
-    ``on_part(done, total)`` is called as each part is done.
+    this machine; on a cluster of several machines, a folder they all share). The exact
+    merge has a reducer per part run. ``only``: run these parts of the ``parts`` alone
+    (a measured slice; the figures are the slice's). ``on_part(done, total)`` is called
+    as each part is done.
     """
     if init.deal is not None:
         raise ValueError("explore_by_deal splits every deal; use explore for one deal")
@@ -261,7 +261,7 @@ def explore_by_deal(variant: Variant, init: Init, *, engine: type[RuleBook] | No
     if n < 1 or workers < 1:  # zero is not "the default": there is no part to run
         raise ValueError(f"parts and workers must be positive, not {n} and {workers}")
     wanted = _parts_wanted(n, only)
-    b = buckets if buckets is not None else len(wanted)
+    b = len(wanted)
     per_part = -(-max_states // n) if max_states is not None else None
     start = time.perf_counter()
     pool = runner if runner is not None else LocalPool(workers)
