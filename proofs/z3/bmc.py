@@ -25,6 +25,7 @@ from dominoproof.model.layout import layout_of
 from dominoproof.model.moves import Move, MoveKind, move_json
 from dominoproof.model.state import Deal, State
 from dominoproof.model.tiles import bits
+from dominoproof.proofs.budgets import EXHAUST_LIMIT
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.constants import read_constants
 from dominoproof.proofs.z3.encoding import (
@@ -344,11 +345,11 @@ class BoundedSearch(SessionPart):
 
     def exhaust(self, bad: Goal, *, ledger: Ledger | None = None) -> BMCResult | None:
         """Bounded model checking made complete: when termination is PROVED with a bound
-        ``R <= exhaust_limit``, every round is at most ``R`` moves, so one query over
+        ``R <= EXHAUST_LIMIT``, every round is at most ``R`` moves, so one query over
         ``R`` steps (finished rounds idle) decides whether any round reaches ``bad``
         (given every state and real move of the unrolling). None when not applicable."""
         bound = self.ranking_bound()
-        if bound is None or bound > self.session.exhaust_limit:
+        if bound is None or bound > EXHAUST_LIMIT:
             return None
         led = ledger if ledger is not None else self.session.ledger
         t0 = time.perf_counter()

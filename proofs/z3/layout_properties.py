@@ -236,13 +236,11 @@ def readings_agree(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(s.status == BLOCKED, agree)
 
 
-def readings_gap(e: Encoding, s: StateVars, *, stock_empty: bool = False) -> Bool:
+def readings_gap(e: Encoding, s: StateVars) -> Bool:
     """The R2.3 gap in a round being played: no player has a legal move, yet some hand
-    holds a tile matching an open end (``stock_empty``: and the boneyard supplies
-    nothing, so the R4 procedure runs)."""
-    gap = And(s.status == PLAYING, s.led, z3.Not(e.preds.has_legal_move(s)),
-              e.preds.holds_matching_tile(s))
-    return And(gap, e.boneyard_empty(s)) if stock_empty else gap
+    holds a tile matching an open end."""
+    return And(s.status == PLAYING, s.led, z3.Not(e.preds.has_legal_move(s)),
+               e.preds.holds_matching_tile(s))
 
 
 TransitionFormula = Callable[[Encoding, StateVars, MoveVars, StateVars], Bool]

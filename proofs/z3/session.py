@@ -33,7 +33,6 @@ from dominoproof.proofs.budgets import (
     BMC_SECONDS,
     DEFAULT_RLIMIT,
     DEFAULT_TIMEOUT_MS,
-    EXHAUST_LIMIT,
 )
 from dominoproof.proofs.properties import Result, Verdict
 from dominoproof.proofs.z3.encoding import BLOCKED, PLAYING, Bool, Encoding, StateVars
@@ -87,7 +86,7 @@ class ProofSession:
                  bmc_depth: int = BMC_DEPTH, bmc_seconds: float = BMC_SECONDS,
                  candidates: Sequence[Lemma] | None = None,
                  together: bool | None = None, label: str = "",
-                 scoring: type[Scoring] | None = None, exhaust_limit: int = EXHAUST_LIMIT) -> None:
+                 scoring: type[Scoring] | None = None) -> None:
         self.variant = variant
         self.enc = encoding or Encoding(variant)
         self.rules = rules or engine_for(variant)
@@ -102,7 +101,6 @@ class ProofSession:
         self.together = together
         self.label = label or variant.name
         self.scoring_class = scoring or Scoring
-        self.exhaust_limit = exhaust_limit  #: largest termination bound BMC may exhaust
         self.ledger = Ledger()
         self._inv: HoudiniResult | None = None
         self._inv_seconds = 0.0

@@ -237,12 +237,10 @@ def searched(what: str, res: BMCResult, start: int = 0) -> str:
                                f"; beyond, UNKNOWN: {res.stop or 'the search stopped'}")
 
 
-def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
-            slack: int = 0) -> Witness:
+def witness(prover: WitnessSearch, question: str, *, depth: int | None = None) -> Witness:
     """Answer ``question`` (a key of :data:`QUESTIONS`) for the prover's variant by
     bounded model checking (``depth``: the largest round length searched; for
-    ``max-residual``, the horizon of the optimisation, default the shortest block plus
-    ``slack`` moves)."""
+    ``max-residual``, the horizon of the optimisation, default the shortest block's)."""
     if question not in QUESTIONS:
         raise DominoproofError(f"no question {question!r}; ask one of: {', '.join(QUESTIONS)}")
     t0 = time.perf_counter()
@@ -279,7 +277,7 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None,
         if first.run is None:
             note += "; " + searched("no blocked round", first, start)
             return done(first)
-        horizon = depth if depth is not None else first.depth + slack
+        horizon = depth if depth is not None else first.depth
         figures["shortest"] = first.depth
         res, best = prover.max_residual(horizon)
         if res.run is not None and best is not None:
