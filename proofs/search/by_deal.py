@@ -212,10 +212,6 @@ class Part(Generic[R]):
         return write_buckets(r, self.directory, f"part{self.init.part[0]}", self.buckets), got
 
 
-def _run_part(part: Part[R]) -> tuple[PartSummary, R | None]:
-    return part.run()
-
-
 def _parts_wanted(n: int, only: Sequence[int] | None) -> list[int]:
     if only is None:
         return list(range(n))
@@ -269,7 +265,7 @@ def explore_by_deal(variant: Variant, init: Init, *, engine: type[RuleBook] | No
         with tempfile.TemporaryDirectory(prefix="dominoproof-", dir=scratch) as tmp:
             work = [Part(variant, init.shard(i, n), engine, scorer, per_part, max_seconds,
                          tmp, b, check) for i in wanted]
-            done = pool.map(_run_part, work, done=_counting(on_part, len(work)))
+            done = pool.map(Part.run, work, done=_counting(on_part, len(work)))
             summaries = [d[0] for d in done]
             width = max(s.width for s in summaries)
             if any(s.width != width for s in summaries):  # pragma: no cover - same variant
