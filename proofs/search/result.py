@@ -132,13 +132,11 @@ class Figures:
         return short, long
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in self.__dict__.items()}
-        out["states_per_second"] = round(self.states_per_second, 1)
-        out["seconds"] = round(self.seconds, 3)
+        out = {**self.__dict__, "states_per_second": round(self.states_per_second, 1),
+               "seconds": round(self.seconds, 3), "peak_rss_mb": round(self.peak_rss_mb, 1),
+               "visited_mb": round(self.visited_mb, 1)}
         if self.wall_seconds is not None:
             out["wall_seconds"] = round(self.wall_seconds, 3)
-        out["peak_rss_mb"] = round(self.peak_rss_mb, 1)
-        out["visited_mb"] = round(self.visited_mb, 1)
         return out
 
 
