@@ -258,11 +258,10 @@ class Comparison:
         return [m.disagreement(self.a, self.b) for m in self.mismatches]
 
     def describe(self, limit: int = 5) -> str:
-        lines = [self.summary()]
-        for m in self.mismatches[:limit]:
-            lines.append(m.describe(self.a, self.b))
-        if self.mismatch_count > min(limit, len(self.mismatches)):
-            lines.append(f"... {self.mismatch_count - min(limit, len(self.mismatches))} more")
+        shown = self.mismatches[:limit]
+        lines = [self.summary(), *(m.describe(self.a, self.b) for m in shown)]
+        if self.mismatch_count > len(shown):
+            lines.append(f"... {self.mismatch_count - len(shown)} more")
         return "\n".join(lines)
 
     def merge(self, other: Comparison, keep: int = 10) -> None:
