@@ -456,10 +456,7 @@ class Scored:
     scores: tuple[int, ...]  #: per side, signed
 
     def fields(self) -> dict[str, Any]:
-        return {"termination": self.termination.value, "residuals": self.residuals,
-                "totals": self.totals, "counts": self.counts, "winners": self.winners,
-                "awards": self.awards,
-                "penalties": self.penalties, "scores": self.scores}
+        return {**dataclasses.asdict(self), "termination": self.termination.value}
 
 
 def scoring_encoding(variant: Variant) -> tuple[Encoding, bool]:
