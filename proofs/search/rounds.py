@@ -59,8 +59,7 @@ def replay(trace: Trace, rules: RuleBook | None = None) -> list[State]:
     return out
 
 
-def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
-                states: Sequence[State] | None = None) -> Failure | None:
+def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None) -> Failure | None:
     """The first place ``trace`` breaks ``pid``, judged against the specification's rules
     (the oracle) and the declarative scoring; the round's states are the trace's (made
     by its rule book: a fault's, for a fault's round). None if it breaks nothing there.
@@ -71,7 +70,7 @@ def judge_round(trace: Trace, pid: str, *, scorer: Scorer | None = None,
     block needs."""
     v = trace.variant
     oracle = spec_for(v)
-    seq = list(states) if states is not None else trace.states()
+    seq = trace.states()
     kind = BY_ID[pid].kind
     if pid == "termination":
         return _termination(seq)
