@@ -171,8 +171,8 @@ class BoundedSearch(SessionPart):
             return 0
         return self.session._stock_floor if deal is None else len(deal.stack)
 
-    def goal_floor(self, goal: Goal, window: int, *, tail: int = 0, stutter: bool = False,
-                   deal: Deal | None = None, ledger: Ledger | None = None) -> int:
+    def goal_floor(self, goal: Goal, window: int, *, tail: int = 0, deal: Deal | None = None,
+                   ledger: Ledger | None = None) -> int:
         """The first depth at which a round can reach ``goal`` as far as the boneyard
         says (0: no floor shown). ``window``: how many of the path's last states
         ``goal`` reads. One query on ``window`` free states of the proved invariant, each
@@ -190,8 +190,7 @@ class BoundedSearch(SessionPart):
         for x in ws:
             sv.add(*[lem(enc, x) for lem in inv])
         for a, m, b in zip(ws, ms, ws[1:], strict=False):
-            step = enc.trans(a, m, b)
-            sv.add(Or(step, enc.stutter(a, m, b)) if stutter else step)
+            sv.add(enc.trans(a, m, b))
         sv.add(goal(ws, ms), z3.Not(enc.boneyard_empty(ws[-1])))
         return stock - tail if sv.check().unsat else 0
 
@@ -216,8 +215,7 @@ class BoundedSearch(SessionPart):
 
     def bmc(self, goal: Goal, *,
             max_depth: int | None = None, min_depth: int = 0, ledger: Ledger | None = None,
-            tail: int = 0, stutter: bool = False, seconds: float | None = None,
-            deal: Deal | None = None, strengthen: bool = True,
+            tail: int = 0, deal: Deal | None = None, strengthen: bool = True,
             past_unknown: bool = False, window: int | None = None) -> BMCResult:
         """The shortest round (from any deal, or ``deal``) whose states and moves satisfy
         ``goal`` at its last state, searching depth after depth up to ``max_depth``.
@@ -225,22 +223,22 @@ class BoundedSearch(SessionPart):
         found deeper is returned with ``complete`` False (it exists; that it is the
         shortest is not shown) and ``stop`` naming the depths left UNKNOWN.
         ``tail``: the goal looks ``tail`` moves past the depth counted (those moves are
-        part of the run). ``stutter``: finished rounds may idle (for optimisation).
-        ``strengthen``: every state also satisfies the proved invariant (it holds in every
-        reachable state, so no real round is lost, and it prunes the search).
+        part of the run). ``strengthen``: every state also satisfies the proved invariant
+        (it holds in every reachable state, so no real round is lost, and it prunes the
+        search).
         ``window``: ``goal`` reads only the path's last ``window`` states (and the moves
         between them); then the depths below :meth:`goal_floor` are proved to hold no
         such round and are not queried (None: every depth is queried)."""
         led = ledger if ledger is not None else self.session.ledger
         max_depth = self.session.bmc_depth if max_depth is None else max_depth
-        deadline = time.perf_counter() + (self.session.bmc_seconds if seconds is None else seconds)
+        deadline = time.perf_counter() + self.session.bmc_seconds
         t0 = time.perf_counter()
-        floor = 0 if window is None else self.goal_floor(
-            goal, window, tail=tail, stutter=stutter, deal=deal, ledger=led)
+        floor = 0 if window is None else self.goal_floor(goal, window, tail=tail, deal=deal,
+                                                         ledger=led)
         if floor > max_depth:  # every depth searched is proved empty of such rounds
             return BMCResult(None, max_depth, True, time.perf_counter() - t0, led,
                              floor=floor)
-        path = self.unroll("b", tail, ledger=led, deal=deal, stutter=stutter,
+        path = self.unroll("b", tail, ledger=led, deal=deal, stutter=False,
                            strengthen=strengthen)
         sv, states, moves = path.sv, path.states, path.moves
         last = -1

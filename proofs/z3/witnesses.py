@@ -129,8 +129,7 @@ class WitnessSearch(BoundedSearch):
         return self.bmc(lambda ss, ms: ss[-1].status == BLOCKED, max_depth=max_depth,
                         min_depth=start, past_unknown=True)
 
-    def max_residual(self, depth: int, *, seconds: float | None = None) -> tuple[BMCResult,
-                                                                                 int | None]:
+    def max_residual(self, depth: int) -> tuple[BMCResult, int | None]:
         """The largest residual count of one player at a block, among rounds of at most
         ``depth`` moves (finished rounds idle to the horizon).
 
@@ -141,7 +140,7 @@ class WitnessSearch(BoundedSearch):
         enc = self.enc
         led = self.session.ledger
         t0 = time.perf_counter()
-        deadline = t0 + (seconds if seconds is not None else self.session.bmc_seconds)
+        deadline = t0 + self.session.bmc_seconds
         path = self.unroll("o", depth, ledger=led)
         sv, states, moves = path.sv, path.states, path.moves
         last = states[-1]
