@@ -248,9 +248,7 @@ class KernelRounds:
         n = playout(tb.k, self.mt, f, self._g, self._moves, self._scr, rec)
         if n < 0 or n > rec.shape[0]:
             raise self._fail()
-        hands = first.hands
-        stack = first.stack or ()
-        return (Deal(hands, stack, first.set_aside),
+        return (Deal(first.hands, first.stack or (), first.set_aside),
                 tuple(decode_move(int(m)) for m in rec[:n]), state_of(tb, f))
 
 
