@@ -79,7 +79,7 @@ def closed_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[
     sl = slots[slot]
     pending = layout.pending(s.marks)
     if pending and not pending >> slot & 1:
-        waiting = " and ".join(_at(layout, s, j) for j in range(layout.width)
+        waiting = " and ".join(end_named(layout, s, j) for j in range(layout.width)
                                if pending >> j & 1)
         return "R2.2", f"a double on {waiting} must be covered first (doubles covered)"
     if sl.after and not all(layout.covered(s.marks, j) for j in sl.after):
@@ -93,9 +93,9 @@ def closed_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[
     return None
 
 
-def _at(layout: Layout, s: State, slot: int) -> str:
+def end_named(layout: Layout, s: State, slot: int) -> str:
     """An open end as people name it: ``the 5`` on the one line (its number names it),
-    else ``train P1 (showing 5)``."""
+    else ``train P1 (showing 5)`` (a play's end in a counterexample round says so too)."""
     if layout.named_by_number:
         return f"the {s.ends[slot]}"
     return f"{layout.data.slots[slot].name} (showing {s.ends[slot]})"
@@ -126,7 +126,7 @@ def layout_cause(rules: RuleBook, s: State, m: Move, shows: int | None,
     if m.player != s.turn:  # a double's player plays again to cover it (double_again)
         if not (pending and layout.data.again and s.status is Status.PLAYING):
             return None
-        waiting = " and ".join(_at(layout, s, j) for j in range(layout.width)
+        waiting = " and ".join(end_named(layout, s, j) for j in range(layout.width)
                                if pending >> j & 1)
         return "R2.2", (f"P{s.turn} laid a double on {waiting} and plays again to cover it "
                         "(doubles covered)")
@@ -136,7 +136,7 @@ def layout_cause(rules: RuleBook, s: State, m: Move, shows: int | None,
                 why = closed_by_layout(layout, s, i, m.player)
                 if why is not None:
                     rule, clause = why
-                    return rule, (f"P{m.player} plays on {_at(layout, s, i)}, which the "
+                    return rule, (f"P{m.player} plays on {end_named(layout, s, i)}, which the "
                                   f"layout closes to them: {clause}")
         return None
     if m.kind is MoveKind.PLAY or s.status is not Status.PLAYING:
@@ -393,5 +393,5 @@ def check_log(v: Variant, text: str, source: str, fmt: str = "trace") -> LogChec
 
 
 __all__ = ["FORMATS", "Deviation", "LogCheck", "RoundCheck", "check_log", "check_round",
-           "closed_by_layout", "layout_cause", "open_ends", "opened_by_layout", "pass_of",
-           "play_of"]
+           "closed_by_layout", "end_named", "layout_cause", "open_ends", "opened_by_layout",
+           "pass_of", "play_of"]
