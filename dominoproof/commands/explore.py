@@ -252,9 +252,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                          how=chosen_by, runner=runner, parts=parts, scratch=scratch,
                          on_part=part_done)
 
-    written = []
-    if drawing:
-        written = _draw(ver, highlight, dot_file, svg_file, png_file, graphml_file)
+    written = _draw(ver, highlight, dot_file, svg_file, png_file, graphml_file) if drawing else []
     if trace_dir is not None:
         folder = Path(trace_dir)
         folder.mkdir(parents=True, exist_ok=True)

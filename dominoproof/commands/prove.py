@@ -192,9 +192,7 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
     """The counterexample, in domino terms (:mod:`dominoproof.render.evidence`): the round that
     breaks the property and where, or the two states and the move of a counterexample to
     induction (the all-sizes one read on a small table)."""
-    scorer = None
-    if fault is not None:
-        scorer = FAULTS_BY_ID[fault].scorer
+    scorer = FAULTS_BY_ID[fault].scorer if fault is not None else None
     for line in indented_evidence(r, prover.variant, scorer=scorer, final=True):
         out.print(line)
     if isinstance(r.trace, Run) and r.trace.loop_from is not None:

@@ -130,9 +130,7 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     figures: RoundFigures | None = None
     reason = ""
     if exact:
-        deal = None
-        if deal_text is not None:
-            deal = parse_deal(v, deal_text, free_draw=free)
+        deal = parse_deal(v, deal_text, free_draw=free) if deal_text is not None else None
         try:
             with progress(f"stats {v.name}") as bar:
                 bar.update("exact figures: every deal's state graph")
