@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -77,7 +76,7 @@ from dominoproof.render.graph import (
     write_graphml,
 )
 from dominoproof.render.scene import require_matplotlib
-from dominoproof.render.text import final_table, table_text
+from dominoproof.render.text import final_table, simple_table, table_text
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
@@ -384,9 +383,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     out.append(table_text(table))
     out.append("")
 
-    verdicts = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    verdicts.add_column("property", no_wrap=True)
-    verdicts.add_column("verdict", no_wrap=True)
+    verdicts = simple_table("property", "verdict")
     verdicts.add_column("rules", max_width=18)
     verdicts.add_column("detail", ratio=1)
     for r in ver.results:
