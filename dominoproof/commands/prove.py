@@ -210,8 +210,7 @@ def _json(prover: Prover, results: list[Result], checks: list[Any], chains: dict
         "timeout_ms": prover.timeout_ms,
         "rlimit": prover.rlimit,
         "results": [r.to_json() | ({"evidence": r.trace.to_json()}
-                                   if r.trace is not None and hasattr(r.trace, "to_json")
-                                   else {}) for r in results],
+                                   if hasattr(r.trace, "to_json") else {}) for r in results],
         "lemmas": [{"id": lem.id, "rules": list(lem.rules), "statement": lem.statement}
                    for lem in h.kept],
         "dropped": [{"lemma": d.lemma, "where": d.where} for d in h.dropped],
