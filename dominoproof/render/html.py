@@ -37,7 +37,6 @@ from dominoproof.api import replay
 from dominoproof.model.dealtext import format_deal
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.spec import count_deals
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import POLICIES
@@ -126,9 +125,9 @@ def gather(variants: Sequence[Variant], *, rounds: int, seed: int, max_exact_dea
 
 def _figures(v: Variant, policies: list[str], rounds: int, seed: int,
              max_exact_deals: int) -> list[Any]:
-    if count_deals(v, True) <= max_exact_deals:
+    graph = pl.exact_graph(v, max_exact_deals)
+    if graph is not None:
         try:
-            graph = stats.search_graph(v, free_draw=True, max_deals=max_exact_deals)
             return [stats.figures_on_graph(graph, p) for p in policies]
         except stats.FiguresUnknown:
             pass

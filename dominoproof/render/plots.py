@@ -154,7 +154,7 @@ def sweep(v: Variant, axis: str, values: Sequence[int], policies: Sequence[str],
                for x in values]
     out = []
     for x, cv, what in configs:
-        graph = _exact_graph(cv, max_exact_deals)
+        graph = exact_graph(cv, max_exact_deals)
         for pol in pols:
             if progress is not None:
                 progress(f"{what}: {pol.name}")
@@ -189,7 +189,7 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
     ``rounds`` rounds from ``seed`` with 95% Wilson intervals."""
     pol = policy_named(policy)
     if graph is None:
-        graph = _exact_graph(v, max_exact_deals)
+        graph = exact_graph(v, max_exact_deals)
     if graph is not None:
         _deals, finals, _length = stats.terminal_masses(graph, pol)
         mass: dict[int, Fraction] = {}
@@ -216,7 +216,7 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
     return Residuals(pol.name, "sampled", b / played if played else None, shares, b)
 
 
-def _exact_graph(v: Variant, max_exact_deals: int) -> Any:
+def exact_graph(v: Variant, max_exact_deals: int) -> Any:
     """Every round of ``v`` searched once (the exact figures of every policy read it), or
     None: too many deals, or a budget ran out."""
     if count_deals(v, True) > max_exact_deals:
@@ -231,7 +231,7 @@ def residual_distributions(v: Variant, policies: Sequence[str], *, rounds: int =
                            seed: int = 0, max_exact_deals: int = MAX_EXACT_DEALS
                            ) -> list[Residuals]:
     """:func:`residual_distribution` under each policy (one search serves them all)."""
-    graph = _exact_graph(v, max_exact_deals)
+    graph = exact_graph(v, max_exact_deals)
     return [residual_distribution(v, p, rounds=rounds, seed=seed, graph=graph,
                                   max_exact_deals=max_exact_deals) for p in policies]
 
