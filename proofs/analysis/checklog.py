@@ -321,11 +321,8 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
 
     for i, step in enumerate(steps):
         m = our_move(rules, s, step)
-        while m not in rules.legal_moves(s):
-            nxt = force(s)
-            if nxt is None:
-                break
-            s = nxt
+        while m not in rules.legal_moves(s) and (nxt := force(s)) is not None:
+            s = nxt  # a move the rules force and the log leaves out
             m = our_move(rules, s, step)
         if s.status is not Status.PLAYING:
             return done(view(i, "R5.1", f"the round is over ({s.status.name.lower()}), yet "
@@ -362,10 +359,7 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
             if cause is not None:
                 rule, msg = cause[0], f"{cause[1]} (seen as {rule}: {msg})"
             return done(view(i, rule, msg, m.player, s, m), s)
-    while s.status is Status.PLAYING:
-        nxt = force(s)
-        if nxt is None:
-            break
+    while s.status is Status.PLAYING and (nxt := force(s)) is not None:
         s = nxt
     if s.status is Status.PLAYING:
         rule, msg = "R1.1", ("the log ends while the round is still being played (a move "
