@@ -216,11 +216,7 @@ def _header(trace: Trace, title: str) -> list[str]:
     out.append("")
     out.append("Deal")
     deal = trace.deal
-    team_of = {}
-    if v.partnerships.teams:
-        for team in v.partnerships.teams:
-            for seat in team:
-                team_of[seat] = side_name(team)
+    team_of = {seat: side_name(team) for team in v.partnerships.teams for seat in team}
     for p, hand in enumerate(deal.hands):
         lines = hand_lines(v, p, hand, "  ")
         if p in team_of:
