@@ -293,13 +293,12 @@ def counts_against(variant: Variant, res: Outcome) -> bool:
 
 
 def score_table(variant: Variant, final: State, res: Outcome) -> Table:
-    """R5: one row per seat (and a total row per team when teams are compared):
-    tiles left, residual, award, foul penalty, points in play (where plays score,
-    R5.7), score, result. The side/team column
-    appears when the variant has teams (otherwise every seat is its own side). Under
-    award "nothing" (:func:`counts_against`) the award is 0 for everyone and the score
-    column is what counts instead, and says so: each side's own pips (its residual)
-    and foul penalties, against it."""
+    """R5: one row per seat (and a total row per team when teams are compared): tiles left,
+    residual, award, foul penalty, points in play (where plays score, R5.7), score,
+    result. The side/team column appears when the variant has teams (otherwise every
+    seat is its own side). Under award "nothing" (:func:`counts_against`) the award is 0
+    for everyone and the score column is what counts instead, and says so: each side's
+    own pips (its residual) and foul penalties, against it."""
     table = simple_table("seat")
     teams = bool(variant.partnerships.teams)
     if teams:

@@ -1,16 +1,15 @@
 """Another engine's rounds, checked against a variant (``dominoproof check-log``).
 
-A log holds rounds: each a deal and the moves played, as the other engine recorded
-them (:mod:`dominoproof.proofs.analysis.logformats` reads each format into a
-:class:`~dominoproof.proofs.analysis.logformats.LoggedRound`). Each round is replayed in our engine
-under
-the variant given, from the logged deal; what the log leaves implicit is expanded first:
-a move our rules force (the R4.2 confirmation of a player who cannot play, the R4.4
-establishment, the domino of R1.2) that the log skips is inserted, and counted by kind.
-Per round the answer is *agrees*, or the first step where the log deviates from the
-variant, with the rule ID that forbids it and both sides' view: the step as the log wrote
-it and its mover, our legal moves, the open ends, and (where the log records one) the
-score, logged and ours. A summary counts the deviations by rule.
+A log holds rounds: each a deal and the moves played, as the other engine recorded them
+(:mod:`dominoproof.proofs.analysis.logformats` reads each format into a
+:class:`~dominoproof.proofs.analysis.logformats.LoggedRound`). Each round is replayed in our
+engine under the variant given, from the logged deal; what the log leaves implicit is
+expanded first: a move our rules force (the R4.2 confirmation of a player who cannot play,
+the R4.4 establishment, the domino of R1.2) that the log skips is inserted, and counted by
+kind. Per round the answer is *agrees*, or the first step where the log deviates from the
+variant, with the rule ID that forbids it and both sides' view: the step as the log wrote it
+and its mover, our legal moves, the open ends, and (where the log records one) the score,
+logged and ours. A summary counts the deviations by rule.
 """
 
 from __future__ import annotations
