@@ -51,6 +51,7 @@ from dominoproof.options import (
     PositiveNumber,
     check_output_path,
     cluster_options,
+    indented,
     overrides_option,
     resolve_variant,
     variant_argument,
@@ -416,7 +417,7 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
     for n, m in enumerate(trace.moves, 1):
         lines.append(f"  {n:3}. {said(layout, states[n - 1], m)}")
     lines.append("  where it fails:")
-    lines += ["    " + line for line in states[-1].describe().split("\n")]
+    lines += indented(states[-1].describe(), "    ")
     lines += final_table(trace)
     lines += textwrap.wrap(r.detail, width(), initial_indent="  why: ",
                            subsequent_indent="       ")

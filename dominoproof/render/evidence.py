@@ -32,7 +32,7 @@ from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles, tiles_of
 from dominoproof.model.variant import Variant
-from dominoproof.options import counted, shown_under, width
+from dominoproof.options import counted, indented, shown_under, width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
 from dominoproof.proofs.analysis.checklog import end_named
@@ -273,5 +273,5 @@ def indented_evidence(res: Result, variant: Variant | None = None, *,
             f"    deal: {run.trace.deal.to_json()}",
             *(f"    {i:3}. {said(layout, s, m)}"
               for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1)),
-            *(f"    {line}" for line in run.states[-1].describe().splitlines()),
+            *indented(run.states[-1].describe(), "    "),
             *(final_table(run.trace, run.states, "    ") if final else ())]
