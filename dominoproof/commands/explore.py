@@ -299,7 +299,6 @@ def _variant(name: str, overrides: tuple[str, ...], set_max: int | None,
 
 def _draw(ver: Verification, highlight: str, dot_file: str | None, svg_file: str | None,
           png_file: str | None, graphml_file: str | None) -> list[str]:
-
     result = ver.result
     if result is None:  # pragma: no cover - drawing runs in one process
         raise DominoproofError("the state graph is drawn only from a one-process search")

@@ -120,7 +120,6 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
 def _print(prover: Prover, results: list[Result], sizes: list[Result], checks: list[Any],
            chains: dict[str, Any], total: float, level: int = 0,
            fault: str | None = None) -> None:
-
     out = console(markup=False)  # lemmas and CTIs are data, not rich markup
     v = prover.variant
     out.print(f"prove {prover.label}")

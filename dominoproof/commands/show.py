@@ -116,7 +116,6 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
     click.echo("\n".join(out))
 
 
-
 def _reference(v: Variant, name: str, overrides: tuple[str, ...]) -> tuple[Variant | None, str]:
     """What the shown variant's changes are marked against: the preset or file a file names
     as its ``base``, else (with -o overrides) the variant as named; None when neither."""

@@ -169,7 +169,6 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
     return tuple(rows)
 
 
-
 def _numbers(values: Iterable[int]) -> list[int]:
     return sorted(set(values))
 

@@ -197,7 +197,6 @@ def by_risk(costs: Iterable[TileCost]) -> tuple[TileCost, ...]:
                                              -c.tile.idx)))
 
 
-
 def award_order(a: int | None) -> tuple[int, int]:
     return (0, 0) if a is None else (1, a)
 
