@@ -211,8 +211,7 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
             r = sum(res.residuals)
             counts[r] = counts.get(r, 0) + 1
     b = sum(counts.values())
-    z = 1.959963984540054
-    shares = tuple((r, k / b, *wilson(k, b, z)) for r, k in _every(counts, 0))
+    shares = tuple((r, k / b, *wilson(k, b)) for r, k in _every(counts, 0))  # 95%
     return Residuals(pol.name, "sampled", b / played if played else None, shares, b)
 
 
