@@ -321,11 +321,8 @@ def binned(d: Residuals, width: int) -> list[tuple[int, float, float, float]]:
     out = []
     for start in range(min(bins), max(bins) + 1, width):
         p = bins.get(start, 0.0)
-        if d.method == "exact" or not d.n:
-            out.append((start, p, p, p))
-        else:
-            low, high = wilson(round(p * d.n), d.n)
-            out.append((start, p, low, high))
+        low, high = (p, p) if d.method == "exact" or not d.n else wilson(round(p * d.n), d.n)
+        out.append((start, p, low, high))
     return out
 
 
