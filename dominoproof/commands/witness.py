@@ -161,10 +161,8 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None,
     out.print("\nreplayed in the engine" + (" (the fault's own rule book)" if fault else "")
               + ": " + ("yes, to the same states" if run.replayed
                         else f"NO: {run.mismatch}"))
-    plain = fault is None
-    if fault is not None:
-        f = FAULTS_BY_ID[fault]
-        plain = f.scorer is None  # the trace carries a broken rule book; not a scorer
+    # a fault's trace carries its broken rule book, not its scorer
+    plain = fault is None or FAULTS_BY_ID[fault].scorer is None
     if run.replayed and plain:
         out.print()
         out.print(render_round(run.trace, title=f"A round of {prover.variant.name} answering "
