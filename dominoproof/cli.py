@@ -18,18 +18,12 @@ from typing import Any, NoReturn
 import click
 
 from dominoproof import __version__, commands
-from dominoproof.model.errors import DominoproofError
+from dominoproof.model.errors import DominoproofError, one_line
 from dominoproof.proofs.readings import ReadingsDisagree
 
 #: Exit codes: 0 success; 1 a property is violated (or not as expected); 2 bad input;
 #: 3 a verdict is UNKNOWN (budget or timeout), where the command reports verdicts.
 EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN = 1, 2, 3
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line: a newline or other control character inside a value is shown
-    escaped (``\\n``), never echoed raw, so an error is exactly one line."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class _Group(click.Group):

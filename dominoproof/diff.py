@@ -30,8 +30,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from dominoproof.model.engine import Trace
@@ -44,7 +42,7 @@ from dominoproof.proofs.budgets import DEFAULT_RLIMIT, DEFAULT_SEED, DEFAULT_TIM
 from dominoproof.proofs.properties import BY_ID, CATALOGUE
 from dominoproof.proofs.search.plans import at_sizes, sizes_of
 from dominoproof.proofs.search.rounds import Failure, judge_round
-from dominoproof.render.text import estimate_text, table_text
+from dominoproof.render.text import estimate_text, simple_table, table_text
 from dominoproof.verify import verify
 
 __all__ = ["DiffReport", "Figure", "Judgement", "ParameterChange", "PropertyDiff",
@@ -456,7 +454,7 @@ def render(r: DiffReport) -> str:
     total = len(r.a.parameters())
     out += ["", f"Parameters that differ: {len(r.parameters)} of {total}"]
     if r.parameters:
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        t = simple_table()
         for col in ("parameter", "rule", "A", "B"):
             t.add_column(col, no_wrap=col in ("parameter", "rule"), overflow="fold",
                          max_width=None if col in ("parameter", "rule") else 22)
@@ -472,8 +470,7 @@ def render(r: DiffReport) -> str:
                  f"({r.checks} checks: the search on small configurations, Z3 per instance "
                  "and for every size)", WIDTH, subsequent_indent="  ")
     if r.differing:
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        t.add_column("property", no_wrap=True)
+        t = simple_table("property")
         t.add_column("rules", max_width=20)
         for part in PARTS:
             t.add_column(f"A {part}", no_wrap=True)
@@ -516,7 +513,7 @@ def render(r: DiffReport) -> str:
     if r.figures is not None:
         out += ["", f"Statistics, side by side with 95% intervals "
                 f"({r.figures['A'][0].source if r.figures['A'] else ''})"]
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        t = simple_table()
         t.add_column("figure", ratio=1)
         t.add_column("rules", max_width=9)
         for col in ("A", "B", ""):

@@ -43,10 +43,6 @@ class Bar:
     def __init__(self, progress: Any = None, task: Any = None) -> None:
         self._progress, self._task = progress, task
 
-    @property
-    def shown(self) -> bool:
-        return self._progress is not None
-
     def advance(self, what: str | None = None, steps: float = 1) -> None:
         if self._progress is not None:
             kw = {"description": what} if what else {}

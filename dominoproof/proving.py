@@ -16,6 +16,7 @@ from dominoproof.model.state import Deal
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.allsizes import prove_all_sizes
 from dominoproof.proofs.budgets import (
+    BMC_SECONDS,
     DEFAULT_RLIMIT,
     DEFAULT_SEED,
     DEFAULT_TIMEOUT_MS,
@@ -60,11 +61,13 @@ class ProofReport:
 def prover(spec: Variant | str | Path, *, fault: str | None = None,
            overrides: Mapping[str, Any] | None = None, seed: int = DEFAULT_SEED,
            rlimit: int = DEFAULT_RLIMIT, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-           depth: int = 12, together: bool | None = None) -> Prover:
+           depth: int = 12, together: bool | None = None,
+           seconds: float = BMC_SECONDS) -> Prover:
     """The Z3 prover of a variant (or, with ``fault``, of a deliberately broken rule set's
-    demo configuration and Z3 twin)."""
+    demo configuration and Z3 twin); ``depth`` and ``seconds`` bound its search for a
+    round (the bounded model checking of a witness or a violation)."""
     kw: dict[str, Any] = {"seed": seed, "timeout_ms": timeout_ms, "rlimit": rlimit,
-                          "bmc_depth": depth, "together": together}
+                          "bmc_depth": depth, "bmc_seconds": seconds, "together": together}
     if fault is not None:
         return twin_prover(fault, **kw)
     return Prover(variant(spec, overrides), **kw)

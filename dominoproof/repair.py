@@ -54,6 +54,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -361,9 +362,7 @@ def neighbours(v: Variant, failing: Sequence[str]) -> tuple[list[Candidate], lis
                 else:
                     out.append(cand)
     checked = {rule for p in failing for rule in BY_ID[p].rules}
-    tries: dict[str, int] = {}
-    for c in out:
-        tries[c.changes[0].key] = tries.get(c.changes[0].key, 0) + 1
+    tries = Counter(c.changes[0].key for c in out)
     # first the changes of a rule a failing property checks, and of these the parameters
     # with the fewest values to try (a budget reaches them first)
     out.sort(key=lambda c: (c.changes[0].rule not in checked, tries[c.changes[0].key]))

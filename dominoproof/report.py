@@ -261,10 +261,6 @@ def junit_xml(report: Report) -> str:
     return ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def write_junit(report: Report, path: Path) -> None:
-    write_out(path, junit_xml(report))
-
-
 def _file_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
 

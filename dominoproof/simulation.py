@@ -24,13 +24,13 @@ def simulate(spec: Variant | str | Path, rounds: int = 10_000, *, seed: int = 0,
              progress: Callable[[int], None] | None = None,
              policy: str | Policy = "random", runner: Runner | None = None) -> Statistics:
     """Monte-Carlo statistics of ``rounds`` seeded random rounds (uniformly random moves,
-    or those of ``policy``, :mod:`dominoproof.proofs.analysis.policies`), in batches played here or
-    on
-    ``runner`` (a pool or a cluster: the same figures)."""
+    or those of ``policy``, :mod:`dominoproof.proofs.analysis.policies`), in batches played
+    here or on ``runner`` (a pool or a cluster: the same figures)."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise DominoproofError(f"rounds = {rounds!r}: must be a whole number >= 1")
     return run_simulation(variant(spec, overrides), rounds, seed, top=top, progress=progress,
-               every=max(1, min(2000, rounds // 100)), policy=policy, runner=runner)
+                          every=max(1, min(2000, rounds // 100)), policy=policy,
+                          runner=runner)
 
 
 def exact_figures(spec: Variant | str | Path, policy: str | Policy = "random", *,

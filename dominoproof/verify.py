@@ -238,16 +238,14 @@ def verify(variants: Iterable[Variant | str | Path] | None = None, *, faults: bo
         jobs += [(f"fault {f.id}", "fault_job", (f.id, seed, timeout_ms, rlimit))
                  for f in FAULTS]
     report = Report(subjects=[name for name, _, _ in jobs])
-    done: dict[str, list[Row]] = {}
 
     def landed(name: str, rows: list[Row], seconds: float) -> None:
-        done[name], report.timings[name] = rows, seconds
+        report.timings[name] = seconds
         if progress:
             progress(name, rows)
 
-    run_jobs(jobs, workers=workers, runner=runner, done=landed)
-    for name, _, _ in jobs:
-        report.rows.extend(done[name])
+    for rows, _ in run_jobs(jobs, workers=workers, runner=runner, done=landed):
+        report.rows.extend(rows)
     report.seconds = time.perf_counter() - start
     return report
 

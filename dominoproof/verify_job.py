@@ -61,8 +61,7 @@ def row_of(subject: str, part: str, res: Result, expected: tuple[str, ...], *,
         found = round_of(res)
         if found is not None and found.rules is None and res.trace is found:
             res.trace = dataclasses.replace(found, rules=rules)
-    has_trace = res.trace is not None and hasattr(res.trace, "to_json")
-    trace = res.trace.to_json() if has_trace else None
+    trace = res.trace.to_json() if hasattr(res.trace, "to_json") else None
     row = Row(subject, part, res.property, res.verdict.value, expected, res.method,
               res.configuration, res.detail, round(res.seconds, 3), trace)
     try:

@@ -49,6 +49,13 @@ def _show(value: object) -> str:
         return '"' + brief(value, quote=False, limit=80) + '"'
     return brief(value, quote=False, limit=80)
 
+
+def one_line(text: str) -> str:
+    """``text`` on one line: a newline or other control character inside a value is shown
+    escaped (``\\n``), never echoed raw, so an error is exactly one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def brief(value: Any, *, quote: bool = True, limit: int = 40) -> str:
     """A value for a one-line message: JSON (``quote``) or as Python prints it, control
     characters escaped (a newline in a value never splits a message), at most ``limit``
@@ -60,7 +67,7 @@ def brief(value: Any, *, quote: bool = True, limit: int = 40) -> str:
             isinstance(value, str) else value
     except (TypeError, ValueError, RecursionError):
         text = repr(value)
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    text = one_line(text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

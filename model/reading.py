@@ -14,7 +14,7 @@ import json
 import tomllib
 from typing import Any
 
-from .errors import DominoproofError, VariantError
+from .errors import DominoproofError, VariantError, one_line
 
 #: The deepest nesting of tables and arrays accepted (a variant's teams are 3 levels).
 MAX_DEPTH = 32
@@ -45,11 +45,11 @@ def _parse(kind: str, parse: Any, decode_error: type[Exception], text: str, sour
         data = parse(text)
     except decode_error as e:
         raise fail(f"{'not JSON' if kind == 'JSON' else 'not valid TOML'}: "
-                   f"{_one_line(str(e))}") from None
+                   f"{one_line(str(e))}") from None
     except RecursionError:
         raise fail(deep) from None
     except (ValueError, OverflowError) as e:  # an integer of thousands of digits
-        raise fail(f"not accepted {kind}: {_one_line(str(e).split(';')[0])} (numbers are "
+        raise fail(f"not accepted {kind}: {one_line(str(e).split(';')[0])} (numbers are "
                    "small whole numbers)") from None
     if _depth_error(data):
         raise fail(deep)
@@ -71,10 +71,6 @@ def read_json(text: str, source: str, error: type[DominoproofError]) -> Any:
 
     return _parse("JSON", lambda t: json.loads(t, parse_constant=constant),
                   json.JSONDecodeError, text, source, error)
-
-
-def _one_line(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 __all__ = ["MAX_DEPTH", "read_json", "read_toml"]

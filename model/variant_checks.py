@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import VariantError
+from .errors import VariantError, one_line
 from .params import (
     Award,
     AwardUnit,
@@ -205,7 +205,7 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
                    '"player" scores every player for themselves (and [scoring] tie is not '
                    '"team-total"), R5.2')
     if v.lead.tile and v.lead.rule is not LeadRule.TILE:
-        out.append(f'{src}: [lead] tile = "{_plain(v.lead.tile)}" has no effect: [lead] '
+        out.append(f'{src}: [lead] tile = "{one_line(v.lead.tile)}" has no effect: [lead] '
                    f'rule = "{v.lead.rule.value}" does not name a tile (only "tile" does)')
     if v.lead.fallback is LeadFallback.DRAW and (v.lead.rule is LeadRule.PLAYER
                                                  or v.boneyard_size == 0):
@@ -253,7 +253,3 @@ def warnings(v: Variant, aside: Any) -> tuple[str, ...]:
                 out.append(f'{src}: [layout] {key} = "{value.value}" has no effect: '
                            f'[layout] kind = "{lay.kind.value}" has no trains (R2.3)')
     return tuple(out)
-
-
-def _plain(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -97,16 +97,13 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
                 + ", ".join(f.id for f in FAULTS_BY_ID.values() if f.engine))
         rules = fault.engine_for(v)
         engine_name = f"engine[{fault_id}]"
-    wanted = []
     for name in oracles:
         if name == "engine" or (name not in c.ORACLES and name != "graph"):
             raise DominoproofError(f"--with {name!r}: not an oracle to compare with; "
                                    "known: graph, " + ", ".join(
                                        n for n in c.ORACLES if n != "engine"))
-        if name not in wanted:
-            wanted.append(name)
-    # Build the oracles before the search: an unavailable one is reported at once.
-    extra = [c.get_oracle(name, v) for name in wanted if name != "graph"]
+    # Build the oracles before the search (each once): an unavailable one is reported at once.
+    extra = [c.get_oracle(name, v) for name in dict.fromkeys(oracles) if name != "graph"]
 
     init = Init.every(free_draw) if all_deals else Init.one(
         seeded_deal(v, seed or 0), free_draw)
@@ -155,8 +152,7 @@ def command(variant: str, overrides: tuple[str, ...], seed: int | None, all_deal
         lines = [f"crosscheck {configuration}",
                  f"search: {result.size:,} states, {len(result.edge_to):,} transitions"
                  + ("" if result.complete else f" (partial: {result.stop_reason})")]
-        for r in comparisons:
-            lines.append(r.describe(limit=3))
+        lines += [r.describe(limit=3) for r in comparisons]
         lines.append(f"replay: {len(ends)} witness trace(s) (one per terminal state) "
                      + ("replay in the engine to the recorded states" if not bad_replays
                         else f"-- {len(bad_replays)} do NOT replay"))

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -52,6 +51,7 @@ from dominoproof.options import (
     PositiveNumber,
     check_output_path,
     cluster_options,
+    indented,
     overrides_option,
     resolve_variant,
     variant_argument,
@@ -77,7 +77,7 @@ from dominoproof.render.graph import (
     write_graphml,
 )
 from dominoproof.render.scene import require_matplotlib
-from dominoproof.render.text import final_table, table_text
+from dominoproof.render.text import final_table, simple_table, table_text
 
 if TYPE_CHECKING:
     from dominoproof.model.engine import Trace
@@ -252,9 +252,7 @@ def command(variant: str, overrides: tuple[str, ...], set_max: int | None,
                          how=chosen_by, runner=runner, parts=parts, scratch=scratch,
                          on_part=part_done)
 
-    written = []
-    if drawing:
-        written = _draw(ver, highlight, dot_file, svg_file, png_file, graphml_file)
+    written = _draw(ver, highlight, dot_file, svg_file, png_file, graphml_file) if drawing else []
     if trace_dir is not None:
         folder = Path(trace_dir)
         folder.mkdir(parents=True, exist_ok=True)
@@ -301,7 +299,6 @@ def _variant(name: str, overrides: tuple[str, ...], set_max: int | None,
 
 def _draw(ver: Verification, highlight: str, dot_file: str | None, svg_file: str | None,
           png_file: str | None, graphml_file: str | None) -> list[str]:
-
     result = ver.result
     if result is None:  # pragma: no cover - drawing runs in one process
         raise DominoproofError("the state graph is drawn only from a one-process search")
@@ -386,9 +383,7 @@ def render(v: Variant, init: Init, how: str, feasible: str, notes: list[str],
     out.append(table_text(table))
     out.append("")
 
-    verdicts = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    verdicts.add_column("property", no_wrap=True)
-    verdicts.add_column("verdict", no_wrap=True)
+    verdicts = simple_table("property", "verdict")
     verdicts.add_column("rules", max_width=18)
     verdicts.add_column("detail", ratio=1)
     for r in ver.results:
@@ -421,7 +416,7 @@ def _counterexample(r: Result, trace: Trace) -> list[str]:
     for n, m in enumerate(trace.moves, 1):
         lines.append(f"  {n:3}. {said(layout, states[n - 1], m)}")
     lines.append("  where it fails:")
-    lines += ["    " + line for line in states[-1].describe().split("\n")]
+    lines += indented(states[-1].describe(), "    ")
     lines += final_table(trace)
     lines += textwrap.wrap(r.detail, width(), initial_indent="  why: ",
                            subsequent_indent="       ")

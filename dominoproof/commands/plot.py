@@ -93,10 +93,9 @@ def command(variant: str, overrides: tuple[str, ...], by: str, values: list[int]
                          f"{plots.RESIDUAL_BINS} values)")
         for d in dists:
             top = max(d.shares, key=lambda s: s[1]) if d.shares else None
-            mean = d.mean
             lines.append(f"{d.policy:14} {d.method:8} P(block) "
                          f"{'-' if d.blocked is None else f'{d.blocked:.4f}'}; mean residual "
-                         f"{'-' if mean is None else f'{mean:.1f}'}; most likely "
+                         f"{'-' if d.mean is None else f'{d.mean:.1f}'}; most likely "
                          f"{'-' if top is None else f'{top[0]} ({top[1]:.4f})'}")
     else:
         vals = values if values is not None else plots.default_values(v, by)

@@ -120,7 +120,6 @@ def command(variant: str, overrides: tuple[str, ...], properties: tuple[str, ...
 def _print(prover: Prover, results: list[Result], sizes: list[Result], checks: list[Any],
            chains: dict[str, Any], total: float, level: int = 0,
            fault: str | None = None) -> None:
-
     out = console(markup=False)  # lemmas and CTIs are data, not rich markup
     v = prover.variant
     out.print(f"prove {prover.label}")
@@ -192,9 +191,7 @@ def _print_evidence(out: Any, r: Result, prover: Prover, fault: str | None) -> N
     """The counterexample, in domino terms (:mod:`dominoproof.render.evidence`): the round that
     breaks the property and where, or the two states and the move of a counterexample to
     induction (the all-sizes one read on a small table)."""
-    scorer = None
-    if fault is not None:
-        scorer = FAULTS_BY_ID[fault].scorer
+    scorer = FAULTS_BY_ID[fault].scorer if fault is not None else None
     for line in indented_evidence(r, prover.variant, scorer=scorer, final=True):
         out.print(line)
     if isinstance(r.trace, Run) and r.trace.loop_from is not None:
@@ -212,8 +209,7 @@ def _json(prover: Prover, results: list[Result], checks: list[Any], chains: dict
         "timeout_ms": prover.timeout_ms,
         "rlimit": prover.rlimit,
         "results": [r.to_json() | ({"evidence": r.trace.to_json()}
-                                   if r.trace is not None and hasattr(r.trace, "to_json")
-                                   else {}) for r in results],
+                                   if hasattr(r.trace, "to_json") else {}) for r in results],
         "lemmas": [{"id": lem.id, "rules": list(lem.rules), "statement": lem.statement}
                    for lem in h.kept],
         "dropped": [{"lemma": d.lemma, "where": d.where} for d in h.dropped],

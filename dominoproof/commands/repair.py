@@ -7,8 +7,6 @@ from contextlib import nullcontext
 from typing import Any
 
 import click
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from dominoproof.jsonout import emit, json_option, text_too
@@ -34,7 +32,7 @@ from dominoproof.proofs.budgets import (
 )
 from dominoproof.proofs.properties import BY_ID
 from dominoproof.proofs.runner import cluster_spec
-from dominoproof.render.text import table_text
+from dominoproof.render.text import simple_table, table_text
 from dominoproof.repair import FIGURES, Candidate, RepairReport, repair
 from dominoproof.verify import Row
 
@@ -143,9 +141,7 @@ def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]
     the round of each property still failing (verify's evidence)."""
     out = ["", *wrap(f"{i}. {c.text()}", WIDTH, subsequent_indent="   ")]
     before = {row.property: row.verdict for row in r.rows}
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for col in ("property", "rules", "before", "after"):
-        t.add_column(col, no_wrap=True)
+    t = simple_table("property", "rules", "before", "after")
     for row in c.rows:
         if row.property in r.failing or row.verdict != before.get(row.property):
             rules = BY_ID[row.property].rules if row.property in BY_ID else ()
@@ -156,9 +152,7 @@ def _candidate(i: int, c: Candidate, r: RepairReport, rounds: bool) -> list[str]
                 and row.property not in r.failing])
     out.append(f"   the other {same} properties: as before")
     if c.figures is not None and r.figures is not None:
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        for col in ("statistic (95%)", "before", "after"):
-            t.add_column(col, no_wrap=True)
+        t = simple_table("statistic (95%)", "before", "after")
         for fid, label in FIGURES.items():
             t.add_row(Text(label), Text(_figure(r.figures[fid], fid)),
                       Text(_figure(c.figures[fid], fid)))

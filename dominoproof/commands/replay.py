@@ -25,10 +25,9 @@ def command(trace_file: str, as_json: str | None) -> None:
 
     Every move is checked against the rules of the trace's own variant (or, for a
     counterexample `verify --traces` wrote for a deliberately broken rule set, against
-    the broken rule book the trace names); the deal must be a deal of that variant
-    (each tile once, hands of the right size) and the recorded final state must be
-    reached. A trace that does not replay is
-    bad input: one located message, exit code 2.
+    the broken rule book the trace names); the deal must be a deal of that variant (each
+    tile once, hands of the right size) and the recorded final state must be reached. A
+    trace that does not replay is bad input: one located message, exit code 2.
     """
     try:
         trace = replay(trace_file)  # the deal is the variant's, every move legal

@@ -6,15 +6,13 @@ import textwrap
 from typing import TYPE_CHECKING
 
 import click
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.variant import find_variant, toml_value
 from dominoproof.options import overrides_option, resolve_variant, variant_argument
 from dominoproof.options import width as columns
-from dominoproof.render.text import side_name, table_text
+from dominoproof.render.text import side_name, simple_table, table_text
 
 if TYPE_CHECKING:
     from dominoproof.model.variant import Variant
@@ -55,7 +53,7 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
         out += textwrap.wrap(v.description, columns(), initial_indent="  ", subsequent_indent="  ")
     out.append("")
 
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table = simple_table()
     if ref is not None:
         table.add_column("", no_wrap=True, width=1)
     table.add_column("parameter", no_wrap=True)
@@ -116,7 +114,6 @@ def command(variant: str, overrides: tuple[str, ...], as_toml: bool,
         out += textwrap.wrap(why, columns(), initial_indent=f"  {label.ljust(width)}  "
                              f"{value.rjust(vwidth)}  ", subsequent_indent=indent)
     click.echo("\n".join(out))
-
 
 
 def _reference(v: Variant, name: str, overrides: tuple[str, ...]) -> tuple[Variant | None, str]:

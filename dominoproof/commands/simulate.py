@@ -98,10 +98,8 @@ def render_statistics(stats: Statistics, *, brief: bool = False) -> str:
         row(t, label, num(d.mean), num(d.min), num(d.median), num(d.p95), num(d.max))
 
     lo, hi = s.block_ci
-    if s.policy == "random":
-        how = "uniformly random legal moves"
-    else:
-        how = f"the {s.policy} policy ({policy_named(s.policy).summary})"
+    how = ("uniformly random legal moves" if s.policy == "random"
+           else f"the {s.policy} policy ({policy_named(s.policy).summary})")
     out = [f"Simulation of {s.variant}: {n} rounds of {how}, seed {s.seed}", ""]
     out.append(f"  blocked (R1.1, R4.4)  {s.blocked:>9} rounds  {pct(s.block_share):>7}   "
                f"95% Wilson interval {pct(lo)} .. {pct(hi)}")

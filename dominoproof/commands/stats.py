@@ -33,7 +33,6 @@ from dominoproof.options import (
 from dominoproof.progress import progress
 from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import help_list, policy_named
-from dominoproof.proofs.analysis.stats import sampled_figures
 from dominoproof.proofs.runner import cluster_spec
 from dominoproof.render.text import figure, figures_table, table_text
 
@@ -130,9 +129,7 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
     figures: RoundFigures | None = None
     reason = ""
     if exact:
-        deal = None
-        if deal_text is not None:
-            deal = parse_deal(v, deal_text, free_draw=free)
+        deal = parse_deal(v, deal_text, free_draw=free) if deal_text is not None else None
         try:
             with progress(f"stats {v.name}") as bar:
                 bar.update("exact figures: every deal's state graph")
@@ -169,9 +166,9 @@ def command(ctx: click.Context, variant: str, overrides: tuple[str, ...], policy
 
 def _sampled(v: Any, chosen: Any, rounds: int, seed: int, runner: Runner) -> RoundFigures:
     with progress(f"stats {v.name}", total=rounds) as bar:
-        return sampled_figures(v, chosen, rounds, seed,
-                               progress=lambda done: bar.update(completed=done),
-                               every=max(1, min(2000, rounds // 100)), runner=runner)
+        return stats.sampled_figures(v, chosen, rounds, seed,
+                                     progress=lambda done: bar.update(completed=done),
+                                     every=max(1, min(2000, rounds // 100)), runner=runner)
 
 
 #: An exact fraction longer than this is shown by its size (the JSON has it in full).

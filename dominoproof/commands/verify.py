@@ -19,12 +19,13 @@ from dominoproof.options import (
     overrides_option,
     resolve_variant,
     verbosity_options,
+    write_out,
 )
 from dominoproof.progress import progress
 from dominoproof.proofs.budgets import CROSSCHECK_STATES
 from dominoproof.proofs.faults import FAULTS
 from dominoproof.proofs.runner import cluster_spec
-from dominoproof.report import print_report, write_junit, write_traces
+from dominoproof.report import junit_xml, print_report, write_traces
 from dominoproof.verify import Row
 
 
@@ -110,7 +111,7 @@ def command(variants: tuple[str, ...], overrides: tuple[str, ...], faults: bool 
     if as_json:
         emit("verify", report.to_json(), as_json)
     if junit_path is not None:
-        write_junit(report, junit_path)
+        write_out(junit_path, junit_xml(report))
     if trace_dir is not None:
         written, skipped = write_traces(report, trace_dir)
         err.print(f"wrote {len(written)} counterexample trace(s) to {trace_dir}"

@@ -32,10 +32,11 @@ could say.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
+from dominoproof import api
 from dominoproof.jsonout import emit, json_option, text_too
 from dominoproof.model.errors import DominoproofError
 from dominoproof.model.layout import layout_of
@@ -55,7 +56,6 @@ from dominoproof.options import (
 )
 from dominoproof.progress import progress
 from dominoproof.proofs.faults import FAULTS_BY_ID
-from dominoproof.proofs.z3.encoding_faults import twin_prover
 from dominoproof.proofs.z3.queries import QUESTIONS, Prover, witness
 from dominoproof.render.text import final_table, render_round
 
@@ -97,14 +97,9 @@ def command(variant: str, question: str, overrides: tuple[str, ...], fault: str 
         raise DominoproofError(
             f"no question {question!r}; ask one of: {', '.join(QUESTIONS)}")
     check_output_path(trace_out, "--trace-out")
-    kw: dict[str, Any] = {"seed": seed, "timeout_ms": timeout_ms, "rlimit": rlimit,
-                          "bmc_seconds": seconds,
-                          "bmc_depth": depth if depth is not None else 40}
-    prover: Prover
-    if fault is not None:
-        prover = twin_prover(fault, **kw)
-    else:
-        prover = Prover(resolve_variant(variant, overrides), **kw)
+    spec = variant if fault is not None else resolve_variant(variant, overrides)
+    prover = api.prover(spec, fault=fault, seed=seed, timeout_ms=timeout_ms, rlimit=rlimit,
+                        depth=depth if depth is not None else 40, seconds=seconds)
     with progress(f"witness {question}: searching rounds with Z3", quiet=quiet):
         w = witness(prover.search, question, depth=depth)
     if trace_out is not None and w.run is not None:
@@ -166,10 +161,8 @@ def _print(prover: Prover, question: str, w: Witness, fault: str | None,
     out.print("\nreplayed in the engine" + (" (the fault's own rule book)" if fault else "")
               + ": " + ("yes, to the same states" if run.replayed
                         else f"NO: {run.mismatch}"))
-    plain = fault is None
-    if fault is not None:
-        f = FAULTS_BY_ID[fault]
-        plain = f.scorer is None  # the trace carries a broken rule book; not a scorer
+    # a fault's trace carries its broken rule book, not its scorer
+    plain = fault is None or FAULTS_BY_ID[fault].scorer is None
     if run.replayed and plain:
         out.print()
         out.print(render_round(run.trace, title=f"A round of {prover.variant.name} answering "

@@ -25,6 +25,7 @@ what fails, judged here on the decoded table from the property's statement in
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -167,10 +168,7 @@ def concretise(cex: Any) -> ConcreteTable:
     :class:`~dominoproof.proofs.allsizes.AbstractCounterexample`) on a concrete table."""
     names = _Names(cex)
     tiles = names.tiles(cex.carries)
-    seen: dict[Tile, int] = {}
-    for t in tiles:
-        seen[t] = seen.get(t, 0) + 1
-    dupes = tuple(t.show() for t, k in seen.items() if k > 1)
+    dupes = tuple(t.show() for t, k in Counter(tiles).items() if k > 1)
     n = max([len(names.number) - 1, 0, *(t.hi for t in tiles)])
     return ConcreteTable(
         query=cex.query, players=max(len(names.seat), 1), n=n, tiles=tiles,

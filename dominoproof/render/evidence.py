@@ -32,9 +32,10 @@ from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
 from dominoproof.model.tiles import Tile, bits, show_tiles, tiles_of
 from dominoproof.model.variant import Variant
-from dominoproof.options import counted, shown_under, width
+from dominoproof.options import counted, indented, shown_under, width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
+from dominoproof.proofs.analysis.checklog import end_named
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run
@@ -87,17 +88,6 @@ def _ends_shown(variant: Variant, s: State) -> str:
     return out + (f"; markers out: {', '.join(markers)}" if markers else "")
 
 
-def _end_played(variant: Variant, s: State, m: Move) -> str:
-    """The end a play goes on (``Move.end`` names the slot): ``the 5`` where the number
-    names it (the one line), else the slot's name and the number (``train P1 (showing
-    5)``), as :func:`~dominoproof.model.moves.said` says a move."""
-    layout = layout_of(variant)
-    shown = layout.shows(s.ends, m.end)
-    if layout.named_by_number:
-        return f"the {shown}"
-    return f"{layout.data.slots[m.end].name} (showing {shown})"
-
-
 def state_lines(variant: Variant, s: State, indent: str = "") -> list[str]:
     """A state in a few lines: who moves, the ends by number, the boneyard, R4's run,
     fouls, the status; each hand; the tiles on the table."""
@@ -129,7 +119,7 @@ def move_text(variant: Variant, rules: RuleBook, s: State, m: Move) -> str:
         t = Tile.from_index(m.tile).show()
         if m.end == LEAD:
             return f"P{p} leads {t} (Terms)"
-        on = f"P{p} plays {t} on {_end_played(variant, s, m)}"
+        on = f"P{p} plays {t} on {end_named(layout_of(variant), s, m.end)}"
         after = rules.step(s, m)
         if after.hands[p] and rules.layout.first_turn(after.marks):
             return f"{on}, their first turn going on (R2.3)"
@@ -283,5 +273,5 @@ def indented_evidence(res: Result, variant: Variant | None = None, *,
             f"    deal: {run.trace.deal.to_json()}",
             *(f"    {i:3}. {said(layout, s, m)}"
               for i, (m, s) in enumerate(zip(run.moves, run.states, strict=False), 1)),
-            *(f"    {line}" for line in run.states[-1].describe().splitlines()),
+            *indented(run.states[-1].describe(), "    "),
             *(final_table(run.trace, run.states, "    ") if final else ())]

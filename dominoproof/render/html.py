@@ -37,7 +37,6 @@ from dominoproof.api import replay
 from dominoproof.model.dealtext import format_deal
 from dominoproof.model.engine import Trace
 from dominoproof.model.errors import DominoproofError
-from dominoproof.model.spec import count_deals
 from dominoproof.model.variant import Variant
 from dominoproof.proofs.analysis import stats
 from dominoproof.proofs.analysis.policies import POLICIES
@@ -91,12 +90,12 @@ def gather(variants: Sequence[Variant], *, rounds: int, seed: int, max_exact_dea
             require_matplotlib("plots")
         except DominoproofError:
             have_mpl = False
+    say = progress or (lambda _: None)
     out = []
     for v in variants:
         sec = Section(v)
         if stats:
-            if progress:
-                progress(f"{v.name}: statistics")
+            say(f"{v.name}: statistics")
             sec.figures = _figures(v, list(POLICIES), rounds, seed, max_exact_deals)
         if plots and not have_mpl:
             sec.notes.append(f"The plots are left out: matplotlib is not installed "
@@ -104,16 +103,14 @@ def gather(variants: Sequence[Variant], *, rounds: int, seed: int, max_exact_dea
         elif plots:
             for axis, label in (("set-size", "set size"), ("players", "number of players")):
                 values = pl.default_values(v, axis)
-                if progress:
-                    progress(f"{v.name}: P(block) by {label}")
+                say(f"{v.name}: P(block) by {label}")
                 points = pl.sweep(v, axis, values, list(POLICIES), rounds=rounds, seed=seed,
                                   max_exact_deals=max_exact_deals)
                 title = f"P(block) by {label}: {v.name}"
                 fig = pl.block_figure(points, title)
                 sec.pictures.append(Picture(title, _sweep_caption(points, rounds, seed),
                                             pl.figure_bytes(fig, "png")))
-            if progress:
-                progress(f"{v.name}: residuals at a block")
+            say(f"{v.name}: residuals at a block")
             dists = pl.residual_distributions(v, list(POLICIES), rounds=rounds, seed=seed,
                                               max_exact_deals=max_exact_deals)
             title = f"The residual at a block: {v.name}"
@@ -128,9 +125,9 @@ def gather(variants: Sequence[Variant], *, rounds: int, seed: int, max_exact_dea
 
 def _figures(v: Variant, policies: list[str], rounds: int, seed: int,
              max_exact_deals: int) -> list[Any]:
-    if count_deals(v, True) <= max_exact_deals:
+    graph = pl.exact_graph(v, max_exact_deals)
+    if graph is not None:
         try:
-            graph = stats.search_graph(v, free_draw=True, max_deals=max_exact_deals)
             return [stats.figures_on_graph(graph, p) for p in policies]
         except stats.FiguresUnknown:
             pass

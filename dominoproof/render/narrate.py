@@ -169,7 +169,6 @@ def table_rows(arms: Arms, marks: int, players: int) -> tuple[ArmRow, ...]:
     return tuple(rows)
 
 
-
 def _numbers(values: Iterable[int]) -> list[int]:
     return sorted(set(values))
 
@@ -309,10 +308,8 @@ def _establish_text(rules: RuleBook, s: State, shown: str) -> str:
         parts.append("no player has a legal move" + (
             f" (yet {show_tiles(held)} in hand "
             "matches an open end: the readings of R2.3 differ here)" if held else ""))
-    if s.boneyard:
-        parts.append(f"but {boneyard_text(s)} (R3 does not hold)")
-    else:
-        parts.append("boneyard empty")
+    parts.append(f"but {boneyard_text(s)} (R3 does not hold)" if s.boneyard
+                 else "boneyard empty")
     text = ", ".join(parts)
     if not holders and not s.boneyard:
         text += " (R1.1 holds)"

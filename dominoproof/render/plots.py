@@ -154,7 +154,7 @@ def sweep(v: Variant, axis: str, values: Sequence[int], policies: Sequence[str],
                for x in values]
     out = []
     for x, cv, what in configs:
-        graph = _exact_graph(cv, max_exact_deals)
+        graph = exact_graph(cv, max_exact_deals)
         for pol in pols:
             if progress is not None:
                 progress(f"{what}: {pol.name}")
@@ -189,7 +189,7 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
     ``rounds`` rounds from ``seed`` with 95% Wilson intervals."""
     pol = policy_named(policy)
     if graph is None:
-        graph = _exact_graph(v, max_exact_deals)
+        graph = exact_graph(v, max_exact_deals)
     if graph is not None:
         _deals, finals, _length = stats.terminal_masses(graph, pol)
         mass: dict[int, Fraction] = {}
@@ -211,12 +211,11 @@ def residual_distribution(v: Variant, policy: str, *, rounds: int = 2000, seed: 
             r = sum(res.residuals)
             counts[r] = counts.get(r, 0) + 1
     b = sum(counts.values())
-    z = 1.959963984540054
-    shares = tuple((r, k / b, *wilson(k, b, z)) for r, k in _every(counts, 0))
+    shares = tuple((r, k / b, *wilson(k, b)) for r, k in _every(counts, 0))  # 95%
     return Residuals(pol.name, "sampled", b / played if played else None, shares, b)
 
 
-def _exact_graph(v: Variant, max_exact_deals: int) -> Any:
+def exact_graph(v: Variant, max_exact_deals: int) -> Any:
     """Every round of ``v`` searched once (the exact figures of every policy read it), or
     None: too many deals, or a budget ran out."""
     if count_deals(v, True) > max_exact_deals:
@@ -231,7 +230,7 @@ def residual_distributions(v: Variant, policies: Sequence[str], *, rounds: int =
                            seed: int = 0, max_exact_deals: int = MAX_EXACT_DEALS
                            ) -> list[Residuals]:
     """:func:`residual_distribution` under each policy (one search serves them all)."""
-    graph = _exact_graph(v, max_exact_deals)
+    graph = exact_graph(v, max_exact_deals)
     return [residual_distribution(v, p, rounds=rounds, seed=seed, graph=graph,
                                   max_exact_deals=max_exact_deals) for p in policies]
 
@@ -322,11 +321,8 @@ def binned(d: Residuals, width: int) -> list[tuple[int, float, float, float]]:
     out = []
     for start in range(min(bins), max(bins) + 1, width):
         p = bins.get(start, 0.0)
-        if d.method == "exact" or not d.n:
-            out.append((start, p, p, p))
-        else:
-            low, high = wilson(round(p * d.n), d.n)
-            out.append((start, p, low, high))
+        low, high = (p, p) if d.method == "exact" or not d.n else wilson(round(p * d.n), d.n)
+        out.append((start, p, low, high))
     return out
 
 

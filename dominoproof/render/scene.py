@@ -126,9 +126,6 @@ class Scene:
         y1 = max(b[3] for b in boxes) + margin
         return x0, y0, x1 - x0, y1 - y0
 
-    def of_class(self, cls: str) -> list[Shape]:
-        return [s for s in self.shapes if cls in s.cls.split()]
-
     # -- SVG ----------------------------------------------------------------------------
     def svg(self, margin: float = 8.0, scale: float = 1.0) -> str:
         """Self-contained SVG: a ``viewBox`` around every shape (so it scales), its

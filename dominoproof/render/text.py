@@ -22,7 +22,7 @@ everywhere).
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from rich import box
 from rich.console import Console
@@ -59,6 +59,7 @@ __all__ = [
     "render_round",
     "rows_text",
     "side_name",
+    "simple_table",
     "table_text",
     "variant_summary",
 ]
@@ -215,11 +216,7 @@ def _header(trace: Trace, title: str) -> list[str]:
     out.append("")
     out.append("Deal")
     deal = trace.deal
-    team_of = {}
-    if v.partnerships.teams:
-        for team in v.partnerships.teams:
-            for seat in team:
-                team_of[seat] = side_name(team)
+    team_of = {seat: side_name(team) for team in v.partnerships.teams for seat in team}
     for p, hand in enumerate(deal.hands):
         lines = hand_lines(v, p, hand, "  ")
         if p in team_of:
@@ -272,12 +269,19 @@ def estimate_text(value: float | None, low: float | None, high: float | None,
             f"{figure(high, probability)}]")
 
 
-def figures_table(*columns: str) -> Table:
-    """A table of figures: the first column left, the others right, none wrapped."""
+def simple_table(*columns: str, right: Container[int] = ()) -> Table:
+    """The plain table every text report draws: a rule under the header, no edges; a
+    column per name in ``columns``, none wrapped, justified right where its index is in
+    ``right`` (a caller adds columns of other kinds after them)."""
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for i, c in enumerate(columns):
-        t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True)
+        t.add_column(c, justify="right" if i in right else "left", no_wrap=True)
     return t
+
+
+def figures_table(*columns: str) -> Table:
+    """A table of figures: the first column left, the others right, none wrapped."""
+    return simple_table(*columns, right=range(1, len(columns)))
 
 
 def counts_against(variant: Variant, res: Outcome) -> bool:
@@ -289,16 +293,14 @@ def counts_against(variant: Variant, res: Outcome) -> bool:
 
 
 def score_table(variant: Variant, final: State, res: Outcome) -> Table:
-    """R5: one row per seat (and a total row per team when teams are compared):
-    tiles left, residual, award, foul penalty, points in play (where plays score,
-    R5.7), score, result. The side/team column
-    appears when the variant has teams (otherwise every seat is its own side). Under
-    award "nothing" (:func:`counts_against`) the award is 0 for everyone and the score
-    column is what counts instead, and says so: each side's own pips (its residual)
-    and foul penalties, against it."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    """R5: one row per seat (and a total row per team when teams are compared): tiles left,
+    residual, award, foul penalty, points in play (where plays score, R5.7), score,
+    result. The side/team column appears when the variant has teams (otherwise every
+    seat is its own side). Under award "nothing" (:func:`counts_against`) the award is 0
+    for everyone and the score column is what counts instead, and says so: each side's
+    own pips (its residual) and foul penalties, against it."""
+    table = simple_table("seat")
     teams = bool(variant.partnerships.teams)
-    table.add_column("seat", no_wrap=True)
     if teams:
         table.add_column("side / team", no_wrap=True)
     table.add_column("tiles left", overflow="fold", ratio=1)

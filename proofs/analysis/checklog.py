@@ -1,16 +1,15 @@
 """Another engine's rounds, checked against a variant (``dominoproof check-log``).
 
-A log holds rounds: each a deal and the moves played, as the other engine recorded
-them (:mod:`dominoproof.proofs.analysis.logformats` reads each format into a
-:class:`~dominoproof.proofs.analysis.logformats.LoggedRound`). Each round is replayed in our engine
-under
-the variant given, from the logged deal; what the log leaves implicit is expanded first:
-a move our rules force (the R4.2 confirmation of a player who cannot play, the R4.4
-establishment, the domino of R1.2) that the log skips is inserted, and counted by kind.
-Per round the answer is *agrees*, or the first step where the log deviates from the
-variant, with the rule ID that forbids it and both sides' view: the step as the log wrote
-it and its mover, our legal moves, the open ends, and (where the log records one) the
-score, logged and ours. A summary counts the deviations by rule.
+A log holds rounds: each a deal and the moves played, as the other engine recorded them
+(:mod:`dominoproof.proofs.analysis.logformats` reads each format into a
+:class:`~dominoproof.proofs.analysis.logformats.LoggedRound`). Each round is replayed in our
+engine under the variant given, from the logged deal; what the log leaves implicit is
+expanded first: a move our rules force (the R4.2 confirmation of a player who cannot play,
+the R4.4 establishment, the domino of R1.2) that the log skips is inserted, and counted by
+kind. Per round the answer is *agrees*, or the first step where the log deviates from the
+variant, with the rule ID that forbids it and both sides' view: the step as the log wrote it
+and its mover, our legal moves, the open ends, and (where the log records one) the score,
+logged and ours. A summary counts the deviations by rule.
 """
 
 from __future__ import annotations
@@ -79,7 +78,7 @@ def closed_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[
     sl = slots[slot]
     pending = layout.pending(s.marks)
     if pending and not pending >> slot & 1:
-        waiting = " and ".join(_at(layout, s, j) for j in range(layout.width)
+        waiting = " and ".join(end_named(layout, s, j) for j in range(layout.width)
                                if pending >> j & 1)
         return "R2.2", f"a double on {waiting} must be covered first (doubles covered)"
     if sl.after and not all(layout.covered(s.marks, j) for j in sl.after):
@@ -93,9 +92,9 @@ def closed_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[
     return None
 
 
-def _at(layout: Layout, s: State, slot: int) -> str:
+def end_named(layout: Layout, s: State, slot: int) -> str:
     """An open end as people name it: ``the 5`` on the one line (its number names it),
-    else ``train P1 (showing 5)``."""
+    else ``train P1 (showing 5)`` (a play's end in a counterexample round says so too)."""
     if layout.named_by_number:
         return f"the {s.ends[slot]}"
     return f"{layout.data.slots[slot].name} (showing {s.ends[slot]})"
@@ -126,7 +125,7 @@ def layout_cause(rules: RuleBook, s: State, m: Move, shows: int | None,
     if m.player != s.turn:  # a double's player plays again to cover it (double_again)
         if not (pending and layout.data.again and s.status is Status.PLAYING):
             return None
-        waiting = " and ".join(_at(layout, s, j) for j in range(layout.width)
+        waiting = " and ".join(end_named(layout, s, j) for j in range(layout.width)
                                if pending >> j & 1)
         return "R2.2", (f"P{s.turn} laid a double on {waiting} and plays again to cover it "
                         "(doubles covered)")
@@ -136,7 +135,7 @@ def layout_cause(rules: RuleBook, s: State, m: Move, shows: int | None,
                 why = closed_by_layout(layout, s, i, m.player)
                 if why is not None:
                     rule, clause = why
-                    return rule, (f"P{m.player} plays on {_at(layout, s, i)}, which the "
+                    return rule, (f"P{m.player} plays on {end_named(layout, s, i)}, which the "
                                   f"layout closes to them: {clause}")
         return None
     if m.kind is MoveKind.PLAY or s.status is not Status.PLAYING:
@@ -321,11 +320,8 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
 
     for i, step in enumerate(steps):
         m = our_move(rules, s, step)
-        while m not in rules.legal_moves(s):
-            nxt = force(s)
-            if nxt is None:
-                break
-            s = nxt
+        while m not in rules.legal_moves(s) and (nxt := force(s)) is not None:
+            s = nxt  # a move the rules force and the log leaves out
             m = our_move(rules, s, step)
         if s.status is not Status.PLAYING:
             return done(view(i, "R5.1", f"the round is over ({s.status.name.lower()}), yet "
@@ -362,10 +358,7 @@ def check_round(v: Variant, logged: LoggedRound, index: int) -> RoundCheck:
             if cause is not None:
                 rule, msg = cause[0], f"{cause[1]} (seen as {rule}: {msg})"
             return done(view(i, rule, msg, m.player, s, m), s)
-    while s.status is Status.PLAYING:
-        nxt = force(s)
-        if nxt is None:
-            break
+    while s.status is Status.PLAYING and (nxt := force(s)) is not None:
         s = nxt
     if s.status is Status.PLAYING:
         rule, msg = "R1.1", ("the log ends while the round is still being played (a move "
@@ -393,5 +386,5 @@ def check_log(v: Variant, text: str, source: str, fmt: str = "trace") -> LogChec
 
 
 __all__ = ["FORMATS", "Deviation", "LogCheck", "RoundCheck", "check_log", "check_round",
-           "closed_by_layout", "layout_cause", "open_ends", "opened_by_layout", "pass_of",
-           "play_of"]
+           "closed_by_layout", "end_named", "layout_cause", "open_ends", "opened_by_layout",
+           "pass_of", "play_of"]

@@ -197,7 +197,6 @@ def by_risk(costs: Iterable[TileCost]) -> tuple[TileCost, ...]:
                                              -c.tile.idx)))
 
 
-
 def award_order(a: int | None) -> tuple[int, int]:
     return (0, 0) if a is None else (1, a)
 
@@ -236,9 +235,6 @@ def comparisons(exact: RoundFigures, sampled: RoundFigures
 def disagreements(exact: RoundFigures, sampled: RoundFigures) -> list[str]:
     """The figures whose exact value lies outside the sampled interval, one line each
     (an empty list: they agree)."""
-    out = []
-    for name, x, est in comparisons(exact, sampled):
-        if est.contains(x) is False:
-            out.append(f"{name}: exact {float(x):.6f} outside the sampled interval "
-                       f"[{est.low:.6f}, {est.high:.6f}] (sampled {est.value:.6f})")
-    return out
+    return [f"{name}: exact {float(x):.6f} outside the sampled interval "
+            f"[{est.low:.6f}, {est.high:.6f}] (sampled {est.value:.6f})"
+            for name, x, est in comparisons(exact, sampled) if est.contains(x) is False]

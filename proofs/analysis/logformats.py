@@ -232,20 +232,20 @@ def _openspiel_round(data: Any, where: str) -> LoggedRound:
     if not isinstance(items, list):
         raise TraceError(f"{where}: {key} = {brief(items)}: must be a list")
     deck, actions = game.deck, game.actions
+    size = game.players * game.hand_size  # the tiles of the deal
     dealt: list[int] = []
     steps: list[Step] = []
     written: list[str] = []
     for i, item in enumerate(items):
         at = f"{where}: {key}[{i}]"
         if key == "history":
-            if not _whole(item) or not 0 <= item < (len(deck) if len(dealt) < game.players *
-                                                     game.hand_size else len(actions)):
-                kind = ("a chance outcome" if len(dealt) < game.players * game.hand_size
-                        else "an action")
-                top = len(deck) if kind.startswith("a chance") else len(actions)
+            dealing = len(dealt) < size
+            top = len(deck) if dealing else len(actions)
+            if not _whole(item) or not 0 <= item < top:
+                kind = "a chance outcome" if dealing else "an action"
                 raise TraceError(f"{at} = {brief(item)}: not {kind} of {game.name} "
                                  f"(allowed: 0..{top - 1})")
-            if len(dealt) < game.players * game.hand_size:
+            if dealing:
                 a, b = deck[item]
                 text = f"Deal ({a}.0, {b}.0)"
                 chance: tuple[int, int] | None = (a, b)
@@ -274,21 +274,21 @@ def _openspiel_round(data: Any, where: str) -> LoggedRound:
                     raise TraceError(f"{at} = {brief(item)}: no player p{p} in {game.name}")
         shown = f"{item} ({text})" if key == "history" else brief(text)
         if chance is not None:
-            if steps or len(dealt) == game.players * game.hand_size:
+            if steps or len(dealt) == size:
                 raise TraceError(f"{at} = {shown}: a deal after the deal is complete")
             t = Tile.of(*chance).idx
             if t in dealt:
                 raise TraceError(f"{at} = {shown}: {Tile.of(*chance)} is dealt twice")
             dealt.append(t)
             continue
-        if len(dealt) < game.players * game.hand_size:
+        if len(dealt) < size:
             raise TraceError(f"{at} = {shown}: a play before the deal is complete "
-                             f"({len(dealt)} of {game.players * game.hand_size} tiles dealt)")
+                             f"({len(dealt)} of {size} tiles dealt)")
         steps.append(Play(p, Tile.of(a, b).idx, e))
         written.append(text)
-    if len(dealt) < game.players * game.hand_size:
-        raise TraceError(f"{where}: {key}: the deal is incomplete ({len(dealt)} of "
-                         f"{game.players * game.hand_size} tiles)")
+    if len(dealt) < size:
+        raise TraceError(f"{where}: {key}: the deal is incomplete ({len(dealt)} of {size} "
+                         "tiles)")
     scores = None
     if "returns" in data:
         returns = data["returns"]

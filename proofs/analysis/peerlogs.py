@@ -31,10 +31,8 @@ def openspiel_lines(game: str, rounds: int, seed: int, *, strings: bool = False)
         state = g.new_initial_state()
         said: list[str] = []
         while not state.is_terminal():
-            if state.is_chance_node():
-                action = rng.choice([a for a, _ in state.chance_outcomes()])
-            else:
-                action = rng.choice(state.legal_actions())
+            action = rng.choice([a for a, _ in state.chance_outcomes()]
+                                if state.is_chance_node() else state.legal_actions())
             said.append(state.action_to_string(state.current_player(), action))
             state.apply_action(action)
         line: dict[str, Any] = {"game": game}

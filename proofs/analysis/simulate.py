@@ -1,12 +1,11 @@
 """Monte-Carlo statistics of a variant under uniformly random legal play, or a policy.
 
-:func:`simulate` plays ``rounds`` seeded random rounds with the engine's fast
-loop (:func:`~dominoproof.model.engine.random_rounds`), or under another play
-policy (:mod:`dominoproof.proofs.analysis.policies`: ``greedy``, ``block-seeking``) with the
-policy's loop, and answers the last
-question of RULES.md: how often does a round block, what is left in the hands
-when it does (R5.3), who wins (R5.2, R5.4), how ties are settled (R5.5), how
-long rounds last, and which tiles carry the risk of R5.6.
+:func:`simulate` plays ``rounds`` seeded random rounds with the engine's fast loop
+(:func:`~dominoproof.model.engine.random_rounds`), or under another play policy
+(:mod:`dominoproof.proofs.analysis.policies`: ``greedy``, ``block-seeking``) with the
+policy's loop, and answers the last question of RULES.md: how often does a round block,
+what is left in the hands when it does (R5.3), who wins (R5.2, R5.4), how ties are
+settled (R5.5), how long rounds last, and which tiles carry the risk of R5.6.
 
 It is a pure function of ``(variant, rounds, seed, policy)``: no printing, no clock, so
 the CLI, CI pipelines and tests share it. Pips are ``int`` throughout; only

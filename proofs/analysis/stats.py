@@ -6,14 +6,14 @@ does the winner get (R5.4)? Which tiles cost their holder most at a block (R5.6)
 functions answer them, in the same typed record (:class:`RoundFigures`):
 
 * :func:`exact_figures`: exact, by dynamic programming over the state graph of the
-  exhaustive search (:func:`dominoproof.proofs.search.statespace.explore`), for configurations
-  small enough to enumerate. Every deal of the configuration is equally likely (the
-  engine's uniform shuffle; deals a ``redeal`` lead voids are dealt again, so they are
-  left out); in a draw game, with a free draw order each boneyard tile is equally
-  likely to be drawn, with the deal's own order the draw is part of the deal. Every
-  other move is drawn from the policy (:mod:`dominoproof.proofs.analysis.policies`). The arithmetic
-  is
-  rational (:class:`fractions.Fraction`): the figures are exact, not estimates.
+  exhaustive search (:func:`dominoproof.proofs.search.statespace.explore`), for
+  configurations small enough to enumerate. Every deal of the configuration is equally
+  likely (the engine's uniform shuffle; deals a ``redeal`` lead voids are dealt again, so
+  they are left out); in a draw game, with a free draw order each boneyard tile is equally
+  likely to be drawn, with the deal's own order the draw is part of the deal. Every other
+  move is drawn from the policy (:mod:`dominoproof.proofs.analysis.policies`). The
+  arithmetic is rational (:class:`fractions.Fraction`): the figures are exact, not
+  estimates.
 * :func:`sampled_figures`: the same figures measured on ``rounds`` rounds the engine
   plays from a seed, each with an interval (95% by default): Wilson intervals for
   probabilities, normal intervals (sample standard deviation) for means.

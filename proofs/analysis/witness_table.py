@@ -28,7 +28,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dominoproof.model.errors import DominoproofError, TraceError
 from dominoproof.model.rulebook import RuleBook
@@ -45,9 +45,6 @@ from dominoproof.proofs.budgets import WITNESS_SEARCH_SHARE
 from dominoproof.proofs.runner import fork_process, pipe
 from dominoproof.proofs.z3.queries import Prover
 from dominoproof.proofs.z3.witness_bounds import z3_bounds
-
-if TYPE_CHECKING:
-    from dominoproof.proofs.z3.queries import Prover
 
 __all__ = ["QUESTION_ORDER", "Answer", "Invariants", "answer", "exit_code"]
 
@@ -117,7 +114,7 @@ class Answer:
 
 
 #: Makes the Z3 side's prover from (Z3's seed, each query's wall-clock safety net in ms).
-ProverFactory = Callable[[int, int], "Prover"]
+ProverFactory = Callable[[int, int], Prover]
 #: The invariants proved so far, by (variant, Z3 seed): the ids of Houdini's lemmas.
 Invariants = dict[tuple[Variant, int], tuple[str, ...]]
 
