@@ -241,12 +241,20 @@ def said(layout: Layout, state: State, move: Move) -> str:
     if (move.kind is MoveKind.PLAY and move._canonical()
             and 0 <= move.end < min(layout.width, len(state.ends))):
         tile = Tile.from_index(move.tile).show()
-        shown = layout.shows(state.ends, move.end)
-        if layout.named_by_number:
-            return f"P{move.player} plays {tile} on {shown}{_leaving(move)}"
-        name = layout.data.slots[move.end].name
-        return f"P{move.player} plays {tile} on {name} (showing {shown}){_leaving(move)}"
+        on = (str(layout.shows(state.ends, move.end)) if layout.named_by_number
+              else end_named(layout, state, move.end))
+        return f"P{move.player} plays {tile} on {on}{_leaving(move)}"
     return str(move)
+
+
+def end_named(layout: Layout, state: State, slot: int) -> str:
+    """An open end as people name it: ``the 5`` on the one line (its number names it),
+    else by the slot's name and its number, ``train P1 (showing 5)`` (as :func:`said`
+    names the end a play goes on)."""
+    shown = layout.shows(state.ends, slot)
+    if layout.named_by_number:
+        return f"the {shown}"
+    return f"{layout.data.slots[slot].name} (showing {shown})"
 
 
 def read_move(data: Any) -> WrittenMove:

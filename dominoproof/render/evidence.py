@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from dominoproof.model.engine import Trace
 from dominoproof.model.fast import engine_for
 from dominoproof.model.layout import CLOSED, layout_of
-from dominoproof.model.moves import LEAD, Move, MoveKind, said
+from dominoproof.model.moves import LEAD, Move, MoveKind, end_named, said
 from dominoproof.model.outcome import Outcome
 from dominoproof.model.rulebook import RuleBook
 from dominoproof.model.state import State, StateFlaw, Status, state_status
@@ -35,7 +35,6 @@ from dominoproof.model.variant import Variant
 from dominoproof.options import counted, indented, shown_under, width
 from dominoproof.options import wrap as _wrap
 from dominoproof.proofs.allsizes import AbstractCounterexample
-from dominoproof.proofs.analysis.checklog import end_named
 from dominoproof.proofs.properties import BY_ID, Result, Verdict
 from dominoproof.proofs.search.rounds import Failure, judge_round, judge_step
 from dominoproof.proofs.z3.queries import CTI, Run

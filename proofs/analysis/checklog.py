@@ -28,6 +28,7 @@ from dominoproof.model.moves import (
     Move,
     MoveKind,
     WrittenMove,
+    end_named,
     resolve,
     said,
 )
@@ -90,14 +91,6 @@ def closed_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[
                 if sl.access is Access.OWNER_OR_MARKER else "")
         return "R2.3", f"{sl.name} is P{sl.owner}'s own train{when} (markers and trains)"
     return None
-
-
-def end_named(layout: Layout, s: State, slot: int) -> str:
-    """An open end as people name it: ``the 5`` on the one line (its number names it),
-    else ``train P1 (showing 5)`` (a play's end in a counterexample round says so too)."""
-    if layout.named_by_number:
-        return f"the {s.ends[slot]}"
-    return f"{layout.data.slots[slot].name} (showing {s.ends[slot]})"
 
 
 def opened_by_layout(layout: Layout, s: State, slot: int, player: int) -> tuple[str, str] | None:
@@ -386,5 +379,5 @@ def check_log(v: Variant, text: str, source: str, fmt: str = "trace") -> LogChec
 
 
 __all__ = ["FORMATS", "Deviation", "LogCheck", "RoundCheck", "check_log", "check_round",
-           "closed_by_layout", "end_named", "layout_cause", "open_ends", "opened_by_layout",
+           "closed_by_layout", "layout_cause", "open_ends", "opened_by_layout",
            "pass_of", "play_of"]
