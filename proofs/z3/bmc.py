@@ -38,7 +38,7 @@ from dominoproof.proofs.z3.encoding import (
     popcount,
 )
 from dominoproof.proofs.z3.lemmas import Lemma
-from dominoproof.proofs.z3.session import SessionPart
+from dominoproof.proofs.z3.session import ProofSession
 from dominoproof.proofs.z3.solver import Ledger, Solver
 from dominoproof.proofs.z3.terms import And, Or
 
@@ -138,9 +138,14 @@ class BMCResult:
                 "drawn empty, a tile a move)")
 
 
-class BoundedSearch(SessionPart):
+class BoundedSearch:
     """Bounded model checking for a proof session: the paths it unrolls, the searches
     along them, and the verdicts a search settles."""
+
+    def __init__(self, session: ProofSession) -> None:
+        self.session = session
+        self.variant, self.enc = session.variant, session.enc
+        self.result = session.result  #: a verdict with its time and solver statistics
 
     def unroll(self, prefix: str, steps: int = 0, *, ledger: Ledger | None = None,
                deal: Deal | None = None, stutter: bool = True,

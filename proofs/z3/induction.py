@@ -47,7 +47,7 @@ from dominoproof.proofs.z3.houdini import HoudiniResult, violations
 from dominoproof.proofs.z3.layout_properties import AT_BLOCK, LAYOUT_TRANSITIONS, TransitionFormula
 from dominoproof.proofs.z3.lemmas import LEMMAS, Lemma
 from dominoproof.proofs.z3.scoring import SCORE_BITS
-from dominoproof.proofs.z3.session import ProofSession, SessionPart
+from dominoproof.proofs.z3.session import ProofSession
 from dominoproof.proofs.z3.solver import Check, Ledger, Optimizer
 from dominoproof.proofs.z3.symmetry import breaks_symmetry
 from dominoproof.proofs.z3.terms import And, Or
@@ -189,13 +189,14 @@ class StepCase:
     unknown: str = ""  #: which action's query was UNKNOWN ("" when every one was answered)
 
 
-class InductionProofs(SessionPart):
+class InductionProofs:
     """The proofs from the inductive invariant, and their counterexamples to induction;
     the verdicts they cannot settle alone (a real violation) are the bounded search's."""
 
     def __init__(self, session: ProofSession, search: BoundedSearch) -> None:
-        super().__init__(session)
-        self.search = search
+        self.session, self.search = session, search
+        self.variant, self.enc = session.variant, session.enc
+        self.result = session.result  #: a verdict with its time and solver statistics
 
     # -- the step case, action by action -------------------------------------------
     def per_action(self, hyps: list[Bool], s: StateVars, m: MoveVars, holds: Obligation,

@@ -252,15 +252,4 @@ class ProofSession:
         return out
 
 
-class SessionPart:
-    """A layer of queries on a proof session (the bounded search, the inductive proofs):
-    the session, its variant and encoding, and its results."""
-
-    def __init__(self, session: ProofSession) -> None:
-        self.session = session
-        self.variant = session.variant
-        self.enc = session.enc
-        self.result = session.result  #: a verdict with its time and solver statistics
-
-
-__all__ = ["ProofSession", "SanityCheck", "SessionPart", "premises"]
+__all__ = ["ProofSession", "SanityCheck", "premises"]
