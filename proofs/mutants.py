@@ -8,7 +8,6 @@ themselves; a fault that is a variant override needs none.
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 from dominoproof.model import fives
 from dominoproof.model.fast import FastRules
@@ -165,19 +164,14 @@ class PlayKeepsEnd(FastRules):
 
 
 # ---- Layouts of several lines: markers, doubles that take tiles, a spinner's arms ----
-# (these run the named actions, whose layout operations are Layout's: a mutant reads
-# the slot data through a broken Layout of its own)
+# (these run the named actions, whose layout operations are Layout's: a mutant has a
+# broken Layout of its own, made from the slot data and the number of players)
 
 
-class _OwnLayout(FastRules):
-    """A mutant that reads the slot data through a broken Layout of its own, made by
-    :attr:`broken` from the slot data and the number of players."""
-
-    broken: ClassVar[type[Layout]]
-
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        self.layout = type(self).broken(self.layout.data, self.players)  # the mutant's own
+def _unpended(layout: Layout, marks: int) -> int:
+    """``marks`` with no slot pending."""
+    f = layout.fields
+    return marks & ~(((1 << layout.width) - 1) << f.pending) if f.pending >= 0 else marks
 
 
 class _PendingIgnored(Layout):
@@ -185,14 +179,15 @@ class _PendingIgnored(Layout):
 
     def targets(self, ends: tuple[int, ...], player: int, marks: int = 0,
                 weights: tuple[int, ...] = ()) -> tuple[int, ...]:
-        f = self.fields
-        if f.pending >= 0:
-            marks &= ~(((1 << self.width) - 1) << f.pending)
-        return super().targets(ends, player, marks, weights)
+        return super().targets(ends, player, _unpended(self, marks), weights)
 
 
-class _PilesUp(_PendingIgnored):
+class _PilesUp(Layout):
     """As :class:`_PendingIgnored`, and a double laid there waits too."""
+
+    def targets(self, ends: tuple[int, ...], player: int, marks: int = 0,
+                weights: tuple[int, ...] = ()) -> tuple[int, ...]:
+        return super().targets(ends, player, _unpended(self, marks), weights)
 
     def starts_wait(self, pending: int) -> bool:
         return True
@@ -237,25 +232,31 @@ class _LastDoubleAllowed(Layout):
         return False
 
 
-class OutOnWaitingDouble(_OwnLayout):
+class OutOnWaitingDouble(FastRules):
     """R2.2 broken under out_on_double = "covered": a player may lay a double that must be
     covered as their last tile, and go out on it (the round ends on an uncovered double)."""
 
-    broken = _LastDoubleAllowed
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _LastDoubleAllowed(self.layout.data, self.players)
 
 
-class AnyMarkerOpens(_OwnLayout):
+class AnyMarkerOpens(FastRules):
     """R2.3 broken under open_trains = "own-marker-out": a player may play on every train
     while any player's marker is out, their own in or not."""
 
-    broken = _AnyMarkerOpens
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _AnyMarkerOpens(self.layout.data, self.players)
 
 
-class PublicBeforeOwn(_OwnLayout):
+class PublicBeforeOwn(FastRules):
     """R2.3 broken under public_train = "after-own": the public train is open to a player
     whose own train has no tile yet."""
 
-    broken = _PublicAlwaysOpen
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _PublicAlwaysOpen(self.layout.data, self.players)
 
 
 class _EveryTurnFirst(Layout):
@@ -269,11 +270,13 @@ class _EveryTurnFirst(Layout):
         return super().extend(ends, marks, slot, tile, player, canon=canon, leaves=leaves)
 
 
-class EveryTurnFirst(_OwnLayout):
+class EveryTurnFirst(FastRules):
     """R2.3 broken under first_turn = "own-train": "own train not started" forgotten, so
     every play on one's own train, on any turn, lets its player lay on."""
 
-    broken = _EveryTurnFirst
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _EveryTurnFirst(self.layout.data, self.players)
 
 
 class MarkerStaysIn(FastRules):
@@ -288,24 +291,30 @@ class MarkerStaysIn(FastRules):
         return nxt
 
 
-class DoubleLeftUncovered(_OwnLayout):
+class DoubleLeftUncovered(FastRules):
     """R2.2 broken: while a double waits to be covered, play may go elsewhere."""
 
-    broken = _PendingIgnored
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _PendingIgnored(self.layout.data, self.players)
 
 
-class DoublesPileUp(_OwnLayout):
+class DoublesPileUp(FastRules):
     """R2.2 broken: while a double waits to be covered, play may go elsewhere, and a double
     laid there waits too (two doubles wait at once)."""
 
-    broken = _PilesUp
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _PilesUp(self.layout.data, self.players)
 
 
-class ArmsOpenEarly(_OwnLayout):
+class ArmsOpenEarly(FastRules):
     """Terms/R2.2 broken: a spinner's arms may be played on before its sides are
     covered."""
 
-    broken = _SidesIgnored
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.layout = _SidesIgnored(self.layout.data, self.players)
 
 
 class ConfirmPastDouble(FastRules):
