@@ -56,7 +56,7 @@ class TermReader:
         ``loc[t] < k`` with a constant ``k <= P``. A syntactic check of every occurrence,
         sufficient for moving a tile between boneyard, aside, table and nowhere never to
         change the terms; any other use of a place, and nothing is collapsed."""
-        P = self.enc.P
+        P = self.enc.v.P
         seen: set[int] = set()
         todo = [self.packed]
         while todo:
@@ -119,12 +119,12 @@ class TermReader:
 
     def _read_values(self, state: State) -> tuple[int, ...]:
         """:meth:`read`, from the values of the variables the terms contain."""
-        pairs = self.enc.values(self.s, state)
+        pairs = self.enc.v.values(self.s, state)
         if self._read is None:
             self._read = [i for i, (x, _) in enumerate(pairs) if str(x) in self._free]
             self._collapse = [self.hands_only and str(pairs[i][0]) in self._locs
                               for i in self._read]
-        P = self.enc.P
+        P = self.enc.v.P
         key = tuple(min(pairs[i][1], P) if c else pairs[i][1]
                     for i, c in zip(self._read, self._collapse, strict=True))
         got = self._memo.get(key)
