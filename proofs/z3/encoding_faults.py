@@ -224,14 +224,23 @@ class PendingIgnored(Predicates):
         return self.may_play(s, seat, i)
 
 
+def pending_alike(v: Vocabulary, s: StateVars, j: int, i: int) -> Bool:
+    """Two slots of a group showing one number are one move whether pending or not
+    (the mutant offers the slots as if nothing were pending)."""
+    return Or(s.ends[j] != s.ends[i], v.covered(s, j) != v.covered(s, i))
+
+
 class PendingAlike(LayoutTerms):
     def distinct(self, s: StateVars, j: int, i: int) -> Bool:
-        """Two slots of a group showing one number are one move whether pending or not
-        (the mutant offers the slots as if nothing were pending)."""
-        return Or(s.ends[j] != s.ends[i], self.v.covered(s, j) != self.v.covered(s, i))
+        return pending_alike(self.v, s, j, i)
 
 
-class PendingAlikePileUp(PendingAlike):
+class PendingAlikePileUp(LayoutTerms):
+    """:class:`PendingAlike`, and a double starts a wait while other slots are pending too."""
+
+    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
+        return pending_alike(self.v, s, j, i)
+
     def starts_wait(self, rest: list[Bool]) -> Bool:
         return z3.BoolVal(True)
 
