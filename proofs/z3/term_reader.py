@@ -21,7 +21,8 @@ class TermReader:
     """Terms over one copy of the state variables, evaluated on concrete states.
 
     The terms are packed into one bit-vector; a concrete state is read by putting its
-    values (:meth:`Encoding.values`) into a model and evaluating the packed term there.
+    values (:meth:`~.vocabulary.Vocabulary.values`) into a model and evaluating the
+    packed term there.
     Results are remembered by the values of exactly the variables the terms contain
     (found by walking them), so states that differ only where the terms do not look
     are read once. Where Z3 proves that the terms see of a tile only *whether it is in a
@@ -96,7 +97,7 @@ class TermReader:
         """The fields of a concrete state that the terms' variables are read from (the
         hands for every tile's place, where only whether it is in a hand matters), or
         None where a tile's other places matter too, or where a variable the terms
-        contain is read otherwise (:meth:`Encoding.values`, :data:`FIELDS`)."""
+        contain is read otherwise (:meth:`~.vocabulary.Vocabulary.values`, :data:`FIELDS`)."""
         s, free = self.s, self._free
         if self._locs and not self.hands_only:
             return None
