@@ -76,13 +76,13 @@ def test_parity_refuted_where_tiles_are_set_aside() -> None:
     final = engine_final(w)
     assert final.status is Status.BLOCKED and final.set_aside
     # the final state breaks the theorem's conclusion
-    s = pr.enc.state("f")
+    s = pr.enc.v.state("f")
     import z3  # type: ignore[import-untyped]
 
     from dominoproof.proofs.z3.solver import Solver
 
     sv = Solver()
-    sv.add(*pr.enc.equals(s, final), z3.Not(parity_conclusion(pr.enc, s)))
+    sv.add(*pr.enc.v.equals(s, final), z3.Not(parity_conclusion(pr.enc, s)))
     assert sv.check().sat
 
 

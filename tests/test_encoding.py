@@ -51,12 +51,12 @@ def test_init_with_a_deal_is_the_engines_initial_state(name: str,
     rng = random.Random(7)
     for _ in range(6):
         deal = shuffled_deal(v, rng)
-        s = enc.state("i")
+        s = enc.v.state("i")
         sv = Solver(seed=0, timeout_ms=20_000)
         sv.add(enc.init(s, deal))
         c = sv.check()
         assert c.sat
-        got = enc.decode_state(c.model, s)
+        got = enc.v.decode_state(c.model, s)
         want = initial_state(v, deal, free_draw=True, rules=rules)
         assert got.key() == want.key()
         # the lead is unique: no other turn satisfies Init for this deal
@@ -77,7 +77,7 @@ def test_a_void_deal_has_no_initial_state() -> None:
 
         deal = Deal.from_order(v, order)
         held = any(h >> 9 & 1 for h in deal.hands)  # 3-3 is tile 9
-        s = enc.state("v")
+        s = enc.v.state("v")
         sv = Solver(seed=0, timeout_ms=10_000)
         sv.add(enc.init(s, deal))
         c = sv.check()
@@ -92,12 +92,12 @@ def test_symbolic_init_deals_the_variants_counts() -> None:
     for name in ("draw-2p-d6", "block-2p-d6", "draw-leave2-2p-d6", "draw-8p-d12"):
         v = variant(name)
         enc = Encoding(v)
-        s = enc.state("d")
+        s = enc.v.state("d")
         sv = Solver(seed=0, timeout_ms=30_000)
         sv.add(enc.init(s))
         c = sv.check()
         assert c.sat, name
-        st = enc.decode_state(c.model, s)
+        st = enc.v.decode_state(c.model, s)
         assert [h.bit_count() for h in st.hands] == [v.deal.hand_size] * v.players
         assert st.boneyard.bit_count() == v.boneyard_size
         assert st.set_aside.bit_count() == v.deal.set_aside
@@ -114,12 +114,12 @@ def test_states_decode_back_to_themselves(name: str) -> None:
     enc = Encoding(v)
     for seed in range(3):
         for s in random_round(v, seed).states()[::3]:
-            sv_ = enc.state("x")
+            sv_ = enc.v.state("x")
             sv = Solver(seed=0, timeout_ms=10_000)
-            sv.add(*enc.equals(sv_, s))
+            sv.add(*enc.v.equals(sv_, s))
             c = sv.check()
             assert c.sat
-            assert enc.decode_state(c.model, sv_).key()[:-1] == s.key()[:-1]
+            assert enc.v.decode_state(c.model, sv_).key()[:-1] == s.key()[:-1]
 
 
 @pytest.mark.parametrize("name", ["tiny-2p-d3", "draw-8p-d12", "fouls-4p-d6",
@@ -169,20 +169,20 @@ def test_a_fixed_order_encoding_follows_the_stack() -> None:
     enc = Encoding(v, stack=trace.deal.stack)
     states = trace.states()
     for s, m, t in zip(states, trace.moves, states[1:], strict=False):
-        a, mv, b = enc.state("a"), enc.move("m"), enc.state("b")
+        a, mv, b = enc.v.state("a"), enc.v.move("m"), enc.v.state("b")
         sv = Solver(seed=0, timeout_ms=10_000)
-        sv.add(*enc.equals(a, s), enc.trans(a, mv, b))
-        sv.add(enc.move_is(mv, m))
+        sv.add(*enc.v.equals(a, s), enc.trans(a, mv, b))
+        sv.add(enc.v.move_is(mv, m))
         c = sv.check()
         assert c.sat
-        assert enc.decode_state(c.model, b).key() == t.key()
+        assert enc.v.decode_state(c.model, b).key() == t.key()
 
 
 def test_every_action_is_deterministic_given_its_move() -> None:
     """Two post-states of one action and one move are equal (the functional form)."""
     v = variant("draw-8p-d12", {"set.max": 4, "deal.players": 3, "deal.hand_size": 3})
     enc = Encoding(v)
-    s, m, b1, b2 = enc.state("s"), enc.move("m"), enc.state("p"), enc.state("q")
+    s, m, b1, b2 = enc.v.state("s"), enc.v.move("m"), enc.v.state("p"), enc.v.state("q")
     for a, f in enc.actions(s, m, b1).items():
         g = enc.actions(s, m, b2)[a]
         sv = Solver(seed=0, timeout_ms=20_000)
@@ -204,7 +204,7 @@ def test_each_action_is_enabled_somewhere() -> None:
             ("tiny-2p-d3", first, {"foul", "pass"})):
         v = variant(name, overrides)
         enc = Encoding(v)
-        s, m = enc.state("s"), enc.move("m")
+        s, m = enc.v.state("s"), enc.v.move("m")
         dead = set()
         for a, (guard, _) in enc.steps(s, m).items():
             sv = Solver(seed=0, timeout_ms=20_000)
@@ -240,11 +240,11 @@ def test_the_views_asked_again_and_again_are_built_once_per_state() -> None:
     lemmas for every tile, seat and slot, many times over: each is built once per state
     (the same term after), and a state of another name gets its own."""
     enc = Encoding(variant("chickenfoot-4p-d9"))
-    s, t = enc.state("s"), enc.state("t")
-    pending = enc.fields.pending
+    s, t = enc.v.state("s"), enc.v.state("t")
+    pending = enc.v.fields.pending
     assert pending >= 0  # the chicken foot's doubles wait for their tiles
-    for view in (lambda x: enc.in_hand(x, 3, 1), lambda x: enc.mark(x, pending),
-                 enc.any_pending):
+    for view in (lambda x: enc.v.in_hand(x, 3, 1), lambda x: enc.v.mark(x, pending),
+                 enc.v.any_pending):
         first = view(s)
         assert view(s) is first
         other = view(t)
@@ -253,5 +253,5 @@ def test_the_views_asked_again_and_again_are_built_once_per_state() -> None:
                                       (t.marks, s.marks)))
     seat = z3.BitVecVal(1, s.loc[0].size())  # a seat as a term: built each time, as before
     differ = z3.Solver()
-    differ.add(enc.in_hand(s, 3, seat) != enc.in_hand(s, 3, 1))
+    differ.add(enc.v.in_hand(s, 3, seat) != enc.v.in_hand(s, 3, 1))
     assert differ.check() == z3.unsat

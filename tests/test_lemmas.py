@@ -133,5 +133,5 @@ def test_hand_size_is_inductive_and_fails_when_a_hand_grows_without_drawing() ->
     bad = houdini(twin, candidates_for(twin))
     got, c, action = prove_relative(twin, lem, bad.kept)
     assert (got, action) == ("step", "draw-aside") and c is not None and c.sat
-    cap = v.deal.hand_size + good.B
+    cap = v.deal.hand_size + good.v.B
     assert largest_hand(v, engine_for(v)) <= cap < largest_hand(v, fault.engine_for(v))

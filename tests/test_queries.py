@@ -82,7 +82,7 @@ def test_blocked_sound_alone_is_not_inductive_but_is_proved_with_the_lemmas(
     cti = chain[-1][0]
     assert cti.move.kind is MoveKind.ESTABLISH
     assert cti.pre.status is Status.PLAYING and cti.post.status is Status.BLOCKED
-    assert cti.pre.confirmed >= pr.enc.C and cti.pre.led and not cti.pre.boneyard
+    assert cti.pre.confirmed >= pr.enc.v.C and cti.pre.led and not cti.pre.boneyard
     ts = pr.variant.tiles
     assert any(set(cti.pre.open_ends) & set(ts.halves[t]) for h in cti.pre.hands
                for t in range(ts.count) if h >> t & 1), "a hand holds a tile matching an end"

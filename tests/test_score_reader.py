@@ -22,7 +22,7 @@ from dominoproof.proofs.z3.term_reader import TermReader
 
 def reader_of(v, make):  # type: ignore[no-untyped-def]
     enc = Encoding(v)
-    s = enc.state("probe")
+    s = enc.v.state("probe")
     return TermReader(enc, s, [(make(enc, s), 1)])
 
 
@@ -30,8 +30,8 @@ def test_a_term_that_looks_at_the_boneyard_is_not_collapsed() -> None:
     v = variant("draw-2p-d6")
     one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
     hands = reader_of(v, lambda e, s: z3.If(s.loc[0] == 1, one, zero))
-    stock = reader_of(v, lambda e, s: z3.If(s.loc[0] == e.P, one, zero))
-    below = reader_of(v, lambda e, s: z3.If(z3.ULT(s.loc[0], e.P + 1), one, zero))
+    stock = reader_of(v, lambda e, s: z3.If(s.loc[0] == e.v.P, one, zero))
+    below = reader_of(v, lambda e, s: z3.If(z3.ULT(s.loc[0], e.v.P + 1), one, zero))
     assert hands.hands_only
     assert not stock.hands_only
     assert not below.hands_only

@@ -66,10 +66,10 @@ def test_each_permutation_is_a_state_of_its_own_to_the_formula_caches() -> None:
     a slot's number) by the state's name: were the two permuted states one name, the
     rotation would be read from the exchange's cache and the lemma pass as symmetric."""
     q = quotient(Encoding(analogue("chicken-foot")))
-    (group,) = q.unsorted
+    (group,) = q.v.unsorted
     last = group[-1]
     lemma = Lemma("last-not-blank", "the group's last slot never shows 0", ("Terms",),
-                  lambda e, s: z3.Not(e.carries_at(s, 0, last)),
+                  lambda e, s: z3.Not(e.v.carries_at(s, 0, last)),
                   not_all_sizes="a test's lemma")
     assert asymmetric(q, [lemma])[0] == ["last-not-blank"]
 

@@ -93,7 +93,7 @@ class Unrolling:
         for _ in range(steps):
             i = len(self.moves)
             here = self.states[-1]
-            m, nxt = enc.move(f"{self.prefix}{i}"), enc.state(f"{self.prefix}{i + 1}")
+            m, nxt = enc.v.move(f"{self.prefix}{i}"), enc.v.state(f"{self.prefix}{i + 1}")
             step = enc.trans(here, m, nxt)
             if self.stutter:
                 step = Or(step, enc.stutter(here, m, nxt))
@@ -105,8 +105,8 @@ class Unrolling:
 def stock_count(enc: Encoding, s: StateVars) -> Any:
     """How many tiles the boneyard of ``s`` holds: the very term Init counts the deal's
     boneyard with (:func:`~dominoproof.proofs.z3.vocabulary.count_is`)."""
-    width = max(enc.B, enc.T).bit_length() + 1
-    return popcount([x == enc.BONEYARD for x in s.loc], width)
+    width = max(enc.v.B, enc.v.T).bit_length() + 1
+    return popcount([x == enc.v.BONEYARD for x in s.loc], width)
 
 
 @dataclass
@@ -153,7 +153,7 @@ class BoundedSearch:
         """A path of ``steps`` steps from ``Init`` (or from ``deal``) in a fresh solver,
         each state after the first constrained by the proved invariant when
         ``strengthen`` (it holds in every reachable state, so no real round is lost)."""
-        x0 = self.enc.state(f"{prefix}0")
+        x0 = self.enc.v.state(f"{prefix}0")
         sv = self.session.solver(ledger=ledger)
         sv.add(self.enc.init(x0, deal))
         path = Unrolling(self.enc, sv, prefix, stutter,
@@ -189,14 +189,14 @@ class BoundedSearch:
             return 0
         enc = self.enc
         inv = self.session.strengthening()
-        ws = [enc.state(f"w{i}") for i in range(window)]
-        ms = [enc.move(f"wm{i}") for i in range(window - 1)]
+        ws = [enc.v.state(f"w{i}") for i in range(window)]
+        ms = [enc.v.move(f"wm{i}") for i in range(window - 1)]
         sv = self.session.solver(ledger=ledger)
         for x in ws:
             sv.add(*[lem(enc, x) for lem in inv])
         for a, m, b in zip(ws, ms, ws[1:], strict=False):
             sv.add(enc.trans(a, m, b))
-        sv.add(goal(ws, ms), z3.Not(enc.boneyard_empty(ws[-1])))
+        sv.add(goal(ws, ms), z3.Not(enc.v.boneyard_empty(ws[-1])))
         return stock - tail if sv.check().unsat else 0
 
     def _prove_stock_floor(self) -> int:
@@ -205,15 +205,15 @@ class BoundedSearch:
         if b <= 0:
             return 0
         led = Ledger()
-        s, m = enc.state("f0"), enc.move("fm")
+        s, m = enc.v.state("f0"), enc.v.move("fm")
         sv = self.session.solver(ledger=led)
         sv.add(enc.init(s), stock_count(enc, s) != b)
         ok = sv.check().unsat
         for guard, post in enc.steps(s, m).values() if ok else ():
             # a tile leaves the boneyard only as the move's tile: at most one a move
             sv = self.session.solver(ledger=led)
-            sv.add(guard, Or([And(enc.in_boneyard(s, t), z3.Not(enc.in_boneyard(post, t)),
-                                  m.tile != t) for t in range(enc.T)]))
+            sv.add(guard, Or([And(enc.v.in_boneyard(s, t), z3.Not(enc.v.in_boneyard(post, t)),
+                                  m.tile != t) for t in range(enc.v.T)]))
             ok = ok and sv.check().unsat
         self.session.ledger.merge(led)
         return b if ok else 0
@@ -313,8 +313,8 @@ class BoundedSearch:
         enc = self.enc
         # a stuttering tail (a finished round idling to the horizon) is padding, not moves
         real = [m for m in moves if model.eval(m.kind, True).as_long() != STUTTER]
-        ds = [enc.decode_state(model, x) for x in states[:len(real) + 1]]
-        ms = [enc.decode_move(model, x, m) for x, m in zip(states, real, strict=False)]
+        ds = [enc.v.decode_state(model, x) for x in states[:len(real) + 1]]
+        ms = [enc.v.decode_move(model, x, m) for x, m in zip(states, real, strict=False)]
         s0 = ds[0]
         order = [mv.tile for mv in ms if mv.kind is MoveKind.DRAW and s0.boneyard >> mv.tile & 1]
         rest = [t for t in bits(s0.boneyard) if t not in order]

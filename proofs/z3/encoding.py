@@ -34,7 +34,7 @@ from typing import Any, ClassVar, TypeAlias
 import z3  # type: ignore[import-untyped]
 
 from dominoproof.model.state import Deal, State, Status
-from dominoproof.model.variant import DrawRule, FoulRule
+from dominoproof.model.variant import DrawRule, FoulRule, Variant
 from dominoproof.proofs.z3 import fives_terms
 from dominoproof.proofs.z3.layout_terms import LayoutTerms
 from dominoproof.proofs.z3.predicates import Predicates
@@ -72,31 +72,37 @@ Step: TypeAlias = tuple[Any, StateVars]  #: (guard, post-state terms) of an acti
 
 
 @dataclass
-class Encoding(Vocabulary):
+class Encoding:
     """The transition system of one variant (SEMANTICS.md), as Z3 formulas: Init, the
-    named actions, ``T``. It is stated over its :class:`Vocabulary` (the variables, the
-    constants, their views and concrete states in and out: ``enc.P``, ``enc.state(...)``)
-    and has two parts: the :class:`Predicates` over it (``preds``) and the
-    :class:`LayoutTerms` (``layout``).
+    named actions, ``T``. It has a :class:`Vocabulary` (``v``: the variables, the
+    constants, their views and concrete states in and out: ``enc.v.P``,
+    ``enc.v.state(...)``), built from the same three arguments, and two parts stated over
+    it: the :class:`Predicates` (``preds``) and the :class:`LayoutTerms` (``layout``).
 
     The fault twins (``proofs/z3/encoding_faults.py``) override single actions, or build
-    the encoding with another part (:attr:`predicates`, :attr:`layout_terms`).
+    the encoding with another part (:attr:`vocabulary`, :attr:`predicates`,
+    :attr:`layout_terms`).
     """
 
+    variant: Variant
+    stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free
+    quotient: bool = False  #: the relation modulo symmetry (:attr:`Vocabulary.quotient`)
+
+    vocabulary: ClassVar[type[Vocabulary]] = Vocabulary
     predicates: ClassVar[type[Predicates]] = Predicates
     layout_terms: ClassVar[type[LayoutTerms]] = LayoutTerms
     may_draw_aside: ClassVar[bool] = False  #: a twin that draws set-aside tiles
 
     def __post_init__(self) -> None:
-        super().__post_init__()
-        self.preds = self.predicates(self)
-        self.layout = self.layout_terms(self, self.preds)
+        self.v = self.vocabulary(self.variant, self.stack, self.quotient)
+        self.preds = self.predicates(self.v)
+        self.layout = self.layout_terms(self.v, self.preds)
 
     # -- Init -------------------------------------------------------------------
     def conservation(self, s: StateVars) -> Bool:
         """Every tile is in a hand, the boneyard, set aside or on the table (the partition of
         the set is structural: one place per tile)."""
-        return And([self.somewhere(s, t) for t in range(self.T)])
+        return And([self.v.somewhere(s, t) for t in range(self.v.T)])
 
     def init(self, s: StateVars, deal: Deal | None = None) -> Bool:
         """Init: the state right after a deal (any deal, or ``deal``) [SEMANTICS "Init"]."""
@@ -106,15 +112,15 @@ class Encoding(Vocabulary):
             cs.append(s.marks == 0)
         cs += [x == 0 for x in (*s.points, *s.weights)]  # R5.7: nobody has scored
         if deal is None:
-            cs += [self.conservation(s), self.nothing_on_table(s)]
-            for place, k in [*((p, self.H) for p in range(self.P)),
-                             (self.BONEYARD, self.B), (self.ASIDE, self.K)]:
+            cs += [self.conservation(s), self.v.nothing_on_table(s)]
+            for place, k in [*((p, self.v.H) for p in range(self.v.P)),
+                             (self.v.BONEYARD, self.v.B), (self.v.ASIDE, self.v.K)]:
                 cs.append(count_is([x == place for x in s.loc], k))
         else:
             stock = 0
             for t in deal.stack:
                 stock |= 1 << t
-            places = self.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
+            places = self.v.places(State(deal.hands, stock, deal.set_aside, 0, (), 0, 0, False,
                                        0, Status.PLAYING, None))
             cs += [x == w for x, w in zip(s.loc, places, strict=True)]
         if s.drawn is not None:
@@ -139,20 +145,20 @@ class Encoding(Vocabulary):
         ``call``: after case 3, where a dead end may be called, an open end is dead (R4.7:
         offered beside the case that decides; false unless ``[block] call = "dead-end"``)."""
         key = ("cases", s.name)
-        if key in self._cache:
-            return self._cache[key]  # type: ignore[no-any-return]
-        bone = z3.Not(self.boneyard_empty(s))
+        if key in self.v._cache:
+            return self.v._cache[key]  # type: ignore[no-any-return]
+        bone = z3.Not(self.v.boneyard_empty(s))
         seek = ([("lead-draw", And(z3.Not(s.led), self.preds.lead_choice(s).draws))]
                 if self.preds.seeks() else [])
-        first = self.first_turns and self.fields.first >= 0  # R2.3: where it applies
+        first = self.v.first_turns and self.v.fields.first >= 0  # R2.3: where it applies
         guards = [
-            ("domino", self.hand_empty(s, s.turn)),
+            ("domino", self.v.hand_empty(s, s.turn)),
             ("establish", self.preds.block_ready(s)),
-            *([("first", self.first_turn(s))] if first else []),
+            *([("first", self.v.first_turn(s))] if first else []),
             *seek,
             ("lead", z3.Not(s.led)),
             ("play", self.play_guard(s)),
-            ("draw", And(bone, z3.Not(s.drew)) if self.DRAW is not DrawRule.NONE
+            ("draw", And(bone, z3.Not(s.drew)) if self.v.DRAW is not DrawRule.NONE
              else z3.BoolVal(False)),
             ("pass", bone),
             ("confirm", z3.BoolVal(True)),
@@ -165,13 +171,13 @@ class Encoding(Vocabulary):
         if not first:
             out["first"] = z3.BoolVal(False)
         out["draw-instead"] = (And(out["play"], bone, z3.Not(s.drew))
-                               if self.ANY_TIME and self.DRAW is not DrawRule.NONE
+                               if self.v.ANY_TIME and self.v.DRAW is not DrawRule.NONE
                                else z3.BoolVal(False))
         # R4.7: after cases 1-3 (the round on, a hand to play from, no block ready)
-        out["call"] = (And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
+        out["call"] = (And(s.status == PLAYING, z3.Not(self.v.hand_empty(s, s.turn)),
                            z3.Not(self.preds.block_ready(s)), self.preds.dead_end(s))
-                       if self.CALL else z3.BoolVal(False))
-        self._cache[key] = out
+                       if self.v.CALL else z3.BoolVal(False))
+        self.v._cache[key] = out
         return out
 
     def play_guard(self, s: StateVars) -> Bool:
@@ -180,7 +186,7 @@ class Encoding(Vocabulary):
 
     def in_play_scores(self, count: BV) -> Bool:
         """R5.7: a play leaving the layout's count ``count`` scores it: a multiple of 5."""
-        return z3.URem(count, z3.BitVecVal(self.FIVES, count.size())) == 0
+        return z3.URem(count, z3.BitVecVal(self.v.FIVES, count.size())) == 0
 
     def update(self, s: StateVars, tag: str, **changes: Any) -> StateVars:
         """The post-state as terms: ``s`` with ``changes`` (tile places as ``loc=(...)``),
@@ -204,7 +210,7 @@ class Encoding(Vocabulary):
         """3. ``block_ready``: Establish(p), ``status' = BLOCKED`` [R4.4, R5.1]; and where a
         dead end may be called, at one: the call, the same move and effect [R4.7]."""
         c = self.cases(s)
-        guard = Or(c["establish"], c["call"]) if self.CALL else c["establish"]
+        guard = Or(c["establish"], c["call"]) if self.v.CALL else c["establish"]
         return (And(guard, m.kind == ESTABLISH, self.preds.no_tile(m)),
                 self.update(s, f"establish.{m.name}",
                             status=z3.BitVecVal(BLOCKED, STATUS_BITS)))
@@ -226,7 +232,7 @@ class Encoding(Vocabulary):
             extra.update(weights=tuple(weights),
                          points=fives_terms.scored_points(self, s, tuple(ends), weights))
         return self.update(
-            s, f"{tag}.{m.name}", loc=self.preds.moved(s, m, self.TABLE), ends=tuple(ends),
+            s, f"{tag}.{m.name}", loc=self.preds.moved(s, m, self.v.TABLE), ends=tuple(ends),
             confirmed=z3.BitVecVal(0, COUNT_BITS), drew=z3.BoolVal(False),
             turn=z3.If(stays, p, self.preds.next_seat(p)), **extra)
 
@@ -238,7 +244,7 @@ class Encoding(Vocabulary):
     def step_lead(self, s: StateVars, m: MoveVars) -> Step:
         """4. no slot open: Play(p, t, LEAD) for the tile(s) the lead rule allows; the slots
         the lead opens show the halves of ``t = a-b`` (:meth:`opening`)."""
-        weights = fives_terms.lead_weights(self) if self.FIVES else None  # R5.7
+        weights = fives_terms.lead_weights(self.v) if self.v.FIVES else None  # R5.7
         ends, marks = (self.layout.opening(s, m, weights) if weights is not None
                        else self.layout.opening(s, m))
         return (And(self.cases(s)["lead"], m.kind == PLAY, m.end == LEAD_CODE,
@@ -255,7 +261,7 @@ class Encoding(Vocabulary):
         extra: dict[str, Any] = {} if s.drawn is None else {"drawn": s.drawn + 1}
         named = Or([m.tile == t for t in self.preds.named_tiles()])
         return (And(self.cases(s)["lead-draw"], m.kind == DRAW, self.preds.tile_ok(m),
-                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.BONEYARD),
+                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.v.BONEYARD),
                     m.tile == top if top is not None else z3.BoolVal(True)),
                 self.update(s, f"lead-draw.{m.name}", loc=self.preds.moved(s, m, s.turn),
                             turn=z3.If(named, s.turn, self.preds.next_seat(s.turn)), **extra))
@@ -265,16 +271,16 @@ class Encoding(Vocabulary):
         whose number ``t`` carries [R2.1, R4.3], but not a last tile that is a double left
         to wait there [R2.2]; the layout's effect is :meth:`played`."""
         x = self.layout.shown(s, m.end)
-        weights = fives_terms.play_weights(self, s, m) if self.FIVES else None  # R5.7
+        weights = fives_terms.play_weights(self.v, s, m) if self.v.FIVES else None  # R5.7
         ends, marks = (self.layout.played(s, m, weights) if weights is not None
                        else self.layout.played(s, m))
         again, going = self.layout.plays_again(m), self.layout.first_goes_on(s, m)
         if going is not None:  # R2.3: a first turn going on keeps the turn too
             again = going if again is None else Or(again, going)
         return (And(self.cases(s)["play"], m.kind == PLAY, self.preds.tile_ok(m),
-                    self.layout.offered(s, m), self.fits_move(m, x),
+                    self.layout.offered(s, m), self.v.fits_move(m, x),
                     self.preds.tile_at(s, m, s.turn),
-                    *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
+                    *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.v.cover_out else [])),
                 self.after_play(s, m, "play", ends, marks, again, weights))
 
     def step_lay_on(self, s: StateVars, m: MoveVars) -> Step:
@@ -282,9 +288,9 @@ class Encoding(Vocabulary):
         only; the same effect (an action only where first turns lay several tiles)."""
         x = self.layout.shown(s, m.end)
         return (And(self.cases(s)["first"], m.kind == PLAY, self.preds.tile_ok(m),
-                    self.own_train(s.turn, m), self.layout.offered(s, m),
-                    self.fits_move(m, x), self.preds.tile_at(s, m, s.turn),
-                    *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.cover_out else [])),
+                    self.v.own_train(s.turn, m), self.layout.offered(s, m),
+                    self.v.fits_move(m, x), self.preds.tile_at(s, m, s.turn),
+                    *([z3.Not(self.layout.goes_out_waiting(s, m))] if self.v.cover_out else [])),
                 self.step_play(s, m)[1])
 
     def step_end_turn(self, s: StateVars, m: MoveVars) -> Step:
@@ -292,7 +298,7 @@ class Encoding(Vocabulary):
         mark cleared; no marker goes out, ``confirmed`` and ``drew`` unchanged."""
         bits = self.layout.mark_bits(s)
         assert bits is not None
-        bits[self.fields.first] = z3.BoolVal(False)
+        bits[self.v.fields.first] = z3.BoolVal(False)
         return (And(self.cases(s)["first"], m.kind == PASS, self.preds.no_tile(m)),
                 self.update(s, f"end.{m.name}", turn=self.preds.next_seat(s.turn),
                             marks=self.layout.word(bits)))
@@ -311,9 +317,9 @@ class Encoding(Vocabulary):
         post = self.update(s, f"foul.{m.name}", fouls=s.fouls | bit,
                            confirmed=z3.BitVecVal(0, COUNT_BITS), turn=self.preds.next_seat(s.turn),
                            drew=z3.BoolVal(False), **self.marker_change(s))
-        if self.FOULS is not FoulRule.PENALISED:
+        if self.v.FOULS is not FoulRule.PENALISED:
             return z3.BoolVal(False), post
-        return (And(self.cases(s)["play"], self.boneyard_empty(s), (s.fouls & bit) == 0,
+        return (And(self.cases(s)["play"], self.v.boneyard_empty(s), (s.fouls & bit) == 0,
                     m.kind == CONFIRM, self.preds.no_tile(m)), post)
 
     def draw_top(self, s: StateVars) -> BV | None:
@@ -335,17 +341,17 @@ class Encoding(Vocabulary):
         if s.drawn is not None:
             extra["drawn"] = s.drawn + 1
         c = self.cases(s)  # R3.5: where a player who can play may draw too, case 5 as well
-        guard = Or(c["draw"], c["draw-instead"]) if self.ANY_TIME else c["draw"]
+        guard = Or(c["draw"], c["draw-instead"]) if self.v.ANY_TIME else c["draw"]
         return (And(guard, m.kind == DRAW, self.preds.tile_ok(m),
-                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.BONEYARD),
+                    m.end == LEAD_CODE, self.preds.tile_at(s, m, self.v.BONEYARD),
                     m.tile == top if top is not None else z3.BoolVal(True)),
                 self.update(s, f"draw.{m.name}", loc=self.preds.moved(s, m, s.turn),
-                            drew=z3.BoolVal(self.DRAW is DrawRule.ONE), **extra))
+                            drew=z3.BoolVal(self.v.DRAW is DrawRule.ONE), **extra))
 
     def step_pass(self, s: StateVars, m: MoveVars) -> Step:
         """7. Stock left, but this player has drawn (draw-one): Pass(p) [R3.1];
         ``confirmed' = 0`` if confirmations need an empty boneyard, else ``+1``."""
-        count = z3.BitVecVal(0, COUNT_BITS) if self.EMPTY else s.confirmed + 1
+        count = z3.BitVecVal(0, COUNT_BITS) if self.v.EMPTY else s.confirmed + 1
         return (And(self.cases(s)["pass"], m.kind == PASS, self.preds.no_tile(m)),
                 self.update(s, f"pass.{m.name}", turn=self.preds.next_seat(s.turn),
                             drew=z3.BoolVal(False), confirmed=count, **self.marker_change(s)))
@@ -355,9 +361,9 @@ class Encoding(Vocabulary):
         confirmation that puts the mover's marker out (it was in) counts as the first of a
         new run, ``confirmed' = 1`` [R4.4]."""
         guard = And(self.cases(s)["confirm"], m.kind == CONFIRM, self.preds.no_tile(m))
-        if not self.RESTART or self.fields.markers < 0:
+        if not self.v.RESTART or self.v.fields.markers < 0:
             return guard, self.counted(s, m, "confirm")
-        was_in = Or([And(s.turn == q, z3.Not(self.marker_out(s, q))) for q in range(self.P)])
+        was_in = Or([And(s.turn == q, z3.Not(self.v.marker_out(s, q))) for q in range(self.v.P)])
         count = z3.If(was_in, z3.BitVecVal(1, COUNT_BITS), s.confirmed + 1)
         return guard, self.update(s, f"confirm.{m.name}", confirmed=count,
                                   turn=self.preds.next_seat(s.turn), drew=z3.BoolVal(False),
@@ -373,7 +379,7 @@ class Encoding(Vocabulary):
     def marker_change(self, s: StateVars) -> dict[str, Any]:
         """A pass, a confirmation or a foul puts the mover's marker out [R3.1, R4.2, R4.5]:
         the ``marks`` change, where the layout has markers."""
-        return {"marks": self.layout.markers_out(s)} if self.fields.markers >= 0 else {}
+        return {"marks": self.layout.markers_out(s)} if self.v.fields.markers >= 0 else {}
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         """Every named action as (guard, post-state terms): the functional form of ``T``.
@@ -381,8 +387,8 @@ class Encoding(Vocabulary):
         Every action is deterministic given its move, so the post-state is a term over
         ``s`` and ``m``; proofs substitute it directly (no frame equalities to solve)."""
         key = (f"steps.{m.name}", s.name)
-        if top is None and key in self._cache:
-            return self._cache[key]  # type: ignore[no-any-return]
+        if top is None and key in self.v._cache:
+            return self.v._cache[key]  # type: ignore[no-any-return]
         out = {
             "domino": self.step_domino(s, m),
             "establish": self.step_establish(s, m),
@@ -394,11 +400,11 @@ class Encoding(Vocabulary):
             "pass": self.step_pass(s, m),
             "confirm": self.step_confirm(s, m),
         }
-        if self.first_turns and self.fields.first >= 0:  # R2.3: 3', a first turn going on
+        if self.v.first_turns and self.v.fields.first >= 0:  # R2.3: 3', a first turn going on
             out["lay-on"] = self.step_lay_on(s, m)
             out["end-turn"] = self.step_end_turn(s, m)
         if top is None:
-            self._cache[key] = out
+            self.v._cache[key] = out
         return out
 
     def actions(self, s: StateVars, m: MoveVars, s2: StateVars,
@@ -419,9 +425,9 @@ class Encoding(Vocabulary):
     def enabled(self, s: StateVars) -> Bool:
         """Some move is possible from ``s`` (each case's moves exist): no deadlock."""
         c = self.cases(s)
-        seek = [And(c["lead-draw"], z3.Not(self.boneyard_empty(s)))] if self.preds.seeks() \
+        seek = [And(c["lead-draw"], z3.Not(self.v.boneyard_empty(s)))] if self.preds.seeks() \
             else []  # R3.6
-        first = [c["first"]] if self.first_turns and self.fields.first >= 0 else []
+        first = [c["first"]] if self.v.first_turns and self.v.fields.first >= 0 else []
         return Or(c["domino"], c["establish"], *first,
                   And(c["lead"], self.preds.lead_tile_held(s)),
                   *seek, c["play"], c["draw"], c["pass"], c["confirm"])

@@ -45,6 +45,7 @@ from dominoproof.proofs.z3.encoding import (
     MoveVars,
     StateVars,
     Step,
+    Vocabulary,
 )
 from dominoproof.proofs.z3.layout_terms import LayoutTerms
 from dominoproof.proofs.z3.predicates import Predicates
@@ -60,9 +61,9 @@ class EstablishWithoutBoneyardCheckZ3(Encoding):
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         base = super().steps(s, m, top)
-        stock = And(s.status == PLAYING, s.led, z3.Not(self.hand_empty(s, s.turn)),
-                    z3.Not(self.boneyard_empty(s)))
-        early = And(stock, z3.UGE(s.confirmed, self.C))
+        stock = And(s.status == PLAYING, s.led, z3.Not(self.v.hand_empty(s, s.turn)),
+                    z3.Not(self.v.boneyard_empty(s)))
+        early = And(stock, z3.UGE(s.confirmed, self.v.C))
         out = {a: (And(g, z3.Not(early)), post) for a, (g, post) in base.items()}
         out["establish-early"] = (
             And(early, m.kind == ESTABLISH, self.preds.no_tile(m)),
@@ -83,7 +84,7 @@ class ConfirmWhilePlayableZ3(Encoding):
         out = dict(super().steps(s, m, top))
         foul_guard, _ = out["foul"]
         out["foul"] = (foul_guard, self.counted(s, m, "foul-counted", marker=False))
-        extra = And(self.cases(s)["play"], self.boneyard_empty(s), z3.Not(foul_guard_any(
+        extra = And(self.cases(s)["play"], self.v.boneyard_empty(s), z3.Not(foul_guard_any(
             self, s)), m.kind == CONFIRM, self.preds.no_tile(m))
         out["confirm-while-playable"] = (
             extra, self.counted(s, m, "confirm-playable", marker=False))
@@ -92,9 +93,9 @@ class ConfirmWhilePlayableZ3(Encoding):
 
 def foul_guard_any(enc: Encoding, s: StateVars) -> Bool:
     """A false declaration is already a legal move (fouls penalised, none yet by ``p``)."""
-    if enc.FOULS is not FoulRule.PENALISED:
+    if enc.v.FOULS is not FoulRule.PENALISED:
         return z3.BoolVal(False)
-    return And(enc.boneyard_empty(s), (s.fouls & enc.preds.seat_bit(s.turn)) == 0)
+    return And(enc.v.boneyard_empty(s), (s.fouls & enc.preds.seat_bit(s.turn)) == 0)
 
 
 class DrawLosesTileZ3(Encoding):
@@ -111,8 +112,8 @@ class LeadIgnoresVariantZ3(Encoding):
     move first, and leads with any tile it holds."""
 
     def initial_turn(self, s: StateVars) -> Bool:
-        prev = z3.If(s.turn == 0, z3.BitVecVal(self.P - 1, SEAT_BITS), s.turn - 1)
-        return And(z3.ULT(s.turn, self.P), self.preds.is_leader(s, prev))
+        prev = z3.If(s.turn == 0, z3.BitVecVal(self.v.P - 1, SEAT_BITS), s.turn - 1)
+        return And(z3.ULT(s.turn, self.v.P), self.preds.is_leader(s, prev))
 
     def lead_allowed(self, s: StateVars, m: MoveVars) -> Bool:
         return z3.BoolVal(True)
@@ -123,7 +124,7 @@ class ExtraConfirmationZ3(Encoding):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.C += 1
+        self.v.C += 1
 
 
 class ConfirmResetsZ3(Encoding):
@@ -144,8 +145,8 @@ class DrawFromEmptyBoneyardZ3(Encoding):
         out = dict(super().steps(s, m, top))
         lowest = []
         none_below = z3.BoolVal(True)
-        for t in range(self.T):
-            aside = s.loc[t] == self.ASIDE
+        for t in range(self.v.T):
+            aside = s.loc[t] == self.v.ASIDE
             lowest.append(And(none_below, aside, m.tile == t))
             none_below = And(none_below, z3.Not(aside))
         guard = And(self.cases(s)["confirm"], s.confirmed == 0, z3.Not(none_below),
@@ -177,12 +178,12 @@ class CallUnmatchedEndZ3(Encoding):
 
     def cases(self, s: StateVars) -> dict[str, Bool]:
         out = dict(super().cases(s))
-        if not self.CALL:
+        if not self.v.CALL:
             return out
-        unmatched = Or([And(x != CLOSED_CODE, *[z3.Implies(self.fits(t, x),
-                                                           z3.Not(self.held(s, t)))
-                                               for t in range(self.T)]) for x in s.ends])
-        out["call"] = And(s.status == PLAYING, z3.Not(self.hand_empty(s, s.turn)),
+        unmatched = Or([And(x != CLOSED_CODE, *[z3.Implies(self.v.fits(t, x),
+                                                           z3.Not(self.v.held(s, t)))
+                                               for t in range(self.v.T)]) for x in s.ends])
+        out["call"] = And(s.status == PLAYING, z3.Not(self.v.hand_empty(s, s.turn)),
                           z3.Not(self.preds.block_ready(s)), unmatched)
         return out
 class LeadDrawsAloneZ3(Encoding):
@@ -223,14 +224,23 @@ class PendingIgnored(Predicates):
         return self.may_play(s, seat, i)
 
 
+def pending_alike(v: Vocabulary, s: StateVars, j: int, i: int) -> Bool:
+    """Two slots of a group showing one number are one move whether pending or not
+    (the mutant offers the slots as if nothing were pending)."""
+    return Or(s.ends[j] != s.ends[i], v.covered(s, j) != v.covered(s, i))
+
+
 class PendingAlike(LayoutTerms):
     def distinct(self, s: StateVars, j: int, i: int) -> Bool:
-        """Two slots of a group showing one number are one move whether pending or not
-        (the mutant offers the slots as if nothing were pending)."""
-        return Or(s.ends[j] != s.ends[i], self.v.covered(s, j) != self.v.covered(s, i))
+        return pending_alike(self.v, s, j, i)
 
 
-class PendingAlikePileUp(PendingAlike):
+class PendingAlikePileUp(LayoutTerms):
+    """:class:`PendingAlike`, and a double starts a wait while other slots are pending too."""
+
+    def distinct(self, s: StateVars, j: int, i: int) -> Bool:
+        return pending_alike(self.v, s, j, i)
+
     def starts_wait(self, rest: list[Bool]) -> Bool:
         return z3.BoolVal(True)
 
@@ -319,7 +329,7 @@ class ConfirmPastDoubleZ3(Encoding):
 
     def steps(self, s: StateVars, m: MoveVars, top: BV | None = None) -> dict[str, Step]:
         out = dict(super().steps(s, m, top))
-        past = And(self.cases(s)["play"], self.boneyard_empty(s), self.any_pending(s))
+        past = And(self.cases(s)["play"], self.v.boneyard_empty(s), self.v.any_pending(s))
         foul_guard, foul_post = out["foul"]
         out["foul"] = (And(foul_guard, z3.Not(past)), foul_post)
         out["confirm-past-double"] = (And(past, m.kind == CONFIRM, self.preds.no_tile(m)),
@@ -351,7 +361,7 @@ class RestartForgottenLastZ3(Encoding):
 
     def step_confirm(self, s: StateVars, m: MoveVars) -> Step:
         guard, post = super().step_confirm(s, m)
-        last = z3.UGE(s.confirmed + 1, self.C)
+        last = z3.UGE(s.confirmed + 1, self.v.C)
         return guard, self.update(post, "restart-forgotten",
                                   confirmed=z3.If(last, s.confirmed + 1, post.confirmed))
 
@@ -426,11 +436,11 @@ class DoublesCountOnceZ3(Scoring):
         e = self.e
 
         def once(p: int) -> Any:
-            return z3.Sum([z3.If(s.loc[t] == p, self.k(e.halves[t][1] if e.halves[t][0]
-                                                      == e.halves[t][1] else self.value[t]),
-                                 self.k(0)) for t in range(e.T)])
+            return z3.Sum([z3.If(s.loc[t] == p, self.k(e.v.halves[t][1] if e.v.halves[t][0]
+                                                      == e.v.halves[t][1] else self.value[t]),
+                                 self.k(0)) for t in range(e.v.T)])
 
-        return dataclasses.replace(sc, residuals=tuple(once(p) for p in range(e.P)))
+        return dataclasses.replace(sc, residuals=tuple(once(p) for p in range(e.v.P)))
 
 
 class TeamStrideZ3(Scoring):
@@ -438,7 +448,7 @@ class TeamStrideZ3(Scoring):
 
     def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
         sc = super().terms(s, residuals)
-        n, P = len(self.sides), self.e.P
+        n, P = len(self.sides), self.e.v.P
         totals = tuple(z3.Sum([sc.residuals[p] for p in range(i, P, n)] + [self.k(0)])
                        for i in range(n))
         return dataclasses.replace(sc, totals=totals)
@@ -459,7 +469,7 @@ class PenaltyToSideIndexZ3(Scoring):
 
     def terms(self, s: StateVars, residuals: Any = None) -> ScoreTerms:
         sc = super().terms(s, residuals)
-        P = self.e.P
+        P = self.e.v.P
         side = {p: i for i, seats in enumerate(self.sides) for p in seats}
         penalties = tuple(z3.Sum([sc.penalties[p] for p in range(P) if side[p] == q]
                                  + [self.k(0)]) for q in range(P))
@@ -491,29 +501,33 @@ class Twin:
     note: str = ""
 
 
-class MatadorTameZ3(Encoding):
-    """Twin of ``matador-tame`` (R2.1): under Matador matching the matadors are not wild:
-    the play's guard and case 5's "can play" (so a confirmation's too) take a tile only
-    where a half of it sums with the end to N+1. The predicates the properties state
-    (R2 at a block, a false confirmation) keep the rule."""
-
-    def _tame(self, t: int, x: BV) -> Bool:
-        a, b = self.halves[t]
-        total = self.match_total
-        return Or([x == y for y in sorted({total - a, total - b}) if 1 <= y <= self.N])
-
+class TameMoves(Vocabulary):
     def fits_move(self, m: MoveVars, x: BV) -> Bool:
         if not self.match_total:
             return super().fits_move(m, x)
         a, b, y, total = self._wide(m, x)
         return Or(a + y == total, b + y == total)
 
+
+class MatadorTameZ3(Encoding):
+    """Twin of ``matador-tame`` (R2.1): under Matador matching the matadors are not wild:
+    the play's guard and case 5's "can play" (so a confirmation's too) take a tile only
+    where a half of it sums with the end to N+1. The predicates the properties state
+    (R2 at a block, a false confirmation) keep the rule."""
+
+    vocabulary = TameMoves
+
+    def _tame(self, t: int, x: BV) -> Bool:
+        a, b = self.v.halves[t]
+        total = self.v.match_total
+        return Or([x == y for y in sorted({total - a, total - b}) if 1 <= y <= self.v.N])
+
     def play_guard(self, s: StateVars) -> Bool:
-        if not self.match_total:
+        if not self.v.match_total:
             return super().play_guard(s)
-        return Or([And(self.in_hand(s, t, s.turn), Or(z3.Not(s.led), Or(
-            [self._tame(t, s.ends[i]) for i in range(self.W)])))
-            for t in range(self.T)])
+        return Or([And(self.v.in_hand(s, t, s.turn), Or(z3.Not(s.led), Or(
+            [self._tame(t, s.ends[i]) for i in range(self.v.W)])))
+            for t in range(self.v.T)])
 
 
 class FivesAnyCountZ3(Encoding):

@@ -92,9 +92,9 @@ def points_in_fives(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Boo
     """points-in-fives [R5.7]: a play adds a multiple of 5 (or nothing) to its player's
     points, and no move changes anyone else's (no other move anyone's). (Its terminal
     half, the final scores adding the points, is the declarative scoring's reading.)"""
-    if not e.FIVES:
+    if not e.v.FIVES:
         return z3.BoolVal(True)
-    five = z3.BitVecVal(e.FIVES, POINT_BITS)
+    five = z3.BitVecVal(e.v.FIVES, POINT_BITS)
     return And([z3.If(And(m.kind == PLAY, s.turn == q),
                       z3.URem(b - a, five) == 0, b == a)
                 for q, (a, b) in enumerate(zip(s.points, t.points, strict=True))])

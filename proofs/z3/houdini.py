@@ -77,7 +77,7 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
     checks prove the obligation for ``T``, which is their disjunction.
     """
     ledger = ledger if ledger is not None else Ledger()
-    s, m, s2 = enc.state("h0"), enc.move("hm"), enc.state("h1")
+    s, m, s2 = enc.v.state("h0"), enc.v.move("hm"), enc.v.state("h1")
     alive = list(candidates)
     dropped: list[Drop] = []
     unknown = False
@@ -93,7 +93,7 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
             unknown = True
             reason = reason or c.reason
         elif c.sat:
-            dropped.append(Drop(lem.id, "Init", enc.decode_state(c.model, s)))
+            dropped.append(Drop(lem.id, "Init", enc.v.decode_state(c.model, s)))
             alive.remove(lem)
 
     steps = enc.steps(s, m)
@@ -116,8 +116,8 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
                     break
                 if not bad:
                     break
-                p0, p1 = enc.decode_state(c.model, s), enc.decode_state(c.model, st)
-                mv = enc.decode_move(c.model, s, m)
+                p0, p1 = enc.v.decode_state(c.model, s), enc.v.decode_state(c.model, st)
+                mv = enc.v.decode_move(c.model, s, m)
                 for lem in list(alive):
                     if lem.id in bad:
                         dropped.append(Drop(lem.id, a, p0, mv, p1))
@@ -126,7 +126,7 @@ def houdini(enc: Encoding, candidates: list[Lemma], *, seed: int = 0,
             if unknown:
                 break
     if together is None:
-        together = enc.N <= HOUDINI_TOGETHER_MAX_N
+        together = enc.v.N <= HOUDINI_TOGETHER_MAX_N
     if alive and not unknown and together:
         sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
         sv.add(*[pre[lem.id] for lem in alive], enc.trans(s, m, s2),
@@ -178,7 +178,7 @@ def prove_relative(enc: Encoding, lemma: Lemma, kept: list[Lemma], *, seed: int 
     together are an inductive invariant. ``("ok", None, None)``, or the first failing
     obligation: ``("init"|"step", check, action)`` (the check holds the model), or
     ``("unknown", check, action)``."""
-    s, m = enc.state("r0"), enc.move("rm")
+    s, m = enc.v.state("r0"), enc.v.move("rm")
     sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
     sv.add(enc.init(s), z3.Not(lemma(enc, s)))
     c = sv.check()
@@ -200,7 +200,7 @@ def check_inductive(enc: Encoding, lemmas: list[Lemma], *, seed: int = 0,
                     ledger: Ledger | None = None) -> tuple[str, Check, str | None]:
     """Is the conjunction of ``lemmas`` inductive? ``("init"|"step"|"ok", check, action)``:
     the first failing obligation (with its model) or ``"ok"``."""
-    s, m, s2 = enc.state("i0"), enc.move("im"), enc.state("i1")
+    s, m, s2 = enc.v.state("i0"), enc.v.move("im"), enc.v.state("i1")
     sv = Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)
     inv = And([lem(enc, s) for lem in lemmas])
     inv2 = And([lem(enc, s2) for lem in lemmas])

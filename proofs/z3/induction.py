@@ -117,22 +117,22 @@ def procedure(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     and R2/R3 hold at that moment."""
     cannot = z3.Not(e.preds.can_play(s, s.turn))
     run = s.confirmed + 1
-    if e.RESTART and e.markers:  # R4.4: a confirmation putting a marker out restarts the run
-        was_in = Or([And(s.turn == q, z3.Not(e.marker_out(s, q))) for q in range(e.P)])
+    if e.v.RESTART and e.v.markers:  # R4.4: a confirmation putting a marker out restarts the run
+        was_in = Or([And(s.turn == q, z3.Not(e.v.marker_out(s, q))) for q in range(e.v.P)])
         run = z3.If(was_in, z3.BitVecVal(1, s.confirmed.size()), run)
     return And(
         z3.Implies(And(m.kind == CONFIRM, cannot),
                    And(t.confirmed == run, t.turn == e.preds.next_seat(s.turn))),
         z3.Implies(m.kind == PLAY, t.confirmed == 0),
         z3.Implies(m.kind == ESTABLISH, And(
-            z3.UGE(s.confirmed, e.P), e.boneyard_empty(s), e.preds.conditions_hold(s))))
+            z3.UGE(s.confirmed, e.v.P), e.v.boneyard_empty(s), e.preds.conditions_hold(s))))
 
 
 def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """no-false-confirmation [R4.2, R4.3, R4.5]: a Confirm ("I cannot extend any open end")
     is made by a player with no playable tile, or is recorded as their foul."""
     honest = z3.Not(e.preds.can_play(s, s.turn))
-    if e.FOULS is FoulRule.PENALISED:
+    if e.v.FOULS is FoulRule.PENALISED:
         bit = e.preds.seat_bit(s.turn)
         foul = And((s.fouls & bit) == 0, (t.fouls & bit) != 0, t.confirmed == 0)
         honest = Or(honest, foul)
@@ -142,9 +142,9 @@ def no_false_confirmation(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) 
 def boneyard_monotone(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """boneyard-monotone [R3.1, R3.2]: the boneyard never gains a tile (so once empty it
     stays empty), a draw takes a tile of the boneyard, and the set-aside tiles stay put."""
-    return And(*[z3.Implies(e.in_boneyard(t, x), e.in_boneyard(s, x)) for x in range(e.T)],
-               *[(s.loc[x] == e.ASIDE) == (t.loc[x] == e.ASIDE) for x in range(e.T)],
-               z3.Implies(m.kind == DRAW, e.preds.tile_at(s, m, e.BONEYARD)))
+    return And(*[z3.Implies(e.v.in_boneyard(t, x), e.v.in_boneyard(s, x)) for x in range(e.v.T)],
+               *[(s.loc[x] == e.v.ASIDE) == (t.loc[x] == e.v.ASIDE) for x in range(e.v.T)],
+               z3.Implies(m.kind == DRAW, e.preds.tile_at(s, m, e.v.BONEYARD)))
 
 
 def opening(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
@@ -239,7 +239,7 @@ class InductionProofs:
         one's (``proofs/z3/symmetry.py``). Checked for the group's two generators."""
         q = self.session.quotient
         assert q is not None
-        return breaks_symmetry(q, self.enc.state("sym_post"), holds, [*hyps, guard],
+        return breaks_symmetry(q, self.enc.v.state("sym_post"), holds, [*hyps, guard],
                                lambda: self.session.solver(ledger=led)) is None
 
     def decoded_cti(self, pid: str, action: str, model: Any, s: StateVars, m: MoveVars,
@@ -250,8 +250,8 @@ class InductionProofs:
         enc = self.enc
         if post is None:
             post = enc.steps(s, m)[action][1]
-        return CTI(pid, action, enc.decode_state(model, s), enc.decode_move(model, s, m),
-                   enc.decode_state(model, post), assumed, self.session.layout)
+        return CTI(pid, action, enc.v.decode_state(model, s), enc.v.decode_move(model, s, m),
+                   enc.v.decode_state(model, post), assumed, self.session.layout)
 
     # -- a proof's start, and a proof by one query ------------------------------------------
     def begin(self) -> tuple[float, Ledger, HoudiniResult]:
@@ -306,7 +306,7 @@ class InductionProofs:
         """A counterexample to induction of ``lem`` assuming ``kept`` (and ``lem``), one
         action at a time, minimised (fewest tiles on the table, then in hands)."""
         enc = self.enc
-        s, m = enc.state("c0"), enc.move("cm")
+        s, m = enc.v.state("c0"), enc.v.move("cm")
         hyps = [x(enc, s) for x in kept if x is not lem] + [lem(enc, s)]
         for a, (guard, post) in enc.steps(s, m).items():
             sv = self.session.solver(ledger=ledger)
@@ -322,9 +322,9 @@ class InductionProofs:
 
     def holds_at(self, lem: Lemma, state: State) -> bool:
         """Does ``lem`` hold in the concrete ``state``?"""
-        s = self.enc.state("h")
+        s = self.enc.v.state("h")
         sv = self.session.solver(ledger=Ledger())
-        sv.add(*self.enc.equals(s, state), z3.Not(lem(self.enc, s)))
+        sv.add(*self.enc.v.equals(s, state), z3.Not(lem(self.enc, s)))
         return bool(sv.check().unsat)
 
     def explain(self, pid: str, *, limit: int = EXPLAIN_CTIS) -> list[tuple[CTI, str | None]]:
@@ -355,8 +355,8 @@ class InductionProofs:
                         rlimit=max(1, self.session.rlimit // CTI_MINIMISE_SHARE), ledger=ledger)
         opt.add(*fs)
         enc = self.enc
-        opt.minimize(popcount([enc.on_table(s, t) for t in range(enc.T)]))
-        opt.minimize(popcount([enc.held(s, t) for t in range(enc.T)]))
+        opt.minimize(popcount([enc.v.on_table(s, t) for t in range(enc.v.T)]))
+        opt.minimize(popcount([enc.v.held(s, t) for t in range(enc.v.T)]))
         c = opt.check()
         return c.model if c.model is not None and not c.unsat else None
 
@@ -366,7 +366,7 @@ class InductionProofs:
         t0, led, h = self.begin()
         enc = self.enc
         f = TRANSITION[prop.id]
-        s, m = enc.state("t0"), enc.move("tm")
+        s, m = enc.v.state("t0"), enc.v.move("tm")
         hyps = [lem(enc, s) for lem in h.kept]
         case = self.per_action(hyps, s, m, lambda post: f(enc, s, m, post), led)
         failed = case.failed
@@ -400,7 +400,7 @@ class InductionProofs:
         t0, led, h = self.begin()
         enc = self.enc
         f = AT_BLOCK[prop.id]
-        s = enc.state("k0")
+        s = enc.v.state("k0")
         sv = self.session.solver(ledger=led)
         sv.add(*[lem(enc, s) for lem in h.kept], s.status == BLOCKED, z3.Not(f(enc, s)))
         c = sv.check()
@@ -420,10 +420,10 @@ class InductionProofs:
         moves. Checked per action; refuted by BMC when it fails."""
         t0, led, h = self.begin()
         enc = self.enc
-        s, m = enc.state("l0"), enc.move("lm")
+        s, m = enc.v.state("l0"), enc.v.move("lm")
 
         def premise(x: StateVars) -> Bool:  # between turns: no first turn going on (R2.3)
-            between = [z3.Not(enc.first_turn(x))] if enc.first_turns else []
+            between = [z3.Not(enc.v.first_turn(x))] if enc.v.first_turns else []
             return And(x.status == PLAYING, enc.preds.is_blocked(x), *between)
 
         hyps = [*[lem(enc, s) for lem in h.kept], premise(s)]
@@ -447,9 +447,9 @@ class InductionProofs:
         sv.add(*hyps, z3.Not(enc.enabled(s)))
         stuck = sv.check()
         sv = self.session.solver(ledger=led)
-        sv.add(*hyps, z3.UGT(s.confirmed, enc.C))
+        sv.add(*hyps, z3.UGT(s.confirmed, enc.v.C))
         over = sv.check()
-        within = enc.C + 1
+        within = enc.v.C + 1
         unknown = [why for why, bad in (
             (h.incomplete, h.unknown),
             (f"the stuck-state query was UNKNOWN ({stuck.reason})", stuck.unknown),
@@ -458,13 +458,13 @@ class InductionProofs:
             # nothing failed, but not everything was shown: UNKNOWN, never NOT INDUCTIVE
             return self.result("blocked-complete", Verdict.UNKNOWN, "induction + progress",
                                "; ".join(unknown), t0, led)
-        if not failed and stuck.unsat and over.unsat and within <= enc.P + 1 and not h.unknown:
+        if not failed and stuck.unsat and over.unsat and within <= enc.v.P + 1 and not h.unknown:
             return self.result(
                 "blocked-complete", Verdict.PROVED, "induction + progress (C - confirmed)",
                 f"from R2 and R3 with every hand holding tiles, each move confirms (one more) "
-                f"or establishes, and confirmations stay <= {enc.C}: the block is "
-                f"established within {within} move(s) (<= P + 1 = {enc.P + 1})", t0, led)
-        k = enc.P + 1
+                f"or establishes, and confirmations stay <= {enc.v.C}: the block is "
+                f"established within {within} move(s) (<= P + 1 = {enc.v.P + 1})", t0, led)
+        k = enc.v.P + 1
         found_run = self.search.bmc(lambda ss, ms: self._no_block_ahead(ss, ms, k, premise),
                                     ledger=led, tail=k, window=k + 1)
         if found_run.run is not None:
@@ -493,19 +493,19 @@ class InductionProofs:
         t0, led, h = self.begin()
         enc = self.enc
         scoring = self.session.scoring()
-        s = enc.state("s0")
+        s = enc.v.state("s0")
         hyps = [*[lem(enc, s) for lem in h.kept], s.status != PLAYING]
         method = "declarative R5 scoring"
         if prop.id == "pips":
             cases = scoring.cases("pips", s)
             what = "at every finished state of the invariant"
         else:
-            res = [z3.BitVec(f"residual{p}", SCORE_BITS) for p in range(enc.P)]
-            total = sum(enc.VALUE)
+            res = [z3.BitVec(f"residual{p}", SCORE_BITS) for p in range(enc.v.P)]
+            total = sum(enc.v.VALUE)
             wide = [z3.ZeroExt(8, r) for r in res]
             hyps += [z3.ULE(z3.Sum(wide), total),
-                     *[z3.Implies(s.status == BLOCKED, z3.Not(enc.hand_empty(s, p)))
-                       for p in range(enc.P)]]
+                     *[z3.Implies(s.status == BLOCKED, z3.Not(enc.v.hand_empty(s, p)))
+                       for p in range(enc.v.P)]]
             cases = scoring.cases(prop.id, s, res)
             what = "for every vector of residuals, at every finished state of the invariant"
         c = Check("unsat", 0.0)

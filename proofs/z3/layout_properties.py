@@ -81,12 +81,12 @@ def _closed(e: Encoding, s: StateVars) -> BV:
 
 
 def _pending_count(e: Encoding, s: StateVars) -> BV:
-    return _count([e.pending(s, i) for i in range(e.W)])
+    return _count([e.v.pending(s, i) for i in range(e.v.W)])
 
 
 def _pending_at(e: Encoding, s: StateVars, m: MoveVars) -> Bool:
     """The slot ``m`` is laid on is pending in ``s``."""
-    return Or([And(m.end == i, e.pending(s, i)) for i in range(e.W)])
+    return Or([And(m.end == i, e.v.pending(s, i)) for i in range(e.v.W)])
 
 
 # ---------------------------------------------------------------------------
@@ -98,17 +98,17 @@ def markers(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """markers: each seat's marker after the move (see the module docstring), and every
     marker in before the lead (none is out at the deal)."""
     out = []
-    for q in range(e.P):
-        out.append(z3.Implies(z3.Not(s.led), z3.Not(e.marker_out(s, q))))
+    for q in range(e.v.P):
+        out.append(z3.Implies(z3.Not(s.led), z3.Not(e.v.marker_out(s, q))))
         mover = s.turn == q
         passed = m.kind == PASS
-        if e.first_turns:  # a pass that ends a first turn (R2.3) puts no marker out
-            passed = And(passed, z3.Not(e.first_turn(s)))
+        if e.v.first_turns:  # a pass that ends a first turn (R2.3) puts no marker out
+            passed = And(passed, z3.Not(e.v.first_turn(s)))
         put_out = And(mover, Or(passed, m.kind == CONFIRM))
-        own = [m.end == i for i, sl in enumerate(e.slots) if sl.owner == q]
+        own = [m.end == i for i, sl in enumerate(e.v.slots) if sl.owner == q]
         taken_in = And(mover, m.kind == PLAY, Or(own)) if own else z3.BoolVal(False)
-        out.append(e.marker_out(t, q) == z3.If(put_out, z3.BoolVal(True), z3.If(
-            taken_in, z3.BoolVal(False), e.marker_out(s, q))))
+        out.append(e.v.marker_out(t, q) == z3.If(put_out, z3.BoolVal(True), z3.If(
+            taken_in, z3.BoolVal(False), e.v.marker_out(s, q))))
     return And(out)
 
 
@@ -118,28 +118,28 @@ def doubles_covered(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Boo
     play = And(m.kind == PLAY, s.led)
     lead = And(m.kind == PLAY, z3.Not(s.led))
     double = m.a == m.b
-    takes = Or([m.end == i for i, sl in enumerate(e.slots) if sl.double_takes > 0])
-    others = Or([And(e.pending(s, i), m.end != i) for i in range(e.W)])
+    takes = Or([m.end == i for i, sl in enumerate(e.v.slots) if sl.double_takes > 0])
+    others = Or([And(e.v.pending(s, i), m.end != i) for i in range(e.v.W)])
     new = And(play, double, takes, z3.Not(others))
-    if e.lead_takes:
-        opening = And([e.pending(t, i) == And(double, t.ends[i] != CLOSED_CODE)
-                       for i in range(e.W)])
+    if e.v.lead_takes:
+        opening = And([e.v.pending(t, i) == And(double, t.ends[i] != CLOSED_CODE)
+                       for i in range(e.v.W)])
     else:
-        opening = z3.Not(e.any_pending(t))
-    same = [e.pending(t, i) == e.pending(s, i) for i in range(e.W)]
+        opening = z3.Not(e.v.any_pending(t))
+    same = [e.v.pending(t, i) == e.v.pending(s, i) for i in range(e.v.W)]
     return And(
-        z3.Implies(And(play, e.any_pending(s)), _pending_at(e, s, m)),
+        z3.Implies(And(play, e.v.any_pending(s)), _pending_at(e, s, m)),
         z3.Implies(lead, opening),
         z3.Implies(new, And(
             _pending_count(e, t) == 1 + _closed(e, s) - _closed(e, t),
-            *[z3.Implies(e.pending(t, i), t.ends[i] == m.a) for i in range(e.W)])),
+            *[z3.Implies(e.v.pending(t, i), t.ends[i] == m.a) for i in range(e.v.W)])),
         z3.Implies(And(play, z3.Not(new)),
                    _pending_count(e, t) + z3.If(_pending_at(e, s, m), z3.BitVecVal(1, COUNT_WIDTH),
                                                        z3.BitVecVal(0, COUNT_WIDTH))
                    == _pending_count(e, s)),
         z3.Implies(m.kind != PLAY, And(same)),
         # R2.2 (cover_out): a double left to wait is never its player's last tile
-        *([z3.Implies(new, z3.Not(e.hand_empty(t, s.turn)))] if e.cover_out else []))
+        *([z3.Implies(new, z3.Not(e.v.hand_empty(t, s.turn)))] if e.v.cover_out else []))
 
 
 def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
@@ -147,12 +147,12 @@ def spinner_arms(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     play = And(m.kind == PLAY, s.led)
     lead = And(m.kind == PLAY, z3.Not(s.led))
     out = []
-    for i, sl in enumerate(e.slots):
+    for i, sl in enumerate(e.v.slots):
         if sl.opens is not Opens.SPINNER:
             continue
         if sl.after:
             out.append(z3.Implies(And(play, m.end == i),
-                                  And([e.covered(s, j) for j in sl.after])))
+                                  And([e.v.covered(s, j) for j in sl.after])))
         opened = t.ends[i] != CLOSED_CODE
         out.append(z3.Implies(lead, And(opened == (m.a == m.b),
                                         z3.Implies(opened, t.ends[i] == m.a))))
@@ -165,27 +165,27 @@ def train_access(e: Encoding, s: StateVars, m: MoveVars, t: StateVars) -> Bool:
     """train-access: who may play on a train or on a slot that waits for one's own train,
     and when a train counts as started (see the module docstring)."""
     play = And(m.kind == PLAY, s.led)
-    own = {sl.owner: i for i, sl in enumerate(e.slots) if sl.owner is not None}
+    own = {sl.owner: i for i, sl in enumerate(e.v.slots) if sl.owner is not None}
     # where a slot waits for one's own train, or first turns last while it has no tile
-    started = e.first_turns or any(sl.access is Access.STARTED for sl in e.slots)
-    mover_out = Or([And(s.turn == q, e.marker_out(s, q)) for q in range(e.P)])
-    mover_started = Or([And(s.turn == q, e.covered(s, i)) for q, i in own.items()])
+    started = e.v.first_turns or any(sl.access is Access.STARTED for sl in e.v.slots)
+    mover_out = Or([And(s.turn == q, e.v.marker_out(s, q)) for q in range(e.v.P)])
+    mover_started = Or([And(s.turn == q, e.v.covered(s, i)) for q, i in own.items()])
     out = []
-    for i, sl in enumerate(e.slots):
+    for i, sl in enumerate(e.v.slots):
         if sl.access is Access.STARTED:
             out.append(z3.Implies(And(play, m.end == i), mover_started))
         elif sl.owner is not None:
             lets_in = [s.turn == sl.owner]
             if sl.access in (Access.OWNER_OR_MARKER, Access.OWNER_OR_MARKERS):
-                lets_in.append(e.marker_out(s, sl.owner))
+                lets_in.append(e.v.marker_out(s, sl.owner))
             if sl.access is Access.OWNER_OR_MARKERS:
                 lets_in.append(mover_out)
             out.append(z3.Implies(And(play, m.end == i), Or(lets_in)))
             if started:  # the train is started once a tile is laid on it, for good
                 laid = And(play, m.end == i)
-                out.append(z3.Implies(z3.Not(s.led), z3.Not(e.covered(s, i))))
-                out.append(e.covered(t, i) == Or(e.covered(s, i), laid))
-    if e.first_turns:
+                out.append(z3.Implies(z3.Not(s.led), z3.Not(e.v.covered(s, i))))
+                out.append(e.v.covered(t, i) == Or(e.v.covered(s, i), laid))
+    if e.v.first_turns:
         out.append(_first_turn(e, s, m, t, own))
     return And(out)
 
@@ -199,20 +199,20 @@ def _first_turn(e: Encoding, s: StateVars, m: MoveVars, t: StateVars,
     one's own train; a pass ends it and passes the turn; nothing else starts one."""
     play = And(m.kind == PLAY, s.led)
     on_own = Or([And(s.turn == q, m.end == i) for q, i in own.items()])
-    untouched = Or([And(s.turn == q, z3.Not(e.covered(s, i))) for q, i in own.items()])
-    waits = Or([And(m.end == i, e.pending(t, i)) for i in own.values()])  # a double
-    going = And(play, on_own, Or(e.first_turn(s), untouched), z3.Not(waits))
-    emptied = e.hand_empty(t, s.turn)
-    takes = Or([m.end == i for i, sl in enumerate(e.slots) if sl.double_takes > 0])
-    again = And(m.a == m.b, takes) if e.again else z3.BoolVal(False)
-    ends = And(m.kind == PASS, e.first_turn(s))
+    untouched = Or([And(s.turn == q, z3.Not(e.v.covered(s, i))) for q, i in own.items()])
+    waits = Or([And(m.end == i, e.v.pending(t, i)) for i in own.values()])  # a double
+    going = And(play, on_own, Or(e.v.first_turn(s), untouched), z3.Not(waits))
+    emptied = e.v.hand_empty(t, s.turn)
+    takes = Or([m.end == i for i, sl in enumerate(e.v.slots) if sl.double_takes > 0])
+    again = And(m.a == m.b, takes) if e.v.again else z3.BoolVal(False)
+    ends = And(m.kind == PASS, e.v.first_turn(s))
     return And(
-        z3.Implies(And(play, e.first_turn(s)), on_own),
-        z3.Implies(play, And(e.first_turn(t) == going,
+        z3.Implies(And(play, e.v.first_turn(s)), on_own),
+        z3.Implies(play, And(e.v.first_turn(t) == going,
                              (t.turn == s.turn) == Or(going, emptied, again))),
-        z3.Implies(ends, And(t.turn == e.preds.next_seat(s.turn), z3.Not(e.first_turn(t)))),
+        z3.Implies(ends, And(t.turn == e.preds.next_seat(s.turn), z3.Not(e.v.first_turn(t)))),
         # no other move starts one (a Domino leaves a finished first turn as it was)
-        z3.Implies(And(z3.Not(play), e.first_turn(t)), e.first_turn(s)))
+        z3.Implies(And(z3.Not(play), e.v.first_turn(t)), e.v.first_turn(s)))
 
 
 # ---------------------------------------------------------------------------
@@ -223,10 +223,10 @@ def _first_turn(e: Encoding, s: StateVars, m: MoveVars, t: StateVars,
 def uncoverable_double(e: Encoding, s: StateVars) -> Bool:
     """uncoverable-double: at a block established while slots are pending, the boneyard is
     empty and no hand holds a tile carrying a pending slot's number."""
-    covers = Or([And(e.held(s, t), e.pending(s, i), e.carries_at(s, t, i))
-                 for t in range(e.T) for i in range(e.W)])
-    return z3.Implies(And(s.status == BLOCKED, e.any_pending(s)),
-                      And(e.boneyard_empty(s), z3.Not(covers)))
+    covers = Or([And(e.v.held(s, t), e.v.pending(s, i), e.v.carries_at(s, t, i))
+                 for t in range(e.v.T) for i in range(e.v.W)])
+    return z3.Implies(And(s.status == BLOCKED, e.v.any_pending(s)),
+                      And(e.v.boneyard_empty(s), z3.Not(covers)))
 
 
 def readings_agree(e: Encoding, s: StateVars) -> Bool:

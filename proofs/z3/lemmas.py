@@ -122,7 +122,7 @@ class Lemma:
         formula = self.formula
         assert formula is not None, self.id
         # keyed by its formula, not its id: ids may repeat
-        out: Bool = enc.memo(("lemma", formula, s.name), lambda: formula(enc, s))
+        out: Bool = enc.v.memo(("lemma", formula, s.name), lambda: formula(enc, s))
         return out
 
     def show(self) -> str:
@@ -135,7 +135,7 @@ class Lemma:
 
 
 def _seat(e: Encoding, s: StateVars) -> Bool:
-    return z3.ULT(s.turn, e.P)
+    return z3.ULT(s.turn, e.v.P)
 
 
 def _status(e: Encoding, s: StateVars) -> Bool:
@@ -143,7 +143,7 @@ def _status(e: Encoding, s: StateVars) -> Bool:
 
 
 def _count_range(e: Encoding, s: StateVars) -> Bool:
-    return z3.ULE(s.confirmed, e.P)
+    return z3.ULE(s.confirmed, e.v.P)
 
 
 def _tile_places(e: Encoding, s: StateVars) -> Bool:
@@ -161,8 +161,8 @@ def _conservation(e: Encoding, s: StateVars) -> Bool:
 def ends_parity(e: Encoding, s: StateVars, x: int) -> Bool:
     """A number ``x`` shows on an odd number of ends iff an odd number of the non-double
     tiles carrying it lie on the table (a line's joints pair equal halves)."""
-    tiles = [t for t in range(e.T) if x in e.halves[t] and e.halves[t][0] != e.halves[t][1]]
-    return xor_all([e.on_table(s, t) for t in tiles]) == xor_all([y == x for y in s.ends])
+    tiles = [t for t in range(e.v.T) if x in e.v.halves[t] and e.v.halves[t][0] != e.v.halves[t][1]]
+    return xor_all([e.v.on_table(s, t) for t in tiles]) == xor_all([y == x for y in s.ends])
 
 
 def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
@@ -173,25 +173,25 @@ def _ends_match_table(e: Encoding, s: StateVars) -> Bool:
     Under Matador matching (R2.1) a joint's halves sum to N+1, or a matador is wild, so no
     parity holds: each open end shows a half of a tile on the table."""
     return And(
-        s.led == z3.Not(e.nothing_on_table(s)),
+        s.led == z3.Not(e.v.nothing_on_table(s)),
         z3.Implies(s.led, And(*shows_a_number(e, s), *in_canonical_order(e, s))),
         z3.Implies(z3.Not(s.led), And(*(y == CLOSED_CODE for y in s.ends))),
-        *[ends_parity(e, s, x) for x in range(e.N + 1)
-          if _one_line(e) and not e.match_total],
-        *[z3.Implies(y != CLOSED_CODE, Or([And(e.on_table(s, t), e.carries(t, y))
-                                           for t in range(e.T)]))
-          for y in s.ends if e.match_total])
+        *[ends_parity(e, s, x) for x in range(e.v.N + 1)
+          if _one_line(e) and not e.v.match_total],
+        *[z3.Implies(y != CLOSED_CODE, Or([And(e.v.on_table(s, t), e.v.carries(t, y))
+                                           for t in range(e.v.T)]))
+          for y in s.ends if e.v.match_total])
 
 
 def _one_line(e: Encoding) -> bool:
     """The layout is one line: two slots, both opened by the lead, one per half."""
-    return e.W == 2 and sorted(h for _, h in e.lead_halves) == [0, 1]
+    return e.v.W == 2 and sorted(h for _, h in e.v.lead_halves) == [0, 1]
 
 
 def _pre_lead(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(z3.Not(s.led), And(
-        e.nothing_on_table(s), s.confirmed == 0, z3.Not(s.drew), s.fouls == 0,
-        s.status == PLAYING, *[z3.Not(e.hand_empty(s, p)) for p in range(e.P)]))
+        e.v.nothing_on_table(s), s.confirmed == 0, z3.Not(s.drew), s.fouls == 0,
+        s.status == PLAYING, *[z3.Not(e.v.hand_empty(s, p)) for p in range(e.v.P)]))
 
 
 def _leader(e: Encoding, s: StateVars) -> Bool:
@@ -203,13 +203,13 @@ def _leader(e: Encoding, s: StateVars) -> Bool:
 
 def _draw_for_lead(e: Encoding, s: StateVars) -> Bool:
     return z3.Implies(And(z3.Not(s.led), e.preds.lead_choice(s).draws), And(
-        Or([e.in_boneyard(s, t) for t in e.preds.named_tiles()]), e.preds.drawer_in_turn(s)))
+        Or([e.v.in_boneyard(s, t) for t in e.preds.named_tiles()]), e.preds.drawer_in_turn(s)))
 
 
 def _confirmed_hold_nothing(e: Encoding, s: StateVars) -> Bool:
     return And([z3.Implies(e.preds.confirmed_seat(s, q), And(
-        [z3.Not(And(e.in_hand(s, t, q), e.preds.matches_for(s, t, q))) for t in range(e.T)]))
-        for q in range(e.P)])
+        [z3.Not(And(e.v.in_hand(s, t, q), e.preds.matches_for(s, t, q))) for t in range(e.v.T)]))
+        for q in range(e.v.P)])
 
 
 def hand_size(e: Encoding, s: StateVars) -> Bool:
@@ -218,12 +218,12 @@ def hand_size(e: Encoding, s: StateVars) -> Bool:
     and of the boneyard together, one count (a draw moves a tile between the two, so
     the count of the pair is unchanged: the solver sees it tile by tile). Without a
     boneyard (B = 0) it is ``|hand p| <= H``, with Init's own count of the hand."""
-    width = e.T.bit_length() + 1  # Init's (``count_is``): the same term, shared
-    if e.B == 0:
-        return And([z3.ULE(popcount([x == p for x in s.loc], width), e.H)
-                    for p in range(e.P)])
-    return And([z3.ULE(popcount([Or(x == p, x == e.BONEYARD) for x in s.loc], width),
-                       e.H + e.B) for p in range(e.P)])
+    width = e.v.T.bit_length() + 1  # Init's (``count_is``): the same term, shared
+    if e.v.B == 0:
+        return And([z3.ULE(popcount([x == p for x in s.loc], width), e.v.H)
+                    for p in range(e.v.P)])
+    return And([z3.ULE(popcount([Or(x == p, x == e.v.BONEYARD) for x in s.loc], width),
+                       e.v.H + e.v.B) for p in range(e.v.P)])
 
 
 def blocked_sound(e: Encoding, s: StateVars) -> Bool:
@@ -249,9 +249,9 @@ def parity_conclusion(e: Encoding, s: StateVars) -> Bool:
     exactly when N is even."""
     lo, hi = s.ends  # the one line's two ends
     same = lo == hi
-    whole = [z3.Implies(Or(e.carries(t, lo), e.carries(t, hi)), e.on_table(s, t))
-             for t in range(e.T)]
-    return And(*whole, same if e.N % 2 == 0 else z3.Not(same))
+    whole = [z3.Implies(Or(e.v.carries(t, lo), e.v.carries(t, hi)), e.v.on_table(s, t))
+             for t in range(e.v.T)]
+    return And(*whole, same if e.v.N % 2 == 0 else z3.Not(same))
 
 
 def parity(e: Encoding, s: StateVars) -> Bool:
@@ -263,7 +263,7 @@ def parity(e: Encoding, s: StateVars) -> Bool:
 def _line_all_in_play(e: Encoding) -> bool:
     """One line, every tile in play, matched by equal numbers (R2.1: under Matador a
     joint's halves sum to N+1, and no suit need be on the table at a block)."""
-    return e.variant.layout.kind is LayoutKind.LINE and e.K == 0 and not e.match_total
+    return e.variant.layout.kind is LayoutKind.LINE and e.v.K == 0 and not e.v.match_total
 
 
 # ---------------------------------------------------------------------------
@@ -342,10 +342,10 @@ LEMMAS: tuple[Lemma, ...] = (
           "tile drawn counts; there any seat may draw for the lead, keeping the turn or not"),
     Lemma("no-pending-draw", "in a game without draw-one, nobody is ever left 'having drawn'",
           ("R3.1",), lambda e, s: z3.Not(s.drew), lambda m, s: z3.Not(s.drew),
-          applies=lambda e: e.DRAW is not DrawRule.ONE,
+          applies=lambda e: e.v.DRAW is not DrawRule.ONE,
           abstract_applies=lambda m: m.DRAW is not DrawRule.ONE),
     Lemma("no-foul", "where a false declaration is impossible, no seat has a foul",
-          ("R4.5",), lambda e, s: s.fouls == 0, applies=lambda e: e.FOULS is FoulRule.IMPOSSIBLE,
+          ("R4.5",), lambda e, s: s.fouls == 0, applies=lambda e: e.v.FOULS is FoulRule.IMPOSSIBLE,
           not_all_sizes=f"{_NOT_NEEDED}: without fouls the model has no foul action, and "
           "no property reads fouls without it"),
     Lemma("marks-typed",
@@ -356,7 +356,7 @@ LEMMAS: tuple[Lemma, ...] = (
           abstract_applies=lambda m: bool(m.waits or m.doubles)),
     Lemma("confirmed-markers-out",
           "every player who has confirmed in the current run has their marker out",
-          ("R4.2", "R2.3"), confirmed_markers_out, applies=lambda e: e.fields.markers >= 0,
+          ("R4.2", "R2.3"), confirmed_markers_out, applies=lambda e: e.v.fields.markers >= 0,
           not_all_sizes=_LAYOUT_MARKERS),
     Lemma("waiting-arms",
           "while a side a spinner's open arm waits for is uncovered, the arm shows what that "
@@ -371,14 +371,15 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("pending-one-double",
           "every pending slot shows the same number, the number of the double that made "
           "it pending",
-          ("R2.2",), pending_one_double, af.a_pending_one_double, applies=lambda e: e.double_rules,
+          ("R2.2",), pending_one_double, af.a_pending_one_double,
+          applies=lambda e: e.v.double_rules,
           abstract_applies=lambda m: bool(m.doubles)),
     Lemma("pending-double-on-table",
           "a double carrying the number a pending slot shows is on the table (it is the "
           "double that waits: one double per number), so a last double in a hand, which "
           'out_on_double = "covered" keeps from being played, covers no pending slot',
           ("R2.2", "Terms"), pending_double_on_table, af.a_pending_double_on_table,
-          applies=lambda e: e.cover_out, abstract_applies=lambda m: bool(m.COVER_OUT)),
+          applies=lambda e: e.v.cover_out, abstract_applies=lambda m: bool(m.COVER_OUT)),
     Lemma("pending-one-slot",
           "at most one slot is pending: a double laid during play makes its own slot "
           "pending only (no toes), and the opening double makes none pending",
@@ -400,7 +401,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("confirmed-cannot-cover",
           "every player who has confirmed in the current run holds no tile carrying a "
           "pending slot's number: they could not cover the double",
-          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=lambda e: e.double_rules,
+          ("R2.2", "R4.2", "R4.3"), confirmed_cannot_cover, applies=lambda e: e.v.double_rules,
           not_all_sizes=f"{_NOT_NEEDED}: there confirmed-hold-nothing reads where a seat may "
           "play now (only on pending slots while a double waits), which says it"),
     Lemma("closed-before-lead",
@@ -424,7 +425,7 @@ LEMMAS: tuple[Lemma, ...] = (
           "end",
           ("R4.2", "R4.3", "R2.1"), _confirmed_hold_nothing, af.a_confirmed_hold_nothing),
     Lemma("confirmed-empty-boneyard", "while confirmations are recorded, the boneyard is empty",
-          ("R3.2", "R4.4"), lambda e, s: z3.Implies(s.confirmed != 0, e.boneyard_empty(s)),
+          ("R3.2", "R4.4"), lambda e, s: z3.Implies(s.confirmed != 0, e.v.boneyard_empty(s)),
           af.a_confirmed_empty_boneyard),
     Lemma("run-has-proposer", "a run of confirmations under way includes the seat that "
           "proposed the block", ("R4.1",), abstract=af.a_run_has_proposer,
@@ -438,7 +439,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("count-below-block",
           "while the round is played, the count of confirmations never exceeds the number "
           "that establishes the block",
-          ("R4.4",), lambda e, s: z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.C)),
+          ("R4.4",), lambda e, s: z3.Implies(s.status == PLAYING, z3.ULE(s.confirmed, e.v.C)),
           not_all_sizes="a count: there the run is a set of seats, full only at the "
           "proposer's turn (run-full-at-proposer)"),
     Lemma("blocked-after-run",
@@ -447,15 +448,15 @@ LEMMAS: tuple[Lemma, ...] = (
           ("R4.4", "R5.1"), lambda e, s: z3.Implies(s.status == BLOCKED, e.preds.block_ready(s)),
           lambda m, s: z3.Implies(s.blocked, m.ready(s))),
     Lemma("domino-empty-hand", "a round won by a domino ends with the winner's hand empty",
-          ("Terms",), lambda e, s: z3.Implies(s.status == DOMINO, e.hand_empty(s, s.turn)),
+          ("Terms",), lambda e, s: z3.Implies(s.status == DOMINO, e.v.hand_empty(s, s.turn)),
           not_all_sizes=f"{_NOT_NEEDED}: no core property reads a round won by a domino"),
     Lemma("nothing-aside", "no tile is set aside", ("R3.1", "Terms"),
-          lambda e, s: And([s.loc[t] != e.ASIDE for t in range(e.T)]),
-          applies=lambda e: e.K == 0,
+          lambda e, s: And([s.loc[t] != e.v.ASIDE for t in range(e.v.T)]),
+          applies=lambda e: e.v.K == 0,
           not_all_sizes="whether tiles are set aside is a size, which is free there"),
     Lemma("no-stock", "the boneyard is empty (this variant deals no stock to draw from)",
-          ("R3.1",), lambda e, s: e.boneyard_empty(s), lambda m, s: m.bone_empty(s),
-          applies=lambda e: e.B == 0, abstract_applies=lambda m: m.DRAW is DrawRule.NONE),
+          ("R3.1",), lambda e, s: e.v.boneyard_empty(s), lambda m, s: m.bone_empty(s),
+          applies=lambda e: e.v.B == 0, abstract_applies=lambda m: m.DRAW is DrawRule.NONE),
     Lemma("hand-size",
           "a hand holds at most H tiles plus the tiles drawn so far (the deal's boneyard "
           "less what is left of it): a hand grows only by drawing",
@@ -473,7 +474,7 @@ LEMMAS: tuple[Lemma, ...] = (
     Lemma("called-block",
           "a block established without the run of confirmations was called at a dead end: "
           "an open end shows a number every tile of which is on the table",
-          ("R4.7", "R2.1"), called_block, applies=lambda e: e.CALL, property="called-block",
+          ("R4.7", "R2.1"), called_block, applies=lambda e: e.v.CALL, property="called-block",
           not_all_sizes="'no open end is dead' is, for every end and number, a tile not on "
           "the table: a function Value -> Tile, which with 'every tile carries a number' "
           "(Tile -> Value) is a cycle outside EPR (N/A there, proved per instance)"),

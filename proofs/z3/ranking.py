@@ -55,23 +55,23 @@ class Ranking(Measure):
 
     def weight(self, e: Encoding, place: Any) -> Any:
         """``w``: what a tile at ``place`` contributes to ``r``."""
-        return z3.If(place == e.BONEYARD, self.k(self.bone),
-                     z3.If(z3.ULT(place, e.P), self.k(self.hand),
-                           z3.If(place == e.ASIDE, self.k(self.aside), self.k(0))))
+        return z3.If(place == e.v.BONEYARD, self.k(self.bone),
+                     z3.If(z3.ULT(place, e.v.P), self.k(self.hand),
+                           z3.If(place == e.v.ASIDE, self.k(self.aside), self.k(0))))
 
     def counters(self, e: Encoding, s: StateVars) -> Any:
         """The part of ``r`` that is not tiles (the procedure's progress and the flags)."""
         c = self.k(1 + self.needed) - z3.ZeroExt(self.W - s.confirmed.size(), s.confirmed)
         if self.foul:
             c = c + self.k(self.foul) * popcount([z3.Extract(p, p, s.fouls) == 0
-                                                  for p in range(e.P)], self.W)
+                                                  for p in range(e.v.P)], self.W)
         if self.drew:
             c = c + z3.If(s.drew, self.k(self.drew), self.k(0))
         if self.marker:  # R4.4: a confirmation putting a marker out restarts the run
-            c = c + self.k(self.marker) * popcount([z3.Not(e.marker_out(s, q))
-                                                    for q in range(e.P)], self.W)
+            c = c + self.k(self.marker) * popcount([z3.Not(e.v.marker_out(s, q))
+                                                    for q in range(e.v.P)], self.W)
         if self.first:  # R2.3: the pass that ends a first turn changes nothing else
-            c = c + z3.If(e.first_turn(s), self.k(self.first), self.k(0))
+            c = c + z3.If(e.v.first_turn(s), self.k(self.first), self.k(0))
         return c
 
     def term(self, e: Encoding, s: StateVars) -> Any:
@@ -83,11 +83,11 @@ class Ranking(Measure):
         """The per-action obligation: (a) only the move's tile may change place, and (b)
         the round ends, or the moved tile's weight change plus the counters' change is
         negative (``r' < r``)."""
-        frame = And([Or(m.tile == t, post.loc[t] == s.loc[t]) for t in range(e.T)])
+        frame = And([Or(m.tile == t, post.loc[t] == s.loc[t]) for t in range(e.v.T)])
 
         def at(st: StateVars) -> Any:
             out = z3.BitVecVal(NOWHERE, LOC_BITS)
-            for t in range(e.T - 1, -1, -1):
+            for t in range(e.v.T - 1, -1, -1):
                 out = z3.If(m.tile == t, st.loc[t], out)
             return out
 
@@ -99,7 +99,7 @@ class Ranking(Measure):
     def bound(self, e: Encoding) -> int:
         """``r`` at Init: every deal has the same counts (the ranking bound,
         :meth:`~dominoproof.proofs.bounds.Measure.at_init`)."""
-        return self.at_init(e.P, e.H, e.B, e.K)
+        return self.at_init(e.v.P, e.v.H, e.v.B, e.v.K)
 
     def describe(self) -> str:
         parts = [f"{self.bone}*|boneyard|", f"{self.hand}*|tiles in hands|"]
@@ -115,8 +115,8 @@ def ranking_for(e: Encoding) -> Ranking:
     """The ranking function of ``e``'s rules: the weights that make every action
     decrease ``r`` (:func:`~dominoproof.proofs.bounds.ranking_measure`)."""
     return Ranking(**asdict(ranking_measure(
-        e.C, e.DRAW, e.FOULS, aside_drawable=e.may_draw_aside,
-        restart=e.RESTART and e.markers, first_turn=e.first_turns)))
+        e.v.C, e.v.DRAW, e.v.FOULS, aside_drawable=e.may_draw_aside,
+        restart=e.v.RESTART and e.v.markers, first_turn=e.v.first_turns)))
 
 
 class TerminationProof(InductionProofs):
@@ -127,7 +127,7 @@ class TerminationProof(InductionProofs):
         t0, led, h = self.begin()
         enc = self.enc
         rank = ranking_for(enc)
-        s, m = enc.state("r0"), enc.move("rm")
+        s, m = enc.v.state("r0"), enc.v.move("rm")
         hyps = [lem(enc, s) for lem in h.kept]
         r0 = rank.term(enc, s)
         case = self.per_action(hyps, s, m, lambda post: rank.decreases(enc, s, m, post), led)

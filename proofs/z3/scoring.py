@@ -70,8 +70,8 @@ class Scoring:
         self.e = enc
         v = enc.variant
         self.v = v
-        self.sides: tuple[tuple[int, ...], ...] = enc.SIDES
-        self.value: tuple[int, ...] = enc.VALUE
+        self.sides: tuple[tuple[int, ...], ...] = enc.v.SIDES
+        self.value: tuple[int, ...] = enc.v.VALUE
         #: the constants the properties state R5.2a and R5.4's unit from; :meth:`terms`
         #: computes with ``by_tiles``/``award_tiles`` (a twin may compute them wrongly)
         self.c = read_constants(v)
@@ -86,19 +86,19 @@ class Scoring:
     def residual(self, s: StateVars, seat: BV | int) -> BV:
         """R5.3: the sum of the values of the tiles in ``hand[seat]``."""
         return z3.Sum([z3.If(s.loc[t] == seat, self.k(self.value[t]), self.k(0))
-                       for t in range(self.e.T)])
+                       for t in range(self.e.v.T)])
 
     def pips(self, s: StateVars, seat: int) -> BV:
         """R5.3 as the catalogue states it: ``a+b`` per tile, or the variant's value."""
         special = dict(self.v.scoring.tile_values)
         return z3.Sum([z3.If(s.loc[t] == seat,
-                             self.k(special.get(t, sum(self.e.halves[t]))), self.k(0))
-                       for t in range(self.e.T)])
+                             self.k(special.get(t, sum(self.e.v.halves[t]))), self.k(0))
+                       for t in range(self.e.v.T)])
 
     def tiles(self, s: StateVars, seats: Sequence[int]) -> BV:
         """R5.2a, R5.4: the number of tiles left in the hands of ``seats``."""
         return z3.Sum([z3.If(Or([s.loc[t] == p for p in seats]), self.k(1), self.k(0))
-                       for t in range(self.e.T)])
+                       for t in range(self.e.v.T)])
 
     # -- helpers --------------------------------------------------------------------
     def side_of(self, seat: BV) -> BV:
@@ -141,7 +141,7 @@ class Scoring:
     def proposer_or_turn(self, s: StateVars) -> BV:
         """R4.1: the proposer, ``(turn - confirmed) mod P``, or ``turn`` when nobody
         confirmed."""
-        P = self.e.P
+        P = self.e.v.P
         turn = z3.ZeroExt(COUNT_BITS - SEAT_BITS, s.turn)
         back = z3.If(z3.UGE(turn, s.confirmed), turn - s.confirmed, turn + P - s.confirmed)
         return z3.Extract(SEAT_BITS - 1, 0, z3.If(s.confirmed == 0, turn, back))
@@ -156,16 +156,16 @@ class Scoring:
 
     def holds_no_double(self, s: StateVars, side: int) -> Bool:
         """No seat of side ``side`` holds a double (R5.5 "no-double")."""
-        doubles = [t for t in range(self.e.T) if self.e.halves[t][0] == self.e.halves[t][1]]
+        doubles = [t for t in range(self.e.v.T) if self.e.v.halves[t][0] == self.e.v.halves[t][1]]
         return z3.Not(Or([s.loc[t] == p for t in doubles for p in self.sides[side]]))
 
     def clockwise(self, start: BV, k: int) -> BV:
         """The seat ``k`` places clockwise from ``start``."""
         x = start + k
-        return z3.If(z3.UGE(x, self.e.P), x - self.e.P, x)
+        return z3.If(z3.UGE(x, self.e.v.P), x - self.e.v.P, x)
 
     def lightest_order(self) -> list[int]:
-        return sorted(range(self.e.T), key=lambda t: (self.value[t], t))
+        return sorted(range(self.e.v.T), key=lambda t: (self.value[t], t))
 
     # -- the outcome ------------------------------------------------------------------
     def terms(self, s: StateVars, residuals: Sequence[BV] | None = None) -> ScoreTerms:
@@ -177,7 +177,7 @@ class Scoring:
         e, v, k = self.e, self.v, self.k
         n = len(self.sides)
         residuals = tuple(residuals) if residuals is not None else tuple(
-            self.residual(s, p) for p in range(e.P))
+            self.residual(s, p) for p in range(e.v.P))
         totals = tuple(z3.Sum([residuals[p] for p in side]) if len(side) > 1
                        else residuals[side[0]] for side in self.sides)
         tiles = tuple(self.tiles(s, side) for side in self.sides)
@@ -207,7 +207,7 @@ class Scoring:
             t_a = tuple(z3.If(w, share, k(0)) for w in lowest)
         else:
             # team-total separates tied players by their teams' counts: pips or tiles
-            each = tuple(self.tiles(s, (p,)) for p in range(e.P)) if self.by_tiles \
+            each = tuple(self.tiles(s, (p,)) for p in range(e.v.P)) if self.by_tiles \
                 else residuals
             w_idx = self._tie_winner(s, tie_rule, each, lowest)
             t_w = tuple(w_idx == i for i in range(n))
@@ -220,7 +220,7 @@ class Scoring:
                        for i in range(n))
         pen = v.fouls.penalty
         penalties = tuple(z3.If(z3.Extract(p, p, s.fouls) == 1, k(pen), k(0))
-                          for p in range(e.P))
+                          for p in range(e.v.P))
         scores = tuple(awards[i] - z3.Sum([penalties[p] for p in side]) if len(side) > 1
                        else awards[i] - penalties[side[0]] for i, side in enumerate(self.sides))
         out = ScoreTerms(residuals, totals, low, lowest, tie, winners, awards, penalties,
@@ -240,7 +240,7 @@ class Scoring:
         if rule in (TieRule.FIRST_FROM_PROPOSER, TieRule.LEADER):
             start = self.tie_start(s)
             out = nobody
-            for k in range(e.P - 1, -1, -1):
+            for k in range(e.v.P - 1, -1, -1):
                 side = self.side_of(self.clockwise(start, k))
                 out = z3.If(lowest_of(side), side, out)
             return out
@@ -255,7 +255,7 @@ class Scoring:
             out = nobody
             for t in reversed(self.lightest_order()):
                 side = self.side_of(s.loc[t])
-                out = z3.If(And(e.held(s, t), lowest_of(side)), side, out)
+                out = z3.If(And(e.v.held(s, t), lowest_of(side)), side, out)
             return out
         # TEAM_TOTAL: tied players separated by their teams' totals
         teams = self.v.partnerships.teams
@@ -311,7 +311,7 @@ class Scoring:
         blocked = s.status == BLOCKED
         if pid == "pips":
             # R5.3 per seat, and R5.2's side totals: the sums of the seats of each side
-            return [], And(*[sc.residuals[p] == self.pips(s, p) for p in range(e.P)],
+            return [], And(*[sc.residuals[p] == self.pips(s, p) for p in range(e.v.P)],
                            *[sc.totals[i] == z3.Sum([sc.residuals[p] for p in side]
                                                     + [k(0)])
                              for i, side in enumerate(self.sides)])
@@ -319,7 +319,7 @@ class Scoring:
             # R4.5: each seat that made a false declaration pays the penalty, and only it
             pen = v.fouls.penalty
             return [], And([sc.penalties[p] == z3.If(
-                z3.Extract(p, p, s.fouls) == 1, k(pen), k(0)) for p in range(e.P)])
+                z3.Extract(p, p, s.fouls) == 1, k(pen), k(0)) for p in range(e.v.P)])
         if pid == "final-scores":
             # SEMANTICS "Scoring": a side's score is its award minus its seats' penalties
             return [], And([sc.scores[i] == sc.awards[i] - z3.Sum(
@@ -365,7 +365,7 @@ class Scoring:
                 """Clockwise distance from the start to side ``i``'s nearest seat."""
                 ds = [z3.If(z3.UGE(z3.BitVecVal(p, SEAT_BITS), start),
                             z3.BitVecVal(p, SEAT_BITS) - start,
-                            z3.BitVecVal(p + e.P, SEAT_BITS) - start) for p in self.sides[i]]
+                            z3.BitVecVal(p + e.v.P, SEAT_BITS) - start) for p in self.sides[i]]
                 return self.minimum(ds)
 
             ok = And(single, *[z3.Implies(sc.winners[i], And(
@@ -377,7 +377,7 @@ class Scoring:
 
             def lightest(i: int) -> BV:
                 """The rank of side ``i``'s lightest tile (T if it holds none)."""
-                out = z3.BitVecVal(e.T, SCORE_BITS)
+                out = z3.BitVecVal(e.v.T, SCORE_BITS)
                 for t in reversed(order):
                     out = z3.If(Or([s.loc[t] == p for p in self.sides[i]]),
                                 z3.BitVecVal(rank[t], SCORE_BITS), out)
@@ -487,7 +487,7 @@ class ScoreReader:
         if enc is None:
             enc, layoutless = scoring_encoding(variant)
         self.variant = variant
-        s = enc.state("scored")
+        s = enc.v.state("scored")
         sc = (scoring or Scoring)(enc).terms(s)
         self.n_players, self.n_sides = len(sc.residuals), len(sc.totals)
         one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
@@ -541,7 +541,7 @@ class Classifier:
 
     def __init__(self, variant: Variant) -> None:
         enc = Encoding(variant)
-        s = enc.state("classified")
+        s = enc.v.state("classified")
         one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
         self.names = ("is_blocked", "ends_unplayable", "boneyard_supplies_nothing")
         p = enc.preds

@@ -179,7 +179,7 @@ class ProofSession:
         double-9 chicken foot)."""
         h = houdini(q, self.candidates, ledger=Ledger(), together=bool(self.together),
                     **self.budgets)
-        sizes = sorted({len(g) for g in q.unsorted})
+        sizes = sorted({len(g) for g in q.v.unsorted})
         h.note = (f"proved modulo the order of {' and '.join(map(str, sizes))} "
                   "interchangeable slots: every lemma symmetric (checked by Z3) and the "
                   "canonical form sorted (its network checked on every 0-1 input)")
@@ -230,7 +230,7 @@ class ProofSession:
         """Init and the invariant are satisfiable, the relation has successors from the
         invariant, and no state of the invariant is stuck while the round is played."""
         enc = self.enc
-        s, m, s2 = enc.state("z0"), enc.move("zm"), enc.state("z1")
+        s, m, s2 = enc.v.state("z0"), enc.v.move("zm"), enc.v.state("z1")
         inv = self.inv(s)
         out = []
 

@@ -27,9 +27,9 @@ class SuccessorOracle:
     def __init__(self, variant: Variant, encoding: Encoding | None = None, *,
                  seed: int = 0, timeout_ms: int = 60_000) -> None:
         self.enc = encoding or Encoding(variant)
-        self.s = self.enc.state("pre")
-        self.s2 = self.enc.state("post")
-        self.m = self.enc.move("mv")
+        self.s = self.enc.v.state("pre")
+        self.s2 = self.enc.v.state("post")
+        self.m = self.enc.v.move("mv")
         self.top = z3.BitVec("top", TILE_BITS)
         self.fixed = z3.Bool("fixed_order")
         self.solver = Solver(seed=seed, timeout_ms=timeout_ms)
@@ -42,7 +42,7 @@ class SuccessorOracle:
         """Every (move, successor) the relation allows from ``state``."""
         enc = self.enc
         with self.solver.frame():
-            self.solver.add(*enc.equals(self.s, state))
+            self.solver.add(*enc.v.equals(self.s, state))
             if state.stack is not None:
                 self.solver.add(self.fixed)
                 if state.stack:
@@ -56,8 +56,8 @@ class SuccessorOracle:
                         raise RuntimeError(f"z3 returned unknown ({res.reason}) on {state!r}")
                     return
                 model = res.model
-                mv = enc.decode_move(model, self.s, self.m)
-                nxt = enc.decode_state(model, self.s2)
+                mv = enc.v.decode_move(model, self.s, self.m)
+                nxt = enc.v.decode_state(model, self.s2)
                 if state.stack is not None:
                     stack = state.stack[1:] if mv.kind is MoveKind.DRAW else state.stack
                     nxt = nxt._replace(stack=stack)

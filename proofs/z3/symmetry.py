@@ -59,7 +59,7 @@ __all__ = ["asymmetric", "breaks_symmetry", "generators", "network_sorts", "perm
 def reduces(enc: Encoding) -> bool:
     """``enc``'s layout has a group of more than two interchangeable slots, whose sorting
     the induction leaves to the quotient relation."""
-    return bool(enc.large)
+    return bool(enc.v.large)
 
 
 def quotient(enc: Encoding) -> Encoding:
@@ -73,7 +73,7 @@ def permuted(enc: Encoding, s: StateVars, source: dict[int, int]) -> StateVars:
     ends = list(s.ends)
     bits = enc.layout.mark_bits(s)
     out = list(bits) if bits is not None else None
-    f = enc.fields
+    f = enc.v.fields
     for i, src in source.items():
         ends[i] = s.ends[src]
         if bits is None or out is None:
@@ -104,7 +104,7 @@ def breaks_symmetry(enc: Encoding, x: StateVars, formula: Callable[[StateVars], 
     sat, or unknown. None: it survives every generator, so every reordering (a generator
     whose permuted formula is the same term needs no query)."""
     pre = formula(x)
-    for g in sorted(enc.unsorted):
+    for g in sorted(enc.v.unsorted):
         for src in generators(g):
             post = formula(permuted(enc, x, src))
             if post.eq(pre):  # the formula does not read these slots
@@ -122,7 +122,7 @@ def asymmetric(enc: Encoding, lemmas: Sequence[Lemma], *, seed: int = 0,
                ledger: Ledger | None = None) -> tuple[list[str], str]:
     """The ids of ``lemmas`` not shown symmetric in ``enc``'s unsorted groups, and why
     (empty: every one is): :func:`breaks_symmetry`, lemma by lemma."""
-    s = enc.state("sym")
+    s = enc.v.state("sym")
 
     def new_solver() -> Solver:
         return Solver(seed=seed, timeout_ms=timeout_ms, rlimit=rlimit, ledger=ledger)

@@ -21,7 +21,8 @@ class TermReader:
     """Terms over one copy of the state variables, evaluated on concrete states.
 
     The terms are packed into one bit-vector; a concrete state is read by putting its
-    values (:meth:`Encoding.values`) into a model and evaluating the packed term there.
+    values (:meth:`~.vocabulary.Vocabulary.values`) into a model and evaluating the
+    packed term there.
     Results are remembered by the values of exactly the variables the terms contain
     (found by walking them), so states that differ only where the terms do not look
     are read once. Where Z3 proves that the terms see of a tile only *whether it is in a
@@ -56,7 +57,7 @@ class TermReader:
         ``loc[t] < k`` with a constant ``k <= P``. A syntactic check of every occurrence,
         sufficient for moving a tile between boneyard, aside, table and nowhere never to
         change the terms; any other use of a place, and nothing is collapsed."""
-        P = self.enc.P
+        P = self.enc.v.P
         seen: set[int] = set()
         todo = [self.packed]
         while todo:
@@ -96,7 +97,7 @@ class TermReader:
         """The fields of a concrete state that the terms' variables are read from (the
         hands for every tile's place, where only whether it is in a hand matters), or
         None where a tile's other places matter too, or where a variable the terms
-        contain is read otherwise (:meth:`Encoding.values`, :data:`FIELDS`)."""
+        contain is read otherwise (:meth:`~.vocabulary.Vocabulary.values`, :data:`FIELDS`)."""
         s, free = self.s, self._free
         if self._locs and not self.hands_only:
             return None
@@ -119,12 +120,12 @@ class TermReader:
 
     def _read_values(self, state: State) -> tuple[int, ...]:
         """:meth:`read`, from the values of the variables the terms contain."""
-        pairs = self.enc.values(self.s, state)
+        pairs = self.enc.v.values(self.s, state)
         if self._read is None:
             self._read = [i for i, (x, _) in enumerate(pairs) if str(x) in self._free]
             self._collapse = [self.hands_only and str(pairs[i][0]) in self._locs
                               for i in self._read]
-        P = self.enc.P
+        P = self.enc.v.P
         key = tuple(min(pairs[i][1], P) if c else pairs[i][1]
                     for i, c in zip(self._read, self._collapse, strict=True))
         got = self._memo.get(key)

@@ -200,7 +200,8 @@ class MoveVars:
 class Vocabulary:
     """The variables of one variant's transition system (SEMANTICS.md), the constants they
     are read with, their views, and concrete states in and out; the relation
-    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) is stated over it."""
+    (:class:`~dominoproof.proofs.z3.encoding.Encoding`) has one (``enc.v``) and is stated
+    over it."""
 
     variant: Variant
     stack: tuple[int, ...] | None = None  #: a fixed draw order (top first), or free

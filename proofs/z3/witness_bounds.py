@@ -65,7 +65,7 @@ def z3_bounds(prover: WitnessSearch, question: str,
         yield from _none_at_block(prover, lambda s: prover.session.scoring().terms(s).tie,
                                   "is tied for the lowest total (R5.5)")
     elif question == "block-before-empty-boneyard":
-        yield from _none_at_block(prover, lambda s: z3.Not(prover.enc.boneyard_empty(s)),
+        yield from _none_at_block(prover, lambda s: z3.Not(prover.enc.v.boneyard_empty(s)),
                                   "has a tile left in the boneyard (R4.4)")
     else:
         raise ValueError(f"no bound for question {question!r}")
@@ -106,15 +106,15 @@ def _at_least(prover: WitnessSearch, s: Any, k: int) -> Bool:
     SAT pipeline reasons on natively)."""
     w = prover.session.scoring().value
     return Or([z3.PbGe([(x == p, w[t]) for t, x in enumerate(s.loc)], k)
-               for p in range(prover.enc.P)])
+               for p in range(prover.enc.v.P)])
 
 
 def _largest_hand(prover: WitnessSearch, model: Any, s: Any) -> int:
     w = prover.session.scoring().value
-    held = [0] * prover.enc.P
+    held = [0] * prover.enc.v.P
     for t, x in enumerate(s.loc):
         p = model.eval(x, True).as_long()
-        if p < prover.enc.P:
+        if p < prover.enc.v.P:
             held[p] += w[t]
     return max(held)
 
@@ -138,7 +138,7 @@ def _ceiling(prover: WitnessSearch, floor: Callable[[], int | None]
     """The ceiling by bisection over the invariant's blocked states; then, with hand-size
     proved relative to the invariant (it may take long: the ceiling reached first
     stands), bisection again below that ceiling; then every round, where it is small."""
-    s = prover.enc.state("wc")
+    s = prover.enc.v.state("wc")
     sv = prover.session.solver()
     sv.add(*prover.session.inv(s), s.status == BLOCKED)
     c = sv.check()
@@ -222,7 +222,7 @@ def _none_at_block(prover: WitnessSearch, pred: Callable[[Any], Bool],
                    what: str) -> Iterator[dict[str, Any]]:
     """No blocked state of the invariant satisfies ``pred`` (none, proved); else, where
     termination's bound is small, one query over every round: none, or Z3's round."""
-    s = prover.enc.state("wn")
+    s = prover.enc.v.state("wn")
     sv = prover.session.solver()
     sv.add(*prover.session.inv(s), s.status == BLOCKED, pred(s))
     c = sv.check()

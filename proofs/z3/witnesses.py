@@ -52,11 +52,11 @@ class WitnessSearch(BoundedSearch):
             yield 0, "blocked-sound not proved: no lower bound"
             return
         enc = self.enc
-        draws = enc.B if enc.EMPTY else 0
+        draws = enc.v.B if enc.v.EMPTY else 0
         for plays, why in self.fewest_on_table_at_blocks():
-            bound = plays + draws + enc.C + 1
+            bound = plays + draws + enc.v.C + 1
             yield bound, (f"{plays} play{'' if plays == 1 else 's'} ({why}) + {draws} "
-                          f"draws (the whole boneyard) + {enc.C} confirmations + the "
+                          f"draws (the whole boneyard) + {enc.v.C} confirmations + the "
                           f"establishment = {bound}")
 
     def fewest_on_table_at_block(self) -> tuple[int, str]:
@@ -85,10 +85,10 @@ class WitnessSearch(BoundedSearch):
         if not inv:
             yield 1, "the lead; Houdini gave no invariant to count from"
             return
-        s = enc.state("lb")
+        s = enc.v.state("lb")
         sv = self.session.solver()
         sv.add(*[lem(enc, s) for lem in inv], s.status == BLOCKED)
-        table = [enc.on_table(s, t) for t in range(enc.T)]
+        table = [enc.v.on_table(s, t) for t in range(enc.v.T)]
 
         def count(model: Any) -> int:
             return sum(1 for b in table if z3.is_true(model.eval(b, True)))
@@ -145,7 +145,7 @@ class WitnessSearch(BoundedSearch):
         sv, states, moves = path.sv, path.states, path.moves
         last = states[-1]
         who = z3.BitVec("who", SEAT_BITS)
-        sv.add(last.status == BLOCKED, z3.ULT(who, enc.P))
+        sv.add(last.status == BLOCKED, z3.ULT(who, enc.v.P))
         value = self.session.scoring().residual(last, who)
         weights = self.session.scoring().value
 
@@ -154,7 +154,7 @@ class WitnessSearch(BoundedSearch):
             weighted sums natively, where adder circuits defeat it)."""
             return Or([And(who == p, z3.PbGe([(x == p, weights[t])
                                                for t, x in enumerate(last.loc)], k))
-                       for p in range(enc.P)])
+                       for p in range(enc.v.P)])
 
         c = sv.check()
         if not c.sat:
@@ -163,7 +163,7 @@ class WitnessSearch(BoundedSearch):
                                                      f"({c.reason})"), None
         model = c.model
         lo = int(model.eval(value, True).as_long())
-        hi = sum(self.enc.VALUE)
+        hi = sum(self.enc.v.VALUE)
         optimal = True
         stop = ""
         while lo < hi:
@@ -283,7 +283,7 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None) -
             final = res.run.states[-1]
             scored = prover.session.scoring().evaluate(final)
             assert scored is not None  # a blocked round is over
-            who = max(range(enc.P), key=lambda p: (scored.residuals[p], -p))
+            who = max(range(enc.v.P), key=lambda p: (scored.residuals[p], -p))
             figures.update(residual=best, player=who, horizon=horizon, moves=len(res.run.moves),
                            optimal=res.complete)
             note = (f"largest residual among blocked rounds of at most {horizon} moves"
@@ -302,7 +302,7 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None) -
         return done(res)
     if question == "block-before-empty-boneyard":
         res = prover.bmc(lambda ss, ms: And(ss[-1].status == BLOCKED,
-                                            z3.Not(enc.boneyard_empty(ss[-1]))),
+                                            z3.Not(enc.v.boneyard_empty(ss[-1]))),
                          max_depth=depth)
         if res.run:
             figures.update(moves=res.depth,
@@ -320,7 +320,7 @@ def witness(prover: WitnessSearch, question: str, *, depth: int | None = None) -
         else:
             note = searched("no such state", res) + (
                 "; on this layout the two readings are one formula (every open end is open "
-                "to every player at every moment)" if enc.readings_coincide else "")
+                "to every player at every moment)" if enc.v.readings_coincide else "")
         return done(res)
     # parity-refuted
     res = prover.bmc(lambda ss, ms: And(ss[-1].status == BLOCKED,
