@@ -502,6 +502,8 @@ class Twin:
 
 
 class TameMoves(Vocabulary):
+    """:class:`MatadorTameZ3`'s vocabulary: a move fits an end where a half sums to N+1."""
+
     def fits_move(self, m: MoveVars, x: BV) -> Bool:
         if not self.match_total:
             return super().fits_move(m, x)
