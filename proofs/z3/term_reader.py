@@ -45,9 +45,11 @@ class TermReader:
         self._locs = frozenset(str(x) for x in s.loc) & self._free
         self.hands_only = bool(self._locs) and self._hands_only()
         self._collapse: list[bool] = []  #: per read position: a place to collapse
+        #: per read position: the variable's declaration (a pointer) and width (-1: Boolean)
+        self._slots: list[tuple[Any, int]] = []
+        self._shown: list[int | None] = []  #: per read position: its value in the model
         self._model = z3.Model()
         self._values: dict[tuple[int, int], Any] = {}  #: (value, width) -> Z3 constant
-        self._decls: dict[int, tuple[Any, int]] = {}  #: variable id -> (declaration, width)
         self._ctx = self.packed.ctx_ref()
         self._fields = self._state_fields()
 
@@ -125,19 +127,24 @@ class TermReader:
             self._read = [i for i, (x, _) in enumerate(pairs) if str(x) in self._free]
             self._collapse = [self.hands_only and str(pairs[i][0]) in self._locs
                               for i in self._read]
+            self._slots = [self._variable(pairs[i][0]) for i in self._read]
+            self._shown = [None] * len(self._read)
         P = self.enc.v.P
         key = tuple(min(pairs[i][1], P) if c else pairs[i][1]
                     for i, c in zip(self._read, self._collapse, strict=True))
         got = self._memo.get(key)
         if got is None:
-            # one model, every free variable's value set again each time (the terms
-            # contain no other); the values' ASTs made once each
-            m = self._model
-            for i in self._read:  # Model.update_value, its checks made once (_variable)
-                x, w = pairs[i]
-                decl, size = self._variable(x)
-                z3.Z3_add_const_interp(self._ctx, m.model, decl, self._value(size, w))
-            n = m.eval(self.packed, model_completion=True).as_long()
+            # one model, each free variable's value set where it differs from the value
+            # the model holds (the terms contain no other variable); the values' ASTs
+            # made once each
+            m, shown = self._model.model, self._shown
+            for j, i in enumerate(self._read):  # Model.update_value, its checks made once
+                w = int(pairs[i][1])
+                if shown[j] != w:
+                    decl, size = self._slots[j]
+                    z3.Z3_add_const_interp(self._ctx, m, decl.ast, self._value(size, w))
+                    shown[j] = w
+            n = self._model.eval(self.packed, model_completion=True).as_long()
             out = []
             for w in reversed(self.widths):
                 out.append(n & ((1 << w) - 1))
@@ -145,16 +152,13 @@ class TermReader:
             got = self._memo[key] = tuple(reversed(out))
         return got
 
-
-    def _variable(self, x: Any) -> tuple[Any, int]:
-        """The declaration of the state variable ``x`` (a constant), as a pointer, and its
-        bit-vector width (-1: a Boolean), read from Z3 once per variable."""
-        got = self._decls.get(x.get_id())
-        if got is None:
-            d = x.decl()
-            assert d.arity() == 0  # a constant: what update_value requires
-            got = self._decls[x.get_id()] = (d, x.size() if z3.is_bv(x) else -1)
-        return got[0].ast, got[1]
+    @staticmethod
+    def _variable(x: Any) -> tuple[Any, int]:
+        """The declaration of the state variable ``x`` (a constant) and its bit-vector
+        width (-1: a Boolean), read from Z3 once per variable (:meth:`_read_values`)."""
+        d = x.decl()
+        assert d.arity() == 0  # a constant: what update_value requires
+        return d, x.size() if z3.is_bv(x) else -1
 
     def _value(self, size: int, w: int | bool) -> Any:
         """The constant ``w`` of a width (-1: a Boolean) as an AST pointer, made once per
