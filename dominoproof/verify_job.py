@@ -34,8 +34,9 @@ from dominoproof.proofs.budgets import (
 from dominoproof.proofs.conformance import compare, get_oracle
 from dominoproof.proofs.faults import FAULTS_BY_ID
 from dominoproof.proofs.properties import BY_ID, CATALOGUE, Result, Verdict
-from dominoproof.proofs.search import plans
+from dominoproof.proofs.search import check, plans
 from dominoproof.proofs.search.coverage import of_init
+from dominoproof.proofs.search.judge import Judge
 from dominoproof.proofs.search.statespace import explore, kernel_reason
 from dominoproof.proofs.search.verification import check_properties
 from dominoproof.proofs.z3 import scoring, successors
@@ -405,12 +406,21 @@ def warm() -> None:
     run_jobs`): the compiled kernel's machine code loaded -- compiled, the first time on a
     machine -- by the first search of :data:`WARM`'s plan and its judge, so that every
     job inherits it instead of loading (or compiling) it itself. Nothing else is kept:
-    the rule books and oracles it built are forgotten, as each job starts without them."""
+    the rule books and oracles it built are forgotten, as each job starts without them.
+
+    It makes no Z3 term: the judge checks every property but R5's, which are read through
+    Z3 (:data:`~dominoproof.proofs.search.judge.Judge.TERMINAL`), and which load no
+    machine code of their own. Z3 numbers the terms of a process as they are made, and a
+    model it picks can depend on those numbers; a job forked after this ran must see the
+    same Z3 as one forked before it (a cold job, :func:`cold`), or a counterexample would
+    depend on which of the two a job was."""
     v = find_variant(WARM)
     if kernel_reason(v):  # the Python path: nothing to load
         return
     variant, init, budget = plans.search_plan(v).searches()[0]
-    list(check_properties(explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES)))
+    ids = [p.id for p in CATALOGUE if p.id not in Judge.TERMINAL]
+    check.check_properties(explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES),
+                           ids)
     _fresh_rule_books()
 
 

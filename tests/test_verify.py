@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -493,6 +494,37 @@ def test_cold_jobs_run_while_warm_compiles_in_a_process_of_its_own(
     assert all(k > warms[1] for k, line in enumerate(lines) if line.startswith("job"))
     assert any(line.startswith("cold") for line in lines[:warms[1]])  # beside warm()
 
+
+
+def test_verify_s_warm_makes_no_z3_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent's warm() loads the kernel's machine code without making a Z3 term: Z3
+    numbers a process's terms as they are made and may pick a model by those numbers, so
+    a job forked after warm() (most) and one forked before it (a cold job, while warm()
+    compiles) see the same Z3, and a counterexample of ``verify`` does not depend on
+    which it was, nor on the timing. The count is shown to count: the same search
+    judged for R5 too, as a job judges it, makes terms."""
+    import z3  # type: ignore[import-untyped]
+
+    from dominoproof import verify_job
+    from dominoproof.proofs.budgets import VERIFY_SEARCH_STATES
+    from dominoproof.proofs.search import plans
+    from dominoproof.proofs.search.statespace import explore
+    from dominoproof.proofs.search.verification import check_properties
+
+    made: list[int] = []
+    real = z3.AstRef.__init__
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(z3.AstRef, "__init__", counting)
+    verify_job.warm()
+    assert made == []
+    variant, init, budget = plans.search_plan(find_variant(verify_job.WARM)).searches()[0]
+    check_properties(explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES))
+    verify_job._fresh_rule_books()
+    assert len(made) > 100
 
 _PARENT_MODULES = """
 import json, sys
