@@ -31,7 +31,9 @@ Each variant and each fault is one job, run in a process of its own, forked for 
 from the parent (which runs no check): no rule book, memo or solver state is carried
 from one variant to another, and the verdicts do not depend on which jobs shared a
 worker. Before forking many jobs the parent loads the compiled kernel's machine code
-once (:func:`dominoproof.verify_job.warm`), which every job inherits. On a cluster
+once (:func:`dominoproof.verify_job.warm`), which every job inherits; it makes no Z3
+term doing so, so a job's counterexamples are those of the same job run alone, whenever
+it was forked. On a cluster
 (``--cluster local:N``, ``--scheduler ADDRESS``:
 :mod:`dominoproof.proofs.runner`) each job is a task instead: a worker runs one job at a
 time and starts it by forgetting every cached rule book, oracle and score reader, as a
