@@ -45,7 +45,7 @@ class TermReader:
         self._locs = frozenset(str(x) for x in s.loc) & self._free
         self.hands_only = bool(self._locs) and self._hands_only()
         self._collapse: list[bool] = []  #: per read position: a place to collapse
-        #: per read position: the variable's declaration (a pointer) and width (-1: Boolean)
+        #: per read position: the variable's declaration and its width (-1: a Boolean)
         self._slots: list[tuple[Any, int]] = []
         self._shown: list[int | None] = []  #: per read position: its value in the model
         self._model = z3.Model()
