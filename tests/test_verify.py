@@ -495,7 +495,6 @@ def test_cold_jobs_run_while_warm_compiles_in_a_process_of_its_own(
     assert any(line.startswith("cold") for line in lines[:warms[1]])  # beside warm()
 
 
-
 def test_verify_s_warm_makes_no_z3_term(monkeypatch: pytest.MonkeyPatch) -> None:
     """The parent's warm() loads the kernel's machine code without making a Z3 term: Z3
     numbers a process's terms as they are made and may pick a model by those numbers, so
@@ -525,6 +524,7 @@ def test_verify_s_warm_makes_no_z3_term(monkeypatch: pytest.MonkeyPatch) -> None
     check_properties(explore(variant, init, max_states=budget or VERIFY_SEARCH_STATES))
     verify_job._fresh_rule_books()
     assert len(made) > 100
+
 
 _PARENT_MODULES = """
 import json, sys
