@@ -344,7 +344,7 @@ def gen_moves(K, f, out):  # type: ignore[no-untyped-def]
     if not led(K, f):
         leader, tile = opening(K, f)
         if tile == SEEK:  # R3.6: nobody holds it: the player to move draws for it
-            return 0 if empty(K, f, K[F_BONE]) else _draws(K, f, out, 0, p)
+            return 0 if empty(K, f, K[F_BONE]) else _draws(K, f, out, np.int64(0), p)
         if leader != p:
             return 0
         if tile >= 0:

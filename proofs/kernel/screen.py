@@ -329,8 +329,10 @@ def screen(job):  # type: ignore[no-untyped-def]
             first[CONSERVATION] = i
             open_ &= ~(1 << CONSERVATION)
         if readings and led(K, f):
-            a = ends_unplayable(K, f, 0)
-            b = ends_unplayable(K, f, 1)
+            # the readings as int64 variables: one compiled ends_unplayable, not one
+            # per literal (numba specialises a call on a literal argument)
+            a = ends_unplayable(K, f, np.int64(0))
+            b = ends_unplayable(K, f, np.int64(1))
             counts[COMPARED] += 1
             if a != b:
                 counts[DIFFER] += 1
