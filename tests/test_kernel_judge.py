@@ -1,5 +1,6 @@
 """The kernel's screen (``proofs/kernel/screen.py``, ``proofs/search/compiled.py``) reads a search's
-states still being played as the catalogue's judge does.
+states as the catalogue's judge does: every state's invariants, the moves of those still
+being played.
 
 The screen tells the judge which of those states to read: for each local property, the
 first one failing it. A screen that missed a failure would weaken a verdict, so it is held
@@ -56,16 +57,18 @@ def no_scoring(v: Any) -> Any:
 
 
 def by_the_judge(r: SearchResult, wanted: set[str]) -> sc.Screen:
-    """What the Python judge finds on the states of ``r`` still being played: the first
-    failure of each screened property, the premise states and the readings' census."""
+    """What the Python judge finds on the states of ``r``: the first failure of each
+    screened property, the premise states and the readings' census (where the round is
+    over, only what the screen reads of it: the invariants, not R4.7 or R5)."""
     ctx = graphcheck._Context(r, engine_for(r.variant), wanted)
-    # (points-in-fives is terminal too: the judge reads no terminal state here, so no
-    # reading of R5 is ever asked for)
+    # (points-in-fives is terminal too: the judge reads only the invariants of a
+    # terminal state here, so no reading of R5 is ever asked for)
     judge = graphcheck.Judge(ctx, r.variant, ctx.oracle, r.scorer, reader=no_scoring)
     out = sc.Screen([])
     for i in range(r.size):
         s = r.state(i)
         if s.status is not Status.PLAYING:
+            judge.invariants(i, s)
             continue
         if judge.state(i, s):
             out.premise.append(i)
@@ -263,7 +266,7 @@ def test_the_screen_and_the_judge_agree_on_states_with_one_field_wrong(name: str
     bad = good = 0
     for i in range(0, r.size, max(1, r.size // 40)):
         s = r.state(i)
-        if s.status is not Status.PLAYING or not s.led:
+        if not s.led:
             continue
         for t in corruptions(v, s):
             try:

@@ -1,11 +1,12 @@
 """The judge's accelerator, compiled: the catalogue's local checks on a search's key array.
 
-:func:`screen` reads the states of a kernel search still being played, in one compiled
-pass, and finds for each local property of the catalogue the **first state that fails
-it** (in id order, the judge's), with the successor that completes a failing transition;
-it lists blocked-complete's premise states and counts where R2.3's readings are compared
-and where they differ. The judge (:mod:`dominoproof.proofs.search.check`) then reads only
-those states and the round's ends, and words every failure itself; a state named where
+:func:`screen` reads the states of a kernel search in one compiled pass, and finds for
+each local property of the catalogue the **first state that fails it** (in id order, the
+judge's), with the successor that completes a failing transition; it lists
+blocked-complete's premise states and counts where R2.3's readings are compared and where
+they differ. The judge (:mod:`dominoproof.proofs.search.check`) then reads only those
+states, and the round's ends for what the screen leaves to it (a called block, R4.7, and
+the terminal properties of R5), and words every failure itself; a state named where
 the judge finds nothing is an error between two readings, never a verdict
 (:mod:`dominoproof.proofs.search.compiled`). ``tests/test_kernel_judge.py`` holds it to the
 judge on every state of small configurations, under the variant's own rules and broken
@@ -21,11 +22,13 @@ ones. Every rule is read from :mod:`.rules` and :mod:`.layout` (the kernel's rea
   procedure (R4.2-R4.5), and where plays score points-in-fives (R5.7: a play adds a
   multiple of 5, or nothing, to its player's points, no other move changes anyone's),
   on every move of every expanded state; points-in-fives' terminal half (the final
-  scores add the points) is the judge's, which reads every state where the round is over.
+  scores add the points) is the judge's, which reads every state where the round is over;
+* **blocked-sound** at every established block (:func:`judge_blocked`), and R2.3's two
+  readings compared at every state after the lead, the round's ends included.
 
 Layout properties are not screened: where they are wanted, the judge reads every state.
 :func:`judge_blocked` is blocked-sound's statement at one established block, for the
-searches that keep no graph (``bench/lean.py``).
+screen and for the searches that keep no graph (``bench/lean.py``).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from .rules import (
 )
 from .tables import (
     BITS,
+    BLOCKED,
     F_ASIDE,
     F_BONE,
     F_CONF,
@@ -85,11 +89,13 @@ from .tables import (
 
 #: the screened properties, as indices of :func:`screen`'s ``first`` and ``then``
 CONSERVATION, BONEYARD_MONOTONE, OPENING, NO_FALSE_CONFIRMATION, PROCEDURE, \
-    POINTS_IN_FIVES = range(6)
+    POINTS_IN_FIVES, BLOCKED_SOUND = range(7)
 #: their catalogue ids, in that order
 IDS = ("conservation", "boneyard-monotone", "opening", "no-false-confirmation", "procedure",
-       "points-in-fives")
+       "points-in-fives", "blocked-sound")
 SCREENED = len(IDS)
+#: the bits of the transition properties among them
+TRANSITIONS = sum(1 << k for k in range(BONEYARD_MONOTONE, POINTS_IN_FIVES + 1))
 #: ``counts``: R2.3's readings compared, and where they differ
 COMPARED, DIFFER = range(2)
 #: ``premise``'s value at a state where the round is over (the judge reads it)
@@ -300,15 +306,18 @@ def _transition(K, f, m, g, want, fouls_possible):  # type: ignore[no-untyped-de
 @njit
 def screen(job):  # type: ignore[no-untyped-def]
     """Screen ids ``0 .. job.n-1`` of a search (:class:`ScreenJob`) by the rules of
-    ``job.K``, the variant's own table. Only the states still being played are read.
+    ``job.K``, the variant's own table: every state's invariants (conservation, R2.3's
+    readings, blocked-sound at an established block), and the moves of the states still
+    being played.
 
     ``first[k]`` := the first id failing property ``k`` (-1: none); ``then[k]`` := the
     successor of its failing move (-1: the state itself fails). ``premise[i]`` := OVER
-    where the round is over (the judge reads it); with ``readings``, 1 where R2 (the
-    variant's reading) and R3 hold in a round still played whose player to move holds
-    tiles, and ``counts`` the states where R2.3's readings are compared and where they
-    differ. Returns the number of states screened, or EDGES_DIFFER (the state in
-    ``first[0]``) when a state's moves are not its edges: then nothing was judged."""
+    where the round is over (the judge reads it, for the rest: R4.7 and R5); with
+    ``readings``, 1 where R2 (the variant's reading) and R3 hold in a round still played
+    whose player to move holds tiles, and ``counts`` the states where R2.3's readings are
+    compared and where they differ. Returns the number of states still being played, or
+    EDGES_DIFFER (the state in ``first[0]``) when a state's moves are not its edges: then
+    nothing was judged."""
     K, KS, KC, codes, n, n_exp = job.K, job.KS, job.KC, job.codes, job.n, job.n_exp
     edge_ptr, edge_to, edge_move = job.edge_ptr, job.edge_to, job.edge_move
     readings, mark_bits, parity = job.readings, job.mark_bits, job.parity
@@ -321,13 +330,18 @@ def screen(job):  # type: ignore[no-untyped-def]
     screened = 0
     for i in range(n):
         unpack(KC, K, codes[i], f)
-        if f[status_at] != PLAYING:
-            premise[i] = OVER
-            continue
-        screened += 1
+        status = f[status_at]
+        if status != PLAYING:
+            premise[i] = OVER  # the judge reads it: the round's end, R5
+        else:
+            screened += 1
         if open_ >> CONSERVATION & 1 and not _well_formed(K, f, c, scr, mark_bits, parity):
             first[CONSERVATION] = i
             open_ &= ~(1 << CONSERVATION)
+        if (status == BLOCKED and open_ >> BLOCKED_SOUND & 1
+                and judge_blocked(K, f) != 0):
+            first[BLOCKED_SOUND] = i
+            open_ &= ~(1 << BLOCKED_SOUND)
         if readings and led(K, f):
             # the readings as int64 variables: one compiled ends_unplayable, not one
             # per literal (numba specialises a call on a literal argument)
@@ -336,11 +350,12 @@ def screen(job):  # type: ignore[no-untyped-def]
             counts[COMPARED] += 1
             if a != b:
                 counts[DIFFER] += 1
-            premise[i] = (boneyard_supplies_nothing(K, f)
-                          and not empty(K, f, f[turn] * K[MW])
-                          and not first_turn(K, f[K[F_MARKS]])  # between turns (R2.3)
-                          and (b if K[READING] else a))
-        if i >= n_exp or not open_ & ~(1 << CONSERVATION):
+            if status == PLAYING:
+                premise[i] = (boneyard_supplies_nothing(K, f)
+                              and not empty(K, f, f[turn] * K[MW])
+                              and not first_turn(K, f[K[F_MARKS]])  # between turns (R2.3)
+                              and (b if K[READING] else a))
+        if status != PLAYING or i >= n_exp or not open_ & TRANSITIONS:
             continue
         e0 = edge_ptr[i]
         nm = edge_ptr[i + 1] - e0
@@ -352,7 +367,7 @@ def screen(job):  # type: ignore[no-untyped-def]
             j = edge_to[e0 + x]
             unpack(KC, K, codes[j], g)
             bad = _transition(K, f, m, g, open_, fouls_possible)
-            for k in range(1, SCREENED):
+            for k in range(BONEYARD_MONOTONE, POINTS_IN_FIVES + 1):
                 if bad >> k & 1:
                     first[k] = i
                     then[k] = j

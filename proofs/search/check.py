@@ -19,9 +19,10 @@ catalogue (``dominoproof.proofs.properties``):
 
 One pass over the graph (:func:`_scan`) has :class:`~dominoproof.proofs.search.judge.Judge`
 check every state invariant, transition property and terminal property at once. On a
-kernel search the judge's accelerator, the kernel's screen (:mod:`.compiled`), reads the
-states still being played on the key array and names the few the judge must read; the
-judge reads those and the round's ends, so its verdicts are the same with or without it.
+kernel search the judge's accelerator, the kernel's screen (:mod:`.compiled`), reads every
+state's invariants and the moves of the states still being played on the key array, and
+names the few the judge must read; the judge reads those, and the round's ends for a
+called block and R5, so its verdicts are the same with or without it.
 The liveness properties use the graph analyses of the search (a cycle, a topological
 order, bounded walks from every state where R2 and R3 hold).
 
@@ -128,8 +129,9 @@ def screen_search(result: SearchResult, wanted: set[str], readings: bool,
 
 def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
     """One pass over the graph: state invariants, transition and terminal properties.
-    On a kernel search the kernel's screen reads the states still being played
-    (:mod:`.compiled`), and the judge reads the rest and each state the screen names."""
+    On a kernel search the kernel's screen reads every state's invariants and the moves
+    of the states still being played (:mod:`.compiled`); the judge words the failure of
+    each state the screen names, and reads the round's ends for the rest (R4.7, R5)."""
     r = ctx.result
     judge = Judge(ctx, r.variant, ctx.oracle, r.scorer, reader)
     scr = screen_search(r, ctx.wanted, judge.readings, judge.layout is not None)
@@ -150,16 +152,21 @@ def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
         still = (kind_code(None), kind_code(Ending.STUCK))  # no round over: nothing to judge
         ids = [i for i in range(len(r.codes)) if i >= n_exp or kinds[i] not in still]
     transitions = bool(judge.transition_ids)
+    named = {at for at, _ in scr.first.values()} if scr is not None else set()
     for i in ids:
         s = state(i)
-        if scr is not None and s.status is Status.PLAYING:
-            # a state the screen names: its failure, worded by the judge (the screen
-            # already counted its readings and its premise)
-            counts = dict(ctx.counts)
-            judge.state(i, s)
-            ctx.counts = counts
-        elif judge.state(i, s):
-            ctx.r2_r3.append(i)
+        if scr is None:
+            if judge.state(i, s):
+                ctx.r2_r3.append(i)
+        else:
+            if i in named:
+                # a state the screen names: its failure, worded by the judge (the screen
+                # already counted its readings and its premise)
+                counts = dict(ctx.counts)
+                judge.invariants(i, s)
+                ctx.counts = counts
+            if s.status is not Status.PLAYING:  # what the screen leaves: R4.7, R5
+                judge.ended(i, s)
         if i < n_exp and transitions:
             moves = moves_of(s)
             if len(moves) != ptr[i + 1] - ptr[i]:

@@ -13,12 +13,12 @@ trace, replayable in the engine. Only the keys differ: the kernel's packed keys
 It is also the judge's accelerator on such a search (:func:`screen_search`, below): the
 judge (:class:`~dominoproof.proofs.search.judge.Judge`) reads states as
 :class:`~dominoproof.model.state.State` values, in Python; the kernel's screen
-(:mod:`dominoproof.proofs.kernel.screen`) reads the states still being played on the key
-array instead, and returns a :class:`Screen`: the ids the judge must still read -- every
-state where the round is over (the terminal properties and blocked-sound, with the
-declarative scoring), and for each local property the first state the screen finds
-failing it -- and, for the states still being played, blocked-complete's premise and
-the census of R2.3's readings. The judge words every failure itself; where it finds
+(:mod:`dominoproof.proofs.kernel.screen`) reads the key array instead -- every state's
+invariants, the moves of the states still being played -- and returns a :class:`Screen`:
+the ids the judge must still read -- every state where the round is over (a called block
+and the terminal properties, with the declarative scoring), and for each local property
+the first state the screen finds failing it -- blocked-complete's premise and the census
+of R2.3's readings. The judge words every failure itself; where it finds
 nothing at a state the screen names, the two readings disagree and the run stops
 (:class:`ScreenDisagrees`), never a verdict.
 """
@@ -459,7 +459,7 @@ class Screen:
     first: dict[str, tuple[int, int]] = field(default_factory=dict)
     premise: list[int] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
-    screened: int = 0  #: states read by the screen (those still being played)
+    screened: int = 0  #: states still being played (the screen reads each one's moves)
 
     def check(self, found: dict[str, int]) -> None:
         """Raise :class:`ScreenDisagrees` unless the judge failed each property the screen
@@ -474,7 +474,7 @@ class Screen:
 
 def screen_search(result: SearchResult, wanted: Iterable[str], readings: bool,
                   layout_wanted: bool) -> Screen | None:
-    """Screen a kernel search's states still being played (see the module docstring), or
+    """Screen a kernel search's states (see :mod:`dominoproof.proofs.kernel.screen`), or
     ``None`` where the judge must read every state: not a kernel search, a layout
     property wanted, or neither a screened property nor R2.3's readings (the judge's
     ``readings``) wanted."""

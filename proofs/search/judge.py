@@ -135,6 +135,14 @@ class Judge:
         properties; return whether R2 and R3 hold in a round still being played
         where no domino is due, between turns (no first turn going on, R2.3): the
         premise of blocked-complete."""
+        premise = self.invariants(at, s)
+        self.ended(at, s)
+        return premise
+
+    def invariants(self, at: Any, s: State) -> bool:
+        """The part of :meth:`state` the kernel's screen also reads (:mod:`.check`):
+        conservation, R2.3's readings (their census, and the premise returned) and
+        blocked-sound."""
         ctx, v, oracle, want = self.ctx, self.v, self.oracle, self.want
         premise = False
         if "conservation" in want:
@@ -176,6 +184,12 @@ class Judge:
                 why.append("a player has a legal move (R2.3, reading has-legal-move)")
             if why:
                 ctx.fail("blocked-sound", at, "block established, but " + "; ".join(why))
+        return premise
+
+    def ended(self, at: Any, s: State) -> None:
+        """The rest of :meth:`state`: a called block (R4.7), the terminal properties (R5)
+        where the round is over, and the layout properties."""
+        ctx, v, oracle, want = self.ctx, self.v, self.oracle, self.want
         if (s.status is Status.BLOCKED and "called-block" in want
                 and not oracle.block_ready(s)):  # R4.7: a call, not R4.4's run
             ctx.count("called blocks")
@@ -189,7 +203,6 @@ class Judge:
                             v.tiles.suit, v.n % 2 == 0)
         if self.layout is not None:
             self.layout.state(at, s)
-        return premise
 
     def _draw_for_lead(self, at: Any, s: State, m: Move, j: Any, t: State,
                        leader: int) -> None:
