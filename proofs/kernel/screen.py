@@ -26,7 +26,8 @@ ones. Every rule is read from :mod:`.rules` and :mod:`.layout` (the kernel's rea
 * **blocked-sound** at every established block (:func:`judge_blocked`), and R2.3's two
   readings compared at every state after the lead, the round's ends included.
 
-Layout properties are not screened: where they are wanted, the judge reads every state.
+Layout properties are not screened: where they are wanted, the judge reads every state
+and every move for them alone.
 :func:`judge_blocked` is blocked-sound's statement at one established block, for the
 screen and for the searches that keep no graph (``bench/lean.py``).
 """

@@ -115,8 +115,7 @@ class _Context(Findings):
         self.r2_r3: list[int] = []  #: ids of states where R2 and R3 hold
 
 
-def screen_search(result: SearchResult, wanted: set[str], readings: bool,
-                  layout_wanted: bool) -> Screen | None:
+def screen_search(result: SearchResult, wanted: set[str], readings: bool) -> Screen | None:
     """The judge's accelerator on ``result`` (:func:`.compiled.screen_search`), or ``None``
     where the judge reads every state itself (not a kernel search, and see there)."""
     if not result.on_kernel:
@@ -124,7 +123,7 @@ def screen_search(result: SearchResult, wanted: set[str], readings: bool,
     # numba (optional): the accelerator is compiled, loaded only for a kernel search
     from dominoproof.proofs.search import compiled
 
-    return compiled.screen_search(result, wanted, readings, layout_wanted)
+    return compiled.screen_search(result, wanted, readings)
 
 
 def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
@@ -134,7 +133,9 @@ def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
     each state the screen names, and reads the round's ends for the rest (R4.7, R5)."""
     r = ctx.result
     judge = Judge(ctx, r.variant, ctx.oracle, r.scorer, reader)
-    scr = screen_search(r, ctx.wanted, judge.readings, judge.layout is not None)
+    scr = screen_search(r, ctx.wanted, judge.readings)
+    # the layout's transition properties: every move of every state, the judge's alone
+    layout = judge.layout if judge.layout is not None and judge.layout.transition_ids else None
     state = r.state  # (a kernel search's reads its key array directly)
     ptr, to = r.edge_ptr, r.edge_to
     moves_of = r.rules.moves  # the edges of a state follow the order of its moves
@@ -143,7 +144,8 @@ def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
     # other properties need every state (and its transitions).
     ids: Iterable[int] = range(len(r.codes))
     if scr is not None:
-        ids = scr.ids
+        if layout is None:
+            ids = scr.ids
         ctx.r2_r3.extend(scr.premise)
         for key, n in scr.counts.items():
             ctx.count(key, n)
@@ -155,17 +157,18 @@ def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
     named = {at for at, _ in scr.first.values()} if scr is not None else set()
     for i in ids:
         s = state(i)
+        full = scr is None or i in named  # the judge reads all of it
         if scr is None:
             if judge.state(i, s):
                 ctx.r2_r3.append(i)
         else:
-            if i in named:
+            if full:
                 # a state the screen names: its failure, worded by the judge (the screen
                 # already counted its readings and its premise)
                 counts = dict(ctx.counts)
                 judge.invariants(i, s)
                 ctx.counts = counts
-            if s.status is not Status.PLAYING:  # what the screen leaves: R4.7, R5
+            if s.status is not Status.PLAYING:  # what the screen leaves: R4.7, R5, layout
                 judge.ended(i, s)
         if i < n_exp and transitions:
             moves = moves_of(s)
@@ -173,7 +176,10 @@ def _scan(ctx: _Context, reader: ReadsScoring | None) -> None:
                 raise r.edges_differ(i, len(moves))
             for e, m in zip(range(ptr[i], ptr[i + 1]), moves, strict=True):
                 j = to[e]
-                judge.transition(i, s, m, j, state(j))
+                if full:
+                    judge.transition(i, s, m, j, state(j))
+                elif layout is not None:
+                    layout.transition(i, s, m, j, state(j))
     if scr is not None:
         scr.check({pid: f.at for pid, f in ctx.found.items()})
 

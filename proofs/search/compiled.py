@@ -472,13 +472,14 @@ class Screen:
                     "does not", at)
 
 
-def screen_search(result: SearchResult, wanted: Iterable[str], readings: bool,
-                  layout_wanted: bool) -> Screen | None:
+def screen_search(result: SearchResult, wanted: Iterable[str], readings: bool
+                  ) -> Screen | None:
     """Screen a kernel search's states (see :mod:`dominoproof.proofs.kernel.screen`), or
-    ``None`` where the judge must read every state: not a kernel search, a layout
-    property wanted, or neither a screened property nor R2.3's readings (the judge's
-    ``readings``) wanted."""
-    if not isinstance(result, KernelSearchResult) or layout_wanted:
+    ``None`` where the judge must read every state: not a kernel search, or neither a
+    screened property nor R2.3's readings (the judge's ``readings``) wanted. (The layout's
+    properties are not screened: where they are wanted, the judge reads every state for
+    them alone.)"""
+    if not isinstance(result, KernelSearchResult):
         return None
     wanted = set(wanted)
     if not (readings or set(kj.IDS) & wanted):

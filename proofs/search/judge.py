@@ -225,6 +225,14 @@ class Judge:
         successor the system under test gives)."""
         if not self.transition_ids:
             return
+        self.rules_transition(at, s, m, j, t)
+        if self.layout is not None:
+            self.layout.transition(at, s, m, j, t)
+
+    def rules_transition(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
+        """The part of :meth:`transition` the kernel's screen also reads (:mod:`.check`):
+        boneyard-monotone, opening, R4's procedure and no-false-confirmation, and
+        points-in-fives; the layout's transition properties are the rest."""
         ctx, oracle, want, players = self.ctx, self.oracle, self.want, self.v.players
         kind = m.kind
         if "boneyard-monotone" in want:
@@ -279,8 +287,6 @@ class Judge:
                          + "; ".join(why), (j,))
         if "points-in-fives" in want and s.points:
             self._points(at, s, m, j, t)
-        if self.layout is not None:
-            self.layout.transition(at, s, m, j, t)
 
     def _points(self, at: Any, s: State, m: Move, j: Any, t: State) -> None:
         """points-in-fives, R5.7: a play adds a multiple of 5 (or nothing) to its own
