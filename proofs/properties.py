@@ -272,7 +272,8 @@ CATALOGUE: tuple[Property, ...] = (
                 "readings coincide"),
 )
 
-#: The properties of layouts of several lines (judged by :mod:`.layoutcheck`).
+#: The properties of layouts of several lines (judged by
+#: :class:`~dominoproof.proofs.search.layout_judge.LayoutJudge`).
 LAYOUT_PROPERTIES: tuple[str, ...] = ("markers", "doubles-covered", "spinner-arms",
                                       "uncoverable-double", "readings-agree", "train-access")
 

@@ -30,9 +30,8 @@ from dominoproof.model.state import Status
 from dominoproof.proofs import kernel
 from dominoproof.proofs.faults import FAULTS, Fault
 from dominoproof.proofs.kernel.tables import unsupported
-from dominoproof.proofs.properties import BY_ID, Verdict
+from dominoproof.proofs.properties import BY_ID, LAYOUT_PROPERTIES, Verdict
 from dominoproof.proofs.search import check as graphcheck
-from dominoproof.proofs.search.layout_judge import LayoutJudge
 from dominoproof.proofs.search.plans import small_variant
 from dominoproof.proofs.search.result import SearchResult
 from dominoproof.proofs.search.statespace import explore
@@ -225,8 +224,7 @@ def test_the_catalogue_is_the_same_with_and_without_the_screen(
 
 
 #: the faults that break a layout rule, and whose states the kernel's keys hold
-LAYOUT_FAULTS = [f for f in KEYED if set(f.catches) & (LayoutJudge.TRANSITION
-                                                       | LayoutJudge.TERMINAL)]
+LAYOUT_FAULTS = [f for f in KEYED if set(f.catches) & set(LAYOUT_PROPERTIES)]
 
 
 @pytest.mark.parametrize("fault", LAYOUT_FAULTS, ids=lambda f: f.id)
@@ -249,7 +247,7 @@ def test_beside_the_screen_the_judge_reads_every_move_for_the_layout(
 
     monkeypatch.setattr(graphcheck, "screen_search", screen)
     assert verdicts(r) == without
-    broken = set(fault.catches) & (LayoutJudge.TRANSITION | LayoutJudge.TERMINAL)
+    broken = set(fault.catches) & set(LAYOUT_PROPERTIES)
     assert {p for p, verdict, *_ in without if verdict is Verdict.VIOLATED} >= broken
 
 
